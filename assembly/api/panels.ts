@@ -1,0 +1,84 @@
+// GET /api/panels (live), GET /api/panels/edges, PUT /api/panels/{address}/on and /color.
+// The PUTs bypass the animation system: a running animation overwrites them on its next frame.
+import * as w from "../json/writer";
+import { tree } from "../topology/tree";
+import { requestStates, replied, replyOn, replyColor } from "../bus/query";
+import { jsonBody, sendInvalid, queueOrBusy, sendAccepted } from "../http/request";
+import { sendError } from "../http/response";
+import { expectObject, onlyKeys, expectInt, expectHexColor, fail } from "../json/validate";
+import { JValue } from "../json/value";
+import { W_PANEL_POWER, W_PANEL_COLOR } from "../core/queue";
+
+export function getPanels(req: u32, now: u32): void {
+  if (!requestStates(req, false, now)) sendError(req, 503, "busy");
+}
+
+/** Answers a GET /api/panels once the live query is complete. */
+export function writePanels(req: u32): void {
+  w.begin(req, 200);
+  w.byte(0x5b);
+  let first = true;
+  for (let i = 1; i <= tree.count; i++) {
+    if (!replied[i]) continue;
+    if (!first) w.byte(0x2c);
+    first = false;
+    w.raw('{"address":');
+    w.int(i);
+    w.raw(',"on":');
+    w.boolean(replyOn[i]);
+    w.raw(',"color":');
+    w.color(replyColor[i]);
+    w.byte(0x7d);
+  }
+  w.byte(0x5d);
+  w.finish();
+}
+
+export function getEdges(req: u32): void {
+  w.begin(req, 200);
+  w.byte(0x5b);
+  for (let i = 1; i <= tree.count; i++) {
+    for (let slot = 0; slot < 3; slot++) {
+      if (i > 1 || slot > 0) w.byte(0x2c);
+      w.raw('{"panel":');
+      w.int(i);
+      w.raw(',"edge":');
+      w.int(slot);
+      w.raw(',"connectedPanel":');
+      w.int(tree.connectedPanel(i, slot));
+      w.raw(',"connectedEdge":');
+      w.int(tree.connectedEdge(i, slot));
+      w.byte(0x7d);
+    }
+  }
+  w.byte(0x5d);
+  w.finish();
+}
+
+/** The one required member `key` of a body that has no other members, or null after recording why. */
+function soleField(v: JValue, key: string): JValue | null {
+  if (!expectObject(v, "$") || !onlyKeys(v, "", [key])) return null;
+  const field = v.get(key);
+  if (!field) fail(key, "is required");
+  return field;
+}
+
+export function putPanelOn(req: u32, address: i32, body: usize, len: u32): void {
+  if (!tree.exists(address)) return sendError(req, 404, "not_found");
+  const v = jsonBody(req, body, len);
+  if (!v) return;
+  const value = soleField(v, "value");
+  if (!value || !expectInt(value, "value", 0, 1)) return sendInvalid(req);
+  if (queueOrBusy(req, W_PANEL_POWER, address, <i32>value.num)) sendAccepted(req);
+}
+
+export function putPanelColor(req: u32, address: i32, body: usize, len: u32): void {
+  if (!tree.exists(address)) return sendError(req, 404, "not_found");
+  const v = jsonBody(req, body, len);
+  if (!v) return;
+  const color = soleField(v, "color");
+  if (!color) return sendInvalid(req);
+  const rgb = expectHexColor(color, "color");
+  if (rgb < 0) return sendInvalid(req);
+  if (queueOrBusy(req, W_PANEL_COLOR, address, rgb)) sendAccepted(req);
+}

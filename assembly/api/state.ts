@@ -1,0 +1,39 @@
+// GET /api/state, POST /api/state/power.
+import * as w from "../json/writer";
+import { app, controllerFirmware } from "../state/app";
+import { jsonBody, sendInvalid, queueOrBusy } from "../http/request";
+import { sendLiteral } from "../http/response";
+import { expectObject, onlyKeys, expectBool, fail } from "../json/validate";
+import { W_POWER } from "../core/queue";
+
+export function getState(req: u32): void {
+  w.begin(req, 200);
+  w.raw('{"isOn":');
+  w.boolean(app.isOn);
+  w.raw(',"lastPlayedSceneId":');
+  w.str(app.lastPlayedSceneId);
+  w.raw(',"lastPlayedSceneIsStored":');
+  w.boolean(app.lastPlayedSceneIsStored);
+  w.raw(',"playing":');
+  w.boolean(app.playing);
+  w.raw(',"speed":');
+  w.decimal(app.speed);
+  w.raw(',"controllerFirmware":');
+  w.str(controllerFirmware);
+  w.byte(0x7d);
+  w.finish();
+}
+
+export function postPower(req: u32, body: usize, len: u32): void {
+  const v = jsonBody(req, body, len);
+  if (!v) return;
+  if (!expectObject(v, "$") || !onlyKeys(v, "", ["isOn"])) return sendInvalid(req);
+  const isOn = v.get("isOn");
+  if (!isOn) {
+    fail("isOn", "is required");
+    return sendInvalid(req);
+  }
+  if (!expectBool(isOn, "isOn")) return sendInvalid(req);
+  if (!queueOrBusy(req, W_POWER, isOn.bool ? 1 : 0, 0)) return;
+  sendLiteral(req, 202, isOn.bool ? '{"isOn":true}' : '{"isOn":false}');
+}

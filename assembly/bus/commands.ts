@@ -1,0 +1,59 @@
+// The packets of the interface spec's table, one function each. Address 0 is broadcast.
+import { send, body, putRgb } from "./send";
+import {
+  T_POWER, T_COLOR, T_BRIGHTNESS, T_BASE_COLORS, T_PALETTE, T_BACKGROUND, T_ANIM_START, T_ANIM_CONTROL,
+  ADDR_BROADCAST,
+} from "./protocol";
+import { Palette, MAX_STOPS } from "../palette/palette";
+
+export function sendPower(address: u8, on: bool): void {
+  store<u8>(body(), on ? 1 : 0);
+  send(address, T_POWER);
+}
+
+export function sendColor(address: u8, rgb: u32): void {
+  putRgb(0, rgb);
+  send(address, T_COLOR);
+}
+
+export function sendBrightness(level: u32): void {
+  store<u8>(body(), <u8>level);
+  send(ADDR_BROADCAST, T_BRIGHTNESS);
+}
+
+export function sendBaseColors(base: StaticArray<u32>): void {
+  for (let i = 0; i < 3; i++) putRgb(i * 3, base[i]);
+  send(ADDR_BROADCAST, T_BASE_COLORS);
+}
+
+/** Unused stop slots are zero so the packet bytes depend only on the palette. */
+export function sendPalette(palette: Palette): void {
+  const p = body();
+  const n = min(palette.stops.length, MAX_STOPS);
+  store<u8>(p, <u8>n);
+  for (let i = 0; i < MAX_STOPS; i++) {
+    const stop = i < n ? palette.stops[i] : 0;
+    store<u8>(p + 1 + i * 4, <u8>(stop >> 24));
+    putRgb(2 + i * 4, stop & 0xffffff);
+  }
+  send(ADDR_BROADCAST, T_PALETTE);
+}
+
+export function sendBackground(rgb: u32): void {
+  putRgb(0, rgb);
+  send(ADDR_BROADCAST, T_BACKGROUND);
+}
+
+/** mode 1 starts the prepared animations of `group`, 0 stops and clears them; group 0 means all. */
+export function sendAnimStart(group: u8, mode: u8): void {
+  store<u8>(body(), group);
+  store<u8>(body(), mode, 1);
+  send(ADDR_BROADCAST, T_ANIM_START);
+}
+
+/** The reactive trigger: every REACTIVE animation of `group` jumps to `value`. */
+export function sendAnimControl(group: u8, value: u8): void {
+  store<u8>(body(), group);
+  store<u8>(body(), value, 1);
+  send(ADDR_BROADCAST, T_ANIM_CONTROL);
+}

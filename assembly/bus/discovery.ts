@@ -1,0 +1,88 @@
+// Boot-time discovery of the panel tree, depth first. Every addressed panel forgets its address
+// (RESET), the panel on the controller's port is assigned index 1, then each panel's free edge
+// slots are probed in order 0-2: the neighbour found there takes the next index and is probed in
+// turn before its siblings, so indices follow a stable depth-first walk of the wiring.
+import { send, body } from "./send";
+import { T_RESET, T_ASSIGN, T_PROBE, ADDR_BROADCAST, ADDR_LINK } from "./protocol";
+import { tree, MAX_PANELS } from "../topology/tree";
+import { log, LOG_INFO, LOG_WARN } from "../util/log";
+
+/** How long a probe may stay unanswered before its slot counts as empty. */
+export const PROBE_TIMEOUT_MS: u32 = 100;
+
+let running = false;
+let limit: i32 = MAX_PANELS;
+// Depth-first stack: panel index and the next slot to probe.
+const stackPanel = new StaticArray<u8>(MAX_PANELS + 1);
+const stackSlot = new StaticArray<u8>(MAX_PANELS + 1);
+let depth: i32 = 0;
+// The outstanding probe.
+let awaitParent: i32 = 0;
+let awaitSlot: i32 = 0;
+let sentAt: u32 = 0;
+let onDone: () => void = () => {};
+
+export function discoveryRunning(): bool {
+  return running;
+}
+
+export function startDiscovery(maxPanels: i32, now: u32, done: () => void): void {
+  limit = min(maxPanels, MAX_PANELS);
+  onDone = done;
+  tree.clear();
+  depth = 0;
+  running = true;
+  send(ADDR_BROADCAST, T_RESET);
+  store<u8>(body(), 1);
+  store<u8>(body(), 0, 1);
+  send(ADDR_LINK, T_ASSIGN);
+  awaitParent = 0;
+  awaitSlot = 0;
+  sentAt = now;
+}
+
+/** A HELLO from `index`: the awaited neighbour took its address. */
+export function onHello(index: i32, inEdge: i32, now: u32): void {
+  if (!running || index != tree.count + 1 || inEdge > 2) return;
+  tree.add(index, awaitParent, awaitSlot, inEdge);
+  stackPanel[depth] = <u8>index;
+  stackSlot[depth] = 0;
+  depth++;
+  advance(now);
+}
+
+/** An EMPTY from `index` for `slot`: nothing is plugged in there. */
+export function onEmpty(index: i32, slot: i32, now: u32): void {
+  if (running && index == awaitParent && slot == awaitSlot) advance(now);
+}
+
+export function discoveryTick(now: u32): void {
+  if (running && now - sentAt >= PROBE_TIMEOUT_MS) advance(now);
+}
+
+function advance(now: u32): void {
+  while (depth > 0) {
+    const panel = <i32>stackPanel[depth - 1];
+    const slot = <i32>stackSlot[depth - 1];
+    if (slot > 2) {
+      depth--;
+      continue;
+    }
+    stackSlot[depth - 1] = <u8>(slot + 1);
+    if (slot == <i32>tree.inEdge[panel]) continue;
+    if (tree.count >= limit) {
+      log(LOG_WARN, "discovery: panel limit " + limit.toString() + " reached; further panels stay unaddressed");
+      break;
+    }
+    store<u8>(body(), <u8>slot);
+    store<u8>(body(), <u8>(tree.count + 1), 1);
+    send(<u8>panel, T_PROBE);
+    awaitParent = panel;
+    awaitSlot = slot;
+    sentAt = now;
+    return;
+  }
+  running = false;
+  log(LOG_INFO, "discovery: " + tree.count.toString() + " panels");
+  onDone();
+}

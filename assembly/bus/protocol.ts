@@ -1,0 +1,106 @@
+// The panel bus protocol, shared by the controller and the panel firmware. docs/bus-protocol.md
+// is the prose version of this file: keep them together.
+//
+// Header (5 bytes): address, type, total length, protocol version, CRC-8 over every other byte.
+// Downstream, address 0 is broadcast, 1-254 a panel index, 255 the neighbour on this link (used
+// while it has no address yet). Upstream, the address is the sending panel's index.
+import { crc8Update } from "../util/crc8";
+
+export const BUS_VERSION: u8 = 6;
+export const HEADER_SIZE: u32 = 5;
+export const MAX_PACKET: u32 = 80;
+
+export const ADDR_BROADCAST: u8 = 0;
+export const ADDR_LINK: u8 = 255;
+
+// Discovery and queries (not mirrored).
+export const T_RESET: u8 = 1; // broadcast: forget address, stop everything, go dark
+export const T_ASSIGN: u8 = 2; // link-local: newAddr u8, parentEdge u8
+export const T_HELLO: u8 = 3; // upstream: inEdge u8, firmware u16
+export const T_PROBE: u8 = 6; // unicast: edge u8, newAddr u8
+export const T_EMPTY: u8 = 7; // upstream: edge u8
+export const T_QUERY: u8 = 8; // broadcast or unicast: report state
+export const T_STATE: u8 = 9; // upstream: on u8, r u8, g u8, b u8
+
+// The ten packet types of the interface spec's table (mirrored to WebSocket clients).
+export const T_POWER: u8 = 4; // on u8
+export const T_COLOR: u8 = 5; // r, g, b
+export const T_ANIM_PREPARE: u8 = 12; // 20-byte animation record, see docs/bus-protocol.md
+export const T_ANIM_START: u8 = 13; // group u8 (0 all), mode u8 (1 start, 0 stop and clear)
+export const T_ANIM_CONTROL: u8 = 14; // group u8, value u8: the reactive trigger
+export const T_ANIM_PARAMS: u8 = 16; // group u8, timeScale u16 (per mille), p0 u8, p1 u8
+export const T_PALETTE: u8 = 17; // count u8, 16 x (position, r, g, b)
+export const T_BASE_COLORS: u8 = 18; // 3 x (r, g, b)
+export const T_BRIGHTNESS: u8 = 19; // brightness u8
+export const T_BACKGROUND: u8 = 20; // r, g, b
+
+/** Total packet size for a type, or 0 when the type is unknown. */
+export function packetSize(type: u8): u32 {
+  switch (type) {
+    case T_RESET:
+      return 5;
+    case T_ASSIGN:
+      return 7;
+    case T_HELLO:
+      return 8;
+    case T_PROBE:
+      return 7;
+    case T_EMPTY:
+      return 6;
+    case T_QUERY:
+      return 5;
+    case T_STATE:
+      return 9;
+    case T_POWER:
+      return 6;
+    case T_COLOR:
+      return 8;
+    case T_ANIM_PREPARE:
+      return 25;
+    case T_ANIM_START:
+      return 7;
+    case T_ANIM_CONTROL:
+      return 7;
+    case T_ANIM_PARAMS:
+      return 10;
+    case T_PALETTE:
+      return 70;
+    case T_BASE_COLORS:
+      return 14;
+    case T_BRIGHTNESS:
+      return 6;
+    case T_BACKGROUND:
+      return 8;
+  }
+  return 0;
+}
+
+/** True for the ten types that the mirror stream carries. */
+export function isMirrored(type: u8): bool {
+  return type == T_POWER || type == T_COLOR || (type >= T_ANIM_PREPARE && type <= T_ANIM_CONTROL) || (type >= T_ANIM_PARAMS && type <= T_BACKGROUND);
+}
+
+function packetCrc(ptr: usize, len: u32): u8 {
+  return <u8>crc8Update(crc8Update(0, ptr, 4), ptr + HEADER_SIZE, len - HEADER_SIZE);
+}
+
+/** Writes the header of a packet of `type` (payload already in place) and seals it with its CRC. */
+export function sealPacket(ptr: usize, address: u8, type: u8): u32 {
+  const len = packetSize(type);
+  store<u8>(ptr, address);
+  store<u8>(ptr, type, 1);
+  store<u8>(ptr, <u8>len, 2);
+  store<u8>(ptr, BUS_VERSION, 3);
+  store<u8>(ptr, packetCrc(ptr, len), 4);
+  return len;
+}
+
+/** Checks length, version and CRC of a received packet. */
+export function packetValid(ptr: usize, len: u32): bool {
+  if (len < HEADER_SIZE) return false;
+  const type = load<u8>(ptr, 1);
+  const size = packetSize(type);
+  if (size == 0 || size != len || <u32>load<u8>(ptr, 2) != len) return false;
+  if (load<u8>(ptr, 3) != BUS_VERSION) return false;
+  return load<u8>(ptr, 4) == packetCrc(ptr, len);
+}

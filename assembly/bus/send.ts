@@ -1,0 +1,25 @@
+// The controller's one way onto the bus: packets are built in place behind `body()` and sealed
+// by `send()`, which also hands every packet of the spec's table to the mirror stream.
+import { host_bus_send } from "../host/imports";
+import { sealPacket, isMirrored, HEADER_SIZE, MAX_PACKET } from "./protocol";
+import { mirrorPacket } from "../ws/mirror";
+
+const packet = memory.data(MAX_PACKET);
+
+/** Where the payload of the next packet goes. */
+export function body(): usize {
+  return packet + HEADER_SIZE;
+}
+
+export function putRgb(offset: u32, rgb: u32): void {
+  const p = packet + HEADER_SIZE + offset;
+  store<u8>(p, <u8>(rgb >> 16));
+  store<u8>(p, <u8>(rgb >> 8), 1);
+  store<u8>(p, <u8>rgb, 2);
+}
+
+export function send(address: u8, type: u8): void {
+  const len = sealPacket(packet, address, type);
+  host_bus_send(packet, len);
+  if (isMirrored(type)) mirrorPacket(packet, len);
+}

@@ -1,0 +1,51 @@
+// What the controller pushes to the panels as a whole: power and the appearance.
+import { sendPower, sendBrightness, sendBaseColors, sendPalette, sendAnimStart } from "../bus/commands";
+import { ADDR_BROADCAST } from "../bus/protocol";
+import { appearance, activePalette, APPEARANCE_KEY, writeAppearance, AppearancePatch, applyAppearancePatch } from "../state/appearance";
+import { app, changed } from "../state/app";
+import { POWER_KEY } from "../state/config";
+import { storeWrite } from "../store/kv";
+import * as w from "../json/writer";
+
+/** Brightness, base colours and the active palette, to every panel. */
+export function pushAppearance(): void {
+  sendBrightness(appearance.brightness);
+  sendBaseColors(appearance.baseColors);
+  sendPalette(activePalette());
+}
+
+export function persistAppearance(): void {
+  w.beginCapture();
+  writeAppearance();
+  storeWrite(APPEARANCE_KEY, w.endCapture());
+}
+
+/** Applies a validated appearance change, persists it and sends what changed. */
+export function changeAppearance(patch: AppearancePatch): void {
+  applyAppearancePatch(patch);
+  persistAppearance();
+  if (patch.hasBrightness) sendBrightness(appearance.brightness);
+  if (patch.hasBaseColors) sendBaseColors(appearance.baseColors);
+  // Base colors is synthesized from the base colours, so it follows them.
+  if (patch.palette !== null || patch.hasBaseColors) sendPalette(activePalette());
+}
+
+/** The power table: off stops and clears every animation and darkens the panels; on lights them
+ * and re-broadcasts the appearance. The new state is persisted for powerStateOnBoot 2. */
+export function setPower(on: bool): void {
+  if (on) {
+    sendPower(ADDR_BROADCAST, true);
+    pushAppearance();
+  } else {
+    sendAnimStart(0, 0);
+    sendPower(ADDR_BROADCAST, false);
+    if (app.playing) app.playing = false;
+  }
+  if (app.isOn != on) {
+    app.isOn = on;
+    changed();
+    const bytes = new Array<u8>();
+    bytes.push(on ? 0x31 : 0x30);
+    storeWrite(POWER_KEY, bytes);
+  }
+}

@@ -1,0 +1,48 @@
+// The main loop's work queue. Mutating requests whose effect reaches the panels are validated at
+// once, queued here and applied on the next tick (the spec's deferred-execution rule). The ring is
+// preallocated; when it is full the request is answered 503 busy.
+import { AppearancePatch } from "../state/appearance";
+
+export const W_APPEARANCE: u8 = 1;
+export const W_POWER: u8 = 2;
+export const W_PANEL_POWER: u8 = 3;
+export const W_PANEL_COLOR: u8 = 4;
+export const W_LOGICAL_ROOT: u8 = 5;
+
+export class Work {
+  kind: u8 = 0;
+  a: i32 = 0;
+  b: i32 = 0;
+  appearance: AppearancePatch | null = null;
+}
+
+export const QUEUE_SIZE: i32 = 16;
+const ring = new StaticArray<Work>(QUEUE_SIZE);
+for (let i = 0; i < QUEUE_SIZE; i++) ring[i] = new Work();
+let head = 0; // next to take
+let size = 0;
+
+/** A free slot to fill, or null when the queue is full. */
+export function enqueue(kind: u8, a: i32, b: i32): Work | null {
+  if (size == QUEUE_SIZE) return null;
+  const w = ring[(head + size) % QUEUE_SIZE];
+  size++;
+  w.kind = kind;
+  w.a = a;
+  w.b = b;
+  w.appearance = null;
+  return w;
+}
+
+/** The oldest queued item, or null. The item stays valid until the next enqueue. */
+export function dequeue(): Work | null {
+  if (size == 0) return null;
+  const w = ring[head];
+  head = (head + 1) % QUEUE_SIZE;
+  size--;
+  return w;
+}
+
+export function queueLength(): i32 {
+  return size;
+}

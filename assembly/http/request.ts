@@ -1,0 +1,38 @@
+// Helpers shared by the API handlers: reading the JSON body and answering the common errors.
+import { JValue } from "../json/value";
+import { parseJson } from "../json/reader";
+import { resetErrors, validationError } from "../json/validate";
+import { sendError, sendLiteral } from "./response";
+import { enqueue, Work } from "../core/queue";
+
+export const M_OTHER: u32 = 0;
+export const M_GET: u32 = 1;
+export const M_HEAD: u32 = 2;
+export const M_POST: u32 = 3;
+export const M_PUT: u32 = 4;
+export const M_PATCH: u32 = 5;
+export const M_DELETE: u32 = 6;
+
+/** The parsed JSON body, or null after answering 400 invalid_json. Clears validation errors. */
+export function jsonBody(req: u32, ptr: usize, len: u32): JValue | null {
+  resetErrors();
+  const v = parseJson(ptr, len);
+  if (!v) sendError(req, 400, "invalid_json");
+  return v;
+}
+
+/** Answers 422 with the first validation problem. */
+export function sendInvalid(req: u32): void {
+  sendError(req, 422, validationError());
+}
+
+/** Queues work, or answers 503 busy and returns null. */
+export function queueOrBusy(req: u32, kind: u8, a: i32, b: i32): Work | null {
+  const w = enqueue(kind, a, b);
+  if (!w) sendError(req, 503, "busy");
+  return w;
+}
+
+export function sendAccepted(req: u32): void {
+  sendLiteral(req, 202, "{}");
+}

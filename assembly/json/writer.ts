@@ -1,0 +1,160 @@
+// JSON output through one fixed buffer, to one of two sinks: the HTTP response being written, or a
+// capture that collects the bytes (for documents written to the store). A response that fits the
+// buffer is sent with a Content-Length; a larger one streams out chunked as the buffer fills.
+// Output is written synchronously, one document at a time, so one buffer serves them all.
+import { host_http_head, host_http_body, host_http_end } from "../host/imports";
+
+const CAP: u32 = 1024;
+const buf = memory.data(CAP);
+let used: u32 = 0;
+let req: u32 = 0;
+let status: u32 = 200;
+let streaming = false;
+let capture: Array<u8> | null = null;
+
+/** Starts an HTTP response to `request` with status `code`. */
+export function begin(request: u32, code: u32): void {
+  req = request;
+  status = code;
+  used = 0;
+  streaming = false;
+  capture = null;
+}
+
+/** Starts collecting output instead of sending it. */
+export function beginCapture(): void {
+  used = 0;
+  capture = new Array<u8>();
+}
+
+/** Ends a capture and returns its bytes. */
+export function endCapture(): Array<u8> {
+  const out = capture!;
+  for (let i: u32 = 0; i < used; i++) out.push(load<u8>(buf + i));
+  used = 0;
+  capture = null;
+  return out;
+}
+
+function flush(): void {
+  const sink = capture;
+  if (sink) {
+    for (let i: u32 = 0; i < used; i++) sink.push(load<u8>(buf + i));
+    used = 0;
+    return;
+  }
+  if (!streaming) {
+    host_http_head(req, status, -1);
+    streaming = true;
+  }
+  if (used > 0) host_http_body(req, buf, used);
+  used = 0;
+}
+
+/** Ends the HTTP response. */
+export function finish(): void {
+  if (!streaming) {
+    host_http_head(req, status, <i32>used);
+    if (used > 0) host_http_body(req, buf, used);
+  } else flush();
+  host_http_end(req);
+}
+
+export function byte(c: u32): void {
+  if (used == CAP) flush();
+  store<u8>(buf + used++, <u8>c);
+}
+
+/** Appends a string as UTF-8, unquoted and unescaped (for JSON punctuation and known-safe text). */
+export function raw(s: string): void {
+  for (let i = 0; i < s.length; i++) {
+    let c = <u32>s.charCodeAt(i);
+    if (c < 0x80) byte(c);
+    else {
+      if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) c = 0x10000 + ((c - 0xd800) << 10) + (<u32>s.charCodeAt(++i) - 0xdc00);
+      utf8(c);
+    }
+  }
+}
+
+function utf8(c: u32): void {
+  if (c < 0x800) {
+    byte(0xc0 | (c >> 6));
+  } else if (c < 0x10000) {
+    byte(0xe0 | (c >> 12));
+    byte(0x80 | ((c >> 6) & 0x3f));
+  } else {
+    byte(0xf0 | (c >> 18));
+    byte(0x80 | ((c >> 12) & 0x3f));
+    byte(0x80 | ((c >> 6) & 0x3f));
+  }
+  byte(0x80 | (c & 0x3f));
+}
+
+const HEX = "0123456789ABCDEF";
+
+/** Appends a JSON string literal, quoted and escaped. */
+export function str(s: string): void {
+  byte(0x22);
+  let run = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = <u32>s.charCodeAt(i);
+    if (c == 0x22 || c == 0x5c || c < 0x20) {
+      if (i > run) raw(s.substring(run, i));
+      byte(0x5c);
+      if (c == 0x22 || c == 0x5c) byte(c);
+      else if (c == 0x0a) byte(0x6e);
+      else if (c == 0x0d) byte(0x72);
+      else if (c == 0x09) byte(0x74);
+      else {
+        raw("u00");
+        byte(<u32>HEX.charCodeAt(c >> 4));
+        byte(<u32>HEX.charCodeAt(c & 15));
+      }
+      run = i + 1;
+    }
+  }
+  if (run == 0) raw(s);
+  else if (run < s.length) raw(s.substring(run));
+  byte(0x22);
+}
+
+export function int(n: i64): void {
+  if (n < 0) {
+    byte(0x2d);
+    n = -n;
+  }
+  if (n >= 10) int(n / 10);
+  byte(0x30 + <u32>(n % 10));
+}
+
+/** Appends a number with at most three decimals, trailing zeros dropped (speeds, fractions). */
+export function decimal(v: f64): void {
+  let milli = <i64>Math.round(v * 1000);
+  if (milli < 0) {
+    byte(0x2d);
+    milli = -milli;
+  }
+  int(milli / 1000);
+  let frac = <i32>(milli % 1000);
+  if (frac == 0) return;
+  byte(0x2e);
+  let div = 100;
+  while (frac > 0) {
+    byte(0x30 + <u32>(frac / div));
+    frac %= div;
+    div /= 10;
+  }
+}
+
+export function boolean(b: bool): void {
+  raw(b ? "true" : "false");
+}
+
+/** Appends a colour as a JSON string "#RRGGBB". */
+export function color(rgb: u32): void {
+  byte(0x22);
+  byte(0x23);
+  for (let shift = 20; shift >= 0; shift -= 4) byte(<u32>HEX.charCodeAt((rgb >> shift) & 15));
+  byte(0x22);
+}

@@ -1,0 +1,144 @@
+// The controller core's exports, host → core: the whole surface a host drives. Each export does
+// its work and returns; the minimal runtime's collector runs at the end of the exports that
+// allocate, when no managed reference is left on the stack. See docs/host-abi.md.
+import { host_clock_ms } from "./host/imports";
+import { route } from "./http/router";
+import { sendError } from "./http/response";
+import { handleFrame, sendPanelsStates, sendAppState, broadcastAppStateIfChanged } from "./ws/commands";
+import { openConnection, closeConnection, setMirroring } from "./ws/connections";
+import { packetValid, HEADER_SIZE, T_HELLO, T_EMPTY, T_STATE } from "./bus/protocol";
+import { startDiscovery, onHello, onEmpty } from "./bus/discovery";
+import { onState, setQueryHandler } from "./bus/query";
+import { writePanels } from "./api/panels";
+import { runLoop } from "./core/loop";
+import { setPower, pushAppearance } from "./core/look";
+import { loadSettings } from "./core/boot";
+import { sendBackground } from "./bus/commands";
+import { app } from "./state/app";
+
+// Scratch buffer for WebSocket frames and bus packets (core_rx_buffer).
+const RX_CAP: u32 = 1024;
+const rx = memory.data(RX_CAP);
+
+// HTTP bodies are the one large input: a buffer per request, at most MAX_PENDING at once.
+const BODY_LIMIT: u32 = 32768;
+const URL_LIMIT: u32 = 512;
+const MAX_PENDING = 2;
+const pendingReq = new StaticArray<u32>(MAX_PENDING);
+const pendingBuf = new StaticArray<usize>(MAX_PENDING);
+const pendingMethod = new StaticArray<u32>(MAX_PENDING);
+const pendingUrlLen = new StaticArray<u32>(MAX_PENDING);
+const pendingBodyLen = new StaticArray<u32>(MAX_PENDING);
+
+/** Boot: read the stored settings, then discover the panels; the look is pushed when discovery ends. */
+export function core_init(maxPanels: u32): void {
+  loadSettings();
+  setQueryHandler((id: u32, isWs: bool): void => {
+    if (isWs) sendPanelsStates(id);
+    else writePanels(id);
+  });
+  startDiscovery(<i32>maxPanels, host_clock_ms(), (): void => {
+    sendBackground(0);
+    if (app.isOn) {
+      app.isOn = false; // so setPower records the boot state as a change
+      setPower(true);
+    } else {
+      pushAppearance();
+      setPower(false);
+    }
+  });
+  __collect();
+}
+
+/** The main loop. Returns the milliseconds until the core next needs a tick. */
+export function core_tick(): u32 {
+  runLoop(host_clock_ms());
+  __collect();
+  return 10;
+}
+
+/** A buffer of at least `len` bytes for the next frame or packet, or 0 if `len` is too large. */
+export function core_rx_buffer(len: u32): usize {
+  return len <= RX_CAP ? rx : 0;
+}
+
+/** An HTTP request starts: returns where the host writes the URL then the body, or 0 when the core
+ * has already answered (413 payload_too_large, 414 uri_too_long, 503 busy) and the body is unwanted. */
+export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
+  if (bodyLen > BODY_LIMIT) {
+    sendError(req, 413, "payload_too_large");
+    return 0;
+  }
+  if (urlLen > URL_LIMIT) {
+    sendError(req, 414, "uri_too_long");
+    return 0;
+  }
+  for (let i = 0; i < MAX_PENDING; i++) {
+    if (pendingBuf[i] == 0) {
+      const buf = heap.alloc(max<usize>(1, urlLen + bodyLen));
+      pendingReq[i] = req;
+      pendingBuf[i] = buf;
+      pendingMethod[i] = method;
+      pendingUrlLen[i] = urlLen;
+      pendingBodyLen[i] = bodyLen;
+      return buf;
+    }
+  }
+  sendError(req, 503, "busy");
+  return 0;
+}
+
+/** The URL and body of `req` are in place: handle it. Every request is answered exactly once. */
+export function core_http_dispatch(req: u32): void {
+  for (let i = 0; i < MAX_PENDING; i++) {
+    const buf = pendingBuf[i];
+    if (buf == 0 || pendingReq[i] != req) continue;
+    pendingBuf[i] = 0;
+    const urlLen = pendingUrlLen[i];
+    const url = String.UTF8.decodeUnsafe(buf, urlLen);
+    route(req, pendingMethod[i], url, buf + urlLen, pendingBodyLen[i], host_clock_ms());
+    heap.free(buf);
+    broadcastAppStateIfChanged();
+    __collect();
+    return;
+  }
+}
+
+/** A WebSocket connection opened; returns 0 to refuse it (all connection slots in use). */
+export function core_ws_open(conn: u32): u32 {
+  if (!openConnection(conn)) return 0;
+  sendAppState(conn);
+  return 1;
+}
+
+/** A binary frame of `len` bytes is in the rx buffer. */
+export function core_ws_frame(conn: u32, len: u32): void {
+  if (len > RX_CAP) return;
+  handleFrame(conn, rx, len, host_clock_ms());
+  broadcastAppStateIfChanged();
+}
+
+export function core_ws_close(conn: u32): void {
+  setMirroring(conn, false);
+  closeConnection(conn);
+}
+
+/** A packet of `len` bytes from the bus is in the rx buffer. */
+export function core_bus_receive(len: u32): void {
+  if (len > RX_CAP || !packetValid(rx, len)) return;
+  const from = <i32>load<u8>(rx);
+  const body = rx + HEADER_SIZE;
+  const now = host_clock_ms();
+  switch (load<u8>(rx, 1)) {
+    case T_HELLO:
+      onHello(from, <i32>load<u8>(body), now);
+      break;
+    case T_EMPTY:
+      onEmpty(from, <i32>load<u8>(body), now);
+      break;
+    case T_STATE:
+      onState(from, load<u8>(body) != 0, (<u32>load<u8>(body, 1) << 16) | (<u32>load<u8>(body, 2) << 8) | <u32>load<u8>(body, 3));
+      break;
+  }
+  __collect();
+}

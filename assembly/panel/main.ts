@@ -1,0 +1,135 @@
+// Panel firmware entry: the panel side of the bus. Every emulated panel of the desktop host runs
+// this module; real panel firmware follows docs/bus-protocol.md. Packets arrive on an edge port;
+// those from the upstream port are handled and relayed to the child ports, those from a child port
+// are relayed upstream unchanged, so the tree behaves as one bus rooted at the controller.
+import { panel_tx, panel_linked } from "./imports";
+import "./abort"; // the panel's abort handler (asc --use abort=...)
+import { PanelState, scaleRgb } from "./state";
+import {
+  packetValid, sealPacket, HEADER_SIZE, ADDR_BROADCAST, ADDR_LINK, MAX_PACKET,
+  T_RESET, T_ASSIGN, T_HELLO, T_PROBE, T_EMPTY, T_QUERY, T_STATE, T_POWER, T_COLOR,
+  T_BRIGHTNESS, T_BASE_COLORS, T_PALETTE, T_BACKGROUND,
+} from "../bus/protocol";
+
+const PANEL_FIRMWARE: u32 = 1;
+const rx = memory.data(MAX_PACKET);
+const tx = memory.data(MAX_PACKET);
+const state = new PanelState();
+
+export function panel_rx_buffer(): usize {
+  return rx;
+}
+
+/** A packet of `len` bytes has been written to the rx buffer, received on edge `port`. */
+export function panel_rx(port: u32, len: u32): void {
+  if (len > MAX_PACKET || !packetValid(rx, len)) return;
+  const dst = load<u8>(rx);
+  if (state.address == 0) {
+    if (dst == ADDR_LINK && load<u8>(rx, 1) == T_ASSIGN) adopt(port);
+    return;
+  }
+  if (port != state.upstream) {
+    panel_tx(state.upstream, rx, len); // a reply from below travels on towards the controller
+    return;
+  }
+  if (dst == ADDR_LINK) return; // already addressed: a tree has no second path to us
+  const mine = dst == ADDR_BROADCAST || dst == state.address;
+  if (dst != state.address) relayDown(len);
+  if (mine) handle();
+}
+
+export function panel_address(): u32 {
+  return state.address;
+}
+
+/** Composited colour before global brightness, as reported to the controller. */
+export function panel_color(): u32 {
+  return state.color;
+}
+
+/** What the LED shows: black when off, else the colour scaled by global brightness. */
+export function panel_led(): u32 {
+  return state.on ? scaleRgb(state.color, state.brightness) : 0;
+}
+
+export function panel_is_on(): u32 {
+  return state.on ? 1 : 0;
+}
+
+function relayDown(len: u32): void {
+  for (let p: u32 = 0; p < 3; p++) {
+    if (p != state.upstream && panel_linked(p)) panel_tx(p, rx, len);
+  }
+}
+
+function reply(type: u8): void {
+  panel_tx(state.upstream, tx, sealPacket(tx, state.address, type));
+}
+
+function adopt(port: u32): void {
+  state.address = load<u8>(rx, HEADER_SIZE);
+  state.upstream = port;
+  store<u8>(tx + HEADER_SIZE, <u8>port);
+  store<u16>(tx + HEADER_SIZE + 1, <u16>PANEL_FIRMWARE);
+  reply(T_HELLO);
+}
+
+function rgbAt(offset: u32): u32 {
+  const p = rx + HEADER_SIZE + offset;
+  return (<u32>load<u8>(p) << 16) | (<u32>load<u8>(p, 1) << 8) | <u32>load<u8>(p, 2);
+}
+
+function handle(): void {
+  const type = load<u8>(rx, 1);
+  const body = rx + HEADER_SIZE;
+  switch (type) {
+    case T_RESET:
+      state.reset();
+      break;
+    case T_PROBE:
+      probe(load<u8>(body), load<u8>(body, 1));
+      break;
+    case T_QUERY:
+      store<u8>(tx + HEADER_SIZE, state.on ? 1 : 0);
+      store<u8>(tx + HEADER_SIZE + 1, <u8>(state.color >> 16));
+      store<u8>(tx + HEADER_SIZE + 2, <u8>(state.color >> 8));
+      store<u8>(tx + HEADER_SIZE + 3, <u8>state.color);
+      reply(T_STATE);
+      break;
+    case T_POWER:
+      state.on = load<u8>(body) != 0;
+      break;
+    case T_COLOR:
+      state.color = rgbAt(0);
+      break;
+    case T_BRIGHTNESS:
+      state.brightness = load<u8>(body);
+      break;
+    case T_BASE_COLORS:
+      for (let i = 0; i < 3; i++) state.baseColors[i] = rgbAt(i * 3);
+      break;
+    case T_PALETTE: {
+      const n = min<u32>(load<u8>(body), 16);
+      state.paletteCount = n;
+      for (let i: u32 = 0; i < n; i++) {
+        state.palette[i] = (<u32>load<u8>(body + 1 + i * 4) << 24) | rgbAt(2 + i * 4);
+      }
+      break;
+    }
+    case T_BACKGROUND:
+      state.background = rgbAt(0);
+      state.color = state.background; // a panel with no active layer shows the background
+      break;
+  }
+}
+
+function probe(edge: u32, newAddr: u8): void {
+  if (edge > 2 || edge == state.upstream || !panel_linked(edge)) {
+    store<u8>(tx + HEADER_SIZE, <u8>edge);
+    reply(T_EMPTY);
+    return;
+  }
+  store<u8>(tx + HEADER_SIZE, newAddr);
+  store<u8>(tx + HEADER_SIZE + 1, <u8>edge);
+  panel_tx(edge, tx, sealPacket(tx, ADDR_LINK, T_ASSIGN));
+}

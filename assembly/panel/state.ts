@@ -1,0 +1,37 @@
+// What one panel holds: its bus identity and the look the controller pushed to it.
+// The animation engine (a later layer) composites on top of `color`.
+
+export const NO_PORT: u32 = 255;
+
+export class PanelState {
+  address: u8 = 0; // 0 until discovery assigns one
+  upstream: u32 = NO_PORT; // edge port facing the controller
+  on: bool = true;
+  color: u32 = 0; // 0xRRGGBB, composited, before brightness
+  brightness: u32 = 255;
+  background: u32 = 0;
+  baseColors: StaticArray<u32> = [0xffffff, 0, 0];
+  paletteCount: u32 = 0;
+  palette: StaticArray<u32> = new StaticArray<u32>(16); // (position << 24) | rgb
+
+  reset(): void {
+    this.address = 0;
+    this.upstream = NO_PORT;
+    this.on = true;
+    this.color = 0;
+    this.brightness = 255;
+    this.background = 0;
+    this.baseColors[0] = 0xffffff;
+    this.baseColors[1] = 0;
+    this.baseColors[2] = 0;
+    this.paletteCount = 0;
+  }
+}
+
+/** Scales each channel of an RGB colour by level/255 (rounded). */
+export function scaleRgb(rgb: u32, level: u32): u32 {
+  const r = (((rgb >> 16) & 0xff) * level + 127) / 255;
+  const g = (((rgb >> 8) & 0xff) * level + 127) / 255;
+  const b = ((rgb & 0xff) * level + 127) / 255;
+  return (r << 16) | (g << 8) | b;
+}

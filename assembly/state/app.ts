@@ -1,0 +1,27 @@
+// The app state read model (GET /api/state, the APP_STATE frame). Every change goes through
+// `changed()`, so the APP_STATE broadcast follows every change without a client asking.
+import { FIRMWARE_VERSION } from "../generated/version";
+
+export class AppState {
+  isOn: bool = true;
+  lastPlayedSceneId: string = "";
+  lastPlayedSceneIsStored: bool = false;
+  playing: bool = false;
+  speed: f64 = 1.0;
+}
+
+export const app = new AppState();
+export const controllerFirmware: string = FIRMWARE_VERSION;
+
+let dirty = false;
+
+export function changed(): void {
+  dirty = true;
+}
+
+/** True once after any change: the caller broadcasts APP_STATE. */
+export function takeChanged(): bool {
+  const was = dirty;
+  dirty = false;
+  return was;
+}

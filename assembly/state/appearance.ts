@@ -1,0 +1,103 @@
+// Appearance: the global look of all panels (brightness, three base colours, active palette).
+// Persisted under the key "appearance" in the same JSON shape as the API, and read back through
+// the same validation, so a stored document can never hold what the API would reject.
+import { JValue, J_ARRAY } from "../json/value";
+import { expectObject, onlyKeys, expectInt, expectHexColor, expectString, fail } from "../json/validate";
+import * as w from "../json/writer";
+import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
+import { BUILTIN_PALETTES } from "../palette/builtin";
+
+export const APPEARANCE_KEY = "appearance";
+
+export class Appearance {
+  brightness: u32 = 255;
+  baseColors: StaticArray<u32> = [0xffffff, 0x000000, 0x000000];
+  palette: string = BASE_COLORS_NAME;
+}
+
+export const appearance = new Appearance();
+
+/** A validated change: only the fields present in the request. */
+export class AppearancePatch {
+  hasBrightness: bool = false;
+  brightness: u32 = 0;
+  hasBaseColors: bool = false;
+  baseColors: StaticArray<u32> = new StaticArray<u32>(3);
+  palette: string | null = null;
+}
+
+/** The palette with this name (any casing), or null. */
+export function findPalette(name: string): Palette | null {
+  if (sameName(name, BASE_COLORS_NAME)) return basePalette(appearance.baseColors);
+  for (let i = 0; i < BUILTIN_PALETTES.length; i++) {
+    if (sameName(BUILTIN_PALETTES[i].name, name)) return BUILTIN_PALETTES[i];
+  }
+  return null;
+}
+
+/** The palette the panels show: the appearance palette, or Base colors if it has gone. */
+export function activePalette(): Palette {
+  const found = findPalette(appearance.palette);
+  return found ? found : basePalette(appearance.baseColors);
+}
+
+/** Validates a PATCH body (or the stored document); null after recording the first problem. */
+export function parseAppearancePatch(v: JValue): AppearancePatch | null {
+  if (!expectObject(v, "$") || !onlyKeys(v, "", ["brightness", "baseColors", "palette"])) return null;
+  const patch = new AppearancePatch();
+  const b = v.get("brightness");
+  if (b) {
+    if (!expectInt(b, "brightness", 0, 255)) return null;
+    patch.hasBrightness = true;
+    patch.brightness = <u32>b.num;
+  }
+  const colors = v.get("baseColors");
+  if (colors) {
+    if (colors.kind != J_ARRAY || colors.length != 3) {
+      fail("baseColors", 'must be an array of 3 colours "#RRGGBB"');
+      return null;
+    }
+    for (let i = 0; i < 3; i++) {
+      const rgb = expectHexColor(colors.at(i), "baseColors[" + i.toString() + "]");
+      if (rgb < 0) return null;
+      patch.baseColors[i] = <u32>rgb;
+    }
+    patch.hasBaseColors = true;
+  }
+  const name = v.get("palette");
+  if (name) {
+    if (!expectString(name, "palette")) return null;
+    const found = findPalette(name.str);
+    if (!found) {
+      fail("palette", "no palette named " + quoted(name.str));
+      return null;
+    }
+    patch.palette = found.name;
+  }
+  return patch;
+}
+
+function quoted(s: string): string {
+  return '"' + s + '"';
+}
+
+export function applyAppearancePatch(patch: AppearancePatch): void {
+  if (patch.hasBrightness) appearance.brightness = patch.brightness;
+  if (patch.hasBaseColors) for (let i = 0; i < 3; i++) appearance.baseColors[i] = patch.baseColors[i];
+  const name = patch.palette;
+  if (name !== null) appearance.palette = name;
+}
+
+/** Writes the appearance as JSON to the current writer sink. */
+export function writeAppearance(): void {
+  w.raw('{"brightness":');
+  w.int(appearance.brightness);
+  w.raw(',"baseColors":[');
+  for (let i = 0; i < 3; i++) {
+    if (i > 0) w.byte(0x2c);
+    w.color(appearance.baseColors[i]);
+  }
+  w.raw('],"palette":');
+  w.str(appearance.palette);
+  w.byte(0x7d);
+}

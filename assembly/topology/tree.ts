@@ -1,0 +1,54 @@
+// The discovered panel tree. Indices are 1-based in discovery (depth-first) order; index 1 is
+// wired to the controller. Each panel has three edge slots 0-2; `inEdge` is the slot facing its
+// parent. Arrays are fixed-size for the largest variant, so discovery never allocates.
+
+export const MAX_PANELS: i32 = 100;
+const SLOTS = (MAX_PANELS + 1) * 3;
+
+export class Tree {
+  count: i32 = 0;
+  parent: StaticArray<u8> = new StaticArray<u8>(MAX_PANELS + 1);
+  inEdge: StaticArray<u8> = new StaticArray<u8>(MAX_PANELS + 1);
+  // Per (panel, slot): the panel and slot at the other end, 0/0 when unoccupied or the controller.
+  linkPanel: StaticArray<u8> = new StaticArray<u8>(SLOTS);
+  linkEdge: StaticArray<u8> = new StaticArray<u8>(SLOTS);
+
+  clear(): void {
+    this.count = 0;
+    for (let i = 0; i < SLOTS; i++) {
+      this.linkPanel[i] = 0;
+      this.linkEdge[i] = 0;
+    }
+  }
+
+  exists(index: i32): bool {
+    return index >= 1 && index <= this.count;
+  }
+
+  /** Records panel `index`, plugged with its slot `inEdge` into slot `parentEdge` of `parent` (0: the controller). */
+  add(index: i32, parent: i32, parentEdge: i32, inEdge: i32): void {
+    this.count = index;
+    this.parent[index] = <u8>parent;
+    this.inEdge[index] = <u8>inEdge;
+    if (parent == 0) return;
+    this.linkPanel[index * 3 + inEdge] = <u8>parent;
+    this.linkEdge[index * 3 + inEdge] = <u8>parentEdge;
+    this.linkPanel[parent * 3 + parentEdge] = <u8>index;
+    this.linkEdge[parent * 3 + parentEdge] = <u8>inEdge;
+  }
+
+  connectedPanel(index: i32, slot: i32): i32 {
+    return this.linkPanel[index * 3 + slot];
+  }
+
+  connectedEdge(index: i32, slot: i32): i32 {
+    return this.linkEdge[index * 3 + slot];
+  }
+}
+
+export const tree = new Tree();
+
+/** The panel used as root: the configured logical root when it exists, else the physical root. */
+export function effectiveRoot(logicalRoot: i32): i32 {
+  return tree.exists(logicalRoot) ? logicalRoot : 1;
+}

@@ -1,0 +1,144 @@
+// WebSocket commands (client → controller) and the frames the controller sends back. Commands are
+// applied at once, not queued: WebSocket is the real-time path. Invalid frames, unknown types,
+// wrong payload sizes and addresses that are not panels are dropped silently, as the spec says.
+import {
+  framePayload, txPayload, sendFrame, broadcastFrame,
+  WS_TOGGLE, WS_SET_COLOR, WS_GET_EDGES_LIST, WS_GET_PANELS_STATES, WS_ANIMATION_TRIGGER,
+  WS_SET_MIRROR, WS_PING, WS_PONG, WS_EDGES_LIST, WS_PANELS_STATES, WS_APP_STATE,
+} from "./frame";
+import { isOpen, setMirroring } from "./connections";
+import { sendSnapshot } from "./mirror";
+import { sendPower, sendColor, sendAnimControl } from "../bus/commands";
+import { requestStates, replied, replyOn, replyColor } from "../bus/query";
+import { tree } from "../topology/tree";
+import { app, controllerFirmware, takeChanged } from "../state/app";
+
+/** Expected payload size per command type, -1 for types a client may not send. */
+function commandSize(type: u8): i32 {
+  switch (type) {
+    case WS_TOGGLE:
+      return 2;
+    case WS_SET_COLOR:
+      return 4;
+    case WS_GET_EDGES_LIST:
+    case WS_GET_PANELS_STATES:
+    case WS_PING:
+      return 0;
+    case WS_ANIMATION_TRIGGER:
+      return 2;
+    case WS_SET_MIRROR:
+      return 1;
+  }
+  return -1;
+}
+
+export function handleFrame(conn: u32, ptr: usize, len: u32, now: u32): void {
+  if (!isOpen(conn)) return;
+  const offset = framePayload(ptr, len);
+  if (offset < 0) return;
+  const type = load<u8>(ptr);
+  const size = <i32>load<u16>(ptr, 11);
+  if (commandSize(type) != size) return;
+  const p = ptr + <usize>offset;
+  switch (type) {
+    case WS_TOGGLE: {
+      const address = <i32>load<u8>(p);
+      if (tree.exists(address)) sendPower(<u8>address, load<u8>(p, 1) != 0);
+      break;
+    }
+    case WS_SET_COLOR: {
+      const address = <i32>load<u8>(p);
+      const rgb = (<u32>load<u8>(p, 1) << 16) | (<u32>load<u8>(p, 2) << 8) | <u32>load<u8>(p, 3);
+      if (tree.exists(address)) sendColor(<u8>address, rgb);
+      break;
+    }
+    case WS_GET_EDGES_LIST:
+      sendEdgesList(conn);
+      break;
+    case WS_GET_PANELS_STATES:
+      requestStates(conn, true, now);
+      break;
+    case WS_ANIMATION_TRIGGER: {
+      const group = load<u8>(p);
+      if (group >= 1 && group <= 254) sendAnimControl(group, load<u8>(p, 1));
+      break;
+    }
+    case WS_SET_MIRROR: {
+      const on = load<u8>(p) == 1;
+      setMirroring(conn, on);
+      if (on) sendSnapshot(conn, now);
+      break;
+    }
+    case WS_PING:
+      sendFrame(conn, WS_PONG, 0);
+      break;
+  }
+}
+
+/** EDGES_LIST: count u16, then per panel and slot 0-2: panel, slot, connected panel, connected slot (u16 each). */
+export function sendEdgesList(conn: u32): void {
+  const out = txPayload();
+  const n = tree.count * 3;
+  store<u16>(out, <u16>n);
+  let p = out + 2;
+  for (let i = 1; i <= tree.count; i++) {
+    for (let slot = 0; slot < 3; slot++) {
+      store<u16>(p, <u16>i);
+      store<u16>(p, <u16>slot, 2);
+      store<u16>(p, <u16>tree.connectedPanel(i, slot), 4);
+      store<u16>(p, <u16>tree.connectedEdge(i, slot), 6);
+      p += 8;
+    }
+  }
+  sendFrame(conn, WS_EDGES_LIST, 2 + <u32>n * 8);
+}
+
+/** PANELS_STATES for the live query just completed: the panels that replied, in index order. */
+export function sendPanelsStates(conn: u32): void {
+  if (!isOpen(conn)) return;
+  const out = txPayload();
+  let p = out + 2;
+  let n = 0;
+  for (let i = 1; i <= tree.count; i++) {
+    if (!replied[i]) continue;
+    store<u16>(p, <u16>i);
+    store<u8>(p, replyOn[i] ? 1 : 0, 2);
+    store<u8>(p, <u8>(replyColor[i] >> 16), 3);
+    store<u8>(p, <u8>(replyColor[i] >> 8), 4);
+    store<u8>(p, <u8>replyColor[i], 5);
+    store<u8>(p, 0, 6);
+    p += 7;
+    n++;
+  }
+  store<u16>(out, <u16>n);
+  sendFrame(conn, WS_PANELS_STATES, 2 + <u32>n * 7);
+}
+
+/** The 51-byte APP_STATE payload into the tx buffer. */
+function writeAppState(): void {
+  const out = txPayload();
+  memory.fill(out, 0, 51);
+  store<u8>(out, app.isOn ? 1 : 0);
+  store<u8>(out, app.lastPlayedSceneIsStored ? 1 : 0, 1);
+  store<u8>(out, app.playing ? 1 : 0, 2);
+  store<f32>(out, <f32>app.speed, 4);
+  writeAscii(out + 8, app.lastPlayedSceneId, 10);
+  writeAscii(out + 19, controllerFirmware, 31);
+}
+
+/** Copies at most `max` characters (ids and versions are ASCII); the rest stays 0. */
+function writeAscii(p: usize, s: string, max: i32): void {
+  const n = min(s.length, max);
+  for (let i = 0; i < n; i++) store<u8>(p + <usize>i, <u8>s.charCodeAt(i));
+}
+
+export function sendAppState(conn: u32): void {
+  writeAppState();
+  sendFrame(conn, WS_APP_STATE, 51);
+}
+
+export function broadcastAppStateIfChanged(): void {
+  if (!takeChanged()) return;
+  writeAppState();
+  broadcastFrame(WS_APP_STATE, 51);
+}

@@ -1,0 +1,66 @@
+// The core's host ABI as TypeScript: the mirror of assembly/host/imports.ts (imports, core → host)
+// and assembly/main.ts (exports, host → core). The signature tables are the declaration; the types
+// below are derived from them. tests/abi.test.ts checks both against build/controller.wasm and
+// native/include/tessera_host.h. Prose: docs/host-abi.md.
+
+type WasmType = "i32" | "i64" | "f32" | "f64";
+interface Signature {
+  readonly params: readonly WasmType[];
+  readonly results: readonly WasmType[];
+}
+
+const sig = <P extends readonly WasmType[], R extends readonly WasmType[]>(params: P, results: R) => ({ params, results });
+const I32 = "i32" as const;
+
+export const IMPORT_MODULE = "tessera";
+
+/** core → host, all in module "tessera". */
+export const CORE_IMPORTS = {
+  host_bus_send: sig([I32, I32], []), // ptr, len
+  host_http_head: sig([I32, I32, I32], []), // req, status, length (-1: chunked)
+  host_http_body: sig([I32, I32, I32], []), // req, ptr, len
+  host_http_end: sig([I32], []), // req
+  host_ws_send: sig([I32, I32, I32], []), // conn, ptr, len
+  host_ws_broadcast: sig([I32, I32], []), // ptr, len
+  host_store_read: sig([I32, I32, I32, I32, I32], [I32]), // key, keyLen, offset, buf, cap → bytes | error
+  host_store_write: sig([I32, I32, I32, I32], [I32]), // key, keyLen, ptr, len → 0 | error
+  host_store_delete: sig([I32, I32], [I32]), // key, keyLen → 0 | error
+  host_store_list: sig([I32, I32, I32, I32], [I32]), // prefix, prefixLen, buf, cap → bytes needed | error
+  host_clock_ms: sig([], [I32]),
+  host_clock_us: sig([], [I32]),
+  host_random: sig([], [I32]),
+  host_log: sig([I32, I32, I32], []), // level, ptr, len
+  host_panic: sig([I32, I32], []), // ptr, len
+} as const satisfies Record<string, Signature>;
+
+/** host → core. */
+export const CORE_EXPORTS = {
+  core_init: sig([I32], []), // maxPanels
+  core_tick: sig([], [I32]), // → ms until the next tick is due
+  core_rx_buffer: sig([I32], [I32]), // len → ptr | 0
+  core_http_begin: sig([I32, I32, I32, I32], [I32]), // req, method, urlLen, bodyLen → ptr | 0 (answered)
+  core_http_dispatch: sig([I32], []), // req
+  core_ws_open: sig([I32], [I32]), // conn → 1 accepted | 0 refused
+  core_ws_frame: sig([I32, I32], []), // conn, len (frame in the rx buffer)
+  core_ws_close: sig([I32], []), // conn
+  core_bus_receive: sig([I32], []), // len (packet in the rx buffer)
+} as const satisfies Record<string, Signature>;
+
+type Args<P extends readonly WasmType[]> = { [K in keyof P]: number };
+type Fn<S extends Signature> = (...args: Args<S["params"]>) => S["results"] extends readonly [] ? void : number;
+
+export type CoreImports = { [K in keyof typeof CORE_IMPORTS]: Fn<(typeof CORE_IMPORTS)[K]> };
+export type CoreExports = { [K in keyof typeof CORE_EXPORTS]: Fn<(typeof CORE_EXPORTS)[K]> } & {
+  memory: WebAssembly.Memory;
+};
+
+/** HTTP method codes of core_http_begin. */
+export const METHOD_CODES: Record<string, number> = { GET: 1, HEAD: 2, POST: 3, PUT: 4, PATCH: 5, DELETE: 6 };
+
+/** Store results below zero. */
+export const STORE_MISSING = -1;
+export const STORE_IO_ERROR = -2;
+export const STORE_FULL = -3;
+
+/** Log levels of host_log. */
+export const LOG_LEVELS = ["error", "warn", "info", "debug"] as const;

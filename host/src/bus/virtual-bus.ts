@@ -1,0 +1,108 @@
+// The virtual panel bus: emulated panels (build/panel.wasm, one instance each) joined by wires as
+// a topology describes. It only carries bytes; everything a panel does is in the panel firmware.
+// Delivery is queued and pumped outside any core call, so the core is never re-entered.
+import fs from "node:fs";
+import type { Wire } from "./topology.js";
+
+interface PanelExports {
+  memory: WebAssembly.Memory;
+  panel_rx_buffer(): number;
+  panel_rx(port: number, len: number): void;
+  panel_address(): number;
+  panel_color(): number;
+  panel_led(): number;
+  panel_is_on(): number;
+}
+
+const CONTROLLER = -1;
+
+interface Delivery {
+  to: number; // panel position, or CONTROLLER
+  port: number;
+  bytes: Uint8Array;
+}
+
+export class VirtualBus {
+  private readonly panels: PanelExports[] = [];
+  /** links[panel][port] = [neighbour (or CONTROLLER), its port], or undefined when unplugged. */
+  private readonly links: Array<Array<[number, number] | undefined>> = [];
+  private readonly queue: Delivery[] = [];
+  private scheduled = false;
+  /** Bytes the controller has put on the bus (for the bench). */
+  bytesFromController = 0;
+
+  constructor(
+    panelWasm: string,
+    wires: Wire[],
+    private readonly toController: (bytes: Uint8Array) => void,
+  ) {
+    const module = new WebAssembly.Module(fs.readFileSync(panelWasm));
+    wires.forEach((_, i) => {
+      this.links.push([undefined, undefined, undefined]);
+      const imports = {
+        tessera_panel: {
+          panel_tx: (port: number, ptr: number, len: number) => this.transmit(i, port, ptr, len),
+          panel_linked: (port: number) => (this.links[i][port] ? 1 : 0),
+        },
+      };
+      this.panels.push(new WebAssembly.Instance(module, imports).exports as unknown as PanelExports);
+    });
+    wires.forEach((w, i) => {
+      const parent = w.parent === 0 ? CONTROLLER : w.parent - 1;
+      this.links[i][w.inEdge] = [parent, w.edge];
+      if (parent !== CONTROLLER) this.links[parent][w.edge] = [i, w.inEdge];
+    });
+  }
+
+  get size(): number {
+    return this.panels.length;
+  }
+
+  /** The controller transmits: the packet goes to the panel wired to it. */
+  sendFromController(bytes: Uint8Array): void {
+    this.bytesFromController += bytes.length;
+    const root = this.links.findIndex((ports) => ports.some((l) => l && l[0] === CONTROLLER));
+    if (root < 0) return;
+    const port = this.links[root].findIndex((l) => l && l[0] === CONTROLLER);
+    this.enqueue({ to: root, port, bytes: bytes.slice() });
+  }
+
+  private transmit(from: number, port: number, ptr: number, len: number): void {
+    const link = this.links[from][port];
+    if (!link) return;
+    const bytes = new Uint8Array(this.panels[from].memory.buffer, ptr, len).slice();
+    this.enqueue({ to: link[0], port: link[1], bytes });
+  }
+
+  private enqueue(d: Delivery): void {
+    this.queue.push(d);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.pump());
+    }
+  }
+
+  /** Delivers everything queued, including what the deliveries cause. */
+  pump(): void {
+    this.scheduled = false;
+    for (let d = this.queue.shift(); d; d = this.queue.shift()) {
+      if (d.to === CONTROLLER) {
+        this.toController(d.bytes);
+        continue;
+      }
+      const panel = this.panels[d.to];
+      new Uint8Array(panel.memory.buffer, panel.panel_rx_buffer(), d.bytes.length).set(d.bytes);
+      panel.panel_rx(d.port, d.bytes.length);
+    }
+  }
+
+  /** What each panel shows, by wiring position: its address, power, colour and LED output. */
+  snapshot(): { address: number; on: boolean; color: number; led: number }[] {
+    return this.panels.map((p) => ({
+      address: p.panel_address(),
+      on: p.panel_is_on() === 1,
+      color: p.panel_color(),
+      led: p.panel_led(),
+    }));
+  }
+}

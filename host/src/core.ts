@@ -1,0 +1,143 @@
+// Loads build/controller.wasm and implements its imports (host/src/abi.ts) on top of the services
+// a host provides. The core is restarted from the stored settings if it ever traps, as a device's
+// watchdog would reboot it; the services are told so they can drop per-core state.
+import fs from "node:fs";
+import { randomInt } from "node:crypto";
+import { CORE_IMPORTS, IMPORT_MODULE, LOG_LEVELS, type CoreExports, type CoreImports } from "./abi.js";
+import type { FileStore } from "./store.js";
+
+export interface CoreServices {
+  busSend(bytes: Uint8Array): void;
+  httpHead(req: number, status: number, length: number): void;
+  httpBody(req: number, bytes: Uint8Array): void;
+  httpEnd(req: number): void;
+  wsSend(conn: number, bytes: Uint8Array): void;
+  wsBroadcast(bytes: Uint8Array): void;
+  store: FileStore;
+  clockMs(): number;
+  log(level: string, message: string): void;
+  /** The core trapped and was restarted: everything it held (requests, connections) is gone. */
+  restarted(reason: string): void;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: false });
+
+export class Core {
+  private exports!: CoreExports;
+  private readonly module: WebAssembly.Module;
+
+  constructor(
+    wasmFile: string,
+    private readonly maxPanels: number,
+    private readonly services: CoreServices,
+  ) {
+    this.module = new WebAssembly.Module(fs.readFileSync(wasmFile));
+    this.boot();
+  }
+
+  private boot(): void {
+    const instance = new WebAssembly.Instance(this.module, { [IMPORT_MODULE]: this.imports() });
+    this.exports = instance.exports as unknown as CoreExports;
+    this.exports.core_init(this.maxPanels);
+  }
+
+  private bytes(ptr: number, len: number): Uint8Array {
+    return new Uint8Array(this.exports.memory.buffer, ptr >>> 0, len >>> 0);
+  }
+
+  private text(ptr: number, len: number): string {
+    return utf8.decode(this.bytes(ptr, len));
+  }
+
+  private imports(): CoreImports {
+    const s = this.services;
+    const copy = (ptr: number, len: number) => this.bytes(ptr, len).slice();
+    const imports: CoreImports = {
+      host_bus_send: (ptr, len) => s.busSend(copy(ptr, len)),
+      host_http_head: (req, status, length) => s.httpHead(req >>> 0, status, length),
+      host_http_body: (req, ptr, len) => s.httpBody(req >>> 0, copy(ptr, len)),
+      host_http_end: (req) => s.httpEnd(req >>> 0),
+      host_ws_send: (conn, ptr, len) => s.wsSend(conn >>> 0, copy(ptr, len)),
+      host_ws_broadcast: (ptr, len) => s.wsBroadcast(copy(ptr, len)),
+      host_store_read: (key, keyLen, offset, buf, cap) => s.store.read(this.text(key, keyLen), offset >>> 0, this.bytes(buf, cap)),
+      host_store_write: (key, keyLen, ptr, len) => s.store.write(this.text(key, keyLen), copy(ptr, len)),
+      host_store_delete: (key, keyLen) => s.store.delete(this.text(key, keyLen)),
+      host_store_list: (prefix, prefixLen, buf, cap) => {
+        const list = Buffer.from(s.store.list(this.text(prefix, prefixLen)));
+        this.bytes(buf, cap).set(list.subarray(0, cap >>> 0));
+        return list.length;
+      },
+      host_clock_ms: () => s.clockMs() >>> 0 | 0,
+      host_clock_us: () => Math.floor(performance.now() * 1000) >>> 0 | 0,
+      host_random: () => randomInt(0, 2 ** 32 - 1) | 0,
+      host_log: (level, ptr, len) => s.log(LOG_LEVELS[level] ?? "info", this.text(ptr, len)),
+      host_panic: (ptr, len) => {
+        throw new CorePanic(this.text(ptr, len));
+      },
+    };
+    for (const name of Object.keys(CORE_IMPORTS)) if (!(name in imports)) throw new Error(`missing import ${name}`);
+    return imports;
+  }
+
+  /** Runs a core call; a trap restarts the core and is reported instead of thrown. */
+  private guard<T>(call: () => T, fallback: T): T {
+    try {
+      return call();
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      this.services.log("error", `core trapped (${reason}); restarting it`);
+      this.boot();
+      this.services.restarted(reason);
+      return fallback;
+    }
+  }
+
+  tick(): number {
+    return this.guard(() => this.exports.core_tick(), 10);
+  }
+
+  /** Hands an HTTP request to the core. The answer arrives through httpHead/httpBody/httpEnd. */
+  http(req: number, method: number, url: Uint8Array, body: Uint8Array, bodyLength: number): void {
+    this.guard(() => {
+      const ptr = this.exports.core_http_begin(req, method, url.length, bodyLength);
+      if (ptr === 0) return;
+      const dest = this.bytes(ptr, url.length + body.length);
+      dest.set(url, 0);
+      dest.set(body, url.length);
+      this.exports.core_http_dispatch(req);
+    }, undefined);
+  }
+
+  wsOpen(conn: number): boolean {
+    return this.guard(() => this.exports.core_ws_open(conn) === 1, false);
+  }
+
+  wsFrame(conn: number, frame: Uint8Array): void {
+    this.guard(() => {
+      const ptr = this.exports.core_rx_buffer(frame.length);
+      if (ptr === 0) return; // larger than any valid frame: dropped
+      this.bytes(ptr, frame.length).set(frame);
+      this.exports.core_ws_frame(conn, frame.length);
+    }, undefined);
+  }
+
+  wsClose(conn: number): void {
+    this.guard(() => this.exports.core_ws_close(conn), undefined);
+  }
+
+  busReceive(packet: Uint8Array): void {
+    this.guard(() => {
+      const ptr = this.exports.core_rx_buffer(packet.length);
+      if (ptr === 0) return;
+      this.bytes(ptr, packet.length).set(packet);
+      this.exports.core_bus_receive(packet.length);
+    }, undefined);
+  }
+
+  /** Bytes of linear memory the core has grown to. */
+  get memoryBytes(): number {
+    return this.exports.memory.buffer.byteLength;
+  }
+}
+
+export class CorePanic extends Error {}

@@ -1,0 +1,84 @@
+// `npm start`: the Tessera controller on this computer, with emulated panels.
+import { parseArgs } from "node:util";
+import path from "node:path";
+import { startController, VARIANT_LIMITS, type Variant } from "./controller.js";
+import { generateTopology, loadTopology } from "./bus/topology.js";
+
+const HELP = `Usage: npm start -- [options]
+
+Runs the Tessera controller core with a virtual bus of emulated panels.
+
+Options:
+  --port N            HTTP and WebSocket port (default 8080; 0 picks a free one)
+  --host ADDR         address to listen on (default: all interfaces)
+  --data-dir DIR      where settings are stored (default ./data)
+  --panels N          generate a tree of N triangle panels (default 12)
+  --topology FILE     wire the panels as a JSON file describes (see docs/desktop-host.md)
+  --variant small|large   panel limit 32 or 100 (default large)
+  --log-level LEVEL   error, warn, info or debug (default info)
+  --help              this text
+`;
+
+function fail(message: string): never {
+  console.error(`error: ${message}\n\n${HELP}`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: "string", default: "8080" },
+        host: { type: "string" },
+        "data-dir": { type: "string", default: "data" },
+        panels: { type: "string" },
+        topology: { type: "string" },
+        variant: { type: "string", default: "large" },
+        "log-level": { type: "string", default: "info" },
+        help: { type: "boolean", default: false },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail("--port must be 0-65535");
+  if (!(values.variant in VARIANT_LIMITS)) fail("--variant must be small or large");
+  if (!["error", "warn", "info", "debug"].includes(values["log-level"]!)) fail("--log-level must be error, warn, info or debug");
+  if (values.panels !== undefined && values.topology !== undefined) fail("give --panels or --topology, not both");
+  let wires;
+  try {
+    if (values.topology !== undefined) wires = loadTopology(values.topology);
+    else {
+      const n = Number(values.panels ?? "12");
+      if (!Number.isInteger(n) || n < 0 || n > 254) fail("--panels must be 0-254");
+      wires = generateTopology(n);
+    }
+  } catch (e) {
+    fail(`topology: ${(e as Error).message}`);
+  }
+  const controller = await startController({
+    port,
+    host: values.host,
+    dataDir: path.resolve(values["data-dir"]!),
+    wires,
+    variant: values.variant as Variant,
+    logLevel: values["log-level"] as "info",
+  }).catch((e: Error) => fail(e.message));
+  console.log(`Tessera controller ${controller.hostname} listening on ${controller.url}`);
+  console.log(`  ${wires.length} emulated panels, variant ${values.variant}, data in ${path.resolve(values["data-dir"]!)}`);
+  console.log(`  try: curl ${controller.url}/api/state`);
+  const stop = () => {
+    void controller.close().then(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+void main();
