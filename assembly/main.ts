@@ -137,7 +137,11 @@ export function core_bus_receive(len: u32): void {
       onEmpty(from, <i32>load<u8>(body), now);
       break;
     case T_STATE:
-      onState(from, load<u8>(body) != 0, (<u32>load<u8>(body, 1) << 16) | (<u32>load<u8>(body, 2) << 8) | <u32>load<u8>(body, 3));
+      onState(
+        from,
+        load<u8>(body) != 0,
+        ((<u32>load<u8>(body, 1)) << 16) | ((<u32>load<u8>(body, 2)) << 8) | (<u32>load<u8>(body, 3)),
+      );
       break;
   }
   __collect();

@@ -1,7 +1,14 @@
 // The packets of the interface spec's table, one function each. Address 0 is broadcast.
 import { send, body, putRgb } from "./send";
 import {
-  T_POWER, T_COLOR, T_BRIGHTNESS, T_BASE_COLORS, T_PALETTE, T_BACKGROUND, T_ANIM_START, T_ANIM_CONTROL,
+  T_POWER,
+  T_COLOR,
+  T_BRIGHTNESS,
+  T_BASE_COLORS,
+  T_PALETTE,
+  T_BACKGROUND,
+  T_ANIM_START,
+  T_ANIM_CONTROL,
   ADDR_BROADCAST,
 } from "./protocol";
 import { Palette, MAX_STOPS } from "../palette/palette";

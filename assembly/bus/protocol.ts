@@ -77,7 +77,12 @@ export function packetSize(type: u8): u32 {
 
 /** True for the ten types that the mirror stream carries. */
 export function isMirrored(type: u8): bool {
-  return type == T_POWER || type == T_COLOR || (type >= T_ANIM_PREPARE && type <= T_ANIM_CONTROL) || (type >= T_ANIM_PARAMS && type <= T_BACKGROUND);
+  return (
+    type == T_POWER ||
+    type == T_COLOR ||
+    (type >= T_ANIM_PREPARE && type <= T_ANIM_CONTROL) ||
+    (type >= T_ANIM_PARAMS && type <= T_BACKGROUND)
+  );
 }
 
 function packetCrc(ptr: usize, len: u32): u8 {

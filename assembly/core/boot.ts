@@ -4,7 +4,15 @@ import { parseJson } from "../json/reader";
 import { resetErrors, validationError } from "../json/validate";
 import { storeRead, lastReadStatus, STORE_MISSING } from "../store/kv";
 import { parseAppearancePatch, applyAppearancePatch, APPEARANCE_KEY } from "../state/appearance";
-import { parseConfigPatch, applyConfigPatch, config, CONFIG_KEY, POWER_KEY, BOOT_OFF, BOOT_RESTORE } from "../state/config";
+import {
+  parseConfigPatch,
+  applyConfigPatch,
+  config,
+  CONFIG_KEY,
+  POWER_KEY,
+  BOOT_OFF,
+  BOOT_RESTORE,
+} from "../state/config";
 import { JValue } from "../json/value";
 import { app } from "../state/app";
 import { log, LOG_WARN } from "../util/log";

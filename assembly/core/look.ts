@@ -1,7 +1,14 @@
 // What the controller pushes to the panels as a whole: power and the appearance.
 import { sendPower, sendBrightness, sendBaseColors, sendPalette, sendAnimStart } from "../bus/commands";
 import { ADDR_BROADCAST } from "../bus/protocol";
-import { appearance, activePalette, APPEARANCE_KEY, writeAppearance, AppearancePatch, applyAppearancePatch } from "../state/appearance";
+import {
+  appearance,
+  activePalette,
+  APPEARANCE_KEY,
+  writeAppearance,
+  AppearancePatch,
+  applyAppearancePatch,
+} from "../state/appearance";
 import { app, changed } from "../state/app";
 import { POWER_KEY } from "../state/config";
 import { storeWrite } from "../store/kv";

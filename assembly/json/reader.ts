@@ -8,7 +8,10 @@ class Reader {
   pos: usize;
   depth: i32 = 0;
   ok: bool = true;
-  constructor(public start: usize, public end: usize) {
+  constructor(
+    public start: usize,
+    public end: usize,
+  ) {
     this.pos = start;
   }
 

@@ -71,7 +71,8 @@ export function raw(s: string): void {
     let c = <u32>s.charCodeAt(i);
     if (c < 0x80) byte(c);
     else {
-      if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) c = 0x10000 + ((c - 0xd800) << 10) + (<u32>s.charCodeAt(++i) - 0xdc00);
+      if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length)
+        c = 0x10000 + ((c - 0xd800) << 10) + (<u32>s.charCodeAt(++i) - 0xdc00);
       utf8(c);
     }
   }

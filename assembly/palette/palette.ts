@@ -5,7 +5,11 @@ export const BASE_COLORS_NAME = "Base colors";
 export const MAX_STOPS = 16;
 
 export class Palette {
-  constructor(public name: string, public stops: StaticArray<u32>, public builtin: bool) {}
+  constructor(
+    public name: string,
+    public stops: StaticArray<u32>,
+    public builtin: bool,
+  ) {}
 }
 
 /** Case-insensitive name comparison for palette names (ASCII letters fold). */

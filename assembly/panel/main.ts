@@ -6,9 +6,25 @@ import { panel_tx, panel_linked } from "./imports";
 import "./abort"; // the panel's abort handler (asc --use abort=...)
 import { PanelState, scaleRgb } from "./state";
 import {
-  packetValid, sealPacket, HEADER_SIZE, ADDR_BROADCAST, ADDR_LINK, MAX_PACKET,
-  T_RESET, T_ASSIGN, T_HELLO, T_PROBE, T_EMPTY, T_QUERY, T_STATE, T_POWER, T_COLOR,
-  T_BRIGHTNESS, T_BASE_COLORS, T_PALETTE, T_BACKGROUND,
+  packetValid,
+  sealPacket,
+  HEADER_SIZE,
+  ADDR_BROADCAST,
+  ADDR_LINK,
+  MAX_PACKET,
+  T_RESET,
+  T_ASSIGN,
+  T_HELLO,
+  T_PROBE,
+  T_EMPTY,
+  T_QUERY,
+  T_STATE,
+  T_POWER,
+  T_COLOR,
+  T_BRIGHTNESS,
+  T_BASE_COLORS,
+  T_PALETTE,
+  T_BACKGROUND,
 } from "../bus/protocol";
 
 const PANEL_FIRMWARE: u32 = 1;
@@ -76,7 +92,7 @@ function adopt(port: u32): void {
 
 function rgbAt(offset: u32): u32 {
   const p = rx + HEADER_SIZE + offset;
-  return (<u32>load<u8>(p) << 16) | (<u32>load<u8>(p, 1) << 8) | <u32>load<u8>(p, 2);
+  return ((<u32>load<u8>(p)) << 16) | ((<u32>load<u8>(p, 1)) << 8) | (<u32>load<u8>(p, 2));
 }
 
 function handle(): void {
@@ -112,7 +128,7 @@ function handle(): void {
       const n = min<u32>(load<u8>(body), 16);
       state.paletteCount = n;
       for (let i: u32 = 0; i < n; i++) {
-        state.palette[i] = (<u32>load<u8>(body + 1 + i * 4) << 24) | rgbAt(2 + i * 4);
+        state.palette[i] = ((<u32>load<u8>(body + 1 + i * 4)) << 24) | rgbAt(2 + i * 4);
       }
       break;
     }

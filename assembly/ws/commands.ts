@@ -2,9 +2,21 @@
 // applied at once, not queued: WebSocket is the real-time path. Invalid frames, unknown types,
 // wrong payload sizes and addresses that are not panels are dropped silently, as the spec says.
 import {
-  framePayload, txPayload, sendFrame, broadcastFrame,
-  WS_TOGGLE, WS_SET_COLOR, WS_GET_EDGES_LIST, WS_GET_PANELS_STATES, WS_ANIMATION_TRIGGER,
-  WS_SET_MIRROR, WS_PING, WS_PONG, WS_EDGES_LIST, WS_PANELS_STATES, WS_APP_STATE,
+  framePayload,
+  txPayload,
+  sendFrame,
+  broadcastFrame,
+  WS_TOGGLE,
+  WS_SET_COLOR,
+  WS_GET_EDGES_LIST,
+  WS_GET_PANELS_STATES,
+  WS_ANIMATION_TRIGGER,
+  WS_SET_MIRROR,
+  WS_PING,
+  WS_PONG,
+  WS_EDGES_LIST,
+  WS_PANELS_STATES,
+  WS_APP_STATE,
 } from "./frame";
 import { isOpen, setMirroring } from "./connections";
 import { sendSnapshot } from "./mirror";
@@ -48,7 +60,7 @@ export function handleFrame(conn: u32, ptr: usize, len: u32, now: u32): void {
     }
     case WS_SET_COLOR: {
       const address = <i32>load<u8>(p);
-      const rgb = (<u32>load<u8>(p, 1) << 16) | (<u32>load<u8>(p, 2) << 8) | <u32>load<u8>(p, 3);
+      const rgb = ((<u32>load<u8>(p, 1)) << 16) | ((<u32>load<u8>(p, 2)) << 8) | (<u32>load<u8>(p, 3));
       if (tree.exists(address)) sendColor(<u8>address, rgb);
       break;
     }

@@ -9,7 +9,10 @@ interface Signature {
   readonly results: readonly WasmType[];
 }
 
-const sig = <P extends readonly WasmType[], R extends readonly WasmType[]>(params: P, results: R) => ({ params, results });
+const sig = <const P extends readonly WasmType[], const R extends readonly WasmType[]>(params: P, results: R) => ({
+  params,
+  results,
+});
 const I32 = "i32" as const;
 
 export const IMPORT_MODULE = "tessera";

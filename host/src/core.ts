@@ -59,7 +59,8 @@ export class Core {
       host_http_end: (req) => s.httpEnd(req >>> 0),
       host_ws_send: (conn, ptr, len) => s.wsSend(conn >>> 0, copy(ptr, len)),
       host_ws_broadcast: (ptr, len) => s.wsBroadcast(copy(ptr, len)),
-      host_store_read: (key, keyLen, offset, buf, cap) => s.store.read(this.text(key, keyLen), offset >>> 0, this.bytes(buf, cap)),
+      host_store_read: (key, keyLen, offset, buf, cap) =>
+        s.store.read(this.text(key, keyLen), offset >>> 0, this.bytes(buf, cap)),
       host_store_write: (key, keyLen, ptr, len) => s.store.write(this.text(key, keyLen), copy(ptr, len)),
       host_store_delete: (key, keyLen) => s.store.delete(this.text(key, keyLen)),
       host_store_list: (prefix, prefixLen, buf, cap) => {
@@ -67,8 +68,8 @@ export class Core {
         this.bytes(buf, cap).set(list.subarray(0, cap >>> 0));
         return list.length;
       },
-      host_clock_ms: () => s.clockMs() >>> 0 | 0,
-      host_clock_us: () => Math.floor(performance.now() * 1000) >>> 0 | 0,
+      host_clock_ms: () => (s.clockMs() >>> 0) | 0,
+      host_clock_us: () => (Math.floor(performance.now() * 1000) >>> 0) | 0,
       host_random: () => randomInt(0, 2 ** 32 - 1) | 0,
       host_log: (level, ptr, len) => s.log(LOG_LEVELS[level] ?? "info", this.text(ptr, len)),
       host_panic: (ptr, len) => {

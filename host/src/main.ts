@@ -50,7 +50,8 @@ async function main(): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail("--port must be 0-65535");
   if (!(values.variant in VARIANT_LIMITS)) fail("--variant must be small or large");
-  if (!["error", "warn", "info", "debug"].includes(values["log-level"]!)) fail("--log-level must be error, warn, info or debug");
+  if (!["error", "warn", "info", "debug"].includes(values["log-level"]!))
+    fail("--log-level must be error, warn, info or debug");
   if (values.panels !== undefined && values.topology !== undefined) fail("give --panels or --topology, not both");
   let wires;
   try {
@@ -72,7 +73,9 @@ async function main(): Promise<void> {
     logLevel: values["log-level"] as "info",
   }).catch((e: Error) => fail(e.message));
   console.log(`Tessera controller ${controller.hostname} listening on ${controller.url}`);
-  console.log(`  ${wires.length} emulated panels, variant ${values.variant}, data in ${path.resolve(values["data-dir"]!)}`);
+  console.log(
+    `  ${wires.length} emulated panels, variant ${values.variant}, data in ${path.resolve(values["data-dir"]!)}`,
+  );
   console.log(`  try: curl ${controller.url}/api/state`);
   const stop = () => {
     void controller.close().then(() => process.exit(0));

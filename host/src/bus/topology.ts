@@ -22,7 +22,8 @@ export function validateTopology(wires: Wire[]): void {
       if (!Number.isInteger(v) || v < 0) throw new Error(`${where}.${k}: must be a non-negative integer`);
     }
     if (w.edge > 2 || w.inEdge > 2) throw new Error(`${where}: edge slots are 0-2`);
-    if (w.parent >= id) throw new Error(`${where}.parent: must name an earlier panel (1-${id - 1}) or 0 for the controller`);
+    if (w.parent >= id)
+      throw new Error(`${where}.parent: must name an earlier panel (1-${id - 1}) or 0 for the controller`);
     if (w.parent === 0 && id !== 1) throw new Error(`${where}.parent: only the first panel is wired to the controller`);
     const slot = `${w.parent}:${w.edge}`;
     if (w.parent > 0) {

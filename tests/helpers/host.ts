@@ -1,0 +1,138 @@
+// Starts a controller host as a child process on a free port, as a user would run it, and stops
+// it. The command is the desktop host unless TESSERA_HOST names another executable taking the
+// same flags (the native POSIX host), so one black-box suite serves every host.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+export interface HostOptions {
+  panels?: number;
+  topology?: string;
+  variant?: "small" | "large";
+  dataDir?: string;
+  extraArgs?: string[];
+}
+
+export interface Host {
+  url: string;
+  wsUrl: string;
+  port: number;
+  dataDir: string;
+  hostname: string;
+  output: () => string;
+  /** Graceful stop (SIGTERM). */
+  stop(): Promise<void>;
+  /** Hard kill (SIGKILL), as a power cut would. */
+  kill(): Promise<void>;
+}
+
+export function tempDir(prefix = "tessera-test-"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+function command(args: string[]): [string, string[]] {
+  const custom = process.env.TESSERA_HOST;
+  if (custom) return [custom, args];
+  return [process.execPath, ["--import", "tsx", path.join(ROOT, "host/src/main.ts"), ...args]];
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
+}
+
+/** Starts a host and waits until it listens and has discovered its panels. */
+export async function startHost(opts: HostOptions = {}): Promise<Host> {
+  const dataDir = opts.dataDir ?? tempDir();
+  const args = ["--port", "0", "--data-dir", dataDir, "--log-level", "warn", "--variant", opts.variant ?? "large"];
+  if (opts.topology) args.push("--topology", opts.topology);
+  else args.push("--panels", String(opts.panels ?? 5));
+  args.push(...(opts.extraArgs ?? []));
+  const [cmd, argv] = command(args);
+  const child = spawn(cmd, argv, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`host did not start:\n${out}`)), 15000);
+    const check = () => {
+      const m = out.match(/controller (\S+) listening on http:\/\/localhost:(\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    };
+    child.stdout!.on("data", check);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`host exited with ${code}:\n${out}`));
+    });
+  });
+  const port = Number(match[2]);
+  const host: Host = {
+    url: `http://localhost:${port}`,
+    wsUrl: `ws://localhost:${port}/ws`,
+    port,
+    dataDir,
+    hostname: match[1],
+    output: () => out,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited(child);
+    },
+    async kill() {
+      child.kill("SIGKILL");
+      await exited(child);
+    },
+  };
+  const expected = opts.topology
+    ? (JSON.parse(fs.readFileSync(opts.topology, "utf8")).panels as unknown[]).length
+    : (opts.panels ?? 5);
+  const limit = opts.variant === "small" ? 32 : 100;
+  await waitForDiscovery(host, Math.min(expected, limit));
+  return host;
+}
+
+/** Waits until GET /api/panels/edges lists `n` panels (three slots each). */
+export async function waitForDiscovery(host: Host, n: number, timeoutMs = 10000): Promise<void> {
+  await waitFor(async () => {
+    const res = await fetch(`${host.url}/api/panels/edges`);
+    const edges = (await res.json()) as unknown[];
+    return edges.length === n * 3;
+  }, timeoutMs);
+}
+
+export async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs = 3000, stepMs = 10): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await cond()) return;
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
+
+/** A JSON request: status, parsed body (or null) and headers. */
+export async function api(
+  host: Host,
+  method: string,
+  p: string,
+  body?: unknown,
+): Promise<{ status: number; body: any; headers: Headers; text: string }> {
+  const init: RequestInit = { method };
+  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
+  const res = await fetch(host.url + p, init);
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = null;
+  }
+  return { status: res.status, body: parsed, headers: res.headers, text };
+}
