@@ -3,6 +3,7 @@
 // allocate, when no managed reference is left on the stack. See docs/host-abi.md.
 import { host_clock_ms } from "./host/imports";
 import { route } from "./http/router";
+import { closeJson } from "./json/reader";
 import { sendError } from "./http/response";
 import { handleFrame, sendPanelsStates, sendAppState, broadcastAppStateIfChanged } from "./ws/commands";
 import { openConnection, closeConnection, setMirroring } from "./ws/connections";
@@ -97,6 +98,7 @@ export function core_http_dispatch(req: u32): void {
     const urlLen = pendingUrlLen[i];
     const url = String.UTF8.decodeUnsafe(buf, urlLen);
     route(req, pendingMethod[i], url, buf + urlLen, pendingBodyLen[i], host_clock_ms());
+    closeJson();
     heap.free(buf);
     broadcastAppStateIfChanged();
     __collect();

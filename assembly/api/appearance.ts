@@ -12,7 +12,7 @@ export function getAppearance(req: u32): void {
 
 export function patchAppearance(req: u32, body: usize, len: u32): void {
   const v = jsonBody(req, body, len);
-  if (!v) return;
+  if (v < 0) return;
   const patch = parseAppearancePatch(v);
   if (!patch) return sendInvalid(req);
   const w = queueOrBusy(req, W_APPEARANCE, 0, 0);

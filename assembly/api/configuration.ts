@@ -14,7 +14,7 @@ export function getConfiguration(req: u32): void {
 
 export function patchConfiguration(req: u32, body: usize, len: u32): void {
   const v = jsonBody(req, body, len);
-  if (!v) return;
+  if (v < 0) return;
   const patch = parseConfigPatch(v);
   if (!patch) return sendInvalid(req);
   const root = patch.logicalRoot;

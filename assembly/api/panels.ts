@@ -6,7 +6,7 @@ import { requestStates, replied, replyOn, replyColor } from "../bus/query";
 import { jsonBody, sendInvalid, queueOrBusy, sendAccepted } from "../http/request";
 import { sendError } from "../http/response";
 import { expectObject, onlyKeys, expectInt, expectHexColor, fail } from "../json/validate";
-import { JValue } from "../json/value";
+import { member, numberValue } from "../json/reader";
 import { W_PANEL_POWER, W_PANEL_COLOR } from "../core/queue";
 
 export function getPanels(req: u32, now: u32): void {
@@ -56,28 +56,28 @@ export function getEdges(req: u32): void {
 }
 
 /** The one required member `key` of a body that has no other members, or null after recording why. */
-function soleField(v: JValue, key: string): JValue | null {
-  if (!expectObject(v, "$") || !onlyKeys(v, "", [key])) return null;
-  const field = v.get(key);
-  if (!field) fail(key, "is required");
+function soleField(v: i32, key: string): i32 {
+  if (!expectObject(v, "") || !onlyKeys(v, "", [key])) return -1;
+  const field = member(v, key);
+  if (field < 0) fail(key, "is required");
   return field;
 }
 
 export function putPanelOn(req: u32, address: i32, body: usize, len: u32): void {
   if (!tree.exists(address)) return sendError(req, 404, "not_found");
   const v = jsonBody(req, body, len);
-  if (!v) return;
+  if (v < 0) return;
   const value = soleField(v, "value");
-  if (!value || !expectInt(value, "value", 0, 1)) return sendInvalid(req);
-  if (queueOrBusy(req, W_PANEL_POWER, address, <i32>value.num)) sendAccepted(req);
+  if (value < 0 || !expectInt(value, "value", 0, 1)) return sendInvalid(req);
+  if (queueOrBusy(req, W_PANEL_POWER, address, <i32>numberValue(value))) sendAccepted(req);
 }
 
 export function putPanelColor(req: u32, address: i32, body: usize, len: u32): void {
   if (!tree.exists(address)) return sendError(req, 404, "not_found");
   const v = jsonBody(req, body, len);
-  if (!v) return;
+  if (v < 0) return;
   const color = soleField(v, "color");
-  if (!color) return sendInvalid(req);
+  if (color < 0) return sendInvalid(req);
   const rgb = expectHexColor(color, "color");
   if (rgb < 0) return sendInvalid(req);
   if (queueOrBusy(req, W_PANEL_COLOR, address, rgb)) sendAccepted(req);

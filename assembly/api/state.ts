@@ -5,6 +5,7 @@ import { jsonBody, sendInvalid, queueOrBusy } from "../http/request";
 import { sendLiteral } from "../http/response";
 import { expectObject, onlyKeys, expectBool, fail } from "../json/validate";
 import { W_POWER } from "../core/queue";
+import { member, kindOf, J_TRUE } from "../json/reader";
 
 export function getState(req: u32): void {
   w.begin(req, 200);
@@ -26,14 +27,15 @@ export function getState(req: u32): void {
 
 export function postPower(req: u32, body: usize, len: u32): void {
   const v = jsonBody(req, body, len);
-  if (!v) return;
-  if (!expectObject(v, "$") || !onlyKeys(v, "", ["isOn"])) return sendInvalid(req);
-  const isOn = v.get("isOn");
-  if (!isOn) {
+  if (v < 0) return;
+  if (!expectObject(v, "") || !onlyKeys(v, "", ["isOn"])) return sendInvalid(req);
+  const isOn = member(v, "isOn");
+  if (isOn < 0) {
     fail("isOn", "is required");
     return sendInvalid(req);
   }
   if (!expectBool(isOn, "isOn")) return sendInvalid(req);
-  if (!queueOrBusy(req, W_POWER, isOn.bool ? 1 : 0, 0)) return;
-  sendLiteral(req, 202, isOn.bool ? '{"isOn":true}' : '{"isOn":false}');
+  const on = kindOf(isOn) == J_TRUE;
+  if (!queueOrBusy(req, W_POWER, on ? 1 : 0, 0)) return;
+  sendLiteral(req, 202, on ? '{"isOn":true}' : '{"isOn":false}');
 }

@@ -1,6 +1,5 @@
 // Helpers shared by the API handlers: reading the JSON body and answering the common errors.
-import { JValue } from "../json/value";
-import { parseJson } from "../json/reader";
+import { parseJson, PARSE_OK, PARSE_TOO_MANY_TOKENS } from "../json/reader";
 import { resetErrors, validationError } from "../json/validate";
 import { sendError, sendLiteral } from "./response";
 import { enqueue, Work } from "../core/queue";
@@ -13,12 +12,15 @@ export const M_PUT: u32 = 4;
 export const M_PATCH: u32 = 5;
 export const M_DELETE: u32 = 6;
 
-/** The parsed JSON body, or null after answering 400 invalid_json. Clears validation errors. */
-export function jsonBody(req: u32, ptr: usize, len: u32): JValue | null {
+/** Opens the JSON body and returns its root token (0), or -1 after answering 400 invalid_json
+ * (413 payload_too_large for a document of more tokens than the reader holds). Clears validation errors. */
+export function jsonBody(req: u32, ptr: usize, len: u32): i32 {
   resetErrors();
-  const v = parseJson(ptr, len);
-  if (!v) sendError(req, 400, "invalid_json");
-  return v;
+  const status = parseJson(ptr, len);
+  if (status == PARSE_OK) return 0;
+  if (status == PARSE_TOO_MANY_TOKENS) sendError(req, 413, "payload_too_large");
+  else sendError(req, 400, "invalid_json");
+  return -1;
 }
 
 /** Answers 422 with the first validation problem. */

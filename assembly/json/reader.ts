@@ -1,278 +1,440 @@
-// A strict, bounded JSON reader: RFC 8259 syntax, valid UTF-8 only, nesting at most MAX_DEPTH,
-// duplicate object keys rejected. Returns null on any error (the caller answers invalid_json).
-import { JValue, J_NULL, J_BOOL, J_NUMBER, J_STRING, J_ARRAY, J_OBJECT } from "./value";
+// A strict, bounded JSON reader that builds no tree: one pass checks the document and records each
+// value as one 8-byte token on a tape pointing back into the source bytes. A maximal scene (about
+// 2,000 tokens) costs 16 KiB of tape, where a tree of objects would take ten times that.
+// Rules: RFC 8259 syntax, valid UTF-8 only, nesting at most MAX_DEPTH, no duplicate object keys.
+//
+// Token i, word A: kind (bits 0-2) | escaped-string flag (bit 3) | source offset (bits 8-31).
+// Word B: byte length for strings (without quotes) and numbers; for arrays and objects,
+// (index after the container's last token << 16) | number of elements or members.
+// An object's members are a key token (a string) followed by the value's tokens.
+// One document is open at a time (requests are handled one by one); it stays valid until the next
+// parseJson or closeJson, and only while its source bytes live.
+
+export const J_NULL: u32 = 0;
+export const J_FALSE: u32 = 1;
+export const J_TRUE: u32 = 2;
+export const J_NUMBER: u32 = 3;
+export const J_STRING: u32 = 4;
+export const J_ARRAY: u32 = 5;
+export const J_OBJECT: u32 = 6;
 
 export const MAX_DEPTH: i32 = 16;
+/** Tokens per document; a maximal scene needs about 2,000. */
+export const MAX_TOKENS: i32 = 4096;
 
-class Reader {
-  pos: usize;
-  depth: i32 = 0;
-  ok: bool = true;
-  constructor(
-    public start: usize,
-    public end: usize,
-  ) {
-    this.pos = start;
+export const PARSE_OK: i32 = 0;
+export const PARSE_INVALID: i32 = 1;
+export const PARSE_TOO_MANY_TOKENS: i32 = 2;
+
+const ESCAPED: u32 = 8;
+
+let src: usize = 0;
+let end: usize = 0;
+let pos: usize = 0;
+let tape: usize = 0;
+let cap: i32 = 0;
+let count: i32 = 0;
+let depth: i32 = 0;
+let status: i32 = PARSE_OK;
+
+/** Parses the document in [ptr, ptr+len); the root value is token 0. */
+export function parseJson(ptr: usize, len: u32): i32 {
+  closeJson();
+  src = ptr;
+  pos = ptr;
+  end = ptr + len;
+  cap = min(MAX_TOKENS, <i32>(len >> 1) + 2);
+  tape = heap.alloc(<usize>cap << 3);
+  count = 0;
+  depth = 0;
+  status = PARSE_OK;
+  value();
+  skipSpace();
+  if (status == PARSE_OK && pos != end) status = PARSE_INVALID;
+  if (status != PARSE_OK) closeJson();
+  return status;
+}
+
+/** Frees the tape of the open document. */
+export function closeJson(): void {
+  if (tape) heap.free(tape);
+  tape = 0;
+  count = 0;
+}
+
+// ---- accessors -------------------------------------------------------------------------------
+
+@inline function wordA(i: i32): u32 {
+  return load<u32>(tape + (<usize>i << 3));
+}
+
+@inline function wordB(i: i32): u32 {
+  return load<u32>(tape + (<usize>i << 3), 4);
+}
+
+export function kindOf(i: i32): u32 {
+  return wordA(i) & 7;
+}
+
+/** Where the value's text starts in the source (strings: after the opening quote). */
+export function sourceOf(i: i32): usize {
+  return src + (wordA(i) >> 8);
+}
+
+/** Byte length of a string's or number's text. */
+export function lengthOf(i: i32): u32 {
+  return wordB(i);
+}
+
+/** The token after value i and everything inside it. */
+export function after(i: i32): i32 {
+  const k = kindOf(i);
+  return k == J_ARRAY || k == J_OBJECT ? <i32>(wordB(i) >> 16) : i + 1;
+}
+
+/** Elements of an array or members of an object. */
+export function sizeOf(i: i32): i32 {
+  const k = kindOf(i);
+  return k == J_ARRAY || k == J_OBJECT ? <i32>(wordB(i) & 0xffff) : 0;
+}
+
+/** The k-th element of an array. */
+export function element(arr: i32, k: i32): i32 {
+  let t = arr + 1;
+  for (let n = 0; n < k; n++) t = after(t);
+  return t;
+}
+
+/** First member (its key token) of an object, or -1; members continue with nextMember. */
+export function firstMember(obj: i32): i32 {
+  return sizeOf(obj) > 0 ? obj + 1 : -1;
+}
+
+export function nextMember(obj: i32, key: i32): i32 {
+  const t = after(key + 1);
+  return t < after(obj) ? t : -1;
+}
+
+/** The value token of member `name` of an object, or -1. */
+export function member(obj: i32, name: string): i32 {
+  if (kindOf(obj) != J_OBJECT) return -1;
+  for (let m = firstMember(obj); m >= 0; m = nextMember(obj, m)) {
+    if (stringEquals(m, name)) return m + 1;
   }
+  return -1;
+}
 
-  fail(): JValue {
-    this.ok = false;
-    return new JValue();
+/** A string token's value (allocates). */
+export function stringValue(i: i32): string {
+  const p = sourceOf(i);
+  const n = lengthOf(i);
+  if ((wordA(i) & ESCAPED) == 0) return String.UTF8.decodeUnsafe(p, n);
+  return unescape(p, p + n);
+}
+
+/** Compares a string token with an ASCII string without allocating. */
+export function stringEquals(i: i32, s: string): bool {
+  if (kindOf(i) != J_STRING) return false;
+  if ((wordA(i) & ESCAPED) != 0) return stringValue(i) == s;
+  const n = lengthOf(i);
+  if (n != <u32>s.length) return false;
+  const p = sourceOf(i);
+  for (let k: u32 = 0; k < n; k++) {
+    if (<u32>load<u8>(p + k) != <u32>s.charCodeAt(k)) return false;
   }
+  return true;
+}
 
-  peek(): u32 {
-    return this.pos < this.end ? <u32>load<u8>(this.pos) : 0;
+/** A number token is an integer when its text has no fraction or exponent. */
+export function isInteger(i: i32): bool {
+  if (kindOf(i) != J_NUMBER) return false;
+  const p = sourceOf(i);
+  const n = lengthOf(i);
+  if (n > 16) return false;
+  for (let k: u32 = 0; k < n; k++) {
+    const c = load<u8>(p + k);
+    if (c == 0x2e || c == 0x65 || c == 0x45) return false;
   }
+  return true;
+}
 
-  skipSpace(): void {
-    while (this.pos < this.end) {
-      const c = load<u8>(this.pos);
-      if (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09) break;
-      this.pos++;
-    }
+export function numberValue(i: i32): f64 {
+  const p = sourceOf(i);
+  const n = lengthOf(i);
+  if (isInteger(i)) {
+    let v: f64 = 0;
+    const neg = load<u8>(p) == 0x2d;
+    for (let k: u32 = neg ? 1 : 0; k < n; k++) v = v * 10 + <f64>(load<u8>(p + k) - 0x30);
+    return neg ? -v : v;
   }
+  return parseFloat(String.UTF8.decodeUnsafe(p, n));
+}
 
-  literal(word: string): bool {
-    const n = <usize>word.length;
-    if (this.pos + n > this.end) return false;
-    for (let i: usize = 0; i < n; i++) {
-      if (<u32>load<u8>(this.pos + i) != <u32>word.charCodeAt(<i32>i)) return false;
-    }
-    this.pos += n;
-    return true;
+/** The integer value of a token, when it is an integer within [lo, hi]; else `fallback`. */
+export function intIn(i: i32, lo: i64, hi: i64, fallback: i64): i64 {
+  if (!isInteger(i)) return fallback;
+  const v = numberValue(i);
+  return v >= <f64>lo && v <= <f64>hi ? <i64>v : fallback;
+}
+
+// ---- the scanner -----------------------------------------------------------------------------
+
+function fail(): void {
+  if (status == PARSE_OK) status = PARSE_INVALID;
+  pos = end;
+}
+
+function token(kind: u32, start: usize): i32 {
+  if (count == cap) {
+    status = PARSE_TOO_MANY_TOKENS;
+    pos = end;
+    return -1;
   }
+  const i = count++;
+  store<u32>(tape + (<usize>i << 3), kind | (<u32>(start - src) << 8));
+  store<u32>(tape + (<usize>i << 3), 0, 4);
+  return i;
+}
 
-  value(): JValue {
-    this.skipSpace();
-    const c = this.peek();
-    const v = new JValue();
-    if (c == 0x7b) return this.object();
-    if (c == 0x5b) return this.array();
-    if (c == 0x22) {
-      v.kind = J_STRING;
-      v.str = this.string();
-      return v;
-    }
-    if (c == 0x74 || c == 0x66) {
-      v.kind = J_BOOL;
-      v.bool = c == 0x74;
-      if (!this.literal(v.bool ? "true" : "false")) return this.fail();
-      return v;
-    }
-    if (c == 0x6e) {
-      if (!this.literal("null")) return this.fail();
-      v.kind = J_NULL;
-      return v;
-    }
-    if (c == 0x2d || (c >= 0x30 && c <= 0x39)) {
-      v.kind = J_NUMBER;
-      v.num = this.number();
-      return v;
-    }
-    return this.fail();
-  }
+@inline function peek(): u32 {
+  return pos < end ? <u32>load<u8>(pos) : 0;
+}
 
-  enter(): bool {
-    this.depth++;
-    this.pos++;
-    return this.depth <= MAX_DEPTH;
-  }
-
-  object(): JValue {
-    if (!this.enter()) return this.fail();
-    const v = new JValue();
-    v.kind = J_OBJECT;
-    const keys = new Array<string>();
-    const items = new Array<JValue>();
-    v.keys = keys;
-    v.items = items;
-    this.skipSpace();
-    if (this.peek() == 0x7d) {
-      this.pos++;
-      this.depth--;
-      return v;
-    }
-    while (this.ok) {
-      this.skipSpace();
-      if (this.peek() != 0x22) return this.fail();
-      const key = this.string();
-      if (keys.includes(key)) return this.fail();
-      this.skipSpace();
-      if (this.peek() != 0x3a) return this.fail();
-      this.pos++;
-      const item = this.value();
-      keys.push(key);
-      items.push(item);
-      this.skipSpace();
-      const c = this.peek();
-      this.pos++;
-      if (c == 0x7d) break;
-      if (c != 0x2c) return this.fail();
-    }
-    this.depth--;
-    return v;
-  }
-
-  array(): JValue {
-    if (!this.enter()) return this.fail();
-    const v = new JValue();
-    v.kind = J_ARRAY;
-    const items = new Array<JValue>();
-    v.items = items;
-    this.skipSpace();
-    if (this.peek() == 0x5d) {
-      this.pos++;
-      this.depth--;
-      return v;
-    }
-    while (this.ok) {
-      items.push(this.value());
-      this.skipSpace();
-      const c = this.peek();
-      this.pos++;
-      if (c == 0x5d) break;
-      if (c != 0x2c) return this.fail();
-    }
-    this.depth--;
-    return v;
-  }
-
-  digits(): i32 {
-    let n = 0;
-    while (this.pos < this.end) {
-      const c = load<u8>(this.pos);
-      if (c < 0x30 || c > 0x39) break;
-      this.pos++;
-      n++;
-    }
-    return n;
-  }
-
-  number(): f64 {
-    const from = this.pos;
-    if (this.peek() == 0x2d) this.pos++;
-    if (this.peek() == 0x30) this.pos++;
-    else if (this.digits() == 0) return this.fail().num;
-    if (this.peek() == 0x2e) {
-      this.pos++;
-      if (this.digits() == 0) return this.fail().num;
-    }
-    if ((this.peek() | 0x20) == 0x65) {
-      this.pos++;
-      const s = this.peek();
-      if (s == 0x2b || s == 0x2d) this.pos++;
-      if (this.digits() == 0) return this.fail().num;
-    }
-    return parseFloat(String.UTF8.decodeUnsafe(from, this.pos - from));
-  }
-
-  hex4(): i32 {
-    if (this.pos + 4 > this.end) return -1;
-    let v = 0;
-    for (let i = 0; i < 4; i++) {
-      const c = <i32>load<u8>(this.pos++);
-      let d = -1;
-      if (c >= 0x30 && c <= 0x39) d = c - 0x30;
-      else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66) d = (c | 0x20) - 0x57;
-      if (d < 0) return -1;
-      v = (v << 4) | d;
-    }
-    return v;
-  }
-
-  /** Reads a string token; validates UTF-8 and escapes. */
-  string(): string {
-    this.pos++; // opening quote
-    let out = "";
-    let runStart = this.pos;
-    while (true) {
-      if (this.pos >= this.end) {
-        this.ok = false;
-        return "";
-      }
-      const c = <u32>load<u8>(this.pos);
-      if (c == 0x22 || c == 0x5c) {
-        out += String.UTF8.decodeUnsafe(runStart, this.pos - runStart);
-        this.pos++;
-        if (c == 0x22) return out;
-        const e = this.peek();
-        this.pos++;
-        if (e == 0x22) out += '"';
-        else if (e == 0x5c) out += "\\";
-        else if (e == 0x2f) out += "/";
-        else if (e == 0x62) out += "\b";
-        else if (e == 0x66) out += "\f";
-        else if (e == 0x6e) out += "\n";
-        else if (e == 0x72) out += "\r";
-        else if (e == 0x74) out += "\t";
-        else if (e == 0x75) {
-          const u = this.hex4();
-          if (u < 0) return this.failStr();
-          if (u >= 0xd800 && u < 0xdc00) {
-            if (!this.literal("\\u")) return this.failStr();
-            const low = this.hex4();
-            if (low < 0xdc00 || low > 0xdfff) return this.failStr();
-            out += String.fromCharCodes([u, low]);
-          } else if (u >= 0xdc00 && u <= 0xdfff) {
-            return this.failStr();
-          } else {
-            out += String.fromCharCode(u);
-          }
-        } else return this.failStr();
-        runStart = this.pos;
-        continue;
-      }
-      if (c < 0x20) return this.failStr();
-      if (c < 0x80) {
-        this.pos++;
-        continue;
-      }
-      const n = utf8SequenceLength(this.pos, this.end);
-      if (n == 0) return this.failStr();
-      this.pos += n;
-    }
-  }
-
-  failStr(): string {
-    this.ok = false;
-    return "";
+function skipSpace(): void {
+  while (pos < end) {
+    const c = load<u8>(pos);
+    if (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09) break;
+    pos++;
   }
 }
 
-/** Length of the valid UTF-8 sequence at `p`, or 0 (overlong forms, surrogates and > U+10FFFF are invalid). */
-function utf8SequenceLength(p: usize, end: usize): u32 {
-  const c = <u32>load<u8>(p);
-  let n: u32 = 0;
-  let min: u32 = 0;
-  let cp: u32 = 0;
-  if (c >= 0xc2 && c <= 0xdf) {
-    n = 2;
-    min = 0x80;
-    cp = c & 0x1f;
-  } else if (c >= 0xe0 && c <= 0xef) {
-    n = 3;
-    min = 0x800;
-    cp = c & 0x0f;
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    n = 4;
-    min = 0x10000;
-    cp = c & 0x07;
-  } else return 0;
-  if (p + n > end) return 0;
-  for (let i: u32 = 1; i < n; i++) {
-    const t = <u32>load<u8>(p + i);
-    if ((t & 0xc0) != 0x80) return 0;
-    cp = (cp << 6) | (t & 0x3f);
+function literal(word: string, kind: u32): void {
+  const n = <usize>word.length;
+  if (pos + n > end) return fail();
+  for (let k: usize = 0; k < n; k++) {
+    if (<u32>load<u8>(pos + k) != <u32>word.charCodeAt(<i32>k)) return fail();
   }
-  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  token(kind, pos);
+  pos += n;
+}
+
+function value(): void {
+  skipSpace();
+  const c = peek();
+  if (c == 0x7b) container(J_OBJECT);
+  else if (c == 0x5b) container(J_ARRAY);
+  else if (c == 0x22) str();
+  else if (c == 0x74) literal("true", J_TRUE);
+  else if (c == 0x66) literal("false", J_FALSE);
+  else if (c == 0x6e) literal("null", J_NULL);
+  else if (c == 0x2d || (c >= 0x30 && c <= 0x39)) number();
+  else fail();
+}
+
+function container(kind: u32): void {
+  if (++depth > MAX_DEPTH) return fail();
+  const t = token(kind, pos);
+  if (t < 0) return;
+  pos++;
+  const close: u32 = kind == J_OBJECT ? 0x7d : 0x5d;
+  let n: u32 = 0;
+  skipSpace();
+  if (peek() == close) pos++;
+  else {
+    while (status == PARSE_OK) {
+      if (kind == J_OBJECT) {
+        skipSpace();
+        if (peek() != 0x22) return fail();
+        const key = count;
+        str();
+        if (status != PARSE_OK) return;
+        if (duplicateKey(t, key)) return fail();
+        skipSpace();
+        if (peek() != 0x3a) return fail();
+        pos++;
+      }
+      value();
+      n++;
+      skipSpace();
+      const c = peek();
+      pos++;
+      if (c == close) break;
+      if (c != 0x2c) return fail();
+    }
+  }
+  if (status != PARSE_OK) return;
+  if (n > 0xffff || count > 0xffff) return fail();
+  store<u32>(tape + (<usize>t << 3), (<u32>count << 16) | n, 4);
+  depth--;
+}
+
+/** True when the key just read equals an earlier key of the same object. */
+function duplicateKey(obj: i32, key: i32): bool {
+  const a = sourceOf(key);
+  const n = lengthOf(key);
+  const escaped = (wordA(key) & ESCAPED) != 0;
+  for (let m = obj + 1; m < key; m = after(m + 1)) {
+    if (escaped || (wordA(m) & ESCAPED) != 0) {
+      if (stringValue(m) == stringValue(key)) return true;
+    } else if (lengthOf(m) == n && memory.compare(sourceOf(m), a, n) == 0) return true;
+  }
+  return false;
+}
+
+function digits(): u32 {
+  let n: u32 = 0;
+  while (pos < end) {
+    const c = load<u8>(pos);
+    if (c < 0x30 || c > 0x39) break;
+    pos++;
+    n++;
+  }
   return n;
 }
 
-/** Parses one JSON document occupying [ptr, ptr+len); null when it is not valid JSON. */
-export function parseJson(ptr: usize, len: u32): JValue | null {
-  const r = new Reader(ptr, ptr + len);
-  const v = r.value();
-  r.skipSpace();
-  if (!r.ok || r.pos != r.end) return null;
+function number(): void {
+  const start = pos;
+  if (peek() == 0x2d) pos++;
+  if (peek() == 0x30) pos++;
+  else if (digits() == 0) return fail();
+  if (peek() == 0x2e) {
+    pos++;
+    if (digits() == 0) return fail();
+  }
+  if ((peek() | 0x20) == 0x65) {
+    pos++;
+    const s = peek();
+    if (s == 0x2b || s == 0x2d) pos++;
+    if (digits() == 0) return fail();
+  }
+  const t = token(J_NUMBER, start);
+  if (t >= 0) store<u32>(tape + (<usize>t << 3), <u32>(pos - start), 4);
+}
+
+function str(): void {
+  pos++; // opening quote
+  const t = token(J_STRING, pos);
+  if (t < 0) return;
+  const start = pos;
+  let flags: u32 = 0;
+  while (true) {
+    if (pos >= end) return fail();
+    const c = <u32>load<u8>(pos);
+    if (c == 0x22) break;
+    if (c == 0x5c) {
+      flags = ESCAPED;
+      pos++;
+      const e = peek();
+      pos++;
+      if (e == 0x75) {
+        const u = hex4();
+        if (u < 0 || (u >= 0xdc00 && u <= 0xdfff)) return fail();
+        if (u >= 0xd800 && u < 0xdc00) {
+          if (peek() != 0x5c) return fail();
+          pos++;
+          if (peek() != 0x75) return fail();
+          pos++;
+          const low = hex4();
+          if (low < 0xdc00 || low > 0xdfff) return fail();
+        }
+      } else if (e != 0x22 && e != 0x5c && e != 0x2f && e != 0x62 && e != 0x66 && e != 0x6e && e != 0x72 && e != 0x74) {
+        return fail();
+      }
+      continue;
+    }
+    if (c < 0x20) return fail();
+    if (c < 0x80) {
+      pos++;
+      continue;
+    }
+    const n = utf8SequenceLength(pos, end);
+    if (n == 0) return fail();
+    pos += n;
+  }
+  const a = tape + (<usize>t << 3);
+  store<u32>(a, load<u32>(a) | flags);
+  store<u32>(a, <u32>(pos - start), 4);
+  pos++; // closing quote
+}
+
+function hex4(): i32 {
+  if (pos + 4 > end) return -1;
+  let v = 0;
+  for (let k = 0; k < 4; k++) {
+    const c = <i32>load<u8>(pos++);
+    let d = -1;
+    if (c >= 0x30 && c <= 0x39) d = c - 0x30;
+    else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66) d = (c | 0x20) - 0x57;
+    if (d < 0) return -1;
+    v = (v << 4) | d;
+  }
   return v;
+}
+
+function hexAt(p: usize): i32 {
+  let v = 0;
+  for (let k: usize = 0; k < 4; k++) {
+    const c = <i32>load<u8>(p + k) | 0x20;
+    v = (v << 4) | (c <= 0x39 ? c - 0x30 : c - 0x57);
+  }
+  return v;
+}
+
+/** Decodes the escapes of an already validated string. */
+function unescape(p: usize, stop: usize): string {
+  let out = "";
+  let run = p;
+  while (p < stop) {
+    if (load<u8>(p) != 0x5c) {
+      p++;
+      continue;
+    }
+    out += String.UTF8.decodeUnsafe(run, p - run);
+    const e = load<u8>(p + 1);
+    p += 2;
+    if (e == 0x75) {
+      const u = hexAt(p);
+      p += 4;
+      if (u >= 0xd800 && u < 0xdc00) {
+        out += String.fromCharCodes([u, hexAt(p + 2)]);
+        p += 6;
+      } else out += String.fromCharCode(u);
+    } else if (e == 0x62) out += "\b";
+    else if (e == 0x66) out += "\f";
+    else if (e == 0x6e) out += "\n";
+    else if (e == 0x72) out += "\r";
+    else if (e == 0x74) out += "\t";
+    else out += String.fromCharCode(e);
+    run = p;
+  }
+  return out + String.UTF8.decodeUnsafe(run, stop - run);
+}
+
+/** Length of the valid UTF-8 sequence at `p`, or 0 (overlong forms, surrogates and > U+10FFFF are invalid). */
+function utf8SequenceLength(p: usize, stop: usize): u32 {
+  const c = <u32>load<u8>(p);
+  let n: u32 = 0;
+  let least: u32 = 0;
+  let cp: u32 = 0;
+  if (c >= 0xc2 && c <= 0xdf) {
+    n = 2;
+    least = 0x80;
+    cp = c & 0x1f;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    n = 3;
+    least = 0x800;
+    cp = c & 0x0f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n = 4;
+    least = 0x10000;
+    cp = c & 0x07;
+  } else return 0;
+  if (p + n > stop) return 0;
+  for (let k: u32 = 1; k < n; k++) {
+    const b = <u32>load<u8>(p + k);
+    if ((b & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3f);
+  }
+  if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return n;
 }

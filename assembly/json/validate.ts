@@ -1,6 +1,23 @@
-// Checks for request and stored documents. The first failure is kept as "<path>: <rule>", which
-// becomes the 422 message; callers validate everything before changing anything.
-import { JValue, J_OBJECT, J_STRING, J_BOOL, kindName } from "./value";
+// Checks for request and stored documents, on tokens of the open JSON document (json/reader).
+// The first failure is kept as "<path>: <rule>", which becomes the 422 message; callers validate
+// everything before changing anything.
+import {
+  kindOf,
+  firstMember,
+  nextMember,
+  stringValue,
+  isInteger,
+  numberValue,
+  sourceOf,
+  lengthOf,
+  J_NULL,
+  J_FALSE,
+  J_TRUE,
+  J_NUMBER,
+  J_STRING,
+  J_ARRAY,
+  J_OBJECT,
+} from "./reader";
 
 let firstError = "";
 
@@ -13,46 +30,72 @@ export function validationError(): string {
 }
 
 export function fail(path: string, rule: string): bool {
-  if (firstError.length == 0) firstError = path + ": " + rule;
+  if (firstError.length == 0) firstError = (path.length > 0 ? path : "$") + ": " + rule;
   return false;
 }
 
-export function expectObject(v: JValue, path: string): bool {
-  return v.kind == J_OBJECT || fail(path, "must be an object, not " + kindName(v.kind));
-}
-
-/** Every key of object `v` must be one of `allowed`. */
-export function onlyKeys(v: JValue, path: string, allowed: string[]): bool {
-  for (let i = 0; i < v.length; i++) {
-    const key = v.keyAt(i);
-    if (!allowed.includes(key)) return fail(join(path, key), "unknown field");
+/** Human-readable name of a token's kind, for error messages. */
+export function kindName(i: i32): string {
+  switch (kindOf(i)) {
+    case J_NULL:
+      return "null";
+    case J_FALSE:
+    case J_TRUE:
+      return "a boolean";
+    case J_NUMBER:
+      return "a number";
+    case J_STRING:
+      return "a string";
+    case J_ARRAY:
+      return "an array";
   }
-  return true;
+  return "an object";
 }
 
 export function join(path: string, key: string): string {
   return path.length == 0 ? key : path + "." + key;
 }
 
-export function expectInt(v: JValue, path: string, lo: i64, hi: i64): bool {
-  if (v.isInteger() && v.num >= <f64>lo && v.num <= <f64>hi) return true;
+export function expectObject(i: i32, path: string): bool {
+  return kindOf(i) == J_OBJECT || fail(path, "must be an object, not " + kindName(i));
+}
+
+export function expectArray(i: i32, path: string): bool {
+  return kindOf(i) == J_ARRAY || fail(path, "must be an array, not " + kindName(i));
+}
+
+/** Every key of object `obj` must be one of `allowed`. */
+export function onlyKeys(obj: i32, path: string, allowed: string[]): bool {
+  for (let m = firstMember(obj); m >= 0; m = nextMember(obj, m)) {
+    const key = stringValue(m);
+    if (!allowed.includes(key)) return fail(join(path, key), "unknown field");
+  }
+  return true;
+}
+
+export function expectInt(i: i32, path: string, lo: i64, hi: i64): bool {
+  if (isInteger(i)) {
+    const v = numberValue(i);
+    if (v >= <f64>lo && v <= <f64>hi) return true;
+  }
   return fail(path, "must be an integer " + lo.toString() + "-" + hi.toString());
 }
 
-export function expectBool(v: JValue, path: string): bool {
-  return v.kind == J_BOOL || fail(path, "must be a boolean, not " + kindName(v.kind));
+export function expectBool(i: i32, path: string): bool {
+  const k = kindOf(i);
+  return k == J_TRUE || k == J_FALSE || fail(path, "must be a boolean, not " + kindName(i));
 }
 
-export function expectString(v: JValue, path: string): bool {
-  return v.kind == J_STRING || fail(path, "must be a string, not " + kindName(v.kind));
+export function expectString(i: i32, path: string): bool {
+  return kindOf(i) == J_STRING || fail(path, "must be a string, not " + kindName(i));
 }
 
-/** Parses "#RRGGBB" (either case) to 0xRRGGBB, or -1. */
-export function parseHexColor(s: string): i32 {
-  if (s.length != 7 || s.charCodeAt(0) != 0x23) return -1;
+/** Parses "#RRGGBB" (either case) at p..p+len to 0xRRGGBB, or -1. */
+export function parseHexColorAt(p: usize, len: u32): i32 {
+  if (len != 7 || load<u8>(p) != 0x23) return -1;
   let v = 0;
-  for (let i = 1; i < 7; i++) {
-    const c = s.charCodeAt(i) | 0x20;
+  for (let k: usize = 1; k < 7; k++) {
+    const c = (<i32>load<u8>(p + k)) | 0x20;
     let d = -1;
     if (c >= 0x30 && c <= 0x39) d = c - 0x30;
     else if (c >= 0x61 && c <= 0x66) d = c - 0x57;
@@ -62,9 +105,9 @@ export function parseHexColor(s: string): i32 {
   return v;
 }
 
-/** A "#RRGGBB" string; returns the colour or -1 after recording the failure. */
-export function expectHexColor(v: JValue, path: string): i32 {
-  const rgb = v.kind == J_STRING ? parseHexColor(v.str) : -1;
+/** A "#RRGGBB" string token; returns the colour, or -1 after recording the failure. */
+export function expectHexColor(i: i32, path: string): i32 {
+  const rgb = kindOf(i) == J_STRING ? parseHexColorAt(sourceOf(i), lengthOf(i)) : -1;
   if (rgb < 0) fail(path, 'must be a colour "#RRGGBB"');
   return rgb;
 }

@@ -1,7 +1,7 @@
 // Appearance: the global look of all panels (brightness, three base colours, active palette).
 // Persisted under the key "appearance" in the same JSON shape as the API, and read back through
 // the same validation, so a stored document can never hold what the API would reject.
-import { JValue, J_ARRAY } from "../json/value";
+import { member, kindOf, sizeOf, element, stringValue, numberValue, J_ARRAY } from "../json/reader";
 import { expectObject, onlyKeys, expectInt, expectHexColor, expectString, fail } from "../json/validate";
 import * as w from "../json/writer";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
@@ -42,34 +42,34 @@ export function activePalette(): Palette {
 }
 
 /** Validates a PATCH body (or the stored document); null after recording the first problem. */
-export function parseAppearancePatch(v: JValue): AppearancePatch | null {
-  if (!expectObject(v, "$") || !onlyKeys(v, "", ["brightness", "baseColors", "palette"])) return null;
+export function parseAppearancePatch(v: i32): AppearancePatch | null {
+  if (!expectObject(v, "") || !onlyKeys(v, "", ["brightness", "baseColors", "palette"])) return null;
   const patch = new AppearancePatch();
-  const b = v.get("brightness");
-  if (b) {
+  const b = member(v, "brightness");
+  if (b >= 0) {
     if (!expectInt(b, "brightness", 0, 255)) return null;
     patch.hasBrightness = true;
-    patch.brightness = <u32>b.num;
+    patch.brightness = <u32>numberValue(b);
   }
-  const colors = v.get("baseColors");
-  if (colors) {
-    if (colors.kind != J_ARRAY || colors.length != 3) {
+  const colors = member(v, "baseColors");
+  if (colors >= 0) {
+    if (kindOf(colors) != J_ARRAY || sizeOf(colors) != 3) {
       fail("baseColors", 'must be an array of 3 colours "#RRGGBB"');
       return null;
     }
     for (let i = 0; i < 3; i++) {
-      const rgb = expectHexColor(colors.at(i), "baseColors[" + i.toString() + "]");
+      const rgb = expectHexColor(element(colors, i), "baseColors[" + i.toString() + "]");
       if (rgb < 0) return null;
       patch.baseColors[i] = <u32>rgb;
     }
     patch.hasBaseColors = true;
   }
-  const name = v.get("palette");
-  if (name) {
+  const name = member(v, "palette");
+  if (name >= 0) {
     if (!expectString(name, "palette")) return null;
-    const found = findPalette(name.str);
+    const found = findPalette(stringValue(name));
     if (!found) {
-      fail("palette", "no palette named " + quoted(name.str));
+      fail("palette", "no palette named " + quoted(stringValue(name)));
       return null;
     }
     patch.palette = found.name;

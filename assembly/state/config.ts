@@ -1,6 +1,6 @@
 // Device configuration: power state at boot and the logical root. Persisted under "configuration"
 // in the API's JSON shape and read back through the API's validation.
-import { JValue } from "../json/value";
+import { member, numberValue } from "../json/reader";
 import { expectObject, onlyKeys, expectInt } from "../json/validate";
 import * as w from "../json/writer";
 
@@ -23,18 +23,18 @@ export class ConfigPatch {
   logicalRoot: i32 = -1;
 }
 
-export function parseConfigPatch(v: JValue): ConfigPatch | null {
-  if (!expectObject(v, "$") || !onlyKeys(v, "", ["powerStateOnBoot", "logicalRoot"])) return null;
+export function parseConfigPatch(v: i32): ConfigPatch | null {
+  if (!expectObject(v, "") || !onlyKeys(v, "", ["powerStateOnBoot", "logicalRoot"])) return null;
   const patch = new ConfigPatch();
-  const p = v.get("powerStateOnBoot");
-  if (p) {
+  const p = member(v, "powerStateOnBoot");
+  if (p >= 0) {
     if (!expectInt(p, "powerStateOnBoot", 0, 2)) return null;
-    patch.powerStateOnBoot = <i32>p.num;
+    patch.powerStateOnBoot = <i32>numberValue(p);
   }
-  const r = v.get("logicalRoot");
-  if (r) {
+  const r = member(v, "logicalRoot");
+  if (r >= 0) {
     if (!expectInt(r, "logicalRoot", 0, 254)) return null;
-    patch.logicalRoot = <i32>r.num;
+    patch.logicalRoot = <i32>numberValue(r);
   }
   return patch;
 }
