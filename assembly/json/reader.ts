@@ -44,7 +44,7 @@ export function parseJson(ptr: usize, len: u32): i32 {
   pos = ptr;
   end = ptr + len;
   cap = min(MAX_TOKENS, <i32>(len >> 1) + 2);
-  tape = heap.alloc(<usize>cap << 3);
+  tape = heap.alloc((<usize>cap) << 3);
   count = 0;
   depth = 0;
   status = PARSE_OK;
@@ -64,12 +64,12 @@ export function closeJson(): void {
 
 // ---- accessors -------------------------------------------------------------------------------
 
-@inline function wordA(i: i32): u32 {
-  return load<u32>(tape + (<usize>i << 3));
+function wordA(i: i32): u32 {
+  return load<u32>(tape + ((<usize>i) << 3));
 }
 
-@inline function wordB(i: i32): u32 {
-  return load<u32>(tape + (<usize>i << 3), 4);
+function wordB(i: i32): u32 {
+  return load<u32>(tape + ((<usize>i) << 3), 4);
 }
 
 export function kindOf(i: i32): u32 {
@@ -191,12 +191,12 @@ function token(kind: u32, start: usize): i32 {
     return -1;
   }
   const i = count++;
-  store<u32>(tape + (<usize>i << 3), kind | (<u32>(start - src) << 8));
-  store<u32>(tape + (<usize>i << 3), 0, 4);
+  store<u32>(tape + ((<usize>i) << 3), kind | ((<u32>(start - src)) << 8));
+  store<u32>(tape + ((<usize>i) << 3), 0, 4);
   return i;
 }
 
-@inline function peek(): u32 {
+function peek(): u32 {
   return pos < end ? <u32>load<u8>(pos) : 0;
 }
 
@@ -264,7 +264,7 @@ function container(kind: u32): void {
   }
   if (status != PARSE_OK) return;
   if (n > 0xffff || count > 0xffff) return fail();
-  store<u32>(tape + (<usize>t << 3), (<u32>count << 16) | n, 4);
+  store<u32>(tape + ((<usize>t) << 3), ((<u32>count) << 16) | n, 4);
   depth--;
 }
 
@@ -308,7 +308,7 @@ function number(): void {
     if (digits() == 0) return fail();
   }
   const t = token(J_NUMBER, start);
-  if (t >= 0) store<u32>(tape + (<usize>t << 3), <u32>(pos - start), 4);
+  if (t >= 0) store<u32>(tape + ((<usize>t) << 3), <u32>(pos - start), 4);
 }
 
 function str(): void {
@@ -351,7 +351,7 @@ function str(): void {
     if (n == 0) return fail();
     pos += n;
   }
-  const a = tape + (<usize>t << 3);
+  const a = tape + ((<usize>t) << 3);
   store<u32>(a, load<u32>(a) | flags);
   store<u32>(a, <u32>(pos - start), 4);
   pos++; // closing quote
@@ -374,7 +374,7 @@ function hex4(): i32 {
 function hexAt(p: usize): i32 {
   let v = 0;
   for (let k: usize = 0; k < 4; k++) {
-    const c = <i32>load<u8>(p + k) | 0x20;
+    const c = (<i32>load<u8>(p + k)) | 0x20;
     v = (v << 4) | (c <= 0x39 ? c - 0x30 : c - 0x57);
   }
   return v;
