@@ -21,6 +21,13 @@ export function begin(request: u32, code: u32): void {
   capture = null;
 }
 
+/** Sends the head now with a chunked body, whatever the size (GET /api/scenes/{id} streams). */
+export function beginChunked(request: u32, code: u32): void {
+  begin(request, code);
+  host_http_head(req, status, -1);
+  streaming = true;
+}
+
 /** Starts collecting output instead of sending it. */
 export function beginCapture(): void {
   used = 0;

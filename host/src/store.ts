@@ -14,7 +14,7 @@ export class FileStore {
 
   /** The file of a key, or null when the key is not a valid store key. */
   private file(key: string): string | null {
-    if (!KEY.test(key) || key.length > 96 || key.endsWith(".tmp")) return null;
+    if (!KEY.test(key) || key.length > 255 || key.endsWith(".tmp")) return null;
     return path.join(this.dir, key);
   }
 
