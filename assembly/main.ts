@@ -12,7 +12,7 @@ import { startDiscovery, onHello, onEmpty } from "./bus/discovery";
 import { onState, setQueryHandler } from "./bus/query";
 import { writePanels } from "./api/panels";
 import { runLoop } from "./core/loop";
-import { setPower, pushAppearance } from "./core/look";
+import { pushPower, pushAppearance } from "./core/look";
 import { loadSettings } from "./core/boot";
 import { sendBackground } from "./bus/commands";
 import { app } from "./state/app";
@@ -38,15 +38,11 @@ export function core_init(maxPanels: u32): void {
     if (isWs) sendPanelsStates(id);
     else writePanels(id);
   });
+  // When the panels are known they get the background, the appearance and the boot power state.
   startDiscovery(<i32>maxPanels, host_clock_ms(), (): void => {
     sendBackground(0);
-    if (app.isOn) {
-      app.isOn = false; // so setPower records the boot state as a change
-      setPower(true);
-    } else {
-      pushAppearance();
-      setPower(false);
-    }
+    if (!app.isOn) pushAppearance();
+    pushPower(app.isOn);
   });
   __collect();
 }

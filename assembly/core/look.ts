@@ -37,16 +37,24 @@ export function changeAppearance(patch: AppearancePatch): void {
   if (patch.palette !== null || patch.hasBaseColors) sendPalette(activePalette());
 }
 
-/** The power table: off stops and clears every animation and darkens the panels; on lights them
- * and re-broadcasts the appearance. The new state is persisted for powerStateOnBoot 2. */
-export function setPower(on: bool): void {
+/** Sends the power state to every panel: on lights them and re-broadcasts the appearance; off
+ * stops and clears every animation and darkens them. */
+export function pushPower(on: bool): void {
   if (on) {
     sendPower(ADDR_BROADCAST, true);
     pushAppearance();
   } else {
     sendAnimStart(0, 0);
     sendPower(ADDR_BROADCAST, false);
-    if (app.playing) app.playing = false;
+  }
+}
+
+/** The power table. A change of isOn is persisted (for powerStateOnBoot 2) and broadcast. */
+export function setPower(on: bool): void {
+  pushPower(on);
+  if (!on && app.playing) {
+    app.playing = false;
+    changed();
   }
   if (app.isOn != on) {
     app.isOn = on;
