@@ -1,8 +1,10 @@
 // The main loop: drains the work queue, then runs the timers of discovery, live queries and the
 // mirror stream, then broadcasts APP_STATE if anything changed.
 import { dequeue, W_APPEARANCE, W_POWER, W_PANEL_POWER, W_PANEL_COLOR, W_LOGICAL_ROOT } from "./queue";
+import { W_PALETTE } from "./queue";
+import { activePalette } from "../state/appearance";
 import { changeAppearance, setPower } from "./look";
-import { sendPower, sendColor } from "../bus/commands";
+import { sendPower, sendColor, sendPalette } from "../bus/commands";
 import { discoveryTick } from "../bus/discovery";
 import { queryTick } from "../bus/query";
 import { mirrorTick } from "../ws/mirror";
@@ -17,8 +19,10 @@ export function persistConfiguration(): void {
   storeWrite(CONFIG_KEY, w.endCapture());
 }
 
-export function runLoop(now: u32): void {
+/** Returns true when it applied queued work (which may allocate). */
+export function runLoop(now: u32): bool {
   let item = dequeue();
+  const worked = item != null;
   while (item) {
     switch (item.kind) {
       case W_APPEARANCE:
@@ -38,6 +42,9 @@ export function runLoop(now: u32): void {
         config.logicalRoot = item.a;
         persistConfiguration();
         break;
+      case W_PALETTE:
+        sendPalette(activePalette());
+        break;
     }
     item = dequeue();
   }
@@ -45,4 +52,5 @@ export function runLoop(now: u32): void {
   queryTick(now);
   mirrorTick(now);
   broadcastAppStateIfChanged();
+  return worked;
 }

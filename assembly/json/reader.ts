@@ -3,9 +3,10 @@
 // 2,000 tokens) costs 16 KiB of tape, where a tree of objects would take ten times that.
 // Rules: RFC 8259 syntax, valid UTF-8 only, nesting at most MAX_DEPTH, no duplicate object keys.
 //
-// Token i, word A: kind (bits 0-2) | escaped-string flag (bit 3) | source offset (bits 8-31).
-// Word B: byte length for strings (without quotes) and numbers; for arrays and objects,
-// (index after the container's last token << 16) | number of elements or members.
+// Token i is one u32: kind (bits 0-2, J_*) | source offset (bits 3-18) | bits 19-31: the byte
+// length of a string (without quotes) or number, or for an array or object the index of the token
+// after its last one. Whether a string has escapes is read from its bytes. Kinds live in the token
+// so a caller may overwrite source bytes it has consumed (scene storage writes in place).
 // An object's members are a key token (a string) followed by the value's tokens.
 // One document is open at a time (requests are handled one by one); it stays valid until the next
 // parseJson or closeJson, and only while its source bytes live.
@@ -26,7 +27,9 @@ export const PARSE_OK: i32 = 0;
 export const PARSE_INVALID: i32 = 1;
 export const PARSE_TOO_MANY_TOKENS: i32 = 2;
 
-const ESCAPED: u32 = 8;
+/** Strings and numbers longer than this, and documents larger than MAX_SOURCE, are refused. */
+const MAX_LENGTH: u32 = 0x1fff;
+const MAX_SOURCE: u32 = 0x10000;
 
 let src: usize = 0;
 let end: usize = 0;
@@ -43,8 +46,9 @@ export function parseJson(ptr: usize, len: u32): i32 {
   src = ptr;
   pos = ptr;
   end = ptr + len;
+  if (len > MAX_SOURCE) return PARSE_TOO_MANY_TOKENS;
   cap = min(MAX_TOKENS, <i32>(len >> 1) + 2);
-  tape = heap.alloc((<usize>cap) << 3);
+  tape = heap.alloc((<usize>cap) << 2);
   count = 0;
   depth = 0;
   status = PARSE_OK;
@@ -64,38 +68,39 @@ export function closeJson(): void {
 
 // ---- accessors -------------------------------------------------------------------------------
 
-function wordA(i: i32): u32 {
-  return load<u32>(tape + ((<usize>i) << 3));
-}
-
-function wordB(i: i32): u32 {
-  return load<u32>(tape + ((<usize>i) << 3), 4);
+function word(i: i32): u32 {
+  return load<u32>(tape + ((<usize>i) << 2));
 }
 
 export function kindOf(i: i32): u32 {
-  return wordA(i) & 7;
+  return word(i) & 7;
 }
 
 /** Where the value's text starts in the source (strings: after the opening quote). */
 export function sourceOf(i: i32): usize {
-  return src + (wordA(i) >> 8);
+  return src + ((word(i) >> 3) & 0xffff);
 }
 
 /** Byte length of a string's or number's text. */
 export function lengthOf(i: i32): u32 {
-  return wordB(i);
+  return word(i) >> 19;
 }
 
 /** The token after value i and everything inside it. */
 export function after(i: i32): i32 {
-  const k = kindOf(i);
-  return k == J_ARRAY || k == J_OBJECT ? <i32>(wordB(i) >> 16) : i + 1;
+  const w = word(i);
+  const k = w & 7;
+  return k == J_ARRAY || k == J_OBJECT ? <i32>(w >> 19) : i + 1;
 }
 
 /** Elements of an array or members of an object. */
 export function sizeOf(i: i32): i32 {
   const k = kindOf(i);
-  return k == J_ARRAY || k == J_OBJECT ? <i32>(wordB(i) & 0xffff) : 0;
+  if (k != J_ARRAY && k != J_OBJECT) return 0;
+  const stop = after(i);
+  let n = 0;
+  for (let t = i + 1; t < stop; t = k == J_OBJECT ? after(t + 1) : after(t)) n++;
+  return n;
 }
 
 /** The k-th element of an array. */
@@ -107,7 +112,7 @@ export function element(arr: i32, k: i32): i32 {
 
 /** First member (its key token) of an object, or -1; members continue with nextMember. */
 export function firstMember(obj: i32): i32 {
-  return sizeOf(obj) > 0 ? obj + 1 : -1;
+  return kindOf(obj) == J_OBJECT && after(obj) > obj + 1 ? obj + 1 : -1;
 }
 
 export function nextMember(obj: i32, key: i32): i32 {
@@ -128,15 +133,20 @@ export function member(obj: i32, name: string): i32 {
 export function stringValue(i: i32): string {
   const p = sourceOf(i);
   const n = lengthOf(i);
-  if ((wordA(i) & ESCAPED) == 0) return String.UTF8.decodeUnsafe(p, n);
+  if (!hasEscape(p, n)) return String.UTF8.decodeUnsafe(p, n);
   return unescape(p, p + n);
+}
+
+function hasEscape(p: usize, n: u32): bool {
+  for (let k: u32 = 0; k < n; k++) if (load<u8>(p + k) == 0x5c) return true;
+  return false;
 }
 
 /** Compares a string token with an ASCII string without allocating. */
 export function stringEquals(i: i32, s: string): bool {
   if (kindOf(i) != J_STRING) return false;
-  if ((wordA(i) & ESCAPED) != 0) return stringValue(i) == s;
   const n = lengthOf(i);
+  if (hasEscape(sourceOf(i), n)) return stringValue(i) == s;
   if (n != <u32>s.length) return false;
   const p = sourceOf(i);
   for (let k: u32 = 0; k < n; k++) {
@@ -191,9 +201,14 @@ function token(kind: u32, start: usize): i32 {
     return -1;
   }
   const i = count++;
-  store<u32>(tape + ((<usize>i) << 3), kind | ((<u32>(start - src)) << 8));
-  store<u32>(tape + ((<usize>i) << 3), 0, 4);
+  store<u32>(tape + ((<usize>i) << 2), kind | ((<u32>(start - src)) << 3));
   return i;
+}
+
+/** Sets bits 19-31 of token t. */
+function setHigh(t: i32, v: u32): void {
+  const a = tape + ((<usize>t) << 2);
+  store<u32>(a, (load<u32>(a) & 0x7ffff) | (v << 19));
 }
 
 function peek(): u32 {
@@ -208,11 +223,11 @@ function skipSpace(): void {
   }
 }
 
-function literal(word: string, kind: u32): void {
-  const n = <usize>word.length;
+function literal(text: string, kind: u32): void {
+  const n = <usize>text.length;
   if (pos + n > end) return fail();
   for (let k: usize = 0; k < n; k++) {
-    if (<u32>load<u8>(pos + k) != <u32>word.charCodeAt(<i32>k)) return fail();
+    if (<u32>load<u8>(pos + k) != <u32>text.charCodeAt(<i32>k)) return fail();
   }
   token(kind, pos);
   pos += n;
@@ -221,8 +236,8 @@ function literal(word: string, kind: u32): void {
 function value(): void {
   skipSpace();
   const c = peek();
-  if (c == 0x7b) container(J_OBJECT);
-  else if (c == 0x5b) container(J_ARRAY);
+  if (c == 0x7b) container(true);
+  else if (c == 0x5b) container(false);
   else if (c == 0x22) str();
   else if (c == 0x74) literal("true", J_TRUE);
   else if (c == 0x66) literal("false", J_FALSE);
@@ -231,18 +246,17 @@ function value(): void {
   else fail();
 }
 
-function container(kind: u32): void {
+function container(isObject: bool): void {
   if (++depth > MAX_DEPTH) return fail();
-  const t = token(kind, pos);
+  const t = token(isObject ? J_OBJECT : J_ARRAY, pos);
   if (t < 0) return;
   pos++;
-  const close: u32 = kind == J_OBJECT ? 0x7d : 0x5d;
-  let n: u32 = 0;
+  const close: u32 = isObject ? 0x7d : 0x5d;
   skipSpace();
   if (peek() == close) pos++;
   else {
     while (status == PARSE_OK) {
-      if (kind == J_OBJECT) {
+      if (isObject) {
         skipSpace();
         if (peek() != 0x22) return fail();
         const key = count;
@@ -254,7 +268,6 @@ function container(kind: u32): void {
         pos++;
       }
       value();
-      n++;
       skipSpace();
       const c = peek();
       pos++;
@@ -263,8 +276,7 @@ function container(kind: u32): void {
     }
   }
   if (status != PARSE_OK) return;
-  if (n > 0xffff || count > 0xffff) return fail();
-  store<u32>(tape + ((<usize>t) << 3), ((<u32>count) << 16) | n, 4);
+  setHigh(t, <u32>count);
   depth--;
 }
 
@@ -272,9 +284,9 @@ function container(kind: u32): void {
 function duplicateKey(obj: i32, key: i32): bool {
   const a = sourceOf(key);
   const n = lengthOf(key);
-  const escaped = (wordA(key) & ESCAPED) != 0;
+  const escaped = hasEscape(a, n);
   for (let m = obj + 1; m < key; m = after(m + 1)) {
-    if (escaped || (wordA(m) & ESCAPED) != 0) {
+    if (escaped || hasEscape(sourceOf(m), lengthOf(m))) {
       if (stringValue(m) == stringValue(key)) return true;
     } else if (lengthOf(m) == n && memory.compare(sourceOf(m), a, n) == 0) return true;
   }
@@ -307,8 +319,9 @@ function number(): void {
     if (s == 0x2b || s == 0x2d) pos++;
     if (digits() == 0) return fail();
   }
+  if (<u32>(pos - start) > MAX_LENGTH) return fail();
   const t = token(J_NUMBER, start);
-  if (t >= 0) store<u32>(tape + ((<usize>t) << 3), <u32>(pos - start), 4);
+  if (t >= 0) setHigh(t, <u32>(pos - start));
 }
 
 function str(): void {
@@ -316,13 +329,11 @@ function str(): void {
   const t = token(J_STRING, pos);
   if (t < 0) return;
   const start = pos;
-  let flags: u32 = 0;
   while (true) {
     if (pos >= end) return fail();
     const c = <u32>load<u8>(pos);
     if (c == 0x22) break;
     if (c == 0x5c) {
-      flags = ESCAPED;
       pos++;
       const e = peek();
       pos++;
@@ -351,9 +362,8 @@ function str(): void {
     if (n == 0) return fail();
     pos += n;
   }
-  const a = tape + ((<usize>t) << 3);
-  store<u32>(a, load<u32>(a) | flags);
-  store<u32>(a, <u32>(pos - start), 4);
+  if (<u32>(pos - start) > MAX_LENGTH) return fail();
+  setHigh(t, <u32>(pos - start));
   pos++; // closing quote
 }
 

@@ -45,9 +45,9 @@ export function writeHeader(ptr: usize, type: u8, size: u32): void {
   store<u8>(ptr, 0, 13);
 }
 
-// Outgoing frames other than mirror batches are built here; the largest is EDGES_LIST for 100 panels
-// (2 + 300 x 8 bytes) or a mirror snapshot.
-export const TX_CAP: u32 = 8192;
+// Outgoing frames other than mirror batches are built here. The largest is the mirror snapshot for
+// 100 panels: 6 + 10 broadcast records (191 B) + 100 x (9 + 11 + 28) B = 4,997 B of payload.
+export const TX_CAP: u32 = 5120;
 const tx = memory.data(TX_CAP);
 
 /** Where the payload of the next outgoing frame goes. */
