@@ -95,10 +95,10 @@ export function parseHexColorAt(p: usize, len: u32): i32 {
   if (len != 7 || load<u8>(p) != 0x23) return -1;
   let v = 0;
   for (let k: usize = 1; k < 7; k++) {
-    const c = (<i32>load<u8>(p + k)) | 0x20;
+    const c = <i32>load<u8>(p + k);
     let d = -1;
     if (c >= 0x30 && c <= 0x39) d = c - 0x30;
-    else if (c >= 0x61 && c <= 0x66) d = c - 0x57;
+    else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66) d = (c | 0x20) - 0x57;
     if (d < 0) return -1;
     v = (v << 4) | d;
   }

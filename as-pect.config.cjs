@@ -1,0 +1,17 @@
+// as-pect (AssemblyScript unit tests of the core's pure functions): `npm run test:core`.
+// The compiler settings (as-pect's transform, the minimal runtime the core uses) are in
+// as-pect.asconfig.json, the file as-pect's CLI reads by default (`--as-config`).
+module.exports = {
+  /** Test files: each one is compiled to its own module with as-pect's test library. */
+  entries: ["assembly/tests/**/*.spec.ts"],
+  /** Files added to every test compilation. */
+  include: ["assembly/tests/**/*.include.ts"],
+  /** Never test vendored code. */
+  disclude: [/node_modules/],
+  /** The functions under test import nothing from the host, so as-pect's own imports suffice. */
+  async instantiate(memory, createImports, instantiate, binary) {
+    return instantiate(binary, createImports({ env: { memory } }));
+  },
+  /** Keep the test binaries in memory. */
+  outputBinary: false,
+};

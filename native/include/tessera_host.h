@@ -1,0 +1,125 @@
+/*
+ * tessera_host.h: the controller core's host ABI in C.
+ *
+ * The mirror of assembly/host/imports.ts (imports, core -> host) and assembly/main.ts (exports,
+ * host -> core); host/src/abi.ts is the TypeScript copy. tests/abi.test.ts compares all three with
+ * the real build/controller.wasm. Prose: docs/host-abi.md.
+ *
+ * Naming tells the direction:
+ *   host_*  imports of the core, module "tessera": IMPLEMENTED BY THE C HOST, called by the core.
+ *   core_*  exports of the core: implemented by the core, CALLED BY THE C HOST through its runtime
+ *           (WAMR, wasm2c); the prototypes below give their wasm signatures.
+ *
+ * Only numbers cross the line. The core is wasm32: a pointer into its linear memory is a uint32_t
+ * offset (translate it with the runtime's memory base), lengths are uint32_t, signed results int32_t.
+ *
+ * Rules: one thread (or one lock), one export at a time. A host must never call a core export from
+ * inside an import: queue what an import causes and deliver it after the import returns.
+ * A pointer handed to an import is valid only during that call: copy what you keep.
+ */
+#ifndef TESSERA_HOST_H
+#define TESSERA_HOST_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The wasm module name of every import. */
+#define TESSERA_IMPORT_MODULE "tessera"
+
+/* HTTP method codes of core_http_begin. For HEAD the host sends the head and drops the body. */
+#define TESSERA_METHOD_OTHER 0
+#define TESSERA_METHOD_GET 1
+#define TESSERA_METHOD_HEAD 2
+#define TESSERA_METHOD_POST 3
+#define TESSERA_METHOD_PUT 4
+#define TESSERA_METHOD_PATCH 5
+#define TESSERA_METHOD_DELETE 6
+
+/* host_store_* results below zero. */
+#define TESSERA_STORE_OK 0
+#define TESSERA_STORE_MISSING (-1)  /* no such key */
+#define TESSERA_STORE_IO_ERROR (-2) /* I/O error */
+#define TESSERA_STORE_FULL (-3)     /* no space */
+
+/* host_log levels. */
+#define TESSERA_LOG_ERROR 0
+#define TESSERA_LOG_WARN 1
+#define TESSERA_LOG_INFO 2
+#define TESSERA_LOG_DEBUG 3
+
+/* host_http_head length for a chunked body. */
+#define TESSERA_HTTP_CHUNKED (-1)
+
+/* ---- Imports: core -> host, module "tessera". The C host implements these. ------------------- */
+
+/* Panel bus: send one complete packet (header included) to the wire. */
+void host_bus_send(uint32_t ptr, uint32_t len);
+
+/* HTTP responses: head (length -1 means chunked), body bytes (one chunk when chunked), end.
+ * Requests are answered once: every request gets exactly one head and one end. */
+void host_http_head(uint32_t req, uint32_t status, int32_t length);
+void host_http_body(uint32_t req, uint32_t ptr, uint32_t len);
+void host_http_end(uint32_t req);
+
+/* WebSocket: one binary frame to one connection, or to every open connection. */
+void host_ws_send(uint32_t conn, uint32_t ptr, uint32_t len);
+void host_ws_broadcast(uint32_t ptr, uint32_t len);
+
+/* Key-value store (files on the host). Keys are at most 255 bytes of [a-z0-9._-] with at most one
+ * '/'. Results below 0 are errors: -1 no such key, -2 I/O error, -3 no space.
+ * read: copies up to cap bytes of the value from offset; returns the count (less than cap at the end).
+ * write: replaces the whole value atomically (temp file, sync, rename, sync dir); returns 0.
+ * delete: returns 0.
+ * list: keys starting with prefix, sorted, '\n'-separated; copies at most cap bytes and returns the
+ * full length (call again with a larger buffer when it exceeds cap). */
+int32_t host_store_read(uint32_t key, uint32_t key_len, uint32_t offset, uint32_t buf, uint32_t cap);
+int32_t host_store_write(uint32_t key, uint32_t key_len, uint32_t ptr, uint32_t len);
+int32_t host_store_delete(uint32_t key, uint32_t key_len);
+int32_t host_store_list(uint32_t prefix, uint32_t prefix_len, uint32_t buf, uint32_t cap);
+
+/* Clocks (wrapping u32: the core only subtracts them), entropy, diagnostics. */
+uint32_t host_clock_ms(void);
+uint32_t host_clock_us(void);
+uint32_t host_random(void);
+void host_log(uint32_t level, uint32_t ptr, uint32_t len);   /* UTF-8 line, level TESSERA_LOG_* */
+void host_panic(uint32_t ptr, uint32_t len);                 /* UTF-8 message; the core traps right after */
+
+/* ---- Exports: host -> core. The core implements these; the C host calls them. ------------------ */
+
+/* Boot: read the stored settings, start panel discovery. max_panels: the variant's limit (32 or 100). */
+void core_init(uint32_t max_panels);
+
+/* The main loop. Returns the milliseconds until the core next needs a tick. */
+uint32_t core_tick(void);
+
+/* A buffer of at least len bytes for the next frame or packet, or 0 if len is too large (drop it). */
+uint32_t core_rx_buffer(uint32_t len);
+
+/* An HTTP request starts: returns where the host writes the URL then the body, or 0 when the core
+ * has already answered (413 payload_too_large, 414 uri_too_long, 503 busy) and the body is unwanted.
+ * method: TESSERA_METHOD_*. */
+uint32_t core_http_begin(uint32_t req, uint32_t method, uint32_t url_len, uint32_t body_len);
+
+/* The URL and body of req are in place: handle it. Every request is answered exactly once. */
+void core_http_dispatch(uint32_t req);
+
+/* A WebSocket connection opened; returns 1 accepted, 0 refused (all connection slots in use). */
+uint32_t core_ws_open(uint32_t conn);
+
+/* A binary frame of len bytes is in the rx buffer (core_rx_buffer). */
+void core_ws_frame(uint32_t conn, uint32_t len);
+
+/* The connection closed. */
+void core_ws_close(uint32_t conn);
+
+/* A packet of len bytes from the panel bus is in the rx buffer (core_rx_buffer). */
+void core_bus_receive(uint32_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_HOST_H */
