@@ -1,0 +1,97 @@
+// The bench's report: one printed section per measurement, with the issue's targets.
+import path from "node:path";
+import { ROOT } from "../host/src/controller.js";
+import { readWasmInfo } from "./wasm-info.js";
+import type { MemorySample } from "./memory.js";
+import type { CoreOpResult } from "./core-ops.js";
+import { THROUGHPUT_SETTINGS, type ThroughputRow } from "./throughput.js";
+import type { LoadResult } from "./http-load.js";
+import { table, int, fixed, kib, verdict } from "./table.js";
+
+const PAGE = 64 * 1024;
+const TARGETS = { controllerWasm: 64 * 1024, memory: 128 * 1024 };
+
+function section(title: string, body: string): void {
+  console.log(`\n${title}\n\n${body}`);
+}
+
+export function reportSizes(): void {
+  const file = (name: string) => path.join(ROOT, "build", name);
+  const controller = readWasmInfo(file("controller.wasm"));
+  const panel = readWasmInfo(file("panel.wasm"));
+  const debug = readWasmInfo(file("controller.debug.wasm"));
+  const rows = [
+    [
+      "build/controller.wasm",
+      int(controller.bytes),
+      kib(controller.bytes),
+      "< 64 KiB",
+      verdict(controller.bytes < TARGETS.controllerWasm),
+    ],
+    ["build/panel.wasm", int(panel.bytes), kib(panel.bytes), "-", ""],
+  ];
+  const heapBase = debug.heapBase === null ? "not found" : `${int(debug.heapBase)} B (${kib(debug.heapBase)})`;
+  section(
+    "1. WebAssembly sizes",
+    table(["file", "bytes", "KiB", "target", "result"], rows, "lrrll") +
+      `\n\ncontroller.wasm static data: ${controller.dataSegments} active segments, ${int(controller.dataBytes)} B ` +
+      `initialised, the last ending at ${int(controller.dataEnd)} B (${kib(controller.dataEnd)}); ` +
+      `initial memory ${controller.initialPages} page(s) of 64 KiB` +
+      `\n__heap_base (start of the heap, from the debug build's name section): ${heapBase}`,
+  );
+}
+
+export function reportMemory(panels: number, samples: MemorySample[]): void {
+  const rows = samples.map((s) => [s.step, s.result || "-", int(s.bytes), kib(s.bytes), String(s.bytes / PAGE)]);
+  const peak = Math.max(...samples.map((s) => s.bytes));
+  section(
+    `2. Core linear memory with ${panels} panels (controller.core.memoryBytes after each step)`,
+    table(["step", "answer", "bytes", "KiB", "pages"], rows, "llrrr") +
+      `\n\npeak: ${int(peak)} B = ${kib(peak)} (${peak / PAGE} pages of 64 KiB); ` +
+      `target < 128 KiB: ${verdict(peak < TARGETS.memory)}`,
+  );
+}
+
+export function reportCoreOps(results: CoreOpResult[]): void {
+  const rows = results.map((r) => [
+    r.name,
+    int(r.iterations),
+    int(r.nsPerOp),
+    String(r.unexpected),
+    fixed(r.busPacketsPerOp, 2),
+    r.note,
+  ]);
+  section(
+    "3. Cost per operation inside the core (direct calls, outputs discarded, store in memory)",
+    table(["operation", "iterations", "ns/op", "unexpected", "bus pkts/op", "includes"], rows, "lrrrrl"),
+  );
+}
+
+function statuses(r: LoadResult): string {
+  return [...r.statuses].map(([status, n]) => `${status} x${n}`).join(", ") || "-";
+}
+
+export function reportThroughput(panels: number, rows: ThroughputRow[]): void {
+  const { HTTP_REQUESTS, CONCURRENCY, WS_FRAMES } = THROUGHPUT_SETTINGS;
+  const lines = rows.map((r) => [
+    r.name,
+    `${int(r.controller.perSecond)} ${r.unit}`,
+    `${int(r.bare.perSecond)} ${r.unit}`,
+    `${fixed(r.controller.perSecond / r.bare.perSecond, 2)}`,
+    statuses(r.controller),
+    statuses(r.bare),
+  ]);
+  section(
+    "4. Throughput over loopback: the controller vs a bare Node http/ws server answering the same bytes\n" +
+      `   HTTP: ${int(HTTP_REQUESTS)} requests on ${CONCURRENCY} keep-alive connections; ` +
+      `WS: ${int(WS_FRAMES)} frames then PING/PONG on one connection`,
+    table(
+      ["request", "controller", "bare node", "ctrl/bare", "controller statuses", "bare statuses"],
+      lines,
+      "lrrrll",
+    ) +
+      `\n\nThe controller's figures include its whole host: a PATCH is applied on the next tick, written to the` +
+      `\nstore (temp file, fsync, rename) and broadcast to ${panels} emulated panels; a SET_COLOR travels the virtual` +
+      `\nbus to panel 1. The bare server does none of that.`,
+  );
+}

@@ -1,0 +1,31 @@
+// `npm run bench`: sizes of the WebAssembly, the core's linear memory with 100 panels, the cost
+// of a request inside the core, and throughput over loopback against a bare Node server. Targets
+// are reported, never enforced: the bench exits 0 either way.
+import { measureCoreOps } from "./core-ops.js";
+import { startBenchController } from "./controller.js";
+import { exerciseMemory } from "./memory.js";
+import { measureThroughput } from "./throughput.js";
+import { reportCoreOps, reportMemory, reportSizes, reportThroughput } from "./report.js";
+
+const PANELS = 100;
+
+async function main(): Promise<void> {
+  console.log(`Tessera bench: ${PANELS} emulated panels, Node ${process.version}, ${process.platform}/${process.arch}`);
+  // The in-core timings run first, while nothing else (server, virtual bus) is busy in the process.
+  const coreOps = await measureCoreOps(PANELS);
+  const ctrl = await startBenchController(PANELS);
+  try {
+    const memory = await exerciseMemory(ctrl);
+    const throughput = await measureThroughput(ctrl);
+    // Memory never shrinks: a sample after the load shows whether the load made it grow.
+    memory.push({ step: "after the throughput runs (section 4)", result: "", bytes: ctrl.running.core.memoryBytes });
+    reportSizes();
+    reportMemory(PANELS, memory);
+    reportCoreOps(coreOps);
+    reportThroughput(PANELS, throughput);
+  } finally {
+    await ctrl.close();
+  }
+}
+
+await main();
