@@ -2,9 +2,11 @@
 // this module; real panel firmware follows docs/bus-protocol.md. Packets arrive on an edge port;
 // those from the upstream port are handled and relayed to the child ports, those from a child port
 // are relayed upstream unchanged, so the tree behaves as one bus rooted at the controller.
-import { panel_tx, panel_linked } from "./imports";
+import { panel_tx, panel_linked, panel_clock_ms } from "./imports";
 import "./abort"; // the panel's abort handler (asc --use abort=...)
 import { PanelState, scaleRgb } from "./state";
+import { prepare, start, trigger, updateParams, clearAll } from "./engine/engine";
+import { composite } from "./engine/compositor";
 import {
   packetValid,
   sealPacket,
@@ -25,6 +27,10 @@ import {
   T_BASE_COLORS,
   T_PALETTE,
   T_BACKGROUND,
+  T_ANIM_PREPARE,
+  T_ANIM_START,
+  T_ANIM_CONTROL,
+  T_ANIM_PARAMS,
 } from "../bus/protocol";
 
 const PANEL_FIRMWARE: u32 = 1;
@@ -58,14 +64,19 @@ export function panel_address(): u32 {
   return state.address;
 }
 
-/** Composited colour before global brightness, as reported to the controller. */
+/** The composited colour before global brightness at panel time `now` (ms): the animation engine's frame. */
+export function panel_render(now: u32): u32 {
+  return composite(now, state.background, state.color, state.look);
+}
+
+/** Composited colour before global brightness, now, as reported to the controller. */
 export function panel_color(): u32 {
-  return state.color;
+  return panel_render(panel_clock_ms());
 }
 
 /** What the LED shows: black when off, else the colour scaled by global brightness. */
 export function panel_led(): u32 {
-  return state.on ? scaleRgb(state.color, state.brightness) : 0;
+  return state.on ? scaleRgb(panel_color(), state.brightness) : 0;
 }
 
 export function panel_is_on(): u32 {
@@ -101,17 +112,20 @@ function handle(): void {
   switch (type) {
     case T_RESET:
       state.reset();
+      clearAll();
       break;
     case T_PROBE:
       probe(load<u8>(body), load<u8>(body, 1));
       break;
-    case T_QUERY:
+    case T_QUERY: {
+      const color = panel_color();
       store<u8>(tx + HEADER_SIZE, state.on ? 1 : 0);
-      store<u8>(tx + HEADER_SIZE + 1, <u8>(state.color >> 16));
-      store<u8>(tx + HEADER_SIZE + 2, <u8>(state.color >> 8));
-      store<u8>(tx + HEADER_SIZE + 3, <u8>state.color);
+      store<u8>(tx + HEADER_SIZE + 1, <u8>(color >> 16));
+      store<u8>(tx + HEADER_SIZE + 2, <u8>(color >> 8));
+      store<u8>(tx + HEADER_SIZE + 3, <u8>color);
       reply(T_STATE);
       break;
+    }
     case T_POWER:
       state.on = load<u8>(body) != 0;
       break;
@@ -122,19 +136,31 @@ function handle(): void {
       state.brightness = load<u8>(body);
       break;
     case T_BASE_COLORS:
-      for (let i = 0; i < 3; i++) state.baseColors[i] = rgbAt(i * 3);
+      for (let i = 0; i < 3; i++) state.look.baseColors[i] = rgbAt(i * 3);
       break;
     case T_PALETTE: {
       const n = min<u32>(load<u8>(body), 16);
-      state.paletteCount = n;
+      state.look.paletteCount = n;
       for (let i: u32 = 0; i < n; i++) {
-        state.palette[i] = ((<u32>load<u8>(body + 1 + i * 4)) << 24) | rgbAt(2 + i * 4);
+        state.look.palette[i] = ((<u32>load<u8>(body + 1 + i * 4)) << 24) | rgbAt(2 + i * 4);
       }
       break;
     }
     case T_BACKGROUND:
       state.background = rgbAt(0);
       state.color = state.background; // a panel with no active layer shows the background
+      break;
+    case T_ANIM_PREPARE:
+      prepare(body, panel_clock_ms());
+      break;
+    case T_ANIM_START:
+      start(load<u8>(body), load<u8>(body, 1), panel_clock_ms());
+      break;
+    case T_ANIM_CONTROL:
+      trigger(load<u8>(body), load<u8>(body, 1), panel_clock_ms());
+      break;
+    case T_ANIM_PARAMS:
+      updateParams(load<u8>(body), load<u16>(body, 1), load<u8>(body, 3), load<u8>(body, 4), panel_clock_ms());
       break;
   }
 }

@@ -1,5 +1,6 @@
-// What one panel holds: its bus identity and the look the controller pushed to it.
-// The animation engine (a later layer) composites on top of `color`.
+// What one panel holds: its bus identity and the look the controller pushed to it. Its animations
+// live in the engine (./engine/), which composites on top of `background`.
+import { Look } from "./engine/color";
 
 export const NO_PORT: u32 = 255;
 
@@ -7,12 +8,10 @@ export class PanelState {
   address: u8 = 0; // 0 until discovery assigns one
   upstream: u32 = NO_PORT; // edge port facing the controller
   on: bool = true;
-  color: u32 = 0; // 0xRRGGBB, composited, before brightness
+  color: u32 = 0; // 0xRRGGBB: the last set color or background, shown while no animation shows
   brightness: u32 = 255;
-  background: u32 = 0;
-  baseColors: StaticArray<u32> = [0xffffff, 0, 0];
-  paletteCount: u32 = 0;
-  palette: StaticArray<u32> = new StaticArray<u32>(16); // (position << 24) | rgb
+  background: u32 = 0; // the compositor's starting colour
+  look: Look = new Look(); // palette and base colours for colour references
 
   reset(): void {
     this.address = 0;
@@ -21,10 +20,7 @@ export class PanelState {
     this.color = 0;
     this.brightness = 255;
     this.background = 0;
-    this.baseColors[0] = 0xffffff;
-    this.baseColors[1] = 0;
-    this.baseColors[2] = 0;
-    this.paletteCount = 0;
+    this.look.reset();
   }
 }
 

@@ -10,11 +10,19 @@ interface PanelExports {
   panel_rx(port: number, len: number): void;
   panel_address(): number;
   panel_color(): number;
+  panel_render(now: number): number;
   panel_led(): number;
   panel_is_on(): number;
 }
 
 const CONTROLLER = -1;
+
+export interface VirtualBusOptions {
+  /** The panels' clock in ms (taken as u32); by default performance.now(). */
+  clock?: () => number;
+}
+
+const defaultClock = () => Math.floor(performance.now());
 
 interface Delivery {
   to: number; // panel position, or CONTROLLER
@@ -35,7 +43,9 @@ export class VirtualBus {
     panelWasm: string,
     wires: Wire[],
     private readonly toController: (bytes: Uint8Array) => void,
+    options: VirtualBusOptions = {},
   ) {
+    const clock = options.clock ?? defaultClock;
     const module = new WebAssembly.Module(fs.readFileSync(panelWasm));
     wires.forEach((_, i) => {
       this.links.push([undefined, undefined, undefined]);
@@ -43,6 +53,7 @@ export class VirtualBus {
         tessera_panel: {
           panel_tx: (port: number, ptr: number, len: number) => this.transmit(i, port, ptr, len),
           panel_linked: (port: number) => (this.links[i][port] ? 1 : 0),
+          panel_clock_ms: () => clock() >>> 0,
         },
       };
       this.panels.push(new WebAssembly.Instance(module, imports).exports as unknown as PanelExports);

@@ -1,0 +1,73 @@
+// One slot at one instant: its envelope, then its colour (colour layers) or its amount (modifiers).
+import {
+  K_SOLID,
+  K_BREATHE,
+  K_PULSE,
+  K_BLINK,
+  K_STROBE,
+  K_HUE_CYCLE,
+  K_REACTIVE,
+  K_RUNNER,
+  A_COLOR,
+  A_INVERT,
+  ONE,
+} from "./constants";
+import { Slot } from "./slots";
+import { spanUs, envelopeUs } from "./timeline";
+import {
+  phaseQ16,
+  breatheQ16,
+  pulseQ16,
+  blinkQ16,
+  strobeQ16,
+  hueCycleQ16,
+  reactiveLeft,
+  reactiveQ16,
+} from "./envelope";
+import { mixRgbQ16, mixQ16, q16To255 } from "./fixed";
+import { hueRgb, HUE_TURN } from "./hue";
+import { Look, resolveColor } from "./color";
+
+/** Envelope (Q16, 0 colorFrom .. ONE colorTo) of `s` at held elapsed time `t` (µs, >= 0). */
+export function envelopeOf(s: Slot, t: i64): u32 {
+  const tau = envelopeUs(s, t);
+  switch (s.kind) {
+    case K_SOLID:
+      return ONE;
+    case K_BREATHE:
+      return breatheQ16(phaseQ16(tau, spanUs(s)));
+    case K_PULSE:
+    case K_RUNNER:
+      return pulseQ16(phaseQ16(tau, spanUs(s)), s.param0, s.param1);
+    case K_BLINK:
+      return blinkQ16(tau, s.param0);
+    case K_STROBE:
+      return strobeQ16(tau, s.param0);
+    case K_HUE_CYCLE:
+      return hueCycleQ16(tau, spanUs(s), s.param0);
+    case K_REACTIVE:
+      return reactiveQ16(reactiveLeft(s.triggerLeft, s.param0, t > s.triggerAt ? t - s.triggerAt : 0));
+  }
+  return phaseQ16(tau, spanUs(s)); // FADE, TRANSITION
+}
+
+/** True when `s` paints a colour (HUE_CYCLE always does), false for a modifier. */
+export function paintsColor(s: Slot): bool {
+  return s.animates == A_COLOR || s.kind == K_HUE_CYCLE;
+}
+
+/** The colour of a colour layer with envelope `e` (for HUE_CYCLE, the Q16 turn). */
+export function colorOf(s: Slot, e: u32, look: Look): u32 {
+  if (s.kind == K_HUE_CYCLE) return hueRgb((e * HUE_TURN) >> 16, 255, 0);
+  const to = e == 0 ? 0 : resolveColor(s.colorTo, look);
+  if (e >= ONE) return to;
+  const from = s.kind == K_STROBE ? 0 : resolveColor(s.colorFrom, look); // a strobe's off is black
+  return mixRgbQ16(from, to, e);
+}
+
+/** The amount 0-255 of a modifier with envelope `e`. */
+export function amountOf(s: Slot, e: u32): u32 {
+  if (s.animates == A_INVERT) return q16To255(e); // invert ignores from and to
+  if (s.kind == K_SOLID) return s.from; // SOLID reads only `from`
+  return mixQ16(s.from, s.to, e);
+}
