@@ -37,7 +37,7 @@ export function loadSettings(): void {
   resetErrors();
   const appearanceBytes = openDocument(APPEARANCE_KEY);
   if (appearanceBytes) {
-    const patch = parseAppearancePatch(0);
+    const patch = parseAppearancePatch(0, true);
     if (patch) applyAppearancePatch(patch);
     else log(LOG_WARN, "boot: stored appearance rejected (" + validationError() + "); using defaults");
   }

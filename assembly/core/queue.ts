@@ -8,6 +8,8 @@ export const W_POWER: u8 = 2;
 export const W_PANEL_POWER: u8 = 3;
 export const W_PANEL_COLOR: u8 = 4;
 export const W_LOGICAL_ROOT: u8 = 5;
+/** Re-send the active palette (it was updated or deleted in the store). */
+export const W_PALETTE: u8 = 20;
 
 export class Work {
   kind: u8 = 0;

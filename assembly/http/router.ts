@@ -6,6 +6,8 @@ import { getAppearance, patchAppearance } from "../api/appearance";
 import { getState, postPower } from "../api/state";
 import { getConfiguration, patchConfiguration } from "../api/configuration";
 import { getPanels, getEdges, putPanelOn, putPanelColor } from "../api/panels";
+import { routeScenes } from "../api/scenes";
+import { routePalettes } from "../api/palettes";
 
 /** The path without query string, split on "/" (leading slash dropped). */
 function segments(url: string): string[] {
@@ -54,6 +56,10 @@ export function route(req: u32, method: u32, url: string, body: usize, len: u32,
     const address = parseAddress(seg[2]);
     if (seg[3] == "on") return putPanelOn(req, address, body, len);
     return putPanelColor(req, address, body, len);
+  } else if (area == "palettes" && n <= 3) {
+    return routePalettes(req, m, seg, body, len);
+  } else if (area == "scenes") {
+    return routeScenes(req, m, seg, body, len);
   } else {
     return sendError(req, 404, "not_found");
   }

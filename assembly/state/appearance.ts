@@ -6,6 +6,8 @@ import { expectObject, onlyKeys, expectInt, expectHexColor, expectString, fail }
 import * as w from "../json/writer";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
 import { BUILTIN_PALETTES } from "../palette/builtin";
+import { loadPalette } from "../palette/store";
+import { log, LOG_WARN } from "../util/log";
 
 export const APPEARANCE_KEY = "appearance";
 
@@ -26,13 +28,15 @@ export class AppearancePatch {
   palette: string | null = null;
 }
 
-/** The palette with this name (any casing), or null. */
+/** The palette with this name (any casing): Base colors, a built-in or a stored custom palette
+ * (with its stored casing), or null. A custom palette is read from the store, which closes the open
+ * JSON document: call this only when done with its tokens. */
 export function findPalette(name: string): Palette | null {
   if (sameName(name, BASE_COLORS_NAME)) return basePalette(appearance.baseColors);
   for (let i = 0; i < BUILTIN_PALETTES.length; i++) {
     if (sameName(BUILTIN_PALETTES[i].name, name)) return BUILTIN_PALETTES[i];
   }
-  return null;
+  return loadPalette(name);
 }
 
 /** The palette the panels show: the appearance palette, or Base colors if it has gone. */
@@ -41,8 +45,11 @@ export function activePalette(): Palette {
   return found ? found : basePalette(appearance.baseColors);
 }
 
-/** Validates a PATCH body (or the stored document); null after recording the first problem. */
-export function parseAppearancePatch(v: i32): AppearancePatch | null {
+/** Validates a PATCH body (or, with `stored`, the stored document); null after recording the first
+ * problem. The palette is checked last (finding a custom one closes the JSON document). A stored
+ * appearance whose palette has gone (deleted, or its file corrupt) keeps its other fields and falls
+ * back to Base colors. */
+export function parseAppearancePatch(v: i32, stored: bool = false): AppearancePatch | null {
   if (!expectObject(v, "") || !onlyKeys(v, "", ["brightness", "baseColors", "palette"])) return null;
   const patch = new AppearancePatch();
   const b = member(v, "brightness");
@@ -67,9 +74,15 @@ export function parseAppearancePatch(v: i32): AppearancePatch | null {
   const name = member(v, "palette");
   if (name >= 0) {
     if (!expectString(name, "palette")) return null;
-    const found = findPalette(stringValue(name));
+    const wanted = stringValue(name);
+    const found = findPalette(wanted); // no tokens are read after this
+    if (!found && stored) {
+      log(LOG_WARN, "appearance: palette " + quoted(wanted) + " not found; using Base colors");
+      patch.palette = BASE_COLORS_NAME;
+      return patch;
+    }
     if (!found) {
-      fail("palette", "no palette named " + quoted(stringValue(name)));
+      fail("palette", "no palette named " + quoted(wanted));
       return null;
     }
     patch.palette = found.name;
@@ -85,7 +98,12 @@ export function applyAppearancePatch(patch: AppearancePatch): void {
   if (patch.hasBrightness) appearance.brightness = patch.brightness;
   if (patch.hasBaseColors) for (let i = 0; i < 3; i++) appearance.baseColors[i] = patch.baseColors[i];
   const name = patch.palette;
-  if (name !== null) appearance.palette = name;
+  if (name !== null) {
+    // The palette may have been deleted since the change was validated (PATCH, then DELETE before
+    // the tick): then the appearance falls back to Base colors.
+    const found = findPalette(name);
+    appearance.palette = found ? found.name : BASE_COLORS_NAME;
+  }
 }
 
 /** Writes the appearance as JSON to the current writer sink. */

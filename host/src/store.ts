@@ -54,7 +54,11 @@ export class FileStore {
       syncDir(path.dirname(file));
       return 0;
     } catch (e) {
-      fs.rmSync(tmp, { force: true });
+      try {
+        fs.rmSync(tmp, { force: true });
+      } catch {
+        // not a file we can remove (a directory in the way): the write has failed all the same
+      }
       return (e as NodeJS.ErrnoException).code === "ENOSPC" ? STORE_FULL : STORE_IO_ERROR;
     }
   }

@@ -1,0 +1,271 @@
+// The palette library: GET /api/palettes, GET|PUT|DELETE /api/palettes/{name}, POST /api/palettes.
+// Names in paths are percent-decoded (UTF-8) and looked up case-insensitively. `Base colors` (from
+// the appearance) and the eight built-ins (in the firmware image) cannot be created, changed or
+// deleted; custom palettes live in the store (palette/store.ts). Storage changes answer 200 (204 for
+// DELETE); a change that reaches the panels (the active palette updated or deleted) also queues a
+// palette broadcast for the next tick.
+import * as w from "../json/writer";
+import { closeJson, stringValue } from "../json/reader";
+import { fail } from "../json/validate";
+import { M_GET, M_POST, M_PUT, M_DELETE, jsonBody, sendInvalid, queueOrBusy } from "../http/request";
+import { sendError, sendLiteral } from "../http/response";
+import { W_PALETTE } from "../core/queue";
+import { persistAppearance } from "../core/look";
+import { appearance } from "../state/appearance";
+import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
+import { BUILTIN_PALETTES } from "../palette/builtin";
+import { validatePalette, nameToken, packStops } from "../palette/validate";
+import {
+  readPaletteNamed,
+  paletteFileStatus,
+  paletteKey,
+  openList,
+  nextKey,
+  readCurrent,
+  currentKey,
+  closeList,
+  countPalettes,
+  writePaletteDoc,
+  writePaletteTokens,
+  canonicalBytes,
+  MAX_CUSTOM_PALETTES,
+  P_OK,
+  P_MISSING,
+  P_CORRUPT,
+} from "../palette/store";
+import { storeWrite, storeDelete, STORE_MISSING, STORE_FULL } from "../store/kv";
+import { validationError } from "../json/validate";
+import { log, LOG_WARN, LOG_ERROR } from "../util/log";
+
+/** Handles /api/palettes (seg.length 2) and /api/palettes/{name} (seg.length 3). */
+export function routePalettes(req: u32, method: u32, seg: string[], body: usize, len: u32): void {
+  if (seg.length == 2) {
+    if (method == M_GET) return listPalettes(req);
+    if (method == M_POST) return createPalette(req, body, len);
+    return sendError(req, 405, "method_not_allowed");
+  }
+  if (seg.length != 3) return sendError(req, 404, "not_found");
+  if (method != M_GET && method != M_PUT && method != M_DELETE) return sendError(req, 405, "method_not_allowed");
+  const name = percentDecode(seg[2]);
+  if (name === null) return sendError(req, 404, "not_found");
+  if (method == M_GET) return getPalette(req, name);
+  if (method == M_PUT) return updatePalette(req, name, body, len);
+  deletePalette(req, name);
+}
+
+// ---- names ------------------------------------------------------------------------------------
+
+/** `Base colors` or a built-in with this name (any casing), synthesized/taken from the image. */
+function reservedPalette(name: string): Palette | null {
+  if (sameName(name, BASE_COLORS_NAME)) return basePalette(appearance.baseColors);
+  for (let i = 0; i < BUILTIN_PALETTES.length; i++) {
+    if (sameName(BUILTIN_PALETTES[i].name, name)) return BUILTIN_PALETTES[i];
+  }
+  return null;
+}
+
+function quoted(s: string): string {
+  return '"' + s + '"';
+}
+
+function sendForbidden(req: u32, p: Palette, verb: string): void {
+  const why = p.name == BASE_COLORS_NAME ? " is synthesized from the appearance base colours" : " is built in";
+  sendError(req, 403, "palette " + quoted(p.name) + why + " and cannot be " + verb);
+}
+
+function hexDigit(c: i32): i32 {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  c |= 0x20;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  return -1;
+}
+
+/** Decodes a percent-encoded path segment as UTF-8 ("Cœur%20%E2%9D%A4" → "Cœur ❤"); null when a
+ * "%" is not followed by two hex digits or the bytes are not valid UTF-8. "+" stays "+" (paths are
+ * not form data); characters sent unencoded are taken as they are. */
+export function percentDecode(s: string): string | null {
+  const bytes = Uint8Array.wrap(String.UTF8.encode(s));
+  const n = bytes.length;
+  let o = 0;
+  for (let i = 0; i < n; i++) {
+    let b = <i32>bytes[i];
+    if (b == 0x25) {
+      if (i + 2 >= n) return null;
+      const hi = hexDigit(bytes[i + 1]);
+      const lo = hexDigit(bytes[i + 2]);
+      if (hi < 0 || lo < 0) return null;
+      b = (hi << 4) | lo;
+      i += 2;
+    }
+    bytes[o++] = <u8>b;
+  }
+  if (!validUtf8(bytes, o)) return null;
+  return String.UTF8.decodeUnsafe(bytes.dataStart, o);
+}
+
+/** Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF. */
+function validUtf8(b: Uint8Array, n: i32): bool {
+  let i = 0;
+  while (i < n) {
+    const c = <u32>b[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let size = 0;
+    let cp: u32 = 0;
+    let least: u32 = 0;
+    if (c >= 0xc2 && c <= 0xdf) {
+      size = 2;
+      cp = c & 0x1f;
+      least = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      size = 3;
+      cp = c & 0x0f;
+      least = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      size = 4;
+      cp = c & 0x07;
+      least = 0x10000;
+    } else return false;
+    if (i + size > n) return false;
+    for (let k = 1; k < size; k++) {
+      const x = <u32>b[i + k];
+      if ((x & 0xc0) != 0x80) return false;
+      cp = (cp << 6) | (x & 0x3f);
+    }
+    if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    i += size;
+  }
+  return true;
+}
+
+// ---- handlers ---------------------------------------------------------------------------------
+
+/** Base colors, the built-ins, then the custom palettes sorted by case-folded name (the store's key
+ * order); a custom palette that cannot be read is logged and left out. Streams (chunked) when long. */
+function listPalettes(req: u32): void {
+  w.begin(req, 200);
+  w.byte(0x5b);
+  writePaletteDoc(BASE_COLORS_NAME, basePalette(appearance.baseColors).stops);
+  for (let i = 0; i < BUILTIN_PALETTES.length; i++) {
+    w.byte(0x2c);
+    writePaletteDoc(BUILTIN_PALETTES[i].name, BUILTIN_PALETTES[i].stops);
+  }
+  if (openList()) {
+    while (nextKey()) {
+      const status = readCurrent();
+      if (status == P_OK) {
+        w.byte(0x2c);
+        writePaletteTokens(0);
+      } else {
+        const why = status == P_CORRUPT ? "corrupt (" + validationError() + ")" : "unreadable";
+        log(LOG_WARN, "palettes: skipping " + currentKey() + ": " + why);
+      }
+    }
+    closeList();
+    closeJson();
+  } else log(LOG_ERROR, "palettes: the palette store cannot be listed");
+  w.byte(0x5d);
+  w.finish();
+}
+
+function getPalette(req: u32, name: string): void {
+  const reserved = reservedPalette(name);
+  if (reserved) {
+    w.begin(req, 200);
+    writePaletteDoc(reserved.name, reserved.stops);
+    w.finish();
+    return;
+  }
+  const status = readPaletteNamed(name);
+  if (status == P_OK) {
+    w.begin(req, 200);
+    writePaletteTokens(0);
+    w.finish();
+    return;
+  }
+  if (status == P_MISSING) return sendError(req, 404, "not_found");
+  if (status == P_CORRUPT) {
+    log(LOG_WARN, "palettes: " + quoted(name) + " is corrupt (" + validationError() + ")");
+    return sendError(req, 500, "stored palette " + quoted(name) + " is corrupt");
+  }
+  sendError(req, 500, "stored palette " + quoted(name) + " could not be read");
+}
+
+function createPalette(req: u32, body: usize, len: u32): void {
+  const v = jsonBody(req, body, len);
+  if (v < 0) return;
+  if (!validatePalette(v)) return sendInvalid(req);
+  const name = stringValue(nameToken(v));
+  const stops = packStops(v);
+  if (reservedPalette(name)) return sendError(req, 409, "name_exists");
+  const status = paletteFileStatus(name);
+  if (status == P_OK) return sendError(req, 409, "name_exists");
+  if (status != P_MISSING) return sendError(req, 500, "the palette store could not be read");
+  const count = countPalettes();
+  if (count < 0) return sendError(req, 500, "the palette store could not be read");
+  if (count >= MAX_CUSTOM_PALETTES) return sendError(req, 507, "too_many_palettes");
+  if (!store(req, name, stops)) return;
+  w.begin(req, 200);
+  w.raw('{"name":');
+  w.str(name);
+  w.byte(0x7d);
+  w.finish();
+}
+
+/** Writes a palette file; false after answering 507 (storage full) or 500. */
+function store(req: u32, name: string, stops: StaticArray<u32>): bool {
+  const rc = storeWrite(paletteKey(name)!, canonicalBytes(name, stops));
+  if (rc == 0) return true;
+  if (rc == STORE_FULL) sendError(req, 507, "storage_full");
+  else sendError(req, 500, "palette " + quoted(name) + " could not be stored");
+  return false;
+}
+
+/** PUT: a full palette document whose name equals the path's (case-insensitively); only the stops
+ * change, the stored name keeps its casing. A stored file that cannot be read is replaced. */
+function updatePalette(req: u32, name: string, body: usize, len: u32): void {
+  const reserved = reservedPalette(name);
+  if (reserved) return sendForbidden(req, reserved, "changed");
+  const status = readPaletteNamed(name);
+  if (status == P_MISSING) return sendError(req, 404, "not_found");
+  let storedName: string | null = null;
+  if (status == P_OK) storedName = stringValue(nameToken(0));
+  else log(LOG_WARN, "palettes: " + quoted(name) + " cannot be read; PUT replaces it");
+  closeJson();
+  const v = jsonBody(req, body, len);
+  if (v < 0) return;
+  if (!validatePalette(v)) return sendInvalid(req);
+  const bodyName = stringValue(nameToken(v));
+  if (!sameName(bodyName, name)) {
+    fail("name", "must equal the palette name in the path (" + quoted(name) + ")");
+    return sendInvalid(req);
+  }
+  const stops = packStops(v);
+  const finalName = storedName !== null ? storedName : bodyName;
+  // The panels show the new stops from the next tick when this is the appearance's palette.
+  if (sameName(appearance.palette, finalName) && !queueOrBusy(req, W_PALETTE, 0, 0)) return;
+  if (!store(req, finalName, stops)) return;
+  sendLiteral(req, 200, "{}");
+}
+
+/** DELETE: 204. When it was the appearance's palette, the appearance falls back to Base colors
+ * (persisted) and the panels get it on the next tick. */
+function deletePalette(req: u32, name: string): void {
+  const reserved = reservedPalette(name);
+  if (reserved) return sendForbidden(req, reserved, "deleted");
+  const key = paletteKey(name);
+  if (key === null) return sendError(req, 404, "not_found");
+  const active = sameName(appearance.palette, name);
+  if (active && !queueOrBusy(req, W_PALETTE, 0, 0)) return;
+  const rc = storeDelete(key);
+  if (rc == STORE_MISSING) return sendError(req, 404, "not_found");
+  if (rc < 0) return sendError(req, 500, "palette " + quoted(name) + " could not be deleted");
+  if (active) {
+    appearance.palette = BASE_COLORS_NAME;
+    persistAppearance();
+  }
+  w.begin(req, 204);
+  w.finish();
+}

@@ -1,0 +1,299 @@
+// Custom palettes in the host's store: one file per palette, key "palettes/<hex>", where <hex> is
+// the lower-case hex of the UTF-8 bytes of the name with ASCII letters folded to lower case.
+// - Injective on folded names (hex of bytes is), so two names share a file exactly when they are
+//   equal case-insensitively, which is how names are unique (DECISIONS.md).
+// - Only [0-9a-f] follows the prefix: no name can reach outside "palettes/" (no "/", no "..").
+// - A name is at most 30 code points, at most 120 UTF-8 bytes, so a key is at most 249 bytes
+//   (the store's limit is 255).
+// The file holds the canonical document {"schemaVersion":1,"name":...,"stops":[[0,"#RRGGBB"],...]},
+// written atomically. Reading one back runs the API's validation and checks that the name maps to
+// the file's own key; anything else is "corrupt" and is reported, never trusted.
+// Memory: a file is read into one static buffer and checked on the reader's tape, and a listing is
+// one heap buffer freed after use, so serving every palette allocates nothing per palette.
+import { host_store_read, host_store_list } from "../host/imports";
+import {
+  parseJson,
+  closeJson,
+  stringValue,
+  sourceOf,
+  lengthOf,
+  element,
+  numberValue,
+  member,
+  sizeOf,
+  after,
+  PARSE_OK,
+} from "../json/reader";
+import { resetErrors, fail, parseHexColorAt, validationError } from "../json/validate";
+import { log, LOG_WARN } from "../util/log";
+import { STORE_MISSING } from "../store/kv";
+import * as w from "../json/writer";
+import { Palette, BASE_COLORS_NAME, sameName } from "./palette";
+import { BUILTIN_PALETTES } from "./builtin";
+import { validatePalette, nameToken, packStops, hasEscape } from "./validate";
+
+export const PALETTE_PREFIX = "palettes/";
+const PREFIX_LEN: u32 = 9;
+/** Custom palettes that can be stored (every file under palettes/ counts). */
+export const MAX_CUSTOM_PALETTES: i32 = 64;
+/** Longest name in UTF-8 bytes: 30 code points of at most 4 bytes. */
+const MAX_NAME_BYTES: u32 = 120;
+/** Largest palette file accepted; the canonical form of the largest palette is about 420 bytes. */
+const FILE_CAP: u32 = 1024;
+/** Largest listing read; more than 64 maximal keys fit, a longer one is cut (and logged). */
+const LIST_CAP: u32 = 32768;
+
+export const P_OK: i32 = 0;
+export const P_MISSING: i32 = -1;
+export const P_IO_ERROR: i32 = -2;
+export const P_CORRUPT: i32 = -4;
+
+const prefixBytes = memory.data<u8>([0x70, 0x61, 0x6c, 0x65, 0x74, 0x74, 0x65, 0x73, 0x2f]); // "palettes/"
+const keyBuf = memory.data(256); // the key being looked up
+const checkBuf = memory.data(256); // the key a stored document's name maps to
+const fileBuf = memory.data(<i32>FILE_CAP + 1);
+const HEX = "0123456789abcdef";
+
+// ---- keys -------------------------------------------------------------------------------------
+
+/** Writes the key of the UTF-8 name at src into dest; its length, or 0 when no name is that long. */
+function keyFromUtf8(src: usize, len: u32, dest: usize): u32 {
+  if (len == 0 || len > MAX_NAME_BYTES) return 0;
+  memory.copy(dest, prefixBytes, PREFIX_LEN);
+  for (let k: u32 = 0; k < len; k++) {
+    let b = <u32>load<u8>(src + k);
+    if (b >= 0x41 && b <= 0x5a) b |= 0x20;
+    store<u8>(dest + PREFIX_LEN + 2 * k, <u8>HEX.charCodeAt(b >> 4));
+    store<u8>(dest + PREFIX_LEN + 2 * k + 1, <u8>HEX.charCodeAt(b & 15));
+  }
+  return PREFIX_LEN + 2 * len;
+}
+
+function keyFromName(name: string, dest: usize): u32 {
+  const bytes = String.UTF8.encode(name);
+  return keyFromUtf8(changetype<usize>(bytes), <u32>bytes.byteLength, dest);
+}
+
+/** The store key of a palette name, or null when the name is too long or empty to exist. */
+export function paletteKey(name: string): string | null {
+  const k = keyFromName(name, keyBuf);
+  return k == 0 ? null : String.UTF8.decodeUnsafe(keyBuf, k);
+}
+
+/** The key a name token maps to, written into dest; its length (0: cannot be a name). */
+function keyOfToken(t: i32, dest: usize): u32 {
+  if (!hasEscape(t)) return keyFromUtf8(sourceOf(t), lengthOf(t), dest);
+  return keyFromName(stringValue(t), dest);
+}
+
+// ---- reading ----------------------------------------------------------------------------------
+
+/** Reads and checks the palette stored under a key. On P_OK the palette is the open JSON document
+ * (root token 0) until the next read or parse; otherwise nothing is open. The reason a file is
+ * corrupt is left in json/validate's validationError(). */
+function readAt(key: usize, keyLen: u32): i32 {
+  closeJson();
+  resetErrors();
+  const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
+  if (n < 0) return n == STORE_MISSING ? P_MISSING : P_IO_ERROR;
+  if (<u32>n > FILE_CAP) {
+    fail("$", "larger than " + FILE_CAP.toString() + " bytes");
+    return P_CORRUPT;
+  }
+  if (parseJson(fileBuf, <u32>n) != PARSE_OK) {
+    fail("$", "not valid JSON");
+    return P_CORRUPT;
+  }
+  if (!validatePalette(0)) {
+    closeJson();
+    return P_CORRUPT;
+  }
+  const k = keyOfToken(nameToken(0), checkBuf);
+  if (k != keyLen || memory.compare(checkBuf, key, keyLen) != 0) {
+    closeJson();
+    fail("name", "does not match the file's key");
+    return P_CORRUPT;
+  }
+  return P_OK;
+}
+
+/** Reads the stored palette with this name (any casing); see readAt. */
+export function readPaletteNamed(name: string): i32 {
+  closeJson();
+  const k = keyFromName(name, keyBuf);
+  if (k == 0) return P_MISSING;
+  return readAt(keyBuf, k);
+}
+
+/** Whether a palette file exists under this name's key (without reading it): P_OK, P_MISSING or
+ * P_IO_ERROR. Leaves any open JSON document alone. */
+export function paletteFileStatus(name: string): i32 {
+  const k = keyFromName(name, keyBuf);
+  if (k == 0) return P_MISSING;
+  const n = host_store_read(keyBuf, k, 0, fileBuf, 1);
+  if (n >= 0) return P_OK;
+  return n == STORE_MISSING ? P_MISSING : P_IO_ERROR;
+}
+
+/** Whether a palette of this name (any casing) exists: Base colors, a built-in or a custom file
+ * (even an unreadable one). Reads no document, so it is safe while walking the tokens of another
+ * (scene validation, for example). */
+export function paletteNameExists(name: string): bool {
+  if (sameName(name, BASE_COLORS_NAME)) return true;
+  for (let i = 0; i < BUILTIN_PALETTES.length; i++) if (sameName(BUILTIN_PALETTES[i].name, name)) return true;
+  return paletteFileStatus(name) == P_OK;
+}
+
+/** The stored palette with this name (any casing) as a Palette, or null when there is none or it
+ * cannot be read. Closes the open JSON document: call it only when done with its tokens. */
+export function loadPalette(name: string): Palette | null {
+  const status = readPaletteNamed(name);
+  if (status != P_OK) {
+    if (status != P_MISSING) {
+      const why = status == P_CORRUPT ? "corrupt (" + validationError() + ")" : "unreadable";
+      log(LOG_WARN, "palettes: " + '"' + name + '"' + " is " + why);
+    }
+    resetErrors(); // the caller's own validation reports the palette as not found
+    return null;
+  }
+  const p = new Palette(stringValue(nameToken(0)), packStops(0), false);
+  closeJson();
+  return p;
+}
+
+// ---- listing ----------------------------------------------------------------------------------
+
+let listPtr: usize = 0;
+let listLen: u32 = 0;
+let listPos: u32 = 0;
+/** The key nextKey() found: listPtr + keyAt, keyLen bytes. */
+export let keyAt: u32 = 0;
+export let keyLen: u32 = 0;
+
+/** Reads the list of keys under palettes/ (sorted by key, so by folded name); false on an I/O
+ * error. The list is cut at LIST_CAP bytes. Walk it with nextKey(), then closeList(). */
+export function openList(): bool {
+  closeList();
+  let cap: u32 = 1024;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const buf = heap.alloc(cap);
+    const n = host_store_list(prefixBytes, PREFIX_LEN, buf, cap);
+    if (n < 0) {
+      heap.free(buf);
+      return false;
+    }
+    if (<u32>n <= cap || cap == LIST_CAP) {
+      listPtr = buf;
+      listLen = min(<u32>n, cap);
+      if (<u32>n > cap) {
+        // Cut at the last complete key.
+        while (listLen > 0 && load<u8>(listPtr + listLen - 1) != 0x0a) listLen--;
+        log(
+          LOG_WARN,
+          "palettes: the store lists more than " + LIST_CAP.toString() + " bytes of keys; the rest is ignored",
+        );
+      }
+      listPos = 0;
+      return true;
+    }
+    heap.free(buf);
+    cap = min(<u32>n, LIST_CAP);
+  }
+  return false; // the list grew between the two calls: report it like an I/O error
+}
+
+/** Steps to the next key of the open list; false at the end. */
+export function nextKey(): bool {
+  while (listPos < listLen) {
+    const start = listPos;
+    while (listPos < listLen && load<u8>(listPtr + listPos) != 0x0a) listPos++;
+    const len = listPos - start;
+    listPos++;
+    if (len == 0) continue;
+    keyAt = start;
+    keyLen = len;
+    return true;
+  }
+  return false;
+}
+
+/** The current key of the list, as a string (for log messages). */
+export function currentKey(): string {
+  return String.UTF8.decodeUnsafe(listPtr + keyAt, keyLen);
+}
+
+/** Reads the palette under the current key of the list; see readAt. */
+export function readCurrent(): i32 {
+  return readAt(listPtr + keyAt, keyLen);
+}
+
+export function closeList(): void {
+  if (listPtr) heap.free(listPtr);
+  listPtr = 0;
+  listLen = 0;
+  listPos = 0;
+}
+
+/** Files under palettes/, or -1 on an I/O error. */
+export function countPalettes(): i32 {
+  if (!openList()) return -1;
+  let n = 0;
+  while (nextKey()) n++;
+  closeList();
+  return n;
+}
+
+// ---- writing ----------------------------------------------------------------------------------
+
+/** Writes a palette document in canonical form to the current writer sink. */
+export function writePaletteDoc(name: string, stops: StaticArray<u32>): void {
+  w.raw('{"schemaVersion":1,"name":');
+  w.str(name);
+  w.raw(',"stops":[');
+  for (let i = 0; i < stops.length; i++) {
+    if (i > 0) w.byte(0x2c);
+    w.byte(0x5b);
+    w.int(stops[i] >> 24);
+    w.byte(0x2c);
+    w.color(stops[i] & 0xffffff);
+    w.byte(0x5d);
+  }
+  w.raw("]}");
+}
+
+/** Writes the validated palette document at token v in canonical form, without allocating (for
+ * names without escapes, whose source bytes are exactly what str() would write). */
+export function writePaletteTokens(v: i32): void {
+  w.raw('{"schemaVersion":1,"name":');
+  const t = nameToken(v);
+  if (hasEscape(t)) w.str(stringValue(t));
+  else {
+    w.byte(0x22);
+    const p = sourceOf(t);
+    const n = lengthOf(t);
+    for (let k: u32 = 0; k < n; k++) w.byte(<u32>load<u8>(p + k));
+    w.byte(0x22);
+  }
+  w.raw(',"stops":[');
+  const stops = member(v, "stops");
+  const count = sizeOf(stops);
+  let e = stops + 1;
+  for (let i = 0; i < count; i++) {
+    if (i > 0) w.byte(0x2c);
+    w.byte(0x5b);
+    w.int(<i64>numberValue(element(e, 0)));
+    w.byte(0x2c);
+    const c = element(e, 1);
+    w.color(<u32>parseHexColorAt(sourceOf(c), lengthOf(c)));
+    w.byte(0x5d);
+    e = after(e);
+  }
+  w.raw("]}");
+}
+
+/** The canonical bytes of a palette document, for the store. */
+export function canonicalBytes(name: string, stops: StaticArray<u32>): Array<u8> {
+  w.beginCapture();
+  writePaletteDoc(name, stops);
+  return w.endCapture();
+}

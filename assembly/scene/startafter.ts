@@ -1,0 +1,133 @@
+// The startAfter graph, once every layer has been read: each reference names an existing group
+// (and step, in the `group:stepId` form of schemaVersion 8), no layer waits for itself, the waits
+// form no cycle, and what is awaited is not infinite. Also the scene's length for the library list.
+import { kindOf, J_NUMBER } from "../json/reader";
+import {
+  intOf,
+  pathReset,
+  pushKey,
+  pushIndex,
+  bad,
+  textOf,
+  tp,
+  tl,
+  textEquals,
+  indexOfByte,
+  parseDecimal,
+  quote,
+} from "./text";
+import {
+  schema,
+  speed,
+  layerCount,
+  groupKind,
+  groupToken,
+  groupNumber,
+  startToken,
+  afterLayer,
+  afterStep,
+  asyncMode,
+  disabled,
+  stepCount,
+  stepDuration,
+  stepIdToken,
+  GROUPS_NAMES,
+  ASYNC_NO,
+  MAX_STEPS,
+} from "./state";
+
+function badAt(layer: i32, rule: string): bool {
+  pathReset();
+  pushKey("layers");
+  pushIndex(layer);
+  pushKey("startAfter");
+  return bad(rule);
+}
+
+/** Resolves every layer's startAfter and checks the graph. */
+export function checkStartAfter(): bool {
+  for (let li = 0; li < layerCount; li++) {
+    const t = startToken[li];
+    if (t < 0) continue;
+    let target = -1;
+    let step = -1;
+    if (kindOf(t) == J_NUMBER) {
+      const n = intOf(t, 1, 254);
+      if (groupKind != GROUPS_NAMES) for (let j = 0; j < layerCount; j++) if (groupNumber[j] == n) target = j;
+      if (target < 0) return badAt(li, "no layer has group " + (n < 0 ? "such a number" : n.toString()));
+    } else {
+      textOf(t);
+      const p = tp;
+      const n = tl;
+      const colon = indexOfByte(p, n, 0x3a);
+      const groupLen: u32 = colon < 0 ? n : <u32>colon;
+      if (colon >= 0) {
+        if (schema < 8) return badAt(li, "the group:stepId form needs schemaVersion 8 or later");
+        if (groupLen == 0 || <u32>colon + 1 >= n) return badAt(li, "must be a group, or group:stepId");
+      }
+      for (let j = 0; j < layerCount; j++) {
+        if (groupKind == GROUPS_NAMES) {
+          if (textEquals(groupToken[j], p, groupLen)) target = j;
+        } else if (parseDecimal(p, groupLen) == groupNumber[j]) target = j;
+      }
+      if (target < 0) return badAt(li, "no layer has group " + quote(p, groupLen));
+      if (colon >= 0) {
+        const sp = p + <usize>colon + 1;
+        const sn = n - <u32>colon - 1;
+        for (let s = 0; s < stepCount[target]; s++) {
+          const id = stepIdToken[target * MAX_STEPS + s];
+          if (id >= 0 && textEquals(id, sp, sn)) step = s;
+        }
+        if (step < 0) return badAt(li, "layer " + quote(p, groupLen) + " has no step with id " + quote(sp, sn));
+      }
+    }
+    if (target == li) return badAt(li, "a layer cannot start after itself");
+    const awaited = step >= 0 ? step : stepCount[target] - 1;
+    if (stepDuration[target * MAX_STEPS + awaited] == 0) {
+      return badAt(li, step >= 0 ? "the awaited step is infinite" : "the awaited sequence ends with an infinite step");
+    }
+    afterLayer[li] = target;
+    afterStep[li] = step;
+  }
+  for (let li = 0; li < layerCount; li++) {
+    let l = afterLayer[li];
+    for (let hops = 0; hops < layerCount && l >= 0; hops++) {
+      if (l == li) return badAt(li, "startAfter forms a cycle");
+      l = afterLayer[l];
+    }
+  }
+  return true;
+}
+
+/** When layer `l` starts, in ms at speed 1 (the graph is acyclic). */
+function startTime(l: i32): u64 {
+  const target = afterLayer[l];
+  if (target < 0 || disabled[target]) return 0;
+  const last = afterStep[l] >= 0 ? afterStep[l] : stepCount[target] - 1;
+  let t = startTime(target);
+  for (let s = 0; s <= last; s++) t += stepDuration[target * MAX_STEPS + s];
+  return t;
+}
+
+/**
+ * The scene's length in ms for the library list: when the scene-cycle barrier fires, i.e. the
+ * latest end of a barrier layer (not disabled; async false, or startAfter set), following the
+ * startAfter chains, divided by the scene's speed and rounded. 0 when a barrier layer ends with an
+ * infinite step, or when no layer is a barrier layer (the scene has no fixed length).
+ */
+export function sceneDuration(): u32 {
+  let longest: u64 = 0;
+  let barriers = 0;
+  for (let l = 0; l < layerCount; l++) {
+    if (disabled[l]) continue;
+    if (afterLayer[l] < 0 && asyncMode[l] != ASYNC_NO) continue;
+    barriers++;
+    const n = stepCount[l];
+    if (stepDuration[l * MAX_STEPS + n - 1] == 0) return 0;
+    let end = startTime(l);
+    for (let s = 0; s < n; s++) end += stepDuration[l * MAX_STEPS + s];
+    if (end > longest) longest = end;
+  }
+  if (barriers == 0) return 0;
+  return <u32>Math.round(<f64>longest / speed);
+}

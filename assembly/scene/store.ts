@@ -1,0 +1,127 @@
+// The scene library in the host's store: one file per scene, key `scenes/<id>`, holding the scene's
+// canonical JSON without its id (the key is the id). Writes are atomic (the host writes a temporary
+// file and renames it), so a failed write leaves the old file as it was.
+import { host_store_read, host_store_write, host_store_delete, host_random } from "../host/imports";
+import { storeList, STORE_MISSING, STORE_IO_ERROR } from "../store/kv";
+import { syntaxBegin, syntaxFeed, syntaxEnd } from "./syntax";
+
+export const SCENE_PREFIX = "scenes/";
+/** The hidden scene of one-shot playback: 10 characters, where assigned ids have 8, so no created
+ * scene can take it. Never listed, and not reachable through /api/scenes/{id}. */
+export const ONE_SHOT_ID = "oneshot000";
+/** Scenes in the library (the one-shot scene not counted). */
+export const MAX_SCENES = 100;
+/** A stored scene file is at most this long: the 32 KiB body limit plus what legacy rewrites add. */
+export const MAX_SCENE_FILE: u32 = 35840;
+/** An id the service assigns: 8 characters [a-z0-9]. */
+export const NEW_ID_LENGTH = 8;
+
+/** A scene id in the API: 8-10 characters [a-z0-9]. */
+export function validSceneId(id: string): bool {
+  if (id.length < 8 || id.length > 10) return false;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a))) return false;
+  }
+  return true;
+}
+
+export function sceneKey(id: string): ArrayBuffer {
+  return String.UTF8.encode(SCENE_PREFIX + id);
+}
+
+/** 0 when the scene exists, STORE_MISSING when not, STORE_IO_ERROR when the store fails. */
+export function sceneStatus(id: string): i32 {
+  const k = sceneKey(id);
+  const n = host_store_read(changetype<usize>(k), <u32>k.byteLength, 0, 0, 0);
+  return n >= 0 ? 0 : n;
+}
+
+/** Reads up to `cap` bytes at `offset` of a scene file; the count, or a negative STORE_* status. */
+export function readSceneChunk(key: ArrayBuffer, offset: u32, buf: usize, cap: u32): i32 {
+  return host_store_read(changetype<usize>(key), <u32>key.byteLength, offset, buf, cap);
+}
+
+/** Writes a scene file atomically; 0 or a negative STORE_* status. */
+export function writeSceneFile(id: string, ptr: usize, len: u32): i32 {
+  const k = sceneKey(id);
+  return host_store_write(changetype<usize>(k), <u32>k.byteLength, ptr, len);
+}
+
+export function deleteSceneFile(id: string): i32 {
+  const k = sceneKey(id);
+  return host_store_delete(changetype<usize>(k), <u32>k.byteLength);
+}
+
+/** Ids of the library's scenes (sorted), the one-shot scene and stray keys left out; null on an
+ * I/O error. */
+export function listSceneIds(): string[] | null {
+  const keys = storeList(SCENE_PREFIX);
+  if (keys === null) return null;
+  const ids = new Array<string>();
+  for (let i = 0; i < keys.length; i++) {
+    const id = keys[i].substring(SCENE_PREFIX.length);
+    if (validSceneId(id) && id != ONE_SHOT_ID) ids.push(id);
+  }
+  return ids;
+}
+
+/** A fresh id of 8 characters [a-z0-9] from the host's entropy, or null after 16 collisions. */
+export function newSceneId(): string | null {
+  for (let attempt = 0; attempt < 16; attempt++) {
+    let id = "";
+    for (let i = 0; i < NEW_ID_LENGTH; i++) {
+      const r = host_random() % 36;
+      id += String.fromCharCode(<i32>(r < 10 ? 0x30 + r : 0x61 + r - 10));
+    }
+    if (sceneStatus(id) == STORE_MISSING) return id;
+  }
+  return null;
+}
+
+/** Length of the file last checked or read, and why the last read failed. */
+export let lastLength: u32 = 0;
+export let lastStatus: i32 = 0;
+
+/** A whole scene file in a heap block of its exact size (the caller frees it), or 0 when it is
+ * missing, unreadable, corrupt or too large (lastStatus says which). The file is streamed through
+ * the well-formedness check first, which also measures it, so no more is allocated than it needs. */
+export function readSceneFile(id: string): usize {
+  lastStatus = checkSceneFile(id);
+  if (lastStatus < 0) return 0;
+  const k = sceneKey(id);
+  const n = lastLength;
+  const buf = heap.alloc(max<u32>(n, 1));
+  let got: u32 = 0;
+  while (got < n) {
+    const r = readSceneChunk(k, got, buf + got, n - got);
+    if (r <= 0) {
+      heap.free(buf);
+      lastStatus = r == STORE_MISSING ? STORE_MISSING : STORE_IO_ERROR;
+      return 0;
+    }
+    got += <u32>r;
+  }
+  return buf;
+}
+
+// A chunk buffer for streaming files (check, then send).
+export const CHUNK: u32 = 512;
+export const chunk = memory.data(CHUNK);
+
+/** Streams a scene file through the well-formedness check: 0 when it is one well-formed JSON
+ * object, STORE_MISSING, or STORE_IO_ERROR (unreadable, corrupt or too large). */
+export function checkSceneFile(id: string): i32 {
+  const k = sceneKey(id);
+  syntaxBegin();
+  let offset: u32 = 0;
+  while (true) {
+    const got = readSceneChunk(k, offset, chunk, CHUNK);
+    if (got < 0) return got == STORE_MISSING ? STORE_MISSING : STORE_IO_ERROR;
+    if (got == 0) break;
+    offset += <u32>got;
+    if (offset > MAX_SCENE_FILE || !syntaxFeed(chunk, <u32>got)) return STORE_IO_ERROR;
+  }
+  lastLength = offset;
+  return syntaxEnd() ? 0 : STORE_IO_ERROR;
+}

@@ -1,0 +1,139 @@
+// The core's memory around the scene library, with the core in this process (InProcessCore) so its
+// linear memory can be read: a maximal scene is validated, stored and read within 128 KiB, and
+// rejected requests leave nothing behind. Also the store failures a spawned host cannot provoke.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { FileStore } from "../host/src/store.js";
+import { STORE_FULL } from "../host/src/abi.js";
+import { InProcessCore, baseScene, maximalScene, tokenCount } from "./helpers/scenes.js";
+
+const BUDGET = 128 * 1024;
+
+function scenesOnDisk(core: InProcessCore): string[] {
+  const dir = path.join(core.store.dir, "scenes");
+  return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+}
+
+test("a maximal scene is validated, stored, listed and read within 128 KiB of linear memory", () => {
+  const core = new InProcessCore();
+  const doc = maximalScene();
+  const text = JSON.stringify(doc);
+  assert.ok(tokenCount(doc) > 3500, "the maximal scene should be near the 4096-token limit");
+  const post = core.request("POST", "/api/scenes", text);
+  assert.equal(post.status, 200, post.text);
+  assert.ok(core.memoryBytes <= BUDGET, `${core.memoryBytes} bytes after POST`);
+  const id = post.body.id;
+  const list = core.request("GET", "/api/scenes");
+  assert.equal(list.body[0].layerCount, 8);
+  const get = core.request("GET", `/api/scenes/${id}`);
+  assert.equal(get.length, -1, "sent chunked");
+  assert.equal(get.text, `{"id":"${id}",` + text.slice(1));
+  assert.equal(core.request("PATCH", `/api/scenes/${id}`, text).status, 200);
+  assert.ok(core.memoryBytes <= BUDGET, `${core.memoryBytes} bytes after GET and PATCH`);
+});
+
+test("a maximal scene padded to the 32 KiB body limit, and one in legacy forms, stay within 128 KiB", () => {
+  const compact = JSON.stringify(maximalScene());
+  const legacy = maximalScene();
+  for (const layer of legacy.layers)
+    for (const step of layer.sequence)
+      if (step.runner) {
+        delete step.source;
+        step.originPanel = 9;
+      }
+  for (const body of [compact + " ".repeat(32768 - compact.length), JSON.stringify(legacy)]) {
+    const core = new InProcessCore();
+    const post = core.request("POST", "/api/scenes", body);
+    assert.equal(post.status, 200, post.text);
+    assert.equal(core.request("GET", "/api/scenes").status, 200);
+    assert.ok(core.memoryBytes <= BUDGET, `${core.memoryBytes} bytes`);
+  }
+});
+
+test("1000 rounds of rejected requests leave the core's memory where it was and store nothing", () => {
+  const core = new InProcessCore();
+  const valid = JSON.stringify(baseScene());
+  const maximal = JSON.stringify(maximalScene());
+  let deep = "1";
+  for (let i = 0; i < 30; i++) deep = `[${deep}]`;
+  const invalid = maximalScene();
+  invalid.layers[7].sequence[11].duration = 70000; // the last field checked
+  const bad: [string, string, string | Buffer, number][] = [
+    ["POST", "/api/scenes", valid.slice(0, 100), 400],
+    ["POST", "/api/scenes", maximal.slice(0, -2), 400],
+    ["POST", "/api/scenes", deep, 400],
+    ["POST", "/api/scenes", valid.replace('"loop":true', '"loop":true,"loop":false'), 400],
+    ["POST", "/api/scenes", Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]), 400],
+    ["POST", "/api/scenes", JSON.stringify({ pad: new Array(6000).fill(1) }), 413],
+    ["POST", "/api/scenes", " ".repeat(40000), 413],
+    ["POST", "/api/scenes", JSON.stringify(invalid), 422],
+    ["POST", "/api/scenes", JSON.stringify({ ...baseScene(), name: "\u0001" }), 422],
+    ["POST", "/api/scenes", JSON.stringify({ ...baseScene(), id: "abcdefgh" }), 422],
+    ["POST", "/api/scenes", JSON.stringify({ ...baseScene(), schemaVersion: 99 }), 409],
+    ["PATCH", "/api/scenes/abcdefgh", valid, 404],
+    ["GET", "/api/scenes/zzzzzzzz", "", 404],
+    ["DELETE", "/api/scenes/zzzzzzzz", "", 404],
+    ["PUT", "/api/scenes", valid, 405],
+  ];
+  // warm-up: every kind once, and the largest valid document (the high-water mark)
+  for (const [method, url, body, status] of bad) assert.equal(core.request(method, url, body).status, status, url);
+  const warm = core.request("POST", "/api/scenes", maximal);
+  assert.equal(warm.status, 200);
+  assert.equal(core.request("DELETE", `/api/scenes/${warm.body.id}`).status, 200);
+  const before = core.memoryBytes;
+  assert.ok(before <= BUDGET, `${before} bytes after the warm-up`);
+  // 1000 rounds of every kind: a leak of even one smallest block (16 bytes) in one kind of request
+  // would not fit in the pages' free space
+  for (let i = 0; i < 1000; i++) {
+    for (const [method, url, body, status] of bad) assert.equal(core.request(method, url, body).status, status);
+  }
+  assert.equal(core.memoryBytes, before);
+  assert.deepEqual(scenesOnDisk(core), []);
+  // nothing leaked inside the pages either: the maximal scene still fits as before
+  assert.equal(core.request("POST", "/api/scenes", maximal).status, 200);
+  assert.equal(core.memoryBytes, before);
+});
+
+test("a full store is 507 with a message, and the old file stays intact", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-full-"));
+  let full = false;
+  class FullStore extends FileStore {
+    write(key: string, data: Uint8Array): number {
+      return full && key.startsWith("scenes/") ? STORE_FULL : super.write(key, data);
+    }
+  }
+  const core = new InProcessCore(dir, new FullStore(dir));
+  const doc = baseScene();
+  const id = core.request("POST", "/api/scenes", doc).body.id;
+  full = true;
+  const patch = core.request("PATCH", `/api/scenes/${id}`, { ...doc, name: "changed" });
+  assert.equal(patch.status, 507);
+  assert.equal(patch.text, `{"error":"storage full: scene ${id} was not saved"}`);
+  const post = core.request("POST", "/api/scenes", doc);
+  assert.equal(post.status, 507);
+  assert.match(post.body.error, /^storage full: scene [a-z0-9]{8} was not saved$/);
+  assert.equal(fs.readFileSync(path.join(dir, "scenes", id), "utf8"), JSON.stringify(doc));
+  assert.deepEqual(scenesOnDisk(core), [id]);
+  full = false;
+  assert.equal(core.request("PATCH", `/api/scenes/${id}`, { ...doc, name: "changed" }).status, 200);
+});
+
+test("the library holds 100 scenes; the 101st is 507 and stores nothing", () => {
+  const core = new InProcessCore();
+  const doc = JSON.stringify({ name: "s", layers: [{ group: 1, sequence: [{ type: "SOLID", duration: 1 }] }] });
+  for (let i = 0; i < 100; i++) assert.equal(core.request("POST", "/api/scenes", doc).status, 200);
+  const res = core.request("POST", "/api/scenes", doc);
+  assert.equal(res.status, 507);
+  assert.equal(res.text, '{"error":"the scene library is full (100 scenes)"}');
+  assert.equal(scenesOnDisk(core).length, 100);
+  assert.equal(core.request("GET", "/api/scenes").body.length, 100);
+  // the one-shot scene does not count
+  fs.writeFileSync(path.join(core.store.dir, "scenes", "oneshot000"), doc);
+  const id = scenesOnDisk(core)[0];
+  assert.equal(core.request("DELETE", `/api/scenes/${id}`).status, 200);
+  assert.equal(core.request("POST", "/api/scenes", doc).status, 200);
+  assert.ok(core.memoryBytes <= BUDGET, `${core.memoryBytes} bytes with a full library listed`);
+});
