@@ -5,7 +5,9 @@ import { measureCoreOps } from "./core-ops.js";
 import { startBenchController } from "./controller.js";
 import { exerciseMemory } from "./memory.js";
 import { measureThroughput } from "./throughput.js";
-import { reportCoreOps, reportMemory, reportSizes, reportThroughput } from "./report.js";
+import { reportCoreOps, reportMemory, reportSizes, reportThroughput, reportFigures } from "./report.js";
+import { benchPanelEngine } from "./panel-engine.js";
+import { benchSceneStore } from "./scene-store.js";
 
 const PANELS = 100;
 
@@ -13,6 +15,8 @@ async function main(): Promise<void> {
   console.log(`Tessera bench: ${PANELS} emulated panels, Node ${process.version}, ${process.platform}/${process.arch}`);
   // The in-core timings run first, while nothing else (server, virtual bus) is busy in the process.
   const coreOps = await measureCoreOps(PANELS);
+  const engine = await benchPanelEngine();
+  const scenes = await benchSceneStore();
   const ctrl = await startBenchController(PANELS);
   try {
     const memory = await exerciseMemory(ctrl);
@@ -23,6 +27,8 @@ async function main(): Promise<void> {
     reportMemory(PANELS, memory);
     reportCoreOps(coreOps);
     reportThroughput(PANELS, throughput);
+    reportFigures("5. Panel animation engine (one panel, 18 animations)", engine);
+    reportFigures("6. Scene store: a maximal scene (8 layers x 12 steps, 32 panels a layer)", scenes);
   } finally {
     await ctrl.close();
   }
