@@ -4,18 +4,24 @@
 import { send } from "./send";
 import { T_QUERY, ADDR_BROADCAST } from "./protocol";
 import { tree, MAX_PANELS } from "../topology/tree";
+import { MAX_CONNECTIONS } from "../ws/connections";
 
 export const QUERY_TIMEOUT_MS: u32 = 50;
+/** HTTP requests that may wait at once (more answer 503); WebSocket connections come on top. */
 export const MAX_WAITERS: i32 = 8;
+const WAITER_SLOTS = MAX_WAITERS + MAX_CONNECTIONS;
 
 export const replied = new StaticArray<bool>(MAX_PANELS + 1);
 export const replyOn = new StaticArray<bool>(MAX_PANELS + 1);
 export const replyColor = new StaticArray<u32>(MAX_PANELS + 1);
 
-// Waiters: an HTTP request id, or a WebSocket connection id.
-const waiterId = new StaticArray<u32>(MAX_WAITERS);
-const waiterIsWs = new StaticArray<bool>(MAX_WAITERS);
+// Waiters: an HTTP request id, or a WebSocket connection id with the number of replies it is owed
+// (every GET_PANELS_STATES gets its PANELS_STATES, however many a connection sends meanwhile).
+const waiterId = new StaticArray<u32>(WAITER_SLOTS);
+const waiterIsWs = new StaticArray<bool>(WAITER_SLOTS);
+const waiterCount = new StaticArray<u32>(WAITER_SLOTS);
 let waiters = 0;
+let httpWaiters = 0;
 let active = false;
 let startedAt: u32 = 0;
 let answered = 0;
@@ -27,10 +33,17 @@ export function setQueryHandler(handler: (id: u32, isWs: bool) => void): void {
 
 /** Adds a waiter and starts a query if none is in flight; false when too many are waiting. */
 export function requestStates(id: u32, isWs: bool, now: u32): bool {
-  if (waiters == MAX_WAITERS) return false;
-  waiterId[waiters] = id;
-  waiterIsWs[waiters] = isWs;
-  waiters++;
+  let k = 0;
+  while (k < waiters && !(isWs && waiterIsWs[k] && waiterId[k] == id)) k++;
+  if (k < waiters) waiterCount[k]++;
+  else {
+    if (isWs ? waiters - httpWaiters >= MAX_CONNECTIONS : httpWaiters >= MAX_WAITERS) return false;
+    waiterId[k] = id;
+    waiterIsWs[k] = isWs;
+    waiterCount[k] = 1;
+    waiters++;
+    if (!isWs) httpWaiters++;
+  }
   if (!active) {
     active = true;
     startedAt = now;
@@ -59,5 +72,6 @@ function complete(): void {
   active = false;
   const n = waiters;
   waiters = 0;
-  for (let i = 0; i < n; i++) onComplete(waiterId[i], waiterIsWs[i]);
+  httpWaiters = 0;
+  for (let i = 0; i < n; i++) for (let r: u32 = 0; r < waiterCount[i]; r++) onComplete(waiterId[i], waiterIsWs[i]);
 }
