@@ -177,7 +177,52 @@ export function numberValue(i: i32): f64 {
     for (let k: u32 = neg ? 1 : 0; k < n; k++) v = v * 10 + <f64>(load<u8>(p + k) - 0x30);
     return neg ? -v : v;
   }
-  return parseFloat(String.UTF8.decodeUnsafe(p, n));
+  return decimalValue(p, n);
+}
+
+/** Exact powers of ten (every one up to 1e22 is a double). */
+function pow10(k: i32): f64 {
+  let v: f64 = 1;
+  for (let j = 0; j < k; j++) v *= 10;
+  return v;
+}
+
+/** The value of a number the scanner has checked: the digits as an integer times a power of ten.
+ * Exact (correctly rounded) when the digits fit 2^53 and the power is within 1e22, which covers
+ * every fractional number the API takes (speeds, fractions); larger ones are close, not exact. */
+function decimalValue(p: usize, n: u32): f64 {
+  let k: u32 = 0;
+  const neg = load<u8>(p) == 0x2d;
+  if (neg) k++;
+  let mantissa: f64 = 0;
+  let exp = 0;
+  let c = load<u8>(p + k);
+  for (; k < n && c != 0x2e && (c | 0x20) != 0x65; c = load<u8>(p + ++k)) mantissa = mantissa * 10 + <f64>(c - 0x30);
+  if (k < n && c == 0x2e) {
+    for (c = load<u8>(p + ++k); k < n && (c | 0x20) != 0x65; c = load<u8>(p + ++k)) {
+      mantissa = mantissa * 10 + <f64>(c - 0x30);
+      exp--;
+    }
+  }
+  if (k < n) {
+    const sign = load<u8>(p + ++k);
+    const minus = sign == 0x2d;
+    if (sign == 0x2d || sign == 0x2b) k++;
+    let e = 0;
+    for (; k < n && e < 100000; k++) e = e * 10 + <i32>(load<u8>(p + k) - 0x30);
+    exp += minus ? -e : e;
+  }
+  let v = mantissa;
+  while (exp > 22) {
+    v *= 1e22;
+    exp -= 22;
+  }
+  while (exp < -22) {
+    v /= 1e22;
+    exp += 22;
+  }
+  v = exp < 0 ? v / pow10(-exp) : v * pow10(exp);
+  return neg ? -v : v;
 }
 
 /** The integer value of a token, when it is an integer within [lo, hi]; else `fallback`. */

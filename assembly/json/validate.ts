@@ -73,7 +73,7 @@ export function onlyKeys(obj: i32, path: string, allowed: string[]): bool {
   return true;
 }
 
-export function expectInt(i: i32, path: string, lo: i64, hi: i64): bool {
+export function expectInt(i: i32, path: string, lo: i32, hi: i32): bool {
   if (isInteger(i)) {
     const v = numberValue(i);
     if (v >= <f64>lo && v <= <f64>hi) return true;
