@@ -142,6 +142,18 @@ function hasEscape(p: usize, n: u32): bool {
   return false;
 }
 
+/** True when string token i contains an escape sequence (its source bytes are not its text). */
+export function stringHasEscape(i: i32): bool {
+  return hasEscape(sourceOf(i), lengthOf(i));
+}
+
+/** The value of one hexadecimal digit (either case), or -1. */
+export function hexDigit(c: i32): i32 {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const l = c | 0x20;
+  return l >= 0x61 && l <= 0x66 ? l - 0x57 : -1;
+}
+
 /** Compares a string token with an ASCII string without allocating. */
 export function stringEquals(i: i32, s: string): bool {
   if (kindOf(i) != J_STRING) return false;
@@ -416,10 +428,7 @@ function hex4(): i32 {
   if (pos + 4 > end) return -1;
   let v = 0;
   for (let k = 0; k < 4; k++) {
-    const c = <i32>load<u8>(pos++);
-    let d = -1;
-    if (c >= 0x30 && c <= 0x39) d = c - 0x30;
-    else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66) d = (c | 0x20) - 0x57;
+    const d = hexDigit(<i32>load<u8>(pos++));
     if (d < 0) return -1;
     v = (v << 4) | d;
   }

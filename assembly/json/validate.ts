@@ -10,6 +10,7 @@ import {
   numberValue,
   sourceOf,
   lengthOf,
+  hexDigit,
   J_NULL,
   J_FALSE,
   J_TRUE,
@@ -95,10 +96,7 @@ export function parseHexColorAt(p: usize, len: u32): i32 {
   if (len != 7 || load<u8>(p) != 0x23) return -1;
   let v = 0;
   for (let k: usize = 1; k < 7; k++) {
-    const c = <i32>load<u8>(p + k);
-    let d = -1;
-    if (c >= 0x30 && c <= 0x39) d = c - 0x30;
-    else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66) d = (c | 0x20) - 0x57;
+    const d = hexDigit(<i32>load<u8>(p + k));
     if (d < 0) return -1;
     v = (v << 4) | d;
   }

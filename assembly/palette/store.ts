@@ -23,6 +23,7 @@ import {
   sizeOf,
   after,
   PARSE_OK,
+  stringHasEscape as hasEscape,
 } from "../json/reader";
 import { resetErrors, fail, parseHexColorAt, validationError } from "../json/validate";
 import { log, LOG_WARN } from "../util/log";
@@ -30,7 +31,7 @@ import { STORE_MISSING } from "../store/kv";
 import * as w from "../json/writer";
 import { Palette, BASE_COLORS_NAME, sameName } from "./palette";
 import { BUILTIN_PALETTES } from "./builtin";
-import { validatePalette, nameToken, packStops, hasEscape } from "./validate";
+import { validatePalette, nameToken, packStops } from "./validate";
 
 export const PALETTE_PREFIX = "palettes/";
 const PREFIX_LEN: u32 = 9;

@@ -28,6 +28,7 @@ import {
   lengthOf,
   J_ARRAY,
   J_STRING,
+  stringHasEscape as hasEscape,
 } from "../json/reader";
 import { expectObject, expectString, expectArray, parseHexColorAt, fail, join } from "../json/validate";
 import { MAX_STOPS } from "./palette";
@@ -75,14 +76,6 @@ export function packStops(v: i32): StaticArray<u32> {
 /** The colour of a "#RRGGBB" string token, or -1. */
 function colorOf(t: i32): i32 {
   return kindOf(t) == J_STRING ? parseHexColorAt(sourceOf(t), lengthOf(t)) : -1;
-}
-
-/** True when a string token's source text holds an escape (then its bytes are not its value). */
-export function hasEscape(t: i32): bool {
-  const p = sourceOf(t);
-  const n = lengthOf(t);
-  for (let k: u32 = 0; k < n; k++) if (load<u8>(p + k) == 0x5c) return true;
-  return false;
 }
 
 function checkName(t: i32): bool {

@@ -12,6 +12,7 @@ import {
   J_STRING,
   J_TRUE,
   J_FALSE,
+  stringHasEscape as hasEscape,
 } from "../json/reader";
 import { fail, kindName } from "../json/validate";
 
@@ -19,14 +20,6 @@ import { fail, kindName } from "../json/validate";
 export let tp: usize = 0;
 export let tl: u32 = 0;
 let scratch: ArrayBuffer | null = null;
-
-/** True when the string token's source contains an escape sequence. */
-export function hasEscape(t: i32): bool {
-  const p = sourceOf(t);
-  const n = lengthOf(t);
-  for (let k: u32 = 0; k < n; k++) if (load<u8>(p + k) == 0x5c) return true;
-  return false;
-}
 
 /** Points tp/tl at the UTF-8 text of string token t (decoded when it has escapes). */
 export function textOf(t: i32): void {

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ROOT } from "./host.js";
+import type { PanelExports } from "../../host/src/bus/virtual-bus.js";
 
 export const T = {
   RESET: 1,
@@ -144,17 +145,6 @@ export function record(a: Anim): number[] {
 }
 
 const rgbBytes = (c: number) => [(c >> 16) & 0xff, (c >> 8) & 0xff, c & 0xff];
-
-interface PanelExports {
-  memory: WebAssembly.Memory;
-  panel_rx_buffer(): number;
-  panel_rx(port: number, len: number): void;
-  panel_address(): number;
-  panel_color(): number;
-  panel_render(now: number): number;
-  panel_led(): number;
-  panel_is_on(): number;
-}
 
 /** The firmware under test: build/panel.wasm unless TESSERA_PANEL_WASM names another build. */
 export const PANEL_WASM = process.env.TESSERA_PANEL_WASM ?? path.join(ROOT, "build/panel.wasm");

@@ -4,7 +4,8 @@
 import fs from "node:fs";
 import type { Wire } from "./topology.js";
 
-interface PanelExports {
+/** The panel firmware's exports (build/panel.wasm). */
+export interface PanelExports {
   memory: WebAssembly.Memory;
   panel_rx_buffer(): number;
   panel_rx(port: number, len: number): void;
