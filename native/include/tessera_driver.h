@@ -1,0 +1,39 @@
+/*
+ * tessera_driver.h: how a port drives the core (native/src/driver.c). Each function calls the
+ * matching core_* export with the bytes copied into the core's memory, and restarts the core when
+ * it traps (logging the reason, then port_core_restarted), as a watchdog reboot would.
+ * Call them with the host's core lock held, never from inside a port_* function.
+ */
+#ifndef TESSERA_DRIVER_H
+#define TESSERA_DRIVER_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Loads the core and boots it with the variant's panel limit. 0 on success. */
+int tessera_start(uint32_t max_panels);
+
+/* The main loop; returns the ms until the next tick is due. */
+uint32_t tessera_tick(void);
+
+/* An HTTP request: url as sent (with query), the body bytes read (body_len, at most the port's cap)
+ * and the full length seen (total_len >= body_len; above the core's limit it answers 413). */
+void tessera_http(uint32_t req, uint32_t method, const uint8_t *url, uint32_t url_len, const uint8_t *body,
+                  uint32_t body_len, uint32_t total_len);
+
+/* WebSocket /ws: 1 accepted, 0 refused (close with 1013). */
+int tessera_ws_open(uint32_t conn);
+void tessera_ws_frame(uint32_t conn, const uint8_t *frame, uint32_t len);
+void tessera_ws_close(uint32_t conn);
+
+/* A packet from the panel bus. */
+void tessera_bus_receive(const uint8_t *packet, uint32_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_DRIVER_H */

@@ -1,0 +1,182 @@
+/*
+ * main.c: the POSIX host's command line (the desktop host's flags) and main loop. One lock owns the
+ * core, the panels and the bus queue; the main loop delivers bus packets and ticks the core when
+ * due, CivetWeb's threads take the lock for each request and frame.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "posix.h"
+#include "tessera_driver.h"
+#include "tessera_host.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static volatile sig_atomic_t stopping;
+static volatile int kicked;
+
+void posix_lock(void) { pthread_mutex_lock(&lock); }
+void posix_unlock(void) { pthread_mutex_unlock(&lock); }
+pthread_mutex_t *posix_mutex(void) { return &lock; }
+void posix_kick(void) {
+  kicked = 1;
+  pthread_cond_signal(&wake);
+}
+
+static const char HELP[] =
+    "Usage: tessera-host [options]\n"
+    "\n"
+    "Runs the Tessera controller core (native C host) with a virtual bus of emulated panels.\n"
+    "\n"
+    "Options:\n"
+    "  --port N            HTTP and WebSocket port (default 8080; 0 picks a free one)\n"
+    "  --host ADDR         address to listen on (default: all interfaces)\n"
+    "  --data-dir DIR      where settings are stored (default ./data)\n"
+    "  --panels N          generate a tree of N triangle panels (default 12)\n"
+    "  --topology FILE     wire the panels as a JSON file describes (see docs/desktop-host.md)\n"
+    "  --variant small|large   panel limit 32 or 100 (default large)\n"
+    "  --log-level LEVEL   error, warn, info or debug (default info)\n"
+    "  --manual-clock      test hook: the clock only advances through POST /__test__/clock\n"
+    "  --help              this text\n";
+
+static void fail(const char *message) {
+  fprintf(stderr, "error: %s\n\n%s", message, HELP);
+  exit(2);
+}
+
+static int integer(const char *s, long lo, long hi, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || errno || v < lo || v > hi) return 0;
+  *out = v;
+  return 1;
+}
+
+static void on_signal(int sig) {
+  (void)sig;
+  stopping = 1;
+}
+
+int main(int argc, char **argv) {
+  const char *port_arg = "8080", *host = NULL, *data_dir = "data", *panels_arg = NULL, *topology = NULL;
+  const char *variant = "large", *level = "info";
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char **target = NULL;
+    if (strcmp(a, "--manual-clock") == 0) {
+      posix_manual_clock = 1;
+      continue;
+    }
+    if (strcmp(a, "--help") == 0) {
+      fputs(HELP, stdout);
+      return 0;
+    }
+    const char *names[] = {"--port", "--host", "--data-dir", "--panels", "--topology", "--variant", "--log-level"};
+    const char **targets[] = {&port_arg, &host, &data_dir, &panels_arg, &topology, &variant, &level};
+    const char *value = NULL;
+    for (int k = 0; k < 7; k++) {
+      size_t n = strlen(names[k]);
+      if (strncmp(a, names[k], n) == 0 && (a[n] == 0 || a[n] == '=')) {
+        target = targets[k];
+        value = a[n] == '=' ? a + n + 1 : NULL;
+      }
+    }
+    if (!target) {
+      char m[300];
+      snprintf(m, sizeof m, "Unknown option '%.200s'", a);
+      fail(m);
+    }
+    if (!value) {
+      if (i + 1 >= argc) fail("an option is missing its value");
+      value = argv[++i];
+    }
+    *target = value;
+  }
+  long port, panels = 12;
+  if (!integer(port_arg, 0, 65535, &port)) fail("--port must be 0-65535");
+  uint32_t max_panels;
+  if (strcmp(variant, "small") == 0) max_panels = 32;
+  else if (strcmp(variant, "large") == 0) max_panels = 100;
+  else fail("--variant must be small or large");
+  const char *levels[] = {"error", "warn", "info", "debug"};
+  posix_log_level = -1;
+  for (int k = 0; k < 4; k++)
+    if (strcmp(level, levels[k]) == 0) posix_log_level = k;
+  if (posix_log_level < 0) fail("--log-level must be error, warn, info or debug");
+  if (panels_arg && topology) fail("give --panels or --topology, not both");
+
+  static wire_t wires[MAX_EMULATED_PANELS + 1];
+  int count;
+  if (topology) {
+    char err[300], m[400];
+    count = topology_load(topology, wires, err, sizeof err);
+    if (count < 0) {
+      snprintf(m, sizeof m, "topology: %s", err);
+      fail(m);
+    }
+  } else {
+    if (panels_arg && !integer(panels_arg, 0, 254, &panels)) fail("--panels must be 0-254");
+    count = topology_generate((int)panels, wires);
+  }
+
+  char dir[PATH_MAX];
+  if (!realpath(data_dir, dir)) snprintf(dir, sizeof dir, "%s", data_dir);
+  if (posix_store_open(dir) != 0) fail("cannot create the data directory");
+  if (!realpath(data_dir, dir)) snprintf(dir, sizeof dir, "%s", data_dir);
+  char chip[7];
+  if (posix_chip_id(chip) != 0) fail("cannot write the chip id");
+
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  signal(SIGPIPE, SIG_IGN);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+
+  posix_lock();
+  if (bus_start(wires, count) != 0) fail("cannot start the emulated panels");
+  if (tessera_start(max_panels) != 0) fail("cannot start the core");
+  posix_unlock();
+
+  int bound = server_start(host, (int)port);
+  if (bound < 0) fail("cannot listen on that port");
+  printf("Tessera controller tessera-%s listening on http://localhost:%d\n", chip, bound);
+  printf("  %d emulated panels, variant %s, data in %s\n", count, variant, dir);
+  printf("  try: curl http://localhost:%d/api/state\n", bound);
+
+  posix_lock();
+  uint64_t next_tick = 0;
+  while (!stopping) {
+    kicked = 0;
+    bus_pump();
+    uint64_t now = posix_now_ms();
+    if (now >= next_tick) {
+      uint32_t next = tessera_tick();
+      if (next < 1) next = 1;
+      if (next > 100) next = 100;
+      next_tick = posix_now_ms() + next;
+      continue;
+    }
+    if (bus_pending() || kicked) continue;
+    uint64_t until = next_tick;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t wait_ms = until - now;
+    if (wait_ms > 100) wait_ms = 100;
+    ts.tv_nsec += (long)(wait_ms * 1000000u);
+    ts.tv_sec += ts.tv_nsec / 1000000000L;
+    ts.tv_nsec %= 1000000000L;
+    pthread_cond_timedwait(&wake, &lock, &ts);
+  }
+  posix_unlock();
+  server_stop();
+  return 0;
+}

@@ -1,0 +1,49 @@
+/* posix.h: what the files of the POSIX port share (not part of the portable host). */
+#ifndef TESSERA_POSIX_H
+#define TESSERA_POSIX_H
+
+#include <stdint.h>
+
+/* The one lock around the core and everything it touches (main.c). */
+void posix_lock(void);
+void posix_unlock(void);
+#include <pthread.h>
+pthread_mutex_t *posix_mutex(void);
+/* Wakes the main loop (bus deliveries or a tick are due). Safe with or without the lock. */
+void posix_kick(void);
+
+/* system.c */
+extern int posix_log_level; /* TESSERA_LOG_* threshold */
+uint64_t posix_now_ms(void);
+/* --manual-clock (test hook): the core's and the panels' clock only moves through POST /__test__/clock. */
+extern int posix_manual_clock;
+extern double posix_virtual_ms;
+void posix_logf(uint32_t level, const char *fmt, ...);
+
+/* store.c */
+int posix_store_open(const char *dir);
+/* The chip id: six hex digits kept in <data-dir>/chipid. */
+int posix_chip_id(char out[7]);
+
+/* topology.c: wires as host/src/bus/topology.ts. */
+typedef struct {
+  int parent; /* 1-based position of the parent, 0 for the controller */
+  int edge;   /* the parent's slot 0-2 */
+  int in_edge;
+} wire_t;
+#define MAX_EMULATED_PANELS 254
+/* Both return the number of wires, or -1 with a message in err. */
+int topology_generate(int n, wire_t *out);
+int topology_load(const char *file, wire_t *out, char *err, int err_len);
+
+/* bus.c: the emulated panels (build/panel.wasm via wasm2c) and the queue between them. */
+int bus_start(const wire_t *wires, int n);
+/* Delivers queued packets (and what they cause); returns how many were delivered. Call with the lock. */
+int bus_pump(void);
+int bus_pending(void);
+
+/* server.c: HTTP + /ws. Returns the bound port or -1. */
+int server_start(const char *host, int port);
+void server_stop(void);
+
+#endif

@@ -1,0 +1,402 @@
+/*
+ * server.c: HTTP and WebSocket (/ws) on one port with CivetWeb. Request bodies are read up to a
+ * bounded cap and the full length is passed on (so the core answers 413); answers are collected
+ * per request (bounded) and written by the request's own thread once the core ends them, which may
+ * be later (a live panel query). Nothing here interprets a request.
+ */
+#include <civetweb.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "posix.h"
+#include "tessera_driver.h"
+#include "tessera_host.h"
+#include "tessera_port.h"
+
+#define BODY_CAP (64 * 1024)                /* read at most this much of a body; the core's limit is 32 KiB */
+#define BODY_COUNT_LIMIT (16 * 1024 * 1024) /* past this the rest is not even counted */
+#define URL_CAP 8192
+#define ANSWER_CAP (1024 * 1024) /* the largest answer kept */
+#define MAX_REQUESTS 64
+#define MAX_SOCKETS 32
+#define WS_FRAME_CAP 1024 /* no valid frame is larger; the core would drop it */
+#define ANSWER_TIMEOUT_S 30
+
+typedef struct {
+  int used;
+  uint32_t id;
+  int has_head, done;
+  uint32_t status;
+  int32_t length;
+  uint8_t *buf;
+  size_t len, cap;
+} request_t;
+
+typedef struct {
+  int used;
+  uint32_t id;
+  struct mg_connection *conn;
+  int in_core; /* the core knows this connection */
+} socket_t;
+
+static struct mg_context *ctx;
+static request_t requests[MAX_REQUESTS];
+static socket_t sockets[MAX_SOCKETS];
+static pthread_cond_t answered = PTHREAD_COND_INITIALIZER;
+static uint32_t next_request = 1, next_socket = 1;
+
+static request_t *find_request(uint32_t id) {
+  for (int i = 0; i < MAX_REQUESTS; i++)
+    if (requests[i].used && requests[i].id == id) return &requests[i];
+  return NULL;
+}
+
+static socket_t *find_socket(uint32_t id) {
+  for (int i = 0; i < MAX_SOCKETS; i++)
+    if (sockets[i].used && sockets[i].id == id) return &sockets[i];
+  return NULL;
+}
+
+/* ---- The core's output side (called with the lock held). -------------------------------------- */
+void port_http_head(uint32_t req, uint32_t status, int32_t length) {
+  request_t *r = find_request(req);
+  if (!r || r->has_head) return;
+  r->has_head = 1;
+  r->status = status;
+  r->length = length;
+}
+
+void port_http_body(uint32_t req, const uint8_t *data, uint32_t len) {
+  request_t *r = find_request(req);
+  if (!r || r->done) return;
+  if (r->len + len > r->cap) {
+    size_t cap = r->cap ? r->cap : 1024;
+    while (cap < r->len + len) cap *= 2;
+    if (cap > ANSWER_CAP) {
+      posix_logf(TESSERA_LOG_ERROR, "http: answer to request %u larger than %d bytes, cut", req, ANSWER_CAP);
+      return;
+    }
+    uint8_t *b = realloc(r->buf, cap);
+    if (!b) return;
+    r->buf = b;
+    r->cap = cap;
+  }
+  memcpy(r->buf + r->len, data, len);
+  r->len += len;
+}
+
+void port_http_end(uint32_t req) {
+  request_t *r = find_request(req);
+  if (!r) return;
+  r->done = 1;
+  pthread_cond_broadcast(&answered);
+}
+
+static void ws_close_with(struct mg_connection *c, int code) {
+  unsigned char payload[2] = {(unsigned char)(code >> 8), (unsigned char)code};
+  mg_websocket_write(c, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, (const char *)payload, 2);
+}
+
+void port_ws_send(uint32_t conn, const uint8_t *data, uint32_t len) {
+  socket_t *s = find_socket(conn);
+  if (s && s->in_core) mg_websocket_write(s->conn, MG_WEBSOCKET_OPCODE_BINARY, (const char *)data, len);
+}
+
+void port_ws_broadcast(const uint8_t *data, uint32_t len) {
+  for (int i = 0; i < MAX_SOCKETS; i++)
+    if (sockets[i].used && sockets[i].in_core)
+      mg_websocket_write(sockets[i].conn, MG_WEBSOCKET_OPCODE_BINARY, (const char *)data, len);
+}
+
+void port_core_restarted(const char *reason) {
+  (void)reason;
+  static const char body[] = "{\"error\":\"internal_error\"}";
+  for (int i = 0; i < MAX_REQUESTS; i++) {
+    request_t *r = &requests[i];
+    if (!r->used || r->done) continue;
+    r->has_head = 1;
+    r->status = 500;
+    r->length = (int32_t)(sizeof body - 1);
+    r->len = 0;
+    port_http_body(r->id, (const uint8_t *)body, sizeof body - 1);
+    r->done = 1;
+  }
+  pthread_cond_broadcast(&answered);
+  for (int i = 0; i < MAX_SOCKETS; i++) {
+    if (!sockets[i].used || !sockets[i].in_core) continue;
+    sockets[i].in_core = 0;
+    ws_close_with(sockets[i].conn, 1011);
+  }
+}
+
+/* ---- HTTP ---------------------------------------------------------------------------------------- */
+static uint32_t method_code(const char *m) {
+  static const char *const names[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"};
+  for (uint32_t i = 0; i < 6; i++)
+    if (strcmp(m, names[i]) == 0) return i + 1;
+  return TESSERA_METHOD_OTHER;
+}
+
+static void send_answer(struct mg_connection *c, int head_only, uint32_t status, int32_t length, const uint8_t *body,
+                        size_t len) {
+  char number[32];
+  mg_response_header_start(c, (int)status);
+  mg_response_header_add(c, "Content-Type", "application/json", -1);
+  if (length >= 0) {
+    snprintf(number, sizeof number, "%d", length);
+    mg_response_header_add(c, "Content-Length", number, -1);
+  } else {
+    mg_response_header_add(c, "Transfer-Encoding", "chunked", -1);
+  }
+  mg_response_header_send(c);
+  if (head_only) return;
+  if (length >= 0) {
+    if (len) mg_write(c, body, len);
+  } else {
+    if (len) mg_send_chunk(c, (const char *)body, (unsigned)len);
+    mg_send_chunk(c, "", 0);
+  }
+}
+
+/* POST /__test__/clock {"advance": ms} with --manual-clock: the clock moves in steps of at most 5 ms,
+ * and at each step the core ticks and every bus packet is delivered (as the desktop host does). */
+static int test_clock(struct mg_connection *c, uint32_t method, const uint8_t *body, size_t len) {
+  double advance = 0;
+  int ok = method == TESSERA_METHOD_POST;
+  char text[256];
+  size_t n = len < sizeof text - 1 ? len : sizeof text - 1;
+  memcpy(text, body ? (const char *)body : "", n);
+  text[n] = 0;
+  const char *p = text;
+  while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') p++;
+  if (*p && *p != '{') ok = 0;
+  const char *key = strstr(text, "\"advance\"");
+  if (key) {
+    p = strchr(key, ':');
+    char *end = NULL;
+    advance = p ? strtod(p + 1, &end) : -1;
+    if (!p || end == p + 1) ok = 0;
+  }
+  if (!ok || !(advance >= 0) || advance > 1e9) {
+    static const char bad[] = "{\"error\":\"invalid_json\"}";
+    send_answer(c, 0, 400, sizeof bad - 1, (const uint8_t *)bad, sizeof bad - 1);
+    return 400;
+  }
+  posix_lock();
+  for (int first = 1; first || advance > 0; first = 0) {
+    if (!first) {
+      double step = advance < 5 ? advance : 5;
+      posix_virtual_ms += step;
+      advance -= step;
+    }
+    tessera_tick();
+    bus_pump();
+    tessera_tick();
+    bus_pump();
+  }
+  char answer[64];
+  int alen = snprintf(answer, sizeof answer, "{\"now\":%.15g}", posix_virtual_ms);
+  posix_unlock();
+  send_answer(c, 0, 200, alen, (const uint8_t *)answer, (size_t)alen);
+  return 200;
+}
+
+static int on_request(struct mg_connection *c, void *data) {
+  (void)data;
+  const struct mg_request_info *ri = mg_get_request_info(c);
+  uint32_t method = method_code(ri->request_method);
+
+  char url[URL_CAP];
+  int url_len = snprintf(url, sizeof url, "%s%s%s", ri->request_uri ? ri->request_uri : "/",
+                         ri->query_string ? "?" : "", ri->query_string ? ri->query_string : "");
+  if (url_len < 0) url_len = 0;
+  if (url_len >= (int)sizeof url) url_len = sizeof url - 1; /* still far above the core's 414 limit */
+
+  /* The body: bounded buffer, then only counted. */
+  size_t want = ri->content_length >= 0 && ri->content_length < BODY_CAP ? (size_t)ri->content_length : BODY_CAP;
+  uint8_t *body = want ? malloc(want) : NULL;
+  size_t got = 0;
+  uint64_t total = 0;
+  char scratch[4096];
+  for (;;) {
+    int n;
+    if (body && got < want) {
+      n = mg_read(c, body + got, want - got);
+      if (n > 0) got += (size_t)n;
+    } else {
+      n = mg_read(c, scratch, sizeof scratch);
+    }
+    if (n <= 0) break;
+    total += (uint64_t)n;
+    if (total > BODY_COUNT_LIMIT) break;
+  }
+
+  if (posix_manual_clock && strcmp(ri->local_uri ? ri->local_uri : "", "/__test__/clock") == 0) {
+    int status = test_clock(c, method, body, got);
+    free(body);
+    return status;
+  }
+
+  posix_lock();
+  request_t *r = NULL;
+  for (int i = 0; i < MAX_REQUESTS; i++)
+    if (!requests[i].used) {
+      r = &requests[i];
+      break;
+    }
+  if (!r) {
+    posix_unlock();
+    free(body);
+    static const char busy[] = "{\"error\":\"busy\"}";
+    send_answer(c, method == TESSERA_METHOD_HEAD, 503, sizeof busy - 1, (const uint8_t *)busy, sizeof busy - 1);
+    return 503;
+  }
+  memset(r, 0, sizeof *r);
+  r->used = 1;
+  r->id = next_request++;
+  if (next_request == 0) next_request = 1;
+  uint32_t id = r->id;
+  tessera_http(id, method, (const uint8_t *)url, (uint32_t)url_len, body, (uint32_t)got,
+               total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
+  tessera_tick(); /* applies what the request queued (a 202), as the desktop host's kick does */
+  posix_kick();
+  free(body);
+
+  struct timespec deadline;
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += ANSWER_TIMEOUT_S;
+  r = find_request(id);
+  while (r && !r->done) {
+    if (pthread_cond_timedwait(&answered, posix_mutex(), &deadline) == ETIMEDOUT) break;
+    r = find_request(id);
+  }
+  uint32_t status = 500;
+  int32_t length = -1;
+  uint8_t *answer = NULL;
+  size_t len = 0;
+  if (r && r->done && r->has_head) {
+    status = r->status;
+    length = r->length;
+    answer = r->buf;
+    len = r->len;
+  } else {
+    free(r ? r->buf : NULL);
+  }
+  if (r) r->used = 0;
+  posix_unlock();
+
+  if (status == 500 && !answer) {
+    static const char err[] = "{\"error\":\"internal_error\"}";
+    send_answer(c, method == TESSERA_METHOD_HEAD, 500, sizeof err - 1, (const uint8_t *)err, sizeof err - 1);
+  } else {
+    send_answer(c, method == TESSERA_METHOD_HEAD, status, length, answer, len);
+  }
+  free(answer);
+  return (int)status;
+}
+
+/* ---- WebSocket /ws ------------------------------------------------------------------------------ */
+static int ws_connect(const struct mg_connection *c, void *data) {
+  (void)c;
+  (void)data;
+  return 0; /* accept the handshake */
+}
+
+static void ws_ready(struct mg_connection *c, void *data) {
+  (void)data;
+  posix_lock();
+  socket_t *s = NULL;
+  for (int i = 0; i < MAX_SOCKETS; i++)
+    if (!sockets[i].used) {
+      s = &sockets[i];
+      break;
+    }
+  if (!s) {
+    posix_unlock();
+    ws_close_with(c, 1013);
+    return;
+  }
+  s->used = 1;
+  s->id = next_socket++;
+  s->conn = c;
+  s->in_core = 1; /* so that what core_ws_open sends reaches it */
+  mg_set_user_connection_data(c, s);
+  if (!tessera_ws_open(s->id)) {
+    s->in_core = 0;
+    ws_close_with(c, 1013);
+  }
+  posix_unlock();
+  posix_kick();
+}
+
+static int ws_data(struct mg_connection *c, int flags, char *data, size_t len, void *cbdata) {
+  (void)cbdata;
+  int op = flags & 0x0f;
+  if (op == MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE) return 0;
+  if (op != MG_WEBSOCKET_OPCODE_BINARY || !(flags & 0x80)) return 1; /* text, control, fragments: dropped */
+  posix_lock();
+  socket_t *s = mg_get_user_connection_data(c);
+  int keep = 1;
+  if (!s || !s->used || !s->in_core) keep = 0;
+  else if (len <= WS_FRAME_CAP) {
+    tessera_ws_frame(s->id, (const uint8_t *)data, (uint32_t)len);
+    tessera_tick();
+  }
+  posix_unlock();
+  posix_kick();
+  return keep;
+}
+
+static void ws_closed(const struct mg_connection *c, void *data) {
+  (void)data;
+  posix_lock();
+  socket_t *s = mg_get_user_connection_data(c);
+  if (s && s->used && s->conn == c) {
+    if (s->in_core) tessera_ws_close(s->id);
+    memset(s, 0, sizeof *s);
+  }
+  posix_unlock();
+}
+
+static int quiet_log(const struct mg_connection *c, const char *message) {
+  (void)c;
+  posix_logf(TESSERA_LOG_DEBUG, "civetweb: %s", message);
+  return 1;
+}
+
+int server_start(const char *host, int port) {
+  char ports[300];
+  if (host) snprintf(ports, sizeof ports, strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
+  else snprintf(ports, sizeof ports, "+%d", port); /* IPv4 and IPv6 */
+  mg_init_library(MG_FEATURES_WEBSOCKET);
+  struct mg_callbacks callbacks;
+  memset(&callbacks, 0, sizeof callbacks);
+  callbacks.log_message = quiet_log;
+  const char *options[] = {"listening_ports", ports,       "num_threads",          "48",
+                           "enable_keep_alive", "yes",     "keep_alive_timeout_ms", "5000",
+                           "websocket_timeout_ms", "86400000", "request_timeout_ms", "30000",
+                           "decode_url",        "no", /* the core gets the URL as sent */
+                           "tcp_nodelay",       "1",  /* small frames and answers go out at once */
+                           NULL};
+  ctx = mg_start(&callbacks, NULL, options);
+  if (!ctx && !host && port == 0) {
+    /* port 0 cannot be shared by two sockets: IPv4 only */
+    snprintf(ports, sizeof ports, "%d", port);
+    ctx = mg_start(&callbacks, NULL, options);
+  }
+  if (!ctx) return -1;
+  mg_set_request_handler(ctx, "/", on_request, NULL);
+  mg_set_websocket_handler(ctx, "/ws", ws_connect, ws_ready, ws_data, ws_closed, NULL);
+  struct mg_server_port bound[4];
+  int n = mg_get_server_ports(ctx, 4, bound);
+  return n > 0 ? bound[0].port : -1;
+}
+
+void server_stop(void) {
+  if (ctx) mg_stop(ctx);
+  ctx = NULL;
+}

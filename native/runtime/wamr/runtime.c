@@ -1,0 +1,203 @@
+/*
+ * runtime.c: the WAMR runtime adapter (tessera_runtime.h), the device default. The core's bytes come
+ * from the port (port_core_image: embedded in the app image on a device, read from build/ on POSIX).
+ * Imports are registered with wasm_runtime_register_natives under module "tessera"; each export call
+ * runs with wasm_runtime_call_wasm, and an exception (a trap) is recorded for the driver.
+ * Build WAMR with bulk memory (WAMR_BUILD_BULK_MEMORY=1): AssemblyScript emits memory.copy/fill.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tessera_host.h"
+#include "tessera_port.h"
+#include "tessera_runtime.h"
+#include "wasm_export.h"
+
+#define STACK_SIZE (16 * 1024)
+
+static int initialised;
+static uint8_t *image; /* WAMR may patch the bytes it loads: a private copy, kept while loaded */
+static wasm_module_t module;
+static wasm_module_inst_t instance;
+static wasm_exec_env_t exec_env;
+static pthread_t exec_env_thread; /* WAMR checks the native stack of the thread that made the exec env */
+static char trap[128];
+static const char *trap_reason;
+
+enum { F_INIT, F_TICK, F_RX_BUFFER, F_HTTP_BEGIN, F_HTTP_DISPATCH, F_WS_OPEN, F_WS_FRAME, F_WS_CLOSE, F_BUS_RECEIVE, F_COUNT };
+static const char *const EXPORTS[F_COUNT] = {"core_init",    "core_tick",         "core_rx_buffer",
+                                             "core_http_begin", "core_http_dispatch", "core_ws_open",
+                                             "core_ws_frame",   "core_ws_close",      "core_bus_receive"};
+static wasm_function_inst_t functions[F_COUNT];
+
+/* ---- Imports: WAMR native functions (first argument the exec env), forwarded to abi.c. -------- */
+static void n_bus_send(wasm_exec_env_t e, uint32_t p, uint32_t l) { (void)e; host_bus_send(p, l); }
+static void n_http_head(wasm_exec_env_t e, uint32_t r, uint32_t s, int32_t l) { (void)e; host_http_head(r, s, l); }
+static void n_http_body(wasm_exec_env_t e, uint32_t r, uint32_t p, uint32_t l) { (void)e; host_http_body(r, p, l); }
+static void n_http_end(wasm_exec_env_t e, uint32_t r) { (void)e; host_http_end(r); }
+static void n_ws_send(wasm_exec_env_t e, uint32_t c, uint32_t p, uint32_t l) { (void)e; host_ws_send(c, p, l); }
+static void n_ws_broadcast(wasm_exec_env_t e, uint32_t p, uint32_t l) { (void)e; host_ws_broadcast(p, l); }
+static int32_t n_store_read(wasm_exec_env_t e, uint32_t k, uint32_t kl, uint32_t o, uint32_t b, uint32_t c) {
+  (void)e;
+  return host_store_read(k, kl, o, b, c);
+}
+static int32_t n_store_write(wasm_exec_env_t e, uint32_t k, uint32_t kl, uint32_t p, uint32_t l) {
+  (void)e;
+  return host_store_write(k, kl, p, l);
+}
+static int32_t n_store_delete(wasm_exec_env_t e, uint32_t k, uint32_t kl) { (void)e; return host_store_delete(k, kl); }
+static int32_t n_store_list(wasm_exec_env_t e, uint32_t p, uint32_t pl, uint32_t b, uint32_t c) {
+  (void)e;
+  return host_store_list(p, pl, b, c);
+}
+static uint32_t n_clock_ms(wasm_exec_env_t e) { (void)e; return host_clock_ms(); }
+static uint32_t n_clock_us(wasm_exec_env_t e) { (void)e; return host_clock_us(); }
+static uint32_t n_random(wasm_exec_env_t e) { (void)e; return host_random(); }
+static void n_log(wasm_exec_env_t e, uint32_t lv, uint32_t p, uint32_t l) { (void)e; host_log(lv, p, l); }
+static void n_panic(wasm_exec_env_t e, uint32_t p, uint32_t l) { (void)e; host_panic(p, l); }
+
+/* Signatures: 'i' an i32; pointers are plain offsets (abi.c checks them against the memory). */
+static NativeSymbol natives[] = {
+    {"host_bus_send", (void *)n_bus_send, "(ii)", NULL},
+    {"host_http_head", (void *)n_http_head, "(iii)", NULL},
+    {"host_http_body", (void *)n_http_body, "(iii)", NULL},
+    {"host_http_end", (void *)n_http_end, "(i)", NULL},
+    {"host_ws_send", (void *)n_ws_send, "(iii)", NULL},
+    {"host_ws_broadcast", (void *)n_ws_broadcast, "(ii)", NULL},
+    {"host_store_read", (void *)n_store_read, "(iiiii)i", NULL},
+    {"host_store_write", (void *)n_store_write, "(iiii)i", NULL},
+    {"host_store_delete", (void *)n_store_delete, "(ii)i", NULL},
+    {"host_store_list", (void *)n_store_list, "(iiii)i", NULL},
+    {"host_clock_ms", (void *)n_clock_ms, "()i", NULL},
+    {"host_clock_us", (void *)n_clock_us, "()i", NULL},
+    {"host_random", (void *)n_random, "()i", NULL},
+    {"host_log", (void *)n_log, "(iii)", NULL},
+    {"host_panic", (void *)n_panic, "(ii)", NULL},
+};
+
+static void unload(void) {
+  if (exec_env) wasm_runtime_destroy_exec_env(exec_env);
+  if (instance) wasm_runtime_deinstantiate(instance);
+  if (module) wasm_runtime_unload(module);
+  free(image);
+  exec_env = NULL;
+  instance = NULL;
+  module = NULL;
+  image = NULL;
+}
+
+static int fail(const char *what, const char *error) {
+  size_t n = strlen(what);
+  memcpy(trap, what, n < sizeof trap ? n : sizeof trap - 1);
+  trap[n < sizeof trap ? n : sizeof trap - 1] = 0;
+  strncat(trap, error, sizeof trap - strlen(trap) - 1);
+  port_log(TESSERA_LOG_ERROR, trap, (uint32_t)strlen(trap));
+  unload();
+  return -1;
+}
+
+int tessera_rt_load(void) {
+  char error[128] = {0};
+  if (!initialised) {
+    if (!wasm_runtime_init()) return fail("wamr: init failed", "");
+    if (!wasm_runtime_register_natives(TESSERA_IMPORT_MODULE, natives, sizeof natives / sizeof natives[0]))
+      return fail("wamr: registering the imports failed", "");
+    initialised = 1;
+  }
+  unload();
+  if (!wasm_runtime_thread_env_inited()) wasm_runtime_init_thread_env();
+  uint32_t len = 0;
+  const uint8_t *bytes = port_core_image(&len);
+  if (!bytes || !len) return fail("wamr: no core image", "");
+  image = malloc(len);
+  if (!image) return fail("wamr: out of memory", "");
+  memcpy(image, bytes, len);
+  module = wasm_runtime_load(image, len, error, sizeof error);
+  if (!module) return fail("wamr: load: ", error);
+  instance = wasm_runtime_instantiate(module, STACK_SIZE, 0, error, sizeof error);
+  if (!instance) return fail("wamr: instantiate: ", error);
+  for (int i = 0; i < F_COUNT; i++) {
+    functions[i] = wasm_runtime_lookup_function(instance, EXPORTS[i]);
+    if (!functions[i]) return fail("wamr: missing export ", EXPORTS[i]);
+  }
+  exec_env = wasm_runtime_create_exec_env(instance, STACK_SIZE);
+  if (!exec_env) return fail("wamr: exec env", "");
+  exec_env_thread = pthread_self();
+  return 0;
+}
+
+uint8_t *tessera_rt_mem(uint32_t ptr, uint32_t len) {
+  if (!instance || !wasm_runtime_validate_app_addr(instance, ptr, len)) return NULL;
+  return wasm_runtime_addr_app_to_native(instance, ptr);
+}
+
+const char *tessera_rt_take_trap(void) {
+  const char *r = trap_reason;
+  trap_reason = NULL;
+  return r;
+}
+
+/* Calls export f with argc arguments in argv; the result (if any) comes back in argv[0]. */
+static int call(int f, uint32_t argc, uint32_t *argv) {
+  if (!exec_env) {
+    trap_reason = "core not loaded";
+    return 0;
+  }
+  if (!pthread_equal(exec_env_thread, pthread_self())) {
+    /* another thread holds the host's lock now: give it an exec env (and signal env) of its own */
+    if (!wasm_runtime_thread_env_inited()) wasm_runtime_init_thread_env();
+    wasm_exec_env_t fresh = wasm_runtime_create_exec_env(instance, STACK_SIZE);
+    if (!fresh) {
+      trap_reason = "wamr: exec env";
+      return 0;
+    }
+    wasm_runtime_destroy_exec_env(exec_env);
+    exec_env = fresh;
+    exec_env_thread = pthread_self();
+  }
+  if (wasm_runtime_call_wasm(exec_env, functions[f], argc, argv)) return 1;
+  const char *e = wasm_runtime_get_exception(instance);
+  snprintf(trap, sizeof trap, "%s", e ? e : "exception");
+  trap_reason = trap;
+  wasm_runtime_clear_exception(instance);
+  return 0;
+}
+
+void core_init(uint32_t max_panels) {
+  uint32_t a[1] = {max_panels};
+  call(F_INIT, 1, a);
+}
+uint32_t core_tick(void) {
+  uint32_t a[1] = {0};
+  return call(F_TICK, 0, a) ? a[0] : 10;
+}
+uint32_t core_rx_buffer(uint32_t len) {
+  uint32_t a[1] = {len};
+  return call(F_RX_BUFFER, 1, a) ? a[0] : 0;
+}
+uint32_t core_http_begin(uint32_t req, uint32_t method, uint32_t url_len, uint32_t body_len) {
+  uint32_t a[4] = {req, method, url_len, body_len};
+  return call(F_HTTP_BEGIN, 4, a) ? a[0] : 0;
+}
+void core_http_dispatch(uint32_t req) {
+  uint32_t a[1] = {req};
+  call(F_HTTP_DISPATCH, 1, a);
+}
+uint32_t core_ws_open(uint32_t conn) {
+  uint32_t a[1] = {conn};
+  return call(F_WS_OPEN, 1, a) ? a[0] : 0;
+}
+void core_ws_frame(uint32_t conn, uint32_t len) {
+  uint32_t a[2] = {conn, len};
+  call(F_WS_FRAME, 2, a);
+}
+void core_ws_close(uint32_t conn) {
+  uint32_t a[1] = {conn};
+  call(F_WS_CLOSE, 1, a);
+}
+void core_bus_receive(uint32_t len) {
+  uint32_t a[1] = {len};
+  call(F_BUS_RECEIVE, 1, a);
+}

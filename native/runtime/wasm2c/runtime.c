@@ -1,0 +1,122 @@
+/*
+ * runtime.c: the wasm2c runtime adapter (tessera_runtime.h). build/controller.wasm is translated
+ * to C at build time (controller.c/.h in the build directory, module name "controller") and linked
+ * with wabt's wasm-rt. Every export call runs under wasm_rt_impl_try so a trap returns here.
+ */
+#include <string.h>
+
+#include "controller.h"
+#include "tessera_host.h"
+#include "tessera_runtime.h"
+#include "wasm-rt-impl.h"
+
+/* The import context wasm2c passes to every import: the host keeps its state elsewhere. */
+struct Z_tessera_instance_t {
+  int unused;
+};
+
+static struct Z_tessera_instance_t context;
+static Z_controller_instance_t core;
+static int loaded;
+static int module_ready;
+static int allocated;
+static const char *trap_reason;
+
+static void trapped(wasm_rt_trap_t code) {
+  trap_reason = wasm_rt_strerror(code);
+  loaded = 0; /* the instance is unusable until reloaded */
+}
+
+int tessera_rt_load(void) {
+  if (!wasm_rt_is_initialized()) wasm_rt_init();
+  if (!module_ready) {
+    Z_controller_init_module();
+    module_ready = 1;
+  }
+  if (allocated) Z_controller_free(&core);
+  allocated = 0;
+  loaded = 0;
+  wasm_rt_trap_t code = wasm_rt_impl_try();
+  if (code != WASM_RT_TRAP_NONE) {
+    trapped(code);
+    return -1;
+  }
+  Z_controller_instantiate(&core, &context);
+  allocated = 1;
+  loaded = 1;
+  return 0;
+}
+
+uint8_t *tessera_rt_mem(uint32_t ptr, uint32_t len) {
+  if (!allocated) return NULL;
+  wasm_rt_memory_t *m = Z_controllerZ_memory(&core);
+  if ((uint64_t)ptr + len > m->size) return NULL;
+  return m->data + ptr;
+}
+
+const char *tessera_rt_take_trap(void) {
+  const char *r = trap_reason;
+  trap_reason = NULL;
+  return r;
+}
+
+/* Runs one export; on a trap records it and returns `fallback` from the enclosing function. */
+#define GUARDED(fallback, call)                              \
+  do {                                                       \
+    if (!loaded) {                                           \
+      if (!trap_reason) trap_reason = "core not loaded";     \
+      return fallback;                                       \
+    }                                                        \
+    wasm_rt_trap_t code_ = wasm_rt_impl_try();               \
+    if (code_ != WASM_RT_TRAP_NONE) {                        \
+      trapped(code_);                                        \
+      return fallback;                                       \
+    }                                                        \
+    call;                                                    \
+  } while (0)
+
+void core_init(uint32_t max_panels) { GUARDED(, Z_controllerZ_core_init(&core, max_panels)); }
+uint32_t core_tick(void) { GUARDED(10, return Z_controllerZ_core_tick(&core)); }
+uint32_t core_rx_buffer(uint32_t len) { GUARDED(0, return Z_controllerZ_core_rx_buffer(&core, len)); }
+uint32_t core_http_begin(uint32_t req, uint32_t method, uint32_t url_len, uint32_t body_len) {
+  GUARDED(0, return Z_controllerZ_core_http_begin(&core, req, method, url_len, body_len));
+}
+void core_http_dispatch(uint32_t req) { GUARDED(, Z_controllerZ_core_http_dispatch(&core, req)); }
+uint32_t core_ws_open(uint32_t conn) { GUARDED(0, return Z_controllerZ_core_ws_open(&core, conn)); }
+void core_ws_frame(uint32_t conn, uint32_t len) { GUARDED(, Z_controllerZ_core_ws_frame(&core, conn, len)); }
+void core_ws_close(uint32_t conn) { GUARDED(, Z_controllerZ_core_ws_close(&core, conn)); }
+void core_bus_receive(uint32_t len) { GUARDED(, Z_controllerZ_core_bus_receive(&core, len)); }
+
+/* ---- Imports: wasm2c's names for module "tessera", forwarded to native/src/abi.c. ---------------- */
+typedef struct Z_tessera_instance_t ctx_t;
+
+void Z_tesseraZ_host_bus_send(ctx_t *c, u32 ptr, u32 len) { (void)c; host_bus_send(ptr, len); }
+u32 Z_tesseraZ_host_clock_ms(ctx_t *c) { (void)c; return host_clock_ms(); }
+u32 Z_tesseraZ_host_clock_us(ctx_t *c) { (void)c; return host_clock_us(); }
+void Z_tesseraZ_host_http_body(ctx_t *c, u32 req, u32 ptr, u32 len) { (void)c; host_http_body(req, ptr, len); }
+void Z_tesseraZ_host_http_end(ctx_t *c, u32 req) { (void)c; host_http_end(req); }
+void Z_tesseraZ_host_http_head(ctx_t *c, u32 req, u32 status, u32 length) {
+  (void)c;
+  host_http_head(req, status, (int32_t)length);
+}
+void Z_tesseraZ_host_log(ctx_t *c, u32 level, u32 ptr, u32 len) { (void)c; host_log(level, ptr, len); }
+void Z_tesseraZ_host_panic(ctx_t *c, u32 ptr, u32 len) { (void)c; host_panic(ptr, len); }
+u32 Z_tesseraZ_host_random(ctx_t *c) { (void)c; return host_random(); }
+u32 Z_tesseraZ_host_store_delete(ctx_t *c, u32 key, u32 key_len) {
+  (void)c;
+  return (u32)host_store_delete(key, key_len);
+}
+u32 Z_tesseraZ_host_store_list(ctx_t *c, u32 prefix, u32 prefix_len, u32 buf, u32 cap) {
+  (void)c;
+  return (u32)host_store_list(prefix, prefix_len, buf, cap);
+}
+u32 Z_tesseraZ_host_store_read(ctx_t *c, u32 key, u32 key_len, u32 offset, u32 buf, u32 cap) {
+  (void)c;
+  return (u32)host_store_read(key, key_len, offset, buf, cap);
+}
+u32 Z_tesseraZ_host_store_write(ctx_t *c, u32 key, u32 key_len, u32 ptr, u32 len) {
+  (void)c;
+  return (u32)host_store_write(key, key_len, ptr, len);
+}
+void Z_tesseraZ_host_ws_broadcast(ctx_t *c, u32 ptr, u32 len) { (void)c; host_ws_broadcast(ptr, len); }
+void Z_tesseraZ_host_ws_send(ctx_t *c, u32 conn, u32 ptr, u32 len) { (void)c; host_ws_send(conn, ptr, len); }

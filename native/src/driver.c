@@ -1,0 +1,103 @@
+/*
+ * driver.c: drives the core's exports for a port (tessera_driver.h): copies event bytes into the
+ * core's memory, calls the export, and restarts the core when it traps.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tessera_driver.h"
+#include "tessera_host.h"
+#include "tessera_port.h"
+#include "tessera_runtime.h"
+
+static uint32_t max_panels;
+
+static void log_text(uint32_t level, const char *text) { port_log(level, text, (uint32_t)strlen(text)); }
+
+/* After every export: a trap restarts the core from its stored settings. Returns 1 if it trapped. */
+static int recovered(void) {
+  const char *reason = tessera_rt_take_trap();
+  if (!reason) return 0;
+  char line[256];
+  snprintf(line, sizeof line, "core trapped (%s); restarting it", reason);
+  log_text(TESSERA_LOG_ERROR, line);
+  for (int attempt = 0; attempt < 3; attempt++) {
+    if (tessera_rt_load() != 0) break;
+    core_init(max_panels);
+    if (!tessera_rt_take_trap()) {
+      port_core_restarted(reason);
+      return 1;
+    }
+  }
+  log_text(TESSERA_LOG_ERROR, "core cannot boot; giving up");
+  port_core_restarted(reason);
+  return 1;
+}
+
+int tessera_start(uint32_t panels) {
+  max_panels = panels;
+  if (tessera_rt_load() != 0) return -1;
+  core_init(max_panels);
+  const char *reason = tessera_rt_take_trap();
+  if (reason) {
+    char line[256];
+    snprintf(line, sizeof line, "core trapped at boot (%s)", reason);
+    log_text(TESSERA_LOG_ERROR, line);
+    return -1;
+  }
+  return 0;
+}
+
+uint32_t tessera_tick(void) {
+  uint32_t next = core_tick();
+  return recovered() ? 10 : next;
+}
+
+void tessera_http(uint32_t req, uint32_t method, const uint8_t *url, uint32_t url_len, const uint8_t *body,
+                  uint32_t body_len, uint32_t total_len) {
+  if (body_len > total_len) body_len = total_len;
+  uint32_t ptr = core_http_begin(req, method, url_len, total_len);
+  if (recovered() || ptr == 0) return;
+  uint8_t *dst = tessera_rt_mem(ptr, url_len + body_len);
+  if (!dst || url_len + body_len < url_len) {
+    log_text(TESSERA_LOG_ERROR, "core_http_begin: buffer out of bounds");
+    return;
+  }
+  memcpy(dst, url, url_len);
+  if (body_len) memcpy(dst + url_len, body, body_len);
+  core_http_dispatch(req);
+  recovered();
+}
+
+int tessera_ws_open(uint32_t conn) {
+  uint32_t ok = core_ws_open(conn);
+  if (recovered()) return 0;
+  return ok == 1;
+}
+
+/* Copies a frame or packet into the core's rx buffer; 0 when the core does not want it. */
+static int to_rx(const uint8_t *bytes, uint32_t len) {
+  uint32_t ptr = core_rx_buffer(len);
+  if (recovered() || ptr == 0) return 0;
+  uint8_t *dst = tessera_rt_mem(ptr, len);
+  if (!dst) return 0;
+  if (len) memcpy(dst, bytes, len);
+  return 1;
+}
+
+void tessera_ws_frame(uint32_t conn, const uint8_t *frame, uint32_t len) {
+  if (!to_rx(frame, len)) return;
+  core_ws_frame(conn, len);
+  recovered();
+}
+
+void tessera_ws_close(uint32_t conn) {
+  core_ws_close(conn);
+  recovered();
+}
+
+void tessera_bus_receive(const uint8_t *packet, uint32_t len) {
+  if (!to_rx(packet, len)) return;
+  core_bus_receive(len);
+  recovered();
+}

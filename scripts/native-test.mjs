@@ -1,0 +1,80 @@
+// Builds the native POSIX host (native/, wasm2c + CivetWeb) with CMake and runs the black-box test
+// files against it (TESSERA_HOST). Where cmake, wasm2c or CivetWeb are missing it says so and counts
+// the files as skipped; with CI=true it fails instead. TESSERA_SANITIZE=1 builds with
+// AddressSanitizer + UndefinedBehaviorSanitizer into native/build-asan.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const CI = process.env.CI === "true";
+const SANITIZE = process.env.TESSERA_SANITIZE === "1";
+// WAMR_ROOT=<a WAMR source tree outside this repository>: run the core under WAMR's fast interpreter.
+const WAMR_ROOT = process.env.WAMR_ROOT;
+const BUILD = path.join(ROOT, "native", SANITIZE ? "build-asan" : WAMR_ROOT ? "build-wamr" : "build-posix");
+
+/**
+ * The black-box test files: those that start a host as a child process (tests/helpers/host.ts
+ * startHost) and talk to it over HTTP and WebSocket only. Found by content so new files are included.
+ */
+export const BLACK_BOX = fs
+  .readdirSync(path.join(ROOT, "tests"))
+  .filter((f) => f.endsWith(".test.ts"))
+  .filter((f) => fs.readFileSync(path.join(ROOT, "tests", f), "utf8").includes("startHost("))
+  .sort()
+  .map((f) => `tests/${f}`);
+
+function have(cmd, args = ["--version"]) {
+  const r = spawnSync(cmd, args, { stdio: "ignore" });
+  return r.status === 0;
+}
+
+const missing = [];
+if (!have("cmake")) missing.push("cmake (apt-get install cmake)");
+if (!have("wasm2c")) missing.push("wasm2c (apt-get install wabt)");
+if (!have("cc")) missing.push("a C compiler (apt-get install gcc)");
+if (!fs.existsSync("/usr/include/civetweb.h") && !fs.existsSync("/usr/local/include/civetweb.h"))
+  missing.push("CivetWeb (apt-get install libcivetweb-dev)");
+
+const files = BLACK_BOX;
+
+if (missing.length > 0) {
+  const text = `native host: cannot build, missing ${missing.join(", ")}`;
+  if (CI) {
+    console.error(`${text}\nCI=true: the native tests must run, failing.`);
+    process.exit(1);
+  }
+  console.log(`${text}\nnative host: skipping ${files.length} black-box test files`);
+  console.log(`native: 0 passed, 0 failed, ${files.length} skipped`);
+  process.exit(0);
+}
+
+function run(cmd, args, env = process.env) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: "inherit", env });
+  if (r.status !== 0) {
+    console.error(`native host: ${cmd} ${args.join(" ")} failed (${r.status ?? r.signal})`);
+    process.exit(1);
+  }
+}
+
+const configure = ["-S", "native", "-B", BUILD, "-DCMAKE_BUILD_TYPE=Release"];
+if (SANITIZE) configure.push("-DTESSERA_SANITIZE=ON");
+if (WAMR_ROOT) configure.push("-DTESSERA_RUNTIME=wamr", `-DWAMR_ROOT=${WAMR_ROOT}`);
+run("cmake", configure);
+run("cmake", ["--build", BUILD, "--parallel", "2"]);
+
+const host = path.join(BUILD, "tessera-host");
+console.log(`native host: running ${files.length} black-box test files against ${path.relative(ROOT, host)}`);
+const env = { ...process.env, TESSERA_HOST: host };
+if (SANITIZE) {
+  // A finding stops the host (so its tests fail) and is also written to native/build-asan/report.*
+  env.ASAN_OPTIONS = `detect_leaks=0:halt_on_error=1:log_path=${path.join(BUILD, "report")}`;
+  env.UBSAN_OPTIONS = `halt_on_error=1:print_stacktrace=1:log_path=${path.join(BUILD, "report")}`;
+}
+const r = spawnSync(
+  process.execPath,
+  ["--import", "tsx", "--test", "--test-concurrency=2", ...files, ...process.argv.slice(2)],
+  { cwd: ROOT, stdio: "inherit", env },
+);
+process.exit(r.status ?? 1);
