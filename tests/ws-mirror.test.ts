@@ -205,6 +205,7 @@ test("200 SET_COLOR frames over about a second: at most ~35 batches a second, no
 
 test("power off → anim-start [0,0] then power [0] broadcast; on → power [1], then the appearance", async () => {
   o.send(frame(T.TOGGLE, [3, 0])); // a unicast power packet the broadcasts below supersede
+  await o.sync(); // handled before the HTTP request: two connections have no order of their own
   assert.equal((await api(host, "POST", "/api/state/power", { isOn: false })).status, 202);
   let records = recordsOf(await batchesUntil(m, (r) => r.type === 4 && r.address === 0));
   const off = records.findIndex((r) => r.type === 4 && r.address === 0);

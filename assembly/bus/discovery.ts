@@ -9,6 +9,8 @@ import { log, LOG_INFO, LOG_WARN } from "../util/log";
 
 /** How long a probe may stay unanswered before its slot counts as empty. */
 export const PROBE_TIMEOUT_MS: u32 = 100;
+/** An unanswered probe is sent again this many times in all before its slot counts as empty. */
+export const PROBE_TRIES: i32 = 3;
 
 let running = false;
 let limit: i32 = MAX_PANELS;
@@ -20,6 +22,7 @@ let depth: i32 = 0;
 let awaitParent: i32 = 0;
 let awaitSlot: i32 = 0;
 let sentAt: u32 = 0;
+let tries = 0;
 let onDone: () => void = () => {};
 
 export function discoveryRunning(): bool {
@@ -33,11 +36,23 @@ export function startDiscovery(maxPanels: i32, now: u32, done: () => void): void
   depth = 0;
   running = true;
   send(ADDR_BROADCAST, T_RESET);
-  store<u8>(body(), 1);
-  store<u8>(body(), 0, 1);
-  send(ADDR_LINK, T_ASSIGN);
   awaitParent = 0;
   awaitSlot = 0;
+  tries = 1;
+  sendProbe(now);
+}
+
+/** Sends the outstanding probe: ASSIGN to the controller's neighbour, or PROBE of a panel's slot. */
+function sendProbe(now: u32): void {
+  if (awaitParent == 0) {
+    store<u8>(body(), 1);
+    store<u8>(body(), 0, 1);
+    send(ADDR_LINK, T_ASSIGN);
+  } else {
+    store<u8>(body(), <u8>awaitSlot);
+    store<u8>(body(), <u8>(tree.count + 1), 1);
+    send(<u8>awaitParent, T_PROBE);
+  }
   sentAt = now;
 }
 
@@ -57,7 +72,11 @@ export function onEmpty(index: i32, slot: i32, now: u32): void {
 }
 
 export function discoveryTick(now: u32): void {
-  if (running && now - sentAt >= PROBE_TIMEOUT_MS) advance(now);
+  if (!running || now - sentAt < PROBE_TIMEOUT_MS) return;
+  if (tries < PROBE_TRIES) {
+    tries++;
+    sendProbe(now);
+  } else advance(now);
 }
 
 function advance(now: u32): void {
@@ -74,12 +93,10 @@ function advance(now: u32): void {
       log(LOG_WARN, "discovery: panel limit " + limit.toString() + " reached; further panels stay unaddressed");
       break;
     }
-    store<u8>(body(), <u8>slot);
-    store<u8>(body(), <u8>(tree.count + 1), 1);
-    send(<u8>panel, T_PROBE);
     awaitParent = panel;
     awaitSlot = slot;
-    sentAt = now;
+    tries = 1;
+    sendProbe(now);
     return;
   }
   running = false;

@@ -24,6 +24,9 @@ export interface ControllerOptions {
   logLevel?: "error" | "warn" | "info" | "debug";
   coreWasm?: string;
   panelWasm?: string;
+  /** Test hook: the core's and the panels' clocks stand still and only advance through
+   * `POST /__test__/clock {"advance": ms}` (see docs/desktop-host.md). */
+  manualClock?: boolean;
 }
 
 export interface RunningController {
@@ -60,12 +63,19 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
   const store = new FileStore(opts.dataDir);
   const hostname = `tessera-${chipId(opts.dataDir)}`;
   const start = performance.now();
+  let virtualMs = 0;
+  const clockMs = opts.manualClock ? () => virtualMs : () => performance.now() - start;
   let server!: Server;
   let core!: Core;
-  const bus = new VirtualBus(opts.panelWasm ?? path.join(ROOT, "build/panel.wasm"), opts.wires, (bytes) => {
-    core.busReceive(bytes);
-    kick();
-  });
+  const bus = new VirtualBus(
+    opts.panelWasm ?? path.join(ROOT, "build/panel.wasm"),
+    opts.wires,
+    (bytes) => {
+      core.busReceive(bytes);
+      kick();
+    },
+    opts.manualClock ? { clock: () => Math.floor(virtualMs) } : {},
+  );
 
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
@@ -74,6 +84,9 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     if (closed) return;
     clearTimeout(timer);
     immediate = undefined;
+    // Packets already on the wire are received before the core looks at its timers, as a device
+    // drains its UART before its main loop runs: a busy process must not turn into a bus timeout.
+    bus.pump();
     const next = core.tick();
     timer = setTimeout(tick, Math.max(1, Math.min(next, 100)));
   };
@@ -96,10 +109,47 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     wsSend: (c, b) => server.wsSend(c, b),
     wsBroadcast: (b) => server.wsBroadcast(b),
     store,
-    clockMs: () => performance.now() - start,
+    clockMs,
     log,
     restarted: () => server.resetAfterCoreRestart(),
   });
+  if (opts.manualClock) {
+    // POST /__test__/clock {"advance": ms}: the clock moves in steps of at most 5 ms, and at each
+    // step the core ticks and every bus packet is delivered, as if that time had passed.
+    server.staticHandler = (req, res) => {
+      if ((req.url ?? "").split("?")[0] !== "/__test__/clock") return false;
+      let body = "";
+      req.on("data", (d) => (body += d));
+      req.on("end", () => {
+        let advance = 0;
+        try {
+          advance = Number(JSON.parse(body || "{}").advance ?? 0);
+        } catch {
+          advance = NaN;
+        }
+        if (req.method !== "POST" || !Number.isFinite(advance) || advance < 0) {
+          res.writeHead(400, { "content-type": "application/json" }).end('{"error":"invalid_json"}');
+          return;
+        }
+        const settle = () => {
+          core.tick();
+          bus.pump();
+          core.tick();
+          bus.pump();
+        };
+        settle();
+        let left = advance;
+        while (left > 0) {
+          const step = Math.min(5, left);
+          virtualMs += step;
+          left -= step;
+          settle();
+        }
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ now: virtualMs }));
+      });
+      return true;
+    };
+  }
   const port = await server.listen(opts.port, opts.host);
   tick();
   return {

@@ -59,6 +59,11 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
+  // A host that fails to start or to discover its panels is killed, never left running.
+  const killOnFailure = (e: unknown): never => {
+    child.kill("SIGKILL");
+    throw e;
+  };
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`host did not start:\n${out}`)), 15000);
     const check = () => {
@@ -73,7 +78,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
       clearTimeout(timer);
       reject(new Error(`host exited with ${code}:\n${out}`));
     });
-  });
+  }).catch(killOnFailure);
   const port = Number(match[2]);
   const host: Host = {
     url: `http://localhost:${port}`,
@@ -95,7 +100,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     ? (JSON.parse(fs.readFileSync(opts.topology, "utf8")).panels as unknown[]).length
     : (opts.panels ?? 5);
   const limit = opts.variant === "small" ? 32 : 100;
-  await waitForDiscovery(host, Math.min(expected, limit));
+  await waitForDiscovery(host, Math.min(expected, limit)).catch(killOnFailure);
   return host;
 }
 
