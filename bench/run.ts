@@ -8,6 +8,7 @@ import { measureThroughput } from "./throughput.js";
 import { reportCoreOps, reportMemory, reportSizes, reportThroughput, reportFigures } from "./report.js";
 import { benchPanelEngine } from "./panel-engine.js";
 import { benchSceneStore } from "./scene-store.js";
+import { benchPlayback } from "./playback.js";
 
 const PANELS = 100;
 
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   const coreOps = await measureCoreOps(PANELS);
   const engine = await benchPanelEngine();
   const scenes = await benchSceneStore();
+  const playback = await benchPlayback();
   const ctrl = await startBenchController(PANELS);
   try {
     const memory = await exerciseMemory(ctrl);
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
     reportThroughput(PANELS, throughput);
     reportFigures("5. Panel animation engine (one panel, 18 animations)", engine);
     reportFigures("6. Scene store: a maximal scene (8 layers x 12 steps, 32 panels a layer)", scenes);
+    reportFigures("7. Starting a scene on 100 panels", playback);
   } finally {
     await ctrl.close();
   }

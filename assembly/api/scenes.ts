@@ -5,6 +5,7 @@
 import { M_GET, M_POST, M_PATCH, M_DELETE, jsonBody, sendInvalid } from "../http/request";
 import { sendError, sendLiteral } from "../http/response";
 import * as w from "../json/writer";
+import * as playback from "./playback";
 import { parseJson, closeJson, stringValue, PARSE_OK } from "../json/reader";
 import { resetErrors, validationError } from "../json/validate";
 import { STORE_MISSING, STORE_FULL, STORE_IO_ERROR } from "../store/kv";
@@ -33,6 +34,19 @@ import {
 
 export function routeScenes(req: u32, m: u32, seg: string[], body: usize, len: u32): void {
   const n = seg.length;
+  // playback: /api/scenes/play, /play/one-shot, /stop, /speed, /{id}/play (POST only)
+  const verb = n >= 3 ? seg[2] : "";
+  const isPlay =
+    (n == 3 && (verb == "play" || verb == "stop" || verb == "speed")) ||
+    (n == 4 && ((verb == "play" && seg[3] == "one-shot") || seg[3] == "play"));
+  if (isPlay) {
+    if (m != M_POST) return sendError(req, 405, "method_not_allowed");
+    if (n == 4 && seg[3] == "play") return playback.playById(req, verb);
+    if (n == 4) return playback.playOneShot(req, body, len);
+    if (verb == "play") return playback.playLast(req);
+    if (verb == "stop") return playback.stop(req);
+    return playback.speed(req, body, len);
+  }
   if (n == 2) {
     if (m == M_GET) return listScenes(req);
     if (m == M_POST) return createScene(req, body, len);
@@ -50,7 +64,7 @@ export function routeScenes(req: u32, m: u32, seg: string[], body: usize, len: u
 }
 
 /** Answers a failed validation: 409 schema_too_new or 422 with the path and rule. */
-function sendRejected(req: u32, result: i32): void {
+export function sendRejected(req: u32, result: i32): void {
   if (result != SCENE_TOO_NEW) return sendInvalid(req);
   w.begin(req, 409);
   w.raw('{"error":"schema_too_new","scene":');

@@ -15,6 +15,7 @@ import {
 } from "../state/config";
 import { app } from "../state/app";
 import { log, LOG_WARN } from "../util/log";
+import { loadLastPlayed } from "../playback/player";
 
 const SETTINGS_LIMIT: u32 = 4096;
 
@@ -49,6 +50,7 @@ export function loadSettings(): void {
     else log(LOG_WARN, "boot: stored configuration rejected (" + validationError() + "); using defaults");
   }
   closeJson();
+  loadLastPlayed();
   app.isOn = config.powerStateOnBoot != BOOT_OFF;
   if (config.powerStateOnBoot == BOOT_RESTORE) {
     const p = storeRead(POWER_KEY, 16);

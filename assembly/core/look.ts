@@ -13,6 +13,7 @@ import { app, changed } from "../state/app";
 import { POWER_KEY } from "../state/config";
 import { storeWrite } from "../store/kv";
 import * as w from "../json/writer";
+import { haltPlayback } from "../playback/player";
 
 /** Brightness, base colours and the active palette, to every panel. */
 export function pushAppearance(): void {
@@ -52,10 +53,7 @@ export function pushPower(on: bool): void {
 /** The power table. A change of isOn is persisted (for powerStateOnBoot 2) and broadcast. */
 export function setPower(on: bool): void {
   pushPower(on);
-  if (!on && app.playing) {
-    app.playing = false;
-    changed();
-  }
+  if (!on) haltPlayback();
   if (app.isOn != on) {
     app.isOn = on;
     changed();

@@ -1,7 +1,9 @@
 // The main loop: drains the work queue, then runs the timers of discovery, live queries and the
 // mirror stream, then broadcasts APP_STATE if anything changed.
 import { dequeue, W_APPEARANCE, W_POWER, W_PANEL_POWER, W_PANEL_COLOR, W_LOGICAL_ROOT } from "./queue";
-import { W_PALETTE } from "./queue";
+import { W_PALETTE, W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION } from "./queue";
+import { playScene, stopPlayback, setSpeed, playbackTick, restartIfPlaying, playFlat } from "../playback/player";
+import { sendAnimControl } from "../bus/commands";
 import { activePalette } from "../state/appearance";
 import { changeAppearance, setPower } from "./look";
 import { sendPower, sendColor, sendPalette } from "../bus/commands";
@@ -11,6 +13,7 @@ import { mirrorTick } from "../ws/mirror";
 import { broadcastAppStateIfChanged } from "../ws/commands";
 import { config, CONFIG_KEY, writeConfiguration } from "../state/config";
 import { storeWrite } from "../store/kv";
+import { app } from "../state/app";
 import * as w from "../json/writer";
 
 export function persistConfiguration(): void {
@@ -41,6 +44,22 @@ export function runLoop(now: u32): bool {
         // Takes effect for depth, subtree and runner sources from here on (scene restart: playback).
         config.logicalRoot = item.a;
         persistConfiguration();
+        restartIfPlaying(now);
+        break;
+      case W_PLAY:
+        if (app.isOn) playScene(item.text!, now);
+        break;
+      case W_STOP:
+        stopPlayback();
+        break;
+      case W_SPEED:
+        setSpeed(<f64>item.a / 1000, now);
+        break;
+      case W_ANIMATION:
+        if (app.isOn) playFlat();
+        break;
+      case W_TRIGGER:
+        if (app.isOn) sendAnimControl(<u8>item.a, <u8>item.b);
         break;
       case W_PALETTE:
         sendPalette(activePalette());
@@ -48,6 +67,7 @@ export function runLoop(now: u32): bool {
     }
     item = dequeue();
   }
+  playbackTick(now);
   discoveryTick(now);
   queryTick(now);
   mirrorTick(now);

@@ -10,12 +10,19 @@ export const W_PANEL_COLOR: u8 = 4;
 export const W_LOGICAL_ROOT: u8 = 5;
 /** Re-send the active palette (it was updated or deleted in the store). */
 export const W_PALETTE: u8 = 20;
+/** Playback (assembly/playback): play `text` (a = 1 stored), stop, speed (a per mille), trigger. */
+export const W_PLAY: u8 = 30;
+export const W_STOP: u8 = 31;
+export const W_SPEED: u8 = 32;
+export const W_TRIGGER: u8 = 33;
+export const W_ANIMATION: u8 = 34;
 
 export class Work {
   kind: u8 = 0;
   a: i32 = 0;
   b: i32 = 0;
   appearance: AppearancePatch | null = null;
+  text: string | null = null;
 }
 
 export const QUEUE_SIZE: i32 = 16;
@@ -33,6 +40,7 @@ export function enqueue(kind: u8, a: i32, b: i32): Work | null {
   w.a = a;
   w.b = b;
   w.appearance = null;
+  w.text = null;
   return w;
 }
 

@@ -7,6 +7,7 @@ import { getState, postPower } from "../api/state";
 import { getConfiguration, patchConfiguration } from "../api/configuration";
 import { getPanels, getEdges, putPanelOn, putPanelColor } from "../api/panels";
 import { routeScenes } from "../api/scenes";
+import { routeAnimations } from "../api/playback";
 import { routePalettes } from "../api/palettes";
 
 /** The path without query string, split on "/" (leading slash dropped). */
@@ -60,6 +61,8 @@ export function route(req: u32, method: u32, url: string, body: usize, len: u32,
     return routePalettes(req, m, seg, body, len);
   } else if (area == "scenes") {
     return routeScenes(req, m, seg, body, len);
+  } else if (area == "animations") {
+    return routeAnimations(req, m, seg, body, len);
   } else {
     return sendError(req, 404, "not_found");
   }

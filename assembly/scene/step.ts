@@ -148,7 +148,7 @@ const ID_RULE = "must be 1-32 characters of [a-zA-Z0-9_-]";
 
 /** Value token of each field of the step being checked, or -1; the field of each member in order. */
 const slot = new StaticArray<i32>(NKEYS);
-const memberKey = new StaticArray<i32>(NKEYS);
+const memberKey = new StaticArray<i32>(NKEYS + 2);
 
 function keyIndex(m: i32): i32 {
   return lookup(m, KEYS, KEY_SIGS);
@@ -169,6 +169,12 @@ function needSchema(version: i32, what: string): bool {
   return schema >= version || bad(what + " needs schemaVersion " + version.toString() + " or later");
 }
 
+/** POST /api/animations/play: the flat step also holds `group` and `panels` (checked by the caller). */
+let flat = false;
+export function setFlatStep(on: bool): void {
+  flat = on;
+}
+
 /** Checks step `v`, number `si` of the `count` steps of layer `li`; the caller pushed its path. */
 export function checkStep(v: i32, li: i32, si: i32, count: i32): bool {
   if (kindOf(v) != J_OBJECT) return bad("a step must be an object");
@@ -178,6 +184,10 @@ export function checkStep(v: i32, li: i32, si: i32, count: i32): bool {
   let members = 0;
   for (let m = firstMember(v); m >= 0; m = nextMember(v, m)) {
     const k = keyIndex(m);
+    if (k < 0 && flat && (stringEquals(m, "group") || stringEquals(m, "panels"))) {
+      memberKey[members++] = K_TYPE; // skipped below, like type
+      continue;
+    }
     if (k < 0) return badAt(stringValue(m), "unknown field");
     slot[k] = m + 1;
     memberKey[members++] = k; // at most NKEYS: keys are known and never repeated

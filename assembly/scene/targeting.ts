@@ -143,7 +143,7 @@ function fraction(p: usize, n: u32): bool {
 }
 
 /** A non-negative decimal: digits with an optional fraction (0, 1, 0.25); -1 when malformed. */
-function decimal(p: usize, n: u32): f64 {
+export function decimal(p: usize, n: u32): f64 {
   if (n == 0 || n > 12) return -1;
   let v: f64 = 0;
   let scale: f64 = 0;

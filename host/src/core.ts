@@ -69,7 +69,7 @@ export class Core {
         return list.length;
       },
       host_clock_ms: () => (s.clockMs() >>> 0) | 0,
-      host_clock_us: () => (Math.floor(performance.now() * 1000) >>> 0) | 0,
+      host_clock_us: () => (Math.floor(s.clockMs() * 1000) >>> 0) | 0,
       host_random: () => randomInt(0, 2 ** 32 - 1) | 0,
       host_log: (level, ptr, len) => s.log(LOG_LEVELS[level] ?? "info", this.text(ptr, len)),
       host_panic: (ptr, len) => {

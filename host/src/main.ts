@@ -16,6 +16,7 @@ Options:
   --topology FILE     wire the panels as a JSON file describes (see docs/desktop-host.md)
   --variant small|large   panel limit 32 or 100 (default large)
   --log-level LEVEL   error, warn, info or debug (default info)
+  --manual-clock      test hook: the clock only advances through POST /__test__/clock
   --help              this text
 `;
 
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
         topology: { type: "string" },
         variant: { type: "string", default: "large" },
         "log-level": { type: "string", default: "info" },
+        "manual-clock": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
     wires,
     variant: values.variant as Variant,
     logLevel: values["log-level"] as "info",
+    manualClock: values["manual-clock"],
   }).catch((e: Error) => fail(e.message));
   console.log(`Tessera controller ${controller.hostname} listening on ${controller.url}`);
   console.log(

@@ -1,0 +1,158 @@
+// Playback endpoints: POST /api/scenes/{id}/play, /api/scenes/play/one-shot, /api/scenes/play,
+// /api/scenes/stop, /api/scenes/speed, /api/animations/trigger. Requests are checked at once and
+// the playback itself runs on the next main-loop tick (W_PLAY and friends).
+import { jsonBody, sendInvalid, queueOrBusy, sendAccepted, M_POST } from "../http/request";
+import { sendError } from "../http/response";
+import * as w from "../json/writer";
+import { member, kindOf, numberValue, stringValue, isInteger, J_NUMBER, J_STRING } from "../json/reader";
+import { expectObject, onlyKeys, fail, resetErrors } from "../json/validate";
+import { W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION } from "../core/queue";
+import { app } from "../state/app";
+import { validateScene, ALLOW_ID, SCENE_OK } from "../scene/validate";
+import { ONE_SHOT_ID, validSceneId, sceneStatus } from "../scene/store";
+import { STORE_MISSING } from "../store/kv";
+import { groupOfName } from "../playback/player";
+import { storeValidatedScene, sendRejected } from "./scenes";
+import { J_OBJECT } from "../json/reader";
+import { resetState, setSchema, FIRMWARE_SCHEMA } from "../scene/state";
+import { pathReset, pushKey, pop } from "../scene/text";
+import { checkSelector } from "../scene/targeting";
+import { checkStep, setFlatStep } from "../scene/step";
+import { compileFlat } from "../playback/compile";
+import { rootAt } from "../topology/rooted";
+import { config } from "../state/config";
+
+/** Answers 409 system_off while power is off; true when the caller may go on. */
+function powered(req: u32): bool {
+  if (app.isOn) return true;
+  sendError(req, 409, "system_off");
+  return false;
+}
+
+function queuePlay(req: u32, id: string): void {
+  const item = queueOrBusy(req, W_PLAY, 0, 0);
+  if (!item) return;
+  item.text = id;
+  sendAccepted(req);
+}
+
+export function playById(req: u32, id: string): void {
+  if (!powered(req)) return;
+  if (!validSceneId(id) || id == ONE_SHOT_ID || sceneStatus(id) == STORE_MISSING) {
+    return sendError(req, 404, "not_found");
+  }
+  queuePlay(req, id);
+}
+
+export function playLast(req: u32): void {
+  if (!powered(req)) return;
+  if (app.lastPlayedSceneId.length == 0 || sceneStatus(app.lastPlayedSceneId) == STORE_MISSING) {
+    return sendError(req, 404, "no_last_played_scene");
+  }
+  queuePlay(req, app.lastPlayedSceneId);
+}
+
+export function playOneShot(req: u32, body: usize, len: u32): void {
+  if (!powered(req)) return;
+  const root = jsonBody(req, body, len);
+  if (root < 0) return;
+  const result = validateScene(root, ALLOW_ID);
+  if (result != SCENE_OK) return sendRejected(req, result);
+  const rc = storeValidatedScene(ONE_SHOT_ID, root, body, len);
+  if (rc < 0) return sendError(req, 500, "the one-shot scene could not be stored");
+  queuePlay(req, ONE_SHOT_ID);
+}
+
+export function stop(req: u32): void {
+  if (queueOrBusy(req, W_STOP, 0, 0)) sendAccepted(req);
+}
+
+export function speed(req: u32, body: usize, len: u32): void {
+  if (!powered(req)) return;
+  const v = jsonBody(req, body, len);
+  if (v < 0) return;
+  resetErrors();
+  if (!expectObject(v, "") || !onlyKeys(v, "", ["speed"])) return sendInvalid(req);
+  const s = member(v, "speed");
+  const x = s >= 0 && kindOf(s) == J_NUMBER ? numberValue(s) : -1;
+  if (!(x >= 0.1 && x <= 10.0)) {
+    fail("speed", "must be a number 0.1-10.0");
+    return sendInvalid(req);
+  }
+  const perMille = <i32>Math.round(x * 1000);
+  if (!queueOrBusy(req, W_SPEED, perMille, 0)) return;
+  w.begin(req, 202);
+  w.raw('{"ok":true,"speed":');
+  w.decimal(<f64>perMille / 1000);
+  w.byte(0x7d);
+  w.finish();
+}
+
+/** {group: 1-254 or a layer name of the playing scene, value: 0-255}. */
+export function trigger(req: u32, body: usize, len: u32): void {
+  if (!powered(req)) return;
+  const v = jsonBody(req, body, len);
+  if (v < 0) return;
+  resetErrors();
+  if (!expectObject(v, "") || !onlyKeys(v, "", ["group", "value"])) return sendInvalid(req);
+  const g = member(v, "group");
+  const val = member(v, "value");
+  if (val < 0 || !isInteger(val) || numberValue(val) < 0 || numberValue(val) > 255) {
+    fail("value", "must be an integer 0-255");
+    return sendInvalid(req);
+  }
+  let group = -1;
+  if (g >= 0 && kindOf(g) == J_STRING) {
+    group = groupOfName(stringValue(g));
+    if (group < 0) return sendError(req, 404, "group_not_found");
+  } else if (g >= 0 && isInteger(g) && numberValue(g) >= 1 && numberValue(g) <= 254) {
+    group = <i32>numberValue(g);
+  } else {
+    fail("group", "must be a group number 1-254 or a layer name");
+    return sendInvalid(req);
+  }
+  if (queueOrBusy(req, W_TRIGGER, group, <i32>numberValue(val))) sendAccepted(req);
+}
+
+/** One flat step with `group` (1-254) and `panels` beside the step fields; runners (issue 6) and
+ * gaps are accepted and do nothing yet. */
+export function animationPlay(req: u32, body: usize, len: u32): void {
+  if (!powered(req)) return;
+  const v = jsonBody(req, body, len);
+  if (v < 0) return;
+  resetState();
+  setSchema(FIRMWARE_SCHEMA);
+  pathReset();
+  resetErrors();
+  if (kindOf(v) != J_OBJECT) {
+    fail("", "must be a step object");
+    return sendInvalid(req);
+  }
+  const g = member(v, "group");
+  if (g < 0 || !isInteger(g) || numberValue(g) < 1 || numberValue(g) > 254) {
+    fail("group", "must be a group number 1-254");
+    return sendInvalid(req);
+  }
+  const panels = member(v, "panels");
+  if (panels >= 0) {
+    pushKey("panels");
+    const ok = checkSelector(panels);
+    pop();
+    if (!ok) return sendInvalid(req);
+  }
+  setFlatStep(true);
+  const ok = checkStep(v, 0, 0, 1);
+  setFlatStep(false);
+  if (!ok) return sendInvalid(req);
+  rootAt(config.logicalRoot);
+  compileFlat(v, <u8>numberValue(g));
+  if (queueOrBusy(req, W_ANIMATION, 0, 0)) sendAccepted(req);
+}
+
+export function routeAnimations(req: u32, m: u32, seg: string[], body: usize, len: u32): void {
+  const which = seg.length == 3 ? seg[2] : "";
+  if (which != "trigger" && which != "play") return sendError(req, 404, "not_found");
+  if (m != M_POST) return sendError(req, 405, "method_not_allowed");
+  if (which == "play") return animationPlay(req, body, len);
+  trigger(req, body, len);
+}

@@ -1,0 +1,373 @@
+// Scene playback: a stored scene is parsed once at play into the compact form of compile.ts, then
+// this state machine runs it on the scene clock (wall time x speed), sending the bus traffic of
+// each step as it starts. See docs/playback.md.
+import { body, send } from "../bus/send";
+import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START, T_ANIM_PARAMS } from "../bus/protocol";
+import { sendAnimStart, sendColor, sendBackground, sendBaseColors, sendPalette } from "../bus/commands";
+import { parseJson, closeJson, PARSE_OK } from "../json/reader";
+import { resetErrors } from "../json/validate";
+import { validateScene, ALLOW_ID, SCENE_OK } from "../scene/validate";
+import { readSceneFile, lastLength, ONE_SHOT_ID } from "../scene/store";
+import {
+  afterLayer,
+  afterStep,
+  asyncMode,
+  disabled,
+  stepCount,
+  startToken,
+  MAX_LAYERS,
+  MAX_STEPS,
+  ASYNC_NO,
+  ASYNC_FREE,
+} from "../scene/state";
+import { app, changed } from "../state/app";
+import { appearance, activePalette } from "../state/appearance";
+import { config } from "../state/config";
+import { storeRead, storeWrite } from "../store/kv";
+import { rootAt, count } from "../topology/rooted";
+import { setCount, setHas } from "../topology/targeting";
+import { log, LOG_WARN } from "../util/log";
+import { sameName } from "../palette/palette";
+import * as c from "./compile";
+
+const S_WAIT: u8 = 0;
+const S_RUN: u8 = 1;
+const S_DONE: u8 = 2;
+export const LAST_PLAYED_KEY = "playback";
+
+let active = false; // the state machine runs
+let ended = false; // the barrier fired on a non-looping scene
+let sceneMs: f64 = 0;
+let lastNow: u32 = 0;
+let lookChanged = false;
+let nLayers = 0;
+const lstate = new StaticArray<u8>(8);
+const lstep = new StaticArray<i32>(8);
+const lstart = new StaticArray<f64>(8);
+const lreached = new StaticArray<i32>(8); // highest step completed in this cycle, -1 none
+const lfinished = new StaticArray<bool>(8);
+const lslots = new StaticArray<bool>(8); // the layer has animations on the panels
+const lslotStep = new StaticArray<i32>(8);
+const lspeed = new StaticArray<f64>(8); // the speed its current animations were prepared at
+const lfree = new StaticArray<bool>(8);
+const lrepeat = new StaticArray<bool>(8); // async true/loop/free: restarts its own sequence
+const lbarrier = new StaticArray<bool>(8);
+const ldisabled = new StaticArray<bool>(8);
+const lafter = new StaticArray<i32>(8);
+const lafterStep = new StaticArray<i32>(8);
+
+/** Plays a stored scene (the one-shot scene when `id` is ONE_SHOT_ID). False when it cannot be
+ * read or no longer validates (nothing changes then). */
+export function playScene(id: string, now: u32): bool {
+  const buf = readSceneFile(id);
+  if (buf == 0) return false;
+  resetErrors();
+  let ok = parseJson(buf, lastLength) == PARSE_OK && validateScene(0, ALLOW_ID) == SCENE_OK;
+  if (ok) {
+    rootAt(config.logicalRoot);
+    c.compileScene(0);
+    copyLayerState();
+  }
+  closeJson();
+  heap.free(buf);
+  if (!ok) {
+    log(LOG_WARN, "playback: scene " + id + " cannot be played");
+    return false;
+  }
+  // scene start: stop everything, black, then the background and the scene's look
+  clearAll();
+  sendColor(ADDR_BROADCAST, 0);
+  sendBackground(c.background);
+  // the previous scene's look goes, whether or not this one has its own
+  const restore = lookChanged;
+  lookChanged = c.hasColors || c.paletteName !== null;
+  if (c.hasColors || restore) sendBaseColors(c.baseColors);
+  sendPalettes(restore);
+  app.speed = c.sceneSpeed;
+  app.playing = true;
+  app.lastPlayedSceneId = id;
+  app.lastPlayedSceneIsStored = id != ONE_SHOT_ID;
+  changed();
+  persistLastPlayed();
+  active = true;
+  ended = false;
+  sceneMs = 0;
+  lastNow = now;
+  startCycle(true);
+  return true;
+}
+
+const panelPalette = new StaticArray<u8>(101);
+const paletteUse = new StaticArray<i32>(9);
+
+/** One palette a panel: the effective palette (its override, else the scene's: choice 0) of the
+ * last layer that targets it. The palette most panels need is broadcast, the others go unicast to
+ * their panels. Nothing is sent when neither the scene nor a layer names one (and no colours). */
+function sendPalettes(restore: bool): void {
+  for (let k = 0; k < 9; k++) paletteUse[k] = 0;
+  let overrides = false;
+  for (let q = 1; q <= count; q++) {
+    let choice = 0;
+    for (let l = 0; l < nLayers; l++) {
+      // the effective palette of the last layer targeting the panel (the last one sent wins)
+      if (ldisabled[l] || c.layerEmpty[l] || !setHas(l, q)) continue;
+      const name = c.layerPalette[l];
+      choice = 0;
+      if (name === null || (c.paletteName !== null && sameName(c.paletteName!, name))) continue;
+      overrides = true;
+      // the same name as an earlier layer shares its packet
+      choice = l + 1;
+      for (let e = 0; e < l; e++) {
+        const other = c.layerPalette[e];
+        if (other !== null && sameName(other, name)) {
+          choice = e + 1;
+          break;
+        }
+      }
+    }
+    panelPalette[q] = <u8>choice;
+    paletteUse[choice]++;
+  }
+  if (!overrides && !lookChanged && !restore) return;
+  let most = 0;
+  for (let k = 1; k < 9; k++) if (paletteUse[k] > paletteUse[most]) most = k;
+  for (let k = 0; k < 9; k++) {
+    if (paletteUse[k] == 0) continue;
+    const p = c.resolvePalette(k == 0 ? c.paletteName : c.layerPalette[k - 1]);
+    if (k == most) {
+      sendPalette(p);
+      continue;
+    }
+    for (let q = 1; q <= count; q++) {
+      if (<i32>panelPalette[q] != k) continue;
+      c.paletteTo(<u8>q, p);
+    }
+  }
+  if (overrides) lookChanged = true;
+}
+
+function copyLayerState(): void {
+  nLayers = c.layerCount;
+  for (let l = 0; l < nLayers; l++) {
+    const hasAfter = startToken[l] >= 0;
+    ldisabled[l] = disabled[l];
+    lafter[l] = hasAfter ? afterLayer[l] : -1;
+    lafterStep[l] = afterStep[l];
+    lfree[l] = !hasAfter && asyncMode[l] == ASYNC_FREE;
+    lrepeat[l] = !hasAfter && asyncMode[l] != ASYNC_NO;
+    lbarrier[l] = !disabled[l] && (hasAfter || asyncMode[l] == ASYNC_NO);
+    lslots[l] = false;
+    lstate[l] = S_DONE;
+  }
+}
+
+/** Starts every layer (free layers only on the first cycle). */
+function startCycle(first: bool): void {
+  for (let l = 0; l < nLayers; l++) {
+    if (!first && lfree[l]) continue;
+    if (lslots[l]) clearGroup(l);
+    lreached[l] = -1;
+    lfinished[l] = false;
+    lstate[l] = ldisabled[l] ? S_DONE : S_WAIT;
+  }
+  for (let l = 0; l < nLayers; l++) if (lstate[l] == S_WAIT && lafter[l] < 0) startLayer(l, sceneMs);
+}
+
+function clearGroup(l: i32): void {
+  sendAnimStart(c.layerGroup[l], 0);
+  lslots[l] = false;
+}
+
+function clearAll(): void {
+  sendAnimStart(0, 0);
+  for (let l = 0; l < 8; l++) lslots[l] = false;
+}
+
+function startLayer(l: i32, t: f64): void {
+  lstate[l] = S_RUN;
+  lstep[l] = 0;
+  lstart[l] = t;
+  startStep(l);
+}
+
+/** The step's traffic: panel-local steps replace the layer's animations; gaps and (until issue 6)
+ * runners send nothing, so the panels keep what they show. */
+function startStep(l: i32): void {
+  const s = l * MAX_STEPS + lstep[l];
+  if (c.stepKind[s] != c.K_LOCAL || c.layerEmpty[l]) return;
+  const g = c.layerGroup[l];
+  if (lslots[l]) {
+    sendAnimStart(g, 0);
+  }
+  const speed = app.speed;
+  const d = <f64>c.stepDuration[s];
+  const scaled: u32 = d == 0 ? 0 : max<u32>(1, <u32>Math.round(d / speed));
+  sendRecord(c.records + <usize>(s * c.REC), min<u32>(scaled, 65535), l, g, <u8>l);
+  lslots[l] = true;
+  lslotStep[l] = s;
+  lspeed[l] = speed;
+}
+
+/** Prepares the record on the panels of target set `set` and starts group `g`: broadcast when it
+ * targets every panel, or when a broadcast plus a clear to each other panel is cheaper than one
+ * unicast per target. */
+function sendRecord(rec: usize, duration: u32, set: i32, g: u8, layer: u8): void {
+  const t = setCount(set);
+  if (t == count) prepare(rec, ADDR_BROADCAST, duration, g, layer);
+  else if (25 + 7 * (count - t) < 25 * t) {
+    prepare(rec, ADDR_BROADCAST, duration, g, layer);
+    for (let q = 1; q <= count; q++) {
+      if (setHas(set, q)) continue;
+      store<u8>(body(), g);
+      store<u8>(body(), 0, 1);
+      send(<u8>q, T_ANIM_START);
+    }
+  } else for (let q = 1; q <= count; q++) if (setHas(set, q)) prepare(rec, <u8>q, duration, g, layer);
+  sendAnimStart(g, 1);
+}
+
+/** The 20-byte record of docs/bus-protocol.md from the compact one (start delay 0). */
+function prepare(rec: usize, address: u8, duration: u32, g: u8, layer: u8): void {
+  const p = body();
+  store<u8>(p, g);
+  store<u8>(p + 1, layer);
+  memory.copy(p + 2, rec, 10);
+  store<u32>(p + 12, duration);
+  memory.copy(p + 16, rec + 10, 4);
+  send(address, T_ANIM_PREPARE);
+}
+
+/** POST /api/animations/play, compiled by the handler (compile.compileFlat): the group's
+ * animations are replaced by this one, over whatever plays (it is composited above scene layers). */
+export function playFlat(): void {
+  const g = c.flatGroup;
+  sendAnimStart(g, 0);
+  sendRecord(c.flatRecord, c.flatDuration, c.FLAT_SET, g, <u8>MAX_LAYERS);
+}
+
+function satisfied(l: i32): bool {
+  const t = lafter[l];
+  if (ldisabled[t] || lfinished[t]) return true;
+  return lafterStep[l] >= 0 && lreached[t] >= lafterStep[l];
+}
+
+/** Advances the scene clock to `now` and plays what is due. */
+export function playbackTick(now: u32): void {
+  if (!active) return;
+  sceneMs += <f64>(now - lastNow) * app.speed;
+  lastNow = now;
+  for (let pass = 0; pass < 4; pass++) {
+    let progressed = false;
+    for (let l = 0; l < nLayers; l++) {
+      if (lstate[l] == S_WAIT && lafter[l] >= 0 && satisfied(l)) {
+        startLayer(l, sceneMs);
+        progressed = true;
+      }
+      while (lstate[l] == S_RUN) {
+        const s = l * MAX_STEPS + lstep[l];
+        const d = <f64>c.stepDuration[s];
+        if (d == 0 || sceneMs < lstart[l] + d) break;
+        const end = lstart[l] + d;
+        lreached[l] = lstep[l];
+        progressed = true;
+        if (lstep[l] + 1 < stepCount[l]) {
+          lstep[l]++;
+          lstart[l] = end;
+          startStep(l);
+        } else {
+          lfinished[l] = true;
+          if (lrepeat[l]) startLayer(l, end);
+          else lstate[l] = S_DONE;
+          break;
+        }
+      }
+    }
+    if (!progressed) break;
+  }
+  if (ended) return;
+  let barriers = 0;
+  for (let l = 0; l < nLayers; l++) {
+    if (!lbarrier[l]) continue;
+    barriers++;
+    if (lstate[l] != S_DONE) return;
+  }
+  if (barriers == 0) return;
+  if (c.sceneLoop) return startCycle(false);
+  ended = true;
+  let open = false;
+  for (let l = 0; l < nLayers; l++) if (lrepeat[l] && !ldisabled[l]) open = true;
+  if (!open) {
+    active = false;
+    app.playing = false;
+    changed();
+  }
+}
+
+/** POST /api/scenes/stop: animations stop and clear, the panels show black, the appearance returns. */
+export function stopPlayback(): void {
+  if (app.playing || active) {
+    clearAll();
+    sendBackground(0);
+    if (lookChanged) {
+      sendBaseColors(appearance.baseColors);
+      sendPalette(activePalette());
+      lookChanged = false;
+    }
+  }
+  haltPlayback();
+}
+
+/** Power off (the power packets already stop and clear everything): the state machine stops. */
+export function haltPlayback(): void {
+  active = false;
+  if (app.playing) {
+    app.playing = false;
+    changed();
+  }
+}
+
+/** A logicalRoot change while playing restarts the scene with the new rooting. */
+export function restartIfPlaying(now: u32): void {
+  if (app.playing) playScene(app.lastPlayedSceneId, now);
+}
+
+/** Speed change mid-scene: running animations get the new rate through update params, without a
+ * restart; the scene clock runs at the new speed from now on. */
+export function setSpeed(speed: f64, now: u32): void {
+  playbackTick(now);
+  app.speed = speed;
+  changed();
+  if (!active) return;
+  for (let l = 0; l < nLayers; l++) {
+    if (!lslots[l]) continue;
+    const p = body();
+    const rec = c.records + <usize>(lslotStep[l] * c.REC);
+    store<u8>(p, c.layerGroup[l]);
+    store<u16>(p + 1, <u16>min<f64>(65535, Math.round((speed / lspeed[l]) * 1000)));
+    store<u8>(p + 3, load<u8>(rec + 10));
+    store<u8>(p + 4, load<u8>(rec + 11));
+    send(ADDR_BROADCAST, T_ANIM_PARAMS);
+  }
+}
+
+/** The group id of a layer name of the playing scene, or -1. */
+export function groupOfName(name: string): i32 {
+  if (!active && !app.playing) return -1;
+  return c.groupOfName(name);
+}
+
+function persistLastPlayed(): void {
+  const bytes = new Array<u8>();
+  bytes.push(app.lastPlayedSceneIsStored ? 0x31 : 0x30);
+  const id = app.lastPlayedSceneId;
+  for (let i = 0; i < id.length; i++) bytes.push(<u8>id.charCodeAt(i));
+  storeWrite(LAST_PLAYED_KEY, bytes);
+}
+
+/** Boot: the last played scene (for POST /api/scenes/play after a reboot). */
+export function loadLastPlayed(): void {
+  const b = storeRead(LAST_PLAYED_KEY, 16);
+  if (!b || b.length < 9) return;
+  app.lastPlayedSceneIsStored = b[0] == 0x31;
+  app.lastPlayedSceneId = String.UTF8.decodeUnsafe(b.dataStart + 1, b.length - 1);
+}

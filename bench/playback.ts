@@ -1,0 +1,101 @@
+// Bench: starting scenes on 100 emulated panels. The controller runs in-process with the manual
+// clock (host/src/controller.ts, manualClock), so the play is applied by one core tick whose time is
+// measured, and the bus bytes the controller puts on the bus (VirtualBus.bytesFromController) are
+// counted from the play until that tick is done. "unicast only" is what the same start would cost
+// with one prepare (25 B) per targeted panel and one palette packet (70 B) per panel: the bytes
+// broadcast saves. Target: any scene start under 8 KiB on the bus.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startController } from "../host/src/controller.js";
+import { generateTopology } from "../host/src/bus/topology.js";
+import { maximalScene } from "../tests/helpers/scenes.js";
+
+const PANELS = 100;
+
+/** Eight layers all starting at once on overlapping, uneven panel sets, with three palettes. */
+function wideScene(): object {
+  const sel = ["all", "leaves", "even", "fraction:0-0.3", "depth:2-6", { not: "subtree:5" }, "last:40", "odd"];
+  const pal = ["Sunset", "Ocean", "Sunset", "Lava", null, null, "Ocean", null];
+  return {
+    schemaVersion: 8,
+    palette: "Aurora",
+    colors: { primary: "#FFFFFF", secondary: "#FF0000", tertiary: "#0000FF" },
+    background: "#010203",
+    layers: sel.map((panels, l) => ({
+      group: l + 1,
+      panels,
+      ...(pal[l] ? { palette: pal[l] } : {}),
+      sequence: [{ type: "PULSE", color: { palette: 30 * l }, duration: 1000, params: [60, 60] }],
+    })),
+  };
+}
+
+export async function benchPlayback(): Promise<Record<string, string | number>> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-bench-playback-"));
+  const ctrl = await startController({
+    port: 0,
+    dataDir,
+    wires: generateTopology(PANELS),
+    variant: "large",
+    logLevel: "error",
+    manualClock: true,
+  });
+  const post = async (p: string, body: unknown) => {
+    const res = await fetch(ctrl.url + p, { method: "POST", body: JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${p}: ${res.status} ${text}`);
+    return text;
+  };
+  try {
+    for (let i = 0; i < 100; i++) {
+      const edges = (await (await fetch(`${ctrl.url}/api/panels/edges`)).json()) as unknown[];
+      if (edges.length === PANELS * 3) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    // time each core tick while the clock request applies the queued play
+    const core = ctrl.core;
+    const original = core.tick.bind(core);
+    let longest = 0;
+    core.tick = () => {
+      const t = performance.now();
+      const r = original();
+      longest = Math.max(longest, performance.now() - t);
+      return r;
+    };
+    const start = async (scene: object) => {
+      await post("/api/scenes/stop", {});
+      await post("/__test__/clock", { advance: 10 });
+      // the host ticks the core right after the request (that tick applies the play); the one-shot
+      // request itself puts nothing on the bus
+      const before = ctrl.bus.bytesFromController;
+      longest = 0;
+      await post("/api/scenes/play/one-shot", scene);
+      await post("/__test__/clock", { advance: 0 });
+      return { bytes: ctrl.bus.bytesFromController - before, ms: longest };
+    };
+    const figures: Record<string, string | number> = {};
+    const runs: Array<[string, object, number]> = [
+      // unicast-only estimate: prepares for the layers starting at 0, palette per panel
+      ["maximal scene (8x12, 32 panels a layer; 1 layer starts at 0)", maximalScene(), 25 * 32 + 70 * PANELS],
+      ["8 layers starting at once, 4 palettes", wideScene(), 0],
+    ];
+    for (const [name, scene] of runs) {
+      // warm-up, then the measured start
+      await start(scene);
+      const r = await start(scene);
+      figures[`${name}: bus bytes to start`] = r.bytes;
+      figures[`${name}: core time of the starting tick (ms)`] = r.ms.toFixed(3);
+      figures[`${name}: under 8 KiB`] = r.bytes < 8192 ? "yes" : "NO";
+    }
+    figures["core linear memory after the starts (KiB)"] = ctrl.core.memoryBytes / 1024;
+    figures["maximal scene: unicast-only estimate (bytes)"] = runs[0][2];
+    figures["maximal scene: bytes saved by broadcast"] =
+      runs[0][2] - Number(figures[`${runs[0][0]}: bus bytes to start`]);
+    return figures;
+  } finally {
+    await ctrl.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await benchPlayback());

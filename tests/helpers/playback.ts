@@ -1,0 +1,34 @@
+// Helpers for playback tests against a host started with --manual-clock: advance its virtual
+// clock (POST /__test__/clock) and read the panels' colours by index.
+import assert from "node:assert/strict";
+import { api, type Host } from "./host.js";
+
+/** Moves the host's clock (core and panels) forward by `ms`, ticking as it goes. */
+export async function advance(host: Host, ms: number): Promise<void> {
+  const res = await api(host, "POST", "/__test__/clock", { advance: ms });
+  assert.equal(res.status, 200, res.text);
+}
+
+/** Colour of each panel by index ("#RRGGBB"), from GET /api/panels. */
+export async function colors(host: Host): Promise<Record<number, string>> {
+  const res = await api(host, "GET", "/api/panels");
+  assert.equal(res.status, 200, res.text);
+  const out: Record<number, string> = {};
+  for (const p of res.body as Array<{ address: number; color: string }>) out[p.address] = p.color;
+  return out;
+}
+
+/** Indices of the panels showing `color`, ascending. */
+export async function showing(host: Host, color: string): Promise<number[]> {
+  const c = await colors(host);
+  return Object.keys(c)
+    .map(Number)
+    .filter((i) => c[i] === color)
+    .sort((a, b) => a - b);
+}
+
+/** Plays `scene` as a one-shot; asserts 202. */
+export async function oneShot(host: Host, scene: unknown): Promise<void> {
+  const res = await api(host, "POST", "/api/scenes/play/one-shot", scene);
+  assert.equal(res.status, 202, res.text);
+}
