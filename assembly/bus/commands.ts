@@ -33,8 +33,9 @@ export function sendBaseColors(base: StaticArray<u32>): void {
   send(ADDR_BROADCAST, T_BASE_COLORS);
 }
 
-/** Unused stop slots are zero so the packet bytes depend only on the palette. */
-export function sendPalette(palette: Palette): void {
+/** To every panel, or to one (a layer's palette override). Unused stop slots are zero so the packet
+ * bytes depend only on the palette. */
+export function sendPalette(palette: Palette, address: u8 = ADDR_BROADCAST): void {
   const p = body();
   const n = min(palette.stops.length, MAX_STOPS);
   store<u8>(p, <u8>n);
@@ -43,7 +44,7 @@ export function sendPalette(palette: Palette): void {
     store<u8>(p + 1 + i * 4, <u8>(stop >> 24));
     putRgb(2 + i * 4, stop & 0xffffff);
   }
-  send(ADDR_BROADCAST, T_PALETTE);
+  send(address, T_PALETTE);
 }
 
 export function sendBackground(rgb: u32): void {

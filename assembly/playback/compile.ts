@@ -22,9 +22,7 @@ import { TYPES, ANIMATES } from "../scene/step";
 import { resolveSelector, setCount, setClear, setAdd } from "../topology/targeting";
 import { count } from "../topology/rooted";
 import { appearance, findPalette } from "../state/appearance";
-import { Palette, MAX_STOPS, BASE_COLORS_NAME, basePalette, sameName } from "../palette/palette";
-import { body, send, putRgb } from "../bus/send";
-import { T_PALETTE } from "../bus/protocol";
+import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/palette";
 
 export const K_LOCAL: u8 = 0;
 export const K_RUNNER: u8 = 1;
@@ -219,19 +217,6 @@ export function resolvePalette(name: string | null): Palette {
   const found = findPalette(name);
   if (found && !sameName(found.name, BASE_COLORS_NAME)) return found;
   return basePalette(baseColors);
-}
-
-/** A set palette packet to one panel (a layer's palette override). */
-export function paletteTo(address: u8, palette: Palette): void {
-  const p = body();
-  const n = min(palette.stops.length, MAX_STOPS);
-  store<u8>(p, <u8>n);
-  for (let i = 0; i < MAX_STOPS; i++) {
-    const stop = i < n ? palette.stops[i] : 0;
-    store<u8>(p + 1 + i * 4, <u8>(stop >> 24));
-    putRgb(2 + i * 4, stop & 0xffffff);
-  }
-  send(address, T_PALETTE);
 }
 
 /** The group id of a layer named `name` in the compiled scene, or -1. */

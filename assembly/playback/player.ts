@@ -140,7 +140,7 @@ function sendPalettes(restore: bool): void {
     }
     for (let q = 1; q <= count; q++) {
       if (<i32>panelPalette[q] != k) continue;
-      c.paletteTo(<u8>q, p);
+      sendPalette(p, <u8>q);
     }
   }
   if (overrides) lookChanged = true;
