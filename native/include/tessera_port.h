@@ -39,6 +39,8 @@ uint32_t port_clock_ms(void);
 uint32_t port_clock_us(void);
 uint32_t port_random(void);
 void port_log(uint32_t level, const char *msg, uint32_t len);
+/* printf-style logging for ports, written once in native/src/log.c on top of port_log. */
+void tessera_logf(uint32_t level, const char *fmt, ...);
 
 /* The bytes of build/controller.wasm, for runtimes that load it (WAMR): embedded in the app image on
  * a device, read from the build directory on POSIX. NULL when unavailable. */

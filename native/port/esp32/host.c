@@ -31,11 +31,11 @@ void tessera_esp32_run(void) {
   posix_lock();
   if (bus_start(NULL, 0) != 0 || tessera_start(CONFIG_TESSERA_MAX_PANELS) != 0) {
     posix_unlock();
-    posix_logf(0, "tessera: cannot start the bus or the core");
+    tessera_logf(0, "tessera: cannot start the bus or the core");
     return;
   }
   posix_unlock();
-  if (server_start(NULL, 80) < 0) posix_logf(0, "tessera: cannot start the HTTP server");
+  if (server_start(NULL, 80) < 0) tessera_logf(0, "tessera: cannot start the HTTP server");
   uint64_t next_tick = 0;
   for (;;) {
     posix_lock();

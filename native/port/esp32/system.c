@@ -1,5 +1,4 @@
 /* system.c: clock, entropy and log of the ESP32 port (ESP-IDF esp_timer, esp_random, esp_log). */
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "esp_log.h"
@@ -27,13 +26,3 @@ void port_log(uint32_t level, const char *msg, uint32_t len) {
   }
 }
 
-void posix_logf(uint32_t level, const char *fmt, ...) {
-  char line[256];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  if (n < 0) return;
-  if (n >= (int)sizeof line) n = (int)sizeof line - 1;
-  port_log(level, line, (uint32_t)n);
-}

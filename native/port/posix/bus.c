@@ -45,11 +45,11 @@ static unsigned long dropped;
 
 static void enqueue(int to, int port, const uint8_t *bytes, uint32_t len) {
   if (len > PACKET_CAP) {
-    posix_logf(TESSERA_LOG_WARN, "bus: dropped a %u-byte packet (larger than any valid one)", len);
+    tessera_logf(TESSERA_LOG_WARN, "bus: dropped a %u-byte packet (larger than any valid one)", len);
     return;
   }
   if (size == QUEUE_CAP) {
-    if (dropped++ % 1000 == 0) posix_logf(TESSERA_LOG_WARN, "bus: queue full, packet dropped");
+    if (dropped++ % 1000 == 0) tessera_logf(TESSERA_LOG_WARN, "bus: queue full, packet dropped");
     return;
   }
   delivery_t *d = &queue[(head + size++) % QUEUE_CAP];
@@ -80,7 +80,7 @@ int bus_start(const wire_t *wires, int n) {
     contexts[i].index = i;
     wasm_rt_trap_t code = wasm_rt_impl_try();
     if (code != WASM_RT_TRAP_NONE) {
-      posix_logf(TESSERA_LOG_ERROR, "bus: panel %d failed to start (%s)", i + 1, wasm_rt_strerror(code));
+      tessera_logf(TESSERA_LOG_ERROR, "bus: panel %d failed to start (%s)", i + 1, wasm_rt_strerror(code));
       return -1;
     }
     Z_panel_instantiate(&panels[i], &contexts[i]);
@@ -99,7 +99,7 @@ static void deliver_to_panel(const delivery_t *d) {
   Z_panel_instance_t *p = &panels[d->to];
   wasm_rt_trap_t code = wasm_rt_impl_try();
   if (code != WASM_RT_TRAP_NONE) {
-    posix_logf(TESSERA_LOG_ERROR, "bus: panel %d trapped (%s)", d->to + 1, wasm_rt_strerror(code));
+    tessera_logf(TESSERA_LOG_ERROR, "bus: panel %d trapped (%s)", d->to + 1, wasm_rt_strerror(code));
     return;
   }
   uint32_t rx = Z_panelZ_panel_rx_buffer(p);

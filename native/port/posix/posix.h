@@ -18,7 +18,6 @@ uint64_t posix_now_ms(void);
 /* --manual-clock (test hook): the core's and the panels' clock only moves through POST /__test__/clock. */
 extern int posix_manual_clock;
 extern double posix_virtual_ms;
-void posix_logf(uint32_t level, const char *fmt, ...);
 
 /* store.c */
 int posix_store_open(const char *dir);

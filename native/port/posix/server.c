@@ -77,7 +77,7 @@ void port_http_body(uint32_t req, const uint8_t *data, uint32_t len) {
     size_t cap = r->cap ? r->cap : 1024;
     while (cap < r->len + len) cap *= 2;
     if (cap > ANSWER_CAP) {
-      posix_logf(TESSERA_LOG_ERROR, "http: answer to request %u larger than %d bytes, cut", req, ANSWER_CAP);
+      tessera_logf(TESSERA_LOG_ERROR, "http: answer to request %u larger than %d bytes, cut", req, ANSWER_CAP);
       return;
     }
     uint8_t *b = realloc(r->buf, cap);
@@ -364,7 +364,7 @@ static void ws_closed(const struct mg_connection *c, void *data) {
 
 static int quiet_log(const struct mg_connection *c, const char *message) {
   (void)c;
-  posix_logf(TESSERA_LOG_DEBUG, "civetweb: %s", message);
+  tessera_logf(TESSERA_LOG_DEBUG, "civetweb: %s", message);
   return 1;
 }
 
