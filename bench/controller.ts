@@ -13,7 +13,7 @@ export interface BenchController {
 }
 
 /** Polls GET /api/panels/edges until every panel is listed (three slots each). */
-async function waitForDiscovery(url: string, panels: number, timeoutMs = 10000): Promise<void> {
+export async function waitForDiscovery(url: string, panels: number, timeoutMs = 10000): Promise<void> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const edges = (await (await fetch(`${url}/api/panels/edges`)).json()) as unknown[];

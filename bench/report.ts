@@ -7,6 +7,7 @@ import type { CoreOpResult } from "./core-ops.js";
 import { THROUGHPUT_SETTINGS, type ThroughputRow } from "./throughput.js";
 import type { LoadResult } from "./http-load.js";
 import { table, int, fixed, kib, verdict } from "./table.js";
+import { NATIVE_SETTINGS, type NativeBench } from "./native.js";
 
 const PAGE = 64 * 1024;
 const TARGETS = { controllerWasm: 64 * 1024, memory: 128 * 1024 };
@@ -104,4 +105,55 @@ export function reportFigures(title: string, figures: Record<string, string | nu
 
 function fixedOrInt(v: number): string {
   return Number.isInteger(v) ? int(v) : fixed(v, 2);
+}
+
+/** Section 8: the native POSIX host (bench/native.ts). */
+export function reportNative(panels: number, bench: NativeBench): void {
+  const { HTTP_REQUESTS, CONCURRENCY, WS_FRAMES } = NATIVE_SETTINGS;
+  const HOST_TARGET = 256 * 1024;
+  const rows = bench.runs.map((r) => [
+    r.runtime,
+    `${int(r.getState.perSecond)} req/s`,
+    statuses(r.getState),
+    `${int(r.setColor.perSecond)} frames/s`,
+    `${fixed(r.loaded.rssKiB / 1024)} MiB`,
+    kib(Math.max(r.idle.hostHeap, r.loaded.hostHeap)),
+    verdict(Math.max(r.idle.hostHeap, r.loaded.hostHeap) < HOST_TARGET),
+  ]);
+  const detail = bench.runs.map((r) => [
+    r.runtime,
+    kib(r.loaded.coreHeap),
+    kib(r.loaded.coreLinear),
+    kib(r.loaded.panelsHeap + r.loaded.panelsStatic),
+    `${kib(r.idle.hostHeap)} / ${kib(r.loaded.hostHeap)}`,
+    String(r.loaded.threads),
+  ]);
+  const body = bench.runs.length
+    ? table(
+        ["runtime", "GET /api/state", "statuses", "WS SET_COLOR", "RSS", "host's own heap", "< 256 KiB"],
+        rows,
+        "lrlrrrl",
+      ) +
+      "\n\n" +
+      table(
+        [
+          "runtime",
+          "core (runtime + memory)",
+          "of it linear memory",
+          "emulated panels",
+          "host heap idle / after load",
+          "threads",
+        ],
+        detail,
+        "lrrrrr",
+      ) +
+      `\n\nHTTP: ${int(HTTP_REQUESTS)} requests on ${CONCURRENCY} keep-alive connections; WS: ${int(WS_FRAMES)} frames then ` +
+      `PING/PONG on one connection. RSS is the whole process: libc, the worker threads' stacks and the ${panels}` +
+      `\nemulated panels (64 KiB of linear memory each). The host's own heap is what the process has malloc'd minus` +
+      `\nthe panels and the core (glibc mallinfo2 samples; native/port/posix/memory.c, docs/porting.md).`
+    : "";
+  section(
+    `8. The native POSIX host (native/, CivetWeb) with ${panels} panels`,
+    [body, ...bench.skipped.map((s) => `skipped: ${s}`)].filter(Boolean).join("\n\n"),
+  );
 }

@@ -1,11 +1,12 @@
 // `npm run bench`: sizes of the WebAssembly, the core's linear memory with 100 panels, the cost
-// of a request inside the core, and throughput over loopback against a bare Node server. Targets
-// are reported, never enforced: the bench exits 0 either way.
+// of a request inside the core, throughput over loopback against a bare Node server, and the native
+// POSIX host's throughput and memory. Targets are reported, never enforced: the bench exits 0 either way.
 import { measureCoreOps } from "./core-ops.js";
 import { startBenchController } from "./controller.js";
 import { exerciseMemory } from "./memory.js";
 import { measureThroughput } from "./throughput.js";
-import { reportCoreOps, reportMemory, reportSizes, reportThroughput, reportFigures } from "./report.js";
+import { reportCoreOps, reportMemory, reportSizes, reportThroughput, reportFigures, reportNative } from "./report.js";
+import { benchNative } from "./native.js";
 import { benchPanelEngine } from "./panel-engine.js";
 import { benchSceneStore } from "./scene-store.js";
 import { benchPlayback } from "./playback.js";
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
   } finally {
     await ctrl.close();
   }
+  // The native host runs as its own process, after the in-process controller has stopped.
+  reportNative(PANELS, await benchNative(PANELS));
 }
 
 await main();

@@ -1,7 +1,7 @@
 // Builds the native POSIX host (native/, wasm2c + CivetWeb) with CMake and runs the black-box test
 // files against it (TESSERA_HOST). Where cmake, wasm2c or CivetWeb are missing it says so and counts
-// the files as skipped; with CI=true it fails instead. TESSERA_SANITIZE=1 builds with
-// AddressSanitizer + UndefinedBehaviorSanitizer into native/build-asan.
+// the files as skipped; with CI=true it fails instead. `--sanitize` (or TESSERA_SANITIZE=1) builds with
+// AddressSanitizer + UndefinedBehaviorSanitizer into native/build-asan (CI's sanitizer step, .ci/run).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CI = process.env.CI === "true";
-const SANITIZE = process.env.TESSERA_SANITIZE === "1";
+const SANITIZE = process.env.TESSERA_SANITIZE === "1" || process.argv.includes("--sanitize");
+const testArgs = process.argv.slice(2).filter((a) => a !== "--sanitize"); // the rest go to node --test
 // WAMR_ROOT=<a WAMR source tree outside this repository>: run the core under WAMR's fast interpreter.
 const WAMR_ROOT = process.env.WAMR_ROOT;
 const BUILD = path.join(ROOT, "native", SANITIZE ? "build-asan" : WAMR_ROOT ? "build-wamr" : "build-posix");
@@ -72,9 +73,9 @@ if (SANITIZE) {
   env.ASAN_OPTIONS = `detect_leaks=0:halt_on_error=1:log_path=${path.join(BUILD, "report")}`;
   env.UBSAN_OPTIONS = `halt_on_error=1:print_stacktrace=1:log_path=${path.join(BUILD, "report")}`;
 }
-const r = spawnSync(
-  process.execPath,
-  ["--import", "tsx", "--test", "--test-concurrency=2", ...files, ...process.argv.slice(2)],
-  { cwd: ROOT, stdio: "inherit", env },
-);
+const r = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...files, ...testArgs], {
+  cwd: ROOT,
+  stdio: "inherit",
+  env,
+});
 process.exit(r.status ?? 1);

@@ -42,6 +42,17 @@ void port_log(uint32_t level, const char *msg, uint32_t len);
 /* printf-style logging for ports, written once in native/src/log.c on top of port_log. */
 void tessera_logf(uint32_t level, const char *fmt, ...);
 
+/* Wi-Fi setup (host_wifi_configure, from the core's POST /api/setup): join this network from now
+ * on. The port stores it (on a device: esp_wifi keeps it in NVS), leaves the setup access point once
+ * connected and reconnects; the POSIX port only logs it. Not NUL-terminated. */
+void port_wifi_configure(const char *ssid, uint32_t ssid_len, const char *pass, uint32_t pass_len);
+
+/* The serial port (57600 baud on a device), reserved for the firmware channel: no core import uses it
+ * yet (a later issue adds the frame protocol). Write queues the bytes; read takes what has arrived,
+ * without waiting, and returns how many bytes it copied. Only the ESP32 port implements them. */
+void port_serial_write(const uint8_t *data, uint32_t len);
+int32_t port_serial_read(uint8_t *buf, uint32_t cap);
+
 /* The bytes of build/controller.wasm, for runtimes that load it (WAMR): embedded in the app image on
  * a device, read from the build directory on POSIX. NULL when unavailable. */
 const uint8_t *port_core_image(uint32_t *len);

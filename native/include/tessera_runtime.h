@@ -5,7 +5,7 @@
  * exports and reaches its linear memory. It implements:
  *   - the core_* prototypes of tessera_host.h (each call runs the export; a trap inside it is caught,
  *     recorded and the call returns 0), and
- *   - the three functions below.
+ *   - the four functions below.
  * It forwards the core's imports to the host_* functions of tessera_host.h (native/src/abi.c).
  * Only one thread calls into the runtime at a time (the host holds its one lock).
  */
@@ -25,6 +25,10 @@ int tessera_rt_load(void);
 
 /* The host address of [ptr, ptr+len) in the core's linear memory, or NULL when out of bounds. */
 uint8_t *tessera_rt_mem(uint32_t ptr, uint32_t len);
+
+/* The current size of the core's linear memory in bytes (0 when not loaded). A pure query: like
+ * tessera_rt_mem it never raises a trap in the instance. */
+size_t tessera_rt_mem_size(void);
 
 /* The reason of the trap that ended the last core_* call, or NULL when it returned normally.
  * Reading it clears it. After a trap the instance must be reloaded (tessera_rt_load). */

@@ -1,20 +1,39 @@
 /*
- * host.c: the ESP32 port's lock, core image and main loop: one FreeRTOS mutex owns the core; the
- * loop delivers bus packets and ticks the core when due. The HTTP server task takes the lock per
- * request and frame. NOT COMPILED YET (no ESP toolchain on the development machine).
+ * host.c: the ESP32 port's core thread. WAMR on ESP-IDF must run on a pthread (its esp-idf platform
+ * layer and our runtime adapter call pthread_self, which asserts on a plain FreeRTOS task), so the
+ * core lives on one pthread: it runs the main loop (bus packets, ticks) and the jobs other tasks hand
+ * it with core_call (the HTTP server's requests and WebSocket frames). One FreeRTOS mutex still guards
+ * the state both sides touch (the request table, the sockets). Wi-Fi, the serial port and self-update
+ * run beside it and never touch the core (except port_wifi_configure, called by the core itself).
  */
+#include <pthread.h>
+
+#include "esp_pthread.h"
 #include "freertos/FreeRTOS.h"
+#include "freertos/queue.h"
 #include "freertos/semphr.h"
 #include "freertos/task.h"
 #include "posix.h"
 #include "sdkconfig.h"
 #include "tessera_driver.h"
+#include "tessera_esp32.h"
+#include "tessera_host.h"
 #include "tessera_port.h"
 
+#define JOBS 8
+
+/* build/controller.wasm, embedded by components/tessera/CMakeLists.txt (EMBED_FILES). */
 extern const uint8_t controller_wasm_start[] asm("_binary_controller_wasm_start");
 extern const uint8_t controller_wasm_end[] asm("_binary_controller_wasm_end");
 
+typedef struct {
+  void (*fn)(void *);
+  void *arg;
+  TaskHandle_t waiter;
+} job_t;
+
 static SemaphoreHandle_t lock;
+static QueueHandle_t jobs;
 
 void posix_lock(void) { xSemaphoreTake(lock, portMAX_DELAY); }
 void posix_unlock(void) { xSemaphoreGive(lock); }
@@ -25,19 +44,31 @@ const uint8_t *port_core_image(uint32_t *len) {
   return controller_wasm_start;
 }
 
-/* Starts the bus, the core and the server, then runs the main loop forever. */
-void tessera_esp32_run(void) {
-  lock = xSemaphoreCreateMutex();
+void core_call(void (*fn)(void *), void *arg) {
+  job_t job = {fn, arg, xTaskGetCurrentTaskHandle()};
+  xQueueSend(jobs, &job, portMAX_DELAY);
+  ulTaskNotifyTake(pdTRUE, portMAX_DELAY);
+}
+
+static void *core_thread(void *arg) {
+  (void)arg;
   posix_lock();
-  if (bus_start(NULL, 0) != 0 || tessera_start(CONFIG_TESSERA_MAX_PANELS) != 0) {
-    posix_unlock();
-    tessera_logf(0, "tessera: cannot start the bus or the core");
-    return;
-  }
+  int ok = bus_start(NULL, 0) == 0 && tessera_start(CONFIG_TESSERA_MAX_PANELS) == 0;
   posix_unlock();
-  if (server_start(NULL, 80) < 0) tessera_logf(0, "tessera: cannot start the HTTP server");
+  if (!ok) {
+    tessera_logf(TESSERA_LOG_ERROR, "tessera: cannot start the bus or the core");
+    return NULL;
+  }
   uint64_t next_tick = 0;
   for (;;) {
+    job_t job;
+    /* sleep until a job arrives or a tick is due (one FreeRTOS tick at most: bus bytes are polled) */
+    if (xQueueReceive(jobs, &job, 1) == pdTRUE) {
+      posix_lock();
+      job.fn(job.arg);
+      posix_unlock();
+      xTaskNotifyGive(job.waiter);
+    }
     posix_lock();
     bus_pump();
     uint64_t now = posix_now_ms();
@@ -46,6 +77,32 @@ void tessera_esp32_run(void) {
       next_tick = now + (next < 1 ? 1 : next > 100 ? 100 : next);
     }
     posix_unlock();
-    vTaskDelay(1);
   }
+  return NULL;
+}
+
+void tessera_esp32_run(const char *chip) {
+  lock = xSemaphoreCreateMutex();
+  jobs = xQueueCreate(JOBS, sizeof(job_t));
+  if (wifi_start(chip) != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: Wi-Fi did not start");
+  if (serial_start() != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: the serial port did not start");
+  if (ota_start() != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: self-update did not start");
+  esp_pthread_cfg_t cfg = esp_pthread_get_default_config();
+  cfg.stack_size = CONFIG_TESSERA_CORE_STACK_SIZE; /* WAMR's interpreter runs on this stack */
+  cfg.thread_name = "tessera_core";
+  esp_pthread_set_cfg(&cfg);
+  pthread_t core;
+  if (pthread_create(&core, NULL, core_thread, NULL) != 0) {
+    tessera_logf(TESSERA_LOG_ERROR, "tessera: cannot start the core thread");
+    return;
+  }
+  if (server_start(NULL, 80) < 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: cannot start the HTTP server");
+  pthread_join(core, NULL);
+}
+
+void tessera_esp32_main(void) {
+  char chip[7];
+  if (storage_open(chip) != 0) return;
+  tessera_logf(TESSERA_LOG_INFO, "tessera-%s, up to %d panels", chip, CONFIG_TESSERA_MAX_PANELS);
+  tessera_esp32_run(chip);
 }

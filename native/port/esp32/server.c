@@ -3,7 +3,9 @@
  * the POSIX port: bodies read up to a cap (above the core's 32 KiB, so it answers 413), answers
  * collected per request and sent by the handler; frames sent from other tasks go through
  * httpd_queue_work so only the server task writes to a socket.
- * NOT COMPILED YET (no ESP toolchain on the development machine).
+ * Calls into the core are handed to the core thread (host.c core_call); while the setup portal is up,
+ * requests for other hosts are redirected to http://192.168.4.1/setup. Checked against ESP-IDF 5.3's
+ * declarations by scripts/esp32-check.mjs; never built with the ESP toolchain here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +17,12 @@
 #include "freertos/FreeRTOS.h"
 #include "freertos/task.h"
 #include "posix.h"
+#include "sdkconfig.h"
 #include "tessera_driver.h"
+#include "tessera_esp32.h"
 #include "tessera_host.h"
 #include "tessera_port.h"
+#include "tessera_requests.h"
 
 #define BODY_CAP (33 * 1024) /* one byte past any body the core accepts */
 #define MAX_REQUESTS 4
@@ -28,56 +33,16 @@
 #define ANSWER_TIMEOUT_MS 5000
 
 typedef struct {
-  int used, has_head, done;
-  uint32_t id, status;
-  int32_t length;
-  uint8_t *buf;
-  size_t len, cap;
-} request_t;
-
-typedef struct {
   int used, fd, in_core;
   uint32_t id;
 } socket_t;
 
 static httpd_handle_t server;
-static request_t requests[MAX_REQUESTS];
+static tessera_request_t requests[MAX_REQUESTS];
 static socket_t sockets[MAX_SOCKETS];
-static uint32_t next_request = 1, next_socket = 1;
+static uint32_t next_socket = 1;
 
-static request_t *find_request(uint32_t id) {
-  for (int i = 0; i < MAX_REQUESTS; i++)
-    if (requests[i].used && requests[i].id == id) return &requests[i];
-  return NULL;
-}
-
-void port_http_head(uint32_t req, uint32_t status, int32_t length) {
-  request_t *r = find_request(req);
-  if (!r || r->has_head) return;
-  r->has_head = 1;
-  r->status = status;
-  r->length = length;
-}
-
-void port_http_body(uint32_t req, const uint8_t *data, uint32_t len) {
-  request_t *r = find_request(req);
-  if (!r || r->done || r->len + len > ANSWER_CAP) return;
-  if (r->len + len > r->cap) {
-    size_t cap = r->cap ? r->cap : 512;
-    while (cap < r->len + len) cap *= 2;
-    uint8_t *b = realloc(r->buf, cap);
-    if (!b) return;
-    r->buf = b;
-    r->cap = cap;
-  }
-  memcpy(r->buf + r->len, data, len);
-  r->len += len;
-}
-
-void port_http_end(uint32_t req) {
-  request_t *r = find_request(req);
-  if (r) r->done = 1;
-}
+/* HTTP answers are collected by native/src/requests.c (port_http_head/body/end). */
 
 /* ---- WebSocket output: queued to the server task. ----------------------------------------------- */
 typedef struct {
@@ -120,18 +85,8 @@ void port_ws_broadcast(const uint8_t *data, uint32_t len) {
 }
 
 void port_core_restarted(const char *reason) {
-  static const char body[] = "{\"error\":\"internal_error\"}";
   (void)reason;
-  for (int i = 0; i < MAX_REQUESTS; i++) {
-    request_t *r = &requests[i];
-    if (!r->used || r->done) continue;
-    r->has_head = 1;
-    r->status = 500;
-    r->length = sizeof body - 1;
-    r->len = 0;
-    port_http_body(r->id, (const uint8_t *)body, sizeof body - 1);
-    r->done = 1;
-  }
+  tessera_requests_fail_all();
   for (int i = 0; i < MAX_SOCKETS; i++)
     if (sockets[i].used && sockets[i].in_core) {
       sockets[i].in_core = 0;
@@ -162,7 +117,69 @@ static esp_err_t send_answer(httpd_req_t *req, uint32_t status, int32_t length, 
   return httpd_resp_send_chunk(req, NULL, 0);
 }
 
+/* The host a request was sent to (its Host header without the port), or "" without one. */
+static void request_host(httpd_req_t *req, char *out, size_t cap) {
+  out[0] = 0;
+  if (httpd_req_get_hdr_value_str(req, "Host", out, cap) != ESP_OK) out[0] = 0;
+  char *colon = strchr(out, ':');
+  if (colon) *colon = 0;
+}
+
+/* Captive portal: while the setup network is up, a request for any other host (a phone's
+ * connectivity check) is sent to the setup page, which the core serves. */
+static int redirect_to_setup(httpd_req_t *req) {
+  if (!wifi_portal_active()) return 0;
+  char host[64];
+  request_host(req, host, sizeof host);
+  if (strcmp(host, TESSERA_PORTAL_IP) == 0) return 0;
+  httpd_resp_set_status(req, "302 Found");
+  httpd_resp_set_hdr(req, "Location", "http://" TESSERA_PORTAL_IP "/setup");
+  httpd_resp_send(req, NULL, 0);
+  return 1;
+}
+
+/* ---- Jobs run on the core thread (host.c core_call), lock held. -------------------------------- */
+typedef struct {
+  uint32_t id, method;
+  const char *url;
+  const uint8_t *body;
+  size_t got, total;
+} http_job_t;
+
+static void http_job(void *arg) {
+  http_job_t *j = arg;
+  tessera_http(j->id, j->method, (const uint8_t *)j->url, strlen(j->url), j->body, j->got, j->total);
+  tessera_tick(); /* applies what the request queued (a 202) */
+}
+
+typedef struct {
+  socket_t *socket;
+  const uint8_t *data;
+  size_t len;
+} ws_job_t;
+
+static void ws_open_job(void *arg) {
+  socket_t *s = ((ws_job_t *)arg)->socket;
+  if (!tessera_ws_open(s->id)) s->in_core = 0;
+}
+
+static void ws_frame_job(void *arg) {
+  ws_job_t *j = arg;
+  if (j->socket->used && j->socket->in_core) {
+    tessera_ws_frame(j->socket->id, j->data, j->len);
+    tessera_tick();
+  }
+}
+
+static void ws_close_job(void *arg) {
+  socket_t *s = ((ws_job_t *)arg)->socket;
+  if (s->in_core) tessera_ws_close(s->id);
+  memset(s, 0, sizeof *s);
+}
+
+/* ---- HTTP ---------------------------------------------------------------------------------------- */
 static esp_err_t on_request(httpd_req_t *req) {
+  if (redirect_to_setup(req)) return ESP_OK;
   uint32_t method = method_code(req->method);
   size_t total = req->content_len;
   size_t want = total < BODY_CAP ? total : BODY_CAP;
@@ -175,35 +192,31 @@ static esp_err_t on_request(httpd_req_t *req) {
     got += (size_t)n;
   }
   posix_lock();
-  request_t *r = NULL;
-  for (int i = 0; i < MAX_REQUESTS && !r; i++)
-    if (!requests[i].used) r = &requests[i];
-  if (!r) {
-    posix_unlock();
+  uint32_t id = tessera_request_open();
+  posix_unlock();
+  if (!id) {
     free(body);
     static const char busy[] = "{\"error\":\"busy\"}";
     return send_answer(req, 503, sizeof busy - 1, (const uint8_t *)busy, sizeof busy - 1);
   }
-  memset(r, 0, sizeof *r);
-  r->used = 1;
-  r->id = next_request++;
-  uint32_t id = r->id;
-  tessera_http(id, method, (const uint8_t *)req->uri, strlen(req->uri), body, got, total);
-  tessera_tick();
+  http_job_t job = {id, method, req->uri, body, got, total};
+  core_call(http_job, &job);
   free(body);
-  for (int waited = 0; !r->done && waited < ANSWER_TIMEOUT_MS; waited += 10) {
+  posix_lock();
+  for (int waited = 0; !tessera_request_done(id) && waited < ANSWER_TIMEOUT_MS; waited += 10) {
     posix_unlock();
-    vTaskDelay(pdMS_TO_TICKS(10)); /* a live query is answered from the main loop */
+    vTaskDelay(pdMS_TO_TICKS(10)); /* a live query is answered later by the core thread */
     posix_lock();
   }
-  uint32_t status = r->done && r->has_head ? r->status : 500;
-  int32_t length = r->length;
-  uint8_t *answer = r->buf;
-  size_t len = r->len;
-  r->used = 0;
+  tessera_answer_t a;
+  int ok = tessera_request_take(id, &a);
   posix_unlock();
-  esp_err_t err = send_answer(req, status, length, answer, len);
-  free(answer);
+  if (!ok) {
+    static const char err[] = "{\"error\":\"internal_error\"}";
+    return send_answer(req, 500, sizeof err - 1, (const uint8_t *)err, sizeof err - 1);
+  }
+  esp_err_t err = send_answer(req, a.status, a.length, a.body, a.len);
+  free(a.body);
   return err;
 }
 
@@ -215,13 +228,13 @@ static esp_err_t on_ws(httpd_req_t *req) {
     socket_t *s = NULL;
     for (int i = 0; i < MAX_SOCKETS && !s; i++)
       if (!sockets[i].used) s = &sockets[i];
-    if (s) {
-      *s = (socket_t){.used = 1, .fd = fd, .in_core = 1, .id = next_socket++};
-      if (!tessera_ws_open(s->id)) s->in_core = 0;
-    }
-    int refused = !s || !s->in_core;
+    if (s) *s = (socket_t){.used = 1, .fd = fd, .in_core = 1, .id = next_socket++};
     posix_unlock();
-    if (refused) ws_close_with(fd, 1013);
+    if (s) {
+      ws_job_t job = {.socket = s};
+      core_call(ws_open_job, &job);
+    }
+    if (!s || !s->in_core) ws_close_with(fd, 1013);
     return ESP_OK;
   }
   httpd_ws_frame_t frame = {0};
@@ -233,13 +246,15 @@ static esp_err_t on_ws(httpd_req_t *req) {
     return ESP_FAIL;
   }
   if (frame.type == HTTPD_WS_TYPE_BINARY && frame.final && frame.len <= WS_FRAME_CAP) {
+    socket_t *s = NULL;
     posix_lock();
-    for (int i = 0; i < MAX_SOCKETS; i++)
-      if (sockets[i].used && sockets[i].fd == fd && sockets[i].in_core) {
-        tessera_ws_frame(sockets[i].id, data, frame.len);
-        tessera_tick();
-      }
+    for (int i = 0; i < MAX_SOCKETS && !s; i++)
+      if (sockets[i].used && sockets[i].fd == fd) s = &sockets[i];
     posix_unlock();
+    if (s) {
+      ws_job_t job = {s, data, frame.len};
+      core_call(ws_frame_job, &job);
+    }
   }
   free(data);
   return ESP_OK;
@@ -247,18 +262,21 @@ static esp_err_t on_ws(httpd_req_t *req) {
 
 static void on_close(httpd_handle_t hd, int fd) {
   (void)hd;
+  socket_t *s = NULL;
   posix_lock();
-  for (int i = 0; i < MAX_SOCKETS; i++)
-    if (sockets[i].used && sockets[i].fd == fd) {
-      if (sockets[i].in_core) tessera_ws_close(sockets[i].id);
-      memset(&sockets[i], 0, sizeof sockets[i]);
-    }
+  for (int i = 0; i < MAX_SOCKETS && !s; i++)
+    if (sockets[i].used && sockets[i].fd == fd) s = &sockets[i];
   posix_unlock();
+  if (s) {
+    ws_job_t job = {.socket = s};
+    core_call(ws_close_job, &job);
+  }
   close(fd);
 }
 
 int server_start(const char *host, int port) {
   (void)host;
+  tessera_requests_init(requests, MAX_REQUESTS, ANSWER_CAP, NULL);
   httpd_config_t config = HTTPD_DEFAULT_CONFIG();
   config.server_port = (uint16_t)port;
   config.max_uri_handlers = 8;
@@ -266,6 +284,7 @@ int server_start(const char *host, int port) {
   config.uri_match_fn = httpd_uri_match_wildcard;
   config.close_fn = on_close;
   config.lru_purge_enable = true;
+  config.stack_size = CONFIG_TESSERA_HTTPD_STACK_SIZE; /* bodies are read on it; the core runs elsewhere */
   if (httpd_start(&server, &config) != ESP_OK) return -1;
   httpd_uri_t ws = {.uri = "/ws", .method = HTTP_GET, .handler = on_ws, .is_websocket = true};
   httpd_register_uri_handler(server, &ws);

@@ -95,6 +95,8 @@ void port_bus_send(const uint8_t *data, uint32_t len) {
 
 int bus_pending(void) { return size > 0; }
 
+unsigned long bus_static_bytes(void) { return (unsigned long)sizeof queue; }
+
 static void deliver_to_panel(const delivery_t *d) {
   Z_panel_instance_t *p = &panels[d->to];
   wasm_rt_trap_t code = wasm_rt_impl_try();

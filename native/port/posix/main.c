@@ -18,7 +18,7 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
-static volatile sig_atomic_t stopping;
+static volatile sig_atomic_t stopping, memory_wanted;
 static volatile int kicked;
 
 void posix_lock(void) { pthread_mutex_lock(&lock); }
@@ -60,8 +60,8 @@ static int integer(const char *s, long lo, long hi, long *out) {
 }
 
 static void on_signal(int sig) {
-  (void)sig;
-  stopping = 1;
+  if (sig == SIGUSR1) memory_wanted = 1;
+  else stopping = 1; /* the main loop sees either within 100 ms */
 }
 
 int main(int argc, char **argv) {
@@ -140,10 +140,14 @@ int main(int argc, char **argv) {
   sa.sa_handler = on_signal;
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGUSR1, &sa, NULL);
 
   posix_lock();
+  memory_mark(MEMORY_START);
   if (bus_start(wires, count) != 0) fail("cannot start the emulated panels");
+  memory_mark(MEMORY_PANELS_STARTED);
   if (tessera_start(max_panels) != 0) fail("cannot start the core");
+  memory_mark(MEMORY_CORE_LOADED);
   posix_unlock();
 
   int bound = server_start(host, (int)port);
@@ -156,6 +160,10 @@ int main(int argc, char **argv) {
   uint64_t next_tick = 0;
   while (!stopping) {
     kicked = 0;
+    if (memory_wanted) {
+      memory_wanted = 0;
+      memory_report();
+    }
     bus_pump();
     uint64_t now = posix_now_ms();
     if (now >= next_tick) {
@@ -176,6 +184,8 @@ int main(int argc, char **argv) {
     ts.tv_nsec %= 1000000000L;
     pthread_cond_timedwait(&wake, &lock, &ts);
   }
+  const char *report = getenv("TESSERA_MEMORY");
+  if (report && strcmp(report, "1") == 0) memory_report();
   posix_unlock();
   server_stop();
   return 0;

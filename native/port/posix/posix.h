@@ -40,6 +40,13 @@ int bus_start(const wire_t *wires, int n);
 /* Delivers queued packets (and what they cause); returns how many were delivered. Call with the lock. */
 int bus_pump(void);
 int bus_pending(void);
+/* The bytes of the bus's static queue (for memory.c). */
+unsigned long bus_static_bytes(void);
+
+/* memory.c: heap samples at startup and the report of who holds what (SIGUSR1, TESSERA_MEMORY=1). */
+enum { MEMORY_START, MEMORY_PANELS_STARTED, MEMORY_CORE_LOADED, MEMORY_MARKS };
+void memory_mark(int mark);
+void memory_report(void);
 
 /* server.c: HTTP + /ws. Returns the bound port or -1. */
 int server_start(const char *host, int port);

@@ -16,6 +16,7 @@
 #include "tessera_driver.h"
 #include "tessera_host.h"
 #include "tessera_port.h"
+#include "tessera_requests.h"
 
 #define BODY_CAP (64 * 1024)                /* read at most this much of a body; the core's limit is 32 KiB */
 #define BODY_COUNT_LIMIT (16 * 1024 * 1024) /* past this the rest is not even counted */
@@ -25,16 +26,8 @@
 #define MAX_SOCKETS 32
 #define WS_FRAME_CAP 1024 /* no valid frame is larger; the core would drop it */
 #define ANSWER_TIMEOUT_S 30
-
-typedef struct {
-  int used;
-  uint32_t id;
-  int has_head, done;
-  uint32_t status;
-  int32_t length;
-  uint8_t *buf;
-  size_t len, cap;
-} request_t;
+#define WORKER_THREADS "24"  /* connections served at once: 8 WebSockets and keep-alive HTTP clients */
+#define REQUEST_HEAD_CAP "4096"
 
 typedef struct {
   int used;
@@ -44,16 +37,10 @@ typedef struct {
 } socket_t;
 
 static struct mg_context *ctx;
-static request_t requests[MAX_REQUESTS];
+static tessera_request_t requests[MAX_REQUESTS];
 static socket_t sockets[MAX_SOCKETS];
 static pthread_cond_t answered = PTHREAD_COND_INITIALIZER;
-static uint32_t next_request = 1, next_socket = 1;
-
-static request_t *find_request(uint32_t id) {
-  for (int i = 0; i < MAX_REQUESTS; i++)
-    if (requests[i].used && requests[i].id == id) return &requests[i];
-  return NULL;
-}
+static uint32_t next_socket = 1;
 
 static socket_t *find_socket(uint32_t id) {
   for (int i = 0; i < MAX_SOCKETS; i++)
@@ -61,40 +48,8 @@ static socket_t *find_socket(uint32_t id) {
   return NULL;
 }
 
-/* ---- The core's output side (called with the lock held). -------------------------------------- */
-void port_http_head(uint32_t req, uint32_t status, int32_t length) {
-  request_t *r = find_request(req);
-  if (!r || r->has_head) return;
-  r->has_head = 1;
-  r->status = status;
-  r->length = length;
-}
-
-void port_http_body(uint32_t req, const uint8_t *data, uint32_t len) {
-  request_t *r = find_request(req);
-  if (!r || r->done) return;
-  if (r->len + len > r->cap) {
-    size_t cap = r->cap ? r->cap : 1024;
-    while (cap < r->len + len) cap *= 2;
-    if (cap > ANSWER_CAP) {
-      tessera_logf(TESSERA_LOG_ERROR, "http: answer to request %u larger than %d bytes, cut", req, ANSWER_CAP);
-      return;
-    }
-    uint8_t *b = realloc(r->buf, cap);
-    if (!b) return;
-    r->buf = b;
-    r->cap = cap;
-  }
-  memcpy(r->buf + r->len, data, len);
-  r->len += len;
-}
-
-void port_http_end(uint32_t req) {
-  request_t *r = find_request(req);
-  if (!r) return;
-  r->done = 1;
-  pthread_cond_broadcast(&answered);
-}
+/* ---- The core's output side (called with the lock held); HTTP answers: native/src/requests.c. ---- */
+static void wake_handlers(void) { pthread_cond_broadcast(&answered); }
 
 static void ws_close_with(struct mg_connection *c, int code) {
   unsigned char payload[2] = {(unsigned char)(code >> 8), (unsigned char)code};
@@ -114,18 +69,7 @@ void port_ws_broadcast(const uint8_t *data, uint32_t len) {
 
 void port_core_restarted(const char *reason) {
   (void)reason;
-  static const char body[] = "{\"error\":\"internal_error\"}";
-  for (int i = 0; i < MAX_REQUESTS; i++) {
-    request_t *r = &requests[i];
-    if (!r->used || r->done) continue;
-    r->has_head = 1;
-    r->status = 500;
-    r->length = (int32_t)(sizeof body - 1);
-    r->len = 0;
-    port_http_body(r->id, (const uint8_t *)body, sizeof body - 1);
-    r->done = 1;
-  }
-  pthread_cond_broadcast(&answered);
+  tessera_requests_fail_all();
   for (int i = 0; i < MAX_SOCKETS; i++) {
     if (!sockets[i].used || !sockets[i].in_core) continue;
     sockets[i].in_core = 0;
@@ -242,24 +186,14 @@ static int on_request(struct mg_connection *c, void *data) {
   }
 
   posix_lock();
-  request_t *r = NULL;
-  for (int i = 0; i < MAX_REQUESTS; i++)
-    if (!requests[i].used) {
-      r = &requests[i];
-      break;
-    }
-  if (!r) {
+  uint32_t id = tessera_request_open();
+  if (!id) {
     posix_unlock();
     free(body);
     static const char busy[] = "{\"error\":\"busy\"}";
     send_answer(c, method == TESSERA_METHOD_HEAD, 503, sizeof busy - 1, (const uint8_t *)busy, sizeof busy - 1);
     return 503;
   }
-  memset(r, 0, sizeof *r);
-  r->used = 1;
-  r->id = next_request++;
-  if (next_request == 0) next_request = 1;
-  uint32_t id = r->id;
   tessera_http(id, method, (const uint8_t *)url, (uint32_t)url_len, body, (uint32_t)got,
                total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
   tessera_tick(); /* applies what the request queued (a 202), as the desktop host's kick does */
@@ -269,34 +203,20 @@ static int on_request(struct mg_connection *c, void *data) {
   struct timespec deadline;
   clock_gettime(CLOCK_REALTIME, &deadline);
   deadline.tv_sec += ANSWER_TIMEOUT_S;
-  r = find_request(id);
-  while (r && !r->done) {
+  while (!tessera_request_done(id))
     if (pthread_cond_timedwait(&answered, posix_mutex(), &deadline) == ETIMEDOUT) break;
-    r = find_request(id);
-  }
-  uint32_t status = 500;
-  int32_t length = -1;
-  uint8_t *answer = NULL;
-  size_t len = 0;
-  if (r && r->done && r->has_head) {
-    status = r->status;
-    length = r->length;
-    answer = r->buf;
-    len = r->len;
-  } else {
-    free(r ? r->buf : NULL);
-  }
-  if (r) r->used = 0;
+  tessera_answer_t a;
+  int ok = tessera_request_take(id, &a);
   posix_unlock();
 
-  if (status == 500 && !answer) {
+  if (!ok) {
     static const char err[] = "{\"error\":\"internal_error\"}";
     send_answer(c, method == TESSERA_METHOD_HEAD, 500, sizeof err - 1, (const uint8_t *)err, sizeof err - 1);
-  } else {
-    send_answer(c, method == TESSERA_METHOD_HEAD, status, length, answer, len);
+    return 500;
   }
-  free(answer);
-  return (int)status;
+  send_answer(c, method == TESSERA_METHOD_HEAD, a.status, a.length, a.body, a.len);
+  free(a.body);
+  return (int)a.status;
 }
 
 /* ---- WebSocket /ws ------------------------------------------------------------------------------ */
@@ -372,15 +292,22 @@ int server_start(const char *host, int port) {
   char ports[300];
   if (host) snprintf(ports, sizeof ports, strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
   else snprintf(ports, sizeof ports, "+%d", port); /* IPv4 and IPv6 */
+  tessera_requests_init(requests, MAX_REQUESTS, ANSWER_CAP, wake_handlers);
   mg_init_library(MG_FEATURES_WEBSOCKET);
   struct mg_callbacks callbacks;
   memset(&callbacks, 0, sizeof callbacks);
   callbacks.log_message = quiet_log;
-  const char *options[] = {"listening_ports", ports,       "num_threads",          "48",
-                           "enable_keep_alive", "yes",     "keep_alive_timeout_ms", "5000",
-                           "websocket_timeout_ms", "86400000", "request_timeout_ms", "30000",
-                           "decode_url",        "no", /* the core gets the URL as sent */
-                           "tcp_nodelay",       "1",  /* small frames and answers go out at once */
+  /* Each worker thread serves one connection at a time (an open WebSocket keeps its thread) and owns a
+   * request buffer of max_request_size: together most of the host's own heap (docs/porting.md). */
+  const char *options[] = {"listening_ports", ports,
+                           "num_threads", WORKER_THREADS,
+                           "max_request_size", REQUEST_HEAD_CAP, /* request line + headers; URLs > 512 get 414 */
+                           "enable_keep_alive", "yes",
+                           "keep_alive_timeout_ms", "5000",
+                           "websocket_timeout_ms", "86400000",
+                           "request_timeout_ms", "30000",
+                           "decode_url", "no",  /* the core gets the URL as sent */
+                           "tcp_nodelay", "1",  /* small frames and answers go out at once */
                            NULL};
   ctx = mg_start(&callbacks, NULL, options);
   if (!ctx && !host && port == 0) {

@@ -128,9 +128,18 @@ int tessera_rt_load(void) {
   return 0;
 }
 
+size_t tessera_rt_mem_size(void) {
+  wasm_memory_inst_t m = instance ? wasm_runtime_get_default_memory(instance) : NULL;
+  return m ? (size_t)(wasm_memory_get_cur_page_count(m) * wasm_memory_get_bytes_per_page(m)) : 0;
+}
+
+/* Checked here rather than with wasm_runtime_validate_app_addr, which also raises an exception in the
+ * instance (the next export call would then fail as a trap). */
 uint8_t *tessera_rt_mem(uint32_t ptr, uint32_t len) {
-  if (!instance || !wasm_runtime_validate_app_addr(instance, ptr, len)) return NULL;
-  return wasm_runtime_addr_app_to_native(instance, ptr);
+  size_t size = tessera_rt_mem_size();
+  if (!size || (uint64_t)ptr + len > size) return NULL;
+  uint8_t *base = wasm_runtime_addr_app_to_native(instance, 0);
+  return base ? base + ptr : NULL;
 }
 
 const char *tessera_rt_take_trap(void) {

@@ -54,6 +54,8 @@ uint8_t *tessera_rt_mem(uint32_t ptr, uint32_t len) {
   return m->data + ptr;
 }
 
+size_t tessera_rt_mem_size(void) { return allocated ? Z_controllerZ_memory(&core)->size : 0; }
+
 const char *tessera_rt_take_trap(void) {
   const char *r = trap_reason;
   trap_reason = NULL;

@@ -1,0 +1,104 @@
+/*
+ * Declarations copied from WAMR 2.4.3, bytecodealliance/wasm-micro-runtime (the espressif/wasm-micro-runtime 2.4 registry component; Apache-2.0 WITH LLVM-exception):
+ *   core/iwasm/include/wasm_export.h
+ *   core/iwasm/include/lib_export.h
+ * for scripts/esp32-check.mjs, which compiles the device code against them: the real names, types and
+ * signatures of the API Tessera calls. Declarations only (no behaviour); never built into anything.
+ */
+#ifndef TESSERA_API_WASM_EXPORT_H
+#define TESSERA_API_WASM_EXPORT_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define WASM_RUNTIME_API_EXTERN
+
+typedef struct NativeSymbol {
+    const char *symbol;
+    void *func_ptr;
+    const char *signature;
+    /* attachment which can be retrieved in native API by
+       calling wasm_runtime_get_function_attachment(exec_env) */
+    void *attachment;
+} NativeSymbol;
+
+typedef struct WASMModuleCommon *wasm_module_t;
+
+typedef struct WASMModuleInstanceCommon *wasm_module_inst_t;
+
+/* Function instance */
+typedef void WASMFunctionInstanceCommon;
+typedef WASMFunctionInstanceCommon *wasm_function_inst_t;
+
+/* Memory instance */
+struct WASMMemoryInstance;
+typedef struct WASMMemoryInstance *wasm_memory_inst_t;
+
+typedef struct WASMExecEnv *wasm_exec_env_t;
+
+WASM_RUNTIME_API_EXTERN bool
+wasm_runtime_init(void);
+
+WASM_RUNTIME_API_EXTERN wasm_module_t
+wasm_runtime_load(uint8_t *buf, uint32_t size, char *error_buf,
+                  uint32_t error_buf_size);
+
+WASM_RUNTIME_API_EXTERN void
+wasm_runtime_unload(wasm_module_t module);
+
+WASM_RUNTIME_API_EXTERN wasm_module_inst_t
+wasm_runtime_instantiate(const wasm_module_t module,
+                         uint32_t default_stack_size,
+                         uint32_t host_managed_heap_size, char *error_buf,
+                         uint32_t error_buf_size);
+
+WASM_RUNTIME_API_EXTERN void
+wasm_runtime_deinstantiate(wasm_module_inst_t module_inst);
+
+WASM_RUNTIME_API_EXTERN wasm_function_inst_t
+wasm_runtime_lookup_function(const wasm_module_inst_t module_inst,
+                             const char *name);
+
+WASM_RUNTIME_API_EXTERN wasm_exec_env_t
+wasm_runtime_create_exec_env(wasm_module_inst_t module_inst,
+                             uint32_t stack_size);
+
+WASM_RUNTIME_API_EXTERN void
+wasm_runtime_destroy_exec_env(wasm_exec_env_t exec_env);
+
+WASM_RUNTIME_API_EXTERN bool
+wasm_runtime_init_thread_env(void);
+
+WASM_RUNTIME_API_EXTERN bool
+wasm_runtime_thread_env_inited(void);
+
+WASM_RUNTIME_API_EXTERN wasm_memory_inst_t
+wasm_runtime_get_default_memory(const wasm_module_inst_t module_inst);
+
+WASM_RUNTIME_API_EXTERN uint64_t
+wasm_memory_get_cur_page_count(const wasm_memory_inst_t memory_inst);
+
+WASM_RUNTIME_API_EXTERN uint64_t
+wasm_memory_get_bytes_per_page(const wasm_memory_inst_t memory_inst);
+
+WASM_RUNTIME_API_EXTERN bool
+wasm_runtime_call_wasm(wasm_exec_env_t exec_env, wasm_function_inst_t function,
+                       uint32_t argc, uint32_t argv[]);
+
+WASM_RUNTIME_API_EXTERN const char *
+wasm_runtime_get_exception(wasm_module_inst_t module_inst);
+
+WASM_RUNTIME_API_EXTERN void
+wasm_runtime_clear_exception(wasm_module_inst_t module_inst);
+
+WASM_RUNTIME_API_EXTERN void *
+wasm_runtime_addr_app_to_native(wasm_module_inst_t module_inst,
+                                uint64_t app_offset);
+
+WASM_RUNTIME_API_EXTERN bool
+wasm_runtime_register_natives(const char *module_name,
+                              NativeSymbol *native_symbols,
+                              uint32_t n_native_symbols);
+
+#endif
