@@ -72,7 +72,7 @@ export async function benchPanelEngine(): Promise<Record<string, string | number
   send(packet(255, 2, [1, 0])); // ASSIGN: address 1, upstream port 0
   const stops: number[] = [];
   for (let s = 0; s < 16; s++) stops.push(s * 17, (s * 40) & 0xff, (s * 90) & 0xff, 255 - s * 15);
-  send(packet(0, 17, [16, ...stops])); // a 16-stop palette
+  send(packet(0, 17, [0x0f, ...stops])); // a 16-stop palette into slot 0 (slot << 4 | count - 1)
   for (let i = 0; i < SLOTS; i++) send(packet(0, 12, record(i)));
   send(packet(0, 13, [0, 1])); // start every group
   send(packet(0, 14, [1, 200])); // a trigger for the REACTIVE one

@@ -13,7 +13,7 @@ import { maximalScene } from "../tests/helpers/scenes.js";
 
 const PANELS = 100;
 
-/** Eight layers all starting at once on overlapping, uneven panel sets, with three palettes. */
+/** Eight layers all starting at once on overlapping, uneven panel sets, with four palettes. */
 function wideScene(): object {
   const sel = ["all", "leaves", "even", "fraction:0-0.3", "depth:2-6", { not: "subtree:5" }, "last:40", "odd"];
   const pal = ["Sunset", "Ocean", "Sunset", "Lava", null, null, "Ocean", null];
@@ -29,6 +29,41 @@ function wideScene(): object {
       sequence: [{ type: "PULSE", color: { palette: 30 * l }, duration: 1000, params: [60, 60] }],
     })),
   };
+}
+
+/** The worst scene start docs/playback.md bounds: a scene palette and colours (slot 0 and base
+ * colours), 8 layers with 8 different 16-stop palettes (slots 1-8), each starting at once on 23
+ * explicitly listed panels (the target count at which the cheapest way to prepare 100 panels costs
+ * most: 23 unicasts, 575 B, vs broadcast + 77 clears, 564 B), the windows together covering all 100. */
+function worstScene(): object {
+  return {
+    schemaVersion: 8,
+    palette: "Rainbow",
+    colors: { primary: "#FFFFFF", secondary: "#FF0000", tertiary: "#0000FF" },
+    background: "#010203",
+    layers: Array.from({ length: 8 }, (_, l) => ({
+      group: l + 1,
+      panels: Array.from({ length: 23 }, (_, i) => ((l * 11 + i * 4) % PANELS) + 1),
+      palette: `Worst ${l + 1}`,
+      sequence: [{ type: "PULSE", color: { palette: 30 * l }, duration: 1000, params: [60, 60] }],
+    })),
+  };
+}
+
+/** The 16-stop palettes the worst scene names. */
+function worstPalettes(): object[] {
+  return Array.from({ length: 8 }, (_, l) => ({
+    schemaVersion: 1,
+    name: `Worst ${l + 1}`,
+    stops: Array.from({ length: 16 }, (_, i) => [
+      i * 17,
+      "#" +
+        [l * 30, i * 16, 255 - i * 16]
+          .map((v) => v.toString(16).padStart(2, "0"))
+          .join("")
+          .toUpperCase(),
+    ]),
+  }));
 }
 
 export async function benchPlayback(): Promise<Record<string, string | number>> {
@@ -74,11 +109,13 @@ export async function benchPlayback(): Promise<Record<string, string | number>> 
       await post("/__test__/clock", { advance: 0 });
       return { bytes: ctrl.bus.bytesFromController - before, ms: longest };
     };
+    for (const p of worstPalettes()) await post("/api/palettes", p);
     const figures: Record<string, string | number> = {};
     const runs: Array<[string, object, number]> = [
       // unicast-only estimate: prepares for the layers starting at 0, palette per panel
       ["maximal scene (8x12, 32 panels a layer; 1 layer starts at 0)", maximalScene(), 25 * 32 + 70 * PANELS],
       ["8 layers starting at once, 4 palettes", wideScene(), 0],
+      ["worst case (8 layers x 23 listed panels, 8 + 1 palettes of 16 stops, colours)", worstScene(), 0],
     ];
     for (const [name, scene] of runs) {
       // warm-up, then the measured start

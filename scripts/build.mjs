@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { packData } from "./pack-data.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const asc = path.join(root, "node_modules/assemblyscript/bin/asc.js");
@@ -22,6 +23,8 @@ function upToDate(outputs) {
   const sources = Math.max(
     newestSource(path.join(root, "assembly")),
     fs.statSync(path.join(root, "asconfig.json")).mtimeMs,
+    fs.statSync(path.join(root, "scripts/messages-transform.mjs")).mtimeMs,
+    fs.statSync(path.join(root, "scripts/pack-data.mjs")).mtimeMs,
   );
   return outputs.every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs >= sources);
 }
@@ -38,18 +41,26 @@ const outputs = ["controller.wasm", "controller.debug.wasm", "panel.wasm", "pane
 );
 if (process.argv.includes("--if-missing") && upToDate(outputs)) process.exit(0);
 
-for (const [config, target] of [
-  ["asconfig.json", "release"],
-  ["asconfig.json", "debug"],
-  ["assembly/panel/asconfig.json", "release"],
-  ["assembly/panel/asconfig.json", "debug"],
+// The controller's messages go into one UTF-8 table (scripts/messages-transform.mjs). On the command
+// line, not in asconfig.json: asc resolves an asconfig transform path as a package name.
+const messages = ["--transform", "./scripts/messages-transform.mjs"];
+for (const [config, target, extra] of [
+  ["asconfig.json", "release", messages],
+  ["asconfig.json", "debug", messages],
+  ["assembly/panel/asconfig.json", "release", []],
+  ["assembly/panel/asconfig.json", "debug", []],
 ]) {
   try {
-    execFileSync(process.execPath, [asc, "--config", config, "--target", target], { cwd: root, stdio: "inherit" });
+    execFileSync(process.execPath, [asc, "--config", config, "--target", target, ...extra], {
+      cwd: root,
+      stdio: "inherit",
+    });
   } catch {
     console.error(`build failed: asc --config ${config} --target ${target}`);
     process.exit(1);
   }
 }
+// Fewer, merged data segments in the release files (scripts/pack-data.mjs).
+for (const f of ["controller.wasm", "panel.wasm"]) packData(path.join(root, "build", f));
 const size = (f) => fs.statSync(path.join(root, "build", f)).size;
 console.log(`built controller.wasm ${size("controller.wasm")} B, panel.wasm ${size("panel.wasm")} B`);

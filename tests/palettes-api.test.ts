@@ -83,7 +83,8 @@ function paletteStops(r: BusRecord): Array<[number, string]> {
   assert.equal(b.length, 70);
   assert.deepEqual([b[0], b[1], b[2], b[3]], [0, 17, 70, 6]);
   assert.equal(b[4], crc8(Buffer.concat([b.subarray(0, 4), b.subarray(5)])), "CRC-8/SMBUS");
-  const n = b[5];
+  assert.equal(b[5] >> 4, 0, "palette slot 0: the look's palette");
+  const n = (b[5] & 0x0f) + 1; // count - 1 in the low nibble
   const stops: Array<[number, string]> = [];
   for (let i = 0; i < 16; i++) {
     const s = b.subarray(6 + i * 4, 10 + i * 4);

@@ -53,8 +53,9 @@ async function panelPalette(h: Host): Promise<Array<[number, string]>> {
     o += 3 + size;
   }
   assert.ok(last, "the snapshot holds a palette packet");
+  assert.equal(last[5] >> 4, 0, "palette slot 0: the look's palette");
   const stops: Array<[number, string]> = [];
-  for (let i = 0; i < last[5]; i++) {
+  for (let i = 0; i < (last[5] & 0x0f) + 1; i++) {
     const s = last.subarray(6 + i * 4, 10 + i * 4);
     stops.push([s[0], "#" + s.subarray(1).toString("hex").toUpperCase()]);
   }

@@ -306,6 +306,45 @@ test("a palette change mid-FADE shows on the next frame without restarting the F
   );
 });
 
+test("palette slots: a set palette names its slot, a record's palette position names the slot it reads", () => {
+  // set palette into slot 2, red at 0 and blue at 255: header [broadcast, 17, 70, version 6, crc],
+  // byte 0 = slot 2 << 4 | (2 stops - 1) = 0x21, then 16 x (position, r, g, b), unused stops zero.
+  const slot2 = [0x00, 0x11, 0x46, 0x06, 0xe5, 0x21, 0x00, 0xff, 0x00, 0x00, 0xff, 0x00, 0x00, 0xff];
+  // prepare group 1, SOLID, colorTo = palette position 64 of slot 2: record bytes 8-11 are
+  // 1 (kind palette position), 64, 2 (the slot), 0; to = 255.
+  const solidSlot2 = [0x00, 0x0c, 0x19, 0x06, 0xdf, 1, 0, 0, 0, 0, 0, 0, 0, 1, 64, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0xff];
+  const raw = (bytes: number[], size: number) => Uint8Array.from([...bytes, ...new Array(size - bytes.length).fill(0)]);
+  const p = Panel.assigned().background(0);
+  p.receive(raw(slot2, 70)).receive(raw(solidSlot2, 25)).at(T0).start(1);
+  // position 64 between red@0 and blue@255: r = (255·191 + 127) / 255 = 191, b = 64 -> #bf0040.
+  assert.equal(hexOf(p.render(T0)), "#bf0040");
+  // The look's palette (slot 0) changes; slot 2 does not.
+  p.at(T0 + 10).palette([[0, 0x00ff00]]);
+  assert.equal(hexOf(p.render(T0 + 10)), "#bf0040");
+  // A record naming slot 2 on a panel that never got slot 2 reads slot 0: first the Base colors
+  // palette (white@0, black@128: #808080 at 64), then the look's palette once set.
+  const q = Panel.assigned().background(0);
+  q.receive(raw(solidSlot2, 25)).at(T0).start(1);
+  assert.equal(hexOf(q.render(T0)), "#808080");
+  q.at(T0 + 10).palette([[0, 0x00ff00]]);
+  assert.equal(hexOf(q.render(T0 + 10)), "#00ff00");
+  // Slot 8 is the highest a panel holds; a packet for slot 9 (byte 0 = 0x90) is dropped, and a
+  // record naming slot 9 reads slot 0.
+  q.at(T0 + 20)
+    .palette([[0, 0x0000ff]], 8)
+    .palette([[0, 0xffffff]], 9);
+  q.prepare({ group: 2, layer: 1, kind: KIND.SOLID, colorTo: pal(0, 9), to: 255 }).start(2);
+  assert.equal(hexOf(q.render(T0 + 20)), "#00ff00");
+  q.prepare({ group: 3, layer: 2, kind: KIND.SOLID, colorTo: pal(0, 8), to: 255 }).start(3);
+  assert.equal(hexOf(q.render(T0 + 20)), "#0000ff");
+  // The 16-stop maximum: count byte 0x3f (slot 3, 16 stops); the last stop is at position 255.
+  const stops: [number, number][] = Array.from({ length: 16 }, (_, i) => [i * 17, i * 0x111111]);
+  q.palette(stops, 3)
+    .prepare({ group: 4, layer: 3, kind: KIND.SOLID, colorTo: pal(255, 3), to: 255 })
+    .start(4);
+  assert.equal(hexOf(q.render(T0 + 20)), "#ffffff");
+});
+
 test("base colour references follow a set base colors packet mid-animation", () => {
   // FADE base(0) -> base(1): red -> blue at t=500 -> #800080.
   const p = Panel.assigned().baseColors([0xff0000, 0x0000ff, 0x00ff00]);

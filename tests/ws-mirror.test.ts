@@ -125,8 +125,9 @@ test("SET_MIRROR(1) → an immediate snapshot holding the boot packets", async (
   assert.deepEqual(rec(0, 4).body, [1], "power on");
   assert.deepEqual(rec(0, 19).body, [255], "brightness 255");
   assert.deepEqual(rec(0, 18).body, [0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0], "base colors #FFFFFF #000000 #000000");
-  // The Base colors palette: count, then 16 x (position, r, g, b), unused stops zero.
-  const palette = [3, 0, 0xff, 0xff, 0xff, 128, 0, 0, 0, 255, 0, 0, 0];
+  // The Base colors palette into slot 0: slot << 4 | (count - 1), then 16 x (position, r, g, b),
+  // unused stops zero.
+  const palette = [0x02, 0, 0xff, 0xff, 0xff, 128, 0, 0, 0, 255, 0, 0, 0];
   assert.deepEqual(rec(0, 17).body, [...palette, ...new Array(65 - palette.length).fill(0)]);
   // Panel 1's colour and the trigger of the previous test are in it too.
   assert.deepEqual(rec(1, 5).body, [0, 0, 0]);

@@ -33,18 +33,18 @@ export function sendBaseColors(base: StaticArray<u32>): void {
   send(ADDR_BROADCAST, T_BASE_COLORS);
 }
 
-/** To every panel, or to one (a layer's palette override). Unused stop slots are zero so the packet
- * bytes depend only on the palette. */
-export function sendPalette(palette: Palette, address: u8 = ADDR_BROADCAST): void {
+/** Broadcast into palette slot `slot` (0: the look's palette; 1-8: a scene layer's). Byte 0 is
+ * slot << 4 | (count - 1); unused stop slots are zero so the packet bytes depend only on the palette. */
+export function sendPalette(palette: Palette, slot: u8 = 0): void {
   const p = body();
-  const n = min(palette.stops.length, MAX_STOPS);
-  store<u8>(p, <u8>n);
+  const n = min(palette.stops.length, MAX_STOPS); // 1-16 in a valid palette
+  store<u8>(p, (slot << 4) | (<u8>max(n - 1, 0)));
   for (let i = 0; i < MAX_STOPS; i++) {
     const stop = i < n ? palette.stops[i] : 0;
     store<u8>(p + 1 + i * 4, <u8>(stop >> 24));
     putRgb(2 + i * 4, stop & 0xffffff);
   }
-  send(address, T_PALETTE);
+  send(ADDR_BROADCAST, T_PALETTE);
 }
 
 export function sendBackground(rgb: u32): void {

@@ -139,11 +139,9 @@ function handle(): void {
       for (let i = 0; i < 3; i++) state.look.baseColors[i] = rgbAt(i * 3);
       break;
     case T_PALETTE: {
-      const n = min<u32>(load<u8>(body), 16);
-      state.look.paletteCount = n;
-      for (let i: u32 = 0; i < n; i++) {
-        state.look.palette[i] = ((<u32>load<u8>(body + 1 + i * 4)) << 24) | rgbAt(2 + i * 4);
-      }
+      // slot in the high nibble, count - 1 in the low one
+      const b0 = <u32>load<u8>(body);
+      state.look.setPalette(b0 >> 4, (b0 & 0x0f) + 1, body + 1);
       break;
     }
     case T_BACKGROUND:

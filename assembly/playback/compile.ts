@@ -37,7 +37,12 @@ export const stepDuration = new StaticArray<u16>(N);
 export const stepKind = new StaticArray<u8>(N);
 export const layerGroup = new StaticArray<u8>(MAX_LAYERS);
 export const layerEmpty = new StaticArray<bool>(MAX_LAYERS);
-export const layerPalette = new StaticArray<string | null>(MAX_LAYERS);
+/** The palette slot a layer's palette positions read: 0 the scene's (or the appearance's)
+ * palette, 1-8 the distinct layer overrides in order of first appearance (docs/playback.md). */
+export const layerSlot = new StaticArray<u8>(MAX_LAYERS);
+/** The palette name of slot k (1 ..= slotCount), as the layer gave it. */
+export const slotName = new StaticArray<string | null>(MAX_LAYERS + 1);
+export let slotCount = 0;
 const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
 const nameLen = new StaticArray<u8>(MAX_LAYERS);
@@ -71,8 +76,9 @@ function hex(t: i32): u32 {
   return <u32>parseHexColorAt(sourceOf(t), lengthOf(t));
 }
 
-/** A colour reference into 4 record bytes at `p`; `fallback` (kind 0 or 2 and data) when absent. */
-function colorRef(t: i32, p: usize, fallbackKind: u8, fallbackData: u32): void {
+/** A colour reference into 4 record bytes at `p`; `fallback` (kind 0 or 2 and data) when absent.
+ * A palette position names its palette slot in the second data byte. */
+function colorRef(t: i32, p: usize, fallbackKind: u8, fallbackData: u32, slot: u8): void {
   let kind = fallbackKind;
   let data = fallbackData;
   if (t >= 0 && kindOf(t) == J_STRING) {
@@ -83,7 +89,7 @@ function colorRef(t: i32, p: usize, fallbackKind: u8, fallbackData: u32): void {
     const use = member(t, "useColor");
     if (pal >= 0) {
       kind = 1;
-      data = (<u32>intIn(pal, 0, 255, 0)) << 16;
+      data = ((<u32>intIn(pal, 0, 255, 0)) << 16) | ((<u32>slot) << 8);
     } else if (use >= 0) {
       kind = 2;
       data = (<u32>intIn(use, 0, 2, 0)) << 16;
@@ -125,6 +131,7 @@ export function compileScene(root: i32): void {
   const pal = member(root, "palette");
   paletteName = pal >= 0 ? stringValue(pal) : null;
   const layers = member(root, "layers");
+  slotCount = 0;
   for (let l = 0; l < layerCount; l++) {
     const layer = element(layers, l);
     const group = <u8>groupNumber[l];
@@ -143,7 +150,8 @@ export function compileScene(root: i32): void {
     if (setCount(l) == 0 && fb >= 0) resolveSelector(fb, l);
     layerEmpty[l] = setCount(l) == 0;
     const lp = member(layer, "palette");
-    layerPalette[l] = lp >= 0 ? stringValue(lp) : null;
+    const slot = lp >= 0 ? slotOf(stringValue(lp)) : 0;
+    layerSlot[l] = slot;
     const blend = nameIndex(member(layer, "blend"), BLENDS) + 1;
     const seq = member(layer, "sequence");
     const n = sizeOf(seq);
@@ -154,24 +162,24 @@ export function compileScene(root: i32): void {
       const dur = member(st, "duration");
       stepDuration[s] = <u16>intIn(dur, 0, 65535, 0);
       stepKind[s] = type >= 0 ? K_LOCAL : member(st, "runner") >= 0 ? K_RUNNER : K_GAP;
-      encodeStep(st, records + <usize>(s * REC), blend, type);
+      encodeStep(st, records + <usize>(s * REC), blend, type, slot);
       st = after(st);
     }
   }
 }
 
 /** The compact record (REC bytes, see `records`) of panel-local step `st` at `p`. */
-function encodeStep(st: i32, p: usize, blend: i32, type: i32): void {
+function encodeStep(st: i32, p: usize, blend: i32, type: i32, slot: u8): void {
   let kind = <u32>max(type, 0);
   if (flag(st, "loop")) kind |= 0x10;
   if (flag(st, "pingpong")) kind |= 0x20;
   store<u8>(p, <u8>kind);
   const animates = max(nameIndex(member(st, "animates"), ANIMATES), 0);
   store<u8>(p + 1, <u8>(animates | (blend << 4)));
-  colorRef(member(st, "colorFrom"), p + 2, 0, 0);
+  colorRef(member(st, "colorFrom"), p + 2, 0, 0, slot);
   let to = member(st, "colorTo");
   if (to < 0) to = member(st, "color");
-  colorRef(to, p + 6, 2, 0); // default: the primary base colour
+  colorRef(to, p + 6, 2, 0, slot); // default: the primary base colour
   const params = member(st, "params");
   const np = params >= 0 ? sizeOf(params) : 0;
   store<u8>(p + 10, np > 0 ? <u8>intIn(element(params, 0), 0, 255, 0) : 0);
@@ -196,8 +204,17 @@ export function compileFlat(v: i32, group: u8): bool {
   else resolveSelectorAll(FLAT_SET);
   if (type < 0) return false;
   flatGroup = group;
-  encodeStep(v, flatRecord, 0, type);
+  encodeStep(v, flatRecord, 0, type, 0);
   return true;
+}
+
+/** The slot of a layer palette override: 0 when it is the scene's palette, else the slot of the
+ * first layer that named it (any casing), else the next free one. */
+function slotOf(name: string): u8 {
+  if (paletteName !== null && sameName(paletteName!, name)) return 0;
+  for (let k = 1; k <= slotCount; k++) if (sameName(slotName[k]!, name)) return <u8>k;
+  slotName[++slotCount] = name;
+  return <u8>slotCount;
 }
 
 /** `panels` absent: every discovered panel. */

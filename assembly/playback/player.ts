@@ -27,7 +27,6 @@ import { storeRead, storeWrite } from "../store/kv";
 import { rootAt, count } from "../topology/rooted";
 import { setCount, setHas } from "../topology/targeting";
 import { log, LOG_WARN } from "../util/log";
-import { sameName } from "../palette/palette";
 import * as c from "./compile";
 
 const S_WAIT: u8 = 0;
@@ -97,53 +96,17 @@ export function playScene(id: string, now: u32): bool {
   return true;
 }
 
-const panelPalette = new StaticArray<u8>(101);
-const paletteUse = new StaticArray<i32>(9);
+const slotUsed = new StaticArray<bool>(MAX_LAYERS + 1);
 
-/** One palette a panel: the effective palette (its override, else the scene's: choice 0) of the
- * last layer that targets it. The palette most panels need is broadcast, the others go unicast to
- * their panels. Nothing is sent when neither the scene nor a layer names one (and no colours). */
+/** Palette slot 0 gets the scene's palette when the scene changes the look (or the appearance's
+ * again after a scene that did); each layer override palette used by an enabled layer with panels
+ * is broadcast once into its own slot (compile.ts layerSlot), so its records read it and no other
+ * layer's palette changes. */
 function sendPalettes(restore: bool): void {
-  for (let k = 0; k < 9; k++) paletteUse[k] = 0;
-  let overrides = false;
-  for (let q = 1; q <= count; q++) {
-    let choice = 0;
-    for (let l = 0; l < nLayers; l++) {
-      // the effective palette of the last layer targeting the panel (the last one sent wins)
-      if (ldisabled[l] || c.layerEmpty[l] || !setHas(l, q)) continue;
-      const name = c.layerPalette[l];
-      choice = 0;
-      if (name === null || (c.paletteName !== null && sameName(c.paletteName!, name))) continue;
-      overrides = true;
-      // the same name as an earlier layer shares its packet
-      choice = l + 1;
-      for (let e = 0; e < l; e++) {
-        const other = c.layerPalette[e];
-        if (other !== null && sameName(other, name)) {
-          choice = e + 1;
-          break;
-        }
-      }
-    }
-    panelPalette[q] = <u8>choice;
-    paletteUse[choice]++;
-  }
-  if (!overrides && !lookChanged && !restore) return;
-  let most = 0;
-  for (let k = 1; k < 9; k++) if (paletteUse[k] > paletteUse[most]) most = k;
-  for (let k = 0; k < 9; k++) {
-    if (paletteUse[k] == 0) continue;
-    const p = c.resolvePalette(k == 0 ? c.paletteName : c.layerPalette[k - 1]);
-    if (k == most) {
-      sendPalette(p);
-      continue;
-    }
-    for (let q = 1; q <= count; q++) {
-      if (<i32>panelPalette[q] != k) continue;
-      sendPalette(p, <u8>q);
-    }
-  }
-  if (overrides) lookChanged = true;
+  if (lookChanged || restore) sendPalette(c.resolvePalette(c.paletteName));
+  for (let k = 1; k <= c.slotCount; k++) slotUsed[k] = false;
+  for (let l = 0; l < nLayers; l++) if (!ldisabled[l] && !c.layerEmpty[l]) slotUsed[c.layerSlot[l]] = true;
+  for (let k = 1; k <= c.slotCount; k++) if (slotUsed[k]) sendPalette(c.resolvePalette(c.slotName[k]), <u8>k);
 }
 
 function copyLayerState(): void {

@@ -1,9 +1,9 @@
 // The mirror stream: every outbound packet of the spec's ten types, coalesced into MIRROR_BATCH
 // frames flushed at most every FLUSH_MS to the connections that asked with SET_MIRROR(1). A batch
 // that would overflow its buffer is flushed early. A fixed snapshot table keeps the last packet per
-// (address, type) so a new mirroring client first gets the current state.
+// (address, type) so a new mirroring client first gets the current state (palettes: slot 0 only).
 import { host_ws_send, host_clock_ms } from "../host/imports";
-import { packetSize, T_POWER, T_COLOR, T_ANIM_PREPARE } from "../bus/protocol";
+import { packetSize, T_POWER, T_COLOR, T_ANIM_PREPARE, T_PALETTE, HEADER_SIZE } from "../bus/protocol";
 import { FRAME_HEADER, WS_MIRROR_BATCH, writeHeader, txPayload, sendFrame } from "./frame";
 import { anyMirroring, mirroringCount, mirroringAt } from "./connections";
 import { MAX_PANELS } from "../topology/tree";
@@ -59,7 +59,9 @@ function slotType(slot: i32): u8 {
 export function mirrorPacket(ptr: usize, len: u32): void {
   const address = <u32>load<u8>(ptr);
   const type = load<u8>(ptr, 1);
-  const slot = slotOf(address, type);
+  // the snapshot keeps the look's palette (slot 0), not a scene layer's (slots 1-8)
+  const layerPalette = type == T_PALETTE && load<u8>(ptr, HEADER_SIZE) >> 4 != 0;
+  const slot = layerPalette ? -1 : slotOf(address, type);
   if (slot >= 0) {
     memory.copy(slotData(slot), ptr, len);
     snapSeq[slot] = ++seq;

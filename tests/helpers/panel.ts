@@ -99,7 +99,8 @@ export function packet(address: number, type: number, payload: number[]): Uint8A
 /** A colour reference: 4 bytes, kind then data. */
 export type Ref = [number, number, number, number];
 export const hex = (rgb: number): Ref => [0, (rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff];
-export const pal = (position: number): Ref => [1, position, 0, 0];
+/** Palette position `position` of palette slot `slot` (0: the look's palette). */
+export const pal = (position: number, slot = 0): Ref => [1, position, slot, 0];
 export const base = (index: number): Ref => [2, index, 0, 0];
 
 export interface Anim {
@@ -206,9 +207,10 @@ export class Panel {
   params(group: number, timeScale: number, p0 = 0, p1 = 0): this {
     return this.send(T.PARAMS, [group, timeScale & 0xff, timeScale >> 8, p0, p1]);
   }
-  /** set palette from [position, 0xRRGGBB] stops; unused stops zero. */
-  palette(stops: [number, number][]): this {
-    const body = [stops.length];
+  /** set palette into `slot` from [position, 0xRRGGBB] stops: byte 0 is slot << 4 | (count - 1),
+   * unused stops zero. */
+  palette(stops: [number, number][], slot = 0): this {
+    const body = [(slot << 4) | (stops.length - 1)];
     for (let i = 0; i < 16; i++)
       body.push(...(i < stops.length ? [stops[i][0], ...rgbBytes(stops[i][1])] : [0, 0, 0, 0]));
     return this.send(T.PALETTE, body);

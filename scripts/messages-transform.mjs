@@ -1,0 +1,190 @@
+// asc transform (passed by scripts/build.mjs to the controller build only): moves the string
+// literals of error and log messages, and of fixed JSON fragments, out of AssemblyScript's
+// per-literal UTF-16 objects (a header, two bytes a character, one data segment each) into one
+// UTF-8 table. The source is unchanged and still compiles without the transform (as-pect, other
+// tooling); either way every message and response is byte-identical (UTF-8 round trip).
+//
+// Three rewrites, each only for a text used nowhere else in the controller's sources (else its
+// UTF-16 copy stays anyway):
+// - a string literal argument of one of MESSAGE_CALLS (directly, or inside `+` concatenations,
+//   parentheses or `?:` of that argument) becomes `__message(id)`, which decodes it. These calls
+//   only run on error and log paths, which build strings already; functions that take a text on
+//   the success path too (needSchema, single, range) are deliberately not in the list;
+// - a non-empty string returned by one of RULE_FUNCTIONS ("" when a rule holds, else the message)
+//   the same way: only failing checks get there;
+// - a top-level `const NAME = "..."` used only as such an argument is replaced there the same way;
+// - `raw("...")` / `w.raw("...")` (json/writer.ts) becomes `__rawMessage(id)`, which writes the
+//   UTF-8 bytes straight into the response: no string, no allocation.
+// The table is written to build/messages.txt (one JSON string a line) for inspection.
+import fs from "node:fs";
+import path from "node:path";
+import { Transform } from "assemblyscript/transform";
+import { Node, NodeKind, LiteralKind, Token, CommonFlags } from "assemblyscript";
+
+/** Calls whose string literal arguments are messages (only called when failing or logging). */
+const MESSAGE_CALLS = new Set(["fail", "bad", "badAt", "sendError", "log"]);
+/** Functions that return "" when a rule holds and the broken rule's message otherwise. */
+const RULE_FUNCTIONS = new Set(["applies"]);
+const GENERATED = "assembly/generated/messages.ts";
+
+/** Every AST child of `node` as [holder, key, child] (arrays flattened), skipping back references. */
+function* children(node) {
+  for (const key of Object.keys(node)) {
+    if (key === "range" || key === "parent") continue;
+    const v = node[key];
+    if (v instanceof Node) yield [node, key, v];
+    else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) if (v[i] instanceof Node) yield [v, i, v[i]];
+  }
+}
+
+const isString = (n) => n.kind === NodeKind.Literal && n.literalKind === LiteralKind.String;
+const isIdent = (n) => n.kind === NodeKind.Identifier;
+function calleeName(call) {
+  const e = call.expression;
+  if (isIdent(e)) return e.text;
+  if (e.kind === NodeKind.PropertyAccess && isIdent(e.expression)) return "." + e.property.text;
+  return null;
+}
+const isMessageCall = (n) => n.kind === NodeKind.Call && MESSAGE_CALLS.has(calleeName(n));
+const isRawCall = (n) =>
+  n.kind === NodeKind.Call && ["raw", ".raw"].includes(calleeName(n)) && n.args.length === 1 && isString(n.args[0]);
+
+/** Message slots inside a message call's argument: [holder, key] of literals and identifiers. */
+function messageSlots(holder, key, node, out) {
+  if (isString(node) || isIdent(node)) out.push([holder, key]);
+  else if (node.kind === NodeKind.Binary && node.operator === Token.Plus) {
+    messageSlots(node, "left", node.left, out);
+    messageSlots(node, "right", node.right, out);
+  } else if (node.kind === NodeKind.Parenthesized) messageSlots(node, "expression", node.expression, out);
+  else if (node.kind === NodeKind.Ternary) {
+    messageSlots(node, "ifThen", node.ifThen, out);
+    messageSlots(node, "ifElse", node.ifElse, out);
+  }
+  return out;
+}
+
+/** Message slots of the non-empty string returns in `node` (nested functions excluded). */
+function returns(node, out) {
+  if (node.kind === NodeKind.FunctionDeclaration || node.kind === NodeKind.Function) return;
+  if (node.kind === NodeKind.Return && node.value) {
+    for (const [h, k] of messageSlots(node, "value", node.value, []))
+      if (isString(h[k]) && h[k].value !== "") out.push([h, k]);
+    return;
+  }
+  for (const [, , child] of children(node)) returns(child, out);
+}
+
+/** One source: its message slots, raw calls, string literal uses and identifier uses. */
+function scanSource(source) {
+  const found = { source, slots: [], raws: [], texts: new Map(), idents: new Map(), consts: new Map() };
+  const count = (map, k) => map.set(k, (map.get(k) ?? 0) + 1);
+  (function scan(node, holder, key) {
+    if (isString(node)) count(found.texts, node.value);
+    else if (isIdent(node)) count(found.idents, node.text);
+    if (isMessageCall(node)) node.args.forEach((a, i) => messageSlots(node.args, i, a, found.slots));
+    if (isRawCall(node)) found.raws.push([holder, key]);
+    if (node.kind === NodeKind.FunctionDeclaration && RULE_FUNCTIONS.has(node.name.text) && node.body)
+      returns(node.body, found.slots);
+    for (const [h, k, child] of children(node)) scan(child, h, k);
+  })(source, null, null);
+  // top-level `const NAME = "..."`: the declaration's own name is not a use
+  for (const st of source.statements) {
+    if (st.kind !== NodeKind.Variable) continue;
+    for (const d of st.declarations) {
+      if (d.flags & CommonFlags.Const && !(d.flags & CommonFlags.Export) && d.initializer && isString(d.initializer)) {
+        found.consts.set(d.name.text, d.initializer.value); // its name counts in idents: uses = count - 1
+      }
+    }
+  }
+  return found;
+}
+
+function tableSource(messages) {
+  const bytes = [];
+  const at = [0];
+  for (const m of messages) {
+    bytes.push(...Buffer.from(m, "utf8"));
+    at.push(bytes.length);
+  }
+  if (bytes.length > 0xffff) throw new Error("message table over 64 KiB");
+  return [
+    "// Generated at build time by scripts/messages-transform.mjs: the UTF-8 message table.",
+    'import { byte } from "../json/writer";',
+    `const TEXT = memory.data<u8>([${bytes.join(",")}]);`,
+    `const AT = memory.data<u16>([${at.join(",")}]);`,
+    "/** Message `id` of the table as a string. */",
+    "// @ts-ignore: decorator",
+    "@global export function __message(id: i32): string {",
+    "  const start = <usize>load<u16>(AT + (<usize>id << 1));",
+    "  return String.UTF8.decodeUnsafe(TEXT + start, <usize>load<u16>(AT + ((<usize>id + 1) << 1)) - start);",
+    "}",
+    "/** Message `id` of the table written into the JSON response as it is (writer.raw). */",
+    "// @ts-ignore: decorator",
+    "@global export function __rawMessage(id: i32): void {",
+    "  const end = <usize>load<u16>(AT + ((<usize>id + 1) << 1));",
+    "  for (let p = <usize>load<u16>(AT + (<usize>id << 1)); p < end; p++) byte(load<u8>(TEXT + p));",
+    "}",
+    "",
+  ].join("\n");
+}
+
+export default class MessagesTransform extends Transform {
+  afterParse(parser) {
+    const sources = parser.sources.filter(
+      (s) => s.normalizedPath.startsWith("assembly/") && !s.normalizedPath.startsWith("assembly/panel/"),
+    );
+    const scans = sources.map(scanSource);
+    // Literal uses over all sources, and how many of them a rewrite would take over.
+    const uses = new Map();
+    const taken = new Map();
+    const add = (map, k) => map.set(k, (map.get(k) ?? 0) + 1);
+    for (const f of scans) {
+      for (const [k, n] of f.texts) uses.set(k, (uses.get(k) ?? 0) + n);
+      for (const [h, k] of f.slots) if (isString(h[k])) add(taken, h[k].value);
+      for (const [h, k] of f.raws) add(taken, h[k].args[0].value);
+    }
+    const ids = new Map();
+    const idOf = (text) => {
+      if (!ids.has(text)) ids.set(text, ids.size);
+      return ids.get(text);
+    };
+    // every use is taken over, and the text survives UTF-8 (no lone surrogates)
+    const own = (text) => taken.get(text) === uses.get(text) && Buffer.from(text, "utf8").toString("utf8") === text;
+    const call = (name, text, r) =>
+      Node.createCallExpression(
+        Node.createIdentifierExpression(name, r),
+        null,
+        [Node.createIntegerLiteralExpression(i64_new(idOf(text), 0), r)],
+        r,
+      );
+    for (const f of scans) {
+      // constants used only in message slots of this source
+      const constSlots = new Map();
+      for (const [h, k] of f.slots) if (isIdent(h[k]) && f.consts.has(h[k].text)) add(constSlots, h[k].text);
+      const moved = new Set();
+      for (const [h, k] of f.slots) {
+        const n = h[k];
+        if (isString(n) && own(n.value)) h[k] = call("__message", n.value, n.range);
+        else if (isIdent(n) && f.consts.has(n.text) && constSlots.get(n.text) === f.idents.get(n.text) - 1) {
+          h[k] = call("__message", f.consts.get(n.text), n.range);
+          moved.add(n.text);
+        }
+      }
+      // a constant whose every use moved to the table goes (top-level constants compile eagerly)
+      for (const st of f.source.statements)
+        if (st.kind === NodeKind.Variable) st.declarations = st.declarations.filter((d) => !moved.has(d.name.text));
+      f.source.statements = f.source.statements.filter(
+        (st) => st.kind !== NodeKind.Variable || st.declarations.length > 0,
+      );
+      for (const [h, k] of f.raws) {
+        const text = h[k].args[0].value;
+        if (own(text)) h[k] = call("__rawMessage", text, h[k].range);
+      }
+    }
+    const messages = [...ids.keys()];
+    parser.parseFile(tableSource(messages), GENERATED, false);
+    const out = path.join(this.baseDir, "build/messages.txt");
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, messages.map((m) => JSON.stringify(m)).join("\n") + "\n");
+  }
+}
