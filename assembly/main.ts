@@ -5,6 +5,7 @@ import { host_clock_ms } from "./host/imports";
 import { route } from "./http/router";
 import { closeJson } from "./json/reader";
 import { sendError } from "./http/response";
+import { BODY_SLACK } from "./http/request";
 import { handleFrame, sendPanelsStates, sendAppState, broadcastAppStateIfChanged } from "./ws/commands";
 import { openConnection, closeConnection, setMirroring } from "./ws/connections";
 import { packetValid, HEADER_SIZE, T_HELLO, T_EMPTY, T_STATE } from "./bus/protocol";
@@ -16,6 +17,7 @@ import { pushPower, pushAppearance } from "./core/look";
 import { loadSettings } from "./core/boot";
 import { sendBackground } from "./bus/commands";
 import { app } from "./state/app";
+import { networkInit, advertise, mqttEvent, mqttMessage, mdnsResult, mdnsDone } from "./mqtt/service";
 
 // Scratch buffer for WebSocket frames and bus packets (core_rx_buffer).
 const RX_CAP: u32 = 1024;
@@ -34,6 +36,7 @@ const pendingBodyLen = new StaticArray<u32>(MAX_PENDING);
 /** Boot: read the stored settings, then discover the panels; the look is pushed when discovery ends. */
 export function core_init(maxPanels: u32): void {
   loadSettings();
+  networkInit(maxPanels > 32);
   setQueryHandler((id: u32, isWs: bool): void => {
     if (isWs) sendPanelsStates(id);
     else writePanels(id);
@@ -43,6 +46,7 @@ export function core_init(maxPanels: u32): void {
     sendBackground(0);
     if (!app.isOn) pushAppearance();
     pushPower(app.isOn);
+    advertise();
   });
   __collect();
 }
@@ -77,7 +81,7 @@ export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32
   }
   for (let i = 0; i < MAX_PENDING; i++) {
     if (pendingBuf[i] == 0) {
-      const buf = heap.alloc(max<usize>(1, urlLen + bodyLen));
+      const buf = heap.alloc(urlLen + bodyLen + BODY_SLACK);
       pendingReq[i] = req;
       pendingBuf[i] = buf;
       pendingMethod[i] = method;
@@ -147,5 +151,33 @@ export function core_bus_receive(len: u32): void {
       );
       break;
   }
+  __collect();
+}
+
+/** The MQTT session changed: kind 1 connected, 2 lost, 3 connect failed with `reason` (0 unreachable,
+ * 1 bad credentials, 2 refused, 3 MQTT unavailable on this host). */
+export function core_mqtt_event(kind: u32, reason: u32): void {
+  mqttEvent(kind, reason, host_clock_ms());
+  __collect();
+}
+
+/** A message on a subscribed topic: the topic's `topicLen` bytes then the payload's in the rx buffer. */
+export function core_mqtt_message(topicLen: u32, payloadLen: u32): void {
+  if (topicLen + payloadLen > RX_CAP || topicLen > RX_CAP) return;
+  mqttMessage(rx, topicLen, payloadLen);
+  __collect();
+}
+
+/** An mDNS browse answer: the host name or address (`hostLen` bytes) in the rx buffer, and its port
+ * (0 when the record has none). */
+export function core_mdns_result(hostLen: u32, port: u32): void {
+  if (hostLen > RX_CAP) return;
+  mdnsResult(rx, hostLen, port, host_clock_ms());
+  __collect();
+}
+
+/** The browse ended (its time is up). */
+export function core_mdns_done(): void {
+  mdnsDone(host_clock_ms());
   __collect();
 }

@@ -2,7 +2,7 @@
 // Documents are validated on the JSON tape (scene/validate) and stored in canonical form
 // (scene/canonical), written over the request body itself when it fits. GET /api/scenes/{id}
 // streams the stored file in chunks; the list reads one file at a time.
-import { M_GET, M_POST, M_PATCH, M_DELETE, jsonBody, sendInvalid } from "../http/request";
+import { M_GET, M_POST, M_PATCH, M_DELETE, jsonBody, sendInvalid, BODY_SLACK } from "../http/request";
 import { sendError, sendLiteral } from "../http/response";
 import * as w from "../json/writer";
 import * as playback from "./playback";
@@ -77,10 +77,11 @@ export function sendRejected(req: u32, result: i32): void {
 
 /**
  * Stores the validated document at token `root` of the open JSON document, whose source bytes are
- * [src, src+len), as scene `id` in canonical form. The canonical form is written over the source
- * bytes (scene/canonical); when legacy rewrites make it longer than the source, the JSON document
- * is closed and the scene is assembled in a block of its own. Either way the tokens are unusable
- * afterwards. Returns 0 or a negative STORE_* status; on failure the old file, if any, is intact.
+ * [src, src+len) followed by BODY_SLACK spare bytes (a request body), as scene `id` in canonical
+ * form. The canonical form is written over the source bytes (scene/canonical); when legacy rewrites
+ * make it longer than the source, the rest goes into the spare bytes, or (longer still) the JSON
+ * document is closed and the scene is assembled in a block of its own. Either way the tokens are
+ * unusable afterwards. Returns 0 or a negative STORE_* status; on failure the old file, if any, is intact.
  * For playback (the one-shot scene) as well as the library endpoints.
  */
 export function storeValidatedScene(id: string, root: i32, src: usize, len: u32): i32 {
@@ -92,7 +93,11 @@ export function storeValidatedScene(id: string, root: i32, src: usize, len: u32)
   }
   let rc: i32 = 0;
   if (spillLength() == 0) rc = writeSceneFile(id, src, length);
-  else {
+  else if (length <= len + BODY_SLACK) {
+    // the request body's spare bytes take the spill: no second copy
+    spillTo(src + <usize>inPlace);
+    rc = writeSceneFile(id, src, length);
+  } else {
     closeJson();
     const dest = heap.alloc(length);
     memory.copy(dest, src, <usize>inPlace);

@@ -15,6 +15,7 @@ import { config, CONFIG_KEY, writeConfiguration } from "../state/config";
 import { storeWrite } from "../store/kv";
 import { app } from "../state/app";
 import * as w from "../json/writer";
+import { mqttTick } from "../mqtt/service";
 
 export function persistConfiguration(): void {
   w.beginCapture();
@@ -29,7 +30,8 @@ export function runLoop(now: u32): bool {
   while (item) {
     switch (item.kind) {
       case W_APPEARANCE:
-        changeAppearance(item.appearance!);
+        // b = 1: an MQTT brightness command, dropped while the power is off
+        if (item.b == 0 || app.isOn) changeAppearance(item.appearance!);
         break;
       case W_POWER:
         setPower(item.a != 0);
@@ -71,6 +73,7 @@ export function runLoop(now: u32): bool {
   discoveryTick(now);
   queryTick(now);
   mirrorTick(now);
+  mqttTick(now);
   broadcastAppStateIfChanged();
   return worked;
 }

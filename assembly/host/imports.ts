@@ -29,3 +29,23 @@
 @external("tessera", "host_random") export declare function host_random(): u32;
 @external("tessera", "host_log") export declare function host_log(level: u32, ptr: usize, len: u32): void;
 @external("tessera", "host_panic") export declare function host_panic(ptr: usize, len: u32): void;
+
+// Network identity: the mDNS hostname (`tessera-<chipid>`, without `.local`) copied into buf (returns its
+// full length), and the port the HTTP server listens on.
+@external("tessera", "host_mdns_hostname") export declare function host_mdns_hostname(buf: usize, cap: u32): u32;
+@external("tessera", "host_http_port") export declare function host_http_port(): u32;
+
+// mDNS: advertise this controller (packed record, docs/host-abi.md), browse a service type; results come back
+// through core_mdns_result and core_mdns_done.
+@external("tessera", "host_mdns_advertise") export declare function host_mdns_advertise(ptr: usize, len: u32): void;
+@external("tessera", "host_mdns_browse") export declare function host_mdns_browse(service: usize, serviceLen: u32, timeoutMs: u32): void;
+
+// MQTT session: connect (packed parameters, docs/host-abi.md; the outcome arrives through core_mqtt_event),
+// publish, subscribe, disconnect. The core owns reconnection: hosts never reconnect on their own.
+@external("tessera", "host_mqtt_connect") export declare function host_mqtt_connect(ptr: usize, len: u32): void;
+@external("tessera", "host_mqtt_publish") export declare function host_mqtt_publish(topic: usize, topicLen: u32, payload: usize, payloadLen: u32, retain: u32): void;
+@external("tessera", "host_mqtt_subscribe") export declare function host_mqtt_subscribe(topic: usize, topicLen: u32): void;
+@external("tessera", "host_mqtt_disconnect") export declare function host_mqtt_disconnect(): void;
+
+// Wi-Fi setup: store the station credentials and (re)connect, leaving setup mode.
+@external("tessera", "host_wifi_configure") export declare function host_wifi_configure(ssid: usize, ssidLen: u32, pass: usize, passLen: u32): void;

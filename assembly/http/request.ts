@@ -12,6 +12,11 @@ export const M_PUT: u32 = 4;
 export const M_PATCH: u32 = 5;
 export const M_DELETE: u32 = 6;
 
+/** Every request body buffer (core_http_begin) has this many spare bytes after the body, so a scene
+ * whose canonical form outgrows its body by up to that much is finished in place (api/scenes.ts)
+ * instead of needing a second buffer of its whole size at the memory peak. */
+export const BODY_SLACK: u32 = 2560;
+
 /** Opens the JSON body and returns its root token (0), or -1 after answering 400 invalid_json
  * (413 payload_too_large for a document of more tokens than the reader holds). Clears validation errors. */
 export function jsonBody(req: u32, ptr: usize, len: u32): i32 {

@@ -9,6 +9,9 @@ import { getPanels, getEdges, putPanelOn, putPanelColor } from "../api/panels";
 import { routeScenes } from "../api/scenes";
 import { routeAnimations } from "../api/playback";
 import { routePalettes } from "../api/palettes";
+import { getMqtt, patchMqtt } from "../api/mqtt";
+import { getSetupPage, postSetup } from "../api/setup";
+import { mqttAvailable } from "../mqtt/service";
 
 /** The path without query string, split on "/" (leading slash dropped). */
 function segments(url: string): string[] {
@@ -35,6 +38,10 @@ function parseAddress(s: string): i32 {
 export function route(req: u32, method: u32, url: string, body: usize, len: u32, now: u32): void {
   const seg = segments(url);
   const m = method == M_HEAD ? M_GET : method;
+  if (seg.length == 1 && seg[0] == "setup") {
+    if (m == M_GET) return getSetupPage(req);
+    return sendError(req, 405, "method_not_allowed");
+  }
   if (seg.length < 2 || seg[0] != "api") return sendError(req, 404, "not_found");
   const area = seg[1];
   const n = seg.length;
@@ -48,6 +55,11 @@ export function route(req: u32, method: u32, url: string, body: usize, len: u32,
   } else if (area == "configuration" && n == 2) {
     if (m == M_GET) return getConfiguration(req);
     if (m == M_PATCH) return patchConfiguration(req, body, len);
+  } else if (area == "mqtt" && n == 2 && mqttAvailable()) {
+    if (m == M_GET) return getMqtt(req);
+    if (m == M_PATCH) return patchMqtt(req, body, len);
+  } else if (area == "setup" && n == 2) {
+    if (m == M_POST) return postSetup(req, body, len);
   } else if (area == "panels" && n == 2) {
     if (m == M_GET) return getPanels(req, now);
   } else if (area == "panels" && n == 3 && seg[2] == "edges") {

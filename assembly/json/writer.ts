@@ -104,6 +104,12 @@ const HEX = "0123456789ABCDEF";
 /** Appends a JSON string literal, quoted and escaped. */
 export function str(s: string): void {
   byte(0x22);
+  strBody(s);
+  byte(0x22);
+}
+
+/** Appends the escaped contents of a JSON string literal, without the quotes. */
+export function strBody(s: string): void {
   let run = 0;
   for (let i = 0; i < s.length; i++) {
     const c = <u32>s.charCodeAt(i);
@@ -124,7 +130,6 @@ export function str(s: string): void {
   }
   if (run == 0) raw(s);
   else if (run < s.length) raw(s.substring(run));
-  byte(0x22);
 }
 
 export function int(n: i64): void {

@@ -13,6 +13,8 @@ export const ONE_SHOT_ID = "oneshot000";
 export const MAX_SCENES = 100;
 /** A stored scene file is at most this long: the 32 KiB body limit plus what legacy rewrites add. */
 export const MAX_SCENE_FILE: u32 = 35840;
+/** Bumped by every library write or delete (the MQTT scene select follows it). */
+export let libraryVersion: u32 = 0;
 /** An id the service assigns: 8 characters [a-z0-9]. */
 export const NEW_ID_LENGTH = 8;
 
@@ -44,11 +46,13 @@ export function readSceneChunk(key: ArrayBuffer, offset: u32, buf: usize, cap: u
 
 /** Writes a scene file atomically; 0 or a negative STORE_* status. */
 export function writeSceneFile(id: string, ptr: usize, len: u32): i32 {
+  if (id != ONE_SHOT_ID) libraryVersion++;
   const k = sceneKey(id);
   return host_store_write(changetype<usize>(k), <u32>k.byteLength, ptr, len);
 }
 
 export function deleteSceneFile(id: string): i32 {
+  libraryVersion++;
   const k = sceneKey(id);
   return host_store_delete(changetype<usize>(k), <u32>k.byteLength);
 }

@@ -34,6 +34,15 @@ export const CORE_IMPORTS = {
   host_random: sig([], [I32]),
   host_log: sig([I32, I32, I32], []), // level, ptr, len
   host_panic: sig([I32, I32], []), // ptr, len
+  host_mdns_hostname: sig([I32, I32], [I32]), // buf, cap → full length
+  host_http_port: sig([], [I32]),
+  host_mdns_advertise: sig([I32, I32], []), // ptr, len (packed record)
+  host_mdns_browse: sig([I32, I32, I32], []), // service, serviceLen, timeoutMs
+  host_mqtt_connect: sig([I32, I32], []), // ptr, len (packed parameters)
+  host_mqtt_publish: sig([I32, I32, I32, I32, I32], []), // topic, topicLen, payload, payloadLen, retain
+  host_mqtt_subscribe: sig([I32, I32], []), // topic, topicLen
+  host_mqtt_disconnect: sig([], []),
+  host_wifi_configure: sig([I32, I32, I32, I32], []), // ssid, ssidLen, pass, passLen
 } as const satisfies Record<string, Signature>;
 
 /** host → core. */
@@ -47,6 +56,10 @@ export const CORE_EXPORTS = {
   core_ws_frame: sig([I32, I32], []), // conn, len (frame in the rx buffer)
   core_ws_close: sig([I32], []), // conn
   core_bus_receive: sig([I32], []), // len (packet in the rx buffer)
+  core_mqtt_event: sig([I32, I32], []), // kind (MQTT_EVENT), reason (MQTT_REASON)
+  core_mqtt_message: sig([I32, I32], []), // topicLen, payloadLen (topic then payload in the rx buffer)
+  core_mdns_result: sig([I32, I32], []), // hostLen (host in the rx buffer), port (0: none in the record)
+  core_mdns_done: sig([], []),
 } as const satisfies Record<string, Signature>;
 
 type Args<P extends readonly WasmType[]> = { [K in keyof P]: number };
@@ -67,3 +80,10 @@ export const STORE_FULL = -3;
 
 /** Log levels of host_log. */
 export const LOG_LEVELS = ["error", "warn", "info", "debug"] as const;
+
+/** host_http_head status flag: the body is text/html instead of JSON. */
+export const HTTP_HTML = 0x10000;
+
+/** core_mqtt_event kinds and connect-failure reasons. */
+export const MQTT_EVENT = { connected: 1, lost: 2, failed: 3 } as const;
+export const MQTT_REASON = { unreachable: 0, auth: 1, refused: 2, unavailable: 3 } as const;

@@ -10,6 +10,8 @@ import { FileStore } from "./store.js";
 import { Server } from "./server.js";
 import { VirtualBus } from "./bus/virtual-bus.js";
 import type { Wire } from "./bus/topology.js";
+import { Mdns, unpackAdvertisement } from "./net/mdns.js";
+import { MqttSession, unpackConnect } from "./net/mqtt-session.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const VARIANT_LIMITS = { small: 32, large: 100 } as const;
@@ -27,6 +29,8 @@ export interface ControllerOptions {
   /** Test hook: the core's and the panels' clocks stand still and only advance through
    * `POST /__test__/clock {"advance": ms}` (see docs/desktop-host.md). */
   manualClock?: boolean;
+  /** Advertise and browse by mDNS (default true; --no-mdns turns it off). */
+  mdns?: boolean;
 }
 
 export interface RunningController {
@@ -35,6 +39,8 @@ export interface RunningController {
   hostname: string;
   core: Core;
   bus: VirtualBus;
+  /** The last station credentials the setup form handed over (host_wifi_configure). */
+  wifi: { ssid: string; password: string } | null;
   close(): Promise<void>;
 }
 
@@ -67,6 +73,21 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
   const clockMs = opts.manualClock ? () => virtualMs : () => performance.now() - start;
   let server!: Server;
   let core!: Core;
+  let boundPort = opts.port;
+  const mdns = new Mdns(opts.mdns ?? true, log);
+  // Session and browse events arrive from the event loop, never inside a core call.
+  const mqtt = new MqttSession({
+    event: (kind, reason) => {
+      core.mqttEvent(kind, reason);
+      kick();
+    },
+    message: (topic, payload) => {
+      core.mqttMessage(topic, payload);
+      kick();
+    },
+    log,
+  });
+  const running = { wifi: null as RunningController["wifi"] };
   const bus = new VirtualBus(
     opts.panelWasm ?? path.join(ROOT, "build/panel.wasm"),
     opts.wires,
@@ -112,6 +133,41 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     clockMs,
     log,
     restarted: () => server.resetAfterCoreRestart(),
+    net: {
+      hostname,
+      httpPort: () => boundPort,
+      mdnsAdvertise: (record) => {
+        const ad = unpackAdvertisement(record);
+        if (ad) mdns.advertise(ad);
+        else log("warn", "mdns: malformed advertisement record");
+      },
+      mdnsBrowse: (service, timeoutMs) =>
+        mdns.browse(
+          service,
+          timeoutMs,
+          (host, port) => {
+            core.mdnsResult(host, port);
+            kick();
+          },
+          () => {
+            core.mdnsDone();
+            kick();
+          },
+        ),
+      mqttConnect: (record) => {
+        const p = unpackConnect(record);
+        if (p) mqtt.connect(p);
+        else log("warn", "mqtt: malformed connect record");
+      },
+      mqttPublish: (topic, payload, retain) => mqtt.publish(topic, payload, retain),
+      mqttSubscribe: (topic) => mqtt.subscribe(topic),
+      mqttDisconnect: () => mqtt.disconnect(),
+      wifiConfigure: (ssid, password) => {
+        // A computer has no station to join: remember and report it.
+        running.wifi = { ssid, password };
+        console.log(`wifi: station credentials for ${JSON.stringify(ssid)} received (desktop host: not applied)`);
+      },
+    },
   });
   if (opts.manualClock) {
     // POST /__test__/clock {"advance": ms}: the clock moves in steps of at most 5 ms, and at each
@@ -151,6 +207,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     };
   }
   const port = await server.listen(opts.port, opts.host);
+  boundPort = port;
   tick();
   return {
     url: `http://localhost:${port}`,
@@ -158,10 +215,15 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     hostname,
     core,
     bus,
+    get wifi() {
+      return running.wifi;
+    },
     async close() {
       closed = true;
       clearTimeout(timer);
       if (immediate) clearImmediate(immediate);
+      await mqtt.shutdown();
+      await mdns.close();
       await server.close();
     },
   };

@@ -18,6 +18,21 @@ export interface CoreServices {
   log(level: string, message: string): void;
   /** The core trapped and was restarted: everything it held (requests, connections) is gone. */
   restarted(reason: string): void;
+  /** mDNS, MQTT and Wi-Fi setup; without it (benches, in-process tests) they do nothing. */
+  net?: NetServices;
+}
+
+export interface NetServices {
+  hostname: string;
+  httpPort(): number;
+  /** host_mdns_* and host_mqtt_* with their packed records still packed (host/src/net reads them). */
+  mdnsAdvertise(record: Uint8Array): void;
+  mdnsBrowse(service: string, timeoutMs: number): void;
+  mqttConnect(record: Uint8Array): void;
+  mqttPublish(topic: string, payload: Uint8Array, retain: boolean): void;
+  mqttSubscribe(topic: string): void;
+  mqttDisconnect(): void;
+  wifiConfigure(ssid: string, password: string): void;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
@@ -51,6 +66,7 @@ export class Core {
 
   private imports(): CoreImports {
     const s = this.services;
+    const n: NetServices = s.net ?? NO_NET;
     const copy = (ptr: number, len: number) => this.bytes(ptr, len).slice();
     const imports: CoreImports = {
       host_bus_send: (ptr, len) => s.busSend(copy(ptr, len)),
@@ -75,6 +91,22 @@ export class Core {
       host_panic: (ptr, len) => {
         throw new CorePanic(this.text(ptr, len));
       },
+      host_mdns_hostname: (buf, cap) => {
+        const name = Buffer.from(n.hostname);
+        this.bytes(buf, cap).set(name.subarray(0, cap >>> 0));
+        return name.length;
+      },
+      host_http_port: () => n.httpPort(),
+      host_mdns_advertise: (ptr, len) => n.mdnsAdvertise(copy(ptr, len)),
+      host_mdns_browse: (service, serviceLen, timeoutMs) =>
+        n.mdnsBrowse(this.text(service, serviceLen), timeoutMs >>> 0),
+      host_mqtt_connect: (ptr, len) => n.mqttConnect(copy(ptr, len)),
+      host_mqtt_publish: (topic, topicLen, payload, payloadLen, retain) =>
+        n.mqttPublish(this.text(topic, topicLen), copy(payload, payloadLen), retain !== 0),
+      host_mqtt_subscribe: (topic, topicLen) => n.mqttSubscribe(this.text(topic, topicLen)),
+      host_mqtt_disconnect: () => n.mqttDisconnect(),
+      host_wifi_configure: (ssid, ssidLen, pass, passLen) =>
+        n.wifiConfigure(this.text(ssid, ssidLen), this.text(pass, passLen)),
     };
     for (const name of Object.keys(CORE_IMPORTS)) if (!(name in imports)) throw new Error(`missing import ${name}`);
     return imports;
@@ -135,6 +167,36 @@ export class Core {
     }, undefined);
   }
 
+  mqttEvent(kind: number, reason: number): void {
+    this.guard(() => this.exports.core_mqtt_event(kind, reason), undefined);
+  }
+
+  /** A message: topic then payload through the rx buffer; dropped when larger than it. */
+  mqttMessage(topic: Uint8Array, payload: Uint8Array): void {
+    this.guard(() => {
+      const ptr = this.exports.core_rx_buffer(topic.length + payload.length);
+      if (ptr === 0) return;
+      const dest = this.bytes(ptr, topic.length + payload.length);
+      dest.set(topic, 0);
+      dest.set(payload, topic.length);
+      this.exports.core_mqtt_message(topic.length, payload.length);
+    }, undefined);
+  }
+
+  mdnsResult(host: string, port: number): void {
+    this.guard(() => {
+      const bytes = Buffer.from(host);
+      const ptr = this.exports.core_rx_buffer(bytes.length);
+      if (ptr === 0) return;
+      this.bytes(ptr, bytes.length).set(bytes);
+      this.exports.core_mdns_result(bytes.length, port);
+    }, undefined);
+  }
+
+  mdnsDone(): void {
+    this.guard(() => this.exports.core_mdns_done(), undefined);
+  }
+
   /** Bytes of linear memory the core has grown to. */
   get memoryBytes(): number {
     return this.exports.memory.buffer.byteLength;
@@ -142,3 +204,15 @@ export class Core {
 }
 
 export class CorePanic extends Error {}
+
+const NO_NET: NetServices = {
+  hostname: "tessera-000000",
+  httpPort: () => 0,
+  mdnsAdvertise: () => {},
+  mdnsBrowse: () => {},
+  mqttConnect: () => {},
+  mqttPublish: () => {},
+  mqttSubscribe: () => {},
+  mqttDisconnect: () => {},
+  wifiConfigure: () => {},
+};

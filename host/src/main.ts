@@ -17,6 +17,7 @@ Options:
   --variant small|large   panel limit 32 or 100 (default large)
   --log-level LEVEL   error, warn, info or debug (default info)
   --manual-clock      test hook: the clock only advances through POST /__test__/clock
+  --no-mdns           neither advertise (_tessera._tcp) nor browse (_mqtt._tcp) by mDNS
   --help              this text
 `;
 
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
         variant: { type: "string", default: "large" },
         "log-level": { type: "string", default: "info" },
         "manual-clock": { type: "boolean", default: false },
+        "no-mdns": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -74,12 +76,13 @@ async function main(): Promise<void> {
     variant: values.variant as Variant,
     logLevel: values["log-level"] as "info",
     manualClock: values["manual-clock"],
+    mdns: !values["no-mdns"],
   }).catch((e: Error) => fail(e.message));
   console.log(`Tessera controller ${controller.hostname} listening on ${controller.url}`);
   console.log(
     `  ${wires.length} emulated panels, variant ${values.variant}, data in ${path.resolve(values["data-dir"]!)}`,
   );
-  console.log(`  try: curl ${controller.url}/api/state`);
+  console.log(`  try: curl ${controller.url}/api/state, or open ${controller.url}/setup`);
   const stop = () => {
     void controller.close().then(() => process.exit(0));
   };

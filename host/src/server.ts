@@ -2,7 +2,7 @@
 // bytes, and the core's answers are written back. Nothing here interprets a request.
 import http from "node:http";
 import { WebSocketServer, type WebSocket } from "ws";
-import { METHOD_CODES } from "./abi.js";
+import { METHOD_CODES, HTTP_HTML } from "./abi.js";
 
 /** The host reads at most this much of a request body; the core's own limit is far below it. */
 const HOST_BODY_CAP = 1 << 20;
@@ -82,9 +82,13 @@ export class Server {
   httpHead(req: number, status: number, length: number): void {
     const res = this.responses.get(req);
     if (!res || res.headersSent) return;
-    const headers: http.OutgoingHttpHeaders = { "Content-Type": "application/json" };
+    // HTTP_HTML in the status: the setup page
+    const html = (status & HTTP_HTML) !== 0;
+    const headers: http.OutgoingHttpHeaders = {
+      "Content-Type": html ? "text/html; charset=utf-8" : "application/json",
+    };
     if (length >= 0) headers["Content-Length"] = length;
-    res.writeHead(status, headers);
+    res.writeHead(status & 0xffff, headers);
   }
 
   httpBody(req: number, bytes: Uint8Array): void {

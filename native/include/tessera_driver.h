@@ -32,6 +32,14 @@ void tessera_ws_close(uint32_t conn);
 /* A packet from the panel bus. */
 void tessera_bus_receive(const uint8_t *packet, uint32_t len);
 
+/* MQTT: a session event (TESSERA_MQTT_*, reason for _FAILED), a message on a subscribed topic. */
+void tessera_mqtt_event(uint32_t kind, uint32_t reason);
+void tessera_mqtt_message(const char *topic, uint32_t topic_len, const uint8_t *payload, uint32_t payload_len);
+
+/* mDNS browse: one answer (port 0 when the record has none), then the end of the browse. */
+void tessera_mdns_result(const char *host, uint32_t host_len, uint32_t port);
+void tessera_mdns_done(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -52,6 +52,17 @@ extern "C" {
 
 /* host_http_head length for a chunked body. */
 #define TESSERA_HTTP_CHUNKED (-1)
+/* host_http_head status flag: the body is text/html (the setup page) instead of JSON. */
+#define TESSERA_HTTP_HTML 0x10000
+
+/* core_mqtt_event kinds, and the reasons of TESSERA_MQTT_FAILED. */
+#define TESSERA_MQTT_CONNECTED 1
+#define TESSERA_MQTT_LOST 2
+#define TESSERA_MQTT_FAILED 3
+#define TESSERA_MQTT_UNREACHABLE 0 /* DNS, TCP, timeout */
+#define TESSERA_MQTT_AUTH 1        /* bad user name or password, not authorized */
+#define TESSERA_MQTT_REFUSED 2     /* any other CONNACK refusal */
+#define TESSERA_MQTT_UNAVAILABLE 3 /* this host has no MQTT client */
 
 /* ---- Imports: core -> host, module "tessera". The C host implements these. ------------------- */
 
@@ -87,6 +98,35 @@ uint32_t host_random(void);
 void host_log(uint32_t level, uint32_t ptr, uint32_t len);   /* UTF-8 line, level TESSERA_LOG_* */
 void host_panic(uint32_t ptr, uint32_t len);                 /* UTF-8 message; the core traps right after */
 
+/* Network identity: the mDNS hostname ("tessera-<chipid>", without ".local") copied into buf (at most
+ * cap bytes; returns its full length), and the port the HTTP server listens on (80 on a device). */
+uint32_t host_mdns_hostname(uint32_t buf, uint32_t cap);
+uint32_t host_http_port(void);
+
+/* mDNS. advertise: a packed record (u16 LE port, then u16 LE length + UTF-8 strings: hostname,
+ * service type such as "_tessera._tcp", then TXT entries "key=value" to the end); replaces any
+ * earlier advertisement. browse: look for a service type for timeout_ms; each answer comes back
+ * through core_mdns_result, then core_mdns_done once (always, also when nothing was found). */
+void host_mdns_advertise(uint32_t ptr, uint32_t len);
+void host_mdns_browse(uint32_t service, uint32_t service_len, uint32_t timeout_ms);
+
+/* MQTT session (one at a time). connect: a packed record (u16 LE port, u16 LE keepalive seconds,
+ * u8 flags (bit 0: retain the will), then u16 LE length + UTF-8 strings: host, client id, user name
+ * (empty: none), password (empty: none), will topic, will payload); resolving the host name (DNS or
+ * mDNS ".local") is the host's job. It drops any previous session and reports the outcome later
+ * through core_mqtt_event (connected, or failed with a reason); a session that then drops is
+ * reported as lost. The host never reconnects on its own. publish: QoS 0, retain 0 or 1; ignored
+ * while not connected. subscribe: QoS 0; messages arrive through core_mqtt_message. disconnect:
+ * close cleanly (no last will) and report nothing more for that session. */
+void host_mqtt_connect(uint32_t ptr, uint32_t len);
+void host_mqtt_publish(uint32_t topic, uint32_t topic_len, uint32_t payload, uint32_t payload_len, uint32_t retain);
+void host_mqtt_subscribe(uint32_t topic, uint32_t topic_len);
+void host_mqtt_disconnect(void);
+
+/* Wi-Fi setup (the captive portal's form): store the station credentials and (re)connect, leaving
+ * setup mode. UTF-8, ssid 1-32 bytes, pass 0-64 bytes. */
+void host_wifi_configure(uint32_t ssid, uint32_t ssid_len, uint32_t pass, uint32_t pass_len);
+
 /* ---- Exports: host -> core. The core implements these; the C host calls them. ------------------ */
 
 /* Boot: read the stored settings, start panel discovery. max_panels: the variant's limit (32 or 100). */
@@ -117,6 +157,18 @@ void core_ws_close(uint32_t conn);
 
 /* A packet of len bytes from the panel bus is in the rx buffer (core_rx_buffer). */
 void core_bus_receive(uint32_t len);
+
+/* MQTT: kind TESSERA_MQTT_CONNECTED / _LOST / _FAILED, reason TESSERA_MQTT_* for _FAILED (else 0). */
+void core_mqtt_event(uint32_t kind, uint32_t reason);
+
+/* A message on a subscribed topic: topic_len bytes of topic then payload_len bytes of payload in
+ * the rx buffer (core_rx_buffer(topic_len + payload_len); 0 there: drop the message). */
+void core_mqtt_message(uint32_t topic_len, uint32_t payload_len);
+
+/* An mDNS browse answer: host_len bytes of host name or address in the rx buffer, and the port
+ * (0 when the record has none). Then, once per browse: */
+void core_mdns_result(uint32_t host_len, uint32_t port);
+void core_mdns_done(void);
 
 #ifdef __cplusplus
 }

@@ -42,6 +42,42 @@ void port_log(uint32_t level, const char *msg, uint32_t len);
 /* printf-style logging for ports, written once in native/src/log.c on top of port_log. */
 void tessera_logf(uint32_t level, const char *fmt, ...);
 
+/* Network identity: the hostname "tessera-<chipid>" (without ".local") as a C string in buf (cap
+ * bytes); returns its length. The port the HTTP server listens on. */
+uint32_t port_hostname(char *buf, uint32_t cap);
+uint32_t port_http_port(void);
+
+/* mDNS (abi.c has unpacked the core's records). advertise: <hostname>.local with `service` (such as
+ * "_tessera._tcp") on `port`, TXT entries "key=value"; replaces any earlier advertisement.
+ * browse: look for `service` for timeout_ms; report each answer with tessera_mdns_result and the end
+ * with tessera_mdns_done (tessera_driver.h), later, from the main loop, never inside this call. */
+void port_mdns_advertise(const char *hostname, const char *service, uint16_t port, const char *const *txt,
+                         uint32_t txt_count);
+void port_mdns_browse(const char *service, uint32_t timeout_ms);
+
+/* MQTT session, one at a time (see host_mqtt_* in tessera_host.h). connect: drop any session, then
+ * connect; report later with tessera_mqtt_event: TESSERA_MQTT_CONNECTED, or TESSERA_MQTT_FAILED with
+ * a reason; a session that drops afterwards: TESSERA_MQTT_LOST. Never reconnect on your own.
+ * Messages on subscribed topics: tessera_mqtt_message. Strings are NUL-terminated; empty user name
+ * or password: none. */
+typedef struct {
+  const char *host;
+  uint16_t port;
+  uint16_t keepalive_s;
+  const char *client_id;
+  const char *username;
+  const char *password;
+  const char *will_topic;
+  const uint8_t *will_payload;
+  uint32_t will_payload_len;
+  int will_retain;
+} tessera_mqtt_connect_t;
+void port_mqtt_connect(const tessera_mqtt_connect_t *params);
+void port_mqtt_publish(const char *topic, const uint8_t *payload, uint32_t len, int retain);
+void port_mqtt_subscribe(const char *topic);
+void port_mqtt_disconnect(void);
+
+
 /* Wi-Fi setup (host_wifi_configure, from the core's POST /api/setup): join this network from now
  * on. The port stores it (on a device: esp_wifi keeps it in NVS), leaves the setup access point once
  * connected and reconnects; the POSIX port only logs it. Not NUL-terminated. */

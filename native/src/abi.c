@@ -124,3 +124,124 @@ void host_panic(uint32_t ptr, uint32_t len) {
   }
   port_log(TESSERA_LOG_ERROR, line, n);
 }
+
+/* ---- Network: identity, mDNS, MQTT, Wi-Fi setup. Packed records (tessera_host.h) are unpacked
+ * into NUL-terminated strings here, so ports get plain C values. ---------------------------------- */
+
+#define STRING_MAX 256
+#define TXT_MAX 8
+
+uint32_t host_mdns_hostname(uint32_t buf, uint32_t cap) {
+  char name[64];
+  uint32_t n = port_hostname(name, sizeof name);
+  if (n >= sizeof name) n = sizeof name - 1;
+  uint8_t *dst = tessera_rt_mem(buf, cap);
+  if (dst) memcpy(dst, name, n < cap ? n : cap);
+  return n;
+}
+
+uint32_t host_http_port(void) { return port_http_port(); }
+
+/* Reads u16-length-prefixed strings from a packed record into `out` (each NUL-terminated). */
+typedef struct {
+  const uint8_t *p;
+  uint32_t len, at;
+  char text[STRING_MAX * 10];
+  uint32_t used;
+} unpack_t;
+
+static int u16_at(unpack_t *u, uint16_t *v) {
+  if (u->at + 2 > u->len) return 0;
+  *v = (uint16_t)(u->p[u->at] | (u->p[u->at + 1] << 8));
+  u->at += 2;
+  return 1;
+}
+
+/* The next string (NUL-terminated copy), or NULL when the record ends or it does not fit. */
+static const char *next_string(unpack_t *u, uint32_t *len_out) {
+  uint16_t n;
+  if (!u16_at(u, &n) || u->at + n > u->len || n >= STRING_MAX || u->used + n + 1 > sizeof u->text) return NULL;
+  char *s = u->text + u->used;
+  memcpy(s, u->p + u->at, n);
+  s[n] = 0;
+  u->at += n;
+  u->used += n + 1;
+  if (len_out) *len_out = n;
+  return s;
+}
+
+void host_mdns_advertise(uint32_t ptr, uint32_t len) {
+  static unpack_t u;
+  memset(&u, 0, sizeof u);
+  u.p = in(ptr, len, "host_mdns_advertise: out of bounds");
+  u.len = len;
+  uint16_t port;
+  if (!u.p || !u16_at(&u, &port)) return;
+  const char *hostname = next_string(&u, NULL), *service = next_string(&u, NULL);
+  if (!hostname || !service) return log_text(TESSERA_LOG_ERROR, "host_mdns_advertise: malformed record");
+  const char *txt[TXT_MAX];
+  uint32_t count = 0;
+  while (u.at < u.len && count < TXT_MAX) {
+    const char *t = next_string(&u, NULL);
+    if (!t) break;
+    txt[count++] = t;
+  }
+  port_mdns_advertise(hostname, service, port, txt, count);
+}
+
+void host_mdns_browse(uint32_t service, uint32_t service_len, uint32_t timeout_ms) {
+  char s[64];
+  const uint8_t *p = in(service, service_len, "host_mdns_browse: out of bounds");
+  if (!p || service_len >= sizeof s) return;
+  memcpy(s, p, service_len);
+  s[service_len] = 0;
+  port_mdns_browse(s, timeout_ms);
+}
+
+void host_mqtt_connect(uint32_t ptr, uint32_t len) {
+  static unpack_t u;
+  memset(&u, 0, sizeof u);
+  u.p = in(ptr, len, "host_mqtt_connect: out of bounds");
+  u.len = len;
+  tessera_mqtt_connect_t c;
+  memset(&c, 0, sizeof c);
+  if (!u.p || !u16_at(&u, &c.port) || !u16_at(&u, &c.keepalive_s) || u.at >= u.len) return;
+  c.will_retain = u.p[u.at++] & 1;
+  c.host = next_string(&u, NULL);
+  c.client_id = next_string(&u, NULL);
+  c.username = next_string(&u, NULL);
+  c.password = next_string(&u, NULL);
+  c.will_topic = next_string(&u, NULL);
+  c.will_payload = (const uint8_t *)next_string(&u, &c.will_payload_len);
+  if (!c.host || !c.client_id || !c.username || !c.password || !c.will_topic || !c.will_payload)
+    return log_text(TESSERA_LOG_ERROR, "host_mqtt_connect: malformed record");
+  port_mqtt_connect(&c);
+}
+
+/* A topic as a C string (topics are at most STRING_MAX - 1 bytes here). */
+static int topic_string(uint32_t ptr, uint32_t len, char *out) {
+  const uint8_t *p = in(ptr, len, "host_mqtt: topic out of bounds");
+  if (!p || len >= STRING_MAX) return 0;
+  memcpy(out, p, len);
+  out[len] = 0;
+  return strlen(out) == len;
+}
+
+void host_mqtt_publish(uint32_t topic, uint32_t topic_len, uint32_t payload, uint32_t payload_len, uint32_t retain) {
+  char t[STRING_MAX];
+  const uint8_t *p = in(payload, payload_len, "host_mqtt_publish: payload out of bounds");
+  if (p && topic_string(topic, topic_len, t)) port_mqtt_publish(t, p, payload_len, retain != 0);
+}
+
+void host_mqtt_subscribe(uint32_t topic, uint32_t topic_len) {
+  char t[STRING_MAX];
+  if (topic_string(topic, topic_len, t)) port_mqtt_subscribe(t);
+}
+
+void host_mqtt_disconnect(void) { port_mqtt_disconnect(); }
+
+void host_wifi_configure(uint32_t ssid, uint32_t ssid_len, uint32_t pass, uint32_t pass_len) {
+  const uint8_t *s = in(ssid, ssid_len, "host_wifi_configure: out of bounds");
+  const uint8_t *p = in(pass, pass_len, "host_wifi_configure: out of bounds");
+  if (s && p && ssid_len <= 32 && pass_len <= 64) port_wifi_configure((const char *)s, ssid_len, (const char *)p, pass_len);
+}

@@ -101,3 +101,32 @@ void tessera_bus_receive(const uint8_t *packet, uint32_t len) {
   core_bus_receive(len);
   recovered();
 }
+
+void tessera_mqtt_event(uint32_t kind, uint32_t reason) {
+  core_mqtt_event(kind, reason);
+  recovered();
+}
+
+void tessera_mqtt_message(const char *topic, uint32_t topic_len, const uint8_t *payload, uint32_t payload_len) {
+  uint32_t total = topic_len + payload_len;
+  if (total < topic_len) return;
+  uint32_t ptr = core_rx_buffer(total);
+  if (recovered() || ptr == 0) return;
+  uint8_t *dst = tessera_rt_mem(ptr, total);
+  if (!dst) return;
+  memcpy(dst, topic, topic_len);
+  if (payload_len) memcpy(dst + topic_len, payload, payload_len);
+  core_mqtt_message(topic_len, payload_len);
+  recovered();
+}
+
+void tessera_mdns_result(const char *host, uint32_t host_len, uint32_t port) {
+  if (!to_rx((const uint8_t *)host, host_len)) return;
+  core_mdns_result(host_len, port);
+  recovered();
+}
+
+void tessera_mdns_done(void) {
+  core_mdns_done();
+  recovered();
+}

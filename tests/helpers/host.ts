@@ -15,6 +15,8 @@ export interface HostOptions {
   variant?: "small" | "large";
   dataDir?: string;
   extraArgs?: string[];
+  /** Advertise and browse by mDNS (default off: --no-mdns). */
+  mdns?: boolean;
 }
 
 export interface Host {
@@ -53,6 +55,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   const args = ["--port", "0", "--data-dir", dataDir, "--log-level", "warn", "--variant", opts.variant ?? "large"];
   if (opts.topology) args.push("--topology", opts.topology);
   else args.push("--panels", String(opts.panels ?? 5));
+  if (!opts.mdns) args.push("--no-mdns");
   args.push(...(opts.extraArgs ?? []));
   const [cmd, argv] = command(args);
   const child = spawn(cmd, argv, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });

@@ -43,6 +43,7 @@ static const char HELP[] =
     "  --variant small|large   panel limit 32 or 100 (default large)\n"
     "  --log-level LEVEL   error, warn, info or debug (default info)\n"
     "  --manual-clock      test hook: the clock only advances through POST /__test__/clock\n"
+    "  --no-mdns           accepted for the desktop host's flags (this port has no mDNS)\n"
     "  --help              this text\n";
 
 static void fail(const char *message) {
@@ -74,6 +75,7 @@ int main(int argc, char **argv) {
       posix_manual_clock = 1;
       continue;
     }
+    if (strcmp(a, "--no-mdns") == 0) continue; /* this port has no mDNS anyway */
     if (strcmp(a, "--help") == 0) {
       fputs(HELP, stdout);
       return 0;
@@ -152,6 +154,7 @@ int main(int argc, char **argv) {
 
   int bound = server_start(host, (int)port);
   if (bound < 0) fail("cannot listen on that port");
+  posix_http_port = bound;
   printf("Tessera controller tessera-%s listening on http://localhost:%d\n", chip, bound);
   printf("  %d emulated panels, variant %s, data in %s\n", count, variant, dir);
   printf("  try: curl http://localhost:%d/api/state\n", bound);
@@ -165,6 +168,7 @@ int main(int argc, char **argv) {
       memory_report();
     }
     bus_pump();
+    posix_net_pump();
     uint64_t now = posix_now_ms();
     if (now >= next_tick) {
       uint32_t next = tessera_tick();
@@ -173,7 +177,7 @@ int main(int argc, char **argv) {
       next_tick = posix_now_ms() + next;
       continue;
     }
-    if (bus_pending() || kicked) continue;
+    if (bus_pending() || posix_net_pending() || kicked) continue;
     uint64_t until = next_tick;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);

@@ -48,6 +48,11 @@ enum { MEMORY_START, MEMORY_PANELS_STARTED, MEMORY_CORE_LOADED, MEMORY_MARKS };
 void memory_mark(int mark);
 void memory_report(void);
 
+/* net.c: MQTT and mDNS stand-ins (connect fails "unavailable", browse ends empty). */
+extern int posix_http_port;
+int posix_net_pending(void);
+void posix_net_pump(void); /* call with the lock, outside any core call */
+
 /* server.c: HTTP + /ws. Returns the bound port or -1. */
 int server_start(const char *host, int port);
 void server_stop(void);

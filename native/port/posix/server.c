@@ -88,8 +88,10 @@ static uint32_t method_code(const char *m) {
 static void send_answer(struct mg_connection *c, int head_only, uint32_t status, int32_t length, const uint8_t *body,
                         size_t len) {
   char number[32];
-  mg_response_header_start(c, (int)status);
-  mg_response_header_add(c, "Content-Type", "application/json", -1);
+  /* TESSERA_HTTP_HTML in the status: the setup page */
+  mg_response_header_start(c, (int)(status & 0xffff));
+  mg_response_header_add(c, "Content-Type", (status & TESSERA_HTTP_HTML) ? "text/html; charset=utf-8" : "application/json",
+                         -1);
   if (length >= 0) {
     snprintf(number, sizeof number, "%d", length);
     mg_response_header_add(c, "Content-Length", number, -1);
@@ -216,7 +218,7 @@ static int on_request(struct mg_connection *c, void *data) {
   }
   send_answer(c, method == TESSERA_METHOD_HEAD, a.status, a.length, a.body, a.len);
   free(a.body);
-  return (int)a.status;
+  return (int)(a.status & 0xffff);
 }
 
 /* ---- WebSocket /ws ------------------------------------------------------------------------------ */

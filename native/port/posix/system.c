@@ -38,10 +38,3 @@ void port_log(uint32_t level, const char *msg, uint32_t len) {
   if ((int)level > posix_log_level) return;
   fprintf(stderr, "[%s] %.*s\n", LEVELS[level], (int)len, msg);
 }
-
-/* The core's Wi-Fi setup: a desktop has no radio to configure, so it is only logged. */
-void port_wifi_configure(const char *ssid, uint32_t ssid_len, const char *pass, uint32_t pass_len) {
-  (void)pass;
-  tessera_logf(TESSERA_LOG_INFO, "wifi: setup for network \"%.*s\" (%u-byte password) ignored by the POSIX host",
-               (int)ssid_len, ssid, (unsigned)pass_len);
-}

@@ -26,10 +26,14 @@ static pthread_t exec_env_thread; /* WAMR checks the native stack of the thread 
 static char trap[128];
 static const char *trap_reason;
 
-enum { F_INIT, F_TICK, F_RX_BUFFER, F_HTTP_BEGIN, F_HTTP_DISPATCH, F_WS_OPEN, F_WS_FRAME, F_WS_CLOSE, F_BUS_RECEIVE, F_COUNT };
-static const char *const EXPORTS[F_COUNT] = {"core_init",    "core_tick",         "core_rx_buffer",
-                                             "core_http_begin", "core_http_dispatch", "core_ws_open",
-                                             "core_ws_frame",   "core_ws_close",      "core_bus_receive"};
+enum {
+  F_INIT, F_TICK, F_RX_BUFFER, F_HTTP_BEGIN, F_HTTP_DISPATCH, F_WS_OPEN, F_WS_FRAME, F_WS_CLOSE, F_BUS_RECEIVE,
+  F_MQTT_EVENT, F_MQTT_MESSAGE, F_MDNS_RESULT, F_MDNS_DONE, F_COUNT
+};
+static const char *const EXPORTS[F_COUNT] = {
+    "core_init",     "core_tick",        "core_rx_buffer",  "core_http_begin",  "core_http_dispatch",
+    "core_ws_open",  "core_ws_frame",    "core_ws_close",   "core_bus_receive", "core_mqtt_event",
+    "core_mqtt_message", "core_mdns_result", "core_mdns_done"};
 static wasm_function_inst_t functions[F_COUNT];
 
 /* ---- Imports: WAMR native functions (first argument the exec env), forwarded to abi.c. -------- */
@@ -57,6 +61,21 @@ static uint32_t n_clock_us(wasm_exec_env_t e) { (void)e; return host_clock_us();
 static uint32_t n_random(wasm_exec_env_t e) { (void)e; return host_random(); }
 static void n_log(wasm_exec_env_t e, uint32_t lv, uint32_t p, uint32_t l) { (void)e; host_log(lv, p, l); }
 static void n_panic(wasm_exec_env_t e, uint32_t p, uint32_t l) { (void)e; host_panic(p, l); }
+static uint32_t n_mdns_hostname(wasm_exec_env_t e, uint32_t b, uint32_t c) { (void)e; return host_mdns_hostname(b, c); }
+static uint32_t n_http_port(wasm_exec_env_t e) { (void)e; return host_http_port(); }
+static void n_mdns_advertise(wasm_exec_env_t e, uint32_t p, uint32_t l) { (void)e; host_mdns_advertise(p, l); }
+static void n_mdns_browse(wasm_exec_env_t e, uint32_t s, uint32_t sl, uint32_t t) { (void)e; host_mdns_browse(s, sl, t); }
+static void n_mqtt_connect(wasm_exec_env_t e, uint32_t p, uint32_t l) { (void)e; host_mqtt_connect(p, l); }
+static void n_mqtt_publish(wasm_exec_env_t e, uint32_t t, uint32_t tl, uint32_t p, uint32_t pl, uint32_t r) {
+  (void)e;
+  host_mqtt_publish(t, tl, p, pl, r);
+}
+static void n_mqtt_subscribe(wasm_exec_env_t e, uint32_t t, uint32_t tl) { (void)e; host_mqtt_subscribe(t, tl); }
+static void n_mqtt_disconnect(wasm_exec_env_t e) { (void)e; host_mqtt_disconnect(); }
+static void n_wifi_configure(wasm_exec_env_t e, uint32_t s, uint32_t sl, uint32_t p, uint32_t pl) {
+  (void)e;
+  host_wifi_configure(s, sl, p, pl);
+}
 
 /* Signatures: 'i' an i32; pointers are plain offsets (abi.c checks them against the memory). */
 static NativeSymbol natives[] = {
@@ -75,6 +94,15 @@ static NativeSymbol natives[] = {
     {"host_random", (void *)n_random, "()i", NULL},
     {"host_log", (void *)n_log, "(iii)", NULL},
     {"host_panic", (void *)n_panic, "(ii)", NULL},
+    {"host_mdns_hostname", (void *)n_mdns_hostname, "(ii)i", NULL},
+    {"host_http_port", (void *)n_http_port, "()i", NULL},
+    {"host_mdns_advertise", (void *)n_mdns_advertise, "(ii)", NULL},
+    {"host_mdns_browse", (void *)n_mdns_browse, "(iii)", NULL},
+    {"host_mqtt_connect", (void *)n_mqtt_connect, "(ii)", NULL},
+    {"host_mqtt_publish", (void *)n_mqtt_publish, "(iiiii)", NULL},
+    {"host_mqtt_subscribe", (void *)n_mqtt_subscribe, "(ii)", NULL},
+    {"host_mqtt_disconnect", (void *)n_mqtt_disconnect, "()", NULL},
+    {"host_wifi_configure", (void *)n_wifi_configure, "(iiii)", NULL},
 };
 
 static void unload(void) {
@@ -209,4 +237,20 @@ void core_ws_close(uint32_t conn) {
 void core_bus_receive(uint32_t len) {
   uint32_t a[1] = {len};
   call(F_BUS_RECEIVE, 1, a);
+}
+void core_mqtt_event(uint32_t kind, uint32_t reason) {
+  uint32_t a[2] = {kind, reason};
+  call(F_MQTT_EVENT, 2, a);
+}
+void core_mqtt_message(uint32_t topic_len, uint32_t payload_len) {
+  uint32_t a[2] = {topic_len, payload_len};
+  call(F_MQTT_MESSAGE, 2, a);
+}
+void core_mdns_result(uint32_t host_len, uint32_t port) {
+  uint32_t a[2] = {host_len, port};
+  call(F_MDNS_RESULT, 2, a);
+}
+void core_mdns_done(void) {
+  uint32_t a[1] = {0};
+  call(F_MDNS_DONE, 0, a);
 }

@@ -88,6 +88,12 @@ uint32_t core_ws_open(uint32_t conn) { GUARDED(0, return Z_controllerZ_core_ws_o
 void core_ws_frame(uint32_t conn, uint32_t len) { GUARDED(, Z_controllerZ_core_ws_frame(&core, conn, len)); }
 void core_ws_close(uint32_t conn) { GUARDED(, Z_controllerZ_core_ws_close(&core, conn)); }
 void core_bus_receive(uint32_t len) { GUARDED(, Z_controllerZ_core_bus_receive(&core, len)); }
+void core_mqtt_event(uint32_t kind, uint32_t reason) { GUARDED(, Z_controllerZ_core_mqtt_event(&core, kind, reason)); }
+void core_mqtt_message(uint32_t topic_len, uint32_t payload_len) {
+  GUARDED(, Z_controllerZ_core_mqtt_message(&core, topic_len, payload_len));
+}
+void core_mdns_result(uint32_t host_len, uint32_t port) { GUARDED(, Z_controllerZ_core_mdns_result(&core, host_len, port)); }
+void core_mdns_done(void) { GUARDED(, Z_controllerZ_core_mdns_done(&core)); }
 
 /* ---- Imports: wasm2c's names for module "tessera", forwarded to native/src/abi.c. ---------------- */
 typedef struct Z_tessera_instance_t ctx_t;
@@ -122,3 +128,15 @@ u32 Z_tesseraZ_host_store_write(ctx_t *c, u32 key, u32 key_len, u32 ptr, u32 len
 }
 void Z_tesseraZ_host_ws_broadcast(ctx_t *c, u32 ptr, u32 len) { (void)c; host_ws_broadcast(ptr, len); }
 void Z_tesseraZ_host_ws_send(ctx_t *c, u32 conn, u32 ptr, u32 len) { (void)c; host_ws_send(conn, ptr, len); }
+u32 Z_tesseraZ_host_mdns_hostname(ctx_t *c, u32 buf, u32 cap) { (void)c; return host_mdns_hostname(buf, cap); }
+u32 Z_tesseraZ_host_http_port(ctx_t *c) { (void)c; return host_http_port(); }
+void Z_tesseraZ_host_mdns_advertise(ctx_t *c, u32 ptr, u32 len) { (void)c; host_mdns_advertise(ptr, len); }
+void Z_tesseraZ_host_mdns_browse(ctx_t *c, u32 s, u32 sl, u32 t) { (void)c; host_mdns_browse(s, sl, t); }
+void Z_tesseraZ_host_mqtt_connect(ctx_t *c, u32 ptr, u32 len) { (void)c; host_mqtt_connect(ptr, len); }
+void Z_tesseraZ_host_mqtt_publish(ctx_t *c, u32 t, u32 tl, u32 p, u32 pl, u32 r) {
+  (void)c;
+  host_mqtt_publish(t, tl, p, pl, r);
+}
+void Z_tesseraZ_host_mqtt_subscribe(ctx_t *c, u32 t, u32 tl) { (void)c; host_mqtt_subscribe(t, tl); }
+void Z_tesseraZ_host_mqtt_disconnect(ctx_t *c) { (void)c; host_mqtt_disconnect(); }
+void Z_tesseraZ_host_wifi_configure(ctx_t *c, u32 s, u32 sl, u32 p, u32 pl) { (void)c; host_wifi_configure(s, sl, p, pl); }

@@ -1,0 +1,40 @@
+// GET /api/mqtt, PATCH /api/mqtt (large variant only; the router answers 404 on the small one).
+// A PATCH is storage plus a session restart: the cached broker is dropped and the next tick
+// resolves and connects again.
+import * as w from "../json/writer";
+import { parseMqttPatch, brokerMissing, commitMqtt, writeMqttSettings, KEYS } from "../mqtt/config";
+import { writeRuntime, restartSession, stopSession } from "../mqtt/session";
+import { persistMqtt } from "../mqtt/service";
+import { jsonBody, sendInvalid } from "../http/request";
+import { sendError } from "../http/response";
+
+export function getMqtt(req: u32): void {
+  w.begin(req, 200);
+  writeMqttSettings(false);
+  writeRuntime();
+  w.finish();
+}
+
+/** Validates the MQTT members of object `v` (`allowed` keys in all), commits, persists and restarts
+ * the session; false after answering 422. */
+export function applyMqtt(req: u32, v: i32, allowed: string[]): bool {
+  const c = parseMqttPatch(v, allowed);
+  if (!c) {
+    sendInvalid(req);
+    return false;
+  }
+  if (brokerMissing(c)) {
+    sendError(req, 422, "broker_required");
+    return false;
+  }
+  stopSession();
+  commitMqtt(c);
+  persistMqtt();
+  restartSession();
+  return true;
+}
+
+export function patchMqtt(req: u32, body: usize, len: u32): void {
+  const v = jsonBody(req, body, len);
+  if (v >= 0 && applyMqtt(req, v, KEYS)) getMqtt(req);
+}

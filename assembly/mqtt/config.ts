@@ -1,0 +1,155 @@
+// MQTT settings (GET/PATCH /api/mqtt, the setup form). Persisted under "mqtt" in the API's JSON
+// shape plus the password, and read back through the same validation. An empty topicPrefix or
+// discoveryPrefix means the default (`tessera/<hostname>`, `homeassistant`).
+import { member, numberValue, stringValue, kindOf, J_TRUE } from "../json/reader";
+import { expectObject, onlyKeys, expectInt, expectBool, expectString, fail } from "../json/validate";
+import * as w from "../json/writer";
+import { fill } from "../json/template";
+import * as t from "../generated/text";
+
+export const MQTT_KEY = "mqtt";
+export const MODE_MANUAL: i32 = 0;
+export const MODE_AUTO: i32 = 1;
+export const MODE_MDNS: i32 = 2;
+export const MODE_HOSTS: i32 = 3;
+export const DEFAULT_DISCOVERY_PREFIX = "homeassistant";
+const MAX_TEXT = 64;
+
+export class MqttConfig {
+  enabled: bool = false;
+  brokerDiscovery: i32 = MODE_AUTO;
+  broker: string = "";
+  port: i32 = 1883;
+  username: string = "";
+  password: string = "";
+  topicPrefix: string = "";
+  discoveryPrefix: string = "";
+
+  copy(): MqttConfig {
+    const c = new MqttConfig();
+    c.enabled = this.enabled;
+    c.brokerDiscovery = this.brokerDiscovery;
+    c.broker = this.broker;
+    c.port = this.port;
+    c.username = this.username;
+    c.password = this.password;
+    c.topicPrefix = this.topicPrefix;
+    c.discoveryPrefix = this.discoveryPrefix;
+    return c;
+  }
+}
+
+export let mqtt = new MqttConfig();
+let hostname = "";
+
+export function setHostname(name: string): void {
+  hostname = name;
+}
+
+export function deviceName(): string {
+  return hostname;
+}
+
+export function topicPrefix(): string {
+  return mqtt.topicPrefix.length > 0 ? mqtt.topicPrefix : "tessera/" + hostname;
+}
+
+export function discoveryPrefix(): string {
+  return mqtt.discoveryPrefix.length > 0 ? mqtt.discoveryPrefix : DEFAULT_DISCOVERY_PREFIX;
+}
+
+export const KEYS = [
+  "enabled",
+  "brokerDiscovery",
+  "broker",
+  "port",
+  "username",
+  "password",
+  "topicPrefix",
+  "discoveryPrefix",
+];
+
+/** A string member of at most 64 characters; `topic` also forbids wildcards and outer slashes. */
+function text(v: i32, key: string, topic: bool): string | null {
+  const t = member(v, key);
+  if (t < 0) return null;
+  if (!expectString(t, key)) return null;
+  const s = stringValue(t);
+  if (s.length > MAX_TEXT) {
+    fail(key, "must be at most 64 characters");
+    return null;
+  }
+  if (topic && (s.includes("+") || s.includes("#") || s.startsWith("/") || s.endsWith("/"))) {
+    fail(key, "must be a topic without wildcards or outer slashes");
+    return null;
+  }
+  return s;
+}
+
+/** Applies the members of object `v` (among KEYS, `allowed` more) onto a copy of the settings;
+ * null after recording the first problem. An empty password keeps the stored one. */
+export function parseMqttPatch(v: i32, allowed: string[] = KEYS): MqttConfig | null {
+  if (!expectObject(v, "") || !onlyKeys(v, "", allowed)) return null;
+  const c = mqtt.copy();
+  const e = member(v, "enabled");
+  if (e >= 0) {
+    if (!expectBool(e, "enabled")) return null;
+    c.enabled = kindOf(e) == J_TRUE;
+  }
+  const d = member(v, "brokerDiscovery");
+  if (d >= 0) {
+    if (!expectInt(d, "brokerDiscovery", 0, 3)) return null;
+    c.brokerDiscovery = <i32>numberValue(d);
+  }
+  const p = member(v, "port");
+  if (p >= 0) {
+    if (!expectInt(p, "port", 1, 65535)) return null;
+    c.port = <i32>numberValue(p);
+  }
+  for (let k = 2; k < KEYS.length; k++) {
+    if (k == 3) continue;
+    const key = KEYS[k];
+    if (member(v, key) < 0) continue;
+    const s = text(v, key, k >= 6);
+    if (s === null) return null;
+    if (k == 2) c.broker = s;
+    else if (k == 4) c.username = s;
+    else if (k == 5) {
+      if (s.length > 0) c.password = s;
+    } else if (k == 6) c.topicPrefix = s;
+    else c.discoveryPrefix = s;
+  }
+  return c;
+}
+
+/** The spec's broker_required rule. */
+export function brokerMissing(c: MqttConfig): bool {
+  return c.enabled && c.brokerDiscovery == MODE_MANUAL && c.broker.length == 0;
+}
+
+export function commitMqtt(c: MqttConfig): void {
+  mqtt = c;
+}
+
+let withPassword = false;
+
+function put(marker: i32): void {
+  if (marker == 1) w.boolean(mqtt.enabled);
+  else if (marker == 2) w.int(mqtt.brokerDiscovery);
+  else if (marker == 3) w.str(mqtt.broker);
+  else if (marker == 4) w.int(mqtt.port);
+  else if (marker == 5) w.str(mqtt.username);
+  else if (marker == 6) {
+    if (!withPassword) return;
+    w.raw(',"password":');
+    w.str(mqtt.password);
+  } else if (marker == 7) w.str(withPassword ? mqtt.topicPrefix : topicPrefix());
+  else w.str(withPassword ? mqtt.discoveryPrefix : discoveryPrefix());
+}
+
+/** The settings as JSON, without the closing brace; the stored form has the password and the
+ * prefixes as set (empty: default). */
+export function writeMqttSettings(stored: bool): void {
+  withPassword = stored;
+  fill(t.MQTT_SETTINGS, t.MQTT_SETTINGS_LENGTH, put);
+}

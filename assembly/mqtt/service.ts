@@ -1,0 +1,82 @@
+// Network presence put together: identity from the host, the mDNS advertisement, and (large variant
+// only) the MQTT settings, session and topics. main.ts forwards the host's events here.
+import { host_mdns_hostname, host_mdns_advertise, host_http_port } from "../host/imports";
+import { deviceName, setHostname, commitMqtt, parseMqttPatch, MQTT_KEY, writeMqttSettings } from "./config";
+import { restartSession, sessionTick, sessionEvent, sessionBrowse } from "./session";
+import { setVariant } from "./discovery";
+import { announce, publishStates, handleMessage } from "./topics";
+import { Packer } from "./pack";
+import { controllerFirmware } from "../state/app";
+import { tree } from "../topology/tree";
+import { storeRead, storeWrite } from "../store/kv";
+import { parseJson, closeJson, PARSE_OK } from "../json/reader";
+import { resetErrors, validationError } from "../json/validate";
+import { log, LOG_WARN } from "../util/log";
+import * as w from "../json/writer";
+
+let large = false;
+
+export function mqttAvailable(): bool {
+  return large;
+}
+
+/** Boot: the hostname, the variant and the stored MQTT settings. */
+export function networkInit(isLarge: bool): void {
+  large = isLarge;
+  const buf = memory.data(64);
+  const n = host_mdns_hostname(buf, 64);
+  setHostname(String.UTF8.decodeUnsafe(buf, min<u32>(n, 64)));
+  setVariant(isLarge);
+  if (!large) return;
+  const bytes = storeRead(MQTT_KEY, 2048);
+  resetErrors();
+  if (bytes && parseJson(bytes.dataStart, <u32>bytes.length) == PARSE_OK) {
+    const c = parseMqttPatch(0);
+    if (c) commitMqtt(c);
+    else log(LOG_WARN, "boot: stored mqtt settings rejected (" + validationError() + "); using defaults");
+  }
+  closeJson();
+  restartSession();
+}
+
+/** `<hostname>.local`, `_tessera._tcp` on the HTTP port, TXT version, variant and panel count. */
+export function advertise(): void {
+  const p = new Packer()
+    .u16(<i32>host_http_port())
+    .str(deviceName())
+    .str("_tessera._tcp")
+    .str("version=" + controllerFirmware)
+    .str(large ? "variant=large" : "variant=small")
+    .str("panels=" + tree.count.toString());
+  host_mdns_advertise(p.bytes.dataStart, <u32>p.bytes.length);
+}
+
+export function persistMqtt(): void {
+  w.beginCapture();
+  writeMqttSettings(true);
+  w.byte(0x7d);
+  storeWrite(MQTT_KEY, w.endCapture());
+}
+
+export function mqttTick(now: u32): void {
+  if (!large) return;
+  sessionTick(now);
+  publishStates();
+}
+
+export function mqttEvent(kind: u32, reason: u32, now: u32): void {
+  if (large && sessionEvent(kind, reason, now)) announce(true);
+}
+
+export function mqttMessage(ptr: usize, topicLen: u32, payloadLen: u32): void {
+  if (!large) return;
+  handleMessage(String.UTF8.decodeUnsafe(ptr, topicLen), String.UTF8.decodeUnsafe(ptr + topicLen, payloadLen));
+}
+
+export function mdnsResult(ptr: usize, hostLen: u32, port: u32, now: u32): void {
+  if (large && hostLen > 0) sessionBrowse(String.UTF8.decodeUnsafe(ptr, hostLen), port, now);
+}
+
+export function mdnsDone(now: u32): void {
+  if (large) sessionBrowse("", 0, now);
+}

@@ -1,0 +1,135 @@
+// MQTT topics under topicPrefix: states published (retained) at connect and on every change,
+// commands turned into the same queued work as HTTP. Bad payloads are logged and ignored.
+import { topicPrefix, discoveryPrefix } from "./config";
+import { publishText, connected } from "./session";
+import { publishDiscovery, publishSelect } from "./discovery";
+import { host_mqtt_subscribe } from "../host/imports";
+import { app } from "../state/app";
+import { appearance, AppearancePatch } from "../state/appearance";
+import { enqueue, W_POWER, W_APPEARANCE, W_PLAY, W_STOP } from "../core/queue";
+import { validSceneId, sceneStatus, libraryVersion } from "../scene/store";
+import { log, LOG_WARN } from "../util/log";
+import * as w from "../json/writer";
+
+const COMMANDS = ["power", "brightness", "scene", "stop"];
+
+// What was last published; -1 / "\0" force a publish.
+let sentPower: i32 = -1;
+let sentBrightness: i32 = -1;
+let sentScene = "\0";
+let sentPlaying: i32 = -1;
+let sentSpeed: i64 = -1;
+let sentLibrary: u32 = 0;
+
+function state(suffix: string, payload: string): void {
+  publishText(topicPrefix() + "/state/" + suffix, payload, true);
+}
+
+/** The session came up (or Home Assistant restarted): subscribe, birth, configs and every state. */
+export function announce(subscribe: bool): void {
+  if (subscribe) {
+    for (let i = 0; i < COMMANDS.length; i++) subscribeTo(topicPrefix() + "/command/" + COMMANDS[i]);
+    subscribeTo(discoveryPrefix() + "/status");
+  }
+  publishDiscovery();
+  sentLibrary = libraryVersion;
+  sentPower = sentBrightness = sentPlaying = -1;
+  sentSpeed = -1;
+  sentScene = "\0";
+  publishStates();
+}
+
+function subscribeTo(topic: string): void {
+  const t = String.UTF8.encode(topic);
+  host_mqtt_subscribe(changetype<usize>(t), <u32>t.byteLength);
+}
+
+function currentScene(): string {
+  return app.playing && app.lastPlayedSceneIsStored ? app.lastPlayedSceneId : "none";
+}
+
+/** Publishes the states that changed since the last call (every tick while connected). */
+export function publishStates(): void {
+  if (!connected()) return;
+  const on = app.isOn ? 1 : 0;
+  if (on != sentPower) state("power", (sentPower = on) ? "ON" : "OFF");
+  if (<i32>appearance.brightness != sentBrightness) {
+    sentBrightness = <i32>appearance.brightness;
+    state("brightness", sentBrightness.toString());
+  }
+  const scene = currentScene();
+  if (scene != sentScene) state("scene", (sentScene = scene));
+  const playing = app.playing ? 1 : 0;
+  if (playing != sentPlaying) state("playing", (sentPlaying = playing) ? "true" : "false");
+  const milli = <i64>Math.round(app.speed * 1000);
+  if (milli != sentSpeed) {
+    sentSpeed = milli;
+    w.beginCapture();
+    w.decimal(app.speed);
+    const b = w.endCapture();
+    state("speed", String.UTF8.decodeUnsafe(b.dataStart, b.length));
+  }
+  if (libraryVersion != sentLibrary) {
+    sentLibrary = libraryVersion;
+    publishSelect();
+  }
+}
+
+/** A decimal 0-255 without sign, spaces or leading zeros beyond one digit, or -1. */
+function byteValue(s: string): i32 {
+  if (s.length == 0 || s.length > 3 || (s.length > 1 && s.charCodeAt(0) == 0x30)) return -1;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return -1;
+    n = n * 10 + c - 0x30;
+  }
+  return n <= 255 ? n : -1;
+}
+
+function ignored(topic: string, payload: string, why: string): void {
+  const shown = payload.length > 32 ? payload.substring(0, 32) + "..." : payload;
+  log(LOG_WARN, "mqtt: ignored " + topic + ' "' + shown + '": ' + why);
+}
+
+/** A message on a subscribed topic. Work is queued like HTTP's; brightness and scene commands
+ * are dropped at apply time when the power is off (b = 1: only while on). */
+export function handleMessage(topic: string, payload: string): void {
+  if (topic == discoveryPrefix() + "/status") {
+    if (payload == "online") announce(false);
+    return;
+  }
+  const base = topicPrefix() + "/command/";
+  if (!topic.startsWith(base)) return;
+  const cmd = COMMANDS.indexOf(topic.substring(base.length));
+  if (cmd < 0) return;
+  let kind: u8 = 0;
+  let a = 0;
+  let text: string | null = null;
+  if (cmd == 0) {
+    if (payload != "ON" && payload != "OFF") return ignored(topic, payload, "not ON or OFF");
+    kind = W_POWER;
+    a = payload == "ON" ? 1 : 0;
+  } else if (cmd == 1) {
+    a = byteValue(payload);
+    if (a < 0) return ignored(topic, payload, "not 0-255");
+    kind = W_APPEARANCE;
+  } else if (cmd == 2 && payload != "none") {
+    if (!validSceneId(payload) || sceneStatus(payload) != 0) return ignored(topic, payload, "no such scene");
+    if (!app.isOn) return ignored(topic, payload, "power is off");
+    kind = W_PLAY;
+    text = payload;
+  } else {
+    if (cmd == 2 && !app.isOn) return ignored(topic, payload, "power is off");
+    kind = W_STOP;
+  }
+  const item = enqueue(kind, a, 1);
+  if (!item) return ignored(topic, payload, "work queue full");
+  item.text = text;
+  if (kind == W_APPEARANCE) {
+    const patch = new AppearancePatch();
+    patch.hasBrightness = true;
+    patch.brightness = <u32>a;
+    item.appearance = patch;
+  }
+}

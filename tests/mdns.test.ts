@@ -1,0 +1,71 @@
+// mDNS on the desktop host (bonjour-service, real multicast on this machine): the controller's
+// `_tessera._tcp` advertisement, and a broker found by browsing `_mqtt._tcp` (advertised here).
+// native: desktop host only (the POSIX port has no mDNS)
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { Bonjour, type Service } from "bonjour-service";
+import { startHost, api, waitFor, type Host } from "./helpers/host.js";
+import { startBroker, Observer, type Broker } from "./helpers/mqtt.js";
+
+let bonjour: Bonjour;
+let host: Host;
+let broker: Broker;
+
+before(async () => {
+  bonjour = new Bonjour();
+  broker = await startBroker(0, undefined, true);
+  host = await startHost({ panels: 3, mdns: true, extraArgs: ["--log-level", "info"] });
+});
+
+after(async () => {
+  await host?.stop();
+  await new Promise<void>((resolve) => bonjour.unpublishAll(() => resolve()));
+  bonjour.destroy();
+  await broker?.close();
+});
+
+test("the controller advertises <hostname>.local, _tessera._tcp, its port and TXT records", async () => {
+  const firmware = (await api(host, "GET", "/api/state")).body.controllerFirmware;
+  const found = await new Promise<Service>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no _tessera._tcp service")), 8000);
+    const browser = bonjour.find({ type: "tessera" }, (s: Service) => {
+      if (s.name !== host.hostname) return;
+      clearTimeout(timer);
+      browser.stop();
+      resolve(s);
+    });
+  });
+  assert.equal(found.port, host.port);
+  assert.equal(found.host, `${host.hostname}.local`);
+  assert.equal(found.protocol, "tcp");
+  assert.deepEqual(found.txt, { version: firmware, variant: "large", panels: "3" });
+});
+
+test("mode 2 finds the broker by browsing _mqtt._tcp and connects", async () => {
+  bonjour.publish({ name: `test-broker-${process.pid}`, type: "mqtt", port: broker.port });
+  const obs = await Observer.connect(broker.port);
+  try {
+    const res = await api(host, "PATCH", "/api/mqtt", { enabled: true, brokerDiscovery: 2, broker: "" });
+    assert.equal(res.status, 200);
+    await waitFor(async () => (await api(host, "GET", "/api/mqtt")).body.connected === true, 10000).catch((e) => {
+      throw new Error(host.output());
+      throw e;
+    });
+    const s = (await api(host, "GET", "/api/mqtt")).body;
+    assert.equal(s.discoverySource, "mdns");
+    assert.equal(s.brokerDiscoveryState, "done");
+    assert.equal(s.resolvedPort, broker.port);
+    assert.match(s.resolvedBroker, /^\d+\.\d+\.\d+\.\d+$/);
+    assert.equal(await obs.waitFor(`tessera/${host.hostname}/status`), "online");
+    // The manual setting wins over discovery whatever the mode.
+    const manual = await api(host, "PATCH", "/api/mqtt", { broker: "127.0.0.1", port: broker.port });
+    assert.equal(manual.body.discoverySource, "none"); // cleared, resolved on the next tick
+    await waitFor(async () => (await api(host, "GET", "/api/mqtt")).body.connected === true, 5000);
+    const m = (await api(host, "GET", "/api/mqtt")).body;
+    assert.equal(m.discoverySource, "manual");
+    assert.equal(m.brokerDiscoveryState, "idle");
+    assert.equal(m.resolvedBroker, "127.0.0.1");
+  } finally {
+    await obs.close();
+  }
+});
