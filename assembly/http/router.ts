@@ -9,6 +9,7 @@ import { getPanels, getEdges, putPanelOn, putPanelColor } from "../api/panels";
 import { routeScenes } from "../api/scenes";
 import { routeAnimations } from "../api/playback";
 import { routePalettes } from "../api/palettes";
+import { getLayout } from "../api/layout";
 
 /** The path without query string, split on "/" (leading slash dropped). */
 function segments(url: string): string[] {
@@ -57,6 +58,8 @@ export function route(req: u32, method: u32, url: string, body: usize, len: u32,
     const address = parseAddress(seg[2]);
     if (seg[3] == "on") return putPanelOn(req, address, body, len);
     return putPanelColor(req, address, body, len);
+  } else if (area == "layout" && n == 2) {
+    if (m == M_GET) return getLayout(req);
   } else if (area == "palettes" && n <= 3) {
     return routePalettes(req, m, seg, body, len);
   } else if (area == "scenes") {

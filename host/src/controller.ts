@@ -5,7 +5,7 @@ import path from "node:path";
 import fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { Core } from "./core.js";
+import { Core, seededRandom } from "./core.js";
 import { FileStore } from "./store.js";
 import { Server } from "./server.js";
 import { VirtualBus } from "./bus/virtual-bus.js";
@@ -27,6 +27,9 @@ export interface ControllerOptions {
   /** Test hook: the core's and the panels' clocks stand still and only advance through
    * `POST /__test__/clock {"advance": ms}` (see docs/desktop-host.md). */
   manualClock?: boolean;
+  /** Test hook: host_random() replays a fixed sequence from this seed (the spawners' rain, scene
+   * ids), instead of crypto entropy (see docs/desktop-host.md). */
+  seed?: number;
 }
 
 export interface RunningController {
@@ -110,6 +113,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     wsBroadcast: (b) => server.wsBroadcast(b),
     store,
     clockMs,
+    random: opts.seed === undefined ? undefined : seededRandom(opts.seed),
     log,
     restarted: () => server.resetAfterCoreRestart(),
   });
