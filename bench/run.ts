@@ -10,6 +10,8 @@ import { benchNative } from "./native.js";
 import { benchPanelEngine } from "./panel-engine.js";
 import { benchSceneStore } from "./scene-store.js";
 import { benchPlayback } from "./playback.js";
+import { benchRunners } from "./runners.js";
+import { benchSpawners } from "./spawners.js";
 
 const PANELS = 100;
 
@@ -20,6 +22,8 @@ async function main(): Promise<void> {
   const engine = await benchPanelEngine();
   const scenes = await benchSceneStore();
   const playback = await benchPlayback();
+  const runners = await benchRunners();
+  const spawners = await benchSpawners();
   const ctrl = await startBenchController(PANELS);
   try {
     const memory = await exerciseMemory(ctrl);
@@ -33,6 +37,8 @@ async function main(): Promise<void> {
     reportFigures("5. Panel animation engine (one panel, 18 animations)", engine);
     reportFigures("6. Scene store: a maximal scene (8 layers x 12 steps, 32 panels a layer)", scenes);
     reportFigures("7. Starting a scene on 100 panels", playback);
+    reportFigures("8. Compiling and starting a runner on 100 panels (flat animation)", runners);
+    reportFigures("9. Spawners on 100 panels at 30 drops a second (seeded)", spawners);
   } finally {
     await ctrl.close();
   }

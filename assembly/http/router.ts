@@ -12,6 +12,7 @@ import { routePalettes } from "../api/palettes";
 import { getMqtt, patchMqtt } from "../api/mqtt";
 import { getSetupPage, postSetup } from "../api/setup";
 import { mqttAvailable } from "../mqtt/service";
+import { getLayout } from "../api/layout";
 
 /** The path without query string, split on "/" (leading slash dropped). */
 function segments(url: string): string[] {
@@ -69,6 +70,8 @@ export function route(req: u32, method: u32, url: string, body: usize, len: u32,
     const address = parseAddress(seg[2]);
     if (seg[3] == "on") return putPanelOn(req, address, body, len);
     return putPanelColor(req, address, body, len);
+  } else if (area == "layout" && n == 2) {
+    if (m == M_GET) return getLayout(req);
   } else if (area == "palettes" && n <= 3) {
     return routePalettes(req, m, seg, body, len);
   } else if (area == "scenes") {

@@ -22,6 +22,7 @@ import { TYPES, ANIMATES } from "../scene/step";
 import { resolveSelector, setCount, setClear, setAdd } from "../topology/targeting";
 import { count } from "../topology/rooted";
 import { appearance, findPalette } from "../state/appearance";
+import { parseRunner, FLAT_STEP } from "../runner/fields";
 import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/palette";
 
 export const K_LOCAL: u8 = 0;
@@ -163,6 +164,7 @@ export function compileScene(root: i32): void {
       stepDuration[s] = <u16>intIn(dur, 0, 65535, 0);
       stepKind[s] = type >= 0 ? K_LOCAL : member(st, "runner") >= 0 ? K_RUNNER : K_GAP;
       encodeStep(st, records + <usize>(s * REC), blend, type, slot);
+      if (stepKind[s] == K_RUNNER) parseRunner(st, s, records + <usize>(s * REC));
       st = after(st);
     }
   }
@@ -190,21 +192,26 @@ function encodeStep(st: i32, p: usize, blend: i32, type: i32, slot: u8): void {
   store<u8>(p + 13, toS >= 0 ? <u8>intIn(toS, 0, 255, 255) : 255);
 }
 
-/** POST /api/animations/play: the flat step at token `v` into `flatRecord` and target set 8; its
- * duration into `flatDuration`. False when it is not a panel-local step (runners: issue 6; gaps). */
+/** POST /api/animations/play: the flat step at token `v` into `flatRecord` (runner fields at
+ * runner/fields FLAT_STEP) and target set 8; its duration into `flatDuration`, its kind into
+ * `flatKind`. False for a gap. */
 export const FLAT_SET = 8;
 export const flatRecord = memory.data(REC);
 export let flatGroup: u8 = 0;
 export let flatDuration: u32 = 0;
+export let flatKind: u8 = K_GAP;
 export function compileFlat(v: i32, group: u8): bool {
   const type = nameIndex(member(v, "type"), TYPES);
-  flatDuration = <u32>intIn(member(v, "duration"), 0, 65535, 0);
+  const d = member(v, "duration");
+  flatDuration = d >= 0 ? <u32>intIn(d, 0, 65535, 0) : 0;
   const panels = member(v, "panels");
   if (panels >= 0) resolveSelector(panels, FLAT_SET);
   else resolveSelectorAll(FLAT_SET);
-  if (type < 0) return false;
   flatGroup = group;
+  flatKind = type >= 0 ? K_LOCAL : member(v, "runner") >= 0 ? K_RUNNER : K_GAP;
+  if (flatKind == K_GAP) return false;
   encodeStep(v, flatRecord, 0, type, 0);
+  if (flatKind == K_RUNNER) parseRunner(v, FLAT_STEP, flatRecord);
   return true;
 }
 

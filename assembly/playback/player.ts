@@ -28,6 +28,20 @@ import { rootAt, count } from "../topology/rooted";
 import { setCount, setHas } from "../topology/targeting";
 import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
+import { runnerStart } from "../runner/compile";
+import {
+  rKind,
+  rAmount,
+  rWaves,
+  rSpeed,
+  rWidth,
+  rGeometric,
+  rAngle,
+  rReverse,
+  R_RAIN,
+  FLAT_STEP,
+} from "../runner/fields";
+import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick } from "../runner/spawn";
 
 const S_WAIT: u8 = 0;
 const S_RUN: u8 = 1;
@@ -54,6 +68,7 @@ const lbarrier = new StaticArray<bool>(8);
 const ldisabled = new StaticArray<bool>(8);
 const lafter = new StaticArray<i32>(8);
 const lafterStep = new StaticArray<i32>(8);
+const lspawner = new StaticArray<bool>(8); // a spawner step of the layer is launching drops
 
 /** Plays a stored scene (the one-shot scene when `id` is ONE_SHOT_ID). False when it cannot be
  * read or no longer validates (nothing changes then). */
@@ -143,32 +158,68 @@ function clearGroup(l: i32): void {
 
 function clearAll(): void {
   sendAnimStart(0, 0);
-  for (let l = 0; l < 8; l++) lslots[l] = false;
+  spawnerStopAll();
+  for (let l = 0; l < 8; l++) {
+    lslots[l] = false;
+    lspawner[l] = false;
+  }
 }
 
 function startLayer(l: i32, t: f64): void {
+  stopSpawner(l);
   lstate[l] = S_RUN;
   lstep[l] = 0;
   lstart[l] = t;
-  startStep(l);
+  startStep(l, lastNow);
 }
 
-/** The step's traffic: panel-local steps replace the layer's animations; gaps and (until issue 6)
- * runners send nothing, so the panels keep what they show. */
-function startStep(l: i32): void {
+/** The step's traffic: panel-local and runner steps replace the layer's animations (a runner
+ * with one pulse per panel, runner/compile.ts; a spawner by starting its drops, runner/spawn.ts);
+ * gaps send nothing, so the panels keep what they show. */
+function startStep(l: i32, now: u32): void {
   const s = l * MAX_STEPS + lstep[l];
-  if (c.stepKind[s] != c.K_LOCAL || c.layerEmpty[l]) return;
+  const kind = c.stepKind[s];
+  if (kind == c.K_GAP || c.layerEmpty[l]) return;
   const g = c.layerGroup[l];
-  if (lslots[l]) {
-    sendAnimStart(g, 0);
-  }
+  if (lslots[l]) clearGroup(l);
   const speed = app.speed;
   const d = <f64>c.stepDuration[s];
-  const scaled: u32 = d == 0 ? 0 : max<u32>(1, <u32>Math.round(d / speed));
-  sendRecord(c.records + <usize>(s * c.REC), min<u32>(scaled, 65535), l, g, <u8>l);
+  const rec = c.records + <usize>(s * c.REC);
+  if (kind == c.K_RUNNER) {
+    if (rKind[s] >= R_RAIN) {
+      // a spawner's drops are not the layer's slots: they finish on their own (see spawn.ts)
+      spawnerStart(
+        l,
+        g,
+        rKind[s] - R_RAIN,
+        rec,
+        rAmount[s],
+        rWaves[s],
+        rSpeed[s],
+        rWidth[s],
+        rGeometric[s],
+        rAngle[s],
+        rReverse[s],
+        now,
+      );
+      lspawner[l] = true;
+      return;
+    }
+    if (!runnerStart(s, l, g, <u8>l, rec, d / speed, speed)) return;
+  } else {
+    const scaled: u32 = d == 0 ? 0 : max<u32>(1, <u32>Math.round(d / speed));
+    sendRecord(rec, min<u32>(scaled, 65535), l, g, <u8>l);
+  }
   lslots[l] = true;
   lslotStep[l] = s;
   lspeed[l] = speed;
+}
+
+/** The spawner of layer l (if one runs) launches no new drops. */
+function stopSpawner(l: i32): void {
+  if (!lspawner[l]) return;
+  spawnerStop(l);
+  lspawner[l] = false;
 }
 
 /** Prepares the record on the panels of target set `set` and starts group `g`: broadcast when it
@@ -204,7 +255,13 @@ function prepare(rec: usize, address: u8, duration: u32, g: u8, layer: u8): void
  * animations are replaced by this one, over whatever plays (it is composited above scene layers). */
 export function playFlat(): void {
   const g = c.flatGroup;
+  if (c.flatKind == c.K_GAP) return;
   sendAnimStart(g, 0);
+  if (c.flatKind == c.K_RUNNER) {
+    // not scaled by the scene speed; spawners are not played as flat animations (yet)
+    runnerStart(FLAT_STEP, c.FLAT_SET, g, <u8>MAX_LAYERS, c.flatRecord, <f64>c.flatDuration, 1);
+    return;
+  }
   sendRecord(c.flatRecord, c.flatDuration, c.FLAT_SET, g, <u8>MAX_LAYERS);
 }
 
@@ -233,10 +290,11 @@ export function playbackTick(now: u32): void {
         const end = lstart[l] + d;
         lreached[l] = lstep[l];
         progressed = true;
+        stopSpawner(l);
         if (lstep[l] + 1 < stepCount[l]) {
           lstep[l]++;
           lstart[l] = end;
-          startStep(l);
+          startStep(l, now);
         } else {
           lfinished[l] = true;
           if (lrepeat[l]) startLayer(l, end);
@@ -247,6 +305,7 @@ export function playbackTick(now: u32): void {
     }
     if (!progressed) break;
   }
+  spawnerTick(now);
   if (ended) return;
   let barriers = 0;
   for (let l = 0; l < nLayers; l++) {
@@ -283,6 +342,8 @@ export function stopPlayback(): void {
 /** Power off (the power packets already stop and clear everything): the state machine stops. */
 export function haltPlayback(): void {
   active = false;
+  spawnerStopAll();
+  for (let l = 0; l < 8; l++) lspawner[l] = false;
   if (app.playing) {
     app.playing = false;
     changed();

@@ -5,7 +5,7 @@ import path from "node:path";
 import fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { Core } from "./core.js";
+import { Core, seededRandom } from "./core.js";
 import { FileStore } from "./store.js";
 import { Server } from "./server.js";
 import { VirtualBus } from "./bus/virtual-bus.js";
@@ -31,6 +31,9 @@ export interface ControllerOptions {
   manualClock?: boolean;
   /** Advertise and browse by mDNS (default true; --no-mdns turns it off). */
   mdns?: boolean;
+  /** Test hook: host_random() replays a fixed sequence from this seed (the spawners' rain, scene
+   * ids), instead of crypto entropy (see docs/desktop-host.md). */
+  seed?: number;
 }
 
 export interface RunningController {
@@ -131,6 +134,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     wsBroadcast: (b) => server.wsBroadcast(b),
     store,
     clockMs,
+    random: opts.seed === undefined ? undefined : seededRandom(opts.seed),
     log,
     restarted: () => server.resetAfterCoreRestart(),
     net: {

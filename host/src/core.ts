@@ -15,6 +15,8 @@ export interface CoreServices {
   wsBroadcast(bytes: Uint8Array): void;
   store: FileStore;
   clockMs(): number;
+  /** host_random(): 32 random bits; crypto entropy unless given (see seededRandom). */
+  random?(): number;
   log(level: string, message: string): void;
   /** The core trapped and was restarted: everything it held (requests, connections) is gone. */
   restarted(reason: string): void;
@@ -33,6 +35,21 @@ export interface NetServices {
   mqttSubscribe(topic: string): void;
   mqttDisconnect(): void;
   wifiConfigure(ssid: string, password: string): void;
+}
+
+/** The `--seed N` test hook: host_random() as xorshift32 (13/17/5) from `seed` (0 counts as
+ * 0x9e3779b9), so a core that draws its randomness from host_random() replays exactly. The POSIX
+ * host's port_random() gives the same sequence for the same seed. */
+export function seededRandom(seed: number): () => number {
+  let x = seed >>> 0 || 0x9e3779b9;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x;
+  };
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
@@ -86,7 +103,7 @@ export class Core {
       },
       host_clock_ms: () => (s.clockMs() >>> 0) | 0,
       host_clock_us: () => (Math.floor(s.clockMs() * 1000) >>> 0) | 0,
-      host_random: () => randomInt(0, 2 ** 32 - 1) | 0,
+      host_random: () => (s.random ? s.random() : randomInt(0, 2 ** 32)) | 0,
       host_log: (level, ptr, len) => s.log(LOG_LEVELS[level] ?? "info", this.text(ptr, len)),
       host_panic: (ptr, len) => {
         throw new CorePanic(this.text(ptr, len));

@@ -18,6 +18,7 @@ Options:
   --log-level LEVEL   error, warn, info or debug (default info)
   --manual-clock      test hook: the clock only advances through POST /__test__/clock
   --no-mdns           neither advertise (_tessera._tcp) nor browse (_mqtt._tcp) by mDNS
+  --seed N            test hook: host_random() replays a fixed sequence (0-4294967295)
   --help              this text
 `;
 
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
         "log-level": { type: "string", default: "info" },
         "manual-clock": { type: "boolean", default: false },
         "no-mdns": { type: "boolean", default: false },
+        seed: { type: "string" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -56,6 +58,8 @@ async function main(): Promise<void> {
   if (!(values.variant in VARIANT_LIMITS)) fail("--variant must be small or large");
   if (!["error", "warn", "info", "debug"].includes(values["log-level"]!))
     fail("--log-level must be error, warn, info or debug");
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (seed !== undefined && (!/^\d+$/.test(values.seed!) || seed > 0xffffffff)) fail("--seed must be 0-4294967295");
   if (values.panels !== undefined && values.topology !== undefined) fail("give --panels or --topology, not both");
   let wires;
   try {
@@ -77,6 +81,7 @@ async function main(): Promise<void> {
     logLevel: values["log-level"] as "info",
     manualClock: values["manual-clock"],
     mdns: !values["no-mdns"],
+    seed,
   }).catch((e: Error) => fail(e.message));
   console.log(`Tessera controller ${controller.hostname} listening on ${controller.url}`);
   console.log(

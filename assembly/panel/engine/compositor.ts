@@ -3,7 +3,7 @@
 import { S_RUNNING, S_FREE, F_REAP } from "./constants";
 import { slots, order, orderCount, setOrderCount } from "./slots";
 import { elapsedUs, isDone, heldUs, keepAnchorFresh } from "./timeline";
-import { envelopeOf, paintsColor, colorOf, amountOf } from "./evaluate";
+import { envelopeOf, paintsColor, colorOf, amountOf, DARK } from "./evaluate";
 import { blendRgb } from "./blend";
 import { applyModifier } from "./modifiers";
 import { Look } from "./color";
@@ -29,8 +29,12 @@ export function composite(now: u32, background: u32, idle: u32, look: Look): u32
           s.state = S_FREE; // reap on done: the slot is free again
           continue;
         }
-        showing = true;
         const e = envelopeOf(s, heldUs(s, t));
+        if (e == DARK) {
+          order[w++] = idx; // a runner pulse outside its window shows nothing
+          continue;
+        }
+        showing = true;
         acc = paintsColor(s)
           ? blendRgb(acc, colorOf(s, e, look), s.blend)
           : applyModifier(acc, s.animates, amountOf(s, e));

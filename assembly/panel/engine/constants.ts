@@ -26,6 +26,7 @@ export const K_LAST: u8 = 9;
 export const F_LOOP: u8 = 0x10;
 export const F_PINGPONG: u8 = 0x20;
 export const F_REAP: u8 = 0x40;
+export const F_WINDOW: u8 = 0x80; // runner pulse only: bytes 4-7 are its window, not colorFrom
 
 // Record byte 3, low 4 bits: what the animation drives.
 export const A_COLOR: u8 = 0;

@@ -11,6 +11,8 @@ import {
   A_COLOR,
   A_INVERT,
   ONE,
+  F_LOOP,
+  F_PINGPONG,
 } from "./constants";
 import { Slot } from "./slots";
 import { spanUs, envelopeUs } from "./timeline";
@@ -37,8 +39,9 @@ export function envelopeOf(s: Slot, t: i64): u32 {
     case K_BREATHE:
       return breatheQ16(phaseQ16(tau, spanUs(s)));
     case K_PULSE:
-    case K_RUNNER:
       return pulseQ16(phaseQ16(tau, spanUs(s)), s.param0, s.param1);
+    case K_RUNNER:
+      return runnerQ16(s, tau);
     case K_BLINK:
       return blinkQ16(tau, s.param0);
     case K_STROBE:
@@ -49,6 +52,24 @@ export function envelopeOf(s: Slot, t: i64): u32 {
       return reactiveQ16(reactiveLeft(s.triggerLeft, s.param0, t > s.triggerAt ? t - s.triggerAt : 0));
   }
   return phaseQ16(tau, spanUs(s)); // FADE, TRANSITION
+}
+
+/** Envelope value of a runner pulse outside its window: it shows nothing, like a pending one. */
+export const DARK: u32 = 0xffffffff;
+
+/**
+ * Runner pulse: with a window (width > 0) the pulse envelope spans only [centre − width/2,
+ * centre + width/2] of the envelope time and the pulse is DARK elsewhere; when it loops without
+ * pingpong the window wraps around the cycle. Without a window, the PULSE envelope over the span.
+ */
+function runnerQ16(s: Slot, tau: i64): u32 {
+  const w = <i64>s.winWidth * 1000;
+  if (w == 0) return pulseQ16(phaseQ16(tau, spanUs(s)), s.param0, s.param1);
+  let u = tau - (<i64>s.winCentre * 1000 - w / 2);
+  const span = spanUs(s);
+  if ((s.flags & (F_LOOP | F_PINGPONG)) == F_LOOP && span > 0) u = ((u % span) + span) % span;
+  if (u < 0 || u > w) return DARK;
+  return pulseQ16(phaseQ16(u, w), s.param0, s.param1);
 }
 
 /** True when `s` paints a colour (HUE_CYCLE always does), false for a modifier. */

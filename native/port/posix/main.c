@@ -44,6 +44,7 @@ static const char HELP[] =
     "  --log-level LEVEL   error, warn, info or debug (default info)\n"
     "  --manual-clock      test hook: the clock only advances through POST /__test__/clock\n"
     "  --no-mdns           accepted for the desktop host's flags (this port has no mDNS)\n"
+    "  --seed N            test hook: host_random() replays a fixed sequence (0-4294967295)\n"
     "  --help              this text\n";
 
 static void fail(const char *message) {
@@ -67,7 +68,7 @@ static void on_signal(int sig) {
 
 int main(int argc, char **argv) {
   const char *port_arg = "8080", *host = NULL, *data_dir = "data", *panels_arg = NULL, *topology = NULL;
-  const char *variant = "large", *level = "info";
+  const char *variant = "large", *level = "info", *seed_arg = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **target = NULL;
@@ -80,10 +81,11 @@ int main(int argc, char **argv) {
       fputs(HELP, stdout);
       return 0;
     }
-    const char *names[] = {"--port", "--host", "--data-dir", "--panels", "--topology", "--variant", "--log-level"};
-    const char **targets[] = {&port_arg, &host, &data_dir, &panels_arg, &topology, &variant, &level};
+    const char *names[] = {"--port",     "--host",    "--data-dir",  "--panels",
+                           "--topology", "--variant", "--log-level", "--seed"};
+    const char **targets[] = {&port_arg, &host, &data_dir, &panels_arg, &topology, &variant, &level, &seed_arg};
     const char *value = NULL;
-    for (int k = 0; k < 7; k++) {
+    for (int k = 0; k < 8; k++) {
       size_t n = strlen(names[k]);
       if (strncmp(a, names[k], n) == 0 && (a[n] == 0 || a[n] == '=')) {
         target = targets[k];
@@ -113,6 +115,13 @@ int main(int argc, char **argv) {
     if (strcmp(level, levels[k]) == 0) posix_log_level = k;
   if (posix_log_level < 0) fail("--log-level must be error, warn, info or debug");
   if (panels_arg && topology) fail("give --panels or --topology, not both");
+  long long seed = -1;
+  if (seed_arg) {
+    char *end;
+    errno = 0;
+    seed = strtoll(seed_arg, &end, 10);
+    if (!*seed_arg || *end || errno || seed < 0 || seed > 0xffffffffLL) fail("--seed must be 0-4294967295");
+  }
 
   static wire_t wires[MAX_EMULATED_PANELS + 1];
   int count;
@@ -134,6 +143,8 @@ int main(int argc, char **argv) {
   if (!realpath(data_dir, dir)) snprintf(dir, sizeof dir, "%s", data_dir);
   char chip[7];
   if (posix_chip_id(chip) != 0) fail("cannot write the chip id");
+  /* seeded after the chip id, so the core sees the same sequence as on the desktop host */
+  if (seed >= 0) posix_seed((uint32_t)seed);
 
   setvbuf(stdout, NULL, _IOLBF, 0);
   signal(SIGPIPE, SIG_IGN);

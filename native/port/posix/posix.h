@@ -18,6 +18,8 @@ uint64_t posix_now_ms(void);
 /* --manual-clock (test hook): the core's and the panels' clock only moves through POST /__test__/clock. */
 extern int posix_manual_clock;
 extern double posix_virtual_ms;
+/* --seed N (test hook): port_random() becomes xorshift32 from N, as the desktop host's seededRandom. */
+void posix_seed(uint32_t seed);
 
 /* store.c */
 int posix_store_open(const char *dir);

@@ -27,7 +27,22 @@ uint32_t port_clock_us(void) {
   return posix_manual_clock ? (uint32_t)(uint64_t)(posix_virtual_ms * 1000.0) : (uint32_t)now_us();
 }
 
+static int seeded;
+static uint32_t seed_state;
+
+void posix_seed(uint32_t seed) {
+  seeded = 1;
+  seed_state = seed ? seed : 0x9e3779b9u;
+}
+
 uint32_t port_random(void) {
+  if (seeded) {
+    uint32_t x = seed_state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return seed_state = x;
+  }
   uint32_t r = 0;
   if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r) r = (uint32_t)now_us() * 2654435761u;
   return r;

@@ -1,0 +1,66 @@
+// Topology distance coordinates: per panel the hop distance from a runner's source over the
+// physical links, honouring the logical root (call rootAt() first). Fixed arrays, no allocation.
+// See docs/runners.md.
+import { tree, MAX_PANELS } from "../topology/tree";
+import { root, count, children } from "../topology/rooted";
+
+export const SRC_ROOT: i32 = 0;
+export const SRC_LEAVES: i32 = 1;
+export const SRC_PANEL: i32 = 2;
+export const SRC_ALL: i32 = 3;
+
+/** hops[i]: the coordinate of panel i (1-based) after computeHops. */
+export const hops = new StaticArray<u8>(MAX_PANELS + 1);
+/** The largest coordinate over the discovered panels. */
+export let maxHops: i32 = 0;
+
+const queue = new StaticArray<u8>(MAX_PANELS + 1);
+const UNSEEN: u8 = 255;
+
+/** The panel a source names: the effective root for `root`, an unknown `panel:N` and (as the
+ * centre of the geometric fallback) anything else; N itself when it exists. */
+export function sourcePanel(kind: i32, panel: i32): i32 {
+  return kind == SRC_PANEL && tree.exists(panel) ? panel : root;
+}
+
+/** True when panel i is a leaf seen from the effective root. */
+export function isLeaf(i: i32): bool {
+  return children[i] == 0 && !(i == root && count > 1);
+}
+
+/**
+ * Fills `hops` for a source: `SRC_ROOT` distance from the effective root, `SRC_LEAVES` from the
+ * nearest leaf, `SRC_PANEL` from `panel` (unknown: the root), `SRC_ALL` every panel 0. With
+ * `reverse` the coordinate is flipped: maxHops − hops.
+ */
+export function computeHops(kind: i32, panel: i32, reverse: bool): void {
+  maxHops = 0;
+  if (count == 0) return;
+  let head = 0;
+  let tail = 0;
+  for (let i = 1; i <= count; i++) {
+    hops[i] = kind == SRC_ALL ? 0 : UNSEEN;
+    if (kind == SRC_LEAVES && isLeaf(i)) {
+      hops[i] = 0;
+      queue[tail++] = <u8>i;
+    }
+  }
+  if (kind == SRC_ROOT || kind == SRC_PANEL) {
+    const s = sourcePanel(kind, panel);
+    hops[s] = 0;
+    queue[tail++] = <u8>s;
+  }
+  // breadth first over the physical links (multi-source for leaves)
+  while (head < tail) {
+    const p = <i32>queue[head++];
+    const d = hops[p] + 1;
+    for (let s = 0; s < 3; s++) {
+      const q = tree.connectedPanel(p, s);
+      if (q == 0 || hops[q] != UNSEEN) continue;
+      hops[q] = d;
+      queue[tail++] = <u8>q;
+    }
+  }
+  for (let i = 1; i <= count; i++) if (<i32>hops[i] > maxHops) maxHops = hops[i];
+  if (reverse) for (let i = 1; i <= count; i++) hops[i] = <u8>(maxHops - hops[i]);
+}

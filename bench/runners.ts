@@ -1,0 +1,86 @@
+// Bench: compiling and starting each compiled runner (WAVE, RIPPLE, CHASE, WHEEL, BOUNCE) on 100
+// emulated panels (the generated topology, whose layout can be embedded), as a flat animation
+// (POST /api/animations/play). The controller runs in-process with the manual clock, so the start is
+// applied by one core tick: its time is the compile-and-send time, and the bus bytes are counted
+// from the request until that tick is done. Target: any runner under 2 ms in Node.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startController } from "../host/src/controller.js";
+import { generateTopology } from "../host/src/bus/topology.js";
+
+const PANELS = 100;
+const RUNS = 9;
+
+const CASES: Array<[string, object]> = [
+  ["WAVE topology", { runner: "WAVE", duration: 2000 }],
+  ["WAVE geometric, angle 40", { runner: "WAVE", directionality: "geometric", angle: 40, duration: 2000 }],
+  ["WAVE repeat, repeatCount 3, count 2", { runner: "WAVE", repeat: true, repeatCount: 3, count: 2, duration: 2000 }],
+  ["RIPPLE topology, leaves", { runner: "RIPPLE", source: "leaves", duration: 2000 }],
+  ["RIPPLE geometric, panel:50", { runner: "RIPPLE", directionality: "geometric", source: "panel:50", duration: 2000 }],
+  ["RIPPLE geometric, leaves", { runner: "RIPPLE", directionality: "geometric", source: "leaves", duration: 2000 }],
+  ["CHASE topology", { runner: "CHASE", duration: 2000 }],
+  ["WHEEL, 3 lines", { runner: "WHEEL", lines: 3, thickness: 10, source: "all", duration: 2000 }],
+  ["BOUNCE geometric", { runner: "BOUNCE", directionality: "geometric", angle: 90, duration: 2000 }],
+  ["WAVE source all (one broadcast)", { runner: "WAVE", source: "all", duration: 2000 }],
+];
+
+export async function benchRunners(): Promise<Record<string, string | number>> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-bench-runners-"));
+  const ctrl = await startController({
+    port: 0,
+    dataDir,
+    wires: generateTopology(PANELS),
+    variant: "large",
+    logLevel: "error",
+    manualClock: true,
+  });
+  const post = async (p: string, body: unknown) => {
+    const res = await fetch(ctrl.url + p, { method: "POST", body: JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${p}: ${res.status} ${text}`);
+    return text;
+  };
+  try {
+    for (let i = 0; i < 100; i++) {
+      const edges = (await (await fetch(`${ctrl.url}/api/panels/edges`)).json()) as unknown[];
+      if (edges.length === PANELS * 3) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const core = ctrl.core;
+    const original = core.tick.bind(core);
+    let longest = 0;
+    core.tick = () => {
+      const t = performance.now();
+      const r = original();
+      longest = Math.max(longest, performance.now() - t);
+      return r;
+    };
+    const figures: Record<string, string | number> = {};
+    let worst = 0;
+    for (const [name, step] of CASES) {
+      const times: number[] = [];
+      let bytes = 0;
+      for (let run = 0; run < RUNS; run++) {
+        await post("/__test__/clock", { advance: 10 });
+        const before = ctrl.bus.bytesFromController;
+        longest = 0;
+        await post("/api/animations/play", { group: 7, color: "#FF8000", ...step });
+        await post("/__test__/clock", { advance: 0 });
+        times.push(longest);
+        bytes = ctrl.bus.bytesFromController - before;
+      }
+      times.sort((a, b) => a - b);
+      const median = times[RUNS >> 1];
+      worst = Math.max(worst, median);
+      figures[`${name}: core time (ms, median of ${RUNS})`] = median.toFixed(3);
+      figures[`${name}: bus bytes`] = bytes;
+    }
+    figures["slowest runner under 2 ms"] = worst < 2 ? "yes" : "NO";
+    return figures;
+  } finally {
+    await ctrl.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await benchRunners());
