@@ -11,6 +11,7 @@ import { M_GET, M_POST, M_PUT, M_DELETE, jsonBody, sendInvalid, queueOrBusy } fr
 import { sendError, sendLiteral } from "../http/response";
 import { W_PALETTE } from "../core/queue";
 import { persistAppearance } from "../core/look";
+import { sceneUsesPalette } from "../playback/player";
 import { appearance } from "../state/appearance";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
 import { BUILTIN_PALETTES } from "../palette/builtin";
@@ -244,8 +245,9 @@ function updatePalette(req: u32, name: string, body: usize, len: u32): void {
   }
   const stops = packStops(v);
   const finalName = storedName !== null ? storedName : bodyName;
-  // The panels show the new stops from the next tick when this is the appearance's palette.
-  if (sameName(appearance.palette, finalName) && !queueOrBusy(req, W_PALETTE, 0, 0)) return;
+  // The panels show the new stops from the next tick when the appearance or a playing scene uses it.
+  const shown = sameName(appearance.palette, finalName) || sceneUsesPalette(finalName);
+  if (shown && !queueOrBusy(req, W_PALETTE, 0, 0)) return;
   if (!store(req, finalName, stops)) return;
   sendLiteral(req, 200, "{}");
 }
@@ -258,7 +260,7 @@ function deletePalette(req: u32, name: string): void {
   const key = paletteKey(name);
   if (key === null) return sendError(req, 404, "not_found");
   const active = sameName(appearance.palette, name);
-  if (active && !queueOrBusy(req, W_PALETTE, 0, 0)) return;
+  if ((active || sceneUsesPalette(name)) && !queueOrBusy(req, W_PALETTE, 0, 0)) return;
   const rc = storeDelete(key);
   if (rc == STORE_MISSING) return sendError(req, 404, "not_found");
   if (rc < 0) return sendError(req, 500, "palette " + quoted(name) + " could not be deleted");

@@ -13,7 +13,7 @@ import { app, changed } from "../state/app";
 import { POWER_KEY } from "../state/config";
 import { storeWrite } from "../store/kv";
 import * as w from "../json/writer";
-import { haltPlayback } from "../playback/player";
+import { haltPlayback, refreshSceneLook } from "../playback/player";
 
 /** Brightness, base colours and the active palette, to every panel. */
 export function pushAppearance(): void {
@@ -33,9 +33,12 @@ export function changeAppearance(patch: AppearancePatch): void {
   applyAppearancePatch(patch);
   persistAppearance();
   if (patch.hasBrightness) sendBrightness(appearance.brightness);
+  if (!patch.hasBaseColors && patch.palette === null) return;
+  // A playing scene keeps its own colours and palettes (the appearance fills in the rest).
+  if (refreshSceneLook()) return;
   if (patch.hasBaseColors) sendBaseColors(appearance.baseColors);
   // Base colors is synthesized from the base colours, so it follows them.
-  if (patch.palette !== null || patch.hasBaseColors) sendPalette(activePalette());
+  sendPalette(activePalette());
 }
 
 /** Sends the power state to every panel: on lights them and re-broadcasts the appearance; off

@@ -2,7 +2,15 @@
 // mirror stream, then broadcasts APP_STATE if anything changed.
 import { dequeue, W_APPEARANCE, W_POWER, W_PANEL_POWER, W_PANEL_COLOR, W_LOGICAL_ROOT } from "./queue";
 import { W_PALETTE, W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION } from "./queue";
-import { playScene, stopPlayback, setSpeed, playbackTick, restartIfPlaying, playFlat } from "../playback/player";
+import {
+  playScene,
+  stopPlayback,
+  setSpeed,
+  playbackTick,
+  restartIfPlaying,
+  playFlat,
+  refreshSceneLook,
+} from "../playback/player";
 import { sendAnimControl } from "../bus/commands";
 import { activePalette } from "../state/appearance";
 import { changeAppearance, setPower } from "./look";
@@ -64,7 +72,7 @@ export function runLoop(now: u32): bool {
         if (app.isOn) sendAnimControl(<u8>item.a, <u8>item.b);
         break;
       case W_PALETTE:
-        sendPalette(activePalette());
+        if (!refreshSceneLook()) sendPalette(activePalette());
         break;
     }
     item = dequeue();

@@ -28,6 +28,7 @@ import { rootAt, count } from "../topology/rooted";
 import { setCount, setHas } from "../topology/targeting";
 import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
+import { sameName } from "../palette/palette";
 import { runnerStart } from "../runner/compile";
 import {
   rKind,
@@ -394,4 +395,26 @@ export function loadLastPlayed(): void {
   if (!b || b.length < 9) return;
   app.lastPlayedSceneIsStored = b[0] == 0x31;
   app.lastPlayedSceneId = String.UTF8.decodeUnsafe(b.dataStart + 1, b.length - 1);
+}
+
+/** A look edit while a scene is on the panels (the appearance, or a stored palette it uses): the
+ * scene keeps what it sets itself and takes the rest from the appearance, so its base colours and
+ * every palette slot it uses are sent again, resolved now. False when no scene is on the panels:
+ * the caller pushes the appearance as usual. */
+export function refreshSceneLook(): bool {
+  if (!app.playing && !lookChanged) return false;
+  if (!c.hasColors) for (let i = 0; i < 3; i++) c.baseColors[i] = appearance.baseColors[i];
+  sendBaseColors(c.baseColors);
+  sendPalettes(true);
+  return true;
+}
+
+/** Whether the scene on the panels resolves the palette `name`: its own (the appearance's when it
+ * has none) or a layer's. */
+export function sceneUsesPalette(name: string): bool {
+  if (!app.playing && !lookChanged) return false;
+  const own = c.paletteName;
+  if (sameName(own !== null ? own : appearance.palette, name)) return true;
+  for (let k = 1; k <= c.slotCount; k++) if (sameName(c.slotName[k]!, name)) return true;
+  return false;
 }
