@@ -2,6 +2,7 @@
  * Declarations copied from ESP-IDF v5.3 (Apache-2.0, (c) Espressif Systems):
  *   components/esp_netif/include/esp_netif.h
  *   components/esp_netif/include/esp_netif_types.h
+ *   (and, through it, components/esp_netif/include/esp_netif_ip_addr.h: esp_netif_ip_addr.h here)
  * for scripts/esp32-check.mjs, which compiles the device code against them: the real names, types and
  * signatures of the API Tessera calls. Declarations only (no behaviour); never built into anything.
  */
@@ -10,6 +11,7 @@
 
 #include "esp_err.h"
 #include "esp_event.h"
+#include "esp_netif_ip_addr.h"
 
 typedef struct esp_netif_obj esp_netif_t;
 

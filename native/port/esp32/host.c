@@ -2,9 +2,10 @@
  * host.c: the ESP32 port's core thread. WAMR on ESP-IDF must run on a pthread (its esp-idf platform
  * layer and our runtime adapter call pthread_self, which asserts on a plain FreeRTOS task), so the
  * core lives on one pthread: it runs the main loop (bus packets, ticks) and the jobs other tasks hand
- * it with core_call (the HTTP server's requests and WebSocket frames). One FreeRTOS mutex still guards
- * the state both sides touch (the request table, the sockets). Wi-Fi, the serial port and self-update
- * run beside it and never touch the core (except port_wifi_configure, called by the core itself).
+ * it with core_call (the HTTP server's requests and WebSocket frames, the mDNS browse worker) or
+ * core_post (the MQTT client's events: its task must never wait for the core, see mqtt.c). One FreeRTOS
+ * mutex still guards the state both sides touch (the request table, the sockets). Wi-Fi, mDNS, the
+ * serial port and self-update run beside it and never call into the core themselves.
  */
 #include <pthread.h>
 
@@ -21,6 +22,7 @@
 #include "tessera_port.h"
 
 #define JOBS 8
+#define POSTS 24
 
 /* build/controller.wasm, embedded by components/tessera/CMakeLists.txt (EMBED_FILES). */
 extern const uint8_t controller_wasm_start[] asm("_binary_controller_wasm_start");
@@ -33,7 +35,7 @@ typedef struct {
 } job_t;
 
 static SemaphoreHandle_t lock;
-static QueueHandle_t jobs;
+static QueueHandle_t jobs, posts;
 
 void posix_lock(void) { xSemaphoreTake(lock, portMAX_DELAY); }
 void posix_unlock(void) { xSemaphoreGive(lock); }
@@ -48,6 +50,21 @@ void core_call(void (*fn)(void *), void *arg) {
   job_t job = {fn, arg, xTaskGetCurrentTaskHandle()};
   xQueueSend(jobs, &job, portMAX_DELAY);
   ulTaskNotifyTake(pdTRUE, portMAX_DELAY);
+}
+
+int core_post(void (*fn)(void *), void *arg) {
+  job_t job = {fn, arg, NULL};
+  return posts && xQueueSend(posts, &job, 0) == pdTRUE ? 0 : -1;
+}
+
+/* Runs what other tasks posted (core_post), in order, each with the lock held. */
+static void run_posts(void) {
+  job_t job;
+  while (xQueueReceive(posts, &job, 0) == pdTRUE) {
+    posix_lock();
+    job.fn(job.arg);
+    posix_unlock();
+  }
 }
 
 static void *core_thread(void *arg) {
@@ -69,6 +86,7 @@ static void *core_thread(void *arg) {
       posix_unlock();
       xTaskNotifyGive(job.waiter);
     }
+    run_posts();
     posix_lock();
     bus_pump();
     uint64_t now = posix_now_ms();
@@ -84,7 +102,10 @@ static void *core_thread(void *arg) {
 void tessera_esp32_run(const char *chip) {
   lock = xSemaphoreCreateMutex();
   jobs = xQueueCreate(JOBS, sizeof(job_t));
+  posts = xQueueCreate(POSTS, sizeof(job_t));
   if (wifi_start(chip) != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: Wi-Fi did not start");
+  if (mdns_start(chip) != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: mDNS did not start");
+  if (mqtt_start() != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: the MQTT worker did not start");
   if (serial_start() != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: the serial port did not start");
   if (ota_start() != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: self-update did not start");
   esp_pthread_cfg_t cfg = esp_pthread_get_default_config();
@@ -96,7 +117,7 @@ void tessera_esp32_run(const char *chip) {
     tessera_logf(TESSERA_LOG_ERROR, "tessera: cannot start the core thread");
     return;
   }
-  if (server_start(NULL, 80) < 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: cannot start the HTTP server");
+  if (server_start(NULL, TESSERA_HTTP_PORT) < 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: cannot start the HTTP server");
   pthread_join(core, NULL);
 }
 

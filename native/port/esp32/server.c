@@ -107,11 +107,13 @@ static uint32_t method_code(int m) {
   }
 }
 
+/* status: the HTTP status, with TESSERA_HTTP_HTML set for an HTML page (the setup form). */
 static esp_err_t send_answer(httpd_req_t *req, uint32_t status, int32_t length, const uint8_t *body, size_t len) {
   char line[48];
-  snprintf(line, sizeof line, "%u %s", (unsigned)status, status < 300 ? "OK" : "Error");
+  uint32_t code = status & 0xffff;
+  snprintf(line, sizeof line, "%u %s", (unsigned)code, code < 300 ? "OK" : "Error");
   httpd_resp_set_status(req, line);
-  httpd_resp_set_type(req, "application/json");
+  httpd_resp_set_type(req, (status & TESSERA_HTTP_HTML) ? "text/html; charset=utf-8" : "application/json");
   if (length >= 0) return httpd_resp_send(req, (const char *)body, len);
   if (len) httpd_resp_send_chunk(req, (const char *)body, len);
   return httpd_resp_send_chunk(req, NULL, 0);
