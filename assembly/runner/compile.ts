@@ -135,7 +135,8 @@ function wheel(i: i32): void {
   const sector = 360 / lines;
   const d = distance(i, cx, cy);
   let deg: f64 = sector;
-  if (d > 1) deg = Math.min(sector, (2 * Math.asin(1 / d) * 180) / Math.PI + <f64>f.rThickness[step]);
+  // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
+  if (d > 1 + 1e-9) deg = Math.min(sector, (2 * Math.asin(1 / d) * 180) / Math.PI + <f64>f.rThickness[step]);
   let phi = (Math.atan2(layoutY(i) - cy, layoutX(i) - cx) * 180) / Math.PI;
   if (f.rReverse[step]) phi = -phi; // clockwise
   ia = (wrap(phi, sector) * T) / 360;
