@@ -1,7 +1,8 @@
-// Builds the native POSIX host (native/, wasm2c + CivetWeb) with CMake and runs the black-box test
-// files against it (TESSERA_HOST). Where cmake, wasm2c or CivetWeb are missing it says so and counts
-// the files as skipped; with CI=true it fails instead. `--sanitize` (or TESSERA_SANITIZE=1) builds with
-// AddressSanitizer + UndefinedBehaviorSanitizer into native/build-asan (CI's sanitizer step, .ci/run).
+// Builds the native POSIX host (native/: wasm2c, CivetWeb, libmosquitto, libmdnsd) with CMake and runs
+// the black-box test files against it (TESSERA_HOST). Where cmake, wasm2c or a library is missing it
+// says so and counts the files as skipped; with CI=true it fails instead. `--sanitize` (or
+// TESSERA_SANITIZE=1) builds with AddressSanitizer + UndefinedBehaviorSanitizer into native/build-asan
+// (CI's sanitizer step, .ci/run).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -18,8 +19,8 @@ const BUILD = path.join(ROOT, "native", SANITIZE ? "build-asan" : WAMR_ROOT ? "b
 /**
  * The black-box test files: those that start a host as a child process (tests/helpers/host.ts
  * startHost) and talk to it over HTTP and WebSocket only. Found by content so new files are included.
- * A file marked `native: desktop host only` needs what the POSIX port lacks (an MQTT client, mDNS)
- * and is skipped, and counted as such.
+ * A file marked `native: desktop host only` would need what the POSIX port lacks and is skipped, and
+ * counted as such (none is marked today: the port has MQTT and mDNS too).
  */
 const DESKTOP_ONLY = "native: desktop host only";
 const read = (f) => fs.readFileSync(path.join(ROOT, "tests", f), "utf8");
@@ -40,8 +41,10 @@ const missing = [];
 if (!have("cmake")) missing.push("cmake (apt-get install cmake)");
 if (!have("wasm2c")) missing.push("wasm2c (apt-get install wabt)");
 if (!have("cc")) missing.push("a C compiler (apt-get install gcc)");
-if (!fs.existsSync("/usr/include/civetweb.h") && !fs.existsSync("/usr/local/include/civetweb.h"))
-  missing.push("CivetWeb (apt-get install libcivetweb-dev)");
+const header = (name) => fs.existsSync(`/usr/include/${name}`) || fs.existsSync(`/usr/local/include/${name}`);
+if (!header("civetweb.h")) missing.push("CivetWeb (apt-get install libcivetweb-dev)");
+if (!header("mosquitto.h")) missing.push("libmosquitto (apt-get install libmosquitto-dev)");
+if (!header("libmdnsd/mdnsd.h")) missing.push("libmdnsd (apt-get install libmdnsd-dev)");
 
 const files = BLACK_BOX;
 

@@ -1,6 +1,6 @@
-// mDNS on the desktop host (bonjour-service, real multicast on this machine): the controller's
-// `_tessera._tcp` advertisement, and a broker found by browsing `_mqtt._tcp` (advertised here).
-// native: desktop host only (the POSIX port has no mDNS)
+// mDNS against real multicast on this machine (the desktop host's bonjour-service, the POSIX host's
+// libmdnsd; checked here with bonjour-service): the controller's `_tessera._tcp` advertisement, and
+// a broker found by browsing `_mqtt._tcp` (advertised here).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { Bonjour, type Service } from "bonjour-service";
@@ -48,8 +48,7 @@ test("mode 2 finds the broker by browsing _mqtt._tcp and connects", async () => 
     const res = await api(host, "PATCH", "/api/mqtt", { enabled: true, brokerDiscovery: 2, broker: "" });
     assert.equal(res.status, 200);
     await waitFor(async () => (await api(host, "GET", "/api/mqtt")).body.connected === true, 10000).catch((e) => {
-      throw new Error(host.output());
-      throw e;
+      throw new Error(`${e.message}\n${host.output()}`);
     });
     const s = (await api(host, "GET", "/api/mqtt")).body;
     assert.equal(s.discoverySource, "mdns");

@@ -2,7 +2,6 @@
 // broker restarts, wrong and right credentials (the password write-only and kept when patched
 // empty), a broker that is not there, and the settings surviving a restart. HTTP keeps working
 // throughout.
-// native: desktop host only (the POSIX port has no MQTT client)
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startHost, api, waitFor, tempDir, type Host } from "./helpers/host.js";

@@ -1,7 +1,6 @@
 // MQTT topics and Home Assistant discovery against a real broker (aedes, in process) and a real
 // `mqtt` client: the discovery documents, the states at connect and on every change, and every
 // command topic driving the controller (checked over HTTP and WebSocket).
-// native: desktop host only (the POSIX port has no MQTT client)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startHost, api, waitFor, type Host } from "./helpers/host.js";

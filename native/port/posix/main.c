@@ -43,7 +43,7 @@ static const char HELP[] =
     "  --variant small|large   panel limit 32 or 100 (default large)\n"
     "  --log-level LEVEL   error, warn, info or debug (default info)\n"
     "  --manual-clock      test hook: the clock only advances through POST /__test__/clock\n"
-    "  --no-mdns           accepted for the desktop host's flags (this port has no mDNS)\n"
+    "  --no-mdns           do not advertise or browse by mDNS\n"
     "  --seed N            test hook: host_random() replays a fixed sequence (0-4294967295)\n"
     "  --help              this text\n";
 
@@ -76,7 +76,10 @@ int main(int argc, char **argv) {
       posix_manual_clock = 1;
       continue;
     }
-    if (strcmp(a, "--no-mdns") == 0) continue; /* this port has no mDNS anyway */
+    if (strcmp(a, "--no-mdns") == 0) {
+      posix_mdns_enabled = 0;
+      continue;
+    }
     if (strcmp(a, "--help") == 0) {
       fputs(HELP, stdout);
       return 0;
@@ -179,7 +182,7 @@ int main(int argc, char **argv) {
       memory_report();
     }
     bus_pump();
-    posix_net_pump();
+    if (posix_net_pump() > 0) next_tick = 0; /* MQTT commands are queued work: apply them now */
     uint64_t now = posix_now_ms();
     if (now >= next_tick) {
       uint32_t next = tessera_tick();
@@ -201,6 +204,8 @@ int main(int argc, char **argv) {
   }
   const char *report = getenv("TESSERA_MEMORY");
   if (report && strcmp(report, "1") == 0) memory_report();
+  posix_mqtt_shutdown();
+  posix_mdns_shutdown();
   posix_unlock();
   server_stop();
   return 0;

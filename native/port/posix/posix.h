@@ -50,10 +50,21 @@ enum { MEMORY_START, MEMORY_PANELS_STARTED, MEMORY_CORE_LOADED, MEMORY_MARKS };
 void memory_mark(int mark);
 void memory_report(void);
 
-/* net.c: MQTT and mDNS stand-ins (connect fails "unavailable", browse ends empty). */
+/* net.c: identity; the MQTT and mDNS queues, delivered from the main loop. */
 extern int posix_http_port;
 int posix_net_pending(void);
-void posix_net_pump(void); /* call with the lock, outside any core call */
+int posix_net_pump(void); /* call with the lock, outside any core call; returns how many were delivered */
+
+/* mqtt.c: the MQTT session (libmosquitto). Events and messages wait in a queue for the main loop. */
+int posix_mqtt_pending(void);
+int posix_mqtt_pump(void); /* with the lock: delivers a few queued items, returns how many */
+void posix_mqtt_shutdown(void); /* with the lock, at exit: publishes the will, disconnects, waits briefly */
+
+/* mdns.c: the advertisement and browses (libmdnsd); --no-mdns clears posix_mdns_enabled. */
+extern int posix_mdns_enabled;
+int posix_mdns_pending(void);
+int posix_mdns_pump(void); /* with the lock: delivers queued answers and the end of a browse */
+void posix_mdns_shutdown(void); /* at exit: withdraws the advertisement */
 
 /* server.c: HTTP + /ws. Returns the bound port or -1. */
 int server_start(const char *host, int port);
