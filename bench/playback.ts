@@ -50,6 +50,50 @@ function worstScene(): object {
   };
 }
 
+/** Eight runner layers at once on all 100 panels (tests/runners-table.test.ts): 51 pulses a panel. */
+function runnerScene(): object {
+  const runners = [
+    { runner: "WAVE", count: 2 },
+    { runner: "RIPPLE", directionality: "geometric", source: "leaves", count: 8 },
+    { runner: "CHASE", directionality: "geometric", angle: 40, count: 8 },
+    { runner: "WHEEL", lines: 3, thickness: 10 },
+    { runner: "BOUNCE", directionality: "geometric", angle: 90 },
+    { runner: "WAVE", repeat: true, repeatCount: 3, count: 8 },
+    { runner: "RIPPLE", directionality: "geometric", source: "panel:50", count: 8 },
+    { runner: "WAVE", directionality: "geometric", angle: 30, count: 8 },
+  ];
+  return {
+    schemaVersion: 7,
+    layers: runners.map((r, l) => ({ group: l + 1, sequence: [{ ...r, color: "#00FF00", duration: 3000 }] })),
+  };
+}
+
+/** The worst runner start docs/playback.md bounds: a scene palette and colours, 8 layers with 8
+ * different 16-stop palettes, each a geometric RIPPLE from the leaves with count 8 on all 100 panels
+ * (start delay and duration differ per panel: 4-byte table entries, 8 sweeps). */
+function worstRunnerScene(): object {
+  return {
+    schemaVersion: 8,
+    palette: "Rainbow",
+    colors: { primary: "#FFFFFF", secondary: "#FF0000", tertiary: "#0000FF" },
+    background: "#010203",
+    layers: Array.from({ length: 8 }, (_, l) => ({
+      group: l + 1,
+      palette: `Worst ${l + 1}`,
+      sequence: [
+        {
+          runner: "RIPPLE",
+          directionality: "geometric",
+          source: "leaves",
+          count: 8,
+          color: { palette: 30 * l },
+          duration: 3000,
+        },
+      ],
+    })),
+  };
+}
+
 /** The 16-stop palettes the worst scene names. */
 function worstPalettes(): object[] {
   return Array.from({ length: 8 }, (_, l) => ({
@@ -116,6 +160,9 @@ export async function benchPlayback(): Promise<Record<string, string | number>> 
       ["maximal scene (8x12, 32 panels a layer; 1 layer starts at 0)", maximalScene(), 25 * 32 + 70 * PANELS],
       ["8 layers starting at once, 4 palettes", wideScene(), 0],
       ["worst case (8 layers x 23 listed panels, 8 + 1 palettes of 16 stops, colours)", worstScene(), 0],
+      // unicast-only: one prepare per panel and pulse, as before pulse tables
+      ["8 runner layers, 51 pulses a panel", runnerScene(), 23 + 51 * 100 * 25 + 8 * 7],
+      ["worst runner case (8 x geometric RIPPLE count 8 on 100, 8 + 1 palettes, colours)", worstRunnerScene(), 0],
     ];
     for (const [name, scene] of runs) {
       // warm-up, then the measured start
@@ -129,6 +176,7 @@ export async function benchPlayback(): Promise<Record<string, string | number>> 
     figures["maximal scene: unicast-only estimate (bytes)"] = runs[0][2];
     figures["maximal scene: bytes saved by broadcast"] =
       runs[0][2] - Number(figures[`${runs[0][0]}: bus bytes to start`]);
+    figures["8 runner layers: with one unicast prepare per panel and pulse (bytes)"] = runs[3][2];
     return figures;
   } finally {
     await ctrl.close();

@@ -6,7 +6,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { startHost } from "./helpers/host.js";
-import { Client, T, frame, type Frame } from "./helpers/frames.js";
+import { Client, T, frame, mirroredPackets, type Frame } from "./helpers/frames.js";
 import { advance, colors, oneShot } from "./helpers/playback.js";
 
 const host = await startHost({ panels: 100, extraArgs: ["--manual-clock"] });
@@ -32,13 +32,8 @@ const SCENE = {
 };
 
 /** MIRROR_BATCH records: [address, type, packet length, payload bytes]. */
-function records(f: Frame): Array<[number, number, number, number[]]> {
-  const p = f.payload;
-  const out: Array<[number, number, number, number[]]> = [];
-  for (let o = 6; o < p.length; o += 3 + p[o + 2])
-    out.push([p[o], p[o + 1], p[o + 2], [...p.subarray(o + 3 + 5, o + 3 + p[o + 2])]]);
-  return out;
-}
+const records = (f: Frame): Array<[number, number, number, number[]]> =>
+  mirroredPackets(f).map((m) => [m.address, m.type, m.packet.length, [...m.body]]);
 
 test("8 layers with 8 palettes on disjoint panels: each its own colours; the start is under 8 KiB", async () => {
   const c = await Client.connect(host.wsUrl);

@@ -4,7 +4,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { startHost, api, tempDir, type Host } from "./helpers/host.js";
-import { Client, T, frame, type Frame } from "./helpers/frames.js";
+import { Client, T, frame, mirroredPackets, type Frame } from "./helpers/frames.js";
 import { advance, colors, oneShot } from "./helpers/playback.js";
 
 const dataDir = tempDir();
@@ -25,13 +25,8 @@ const SCENE = {
 };
 
 /** MIRROR_BATCH records: [address, type, payload bytes]. */
-function records(f: Frame): Array<[number, number, number[]]> {
-  const p = f.payload;
-  const out: Array<[number, number, number[]]> = [];
-  for (let o = 6; o < p.length; o += 3 + p[o + 2])
-    out.push([p[o], p[o + 1], [...p.subarray(o + 3 + 5, o + 3 + p[o + 2])]]);
-  return out;
-}
+const records = (f: Frame): Array<[number, number, number[]]> =>
+  mirroredPackets(f).map((m) => [m.address, m.type, [...m.body]]);
 
 test("APP_STATE and the mirror stream follow a playing scene", async () => {
   const c = await Client.connect(host.wsUrl);

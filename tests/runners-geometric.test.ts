@@ -23,7 +23,8 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { startHost, api, waitForDiscovery } from "./helpers/host.js";
-import { Client, T, frame, type Frame } from "./helpers/frames.js";
+import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
+import { TableExpander } from "./helpers/pulse-table.js";
 import { advance, colors } from "./helpers/playback.js";
 
 const host = await startHost({ topology: "tests/fixtures/topology-tree-20.json", extraArgs: ["--manual-clock"] });
@@ -55,16 +56,10 @@ const mirror = await Client.connect(host.wsUrl);
 after(() => mirror.ws.close());
 mirror.send(frame(T.SET_MIRROR, [1]));
 await mirror.next(T.MIRROR_BATCH); // the snapshot
+const tables = new TableExpander(); // stateful, like a panel
 
-/** MIRROR_BATCH records: [address, type, payload after the 5-byte packet header]. */
-function records(f: Frame): Array<[number, number, Buffer]> {
-  const p = f.payload;
-  const out: Array<[number, number, Buffer]> = [];
-  for (let o = 6; o < p.length; o += 3 + p[o + 2]) out.push([p[o], p[o + 1], p.subarray(o + 3 + 5, o + 3 + p[o + 2])]);
-  return out;
-}
-
-/** Plays a flat runner animation in group 5 and returns the prepares up to its start(5, 1). */
+/** Plays a flat runner animation in group 5 and returns the per-panel prepares up to its start(5, 1)
+ * (pulse tables expanded as the panels apply them), by panel. */
 async function flat(step: Record<string, unknown>): Promise<Pulse[]> {
   mirror.frames.length = 0;
   const res = await api(host, "POST", "/api/animations/play", { group: 5, color: "#ff0000", ...GEO, ...step });
@@ -73,21 +68,24 @@ async function flat(step: Record<string, unknown>): Promise<Pulse[]> {
   const pulses: Pulse[] = [];
   for (;;) {
     let started = false;
-    for (const [address, type, b] of records(await mirror.next(T.MIRROR_BATCH))) {
-      if (type === PREPARE)
-        pulses.push({
-          address,
-          head: [...b.subarray(0, 4)],
-          w0: b.readUInt16LE(4),
-          w1: b.readUInt16LE(6),
-          colorTo: [...b.subarray(8, 12)],
-          duration: b.readUInt16LE(12),
-          delay: b.readUInt16LE(14),
-          tail: [...b.subarray(16, 20)],
-        });
-      if (type === START && b[0] === 5 && b[1] === 1) started = true;
+    for (const { address, type, body: raw } of mirroredPackets(await mirror.next(T.MIRROR_BATCH))) {
+      for (const r of tables.expand({ address, type, body: [...raw] })) {
+        const b = Buffer.from(r.body);
+        if (r.type === PREPARE)
+          pulses.push({
+            address: r.address,
+            head: [...b.subarray(0, 4)],
+            w0: b.readUInt16LE(4),
+            w1: b.readUInt16LE(6),
+            colorTo: [...b.subarray(8, 12)],
+            duration: b.readUInt16LE(12),
+            delay: b.readUInt16LE(14),
+            tail: [...b.subarray(16, 20)],
+          });
+        if (r.type === START && b[0] === 5 && b[1] === 1) started = true;
+      }
     }
-    if (started) return pulses;
+    if (started) return pulses.sort((a, b) => a.address - b.address); // stable: a panel's sweeps in order
   }
 }
 

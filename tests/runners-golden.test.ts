@@ -1,6 +1,7 @@
 // Golden tests of the compiled runners (issue 6): for each runner and mode on two fixed layouts,
 // the runner pulses (kind 9) the controller prepares on each panel, read byte for byte from the
-// mirror stream, against tables worked out by hand from docs/runners.md. Plus colours at chosen
+// mirror stream (pulse tables expanded into the records each panel prepares, tests/helpers/pulse-table.ts),
+// against tables worked out by hand from docs/runners.md. Plus colours at chosen
 // times on the manual clock, GET /api/layout, and the fallback of a layout that cannot be embedded.
 //
 // Layouts: tests/fixtures/topology-chain-10.json, a straight strip of 10 triangles (slots 1 and 2
@@ -11,8 +12,9 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { startHost, api, waitForDiscovery, type Host } from "./helpers/host.js";
-import { Client, T, frame, type Frame } from "./helpers/frames.js";
+import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
 import { advance, colors, oneShot } from "./helpers/playback.js";
+import { TableExpander } from "./helpers/pulse-table.js";
 
 const chain = await startHost({ topology: "tests/fixtures/topology-chain-10.json", extraArgs: ["--manual-clock"] });
 const tree = await startHost({ topology: "tests/fixtures/topology-20.json", extraArgs: ["--manual-clock"] });
@@ -43,14 +45,6 @@ interface Pulse {
   to: number;
 }
 
-/** MIRROR_BATCH records: [address, type, payload bytes]. */
-function records(f: Frame): Array<[number, number, Buffer]> {
-  const p = f.payload;
-  const out: Array<[number, number, Buffer]> = [];
-  for (let o = 6; o < p.length; o += 3 + p[o + 2]) out.push([p[o], p[o + 1], p.subarray(o + 3 + 5, o + 3 + p[o + 2])]);
-  return out;
-}
-
 function pulseOf(address: number, b: Buffer): Pulse {
   return {
     address,
@@ -71,6 +65,7 @@ function pulseOf(address: number, b: Buffer): Pulse {
 }
 
 const clients = new Map<Host, Client>();
+const expanders = new Map<Host, TableExpander>(); // one per mirror stream, stateful like a panel
 async function mirror(host: Host): Promise<Client> {
   let c = clients.get(host);
   if (c) return c;
@@ -78,6 +73,7 @@ async function mirror(host: Host): Promise<Client> {
   c.send(frame(T.SET_MIRROR, [1]));
   await c.next(T.MIRROR_BATCH); // the snapshot
   clients.set(host, c);
+  expanders.set(host, new TableExpander());
   return c;
 }
 after(() => {
@@ -94,13 +90,18 @@ async function capture(host: Host, group: number, play: () => Promise<void>) {
   const others: Array<[number, number, number[]]> = [];
   for (;;) {
     let started = false;
-    for (const [address, type, b] of records(await c.next(T.MIRROR_BATCH))) {
-      if (type === PREPARE) pulses.push(pulseOf(address, b));
-      else others.push([address, type, [...b]]);
-      if (type === START && b[0] === group && b[1] === 1) started = true;
+    for (const { address, type, body: raw } of mirroredPackets(await c.next(T.MIRROR_BATCH))) {
+      for (const r of expanders.get(host)!.expand({ address, type, body: [...raw] })) {
+        const b = Buffer.from(r.body);
+        if (r.type === PREPARE) pulses.push(pulseOf(r.address, b));
+        else others.push([r.address, r.type, r.body]);
+        if (r.type === START && b[0] === group && b[1] === 1) started = true;
+      }
     }
     if (started) break;
   }
+  // by panel (stable: a panel's sweeps in order), as the tables list them
+  pulses.sort((a, b) => a.address - b.address);
   return { pulses, others };
 }
 
@@ -406,7 +407,7 @@ test("tree: the layout cannot be embedded, so geometric falls back to topology a
   const res = await api(tree, "POST", "/api/animations/play", { group: 5, runner: "WHEEL", duration: 1000 });
   assert.equal(res.status, 202);
   await advance(tree, 40);
-  const recs = records(await c.next(T.MIRROR_BATCH)).map(([a, t, b]) => [a, t, [...b]]);
+  const recs = mirroredPackets(await c.next(T.MIRROR_BATCH)).map((m) => [m.address, m.type, [...m.body]]);
   assert.deepEqual(recs, [[0, START, [5, 0]]]); // the group is cleared, nothing is prepared
 });
 

@@ -1,7 +1,8 @@
 // The particle spawners RAIN, SPARKLE and MATRIX (docs/runners.md, "Spawners") against a host with
 // --manual-clock and --seed on the 20-panel branching fixture. Everything is observed from outside:
 // the mirror stream (every prepare and start the controller puts on the bus, in order, with the
-// controller time of its batch) and the panels' colours (GET /api/panels).
+// controller time of its batch; pulse tables expanded into the records each panel prepares,
+// tests/helpers/pulse-table.ts) and the panels' colours (GET /api/panels).
 //
 // The fixture (tests/fixtures/topology-20.json) rooted at panel 1: depth 1: 2, 12; depth 2: 3, 7,
 // 13; depth 3: 4, 5, 8, 9, 14, 17; depth 4: 6, 10, 11, 15, 16, 18; depth 5: 19, 20. Leaves: 4, 6,
@@ -11,8 +12,9 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { startHost, api, ROOT, type Host } from "./helpers/host.js";
-import { Client, T, frame } from "./helpers/frames.js";
+import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
 import { colors, oneShot } from "./helpers/playback.js";
+import { TableExpander } from "./helpers/pulse-table.js";
 
 const TOPOLOGY = path.join(ROOT, "tests/fixtures/topology-20.json");
 const HOST = { topology: TOPOLOGY, extraArgs: ["--manual-clock", "--seed", "42"] };
@@ -39,6 +41,7 @@ interface Packet {
 
 /** A mirroring WebSocket client: every packet the controller sends, in order. */
 class Mirror {
+  private readonly tables = new TableExpander();
   private constructor(private readonly c: Client) {}
 
   static async open(h: Host): Promise<Mirror> {
@@ -55,10 +58,11 @@ class Mirror {
     const out: Packet[] = [];
     for (const f of this.c.frames.splice(0)) {
       if (f.type !== T.MIRROR_BATCH) continue;
-      const p = f.payload;
-      const t = p.readUInt32LE(0);
-      for (let o = 6; o < p.length; o += 3 + p[o + 2])
-        out.push({ t, address: p[o], type: p[o + 1], body: [...p.subarray(o + 3 + 5, o + 3 + p[o + 2])] });
+      const t = f.payload.readUInt32LE(0);
+      for (const m of mirroredPackets(f)) {
+        const r = { address: m.address, type: m.type, body: [...m.body] };
+        for (const x of this.tables.expand(r)) out.push({ t, ...x });
+      }
     }
     return out;
   }
@@ -545,5 +549,36 @@ test("geometric MATRIX draws straight lines along angle at constant speed, dimme
   } finally {
     await cleanup(h, m);
     await h.stop();
+  }
+});
+
+test("a spawner as a flat animation (POST /api/animations/play): drops over its window, above the scene layers", async () => {
+  const m = await Mirror.open(host);
+  try {
+    const flat = async (step: object) => {
+      const res = await api(host, "POST", "/api/animations/play", { group: 200, ...step });
+      assert.equal(res.status, 202, res.text);
+      return clock(host, 0);
+    };
+    // duration 0: until a stop; 10 drops a second, drop k at k x 100 ms
+    await flat({ ...RAIN, waves: 10, width: 2 });
+    let ds = drops([...(await m.take()), ...(await run(host, m, 2000, 100))], 200);
+    assert.ok(ds.length >= 20 && ds.length <= 21, `${ds.length} drops in 2 s`);
+    for (const d of ds) for (const p of d.pulses) assert.deepEqual([p.group, p.layer, p.kind], [200, 8, REAP_PULSE]);
+    assert.equal((await api(host, "POST", "/api/scenes/stop")).status, 202);
+    await clock(host, 10);
+    await m.take();
+    assert.equal(drops(await run(host, m, 1000, 100), 200).length, 0, "no drop after the stop");
+    // duration 1000: drops at 0, 100, ..., 1000 ms at most, then none
+    await flat({ ...RAIN, waves: 10, width: 2, duration: 1000 });
+    ds = drops([...(await m.take()), ...(await run(host, m, 3000, 100))], 200);
+    assert.ok(ds.length >= 10 && ds.length <= 11, `${ds.length} drops in the 1 s window`);
+    // SPARKLE too, on its own panels
+    await flat({ runner: "SPARKLE", color: "#FFD000", waves: 10, width: 20, duration: 1000, panels: [4, 6] });
+    ds = drops([...(await m.take()), ...(await run(host, m, 1500, 100))], 200);
+    assert.ok(ds.length >= 10 && ds.length <= 11, `${ds.length} flashes`);
+    assert.ok(ds.every((d) => d.pulses.length === 1 && [4, 6].includes(d.pulses[0].panel)));
+  } finally {
+    await cleanup(host, m);
   }
 });

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { startHost, api, ROOT } from "./helpers/host.js";
-import { Client, T, frame, type Frame } from "./helpers/frames.js";
+import { Client, T, frame, mirroredPackets, type Frame } from "./helpers/frames.js";
 
 const VERSION: string = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version;
 
@@ -44,11 +44,8 @@ function checkHeader(f: Frame): void {
 /** Waits until a mirroring client has seen a bus packet of `type`: the queued work has run. */
 async function waitForPacket(c: Client, type: number): Promise<Buffer> {
   for (;;) {
-    const batch = await c.next(T.MIRROR_BATCH);
-    const p = batch.payload;
-    for (let o = 6; o < p.length; o += 3 + p[o + 2]) {
-      if (p[o + 1] === type) return p.subarray(o + 3, o + 3 + p[o + 2]);
-    }
+    const found = mirroredPackets(await c.next(T.MIRROR_BATCH)).find((m) => m.type === type);
+    if (found) return found.packet;
   }
 }
 

@@ -1,6 +1,7 @@
 // The mirror stream (MIRROR_BATCH, 9), black box: off by default, the snapshot on SET_MIRROR(1),
 // the batch and record layouts with each raw bus packet's header and CRC-8, what the commands and
-// the API put on the bus, the rate limit without loss, and SET_MIRROR(0).
+// the API put on the bus, the rate limit without loss, SET_MIRROR(0), and the pulse tables of a
+// runner (mirrored as sent, kept out of snapshots).
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { crc8 } from "crc";
@@ -19,6 +20,8 @@ function crc8smbus(bytes: Uint8Array): number {
 
 // The spec's table of internal packet types and their total sizes.
 const SIZES: Record<number, number> = { 4: 6, 5: 8, 12: 25, 13: 7, 14: 7, 16: 10, 17: 70, 18: 14, 19: 6, 20: 8 };
+// Beyond them, the internal pulse table (type 21, variable length; docs/decisions.md).
+const TABLE = 21;
 const N = 5;
 
 interface Rec {
@@ -47,7 +50,8 @@ function parseBatch(f: Frame): Batch {
   while (o < p.length) {
     assert.ok(o + 3 <= p.length, "record header inside the payload");
     const [address, type, size] = [p[o], p[o + 1], p[o + 2]];
-    assert.equal(size, SIZES[type], `record type ${type} has the spec's size`);
+    if (type === TABLE) assert.ok(size > 9 && (size - 9) % 2 === 0, "a pulse table: 9 bytes and u16 entries");
+    else assert.equal(size, SIZES[type], `record type ${type} has the spec's size`);
     const raw = p.subarray(o + 3, o + 3 + size);
     assert.equal(raw.length, size, "record inside the payload");
     assert.equal(raw[0], address, "packet header: address");
@@ -291,4 +295,40 @@ test("SET_MIRROR(0) stops the stream", async () => {
   const snap = parseBatch(await m.next(T.MIRROR_BATCH));
   assert.ok(snap.records.some(isColor(4, [4, 5, 6])));
   assert.ok(snap.records.some((r) => r.type === 19 && r.body[0] === 200));
+});
+
+test("a runner's pulse table is mirrored as sent (type 21, its own length); snapshots leave it out", async () => {
+  // CHASE count 2 on the 5 panels: one table of 5 delays (9 + 10 B) serving two broadcast prepares
+  // (uses 2: mask bits 12-14 = 1) instead of 10 unicasts
+  assert.equal(
+    (await api(host, "POST", "/api/animations/play", { group: 9, runner: "CHASE", count: 2, duration: 1000 })).status,
+    202,
+  );
+  const records = recordsOf(await batchesUntil(m, (r) => r.type === 13 && r.body.join() === "9,1"));
+  const at = records.findIndex((r) => r.type === TABLE);
+  assert.ok(at >= 0, "a pulse table");
+  const t = records[at];
+  assert.deepEqual([t.address, t.size, ...t.body.slice(0, 4)], [0, 19, 9, 1, 0x80, 0x90]); // group 9, from panel 1, delays
+  assert.deepEqual(t.body.slice(4, 6), [0, 0], "the root lights first");
+  assert.deepEqual(
+    records.slice(at + 1, at + 3).map((r) => [r.address, r.type, r.body[0], r.body[14] | (r.body[15] << 8)]),
+    [
+      [0, 12, 9, 0],
+      [0, 12, 9, 500],
+    ],
+    "then a broadcast prepare a sweep, the second 500 ms later",
+  );
+  assert.equal(records.filter((r) => r.type === 12).length, 2, "no unicast prepare");
+  // a new mirroring client's snapshot holds neither the table nor the prepares it served
+  const late = await Client.connect(host.wsUrl);
+  await late.next(T.APP_STATE);
+  late.send(frame(T.SET_MIRROR, [1]));
+  const snap = parseBatch(await late.next(T.MIRROR_BATCH));
+  late.close();
+  assert.equal(snap.records.filter((r) => r.type === TABLE).length, 0);
+  assert.equal(snap.records.filter((r) => r.type === 12 && r.body[0] === 9).length, 0);
+  assert.ok(
+    snap.records.some((r) => r.type === 13 && r.body.join() === "9,1"),
+    "the start is kept",
+  );
 });

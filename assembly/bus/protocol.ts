@@ -8,7 +8,7 @@ import { crc8Update } from "../util/crc8";
 
 export const BUS_VERSION: u8 = 6;
 export const HEADER_SIZE: u32 = 5;
-export const MAX_PACKET: u32 = 80;
+export const MAX_PACKET: u32 = 255; // the length byte's limit (a pulse table can fill it)
 
 export const ADDR_BROADCAST: u8 = 0;
 export const ADDR_LINK: u8 = 255;
@@ -33,6 +33,14 @@ export const T_PALETTE: u8 = 17; // slot << 4 | (count - 1), 16 x (position, r, 
 export const T_BASE_COLORS: u8 = 18; // 3 x (r, g, b)
 export const T_BRIGHTNESS: u8 = 19; // brightness u8
 export const T_BACKGROUND: u8 = 20; // r, g, b
+
+// Internal, beyond the spec's ten (mirrored too: docs/decisions.md). Variable length.
+export const T_PULSE_TABLE: u8 = 21; // group u8, first u8, mask u16, entries (docs/bus-protocol.md)
+export const TABLE_HEAD: u32 = 9; // header + group, first, mask
+export const TABLE_OPEN: u16 = 0x8000; // mask bit 15: the first packet of a table
+export const TABLE_WORDS: u16 = 0x03fe; // record words 1-9 may be carried (word 0 is group, layer)
+export const TABLE_USES_SHIFT: u32 = 12; // mask bits 12-14: the broadcast prepares it serves, minus 1
+export const TABLE_SKIP: u16 = 0xffff; // an entry whose first word is this: not included
 
 /** Total packet size for a type, or 0 when the type is unknown. */
 export function packetSize(type: u8): u32 {
@@ -75,10 +83,11 @@ export function packetSize(type: u8): u32 {
   return 0;
 }
 
-/** True for the ten types that the mirror stream carries. */
+/** True for the ten types of the spec and the pulse table: what the mirror stream carries. */
 export function isMirrored(type: u8): bool {
   return (
     type == T_POWER ||
+    type == T_PULSE_TABLE ||
     type == T_COLOR ||
     (type >= T_ANIM_PREPARE && type <= T_ANIM_CONTROL) ||
     (type >= T_ANIM_PARAMS && type <= T_BACKGROUND)
@@ -89,9 +98,10 @@ function packetCrc(ptr: usize, len: u32): u8 {
   return <u8>crc8Update(crc8Update(0, ptr, 4), ptr + HEADER_SIZE, len - HEADER_SIZE);
 }
 
-/** Writes the header of a packet of `type` (payload already in place) and seals it with its CRC. */
-export function sealPacket(ptr: usize, address: u8, type: u8): u32 {
-  const len = packetSize(type);
+/** Writes the header of a packet of `type` (payload already in place) and seals it with its CRC;
+ * `len` only for a variable-length type (the pulse table). */
+export function sealPacket(ptr: usize, address: u8, type: u8, len: u32 = 0): u32 {
+  if (len == 0) len = packetSize(type);
   store<u8>(ptr, address);
   store<u8>(ptr, type, 1);
   store<u8>(ptr, <u8>len, 2);
@@ -100,11 +110,11 @@ export function sealPacket(ptr: usize, address: u8, type: u8): u32 {
   return len;
 }
 
-/** Checks length, version and CRC of a received packet. */
+/** Checks length, version and CRC of a received packet (a pulse table: at least one entry's room). */
 export function packetValid(ptr: usize, len: u32): bool {
   if (len < HEADER_SIZE) return false;
   const type = load<u8>(ptr, 1);
-  const size = packetSize(type);
+  const size = type == T_PULSE_TABLE ? (len > TABLE_HEAD ? len : 0) : packetSize(type);
   if (size == 0 || size != len || <u32>load<u8>(ptr, 2) != len) return false;
   if (load<u8>(ptr, 3) != BUS_VERSION) return false;
   return load<u8>(ptr, 4) == packetCrc(ptr, len);

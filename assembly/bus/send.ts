@@ -18,8 +18,9 @@ export function putRgb(offset: u32, rgb: u32): void {
   store<u8>(p, <u8>rgb, 2);
 }
 
-export function send(address: u8, type: u8): void {
-  const len = sealPacket(packet, address, type);
+/** Seals and sends the packet behind body(); `len` only for a variable-length type. */
+export function send(address: u8, type: u8, len: u32 = 0): void {
+  len = sealPacket(packet, address, type, len);
   host_bus_send(packet, len);
   if (isMirrored(type)) mirrorPacket(packet, len);
 }

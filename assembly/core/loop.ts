@@ -66,7 +66,7 @@ export function runLoop(now: u32): bool {
         setSpeed(<f64>item.a / 1000, now);
         break;
       case W_ANIMATION:
-        if (app.isOn) playFlat();
+        if (app.isOn) playFlat(now);
         break;
       case W_TRIGGER:
         if (app.isOn) sendAnimControl(<u8>item.a, <u8>item.b);

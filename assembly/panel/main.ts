@@ -7,6 +7,7 @@ import "./abort"; // the panel's abort handler (asc --use abort=...)
 import { PanelState, scaleRgb } from "./state";
 import { prepare, start, trigger, updateParams, clearAll } from "./engine/engine";
 import { composite } from "./engine/compositor";
+import { tableReceive, tableApply, tableClose } from "./table";
 import {
   packetValid,
   sealPacket,
@@ -31,11 +32,12 @@ import {
   T_ANIM_START,
   T_ANIM_CONTROL,
   T_ANIM_PARAMS,
+  T_PULSE_TABLE,
 } from "../bus/protocol";
 
 const PANEL_FIRMWARE: u32 = 1;
 const rx = memory.data(MAX_PACKET);
-const tx = memory.data(MAX_PACKET);
+const tx = memory.data(16); // replies: at most 9 bytes
 const state = new PanelState();
 
 export function panel_rx_buffer(): usize {
@@ -57,7 +59,7 @@ export function panel_rx(port: u32, len: u32): void {
   if (dst == ADDR_LINK) return; // already addressed: a tree has no second path to us
   const mine = dst == ADDR_BROADCAST || dst == state.address;
   if (dst != state.address) relayDown(len);
-  if (mine) handle();
+  if (mine) handle(len, dst);
 }
 
 export function panel_address(): u32 {
@@ -106,13 +108,14 @@ function rgbAt(offset: u32): u32 {
   return ((<u32>load<u8>(p)) << 16) | ((<u32>load<u8>(p, 1)) << 8) | (<u32>load<u8>(p, 2));
 }
 
-function handle(): void {
+function handle(len: u32, dst: u8): void {
   const type = load<u8>(rx, 1);
   const body = rx + HEADER_SIZE;
   switch (type) {
     case T_RESET:
       state.reset();
       clearAll();
+      tableClose(0);
       break;
     case T_PROBE:
       probe(load<u8>(body), load<u8>(body, 1));
@@ -148,10 +151,17 @@ function handle(): void {
       state.background = rgbAt(0);
       state.color = state.background; // a panel with no active layer shows the background
       break;
-    case T_ANIM_PREPARE:
-      prepare(body, panel_clock_ms());
+    case T_ANIM_PREPARE: {
+      // a broadcast prepare may close a pulse table: this panel's own words, or nothing
+      const rec = dst == ADDR_BROADCAST ? tableApply(body) : body;
+      if (rec) prepare(rec, panel_clock_ms());
+      break;
+    }
+    case T_PULSE_TABLE:
+      tableReceive(rx, len, state.address);
       break;
     case T_ANIM_START:
+      if (load<u8>(body, 1) == 0) tableClose(load<u8>(body));
       start(load<u8>(body), load<u8>(body, 1), panel_clock_ms());
       break;
     case T_ANIM_CONTROL:

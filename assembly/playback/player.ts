@@ -42,7 +42,7 @@ import {
   R_RAIN,
   FLAT_STEP,
 } from "../runner/fields";
-import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick } from "../runner/spawn";
+import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, FLAT_SPAWNER } from "../runner/spawn";
 
 const S_WAIT: u8 = 0;
 const S_RUN: u8 = 1;
@@ -160,6 +160,7 @@ function clearGroup(l: i32): void {
 function clearAll(): void {
   sendAnimStart(0, 0);
   spawnerStopAll();
+  flatSpawnGroup = 0;
   for (let l = 0; l < 8; l++) {
     lslots[l] = false;
     lspawner[l] = false;
@@ -252,18 +253,59 @@ function prepare(rec: usize, address: u8, duration: u32, g: u8, layer: u8): void
   send(address, T_ANIM_PREPARE);
 }
 
+// The flat spawner (POST /api/animations/play with RAIN, SPARKLE or MATRIX): its group, and when its
+// play window ends (wall clock; 0: until stopped).
+let flatSpawnGroup: u8 = 0;
+let flatSpawnEnd: u32 = 0;
+
 /** POST /api/animations/play, compiled by the handler (compile.compileFlat): the group's
- * animations are replaced by this one, over whatever plays (it is composited above scene layers). */
-export function playFlat(): void {
+ * animations are replaced by this one, over whatever plays (it is composited above scene layers).
+ * A spawner launches its drops until its duration has passed (0: until a stop, a scene start or
+ * power off) or the next flat animation (there is one flat target set); drops in flight finish. */
+export function playFlat(now: u32): void {
   const g = c.flatGroup;
   if (c.flatKind == c.K_GAP) return;
   sendAnimStart(g, 0);
+  if (flatSpawnGroup != 0) stopFlatSpawner(); // its target set (compile.FLAT_SET) is this one's now
   if (c.flatKind == c.K_RUNNER) {
-    // not scaled by the scene speed; spawners are not played as flat animations (yet)
-    runnerStart(FLAT_STEP, c.FLAT_SET, g, <u8>MAX_LAYERS, c.flatRecord, <f64>c.flatDuration, 1);
+    const s = FLAT_STEP;
+    // not scaled by the scene speed
+    if (rKind[s] >= R_RAIN) {
+      const k = rKind[s] - R_RAIN;
+      spawnerStart(
+        FLAT_SPAWNER,
+        g,
+        k,
+        c.flatRecord,
+        rAmount[s],
+        rWaves[s],
+        rSpeed[s],
+        rWidth[s],
+        rGeometric[s],
+        rAngle[s],
+        rReverse[s],
+        now,
+        true,
+      );
+      flatSpawnGroup = g;
+      flatSpawnEnd = c.flatDuration > 0 ? max<u32>(1, now + c.flatDuration) : 0;
+      return;
+    }
+    runnerStart(s, c.FLAT_SET, g, <u8>MAX_LAYERS, c.flatRecord, <f64>c.flatDuration, 1);
     return;
   }
   sendRecord(c.flatRecord, c.flatDuration, c.FLAT_SET, g, <u8>MAX_LAYERS);
+}
+
+function stopFlatSpawner(): void {
+  spawnerStop(FLAT_SPAWNER);
+  flatSpawnGroup = 0;
+}
+
+/** Every tick, scene or not: the flat spawner's window, then the drops due. */
+function tickSpawners(now: u32): void {
+  if (flatSpawnGroup != 0 && flatSpawnEnd != 0 && <i32>(now - flatSpawnEnd) >= 0) stopFlatSpawner();
+  spawnerTick(now);
 }
 
 function satisfied(l: i32): bool {
@@ -274,7 +316,7 @@ function satisfied(l: i32): bool {
 
 /** Advances the scene clock to `now` and plays what is due. */
 export function playbackTick(now: u32): void {
-  if (!active) return;
+  if (!active) return tickSpawners(now);
   sceneMs += <f64>(now - lastNow) * app.speed;
   lastNow = now;
   for (let pass = 0; pass < 4; pass++) {
@@ -306,7 +348,7 @@ export function playbackTick(now: u32): void {
     }
     if (!progressed) break;
   }
-  spawnerTick(now);
+  tickSpawners(now);
   if (ended) return;
   let barriers = 0;
   for (let l = 0; l < nLayers; l++) {
@@ -344,6 +386,7 @@ export function stopPlayback(): void {
 export function haltPlayback(): void {
   active = false;
   spawnerStopAll();
+  flatSpawnGroup = 0;
   for (let l = 0; l < 8; l++) lspawner[l] = false;
   if (app.playing) {
     app.playing = false;

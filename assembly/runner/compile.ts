@@ -4,12 +4,14 @@
 import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
+import { recordAt, include, plan, forget, sendPrepares, addends } from "../bus/pulse-table";
 import { setHas, setCount } from "../topology/targeting";
 import { count } from "../topology/rooted";
 import { computeHops, hops, isLeaf, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
 import { updateLayout, layoutValid, layoutX, layoutY } from "./layout";
 import { R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE, R_RAIN } from "./fields";
 import * as f from "./fields";
+import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
 
 /** Pulses per panel a runner step may use (count sweeps beyond it are dropped): 18 slots are shared. */
 export const MAX_PULSES = 8;
@@ -136,11 +138,17 @@ function wheel(i: i32): void {
   const d = distance(i, cx, cy);
   let deg: f64 = sector;
   // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
-  if (d > 1 + 1e-9) deg = Math.min(sector, (2 * Math.asin(1 / d) * 180) / Math.PI + <f64>f.rThickness[step]);
-  let phi = (Math.atan2(layoutY(i) - cy, layoutX(i) - cx) * 180) / Math.PI;
+  if (d > 1 + 1e-9) deg = Math.min(sector, 2 * asinDeg(1 / d) + <f64>f.rThickness[step]);
+  let phi = atan2Deg(layoutY(i) - cy, layoutX(i) - cx);
   if (f.rReverse[step]) phi = -phi; // clockwise
   ia = (wrap(phi, sector) * T) / 360;
   ib = deg >= sector ? T / lines : (deg * T) / 360;
+}
+
+/** How much later sweep j of `count` comes (ms): j·T/count, within the lap for a train. */
+function sweepOffset(j: i32): i32 {
+  const offset = (<f64>j * T) / <f64>f.rCount[step];
+  return mode == 1 ? round(wrap(offset, T / <f64>f.rRepeatCount[step])) : round(offset);
 }
 
 /** Pulse j of panel i as a 20-byte record at p. */
@@ -153,16 +161,15 @@ function fill(i: i32, j: i32, p: usize): void {
   if (mode == 3) wheel(i);
   else interval(i);
   const k = T / L;
-  const offset = (<f64>j * T) / <f64>f.rCount[step];
   if (mode == 0) {
     kind |= F_REAP;
-    delay = ia * k + offset;
+    delay = <f64>(round(ia * k) + sweepOffset(j)); // rounded apart: sweeps can share one pulse table
     dur = (ib - ia) * k;
   } else if (mode == 1) {
     kind |= F_LOOP | F_WINDOW;
     dur = T / <f64>f.rRepeatCount[step];
-    const c = ((ia + ib) / 2) * k + offset;
-    wc = round(wrap(c, dur));
+    wc = round(wrap(((ia + ib) / 2) * k, dur)) + sweepOffset(j); // the engine wraps it round the lap
+    if (wc > 65535) wc %= round(dur);
     ww = min(round((ib - ia) * k), round(dur));
   } else if (mode == 2) {
     kind |= F_PINGPONG | F_WINDOW;
@@ -233,9 +240,9 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     coord = !geometric ? 0 : k == R_RIPPLE ? 2 : 1;
     if (coord == 0) computeHops(f.rSource[s], f.rPanel[s], false);
     if (coord == 1) {
-      const th = (<f64>(f.rAngle[s] & ~1) * Math.PI) / 180;
-      ax = Math.cos(th);
-      ay = Math.sin(th);
+      const k2 = (<i32>f.rAngle[s]) >> 1; // 2-degree resolution
+      ax = cos2(k2);
+      ay = sin2(k2);
     }
     perLeaf = f.rSource[s] == SRC_LEAVES;
     if (coord == 2 && !perLeaf) centre(s);
@@ -250,9 +257,23 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
       pulses = min(<i32>f.rCount[s], MAX_PULSES);
     }
   }
+  // each panel's record, sent as unicasts or as pulse tables, whichever is smaller (pulse-table.ts);
+  // count sweeps differ only by a later start (the delay, or a train's window centre), added to
+  // sweep 0's
+  for (let i = 1; i <= count; i++) {
+    if (!setHas(set, i)) continue;
+    const r = recordAt(i);
+    fill(i, 0, r);
+    if (mode == 0 && load<u16>(r, 14) == 65535) continue; // starts after the longest delay
+    include(i);
+  }
+  for (let u = 0; u < pulses; u++) addends[u] = <u16>sweepOffset(u);
+  const word = mode == 1 ? 2 : 7;
   let first = 1;
   while (!setHas(set, first)) first++;
-  if (uniform(set, first) && 25 * pulses + 7 * (count - t) < 25 * pulses * t) {
+  // identical pulses on every target: broadcasts and a clear to each other panel, when that is cheaper
+  if (t < count && 25 * pulses + 7 * (count - t) < plan(count, pulses, word) && uniform(set, first)) {
+    forget();
     for (let j = 0; j < pulses; j++) {
       fill(first, j, rec0);
       sendRecord(rec0, ADDR_BROADCAST);
@@ -263,16 +284,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
       store<u8>(body(), 0, 1);
       send(<u8>q, T_ANIM_START);
     }
-  } else {
-    for (let i = 1; i <= count; i++) {
-      if (!setHas(set, i)) continue;
-      for (let j = 0; j < pulses; j++) {
-        fill(i, j, rec0);
-        if (mode == 0 && load<u16>(rec0, 14) == 65535) continue; // starts after the longest delay
-        sendRecord(rec0, <u8>i);
-      }
-    }
-  }
+  } else sendPrepares(count, pulses, word);
   sendAnimStart(group, 1);
   return true;
 }

@@ -4,7 +4,7 @@
 // same rain. See docs/runners.md, "Spawners".
 import { host_random } from "../host/imports";
 
-const STREAMS = 8;
+const STREAMS = 9; // the 8 layers' spawners and the flat animation's
 const state = memory.data(STREAMS * 4, 4); // u32 each
 
 /** Seeds stream `i` from the host's entropy (0, a fixed point of xorshift, is avoided). */

@@ -17,10 +17,11 @@
 // - spawnerStopAll() whenever the panels' animations are all cleared (scene start/stop, power off,
 //   start(0, 0)): every spawner stops and the slot accounting forgets the drops.
 // - spawnerTick(now) from playbackTick, every core tick (wall clock ms, host_clock_ms()).
+// - The flat animation (POST /api/animations/play) has its own spawner, FLAT_SPAWNER (target set 8,
+//   layer byte 8), started with `flat` (times not scaled by the scene speed).
 // Everything else (rate, paths, pulses, the 18-slot budget) is internal. The tables are static;
 // nothing allocates but spawnerStart resolving a palette colour (geometric MATRIX, see resolveRef).
-import { body, send } from "../bus/send";
-import { T_ANIM_PREPARE } from "../bus/protocol";
+import { recordAt, include, sendPrepares } from "../bus/pulse-table";
 import { sendAnimStart } from "../bus/commands";
 import { MAX_PANELS } from "../topology/tree";
 import { count, depth, rparent } from "../topology/rooted";
@@ -31,6 +32,7 @@ import { samplePaletteArray } from "../palette/sample";
 import { layoutValid, updateLayout } from "./layout";
 import { MAX_STEPS, stepCount } from "../scene/state";
 import * as f from "./fields";
+import { sin2, cos2 } from "./trig";
 import { MAX_PULSES } from "./compile";
 import { rngSeed, rngBelow } from "./random";
 import { SP_RAIN, SP_SPARKLE, SP_MATRIX } from "./spawn-kinds";
@@ -46,7 +48,9 @@ export const FADE_UNIT_MS: f64 = 10;
 const CATCH_UP_MS: f64 = 100;
 const K_RUNNER_REAP: u8 = 9 | 0x40; // runner pulse, reap on done
 const FULL: u16 = 256;
-const N = 8;
+const N = 9; // one a scene layer (0-7), and the flat animation's
+/** The spawner of POST /api/animations/play: target set 8 (compile.FLAT_SET), layer byte 8. */
+export const FLAT_SPAWNER = 8;
 const WORDS = (MAX_PANELS + 32) >> 5;
 
 /** One spawner (one a layer): the step's fields and the launch state. Unmanaged, in static
@@ -54,6 +58,7 @@ const WORDS = (MAX_PANELS + 32) >> 5;
 @unmanaged
 class Spawner {
   on: bool;
+  flat: bool; // times not scaled by the scene speed (a flat animation)
   pending: bool; // prepared drops waiting for this tick's start
   geo: bool;
   reverse: bool;
@@ -224,10 +229,12 @@ export function spawnerStart(
   angle: i32,
   rev: bool,
   now: u32,
+  flat: bool = false,
 ): void {
   if (layer < 0 || layer >= N || spawner < SP_RAIN || spawner > SP_MATRIX) return;
   const sp = spawnerAt(layer);
   sp.kind = spawner;
+  sp.flat = flat;
   sp.group = groupId;
   sp.anim = load<u8>(rec, 1);
   sp.refs = load<u64>(rec + 2);
@@ -241,9 +248,9 @@ export function spawnerStart(
   // geometric needs an embeddable layout; without one it falls back to topology (spec)
   if (spawner != SP_SPARKLE && geometric) updateLayout();
   sp.geo = spawner != SP_SPARKLE && geometric && layoutValid();
-  const deg = <f64>((angle >> 1) << 1) + (sp.reverse ? 180 : 0); // 2-degree resolution
-  sp.dirX = Math.cos((deg * Math.PI) / 180);
-  sp.dirY = Math.sin((deg * Math.PI) / 180);
+  const k2 = (angle >> 1) + (sp.reverse ? 90 : 0); // 2-degree steps, + 180° reversed
+  sp.dirX = cos2(k2);
+  sp.dirY = sin2(k2);
   computeCandidates(layer, sp);
   computeBudget();
   if (spawner == SP_MATRIX && sp.geo) {
@@ -257,6 +264,11 @@ export function spawnerStart(
   sp.pending = false;
   sp.on = true;
   slotsSweep(now);
+}
+
+/** The scene speed, or 1 for the flat spawner. */
+function speedOf(sp: Spawner): f64 {
+  return sp.flat ? 1 : app.speed;
 }
 
 /** No new drops from layer `layer`'s spawner; drops in flight finish on their own. */
@@ -276,7 +288,7 @@ export function spawnerTick(now: u32): void {
   for (let s = 0; s < N; s++) {
     const sp = spawnerAt(s);
     if (!sp.on) continue;
-    sp.elapsed += <f64>(now - sp.last) * app.speed;
+    sp.elapsed += <f64>(now - sp.last) * speedOf(sp);
     sp.last = now;
     if (!app.isOn) continue;
     // drops 0..k are due once k / waves s have passed
@@ -299,6 +311,7 @@ function launch(s: i32, sp: Spawner, now: u32): void {
     const fade = <f64>sp.width * FADE_UNIT_MS;
     const d = FLASH_MS + fade;
     emit(s, sp, candidate(s, rngBelow(s, n)), 0, d, <u8>Math.round((255 * fade) / d), FULL, now);
+    if (sendPrepares(count) > 0) sp.pending = true;
     return;
   }
   let ring: f64;
@@ -316,16 +329,19 @@ function launch(s: i32, sp: Spawner, now: u32): void {
   const fallP = <u8>Math.round((255 * w) / (w + 1));
   for (let i = 0; i < path.pathLen; i++)
     emit(s, sp, path.pathPanel(i), path.pathPos(i) * ring, (w + 1) * ring, fallP, path.pathLevel(i), now);
+  // one unicast a panel, or pulse tables over the path's index range and one broadcast prepare
+  if (sendPrepares(count) > 0) sp.pending = true;
 }
 
-/** The pulse of spawner `s` on panel `p`: `delay` and `duration` scene ms, the envelope's fall
- * proportion, brightness `level` (256 full). Skipped when `p` is not targeted or is full. */
+/** The pulse of spawner `s` on panel `p` (its record, sent by the launch): `delay` and `duration`
+ * scene ms, the envelope's fall proportion, brightness `level` (256 full). Skipped when `p` is not
+ * targeted or is full. */
 function emit(s: i32, sp: Spawner, p: i32, delay: f64, duration: f64, fallP: u8, level: u16, now: u32): void {
   if (!setHas(s, p) || !slotFree(p, now)) return;
-  const speed = app.speed;
+  const speed = speedOf(sp);
   const dl = <u32>min<f64>(65535, Math.round(delay / speed));
   const du = <u32>min<f64>(65535, max<f64>(1, Math.round(duration / speed)));
-  const b = body();
+  const b = recordAt(p);
   store<u8>(b, sp.group);
   store<u8>(b, <u8>s, 1);
   store<u8>(b, K_RUNNER_REAP, 2);
@@ -344,7 +360,6 @@ function emit(s: i32, sp: Spawner, p: i32, delay: f64, duration: f64, fallP: u8,
   store<u8>(b + 17, fallP);
   store<u8>(b + 18, sp.fromV);
   store<u8>(b + 19, to);
-  send(<u8>p, T_ANIM_PREPARE);
+  include(p);
   slotTake(p, now + dl + du);
-  sp.pending = true;
 }

@@ -2,8 +2,19 @@
 // frames flushed at most every FLUSH_MS to the connections that asked with SET_MIRROR(1). A batch
 // that would overflow its buffer is flushed early. A fixed snapshot table keeps the last packet per
 // (address, type) so a new mirroring client first gets the current state (palettes: slot 0 only).
+// Pulse tables (type 21, internal) are mirrored as sent, so the stream is the bus traffic exactly;
+// neither they nor the broadcast prepare that closes one are kept in the snapshot.
 import { host_ws_send, host_clock_ms } from "../host/imports";
-import { packetSize, T_POWER, T_COLOR, T_ANIM_PREPARE, T_PALETTE, HEADER_SIZE } from "../bus/protocol";
+import {
+  packetSize,
+  T_POWER,
+  T_COLOR,
+  T_ANIM_PREPARE,
+  T_PALETTE,
+  T_PULSE_TABLE,
+  TABLE_USES_SHIFT,
+  HEADER_SIZE,
+} from "../bus/protocol";
 import { FRAME_HEADER, WS_MIRROR_BATCH, writeHeader, txPayload, sendFrame } from "./frame";
 import { anyMirroring, mirroringCount, mirroringAt } from "./connections";
 import { MAX_PANELS } from "../topology/tree";
@@ -26,6 +37,8 @@ const SLOTS = 10 + MAX_PANELS * 3;
 const snapData = memory.data(BROADCAST_BYTES + PANEL_BYTES * <u32>MAX_PANELS);
 const snapSeq = new StaticArray<u32>(SLOTS); // 0: empty
 let seq: u32 = 0;
+let tableGroup: u8 = 0; // the group of an open pulse table: the prepares it serves are not snapshots
+let tableUses: u32 = 0;
 
 function typeOffset(types: u8[], type: u8): i32 {
   let offset = 0;
@@ -61,7 +74,15 @@ export function mirrorPacket(ptr: usize, len: u32): void {
   const type = load<u8>(ptr, 1);
   // the snapshot keeps the look's palette (slot 0), not a scene layer's (slots 1-8)
   const layerPalette = type == T_PALETTE && load<u8>(ptr, HEADER_SIZE) >> 4 != 0;
-  const slot = layerPalette ? -1 : slotOf(address, type);
+  let tabled = false;
+  if (type == T_PULSE_TABLE) {
+    tableGroup = load<u8>(ptr, HEADER_SIZE);
+    tableUses = (((<u32>load<u16>(ptr, HEADER_SIZE + 2)) >> TABLE_USES_SHIFT) & 7) + 1;
+  } else if (type == T_ANIM_PREPARE && address == 0 && tableGroup != 0) {
+    tabled = load<u8>(ptr, HEADER_SIZE) == tableGroup;
+    if (tabled && --tableUses == 0) tableGroup = 0;
+  }
+  const slot = layerPalette || tabled ? -1 : slotOf(address, type);
   if (slot >= 0) {
     memory.copy(slotData(slot), ptr, len);
     snapSeq[slot] = ++seq;

@@ -59,6 +59,26 @@ export function parseFrame(raw: Buffer): Frame {
   return { type: raw[0], version: 1, nonce: raw.readUInt32LE(3), payload, raw };
 }
 
+/** One bus packet of a MIRROR_BATCH payload (after its 6-byte batch header, each packet is
+ * address, type, length, then the packet itself): the whole packet, header included, and its body
+ * after the 5-byte bus header. */
+export interface MirroredPacket {
+  address: number;
+  type: number;
+  packet: Buffer;
+  body: Buffer;
+}
+
+export function mirroredPackets(f: Frame): MirroredPacket[] {
+  const p = f.payload;
+  const out: MirroredPacket[] = [];
+  for (let o = 6; o < p.length; o += 3 + p[o + 2]) {
+    const packet = p.subarray(o + 3, o + 3 + p[o + 2]);
+    out.push({ address: p[o], type: p[o + 1], packet, body: packet.subarray(5) });
+  }
+  return out;
+}
+
 export class Client {
   readonly frames: Frame[] = [];
   private waiters: Array<() => void> = [];

@@ -24,6 +24,7 @@ export const T = {
   BASE_COLORS: 18,
   BRIGHTNESS: 19,
   BACKGROUND: 20,
+  PULSE_TABLE: 21,
 } as const;
 
 /** Total packet sizes per type (docs/bus-protocol.md). */
@@ -85,9 +86,10 @@ export function crc8(bytes: ArrayLike<number>): number {
   return crc;
 }
 
-/** A bus packet: header [address, type, length, version 6, crc] and the payload. */
+/** A bus packet: header [address, type, length, version 6, crc] and the payload (a pulse table's,
+ * type 21, of any length). */
 export function packet(address: number, type: number, payload: number[]): Uint8Array {
-  const size = SIZE[type];
+  const size = type === T.PULSE_TABLE ? payload.length + 5 : SIZE[type];
   if (size === undefined || payload.length !== size - 5) throw new Error(`bad payload for type ${type}`);
   const b = new Uint8Array(size);
   b.set([address, type, size, 6, 0]);
@@ -197,6 +199,17 @@ export class Panel {
 
   prepare(a: Anim, address = 0): this {
     return this.send(T.PREPARE, record(a), address);
+  }
+  /** pulse table: group, first panel, mask (words bits 1-9, uses - 1 in bits 12-14, open bit 15),
+   * then the entries' u16 words. */
+  table(group: number, first: number, mask: number, words: number[]): this {
+    return this.send(T.PULSE_TABLE, [
+      group,
+      first,
+      mask & 0xff,
+      mask >> 8,
+      ...words.flatMap((w) => [w & 0xff, w >> 8]),
+    ]);
   }
   start(group: number, mode = 1): this {
     return this.send(T.START, [group, mode]);

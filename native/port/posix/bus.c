@@ -16,7 +16,7 @@
 
 #define CONTROLLER (-1)
 #define UNPLUGGED (-2)
-#define PACKET_CAP 128   /* the largest bus packet is 80 bytes */
+#define PACKET_CAP 256   /* the length byte: a pulse table (type 21) can be 255 bytes */
 #define QUEUE_CAP 2048   /* deliveries in flight */
 
 struct Z_tessera_panel_instance_t {

@@ -1,0 +1,195 @@
+// Per-panel animation records onto the bus, cheaply: the caller writes each panel's record
+// (recordAt) and marks it (include); sendPrepares() then sends them as one unicast prepare a panel,
+// or, when fewer bytes, as pulse tables (type 21: each panel's words that differ) followed by one
+// broadcast prepare, which every panel of the table applies with its own words added and every
+// other panel ignores. Several sweeps that differ only by an addend to one word (count sweeps: a
+// later start) share one table: one broadcast prepare a sweep. docs/bus-protocol.md, "Pulse table".
+import { body, send } from "./send";
+import {
+  ADDR_BROADCAST,
+  T_ANIM_PREPARE,
+  T_PULSE_TABLE,
+  TABLE_HEAD,
+  TABLE_OPEN,
+  TABLE_SKIP,
+  TABLE_USES_SHIFT,
+  HEADER_SIZE,
+  MAX_PACKET,
+} from "./protocol";
+import { MAX_PANELS } from "../topology/tree";
+import { sumWords } from "./table-sum";
+
+const REC = 20;
+const PREPARE_BYTES = 25;
+const recs = memory.data(REC * (MAX_PANELS + 1));
+const marks = memory.data(MAX_PANELS + 1); // 1 included
+const addend = memory.data(REC);
+let lo = MAX_PANELS + 1; // the included range
+let hi = 0;
+let mask: u32 = 0; // the words the table carries (bits 1-9)
+let w0: usize = 0; // byte offset of the last carried word: TABLE_SKIP there means "left out"
+let base = 0; // the panel whose record the broadcast prepare carries
+let uses = 1; // sweeps (broadcast prepares) the table serves
+let addWord = 0;
+/** Sweep u's record is the stored one with addends[u] added to word `addWord` (sendPrepares). */
+export const addends = new StaticArray<u16>(8);
+
+/** Where panel `p`'s 20-byte record goes. */
+export function recordAt(p: i32): usize {
+  return recs + <usize>p * REC;
+}
+
+/** Panel `p` gets its record (recordAt) at the next sendPrepares. */
+export function include(p: i32): void {
+  store<u8>(marks + p, 1);
+  lo = min(lo, p);
+  hi = max(hi, p);
+}
+
+function marked(p: i32): bool {
+  return load<u8>(marks + p) != 0;
+}
+
+/** In the table: included, and its last carried word can be told from the "left out" marker. */
+function inTable(p: i32): bool {
+  return marked(p) && load<u16>(recordAt(p) + w0) != TABLE_SKIP;
+}
+
+function entryBytes(): i32 {
+  return (<i32>popcnt(mask)) << 1;
+}
+
+/**
+ * The table packets over the panels inTable, in index order; a run of left-out panels costs an
+ * entry each, or a new packet when its header is cheaper. Only counts (dry) or also sends;
+ * returns their bytes.
+ */
+function tables(group: u8, dry: bool): i32 {
+  const e = entryBytes();
+  const per = (<i32>MAX_PACKET - <i32>TABLE_HEAD) / e;
+  let bytes = 0;
+  let open = true;
+  const skipWord = <i32>(w0 >> 1);
+  let p = lo;
+  while (p <= hi) {
+    if (!inTable(p)) {
+      p++;
+      continue;
+    }
+    const first = p;
+    let last = p;
+    for (let q = p + 1; q <= hi && q - first < per; q++) {
+      if (!inTable(q)) continue;
+      if ((q - last - 1) * e > <i32>TABLE_HEAD) break; // the gap costs more than a new packet
+      last = q;
+    }
+    const n = last - first + 1;
+    bytes += <i32>TABLE_HEAD + n * e;
+    if (!dry) {
+      const b = body();
+      store<u8>(b, group);
+      store<u8>(b, <u8>first, 1);
+      store<u16>(b, <u16>(mask | (open ? TABLE_OPEN : 0) | ((uses - 1) << TABLE_USES_SHIFT)), 2);
+      let o = b + 4;
+      for (let q = first; q <= last; q++) {
+        const r = recordAt(q);
+        for (let w = 1; w < 10; w++) {
+          if ((mask & (1 << w)) == 0) continue;
+          store<u16>(o, inTable(q) ? load<u16>(r + (w << 1)) : w == skipWord ? TABLE_SKIP : 0);
+          o += 2;
+        }
+      }
+      send(ADDR_BROADCAST, T_PULSE_TABLE, <u32>(o - b) + HEADER_SIZE);
+    }
+    open = false;
+    p = last + 1;
+  }
+  return bytes;
+}
+
+/** Sweep u of panel p's record (p 0: the broadcast one, the entries' words zero) into the packet
+ * body; false when it cannot be prepared (table-sum.ts). */
+function sweepRecord(p: i32, u: i32): bool {
+  const b = body();
+  memory.copy(b, recordAt(p == 0 ? base : p), REC);
+  if (p == 0) for (let w = 1; w < 10; w++) if ((mask & (1 << w)) != 0) store<u16>(b + (w << 1), 0);
+  store<u16>(addend + (addWord << 1), addends[u]);
+  return sumWords(b, addend, 1 << addWord);
+}
+
+// The plan of the included records (plan()): how they go out and what it costs.
+let n = 0; // included panels
+let m = 0; // panels the table can hold
+let allSame = false; // every panel on the bus, one record: broadcasts only
+let useTable = false;
+let planned = 0; // bytes
+
+/** Works out how the included records go out (`all` panels on the bus, `sweeps` sweeps adding
+ * addends[u] to word `word`) and what it costs; sends nothing. Returns the bytes. */
+export function plan(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
+  uses = sweeps;
+  addWord = word;
+  if (sweeps == 1) addends[0] = 0;
+  n = 0;
+  m = 0;
+  mask = 0;
+  base = 0;
+  for (let p = lo; p <= hi; p++) {
+    if (!marked(p)) continue;
+    n++;
+    if (base == 0) base = p;
+    for (let w = 1; w < 10; w++) {
+      const o = <usize>(w << 1);
+      if (load<u16>(recordAt(p) + o) != load<u16>(recordAt(base) + o)) mask |= 1 << w;
+    }
+  }
+  allSame = n > 0 && mask == 0 && n == all;
+  useTable = false;
+  planned = PREPARE_BYTES * uses * (allSame ? 1 : n);
+  if (allSame || n == 0) return planned;
+  if (mask == 0) mask = 1 << 7; // the same record on some panels: the delay word marks them
+  if (uses > 1) mask |= 1 << addWord; // each panel adds its own value to the sweep's addend
+  w0 = <usize>((31 - clz(mask)) << 1);
+  for (let p = lo; p <= hi; p++) if (inTable(p)) m++;
+  if (m == 0) return planned;
+  const viaTable = tables(0, true) + PREPARE_BYTES * uses * (1 + n - m); // + unicasts for the rest
+  useTable = viaTable < planned;
+  if (useTable) planned = viaTable;
+  return planned;
+}
+
+/** Drops the included records unsent. */
+export function forget(): void {
+  for (let p = lo; p <= hi; p++) store<u8>(marks + p, 0);
+  lo = MAX_PANELS + 1;
+  hi = 0;
+}
+
+/**
+ * Sends the included panels' records (`all`: the number of panels on the bus), `sweeps` times
+ * (sweep u: addends[u] added to word `word`, as the panels add table entries: table-sum.ts), by
+ * whichever costs fewer bytes (plan): unicast prepares, or tables plus one broadcast prepare a sweep
+ * (just the broadcasts when every panel gets the same record). Forgets them after. Returns the
+ * planned bytes (a sweep that cannot be prepared on a panel is not sent).
+ */
+export function sendPrepares(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
+  const bytes = plan(all, sweeps, word);
+  if (allSame || useTable) {
+    if (useTable) {
+      while (!inTable(base)) base++;
+      tables(load<u8>(recordAt(base)), false);
+    }
+    for (let u = 0; u < uses; u++) {
+      if (!sweepRecord(0, u) && allSame) continue;
+      send(ADDR_BROADCAST, T_ANIM_PREPARE);
+    }
+  }
+  if (!allSame) {
+    for (let p = lo; p <= hi; p++) {
+      if (!marked(p) || (useTable && inTable(p))) continue;
+      for (let u = 0; u < uses; u++) if (sweepRecord(p, u)) send(<u8>p, T_ANIM_PREPARE);
+    }
+  }
+  forget();
+  return bytes;
+}
