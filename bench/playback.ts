@@ -4,11 +4,7 @@
 // counted from the play until that tick is done. "unicast only" is what the same start would cost
 // with one prepare (25 B) per targeted panel and one palette packet (70 B) per panel: the bytes
 // broadcast saves. Target: any scene start under 8 KiB on the bus.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { startController } from "../host/src/controller.js";
-import { generateTopology } from "../host/src/bus/topology.js";
+import { startBenchController, timeTicks } from "./controller.js";
 import { maximalScene } from "../tests/helpers/scenes.js";
 
 const PANELS = 100;
@@ -111,37 +107,12 @@ function worstPalettes(): object[] {
 }
 
 export async function benchPlayback(): Promise<Record<string, string | number>> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-bench-playback-"));
-  const ctrl = await startController({
-    port: 0,
-    dataDir,
-    wires: generateTopology(PANELS),
-    variant: "large",
-    logLevel: "error",
-    manualClock: true,
-  });
-  const post = async (p: string, body: unknown) => {
-    const res = await fetch(ctrl.url + p, { method: "POST", body: JSON.stringify(body) });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${p}: ${res.status} ${text}`);
-    return text;
-  };
+  const bench = await startBenchController(PANELS, { manualClock: true });
+  const { running: ctrl, post } = bench;
   try {
-    for (let i = 0; i < 100; i++) {
-      const edges = (await (await fetch(`${ctrl.url}/api/panels/edges`)).json()) as unknown[];
-      if (edges.length === PANELS * 3) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
     // time each core tick while the clock request applies the queued play
-    const core = ctrl.core;
-    const original = core.tick.bind(core);
     let longest = 0;
-    core.tick = () => {
-      const t = performance.now();
-      const r = original();
-      longest = Math.max(longest, performance.now() - t);
-      return r;
-    };
+    timeTicks(ctrl, (ms) => (longest = Math.max(longest, ms)));
     const start = async (scene: object) => {
       await post("/api/scenes/stop", {});
       await post("/__test__/clock", { advance: 10 });
@@ -179,7 +150,7 @@ export async function benchPlayback(): Promise<Record<string, string | number>> 
     figures["8 runner layers: with one unicast prepare per panel and pulse (bytes)"] = runs[3][2];
     return figures;
   } finally {
-    await ctrl.close();
+    await bench.close();
   }
 }
 

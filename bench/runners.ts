@@ -3,11 +3,7 @@
 // (POST /api/animations/play). The controller runs in-process with the manual clock, so the start is
 // applied by one core tick: its time is the compile-and-send time, and the bus bytes are counted
 // from the request until that tick is done. Target: any runner under 2 ms in Node.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { startController } from "../host/src/controller.js";
-import { generateTopology } from "../host/src/bus/topology.js";
+import { startBenchController, timeTicks } from "./controller.js";
 
 const PANELS = 100;
 const RUNS = 9;
@@ -40,36 +36,11 @@ const CASES: Array<[string, object, number]> = [
 ];
 
 export async function benchRunners(): Promise<Record<string, string | number>> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-bench-runners-"));
-  const ctrl = await startController({
-    port: 0,
-    dataDir,
-    wires: generateTopology(PANELS),
-    variant: "large",
-    logLevel: "error",
-    manualClock: true,
-  });
-  const post = async (p: string, body: unknown) => {
-    const res = await fetch(ctrl.url + p, { method: "POST", body: JSON.stringify(body) });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${p}: ${res.status} ${text}`);
-    return text;
-  };
+  const bench = await startBenchController(PANELS, { manualClock: true });
+  const { running: ctrl, post } = bench;
   try {
-    for (let i = 0; i < 100; i++) {
-      const edges = (await (await fetch(`${ctrl.url}/api/panels/edges`)).json()) as unknown[];
-      if (edges.length === PANELS * 3) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    const core = ctrl.core;
-    const original = core.tick.bind(core);
     let longest = 0;
-    core.tick = () => {
-      const t = performance.now();
-      const r = original();
-      longest = Math.max(longest, performance.now() - t);
-      return r;
-    };
+    timeTicks(ctrl, (ms) => (longest = Math.max(longest, ms)));
     const figures: Record<string, string | number> = {};
     let worst = 0;
     for (const [name, step, unicast] of CASES) {
@@ -94,7 +65,7 @@ export async function benchRunners(): Promise<Record<string, string | number>> {
     figures["slowest runner under 2 ms"] = worst < 2 ? "yes" : "NO";
     return figures;
   } finally {
-    await ctrl.close();
+    await bench.close();
   }
 }
 

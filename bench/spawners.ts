@@ -4,11 +4,7 @@
 // 1 s warm-up. Figures: the bus bytes the controller puts on the bus per second
 // (VirtualBus.bytesFromController) and the core time of a tick: the mean over the ticks that
 // launched drops, and the longest tick (the manual clock ticks twice every 5 ms).
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { startController } from "../host/src/controller.js";
-import { generateTopology } from "../host/src/bus/topology.js";
+import { startBenchController, timeTicks } from "./controller.js";
 
 const PANELS = 100;
 const WAVES = 30;
@@ -23,45 +19,19 @@ const SPAWNERS: Array<[string, object]> = [
 ];
 
 export async function benchSpawners(): Promise<Record<string, string | number>> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-bench-spawners-"));
-  const ctrl = await startController({
-    port: 0,
-    dataDir,
-    wires: generateTopology(PANELS),
-    variant: "large",
-    logLevel: "error",
-    manualClock: true,
-    seed: 1,
-  });
-  const post = async (p: string, body: unknown) => {
-    const res = await fetch(ctrl.url + p, { method: "POST", body: JSON.stringify(body) });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`${p}: ${res.status} ${text}`);
-    return text;
-  };
+  const bench = await startBenchController(PANELS, { manualClock: true, seed: 1 });
+  const { running: ctrl, post } = bench;
   try {
-    for (let i = 0; i < 100; i++) {
-      const edges = (await (await fetch(`${ctrl.url}/api/panels/edges`)).json()) as unknown[];
-      if (edges.length === PANELS * 3) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    const core = ctrl.core;
-    const original = core.tick.bind(core);
     let ticks = 0;
     let total = 0;
     let longest = 0;
-    core.tick = () => {
-      const bytes = ctrl.bus.bytesFromController;
-      const t = performance.now();
-      const r = original();
-      const dt = performance.now() - t;
-      if (ctrl.bus.bytesFromController > bytes) {
+    timeTicks(ctrl, (ms, busBytes) => {
+      if (busBytes > 0) {
         ticks++;
-        total += dt;
+        total += ms;
       }
-      longest = Math.max(longest, dt);
-      return r;
-    };
+      longest = Math.max(longest, ms);
+    });
     const figures: Record<string, string | number> = {};
     for (const [name, step] of SPAWNERS) {
       await post("/api/scenes/stop", {});
@@ -83,7 +53,7 @@ export async function benchSpawners(): Promise<Record<string, string | number>> 
     }
     return figures;
   } finally {
-    await ctrl.close();
+    await bench.close();
   }
 }
 
