@@ -8,21 +8,26 @@
 // UTF-16 copy stays anyway):
 // - a string literal argument of one of MESSAGE_CALLS (directly, or inside `+` concatenations,
 //   parentheses or `?:` of that argument) becomes `__message(id)`, which decodes it. These calls
-//   only run on error and log paths, which build strings already; functions that take a text on
-//   the success path too (needSchema, single, range) are deliberately not in the list;
+//   only run on error and log paths, which build strings already; a function that takes a text on
+//   the success path too must not be in the list (the checks of scene/ test first and pass the
+//   text only to a failing call: `schema >= 3 || tooOld(3, "...")`, `single(...) || bad("...")`);
 // - a non-empty string returned by one of RULE_FUNCTIONS ("" when a rule holds, else the message)
 //   the same way: only failing checks get there;
 // - a top-level `const NAME = "..."` used only as such an argument is replaced there the same way;
 // - `raw("...")` / `w.raw("...")` (json/writer.ts) becomes `__rawMessage(id)`, which writes the
 //   UTF-8 bytes straight into the response: no string, no allocation.
-// The table is written to build/messages.txt (one JSON string a line) for inspection.
+// The table is compressed with a small dictionary: up to 31 common substrings ("must be ", " or ",
+// "schemaVersion"...), each written as one control byte that no message holds, expanded again by
+// __message and __rawMessage (a build-time check proves every message expands to itself).
+// The messages are written to build/messages.txt (one JSON string a line) for inspection.
 import fs from "node:fs";
 import path from "node:path";
 import { Transform } from "assemblyscript/transform";
+import { compress } from "./dictionary.mjs";
 import { Node, NodeKind, LiteralKind, Token, CommonFlags } from "assemblyscript";
 
 /** Calls whose string literal arguments are messages (only called when failing or logging). */
-const MESSAGE_CALLS = new Set(["fail", "bad", "badAt", "sendError", "log"]);
+const MESSAGE_CALLS = new Set(["fail", "bad", "badAt", "sendError", "log", "ignored", "tooOld"]);
 /** Functions that return "" when a rule holds and the broken rule's message otherwise. */
 const RULE_FUNCTIONS = new Set(["applies"]);
 const GENERATED = "assembly/generated/messages.ts";
@@ -99,30 +104,62 @@ function scanSource(source) {
   return found;
 }
 
+/**
+ * A dictionary for the table: up to 31 substrings (of messages and of earlier entries), each
+ * replaced by one control byte 1-31 that no message holds, the commonest savings first ("must be ",
+ * " or ", "schemaVersion"...). Returns [texts with the codes in, entries]; entry c-1 is code c.
+ */
+const SCRATCH_CAP = 256; // the longest message is ~100 bytes; checked below
+const expandedLength = (t, dictionary) =>
+  [...t].reduce(
+    (n, ch) => n + (ch.charCodeAt(0) < 32 ? expandedLength(dictionary[ch.charCodeAt(0) - 1], dictionary) : 1),
+    0,
+  );
+
 function tableSource(messages) {
+  const [texts, dictionary] = compress(
+    messages.map((m) => Buffer.from(m, "utf8").toString("latin1")),
+    1,
+  );
+  for (const t of texts)
+    if (expandedLength(t, dictionary) > SCRATCH_CAP) throw new Error("message over the scratch buffer");
+  const all = [...texts, ...dictionary];
   const bytes = [];
   const at = [0];
-  for (const m of messages) {
-    bytes.push(...Buffer.from(m, "utf8"));
+  for (const t of all) {
+    bytes.push(...Buffer.from(t, "latin1"));
     at.push(bytes.length);
   }
   if (bytes.length > 0xffff) throw new Error("message table over 64 KiB");
   return [
-    "// Generated at build time by scripts/messages-transform.mjs: the UTF-8 message table.",
+    "// Generated at build time by scripts/messages-transform.mjs: the UTF-8 message table. A byte",
+    "// 1-31 stands for dictionary entry DICT + byte - 1 (a common substring; entries may nest).",
     'import { byte } from "../json/writer";',
     `const TEXT = memory.data<u8>([${bytes.join(",")}]);`,
     `const AT = memory.data<u16>([${at.join(",")}]);`,
+    `const DICT = ${texts.length};`,
+    `const SCRATCH_CAP = ${SCRATCH_CAP};`,
+    "const scratch = memory.data(SCRATCH_CAP);",
+    "/** Entry `id` expanded from `at` of the scratch buffer, or (`raw`) into the JSON response; the end. */",
+    "function expand(id: i32, raw: bool, at: usize): usize {",
+    "  const end = <usize>load<u16>(AT + ((<usize>id + 1) << 1));",
+    "  for (let p = <usize>load<u16>(AT + (<usize>id << 1)); p < end; p++) {",
+    "    const c = load<u8>(TEXT + p);",
+    "    if (c < 32) at = expand(DICT + <i32>c - 1, raw, at);",
+    "    else if (raw) byte(c);",
+    "    else if (at < <usize>SCRATCH_CAP) store<u8>(scratch + at++, c);",
+    "  }",
+    "  return at;",
+    "}",
     "/** Message `id` of the table as a string. */",
     "// @ts-ignore: decorator",
     "@global export function __message(id: i32): string {",
-    "  const start = <usize>load<u16>(AT + (<usize>id << 1));",
-    "  return String.UTF8.decodeUnsafe(TEXT + start, <usize>load<u16>(AT + ((<usize>id + 1) << 1)) - start);",
+    "  return String.UTF8.decodeUnsafe(scratch, expand(id, false, 0));",
     "}",
     "/** Message `id` of the table written into the JSON response as it is (writer.raw). */",
     "// @ts-ignore: decorator",
     "@global export function __rawMessage(id: i32): void {",
-    "  const end = <usize>load<u16>(AT + ((<usize>id + 1) << 1));",
-    "  for (let p = <usize>load<u16>(AT + (<usize>id << 1)); p < end; p++) byte(load<u8>(TEXT + p));",
+    "  expand(id, true, 0);",
     "}",
     "",
   ].join("\n");

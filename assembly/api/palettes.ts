@@ -5,7 +5,7 @@
 // DELETE); a change that reaches the panels (the active palette updated or deleted) also queues a
 // palette broadcast for the next tick.
 import * as w from "../json/writer";
-import { closeJson, stringValue } from "../json/reader";
+import { closeJson, stringValue, hexDigit, utf8SequenceLength } from "../json/reader";
 import { fail } from "../json/validate";
 import { M_GET, M_POST, M_PUT, M_DELETE, jsonBody, sendInvalid, queueOrBusy } from "../http/request";
 import { sendError, sendLiteral } from "../http/response";
@@ -70,75 +70,47 @@ function quoted(s: string): string {
 }
 
 function sendForbidden(req: u32, p: Palette, verb: string): void {
-  const why = p.name == BASE_COLORS_NAME ? " is synthesized from the appearance base colours" : " is built in";
-  sendError(req, 403, "palette " + quoted(p.name) + why + " and cannot be " + verb);
-}
-
-function hexDigit(c: i32): i32 {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  c |= 0x20;
-  if (c >= 0x61 && c <= 0x66) return c - 0x57;
-  return -1;
+  sendError(
+    req,
+    403,
+    "palette " +
+      quoted(p.name) +
+      (p.name == BASE_COLORS_NAME ? " is synthesized from the appearance base colours" : " is built in") +
+      " and cannot be " +
+      verb,
+  );
 }
 
 /** Decodes a percent-encoded path segment as UTF-8 ("Cœur%20%E2%9D%A4" → "Cœur ❤"); null when a
- * "%" is not followed by two hex digits or the bytes are not valid UTF-8. "+" stays "+" (paths are
- * not form data); characters sent unencoded are taken as they are. */
+ * "%" is not followed by two hex digits or the bytes are not valid UTF-8 (strict: no overlong
+ * forms, no surrogates, nothing above U+10FFFF). "+" stays "+" (paths are not form data);
+ * characters sent unencoded are taken as they are. Decodes in place, in the UTF-8 copy. */
 export function percentDecode(s: string): string | null {
-  const bytes = Uint8Array.wrap(String.UTF8.encode(s));
-  const n = bytes.length;
-  let o = 0;
-  for (let i = 0; i < n; i++) {
-    let b = <i32>bytes[i];
+  const buf = String.UTF8.encode(s);
+  const p = changetype<usize>(buf);
+  const n = <usize>buf.byteLength;
+  let o: usize = 0;
+  for (let i: usize = 0; i < n; i++) {
+    let b = <i32>load<u8>(p + i);
     if (b == 0x25) {
       if (i + 2 >= n) return null;
-      const hi = hexDigit(bytes[i + 1]);
-      const lo = hexDigit(bytes[i + 2]);
+      const hi = hexDigit(load<u8>(p + i + 1));
+      const lo = hexDigit(load<u8>(p + i + 2));
       if (hi < 0 || lo < 0) return null;
       b = (hi << 4) | lo;
       i += 2;
     }
-    bytes[o++] = <u8>b;
+    i32.store8(p + o++, b); // (`store` is a local handler name here)
   }
-  if (!validUtf8(bytes, o)) return null;
-  return String.UTF8.decodeUnsafe(bytes.dataStart, o);
-}
-
-/** Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF. */
-function validUtf8(b: Uint8Array, n: i32): bool {
-  let i = 0;
-  while (i < n) {
-    const c = <u32>b[i];
-    if (c < 0x80) {
-      i++;
-      continue;
+  for (let i: usize = 0; i < o;) {
+    if (load<u8>(p + i) < 0x80) i++;
+    else {
+      const size = utf8SequenceLength(p + i, p + o);
+      if (size == 0) return null;
+      i += size;
     }
-    let size = 0;
-    let cp: u32 = 0;
-    let least: u32 = 0;
-    if (c >= 0xc2 && c <= 0xdf) {
-      size = 2;
-      cp = c & 0x1f;
-      least = 0x80;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      size = 3;
-      cp = c & 0x0f;
-      least = 0x800;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      size = 4;
-      cp = c & 0x07;
-      least = 0x10000;
-    } else return false;
-    if (i + size > n) return false;
-    for (let k = 1; k < size; k++) {
-      const x = <u32>b[i + k];
-      if ((x & 0xc0) != 0x80) return false;
-      cp = (cp << 6) | (x & 0x3f);
-    }
-    if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-    i += size;
   }
-  return true;
+  return String.UTF8.decodeUnsafe(p, o);
 }
 
 // ---- handlers ---------------------------------------------------------------------------------

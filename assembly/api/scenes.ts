@@ -225,10 +225,18 @@ function insertionSort(items: Summary[]): void {
 }
 
 function bySummary(a: Summary, b: Summary): i32 {
-  if (a.name < b.name) return -1;
-  if (a.name > b.name) return 1;
-  if (a.id < b.id) return -1;
-  return a.id > b.id ? 1 : 0;
+  const c = codeUnitOrder(a.name, b.name);
+  return c != 0 ? c : codeUnitOrder(a.id, b.id);
+}
+
+/** The sign orders a and b as String's < and > do (UTF-16 code units, a prefix first), in less code. */
+function codeUnitOrder(a: string, b: string): i32 {
+  const n = min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a.charCodeAt(i) - b.charCodeAt(i);
+    if (d != 0) return d;
+  }
+  return a.length - b.length;
 }
 
 /** The library, sorted by name then id. Each file is read and validated in turn (one in memory at a
@@ -274,8 +282,15 @@ function summarize(id: string): Summary | null {
   if (parseJson(buf, lastLength) != PARSE_OK) {
     log(LOG_WARN, "scenes: scene " + id + " is not valid JSON; not listed");
   } else if (validateScene(0, REQUIRE_NAME) != SCENE_OK) {
-    const why = validationError().length > 0 ? validationError() : "schemaVersion too new";
-    log(LOG_WARN, "scenes: scene " + id + " no longer validates (" + why + "); not listed");
+    const why = validationError();
+    log(
+      LOG_WARN,
+      "scenes: scene " +
+        id +
+        " no longer validates (" +
+        (why.length > 0 ? why : "schemaVersion too new") +
+        "); not listed",
+    );
   } else {
     item = new Summary(schema, id, stringValue(nameToken), layerCount, sceneDuration());
   }

@@ -3,9 +3,10 @@
 // password}}. Everything is validated first; then the MQTT settings are saved (large variant; the
 // small one ignores them) and the host is handed the station credentials.
 import { host_http_head, host_http_body, host_http_end, host_wifi_configure } from "../host/imports";
-import { SETUP, SETUP_LENGTH } from "../generated/text";
+import { SETUP, SETUP_LENGTH, SETUP_SIZE } from "../generated/text";
+import { unpack } from "../json/template";
 import { jsonBody, sendInvalid } from "../http/request";
-import { sendLiteral } from "../http/response";
+import * as w from "../json/writer";
 import { member, stringValue } from "../json/reader";
 import { expectObject, onlyKeys, expectString, fail } from "../json/validate";
 import { applyMqtt } from "./mqtt";
@@ -15,10 +16,14 @@ import { mqttAvailable } from "../mqtt/service";
 const HTML: u32 = 0x10000;
 const MQTT_FIELDS = ["enabled", "brokerDiscovery", "broker", "port", "username", "password"];
 
+/** The page, expanded from its packed table into a buffer for the one send. */
 export function getSetupPage(req: u32): void {
-  host_http_head(req, 200 | HTML, <i32>SETUP_LENGTH);
-  host_http_body(req, SETUP, SETUP_LENGTH);
+  const page = heap.alloc(SETUP_SIZE);
+  unpack(SETUP, SETUP_LENGTH, page);
+  host_http_head(req, 200 | HTML, <i32>SETUP_SIZE);
+  host_http_body(req, page, SETUP_SIZE);
   host_http_end(req);
+  heap.free(page);
 }
 
 /** A string member of `min`-`max` UTF-8 bytes, or null after recording the failure. */
@@ -48,5 +53,7 @@ export function postSetup(req: u32, body: usize, len: u32): void {
   const m = member(v, "mqtt");
   if (m >= 0 && mqttAvailable() && !applyMqtt(req, m, MQTT_FIELDS)) return;
   host_wifi_configure(changetype<usize>(ssid), <u32>ssid.byteLength, changetype<usize>(pass), <u32>pass.byteLength);
-  sendLiteral(req, 200, '{"ok":true}');
+  w.begin(req, 200);
+  w.raw('{"ok":true}'); // a literal raw(): moved to the UTF-8 message table
+  w.finish();
 }

@@ -2,7 +2,6 @@
 import * as w from "../json/writer";
 import { app, controllerFirmware } from "../state/app";
 import { jsonBody, sendInvalid, queueOrBusy } from "../http/request";
-import { sendLiteral } from "../http/response";
 import { expectObject, onlyKeys, expectBool, fail } from "../json/validate";
 import { W_POWER } from "../core/queue";
 import { member, kindOf, J_TRUE } from "../json/reader";
@@ -37,5 +36,9 @@ export function postPower(req: u32, body: usize, len: u32): void {
   if (!expectBool(isOn, "isOn")) return sendInvalid(req);
   const on = kindOf(isOn) == J_TRUE;
   if (!queueOrBusy(req, W_POWER, on ? 1 : 0, 0)) return;
-  sendLiteral(req, 202, on ? '{"isOn":true}' : '{"isOn":false}');
+  // two literal raw() calls rather than a chosen string: the messages transform moves them to UTF-8
+  w.begin(req, 202);
+  if (on) w.raw('{"isOn":true}');
+  else w.raw('{"isOn":false}');
+  w.finish();
 }

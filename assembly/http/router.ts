@@ -13,6 +13,7 @@ import { getMqtt, patchMqtt } from "../api/mqtt";
 import { getSetupPage, postSetup } from "../api/setup";
 import { mqttAvailable } from "../mqtt/service";
 import { getLayout } from "../api/layout";
+import { splitOn } from "../util/split";
 
 /** The path without query string, split on "/" (leading slash dropped). */
 function segments(url: string): string[] {
@@ -21,7 +22,7 @@ function segments(url: string): string[] {
   if (q >= 0) path = path.substring(0, q);
   if (path.length > 1 && path.endsWith("/")) path = path.substring(0, path.length - 1);
   if (path.startsWith("/")) path = path.substring(1);
-  return path.split("/");
+  return splitOn(path, 0x2f);
 }
 
 /** A decimal panel address 1-999 from a path segment, or -1. */

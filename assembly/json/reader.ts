@@ -475,7 +475,7 @@ function unescape(p: usize, stop: usize): string {
 }
 
 /** Length of the valid UTF-8 sequence at `p`, or 0 (overlong forms, surrogates and > U+10FFFF are invalid). */
-function utf8SequenceLength(p: usize, stop: usize): u32 {
+export function utf8SequenceLength(p: usize, stop: usize): u32 {
   const c = <u32>load<u8>(p);
   let n: u32 = 0;
   let least: u32 = 0;

@@ -15,9 +15,10 @@ export class Packer {
   }
 
   str(s: string): Packer {
-    const b = Uint8Array.wrap(String.UTF8.encode(s));
-    this.u16(b.length);
-    for (let i = 0; i < b.length; i++) this.bytes.push(b[i]);
+    const b = String.UTF8.encode(s);
+    const p = changetype<usize>(b);
+    this.u16(b.byteLength);
+    for (let i = 0; i < b.byteLength; i++) this.bytes.push(load<u8>(p + i));
     return this;
   }
 }

@@ -165,8 +165,10 @@ function list(names: StaticArray<string>): string {
   return s;
 }
 
-function needSchema(version: i32, what: string): bool {
-  return schema >= version || bad(what + " needs schemaVersion " + version.toString() + " or later");
+/** Records "<what> needs schemaVersion <version> or later"; callers test `schema >= version` first,
+ * so that `what` is only built on failure (and, as a literal, goes to the messages table). */
+function tooOld(version: i32, what: string): bool {
+  return bad(what + " needs schemaVersion " + version.toString() + " or later");
 }
 
 /** POST /api/animations/play: the flat step also holds `group` and `panels` (checked by the caller). */
@@ -210,11 +212,11 @@ export function checkStep(v: i32, li: i32, si: i32, count: i32): bool {
     if (!needString(slot[K_RUNNER])) return false;
     runner = nameIndex(slot[K_RUNNER], RUNNERS);
     if (runner < 0) return bad("unknown runner; expected one of " + list(RUNNERS));
-    if (!needSchema(RUNNER_SCHEMA[runner], RUNNERS[runner])) return false;
+    if (!(schema >= RUNNER_SCHEMA[runner] || tooOld(RUNNER_SCHEMA[runner], RUNNERS[runner]))) return false;
     pop();
     kind = KIND_RUNNER;
   }
-  if (kind == KIND_GAP && !needSchema(2, "a gap step")) return false;
+  if (kind == KIND_GAP && !(schema >= 2 || tooOld(2, "a gap step"))) return false;
   if (slot[K_DURATION] < 0) return badAt("duration", "required");
 
   let i = 0;
@@ -307,14 +309,14 @@ function checkField(k: i32, t: i32, kind: i32, type: i32, runner: i32, li: i32, 
     case K_REVERSE:
       return needBool(t);
     case K_REPEAT:
-      return needSchema(5, "repeat") && needBool(t);
+      return (schema >= 5 || tooOld(5, "repeat")) && needBool(t);
     case K_PARAMS:
       return checkParams(t);
     case K_ANIMATES: {
       if (!needString(t)) return false;
       const a = nameIndex(t, ANIMATES);
       if (a < 0) return bad("must be one of " + list(ANIMATES));
-      return needSchema(ANIMATES_SCHEMA[a], "animates " + ANIMATES[a]);
+      return schema >= ANIMATES_SCHEMA[a] || tooOld(ANIMATES_SCHEMA[a], "animates " + ANIMATES[a]);
     }
     case K_FROM:
     case K_TO:
@@ -327,7 +329,7 @@ function checkField(k: i32, t: i32, kind: i32, type: i32, runner: i32, li: i32, 
       return checkSource(t);
     case K_DIRECTIONALITY:
       if (stringEquals(t, "topology")) return true;
-      if (stringEquals(t, "geometric")) return needSchema(3, "geometric directionality");
+      if (stringEquals(t, "geometric")) return schema >= 3 || tooOld(3, "geometric directionality");
       return bad('must be "topology" or "geometric"');
     case K_ANGLE:
     case K_THICKNESS:
@@ -335,9 +337,9 @@ function checkField(k: i32, t: i32, kind: i32, type: i32, runner: i32, li: i32, 
     case K_COUNT:
       return needInt(t, 1, 30) >= 0;
     case K_REPEAT_COUNT:
-      return needSchema(5, "repeatCount") && needInt(t, 1, 255) >= 0;
+      return (schema >= 5 || tooOld(5, "repeatCount")) && needInt(t, 1, 255) >= 0;
     case K_WAVES:
-      return needSchema(7, "waves") && needInt(t, 1, 255) >= 0;
+      return (schema >= 7 || tooOld(7, "waves")) && needInt(t, 1, 255) >= 0;
     case K_SPEED:
       return needInt(t, 0, 65535) >= 0;
     case K_LINES:
@@ -349,7 +351,7 @@ function checkField(k: i32, t: i32, kind: i32, type: i32, runner: i32, li: i32, 
 }
 
 function checkId(t: i32, li: i32, si: i32): bool {
-  if (!needSchema(8, "a step id")) return false;
+  if (!(schema >= 8 || tooOld(8, "a step id"))) return false;
   if (!needString(t)) return false;
   textOf(t);
   if (tl < 1 || tl > <u32>ID_MAX) return bad(ID_RULE);
@@ -384,14 +386,13 @@ function checkParams(t: i32): bool {
 }
 
 function checkSource(t: i32): bool {
-  const rule = 'must be "root", "leaves", "all" or "panel:N" with a panel index 1-254';
   if (!needString(t)) return false;
   textOf(t);
   if (bytesAre(tp, tl, "root") || bytesAre(tp, tl, "leaves") || bytesAre(tp, tl, "all")) return true;
-  if (bytesAre(tp, tl, "geometric")) return needSchema(3, 'source "geometric"');
+  if (bytesAre(tp, tl, "geometric")) return schema >= 3 || tooOld(3, 'source "geometric"');
   if (startsWith(tp, tl, "panel:")) {
     const n = parseDecimal(tp + 6, tl - 6);
     if (n >= 1 && n <= 254) return true;
   }
-  return bad(rule);
+  return bad('must be "root", "leaves", "all" or "panel:N" with a panel index 1-254');
 }

@@ -110,36 +110,40 @@ function selectorString(v: i32): bool {
     bytesAre(p, n, "odd")
   )
     return true;
-  if (startsWith(p, n, "depth:")) return range(p + 6, n - 6, 0, 254, "depth:N or depth:A-B with 0 <= A <= B <= 254");
-  if (startsWith(p, n, "subtree:")) return single(p + 8, n - 8, 1, 254, "subtree:N with a panel index 1-254");
-  if (startsWith(p, n, "neighbors:")) return single(p + 10, n - 10, 1, 254, "neighbors:N with a panel index 1-254");
-  if (startsWith(p, n, "first:")) return single(p + 6, n - 6, 1, 254, "first:K with K 1-254");
-  if (startsWith(p, n, "last:")) return single(p + 5, n - 5, 1, 254, "last:K with K 1-254");
+  // the rules are literal `bad` arguments: the messages transform moves them to its UTF-8 table
+  if (startsWith(p, n, "depth:"))
+    return range(p + 6, n - 6, 0, 254) || bad("must be depth:N or depth:A-B with 0 <= A <= B <= 254");
+  if (startsWith(p, n, "subtree:"))
+    return single(p + 8, n - 8, 1, 254) || bad("must be subtree:N with a panel index 1-254");
+  if (startsWith(p, n, "neighbors:"))
+    return single(p + 10, n - 10, 1, 254) || bad("must be neighbors:N with a panel index 1-254");
+  if (startsWith(p, n, "first:")) return single(p + 6, n - 6, 1, 254) || bad("must be first:K with K 1-254");
+  if (startsWith(p, n, "last:")) return single(p + 5, n - 5, 1, 254) || bad("must be last:K with K 1-254");
   if (startsWith(p, n, "fraction:")) return fraction(p + 9, n - 9);
   return bad("unknown selector " + quote(p, n));
 }
 
-function single(p: usize, n: u32, lo: i32, hi: i32, rule: string): bool {
+/** Whether [p, p+n) is a decimal N with lo <= N <= hi. */
+function single(p: usize, n: u32, lo: i32, hi: i32): bool {
   const v = parseDecimal(p, n);
-  return (v >= lo && v <= hi) || bad("must be " + rule);
+  return v >= lo && v <= hi;
 }
 
-function range(p: usize, n: u32, lo: i32, hi: i32, rule: string): bool {
+/** Whether [p, p+n) is N or A-B with lo <= A <= B <= hi. */
+function range(p: usize, n: u32, lo: i32, hi: i32): bool {
   const dash = indexOfByte(p, n, 0x2d);
-  if (dash < 0) return single(p, n, lo, hi, rule);
+  if (dash < 0) return single(p, n, lo, hi);
   const a = parseDecimal(p, <u32>dash);
   const b = parseDecimal(p + dash + 1, n - dash - 1);
-  return (a >= lo && b <= hi && a <= b) || bad("must be " + rule);
+  return a >= lo && b <= hi && a <= b;
 }
 
 /** "A-B" with decimals 0 <= A <= B <= 1, each digits with an optional fraction. */
 function fraction(p: usize, n: u32): bool {
   const dash = indexOfByte(p, n, 0x2d);
-  const rule = "must be fraction:A-B with 0 <= A <= B <= 1";
-  if (dash < 0) return bad(rule);
-  const a = decimal(p, <u32>dash);
-  const b = decimal(p + dash + 1, n - dash - 1);
-  return (a >= 0 && b >= 0 && a <= 1 && b <= 1 && a <= b) || bad(rule);
+  const a = dash < 0 ? -1 : decimal(p, <u32>dash);
+  const b = dash < 0 ? -1 : decimal(p + dash + 1, n - dash - 1);
+  return (a >= 0 && b >= 0 && a <= 1 && b <= 1 && a <= b) || bad("must be fraction:A-B with 0 <= A <= B <= 1");
 }
 
 /** A non-negative decimal: digits with an optional fraction (0, 1, 0.25); -1 when malformed. */

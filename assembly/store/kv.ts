@@ -2,6 +2,7 @@
 // sync, rename), so a crash leaves either the old or the new value, never a torn one.
 import { host_store_read, host_store_write, host_store_delete, host_store_list } from "../host/imports";
 import { log, LOG_ERROR } from "../util/log";
+import { splitOn } from "../util/split";
 
 export const STORE_MISSING: i32 = -1;
 export const STORE_IO_ERROR: i32 = -2;
@@ -67,7 +68,7 @@ export function storeList(prefix: string): string[] | null {
     if (n < 0) return null;
     if (<u32>n <= cap) {
       const text = String.UTF8.decodeUnsafe(buf.dataStart, n);
-      return text.length == 0 ? [] : text.split("\n");
+      return text.length == 0 ? [] : splitOn(text, 0x0a);
     }
     cap = <u32>n;
   }

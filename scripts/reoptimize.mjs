@@ -1,0 +1,28 @@
+// Post-build step (scripts/build.mjs, controller release only): Binaryen's -Os pipeline run again
+// on asc's output until the binary stops shrinking. asc's own pass (-O3z, converge) leaves about
+// 0.8 KB that a second pipeline at shrink level 1 still removes. Binaryen's passes keep the
+// semantics; the features are the ones asc enables by default, so no new instruction appears.
+import fs from "node:fs";
+import binaryen from "binaryen";
+
+/** Rewrites `file` in place (`keepNames`: with its name section); returns [bytes before, bytes after]. */
+export function reoptimize(file, keepNames = false) {
+  const before = fs.readFileSync(file);
+  const module = binaryen.readBinary(before);
+  const F = binaryen.Features;
+  module.setFeatures(F.MutableGlobals | F.SignExt | F.NontrappingFPToInt | F.BulkMemory);
+  binaryen.setOptimizeLevel(2);
+  binaryen.setShrinkLevel(1);
+  binaryen.setDebugInfo(keepNames);
+  let best = before;
+  for (let round = 0; round < 8; round++) {
+    module.optimize();
+    const out = module.emitBinary();
+    if (out.length >= best.length) break;
+    best = out;
+  }
+  if (!module.validate()) throw new Error(`reoptimize: ${file} does not validate`);
+  module.dispose();
+  fs.writeFileSync(file, best);
+  return [before.length, best.length];
+}
