@@ -30,18 +30,7 @@ import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
 import { sameName } from "../palette/palette";
 import { runnerStart } from "../runner/compile";
-import {
-  rKind,
-  rAmount,
-  rWaves,
-  rSpeed,
-  rWidth,
-  rGeometric,
-  rAngle,
-  rReverse,
-  R_RAIN,
-  FLAT_STEP,
-} from "../runner/fields";
+import { rKind, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, FLAT_SPAWNER } from "../runner/spawn";
 
 const S_WAIT: u8 = 0;
@@ -190,20 +179,7 @@ function startStep(l: i32, now: u32): void {
   if (kind == c.K_RUNNER) {
     if (rKind[s] >= R_RAIN) {
       // a spawner's drops are not the layer's slots: they finish on their own (see spawn.ts)
-      spawnerStart(
-        l,
-        g,
-        rKind[s] - R_RAIN,
-        rec,
-        rAmount[s],
-        rWaves[s],
-        rSpeed[s],
-        rWidth[s],
-        rGeometric[s],
-        rAngle[s],
-        rReverse[s],
-        now,
-      );
+      spawnerStart(l, g, s, rec, now);
       lspawner[l] = true;
       return;
     }
@@ -271,22 +247,7 @@ export function playFlat(now: u32): void {
     const s = FLAT_STEP;
     // not scaled by the scene speed
     if (rKind[s] >= R_RAIN) {
-      const k = rKind[s] - R_RAIN;
-      spawnerStart(
-        FLAT_SPAWNER,
-        g,
-        k,
-        c.flatRecord,
-        rAmount[s],
-        rWaves[s],
-        rSpeed[s],
-        rWidth[s],
-        rGeometric[s],
-        rAngle[s],
-        rReverse[s],
-        now,
-        true,
-      );
+      spawnerStart(FLAT_SPAWNER, g, s, c.flatRecord, now, true);
       flatSpawnGroup = g;
       flatSpawnEnd = c.flatDuration > 0 ? max<u32>(1, now + c.flatDuration) : 0;
       return;

@@ -206,31 +206,25 @@ function candidate(s: i32, r: i32): i32 {
 }
 
 /**
- * Starts (or restarts) the spawner of layer `layer` (0-7): `spawner` SP_RAIN, SP_SPARKLE or
- * SP_MATRIX (runner/fields.ts rKind - R_RAIN); drops go to the panels of target set `layer`
- * (topology/targeting), in group `groupId`, layer byte `layer`. `rec` is the step's compact record
- * (playback/compile.ts REC: byte 1 animates | blend << 4, bytes 2-5 colorFrom, 6-9 colorTo).
- * `amount` the modifier peak (animates other than color), `perSecond` the waves 1-255, `speedMs`
- * the fall time (0: 1000), `tail` the width in rings (SPARKLE: the fade length), `geometric` the
- * directionality (runner/fields.ts: MATRIX's default is geometric), `angle` 0-359 (the direction
- * drops travel in the layout plane, counterclockwise from +x), `rev` reverse. Times are scene times
- * (the scene speed divides them, as for every step). `now` is the wall clock.
+ * Starts (or restarts) the spawner of layer `layer` (0-7) for runner step `step` (its fields in
+ * runner/fields.ts: rKind - R_RAIN is SP_RAIN, SP_SPARKLE or SP_MATRIX; rAmount the modifier peak
+ * (animates other than color), rWaves the drops a second, rSpeed the fall time (0: 1000), rWidth the
+ * tail in rings (SPARKLE: the fade length), rGeometric (MATRIX's default is geometric), rAngle the
+ * direction drops travel in the layout plane, counterclockwise from +x, rReverse). Drops go to the
+ * panels of target set `layer` (topology/targeting), in group `groupId`, layer byte `layer`. `rec` is
+ * the step's compact record (playback/compile.ts REC: byte 1 animates | blend << 4, bytes 2-5
+ * colorFrom, 6-9 colorTo). Times are scene times (the scene speed divides them, as for every step),
+ * except with `flat`. `now` is the wall clock.
  */
-export function spawnerStart(
-  layer: i32,
-  groupId: u8,
-  spawner: i32,
-  rec: usize,
-  amount: i32,
-  perSecond: i32,
-  speedMs: i32,
-  tail: i32,
-  geometric: bool,
-  angle: i32,
-  rev: bool,
-  now: u32,
-  flat: bool = false,
-): void {
+export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now: u32, flat: bool = false): void {
+  const spawner = <i32>f.rKind[step] - f.R_RAIN;
+  const amount = <i32>f.rAmount[step];
+  const perSecond = <i32>f.rWaves[step];
+  const speedMs = <i32>f.rSpeed[step];
+  const tail = <i32>f.rWidth[step];
+  const geometric = f.rGeometric[step];
+  const angle = <i32>f.rAngle[step];
+  const rev = f.rReverse[step];
   if (layer < 0 || layer >= N || spawner < SP_RAIN || spawner > SP_MATRIX) return;
   const sp = spawnerAt(layer);
   sp.kind = spawner;
