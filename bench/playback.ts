@@ -5,7 +5,7 @@
 // with one prepare (25 B) per targeted panel and one palette packet (70 B) per panel: the bytes
 // broadcast saves. Target: any scene start under 8 KiB on the bus.
 import { startBenchController, timeTicks } from "./controller.js";
-import { maximalScene } from "../tests/helpers/scenes.js";
+import { maximalScene, runnerLayersScene } from "../tests/helpers/scenes.js";
 
 const PANELS = 100;
 
@@ -43,24 +43,6 @@ function worstScene(): object {
       palette: `Worst ${l + 1}`,
       sequence: [{ type: "PULSE", color: { palette: 30 * l }, duration: 1000, params: [60, 60] }],
     })),
-  };
-}
-
-/** Eight runner layers at once on all 100 panels (tests/runners-table.test.ts): 51 pulses a panel. */
-function runnerScene(): object {
-  const runners = [
-    { runner: "WAVE", count: 2 },
-    { runner: "RIPPLE", directionality: "geometric", source: "leaves", count: 8 },
-    { runner: "CHASE", directionality: "geometric", angle: 40, count: 8 },
-    { runner: "WHEEL", lines: 3, thickness: 10 },
-    { runner: "BOUNCE", directionality: "geometric", angle: 90 },
-    { runner: "WAVE", repeat: true, repeatCount: 3, count: 8 },
-    { runner: "RIPPLE", directionality: "geometric", source: "panel:50", count: 8 },
-    { runner: "WAVE", directionality: "geometric", angle: 30, count: 8 },
-  ];
-  return {
-    schemaVersion: 7,
-    layers: runners.map((r, l) => ({ group: l + 1, sequence: [{ ...r, color: "#00FF00", duration: 3000 }] })),
   };
 }
 
@@ -132,7 +114,7 @@ export async function benchPlayback(): Promise<Record<string, string | number>> 
       ["8 layers starting at once, 4 palettes", wideScene(), 0],
       ["worst case (8 layers x 23 listed panels, 8 + 1 palettes of 16 stops, colours)", worstScene(), 0],
       // unicast-only: one prepare per panel and pulse, as before pulse tables
-      ["8 runner layers, 51 pulses a panel", runnerScene(), 23 + 51 * 100 * 25 + 8 * 7],
+      ["8 runner layers, 51 pulses a panel", runnerLayersScene(), 23 + 51 * 100 * 25 + 8 * 7],
       ["worst runner case (8 x geometric RIPPLE count 8 on 100, 8 + 1 palettes, colours)", worstRunnerScene(), 0],
     ];
     for (const [name, scene] of runs) {

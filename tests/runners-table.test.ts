@@ -9,6 +9,7 @@ import { Client, T, frame, mirroredPackets, type Frame } from "./helpers/frames.
 import { advance, oneShot } from "./helpers/playback.js";
 import { TableExpander, decodeTable } from "./helpers/pulse-table.js";
 import { crc8 } from "./helpers/panel.js";
+import { runnerLayersScene } from "./helpers/scenes.js";
 
 const chain = await startHost({ topology: "tests/fixtures/topology-chain-10.json", extraArgs: ["--manual-clock"] });
 const big = await startHost({ panels: 100, extraArgs: ["--manual-clock"] });
@@ -179,24 +180,11 @@ test("windowed pulses carry their window (words 2-3) in the table", async () => 
 
 // ---- the scene-start bound --------------------------------------------------------------------------
 
-const RUNNERS: Array<Record<string, unknown>> = [
-  { runner: "WAVE", count: 2 },
-  { runner: "RIPPLE", directionality: "geometric", source: "leaves", count: 8 },
-  { runner: "CHASE", directionality: "geometric", angle: 40, count: 8 },
-  { runner: "WHEEL", lines: 3, thickness: 10 },
-  { runner: "BOUNCE", directionality: "geometric", angle: 90 },
-  { runner: "WAVE", repeat: true, repeatCount: 3, count: 8 },
-  { runner: "RIPPLE", directionality: "geometric", source: "panel:50", count: 8 },
-  { runner: "WAVE", directionality: "geometric", angle: 30, count: 8 },
-];
-// pulses a panel each layer gets (count, at most 8; BOUNCE and WHEEL one)
+// pulses a panel each layer of runnerLayersScene gets (count, at most 8; BOUNCE and WHEEL one)
 const PULSES = [2, 8, 8, 1, 1, 8, 8, 8];
 
 test("8 runner layers on 100 panels, 51 pulses a panel: the scene starts with under 8 KiB on the bus", async () => {
-  const scene = {
-    schemaVersion: 7,
-    layers: RUNNERS.map((r, l) => ({ group: l + 1, sequence: [{ ...r, color: "#00ff00", duration: 3000 }] })),
-  };
+  const scene = runnerLayersScene();
   const recs = await capture(
     big,
     () => oneShot(big, scene),

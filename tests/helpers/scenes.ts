@@ -54,6 +54,26 @@ export function baseScene(): Scene {
 
 const RUNNERS = ["WAVE", "RIPPLE", "CHASE", "WHEEL", "BOUNCE", "RAIN", "SPARKLE", "MATRIX"];
 
+/** Eight runner layers starting at once on every panel, 51 pulses a panel (count, at most 8; BOUNCE
+ * and WHEEL one each, in this order: 2, 8, 8, 1, 1, 8, 8, 8): the scene-start bound for runners
+ * (tests/runners-table.test.ts, bench/playback.ts). */
+export function runnerLayersScene(): Scene {
+  const runners = [
+    { runner: "WAVE", count: 2 },
+    { runner: "RIPPLE", directionality: "geometric", source: "leaves", count: 8 },
+    { runner: "CHASE", directionality: "geometric", angle: 40, count: 8 },
+    { runner: "WHEEL", lines: 3, thickness: 10 },
+    { runner: "BOUNCE", directionality: "geometric", angle: 90 },
+    { runner: "WAVE", repeat: true, repeatCount: 3, count: 8 },
+    { runner: "RIPPLE", directionality: "geometric", source: "panel:50", count: 8 },
+    { runner: "WAVE", directionality: "geometric", angle: 30, count: 8 },
+  ];
+  return {
+    schemaVersion: 7,
+    layers: runners.map((r, l) => ({ group: l + 1, sequence: [{ ...r, color: "#00FF00", duration: 3000 }] })),
+  };
+}
+
 /** The largest scene the limits allow in spirit: 8 layers x 12 steps, 32 explicit panels per layer,
  * every layer field, and steps carrying every field that applies to their kind. */
 export function maximalScene(): Scene {
