@@ -150,6 +150,16 @@ typedef struct {
   uint32_t used;
 } unpack_t;
 
+/* Starts reading the core's record at ptr+len (NULL p when out of bounds). One static reader: the
+ * core calls imports one at a time and the port copies what it keeps. */
+static unpack_t *unpack_begin(uint32_t ptr, uint32_t len, const char *what) {
+  static unpack_t u;
+  memset(&u, 0, sizeof u);
+  u.p = in(ptr, len, what);
+  u.len = len;
+  return &u;
+}
+
 static int u16_at(unpack_t *u, uint16_t *v) {
   if (u->at + 2 > u->len) return 0;
   *v = (uint16_t)(u->p[u->at] | (u->p[u->at + 1] << 8));
@@ -171,18 +181,15 @@ static const char *next_string(unpack_t *u, uint32_t *len_out) {
 }
 
 void host_mdns_advertise(uint32_t ptr, uint32_t len) {
-  static unpack_t u;
-  memset(&u, 0, sizeof u);
-  u.p = in(ptr, len, "host_mdns_advertise: out of bounds");
-  u.len = len;
+  unpack_t *u = unpack_begin(ptr, len, "host_mdns_advertise: out of bounds");
   uint16_t port;
-  if (!u.p || !u16_at(&u, &port)) return;
-  const char *hostname = next_string(&u, NULL), *service = next_string(&u, NULL);
+  if (!u->p || !u16_at(u, &port)) return;
+  const char *hostname = next_string(u, NULL), *service = next_string(u, NULL);
   if (!hostname || !service) return log_text(TESSERA_LOG_ERROR, "host_mdns_advertise: malformed record");
   const char *txt[TXT_MAX];
   uint32_t count = 0;
-  while (u.at < u.len && count < TXT_MAX) {
-    const char *t = next_string(&u, NULL);
+  while (u->at < u->len && count < TXT_MAX) {
+    const char *t = next_string(u, NULL);
     if (!t) break;
     txt[count++] = t;
   }
@@ -199,20 +206,17 @@ void host_mdns_browse(uint32_t service, uint32_t service_len, uint32_t timeout_m
 }
 
 void host_mqtt_connect(uint32_t ptr, uint32_t len) {
-  static unpack_t u;
-  memset(&u, 0, sizeof u);
-  u.p = in(ptr, len, "host_mqtt_connect: out of bounds");
-  u.len = len;
+  unpack_t *u = unpack_begin(ptr, len, "host_mqtt_connect: out of bounds");
   tessera_mqtt_connect_t c;
   memset(&c, 0, sizeof c);
-  if (!u.p || !u16_at(&u, &c.port) || !u16_at(&u, &c.keepalive_s) || u.at >= u.len) return;
-  c.will_retain = u.p[u.at++] & 1;
-  c.host = next_string(&u, NULL);
-  c.client_id = next_string(&u, NULL);
-  c.username = next_string(&u, NULL);
-  c.password = next_string(&u, NULL);
-  c.will_topic = next_string(&u, NULL);
-  c.will_payload = (const uint8_t *)next_string(&u, &c.will_payload_len);
+  if (!u->p || !u16_at(u, &c.port) || !u16_at(u, &c.keepalive_s) || u->at >= u->len) return;
+  c.will_retain = u->p[u->at++] & 1;
+  c.host = next_string(u, NULL);
+  c.client_id = next_string(u, NULL);
+  c.username = next_string(u, NULL);
+  c.password = next_string(u, NULL);
+  c.will_topic = next_string(u, NULL);
+  c.will_payload = (const uint8_t *)next_string(u, &c.will_payload_len);
   if (!c.host || !c.client_id || !c.username || !c.password || !c.will_topic || !c.will_payload)
     return log_text(TESSERA_LOG_ERROR, "host_mqtt_connect: malformed record");
   port_mqtt_connect(&c);

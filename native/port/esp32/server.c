@@ -223,6 +223,16 @@ static esp_err_t on_request(httpd_req_t *req) {
 }
 
 /* ---- WebSocket /ws ------------------------------------------------------------------------------ */
+/* The open WebSocket slot of socket `fd`, or NULL. */
+static socket_t *socket_of(int fd) {
+  socket_t *s = NULL;
+  posix_lock();
+  for (int i = 0; i < MAX_SOCKETS && !s; i++)
+    if (sockets[i].used && sockets[i].fd == fd) s = &sockets[i];
+  posix_unlock();
+  return s;
+}
+
 static esp_err_t on_ws(httpd_req_t *req) {
   int fd = httpd_req_to_sockfd(req);
   if (req->method == HTTP_GET) { /* the handshake is done */
@@ -248,11 +258,7 @@ static esp_err_t on_ws(httpd_req_t *req) {
     return ESP_FAIL;
   }
   if (frame.type == HTTPD_WS_TYPE_BINARY && frame.final && frame.len <= WS_FRAME_CAP) {
-    socket_t *s = NULL;
-    posix_lock();
-    for (int i = 0; i < MAX_SOCKETS && !s; i++)
-      if (sockets[i].used && sockets[i].fd == fd) s = &sockets[i];
-    posix_unlock();
+    socket_t *s = socket_of(fd);
     if (s) {
       ws_job_t job = {s, data, frame.len};
       core_call(ws_frame_job, &job);
@@ -264,11 +270,7 @@ static esp_err_t on_ws(httpd_req_t *req) {
 
 static void on_close(httpd_handle_t hd, int fd) {
   (void)hd;
-  socket_t *s = NULL;
-  posix_lock();
-  for (int i = 0; i < MAX_SOCKETS && !s; i++)
-    if (sockets[i].used && sockets[i].fd == fd) s = &sockets[i];
-  posix_unlock();
+  socket_t *s = socket_of(fd);
   if (s) {
     ws_job_t job = {.socket = s};
     core_call(ws_close_job, &job);
