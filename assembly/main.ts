@@ -1,11 +1,12 @@
 // The controller core's exports, host → core: the whole surface a host drives. Each export does
 // its work and returns; the minimal runtime's collector runs at the end of the exports that
 // allocate, when no managed reference is left on the stack. See docs/host-abi.md.
-import { host_clock_ms } from "./host/imports";
+import { host_clock_ms, host_http_read } from "./host/imports";
 import { route } from "./http/router";
 import { closeJson } from "./json/reader";
 import { sendError } from "./http/response";
-import { BODY_SLACK } from "./http/request";
+import { BODY_SLACK, M_POST, M_PUT, M_PATCH } from "./http/request";
+import { HEADER_ROOM } from "./scene/store";
 import { handleFrame, sendPanelsStates, sendAppState, broadcastAppStateIfChanged } from "./ws/commands";
 import { openConnection, closeConnection, setMirroring } from "./ws/connections";
 import { packetValid, HEADER_SIZE, T_HELLO, T_EMPTY, T_STATE } from "./bus/protocol";
@@ -24,7 +25,8 @@ import "./util/math"; // the `Math` of asconfig.json `use`
 const RX_CAP: u32 = 1024;
 const rx = memory.data(RX_CAP);
 
-// HTTP bodies are the one large input: a buffer per request, at most MAX_PENDING at once.
+// HTTP bodies are the one large input: a buffer per request, at most MAX_PENDING at once. The host
+// keeps the body; the core reads it (host_http_read) only for methods that take one.
 const BODY_LIMIT: u32 = 32768;
 const URL_LIMIT: u32 = 512;
 const MAX_PENDING = 2;
@@ -33,6 +35,11 @@ const pendingBuf = new StaticArray<usize>(MAX_PENDING);
 const pendingMethod = new StaticArray<u32>(MAX_PENDING);
 const pendingUrlLen = new StaticArray<u32>(MAX_PENDING);
 const pendingBodyLen = new StaticArray<u32>(MAX_PENDING);
+
+/** POST, PUT and PATCH carry a document; any other method's body is ignored, whatever its size. */
+function takesBody(method: u32): bool {
+  return method == M_POST || method == M_PUT || method == M_PATCH;
+}
 
 /** Boot: read the stored settings, then discover the panels; the look is pushed when discovery ends. */
 export function core_init(maxPanels: u32): void {
@@ -69,9 +76,10 @@ export function core_rx_buffer(len: u32): usize {
   return len <= RX_CAP ? rx : 0;
 }
 
-/** An HTTP request starts: returns where the host writes the URL then the body, or 0 when the core
- * has already answered (413 payload_too_large, 414 uri_too_long, 503 busy) and the body is unwanted. */
+/** An HTTP request starts: returns where the host writes the URL, or 0 when the core has already
+ * answered (413 payload_too_large, 414 uri_too_long, 503 busy). The body stays with the host. */
 export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
+  if (!takesBody(method)) bodyLen = 0;
   if (bodyLen > BODY_LIMIT) {
     sendError(req, 413, "payload_too_large");
     return 0;
@@ -82,28 +90,38 @@ export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32
   }
   for (let i = 0; i < MAX_PENDING; i++) {
     if (pendingBuf[i] == 0) {
-      const buf = heap.alloc(urlLen + bodyLen + BODY_SLACK);
+      // free room before the URL takes a stored scene's header (api/scenes.ts storeValidatedScene),
+      // spare bytes after the body its canonical form's growth (BODY_SLACK)
+      const buf = heap.alloc(HEADER_ROOM + urlLen + (bodyLen > 0 ? bodyLen + BODY_SLACK : 0));
       pendingReq[i] = req;
       pendingBuf[i] = buf;
       pendingMethod[i] = method;
       pendingUrlLen[i] = urlLen;
       pendingBodyLen[i] = bodyLen;
-      return buf;
+      return buf + HEADER_ROOM;
     }
   }
   sendError(req, 503, "busy");
   return 0;
 }
 
-/** The URL and body of `req` are in place: handle it. Every request is answered exactly once. */
+/** The URL of `req` is in place: read its body and handle it. Every request is answered exactly once. */
 export function core_http_dispatch(req: u32): void {
   for (let i = 0; i < MAX_PENDING; i++) {
     const buf = pendingBuf[i];
     if (buf == 0 || pendingReq[i] != req) continue;
     pendingBuf[i] = 0;
     const urlLen = pendingUrlLen[i];
-    const url = String.UTF8.decodeUnsafe(buf, urlLen);
-    route(req, pendingMethod[i], url, buf + urlLen, pendingBodyLen[i], host_clock_ms());
+    const body = buf + HEADER_ROOM + urlLen;
+    const want = pendingBodyLen[i];
+    let got: u32 = 0;
+    while (got < want) {
+      const n = host_http_read(req, body + got, want - got);
+      if (n <= 0) break;
+      got += <u32>n;
+    }
+    const url = String.UTF8.decodeUnsafe(buf + HEADER_ROOM, urlLen);
+    route(req, pendingMethod[i], url, body, got, host_clock_ms());
     closeJson();
     heap.free(buf);
     broadcastAppStateIfChanged();

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import http from "node:http";
 import { startHost, api, tempDir, type Host } from "./helpers/host.js";
-import { baseScene, maximalScene, type Scene } from "./helpers/scenes.js";
+import { baseScene, maximalScene, readStoredScene, type Scene } from "./helpers/scenes.js";
 
 const host = await startHost({ panels: 3 });
 after(() => host.stop());
@@ -63,8 +63,11 @@ test("POST stores the scene and answers its new id; GET returns it with id first
   assert.match(String(res.headers["content-type"]), /application\/json/);
   assert.equal(res.body.toString("utf8"), withId(id, JSON.stringify(doc)));
   assert.deepEqual(Object.keys(JSON.parse(res.body.toString("utf8")))[0], "id");
-  // the file holds the canonical form without the id
-  assert.equal(fs.readFileSync(path.join(host.dataDir, "scenes", id), "utf8"), JSON.stringify(doc));
+  // the file holds a summary header, then the canonical form without the id
+  const stored = readStoredScene(path.join(host.dataDir, "scenes", id));
+  assert.equal(stored.json, JSON.stringify(doc));
+  const [entry] = (await api(host, "GET", "/api/scenes")).body;
+  assert.deepEqual(stored.summary, { schemaVersion: 8, layerCount: 3, duration: entry.duration, name: "base" });
   await removeAll();
 });
 
@@ -321,7 +324,7 @@ test("PATCH with an invalid document is 422/409/400 and leaves the scene unchang
   ] as const) {
     const res = await api(host, "PATCH", `/api/scenes/${id}`, body);
     assert.equal(res.status, status, res.text);
-    assert.equal(fs.readFileSync(path.join(host.dataDir, "scenes", id), "utf8"), before);
+    assert.equal(readStoredScene(path.join(host.dataDir, "scenes", id)).json, before);
   }
   await removeAll();
 });
@@ -436,7 +439,7 @@ test("a failed store write is 500 with a message, and the old file stays intact"
   const res = await api(host, "PATCH", `/api/scenes/${id}`, { ...doc, name: "new" });
   assert.equal(res.status, 500);
   assert.equal(res.text, `{"error":"scene ${id} could not be saved"}`);
-  assert.equal(fs.readFileSync(path.join(host.dataDir, "scenes", id), "utf8"), JSON.stringify(doc));
+  assert.equal(readStoredScene(path.join(host.dataDir, "scenes", id)).json, JSON.stringify(doc));
   assert.equal((await api(host, "GET", `/api/scenes/${id}`)).text, withId(id, JSON.stringify(doc)));
   fs.rmdirSync(tmp);
   await removeAll();

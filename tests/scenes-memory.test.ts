@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { FileStore } from "../host/src/store.js";
 import { STORE_FULL } from "../host/src/abi.js";
-import { InProcessCore, baseScene, maximalScene, tokenCount } from "./helpers/scenes.js";
+import { InProcessCore, baseScene, maximalScene, readStoredScene, tokenCount } from "./helpers/scenes.js";
 
 const BUDGET = 128 * 1024;
 
@@ -115,7 +115,7 @@ test("a full store is 507 with a message, and the old file stays intact", () => 
   const post = core.request("POST", "/api/scenes", doc);
   assert.equal(post.status, 507);
   assert.match(post.body.error, /^storage full: scene [a-z0-9]{8} was not saved$/);
-  assert.equal(fs.readFileSync(path.join(dir, "scenes", id), "utf8"), JSON.stringify(doc));
+  assert.equal(readStoredScene(path.join(dir, "scenes", id)).json, JSON.stringify(doc));
   assert.deepEqual(scenesOnDisk(core), [id]);
   full = false;
   assert.equal(core.request("PATCH", `/api/scenes/${id}`, { ...doc, name: "changed" }).status, 200);

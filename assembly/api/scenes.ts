@@ -6,8 +6,16 @@ import { M_GET, M_POST, M_PATCH, M_DELETE, jsonBody, sendInvalid, BODY_SLACK } f
 import { sendError, sendLiteral } from "../http/response";
 import * as w from "../json/writer";
 import * as playback from "./playback";
-import { parseJson, closeJson, stringValue, PARSE_OK } from "../json/reader";
-import { resetErrors, validationError } from "../json/validate";
+import { closeJson, stringValue } from "../json/reader";
+import {
+  readSummary,
+  nameUnits,
+  summaryName,
+  summaryNameLength,
+  summarySchema,
+  summaryLayers,
+  summaryDuration,
+} from "../scene/summary";
 import { STORE_MISSING, STORE_FULL, STORE_IO_ERROR } from "../store/kv";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 import { validateScene, REQUIRE_NAME, SCENE_OK, SCENE_TOO_NEW, tooNewVersion } from "../scene/validate";
@@ -27,6 +35,8 @@ import {
   readSceneFile,
   checkSceneFile,
   readSceneChunk,
+  putSceneHeader,
+  HEADER_ROOM,
   lastLength,
   chunk,
   CHUNK,
@@ -77,14 +87,19 @@ export function sendRejected(req: u32, result: i32): void {
 
 /**
  * Stores the validated document at token `root` of the open JSON document, whose source bytes are
- * [src, src+len) followed by BODY_SLACK spare bytes (a request body), as scene `id` in canonical
- * form. The canonical form is written over the source bytes (scene/canonical); when legacy rewrites
+ * [src, src+len) followed by BODY_SLACK spare bytes and preceded by HEADER_ROOM free ones (a request
+ * body: core_http_begin), as scene `id`: its summary header (scene/store.ts), then its canonical form. The canonical form is written over the source bytes (scene/canonical); when legacy rewrites
  * make it longer than the source, the rest goes into the spare bytes, or (longer still) the JSON
  * document is closed and the scene is assembled in a block of its own. Either way the tokens are
  * unusable afterwards. Returns 0 or a negative STORE_* status; on failure the old file, if any, is intact.
  * For playback (the one-shot scene) as well as the library endpoints.
  */
 export function storeValidatedScene(id: string, root: i32, src: usize, len: u32): i32 {
+  // the summary header comes from the tokens, before the canonical form overwrites their source
+  const name = nameToken >= 0 ? String.UTF8.encode(stringValue(nameToken)) : new ArrayBuffer(0);
+  const duration = sceneDuration();
+  const layers = layerCount;
+  const version = schema;
   const length = canonicalLength(root);
   const inPlace = writeCanonicalInPlace(root, src, len);
   if (inPlace < 0) {
@@ -92,18 +107,20 @@ export function storeValidatedScene(id: string, root: i32, src: usize, len: u32)
     return STORE_IO_ERROR;
   }
   let rc: i32 = 0;
-  if (spillLength() == 0) rc = writeSceneFile(id, src, length);
-  else if (length <= len + BODY_SLACK) {
-    // the request body's spare bytes take the spill: no second copy
-    spillTo(src + <usize>inPlace);
-    rc = writeSceneFile(id, src, length);
+  if (spillLength() == 0 || length <= len + BODY_SLACK) {
+    // the request body's spare bytes take the spill, and its URL's room the header: no second copy
+    if (spillLength() > 0) spillTo(src + <usize>inPlace);
+    const at = putSceneHeader(src, version, layers, duration, name);
+    rc = writeSceneFile(id, at, <u32>(src - at) + length);
   } else {
     closeJson();
-    const dest = heap.alloc(length);
+    const block = heap.alloc(HEADER_ROOM + length);
+    const dest = block + HEADER_ROOM;
     memory.copy(dest, src, <usize>inPlace);
     spillTo(dest + <usize>inPlace);
-    rc = writeSceneFile(id, dest, length);
-    heap.free(dest);
+    const at = putSceneHeader(dest, version, layers, duration, name);
+    rc = writeSceneFile(id, at, <u32>(dest - at) + length);
+    heap.free(block);
   }
   releaseSpill();
   if (rc < 0) log(LOG_ERROR, "scenes: writing scene " + id + " failed (" + rc.toString() + ")");
@@ -201,100 +218,104 @@ function getScene(req: u32, id: string): void {
   w.finish();
 }
 
-class Summary {
-  constructor(
-    public schemaVersion: i32,
-    public id: string,
-    public name: string,
-    public layerCount: i32,
-    public duration: u32,
-  ) {}
+// The list is sorted by name, then id, in bounded memory: per scene a sort key of its id's index and
+// the first KEY_UNITS code units of its name; two names alike that far are compared whole.
+const LIST_CAP = 128;
+const KEY_UNITS = 16;
+const KEY_SIZE = 4 + KEY_UNITS * 2; // [0] id index, [2..3] name length in units, then the units
+const keys = memory.data(LIST_CAP * KEY_SIZE);
+const order = memory.data(LIST_CAP);
+const fullA = memory.data(512);
+const fullB = memory.data(512);
+let listed: string[] = [];
+
+function keyAt(i: i32): usize {
+  return keys + <usize>i * KEY_SIZE;
 }
 
-/** In place; the library holds at most 100 scenes, and the library sort would add 1 KiB of code. */
-function insertionSort(items: Summary[]): void {
-  for (let i = 1; i < items.length; i++) {
-    const item = items[i];
-    let j = i - 1;
-    while (j >= 0 && bySummary(items[j], item) > 0) {
-      items[j + 1] = items[j];
-      j--;
-    }
-    items[j + 1] = item;
+/** Orders entries a and b (indices into keys) by name, then id. */
+function compareKeys(a: usize, b: usize): i32 {
+  const la = <i32>load<u16>(a, 2);
+  const lb = <i32>load<u16>(b, 2);
+  const n = min(min(la, lb), KEY_UNITS);
+  for (let i = 0; i < n; i++) {
+    const d = <i32>load<u16>(a + 4 + (i << 1)) - <i32>load<u16>(b + 4 + (i << 1));
+    if (d != 0) return d;
   }
+  let c = 0;
+  if (min(la, lb) <= KEY_UNITS) c = la - lb;
+  else {
+    readSummary(listed[load<u8>(a)]);
+    const na = nameUnits(fullA, 256);
+    readSummary(listed[load<u8>(b)]);
+    const nb = nameUnits(fullB, 256);
+    c = memoryOrder(fullA, na, fullB, nb);
+  }
+  return c != 0 ? c : codeUnitOrder(listed[load<u8>(a)], listed[load<u8>(b)]);
 }
 
-function bySummary(a: Summary, b: Summary): i32 {
-  const c = codeUnitOrder(a.name, b.name);
-  return c != 0 ? c : codeUnitOrder(a.id, b.id);
+function memoryOrder(a: usize, na: i32, b: usize, nb: i32): i32 {
+  const n = min(na, nb);
+  for (let i = 0; i < n; i++) {
+    const d = <i32>load<u16>(a + (i << 1)) - <i32>load<u16>(b + (i << 1));
+    if (d != 0) return d;
+  }
+  return na - nb;
 }
 
 /** The sign orders a and b as String's < and > do (UTF-16 code units, a prefix first), in less code. */
 function codeUnitOrder(a: string, b: string): i32 {
-  const n = min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const d = a.charCodeAt(i) - b.charCodeAt(i);
-    if (d != 0) return d;
-  }
-  return a.length - b.length;
+  return memoryOrder(changetype<usize>(a), a.length, changetype<usize>(b), b.length);
 }
 
-/** The library, sorted by name then id. Each file is read and validated in turn (one in memory at a
- * time); one that cannot be read or no longer validates is skipped and logged. */
+/** The library, sorted by name then id, from each file's summary header (scene/summary.ts); a file
+ * that cannot be read or no longer validates is skipped and logged. Memory does not grow with the
+ * library: the answer streams out one scene at a time. */
 function listScenes(req: u32): void {
   const ids = listSceneIds();
   if (ids === null) return sendError(req, 500, "the scene library is unreadable");
-  const items = new Array<Summary>();
+  listed = ids;
+  let count = 0;
   for (let i = 0; i < ids.length; i++) {
-    const item = summarize(ids[i]);
-    if (item) items.push(item);
+    if (count == LIST_CAP) {
+      log(LOG_WARN, "scenes: more than " + LIST_CAP.toString() + " scene files; the rest are not listed");
+      break;
+    }
+    if (!readSummary(ids[i])) continue;
+    const key = keyAt(count);
+    store<u8>(key, <u8>i);
+    store<u16>(key, <u16>nameUnits(fullA, 256), 2);
+    memory.copy(key + 4, fullA, KEY_UNITS << 1);
+    // insertion sort of the order bytes: at most 100 scenes
+    let j = count - 1;
+    while (j >= 0 && compareKeys(keyAt(load<u8>(order + j)), key) > 0) {
+      store<u8>(order + j + 1, load<u8>(order + j));
+      j--;
+    }
+    store<u8>(order + j + 1, <u8>count);
+    count++;
   }
-  insertionSort(items);
   w.begin(req, 200);
   w.byte(0x5b);
-  for (let i = 0; i < items.length; i++) {
-    const s = items[i];
-    if (i > 0) w.byte(0x2c);
+  let first = true;
+  for (let k = 0; k < count; k++) {
+    const id = ids[load<u8>(keyAt(load<u8>(order + k)))];
+    if (!readSummary(id)) continue;
+    if (!first) w.byte(0x2c);
+    first = false;
     w.raw('{"schemaVersion":');
-    w.int(s.schemaVersion);
+    w.int(summarySchema);
     w.raw(',"id":');
-    w.str(s.id);
+    w.str(id);
     w.raw(',"name":');
-    w.str(s.name);
+    w.strBytes(summaryName, summaryNameLength);
     w.raw(',"layerCount":');
-    w.int(s.layerCount);
+    w.int(summaryLayers);
     w.raw(',"duration":');
-    w.int(s.duration);
+    w.int(summaryDuration);
     w.byte(0x7d);
   }
   w.byte(0x5d);
   w.finish();
-}
-
-function summarize(id: string): Summary | null {
-  const buf = readSceneFile(id);
-  if (buf == 0) {
-    log(LOG_WARN, "scenes: scene " + id + " is unreadable or corrupt; not listed");
-    return null;
-  }
-  let item: Summary | null = null;
-  resetErrors();
-  if (parseJson(buf, lastLength) != PARSE_OK) {
-    log(LOG_WARN, "scenes: scene " + id + " is not valid JSON; not listed");
-  } else if (validateScene(0, REQUIRE_NAME) != SCENE_OK) {
-    const why = validationError();
-    log(
-      LOG_WARN,
-      "scenes: scene " +
-        id +
-        " no longer validates (" +
-        (why.length > 0 ? why : "schemaVersion too new") +
-        "); not listed",
-    );
-  } else {
-    item = new Summary(schema, id, stringValue(nameToken), layerCount, sceneDuration());
-  }
-  closeJson();
-  heap.free(buf);
-  return item;
+  listed = [];
 }

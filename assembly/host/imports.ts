@@ -11,6 +11,8 @@
 @external("tessera", "host_http_head") export declare function host_http_head(req: u32, status: u32, length: i32): void;
 @external("tessera", "host_http_body") export declare function host_http_body(req: u32, ptr: usize, len: u32): void;
 @external("tessera", "host_http_end") export declare function host_http_end(req: u32): void;
+// HTTP request body: the next bytes (at most cap) of the request being dispatched; 0 at its end. Read in order.
+@external("tessera", "host_http_read") export declare function host_http_read(req: u32, buf: usize, cap: u32): i32;
 
 // WebSocket: one binary frame to one connection, or to every open connection.
 @external("tessera", "host_ws_send") export declare function host_ws_send(conn: u32, ptr: usize, len: u32): void;
@@ -42,8 +44,10 @@
 
 // MQTT session: connect (packed parameters, docs/host-abi.md; the outcome arrives through core_mqtt_event),
 // publish, subscribe, disconnect. The core owns reconnection: hosts never reconnect on their own.
+// A payload larger than the core's buffer arrives in pieces: appends, then the publish with the last one.
 @external("tessera", "host_mqtt_connect") export declare function host_mqtt_connect(ptr: usize, len: u32): void;
 @external("tessera", "host_mqtt_publish") export declare function host_mqtt_publish(topic: usize, topicLen: u32, payload: usize, payloadLen: u32, retain: u32): void;
+@external("tessera", "host_mqtt_append") export declare function host_mqtt_append(payload: usize, payloadLen: u32): void;
 @external("tessera", "host_mqtt_subscribe") export declare function host_mqtt_subscribe(topic: usize, topicLen: u32): void;
 @external("tessera", "host_mqtt_disconnect") export declare function host_mqtt_disconnect(): void;
 

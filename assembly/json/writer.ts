@@ -1,8 +1,9 @@
-// JSON output through one fixed buffer, to one of two sinks: the HTTP response being written, or a
-// capture that collects the bytes (for documents written to the store). A response that fits the
-// buffer is sent with a Content-Length; a larger one streams out chunked as the buffer fills.
+// JSON output through one fixed buffer, to one of three sinks: the HTTP response being written, an
+// MQTT payload (streamed to the host in pieces, host_mqtt_append), or a capture that collects the
+// bytes (for small documents written to the store). A response that fits the buffer is sent with a
+// Content-Length; a larger one streams out chunked as the buffer fills.
 // Output is written synchronously, one document at a time, so one buffer serves them all.
-import { host_http_head, host_http_body, host_http_end } from "../host/imports";
+import { host_http_head, host_http_body, host_http_end, host_mqtt_append, host_mqtt_publish } from "../host/imports";
 
 const CAP: u32 = 1024;
 const buf = memory.data(CAP);
@@ -11,6 +12,7 @@ let req: u32 = 0;
 let status: u32 = 200;
 let streaming = false;
 let capture: Array<u8> | null = null;
+let toMqtt = false;
 
 /** Starts an HTTP response to `request` with status `code`. */
 export function begin(request: u32, code: u32): void {
@@ -19,6 +21,7 @@ export function begin(request: u32, code: u32): void {
   used = 0;
   streaming = false;
   capture = null;
+  toMqtt = false;
 }
 
 /** Sends the head now with a chunked body, whatever the size (GET /api/scenes/{id} streams). */
@@ -26,6 +29,19 @@ export function beginChunked(request: u32, code: u32): void {
   begin(request, code);
   host_http_head(req, status, -1);
   streaming = true;
+}
+
+/** Starts an MQTT payload: what does not fit the buffer goes to the host as it fills. */
+export function beginMqtt(): void {
+  used = 0;
+  toMqtt = true;
+}
+
+/** Publishes the MQTT payload begun with beginMqtt on `topic` (UTF-8 bytes). */
+export function publishMqtt(topic: ArrayBuffer, retain: bool): void {
+  host_mqtt_publish(changetype<usize>(topic), <u32>topic.byteLength, buf, used, retain ? 1 : 0);
+  used = 0;
+  toMqtt = false;
 }
 
 /** Starts collecting output instead of sending it. */
@@ -44,6 +60,11 @@ export function endCapture(): Array<u8> {
 }
 
 function flush(): void {
+  if (toMqtt) {
+    host_mqtt_append(buf, used);
+    used = 0;
+    return;
+  }
   const sink = capture;
   if (sink) {
     for (let i: u32 = 0; i < used; i++) sink.push(load<u8>(buf + i));
@@ -115,21 +136,37 @@ export function strBody(s: string): void {
     const c = <u32>s.charCodeAt(i);
     if (c == 0x22 || c == 0x5c || c < 0x20) {
       if (i > run) raw(s.substring(run, i));
-      byte(0x5c);
-      if (c == 0x22 || c == 0x5c) byte(c);
-      else if (c == 0x0a) byte(0x6e);
-      else if (c == 0x0d) byte(0x72);
-      else if (c == 0x09) byte(0x74);
-      else {
-        raw("u00");
-        byte(<u32>HEX.charCodeAt(c >> 4));
-        byte(<u32>HEX.charCodeAt(c & 15));
-      }
+      escape(c);
       run = i + 1;
     }
   }
   if (run == 0) raw(s);
   else if (run < s.length) raw(s.substring(run));
+}
+
+/** Appends UTF-8 bytes as a JSON string literal, quoted and escaped. */
+export function strBytes(ptr: usize, len: u32): void {
+  byte(0x22);
+  for (let i: u32 = 0; i < len; i++) {
+    const c = <u32>load<u8>(ptr + i);
+    if (c == 0x22 || c == 0x5c || c < 0x20) escape(c);
+    else byte(c);
+  }
+  byte(0x22);
+}
+
+/** Appends the JSON escape of an ASCII byte that needs one (`"`, `\\`, a control character). */
+export function escape(c: u32): void {
+  byte(0x5c);
+  if (c == 0x22 || c == 0x5c) byte(c);
+  else if (c == 0x0a) byte(0x6e);
+  else if (c == 0x0d) byte(0x72);
+  else if (c == 0x09) byte(0x74);
+  else {
+    raw("u00");
+    byte(<u32>HEX.charCodeAt(c >> 4));
+    byte(<u32>HEX.charCodeAt(c & 15));
+  }
 }
 
 export function int(n: i64): void {

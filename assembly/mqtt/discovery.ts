@@ -7,19 +7,18 @@ import * as w from "../json/writer";
 import { fill } from "../json/template";
 import { topicPrefix, discoveryPrefix, deviceName } from "./config";
 import { publishText } from "./session";
-import { host_mqtt_publish, host_http_port } from "../host/imports";
-import { listSceneIds, readSceneFile, lastLength } from "../scene/store";
-import { parseJson, closeJson, member, stringValue, kindOf, PARSE_OK, J_STRING } from "../json/reader";
+import { host_http_port } from "../host/imports";
+import { listSceneIds } from "../scene/store";
+import { readSummary, summaryName, summaryNameLength } from "../scene/summary";
 import { controllerFirmware } from "../state/app";
 import * as t from "../generated/text";
 
 const LABEL_MAX = 40;
 let large = true;
-// The document being written: its entity name and key, the select's ids and labels.
+// The document being written: its entity name and key, the select's scene ids.
 let entity = "";
 let key = "";
 let ids: string[] = [];
-let labels: string[] = [];
 
 export function setVariant(isLarge: bool): void {
   large = isLarge;
@@ -34,16 +33,17 @@ function put(marker: i32): void {
   else if (marker == 6) w.strBody(controllerFirmware);
   else if (marker == 7) w.int(host_http_port());
   else if (marker == 8) {
-    for (let i = 0; i < labels.length; i++) {
-      w.byte(0x2c);
-      w.str(labels[i]);
+    for (let i = 0; i < ids.length; i++) {
+      w.raw(',"');
+      label(ids[i], false);
+      w.byte(0x22);
     }
   } else if (marker == 9) {
-    for (let i = 0; i < labels.length; i++) {
+    for (let i = 0; i < ids.length; i++) {
       w.byte(0x27);
       w.raw(ids[i]);
       w.raw("':'");
-      jinja(labels[i]);
+      label(ids[i], true);
       w.raw("',");
     }
   }
@@ -53,50 +53,45 @@ function put(marker: i32): void {
 function publish(component: string, name: string, k: string, tail: usize, tailLen: u32): void {
   entity = name;
   key = k;
-  w.beginCapture();
+  w.beginMqtt();
   fill(t.HA_HEAD, t.HA_HEAD_LENGTH, put);
   fill(tail, tailLen, put);
-  const bytes = w.endCapture();
-  const topic = String.UTF8.encode(discoveryPrefix() + "/" + component + "/" + deviceName() + "_" + k + "/config");
-  host_mqtt_publish(changetype<usize>(topic), <u32>topic.byteLength, bytes.dataStart, <u32>bytes.length, 1);
+  w.publishMqtt(
+    String.UTF8.encode(discoveryPrefix() + "/" + component + "/" + deviceName() + "_" + k + "/config"),
+    true,
+  );
 }
 
-/** The name of a stored scene, cut to LABEL_MAX characters, or its id when unreadable. */
-function sceneName(id: string): string {
-  const buf = readSceneFile(id);
-  if (buf == 0) return id;
-  let name = id;
-  if (parseJson(buf, lastLength) == PARSE_OK) {
-    const n = member(0, "name");
-    if (n >= 0 && kindOf(n) == J_STRING) name = stringValue(n);
+/** The select's label of scene `id`, `Name (id)` with the name cut to LABEL_MAX UTF-16 units (its
+ * id alone when unreadable), escaped for a JSON string, and for `inJinja` also for a single-quoted
+ * Jinja literal inside it: `'` and `\` get a Jinja backslash, which JSON doubles. */
+function label(id: string, inJinja: bool): void {
+  if (!readSummary(id)) w.raw(id);
+  else {
+    let units = 0;
+    for (let i: u32 = 0; i < summaryNameLength; i++) {
+      const c = <u32>load<u8>(summaryName + i);
+      if ((c & 0xc0) != 0x80) {
+        units += c >= 0xf0 ? 2 : 1;
+        if (units > LABEL_MAX) break;
+      }
+      if (inJinja && (c == 0x27 || c == 0x5c)) w.raw(c == 0x27 ? "\\\\'" : "\\\\\\\\");
+      else if (c == 0x22 || c == 0x5c || c < 0x20) w.escape(c);
+      else w.byte(c);
+    }
   }
-  closeJson();
-  heap.free(buf);
-  return name.length > LABEL_MAX ? name.substring(0, LABEL_MAX) : name;
+  w.raw(" (");
+  w.raw(id);
+  w.byte(0x29);
 }
 
-/** A label inside a single-quoted Jinja literal, inside a JSON string: `'` and `\` get a Jinja
- * backslash, which JSON doubles. */
-function jinja(s: string): void {
-  let run = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c != 0x27 && c != 0x5c) continue;
-    if (i > run) w.strBody(s.substring(run, i));
-    w.raw(c == 0x27 ? "\\\\'" : "\\\\\\\\");
-    run = i + 1;
-  }
-  if (run < s.length) w.strBody(s.substring(run));
-}
-
+/** The select's options are read from each scene's summary as the payload streams out: memory does
+ * not grow with the library. */
 export function publishSelect(): void {
   const list = listSceneIds();
   ids = list ? list : [];
-  labels = [];
-  for (let i = 0; i < ids.length; i++) labels.push(sceneName(ids[i]) + " (" + ids[i] + ")");
   publish("select", "Scene", "scene", t.HA_SELECT, t.HA_SELECT_LENGTH);
   ids = [];
-  labels = [];
 }
 
 /** Every config: switch, light, select, binary sensor, sensor; then the birth message. */

@@ -1,6 +1,13 @@
-// The scene library in the host's store: one file per scene, key `scenes/<id>`, holding the scene's
-// canonical JSON without its id (the key is the id). Writes are atomic (the host writes a temporary
-// file and renames it), so a failed write leaves the old file as it was.
+// The scene library in the host's store: one file per scene, key `scenes/<id>`, holding a summary
+// header then the scene's canonical JSON without its id (the key is the id). Writes are atomic (the
+// host writes a temporary file and renames it), so a failed write leaves the old file as it was.
+//
+// The header lets the library be listed from a few hundred bytes per scene instead of reading and
+// validating every file (docs/scenes.md):
+//   [0] 0x00 (no JSON text starts with it)  [1] HEADER_VERSION  [2..3] header length (u16 LE)
+//   [4] schemaVersion  [5] layer count  [6..9] duration in ms (u32 LE)  [10..] the name in UTF-8
+// A file without it (older firmware, written by hand) is plain JSON; its summary is computed by
+// validating it (scene/summary.ts).
 import { host_store_read, host_store_write, host_store_delete, host_random } from "../host/imports";
 import { storeList, STORE_MISSING, STORE_IO_ERROR } from "../store/kv";
 import { syntaxBegin, syntaxFeed, syntaxEnd } from "./syntax";
@@ -15,6 +22,10 @@ export const MAX_SCENES = 100;
 export const MAX_SCENE_FILE: u32 = 35840;
 /** Bumped by every library write or delete (the MQTT scene select follows it). */
 export let libraryVersion: u32 = 0;
+/** The header's fixed part, and room for the largest: a name of 64 characters is at most 256 UTF-8 bytes. */
+export const HEADER_FIXED: u32 = 10;
+export const HEADER_ROOM: u32 = HEADER_FIXED + 256;
+const HEADER_VERSION: u8 = 1;
 /** An id the service assigns: 8 characters [a-z0-9]. */
 export const NEW_ID_LENGTH = 8;
 
@@ -39,9 +50,42 @@ export function sceneStatus(id: string): i32 {
   return n >= 0 ? 0 : n;
 }
 
-/** Reads up to `cap` bytes at `offset` of a scene file; the count, or a negative STORE_* status. */
+/** Where the JSON starts in the file last opened by openScene (0: a plain JSON file). */
+export let jsonOffset: u32 = 0;
+
+/** Reads the start of a scene file: the header's length when it has one (its fields are then in
+ * `chunk`), 0 for a plain JSON file, or a negative STORE_* status (STORE_IO_ERROR for a bad header). */
+export function openScene(key: ArrayBuffer): i32 {
+  jsonOffset = 0;
+  const got = host_store_read(changetype<usize>(key), <u32>key.byteLength, 0, chunk, HEADER_ROOM);
+  if (got < 0) return got == STORE_MISSING ? STORE_MISSING : STORE_IO_ERROR;
+  if (got < 1 || load<u8>(chunk) != 0) return 0;
+  if (got < <i32>HEADER_FIXED || load<u8>(chunk, 1) != HEADER_VERSION) return STORE_IO_ERROR;
+  const n = <u32>load<u16>(chunk, 2);
+  if (n < HEADER_FIXED || n > <u32>got) return STORE_IO_ERROR;
+  jsonOffset = n;
+  return <i32>n;
+}
+
+/** Reads up to `cap` bytes at `offset` of a scene's JSON (after openScene or checkSceneFile); the
+ * count, or a negative STORE_* status. */
 export function readSceneChunk(key: ArrayBuffer, offset: u32, buf: usize, cap: u32): i32 {
-  return host_store_read(changetype<usize>(key), <u32>key.byteLength, offset, buf, cap);
+  return host_store_read(changetype<usize>(key), <u32>key.byteLength, jsonOffset + offset, buf, cap);
+}
+
+/** Writes the header of a scene whose JSON starts at `json`, into the bytes just before it; returns
+ * where the file starts. The caller leaves HEADER_ROOM bytes free before `json`. */
+export function putSceneHeader(json: usize, schema: i32, layers: i32, duration: u32, name: ArrayBuffer): usize {
+  const n = HEADER_FIXED + <u32>name.byteLength;
+  const at = json - n;
+  store<u8>(at, 0);
+  store<u8>(at, HEADER_VERSION, 1);
+  store<u16>(at, <u16>n, 2);
+  store<u8>(at, <u8>schema, 4);
+  store<u8>(at, <u8>layers, 5);
+  store<u32>(at, duration, 6);
+  memory.copy(at + HEADER_FIXED, changetype<usize>(name), <usize>name.byteLength);
+  return at;
 }
 
 /** Writes a scene file atomically; 0 or a negative STORE_* status. */
@@ -109,7 +153,7 @@ export function readSceneFile(id: string): usize {
   return buf;
 }
 
-// A chunk buffer for streaming files (check, then send).
+// A chunk buffer for streaming files (check, then send), and for reading a header.
 export const CHUNK: u32 = 512;
 export const chunk = memory.data(CHUNK);
 
@@ -117,6 +161,8 @@ export const chunk = memory.data(CHUNK);
  * object, STORE_MISSING, or STORE_IO_ERROR (unreadable, corrupt or too large). */
 export function checkSceneFile(id: string): i32 {
   const k = sceneKey(id);
+  const opened = openScene(k);
+  if (opened < 0) return opened;
   syntaxBegin();
   let offset: u32 = 0;
   while (true) {

@@ -23,6 +23,7 @@ export const CORE_IMPORTS = {
   host_http_head: sig([I32, I32, I32], []), // req, status, length (-1: chunked)
   host_http_body: sig([I32, I32, I32], []), // req, ptr, len
   host_http_end: sig([I32], []), // req
+  host_http_read: sig([I32, I32, I32], [I32]), // req, buf, cap -> bytes read (0 at the end, -1 not dispatching)
   host_ws_send: sig([I32, I32, I32], []), // conn, ptr, len
   host_ws_broadcast: sig([I32, I32], []), // ptr, len
   host_store_read: sig([I32, I32, I32, I32, I32], [I32]), // key, keyLen, offset, buf, cap → bytes | error
@@ -40,6 +41,7 @@ export const CORE_IMPORTS = {
   host_mdns_browse: sig([I32, I32, I32], []), // service, serviceLen, timeoutMs
   host_mqtt_connect: sig([I32, I32], []), // ptr, len (packed parameters)
   host_mqtt_publish: sig([I32, I32, I32, I32, I32], []), // topic, topicLen, payload, payloadLen, retain
+  host_mqtt_append: sig([I32, I32], []), // payload, payloadLen: a piece ahead of the publish
   host_mqtt_subscribe: sig([I32, I32], []), // topic, topicLen
   host_mqtt_disconnect: sig([], []),
   host_wifi_configure: sig([I32, I32, I32, I32], []), // ssid, ssidLen, pass, passLen

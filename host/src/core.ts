@@ -56,6 +56,10 @@ const utf8 = new TextDecoder("utf-8", { fatal: false });
 
 export class Core {
   private exports!: CoreExports;
+  /** The body of the request being dispatched, read in order by host_http_read. */
+  private body: { req: number; bytes: Uint8Array; read: number } | null = null;
+  /** The pieces of an MQTT payload so far (host_mqtt_append), joined by the publish that ends it. */
+  private mqttPending = Buffer.alloc(0);
   private readonly module: WebAssembly.Module;
 
   constructor(
@@ -90,6 +94,14 @@ export class Core {
       host_http_head: (req, status, length) => s.httpHead(req >>> 0, status, length),
       host_http_body: (req, ptr, len) => s.httpBody(req >>> 0, copy(ptr, len)),
       host_http_end: (req) => s.httpEnd(req >>> 0),
+      host_http_read: (req, ptr, cap) => {
+        const b = this.body;
+        if (!b || b.req !== req >>> 0) return -1;
+        const piece = b.bytes.subarray(b.read, b.read + (cap >>> 0));
+        this.bytes(ptr, piece.length).set(piece);
+        b.read += piece.length;
+        return piece.length;
+      },
       host_ws_send: (conn, ptr, len) => s.wsSend(conn >>> 0, copy(ptr, len)),
       host_ws_broadcast: (ptr, len) => s.wsBroadcast(copy(ptr, len)),
       host_store_read: (key, keyLen, offset, buf, cap) =>
@@ -118,8 +130,14 @@ export class Core {
       host_mdns_browse: (service, serviceLen, timeoutMs) =>
         n.mdnsBrowse(this.text(service, serviceLen), timeoutMs >>> 0),
       host_mqtt_connect: (ptr, len) => n.mqttConnect(copy(ptr, len)),
-      host_mqtt_publish: (topic, topicLen, payload, payloadLen, retain) =>
-        n.mqttPublish(this.text(topic, topicLen), copy(payload, payloadLen), retain !== 0),
+      host_mqtt_append: (payload, payloadLen) => {
+        this.mqttPending = Buffer.concat([this.mqttPending, copy(payload, payloadLen)]);
+      },
+      host_mqtt_publish: (topic, topicLen, payload, payloadLen, retain) => {
+        const whole = Buffer.concat([this.mqttPending, copy(payload, payloadLen)]);
+        this.mqttPending = Buffer.alloc(0);
+        n.mqttPublish(this.text(topic, topicLen), whole, retain !== 0);
+      },
       host_mqtt_subscribe: (topic, topicLen) => n.mqttSubscribe(this.text(topic, topicLen)),
       host_mqtt_disconnect: () => n.mqttDisconnect(),
       host_wifi_configure: (ssid, ssidLen, pass, passLen) =>
@@ -151,10 +169,13 @@ export class Core {
     this.guard(() => {
       const ptr = this.exports.core_http_begin(req, method, url.length, bodyLength);
       if (ptr === 0) return;
-      const dest = this.bytes(ptr, url.length + body.length);
-      dest.set(url, 0);
-      dest.set(body, url.length);
-      this.exports.core_http_dispatch(req);
+      this.bytes(ptr, url.length).set(url);
+      this.body = { req: req >>> 0, bytes: body, read: 0 };
+      try {
+        this.exports.core_http_dispatch(req);
+      } finally {
+        this.body = null;
+      }
     }, undefined);
   }
 

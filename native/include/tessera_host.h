@@ -74,6 +74,10 @@ void host_bus_send(uint32_t ptr, uint32_t len);
 void host_http_head(uint32_t req, uint32_t status, int32_t length);
 void host_http_body(uint32_t req, uint32_t ptr, uint32_t len);
 void host_http_end(uint32_t req);
+/* The next bytes (at most cap) of the body of `req`, the request being dispatched, read in order:
+ * the count, 0 at the end, -1 when `req` is not being dispatched. Implemented by driver.c, which
+ * holds the body while core_http_dispatch runs. */
+int32_t host_http_read(uint32_t req, uint32_t buf, uint32_t cap);
 
 /* WebSocket: one binary frame to one connection, or to every open connection. */
 void host_ws_send(uint32_t conn, uint32_t ptr, uint32_t len);
@@ -120,6 +124,8 @@ void host_mdns_browse(uint32_t service, uint32_t service_len, uint32_t timeout_m
  * close cleanly (no last will) and report nothing more for that session. */
 void host_mqtt_connect(uint32_t ptr, uint32_t len);
 void host_mqtt_publish(uint32_t topic, uint32_t topic_len, uint32_t payload, uint32_t payload_len, uint32_t retain);
+/* A piece of the next payload, ahead of the host_mqtt_publish that carries its last piece. */
+void host_mqtt_append(uint32_t payload, uint32_t payload_len);
 void host_mqtt_subscribe(uint32_t topic, uint32_t topic_len);
 void host_mqtt_disconnect(void);
 

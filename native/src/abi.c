@@ -3,6 +3,7 @@
  * Pointers into the core's memory are bounds-checked and turned into C pointers here; nothing
  * else happens: the port moves the bytes.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tessera_host.h"
@@ -231,10 +232,41 @@ static int topic_string(uint32_t ptr, uint32_t len, char *out) {
   return strlen(out) == len;
 }
 
+/* The pieces of a payload larger than the core's buffer (host_mqtt_append), joined for the publish
+ * that ends it. Bounded: a payload past the cap is dropped whole. */
+#define MQTT_PAYLOAD_CAP (64 * 1024)
+static uint8_t *pending;
+static uint32_t pending_len;
+static int pending_dropped;
+
+void host_mqtt_append(uint32_t payload, uint32_t payload_len) {
+  const uint8_t *p = in(payload, payload_len, "host_mqtt_append: payload out of bounds");
+  if (!p || pending_dropped) return;
+  uint8_t *grown = pending_len + payload_len <= MQTT_PAYLOAD_CAP ? realloc(pending, pending_len + payload_len) : NULL;
+  if (!grown) {
+    tessera_logf(TESSERA_LOG_ERROR, "host_mqtt_append: payload over %d bytes dropped", MQTT_PAYLOAD_CAP);
+    pending_dropped = 1;
+    return;
+  }
+  memcpy(grown + pending_len, p, payload_len);
+  pending = grown;
+  pending_len += payload_len;
+}
+
 void host_mqtt_publish(uint32_t topic, uint32_t topic_len, uint32_t payload, uint32_t payload_len, uint32_t retain) {
   char t[STRING_MAX];
   const uint8_t *p = in(payload, payload_len, "host_mqtt_publish: payload out of bounds");
-  if (p && topic_string(topic, topic_len, t)) port_mqtt_publish(t, p, payload_len, retain != 0);
+  if (p && !pending_dropped && topic_string(topic, topic_len, t)) {
+    if (pending_len == 0) port_mqtt_publish(t, p, payload_len, retain != 0);
+    else {
+      host_mqtt_append(payload, payload_len);
+      if (!pending_dropped) port_mqtt_publish(t, pending, pending_len, retain != 0);
+    }
+  }
+  free(pending);
+  pending = NULL;
+  pending_len = 0;
+  pending_dropped = 0;
 }
 
 void host_mqtt_subscribe(uint32_t topic, uint32_t topic_len) {

@@ -53,19 +53,45 @@ uint32_t tessera_tick(void) {
   return recovered() ? 10 : next;
 }
 
+/* The body of the request being dispatched: the core reads it with host_http_read. */
+static struct {
+  uint32_t req;
+  const uint8_t *bytes;
+  uint32_t len, read;
+} body_in;
+
+int32_t host_http_read(uint32_t req, uint32_t buf, uint32_t cap) {
+  if (!body_in.bytes || req != body_in.req) return -1;
+  uint32_t n = body_in.len - body_in.read;
+  if (n > cap) n = cap;
+  uint8_t *dst = tessera_rt_mem(buf, n);
+  if (!dst) {
+    log_text(TESSERA_LOG_ERROR, "host_http_read: out of bounds");
+    return -1;
+  }
+  memcpy(dst, body_in.bytes + body_in.read, n);
+  body_in.read += n;
+  return (int32_t)n;
+}
+
 void tessera_http(uint32_t req, uint32_t method, const uint8_t *url, uint32_t url_len, const uint8_t *body,
                   uint32_t body_len, uint32_t total_len) {
   if (body_len > total_len) body_len = total_len;
   uint32_t ptr = core_http_begin(req, method, url_len, total_len);
   if (recovered() || ptr == 0) return;
-  uint8_t *dst = tessera_rt_mem(ptr, url_len + body_len);
-  if (!dst || url_len + body_len < url_len) {
+  uint8_t *dst = tessera_rt_mem(ptr, url_len);
+  if (!dst) {
     log_text(TESSERA_LOG_ERROR, "core_http_begin: buffer out of bounds");
     return;
   }
   memcpy(dst, url, url_len);
-  if (body_len) memcpy(dst + url_len, body, body_len);
+  static const uint8_t none[1];
+  body_in.req = req;
+  body_in.bytes = body ? body : none;
+  body_in.len = body ? body_len : 0;
+  body_in.read = 0;
   core_http_dispatch(req);
+  body_in.bytes = NULL;
   recovered();
 }
 

@@ -1,5 +1,6 @@
 // Scene documents for the scene tests and the bench, and an in-process core (no server, no
 // panels) for checks on the core's memory.
+import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -144,6 +145,24 @@ export function maximalScene(): Scene {
 }
 
 /** JSON tokens (values, plus one per object key) of a document, as the core's reader counts them. */
+/** A stored scene file (docs/scenes.md): the summary header, when it has one, and the canonical JSON. */
+export function readStoredScene(file: string): {
+  json: string;
+  summary: { schemaVersion: number; layerCount: number; duration: number; name: string } | null;
+} {
+  const b = fs.readFileSync(file);
+  if (b.length === 0 || b[0] !== 0) return { json: b.toString("utf8"), summary: null };
+  assert(b[1] === 1, "header version 1");
+  const n = b.readUInt16LE(2);
+  const summary = {
+    schemaVersion: b[4],
+    layerCount: b[5],
+    duration: b.readUInt32LE(6),
+    name: b.subarray(10, n).toString("utf8"),
+  };
+  return { json: b.subarray(n).toString("utf8"), summary };
+}
+
 export function tokenCount(v: unknown): number {
   if (Array.isArray(v)) return 1 + v.reduce((n: number, e) => n + tokenCount(e), 0);
   if (v !== null && typeof v === "object")

@@ -41,6 +41,7 @@ static void n_bus_send(wasm_exec_env_t e, uint32_t p, uint32_t l) { (void)e; hos
 static void n_http_head(wasm_exec_env_t e, uint32_t r, uint32_t s, int32_t l) { (void)e; host_http_head(r, s, l); }
 static void n_http_body(wasm_exec_env_t e, uint32_t r, uint32_t p, uint32_t l) { (void)e; host_http_body(r, p, l); }
 static void n_http_end(wasm_exec_env_t e, uint32_t r) { (void)e; host_http_end(r); }
+static int32_t n_http_read(wasm_exec_env_t e, uint32_t r, uint32_t p, uint32_t c) { (void)e; return host_http_read(r, p, c); }
 static void n_ws_send(wasm_exec_env_t e, uint32_t c, uint32_t p, uint32_t l) { (void)e; host_ws_send(c, p, l); }
 static void n_ws_broadcast(wasm_exec_env_t e, uint32_t p, uint32_t l) { (void)e; host_ws_broadcast(p, l); }
 static int32_t n_store_read(wasm_exec_env_t e, uint32_t k, uint32_t kl, uint32_t o, uint32_t b, uint32_t c) {
@@ -70,6 +71,7 @@ static void n_mqtt_publish(wasm_exec_env_t e, uint32_t t, uint32_t tl, uint32_t 
   (void)e;
   host_mqtt_publish(t, tl, p, pl, r);
 }
+static void n_mqtt_append(wasm_exec_env_t e, uint32_t p, uint32_t pl) { (void)e; host_mqtt_append(p, pl); }
 static void n_mqtt_subscribe(wasm_exec_env_t e, uint32_t t, uint32_t tl) { (void)e; host_mqtt_subscribe(t, tl); }
 static void n_mqtt_disconnect(wasm_exec_env_t e) { (void)e; host_mqtt_disconnect(); }
 static void n_wifi_configure(wasm_exec_env_t e, uint32_t s, uint32_t sl, uint32_t p, uint32_t pl) {
@@ -83,6 +85,7 @@ static NativeSymbol natives[] = {
     {"host_http_head", (void *)n_http_head, "(iii)", NULL},
     {"host_http_body", (void *)n_http_body, "(iii)", NULL},
     {"host_http_end", (void *)n_http_end, "(i)", NULL},
+    {"host_http_read", (void *)n_http_read, "(iii)i", NULL},
     {"host_ws_send", (void *)n_ws_send, "(iii)", NULL},
     {"host_ws_broadcast", (void *)n_ws_broadcast, "(ii)", NULL},
     {"host_store_read", (void *)n_store_read, "(iiiii)i", NULL},
@@ -100,6 +103,7 @@ static NativeSymbol natives[] = {
     {"host_mdns_browse", (void *)n_mdns_browse, "(iii)", NULL},
     {"host_mqtt_connect", (void *)n_mqtt_connect, "(ii)", NULL},
     {"host_mqtt_publish", (void *)n_mqtt_publish, "(iiiii)", NULL},
+    {"host_mqtt_append", (void *)n_mqtt_append, "(ii)", NULL},
     {"host_mqtt_subscribe", (void *)n_mqtt_subscribe, "(ii)", NULL},
     {"host_mqtt_disconnect", (void *)n_mqtt_disconnect, "()", NULL},
     {"host_wifi_configure", (void *)n_wifi_configure, "(iiii)", NULL},

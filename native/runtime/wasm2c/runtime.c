@@ -103,6 +103,7 @@ u32 Z_tesseraZ_host_clock_ms(ctx_t *c) { (void)c; return host_clock_ms(); }
 u32 Z_tesseraZ_host_clock_us(ctx_t *c) { (void)c; return host_clock_us(); }
 void Z_tesseraZ_host_http_body(ctx_t *c, u32 req, u32 ptr, u32 len) { (void)c; host_http_body(req, ptr, len); }
 void Z_tesseraZ_host_http_end(ctx_t *c, u32 req) { (void)c; host_http_end(req); }
+u32 Z_tesseraZ_host_http_read(ctx_t *c, u32 req, u32 ptr, u32 cap) { (void)c; return (u32)host_http_read(req, ptr, cap); }
 void Z_tesseraZ_host_http_head(ctx_t *c, u32 req, u32 status, u32 length) {
   (void)c;
   host_http_head(req, status, (int32_t)length);
@@ -137,6 +138,7 @@ void Z_tesseraZ_host_mqtt_publish(ctx_t *c, u32 t, u32 tl, u32 p, u32 pl, u32 r)
   (void)c;
   host_mqtt_publish(t, tl, p, pl, r);
 }
+void Z_tesseraZ_host_mqtt_append(ctx_t *c, u32 p, u32 pl) { (void)c; host_mqtt_append(p, pl); }
 void Z_tesseraZ_host_mqtt_subscribe(ctx_t *c, u32 t, u32 tl) { (void)c; host_mqtt_subscribe(t, tl); }
 void Z_tesseraZ_host_mqtt_disconnect(ctx_t *c) { (void)c; host_mqtt_disconnect(); }
 void Z_tesseraZ_host_wifi_configure(ctx_t *c, u32 s, u32 sl, u32 p, u32 pl) { (void)c; host_wifi_configure(s, sl, p, pl); }

@@ -1,0 +1,105 @@
+// What the library shows of a scene without reading it whole: schemaVersion, name, layer count and
+// duration, from the file's header (scene/store.ts). A plain JSON file (older firmware, written by
+// hand) is read and validated instead, one at a time, as before headers existed.
+import { sceneKey, openScene, readSceneFile, lastLength, chunk, HEADER_FIXED } from "./store";
+import { parseJson, closeJson, stringValue, PARSE_OK } from "../json/reader";
+import { resetErrors, validationError } from "../json/validate";
+import { validateScene, REQUIRE_NAME, SCENE_OK } from "./validate";
+import { schema, layerCount, nameToken } from "./state";
+import { sceneDuration } from "./startafter";
+import { log, LOG_WARN } from "../util/log";
+
+/** The name's largest UTF-8 form (64 characters). */
+const NAME_CAP: u32 = 256;
+/** The summary last read: valid until the next readSummary. The name is UTF-8 at `summaryName`. */
+export const summaryName = memory.data(NAME_CAP);
+export let summaryNameLength: u32 = 0;
+export let summarySchema: i32 = 0;
+export let summaryLayers: i32 = 0;
+export let summaryDuration: u32 = 0;
+
+/** Reads scene `id`'s summary; false (and logged) when the file is unreadable, corrupt or no longer
+ * valid: such a scene is not listed. */
+export function readSummary(id: string): bool {
+  const key = sceneKey(id);
+  const header = openScene(key);
+  if (header > 0) {
+    summarySchema = <i32>load<u8>(chunk, 4);
+    summaryLayers = <i32>load<u8>(chunk, 5);
+    summaryDuration = load<u32>(chunk, 6);
+    summaryNameLength = min<u32>(<u32>header - HEADER_FIXED, NAME_CAP);
+    memory.copy(summaryName, chunk + HEADER_FIXED, summaryNameLength);
+    return true;
+  }
+  if (header < 0) {
+    log(LOG_WARN, "scenes: scene " + id + " is unreadable or corrupt; not listed");
+    return false;
+  }
+  return validatePlain(id);
+}
+
+function validatePlain(id: string): bool {
+  const buf = readSceneFile(id);
+  if (buf == 0) {
+    log(LOG_WARN, "scenes: scene " + id + " is unreadable or corrupt; not listed");
+    return false;
+  }
+  let ok = false;
+  resetErrors();
+  if (parseJson(buf, lastLength) != PARSE_OK) {
+    log(LOG_WARN, "scenes: scene " + id + " is not valid JSON; not listed");
+  } else if (validateScene(0, REQUIRE_NAME) != SCENE_OK) {
+    const why = validationError();
+    log(
+      LOG_WARN,
+      "scenes: scene " +
+        id +
+        " no longer validates (" +
+        (why.length > 0 ? why : "schemaVersion too new") +
+        "); not listed",
+    );
+  } else {
+    const name = String.UTF8.encode(stringValue(nameToken));
+    summaryNameLength = min<u32>(<u32>name.byteLength, NAME_CAP);
+    memory.copy(summaryName, changetype<usize>(name), summaryNameLength);
+    summarySchema = schema;
+    summaryLayers = layerCount;
+    summaryDuration = sceneDuration();
+    ok = true;
+  }
+  closeJson();
+  heap.free(buf);
+  return ok;
+}
+
+/** Decodes the summary's name into UTF-16 code units at `out` (at most `cap`); returns how many.
+ * The library is sorted in code unit order, as JavaScript compares strings. */
+export function nameUnits(out: usize, cap: i32): i32 {
+  let n = 0;
+  let i: u32 = 0;
+  while (i < summaryNameLength && n < cap) {
+    let c = <u32>load<u8>(summaryName + i);
+    let extra = 0;
+    if (c >= 0xf0) {
+      c &= 0x07;
+      extra = 3;
+    } else if (c >= 0xe0) {
+      c &= 0x0f;
+      extra = 2;
+    } else if (c >= 0xc0) {
+      c &= 0x1f;
+      extra = 1;
+    }
+    i++;
+    for (let k = 0; k < extra && i < summaryNameLength; k++) c = (c << 6) | ((<u32>load<u8>(summaryName + i++)) & 0x3f);
+    if (c >= 0x10000) {
+      store<u16>(out + ((<usize>n) << 1), <u16>(0xd800 + ((c - 0x10000) >> 10)));
+      n++;
+      c = 0xdc00 + (c & 0x3ff);
+      if (n == cap) break;
+    }
+    store<u16>(out + ((<usize>n) << 1), <u16>c);
+    n++;
+  }
+  return n;
+}
