@@ -1,6 +1,6 @@
 // The controller core's exports, host → core: the whole surface a host drives. Each export does
-// its work and returns; the minimal runtime's collector runs at the end of the exports that
-// allocate, when no managed reference is left on the stack. See docs/host-abi.md.
+// its work and returns; the minimal runtime's collector runs at the end of exports, when no managed
+// reference is left on the stack, as core/collect.ts decides. See docs/host-abi.md.
 import { host_clock_ms, host_http_read } from "./host/imports";
 import { route } from "./http/router";
 import { closeJson } from "./json/reader";
@@ -14,6 +14,7 @@ import { startDiscovery, onHello, onEmpty } from "./bus/discovery";
 import { onState, setQueryHandler } from "./bus/query";
 import { writePanels } from "./api/panels";
 import { runLoop } from "./core/loop";
+import { collectNow, collectLight, collectPending } from "./core/collect";
 import { pushPower, pushAppearance } from "./core/look";
 import { loadSettings } from "./core/boot";
 import { sendBackground } from "./bus/commands";
@@ -56,7 +57,7 @@ export function core_init(maxPanels: u32): void {
     pushPower(app.isOn);
     advertise();
   });
-  __collect();
+  collectNow();
 }
 
 let idleTicks = 0;
@@ -66,7 +67,7 @@ export function core_tick(): u32 {
   // Idle ticks allocate next to nothing, so the collector runs after queued work, and once a second.
   if (runLoop(host_clock_ms()) || ++idleTicks >= 100) {
     idleTicks = 0;
-    __collect();
+    collectNow();
   }
   return 10;
 }
@@ -88,6 +89,7 @@ export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32
     sendError(req, 414, "uri_too_long");
     return 0;
   }
+  if (bodyLen > 0) collectPending();
   for (let i = 0; i < MAX_PENDING; i++) {
     if (pendingBuf[i] == 0) {
       // free room before the URL takes a stored scene's header (api/scenes.ts storeValidatedScene),
@@ -120,12 +122,12 @@ export function core_http_dispatch(req: u32): void {
       if (n <= 0) break;
       got += <u32>n;
     }
-    const url = String.UTF8.decodeUnsafe(buf + HEADER_ROOM, urlLen);
-    route(req, pendingMethod[i], url, body, got, host_clock_ms());
+    const light = route(req, pendingMethod[i], buf + HEADER_ROOM, urlLen, body, got);
     closeJson();
     heap.free(buf);
     broadcastAppStateIfChanged();
-    __collect();
+    if (light) collectLight();
+    else collectNow();
     return;
   }
 }
@@ -170,21 +172,21 @@ export function core_bus_receive(len: u32): void {
       );
       break;
   }
-  __collect();
+  collectLight();
 }
 
 /** The MQTT session changed: kind 1 connected, 2 lost, 3 connect failed with `reason` (0 unreachable,
  * 1 bad credentials, 2 refused, 3 MQTT unavailable on this host). */
 export function core_mqtt_event(kind: u32, reason: u32): void {
   mqttEvent(kind, reason, host_clock_ms());
-  __collect();
+  collectNow();
 }
 
 /** A message on a subscribed topic: the topic's `topicLen` bytes then the payload's in the rx buffer. */
 export function core_mqtt_message(topicLen: u32, payloadLen: u32): void {
   if (topicLen + payloadLen > RX_CAP || topicLen > RX_CAP) return;
   mqttMessage(rx, topicLen, payloadLen);
-  __collect();
+  collectNow();
 }
 
 /** An mDNS browse answer: the host name or address (`hostLen` bytes) in the rx buffer, and its port
@@ -192,11 +194,11 @@ export function core_mqtt_message(topicLen: u32, payloadLen: u32): void {
 export function core_mdns_result(hostLen: u32, port: u32): void {
   if (hostLen > RX_CAP) return;
   mdnsResult(rx, hostLen, port, host_clock_ms());
-  __collect();
+  collectNow();
 }
 
 /** The browse ended (its time is up). */
 export function core_mdns_done(): void {
   mdnsDone(host_clock_ms());
-  __collect();
+  collectNow();
 }

@@ -8,9 +8,10 @@ import { THROUGHPUT_SETTINGS, type ThroughputRow } from "./throughput.js";
 import type { LoadResult } from "./http-load.js";
 import { table, int, fixed, kib, verdict } from "./table.js";
 import { NATIVE_SETTINGS, type NativeBench } from "./native.js";
+import { IMAGE_BUDGET } from "./budgets.js";
 
 const PAGE = 64 * 1024;
-const TARGETS = { controllerWasm: 64 * 1024, memory: 128 * 1024 };
+const TARGETS = { controllerWasm: IMAGE_BUDGET, memory: 128 * 1024 };
 
 function section(title: string, body: string): void {
   console.log(`\n${title}\n\n${body}`);

@@ -4,13 +4,13 @@ import { writeAppearance, parseAppearancePatch } from "../state/appearance";
 import { jsonBody, sendInvalid, queueOrBusy, sendAccepted } from "../http/request";
 import { W_APPEARANCE } from "../core/queue";
 
-export function getAppearance(req: u32): void {
+export function getAppearance(req: u32, _param: string, _body: usize, _len: u32): void {
   begin(req, 200);
   writeAppearance();
   finish();
 }
 
-export function patchAppearance(req: u32, body: usize, len: u32): void {
+export function patchAppearance(req: u32, _param: string, body: usize, len: u32): void {
   const v = jsonBody(req, body, len);
   if (v < 0) return;
   const patch = parseAppearancePatch(v);

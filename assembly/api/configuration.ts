@@ -6,13 +6,13 @@ import { jsonBody, sendInvalid, queueOrBusy } from "../http/request";
 import { W_LOGICAL_ROOT } from "../core/queue";
 import { persistConfiguration } from "../core/loop";
 
-export function getConfiguration(req: u32): void {
+export function getConfiguration(req: u32, _param: string, _body: usize, _len: u32): void {
   w.begin(req, 200);
   writeConfiguration();
   w.finish();
 }
 
-export function patchConfiguration(req: u32, body: usize, len: u32): void {
+export function patchConfiguration(req: u32, _param: string, body: usize, len: u32): void {
   const v = jsonBody(req, body, len);
   if (v < 0) return;
   const patch = parseConfigPatch(v);

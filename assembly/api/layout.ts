@@ -5,7 +5,7 @@ import { rootAt, root } from "../topology/rooted";
 import { config } from "../state/config";
 import { updateLayout, layoutValid, layoutCount, layoutX, layoutY, layoutRotation, SIDE } from "../runner/layout";
 
-export function getLayout(req: u32): void {
+export function getLayout(req: u32, _param: string, _body: usize, _len: u32): void {
   rootAt(config.logicalRoot);
   updateLayout();
   w.begin(req, 200);

@@ -8,7 +8,7 @@ import { persistMqtt } from "../mqtt/service";
 import { jsonBody, sendInvalid } from "../http/request";
 import { sendError } from "../http/response";
 
-export function getMqtt(req: u32): void {
+export function getMqtt(req: u32, _param: string, _body: usize, _len: u32): void {
   w.begin(req, 200);
   writeMqttSettings(false);
   writeRuntime();
@@ -34,7 +34,7 @@ export function applyMqtt(req: u32, v: i32, allowed: string[]): bool {
   return true;
 }
 
-export function patchMqtt(req: u32, body: usize, len: u32): void {
+export function patchMqtt(req: u32, _param: string, body: usize, len: u32): void {
   const v = jsonBody(req, body, len);
-  if (v >= 0 && applyMqtt(req, v, KEYS)) getMqtt(req);
+  if (v >= 0 && applyMqtt(req, v, KEYS)) getMqtt(req, "", 0, 0);
 }

@@ -39,20 +39,6 @@ import { validationError } from "../json/validate";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 
 /** Handles /api/palettes (seg.length 2) and /api/palettes/{name} (seg.length 3). */
-export function routePalettes(req: u32, method: u32, seg: string[], body: usize, len: u32): void {
-  if (seg.length == 2) {
-    if (method == M_GET) return listPalettes(req);
-    if (method == M_POST) return createPalette(req, body, len);
-    return sendError(req, 405, "method_not_allowed");
-  }
-  if (seg.length != 3) return sendError(req, 404, "not_found");
-  if (method != M_GET && method != M_PUT && method != M_DELETE) return sendError(req, 405, "method_not_allowed");
-  const name = percentDecode(seg[2]);
-  if (name === null) return sendError(req, 404, "not_found");
-  if (method == M_GET) return getPalette(req, name);
-  if (method == M_PUT) return updatePalette(req, name, body, len);
-  deletePalette(req, name);
-}
 
 // ---- names ------------------------------------------------------------------------------------
 
@@ -117,7 +103,7 @@ export function percentDecode(s: string): string | null {
 
 /** Base colors, the built-ins, then the custom palettes sorted by case-folded name (the store's key
  * order); a custom palette that cannot be read is logged and left out. Streams (chunked) when long. */
-function listPalettes(req: u32): void {
+export function listPalettes(req: u32, _param: string, _body: usize, _len: u32): void {
   w.begin(req, 200);
   w.byte(0x5b);
   writePaletteDoc(BASE_COLORS_NAME, basePalette(appearance.baseColors).stops);
@@ -143,7 +129,9 @@ function listPalettes(req: u32): void {
   w.finish();
 }
 
-function getPalette(req: u32, name: string): void {
+export function getPalette(req: u32, encoded: string, _body: usize, _len: u32): void {
+  const name = percentDecode(encoded);
+  if (name === null) return sendError(req, 404, "not_found");
   const reserved = reservedPalette(name);
   if (reserved) {
     w.begin(req, 200);
@@ -166,7 +154,7 @@ function getPalette(req: u32, name: string): void {
   sendError(req, 500, "stored palette " + quoted(name) + " could not be read");
 }
 
-function createPalette(req: u32, body: usize, len: u32): void {
+export function createPalette(req: u32, _param: string, body: usize, len: u32): void {
   const v = jsonBody(req, body, len);
   if (v < 0) return;
   if (!validatePalette(v)) return sendInvalid(req);
@@ -198,7 +186,9 @@ function store(req: u32, name: string, stops: StaticArray<u32>): bool {
 
 /** PUT: a full palette document whose name equals the path's (case-insensitively); only the stops
  * change, the stored name keeps its casing. A stored file that cannot be read is replaced. */
-function updatePalette(req: u32, name: string, body: usize, len: u32): void {
+export function updatePalette(req: u32, encoded: string, body: usize, len: u32): void {
+  const name = percentDecode(encoded);
+  if (name === null) return sendError(req, 404, "not_found");
   const reserved = reservedPalette(name);
   if (reserved) return sendForbidden(req, reserved, "changed");
   const status = readPaletteNamed(name);
@@ -226,7 +216,9 @@ function updatePalette(req: u32, name: string, body: usize, len: u32): void {
 
 /** DELETE: 204. When it was the appearance's palette, the appearance falls back to Base colors
  * (persisted) and the panels get it on the next tick. */
-function deletePalette(req: u32, name: string): void {
+export function deletePalette(req: u32, encoded: string, _body: usize, _len: u32): void {
+  const name = percentDecode(encoded);
+  if (name === null) return sendError(req, 404, "not_found");
   const reserved = reservedPalette(name);
   if (reserved) return sendForbidden(req, reserved, "deleted");
   const key = paletteKey(name);

@@ -1,6 +1,7 @@
 // GET /api/panels (live), GET /api/panels/edges, PUT /api/panels/{address}/on and /color.
 // The PUTs bypass the animation system: a running animation overwrites them on its next frame.
 import * as w from "../json/writer";
+import { host_clock_ms } from "../host/imports";
 import { tree } from "../topology/tree";
 import { requestStates, replied, replyOn, replyColor } from "../bus/query";
 import { jsonBody, sendInvalid, queueOrBusy, sendAccepted } from "../http/request";
@@ -9,8 +10,8 @@ import { expectObject, onlyKeys, expectInt, expectHexColor, fail } from "../json
 import { member, numberValue } from "../json/reader";
 import { W_PANEL_POWER, W_PANEL_COLOR } from "../core/queue";
 
-export function getPanels(req: u32, now: u32): void {
-  if (!requestStates(req, false, now)) sendError(req, 503, "busy");
+export function getPanels(req: u32, _param: string, _body: usize, _len: u32): void {
+  if (!requestStates(req, false, host_clock_ms())) sendError(req, 503, "busy");
 }
 
 /** Answers a GET /api/panels once the live query is complete. */
@@ -34,7 +35,7 @@ export function writePanels(req: u32): void {
   w.finish();
 }
 
-export function getEdges(req: u32): void {
+export function getEdges(req: u32, _param: string, _body: usize, _len: u32): void {
   w.begin(req, 200);
   w.byte(0x5b);
   for (let i = 1; i <= tree.count; i++) {
@@ -63,7 +64,20 @@ function soleField(v: i32, key: string): i32 {
   return field;
 }
 
-export function putPanelOn(req: u32, address: i32, body: usize, len: u32): void {
+/** A decimal panel address 1-999 from a path segment, or -1. */
+function parseAddress(s: string): i32 {
+  if (s.length == 0 || s.length > 3) return -1;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return -1;
+    n = n * 10 + (c - 0x30);
+  }
+  return n;
+}
+
+export function putPanelOn(req: u32, segment: string, body: usize, len: u32): void {
+  const address = parseAddress(segment);
   if (!tree.exists(address)) return sendError(req, 404, "not_found");
   const v = jsonBody(req, body, len);
   if (v < 0) return;
@@ -72,7 +86,8 @@ export function putPanelOn(req: u32, address: i32, body: usize, len: u32): void 
   if (queueOrBusy(req, W_PANEL_POWER, address, <i32>numberValue(value))) sendAccepted(req);
 }
 
-export function putPanelColor(req: u32, address: i32, body: usize, len: u32): void {
+export function putPanelColor(req: u32, segment: string, body: usize, len: u32): void {
+  const address = parseAddress(segment);
   if (!tree.exists(address)) return sendError(req, 404, "not_found");
   const v = jsonBody(req, body, len);
   if (v < 0) return;

@@ -36,7 +36,7 @@ function queuePlay(req: u32, id: string): void {
   sendAccepted(req);
 }
 
-export function playById(req: u32, id: string): void {
+export function playById(req: u32, id: string, _body: usize, _len: u32): void {
   if (!powered(req)) return;
   if (!validSceneId(id) || id == ONE_SHOT_ID || sceneStatus(id) == STORE_MISSING) {
     return sendError(req, 404, "not_found");
@@ -44,7 +44,7 @@ export function playById(req: u32, id: string): void {
   queuePlay(req, id);
 }
 
-export function playLast(req: u32): void {
+export function playLast(req: u32, _param: string, _body: usize, _len: u32): void {
   if (!powered(req)) return;
   if (app.lastPlayedSceneId.length == 0 || sceneStatus(app.lastPlayedSceneId) == STORE_MISSING) {
     return sendError(req, 404, "no_last_played_scene");
@@ -52,7 +52,7 @@ export function playLast(req: u32): void {
   queuePlay(req, app.lastPlayedSceneId);
 }
 
-export function playOneShot(req: u32, body: usize, len: u32): void {
+export function playOneShot(req: u32, _param: string, body: usize, len: u32): void {
   if (!powered(req)) return;
   const root = jsonBody(req, body, len);
   if (root < 0) return;
@@ -63,11 +63,11 @@ export function playOneShot(req: u32, body: usize, len: u32): void {
   queuePlay(req, ONE_SHOT_ID);
 }
 
-export function stop(req: u32): void {
+export function stop(req: u32, _param: string, _body: usize, _len: u32): void {
   if (queueOrBusy(req, W_STOP, 0, 0)) sendAccepted(req);
 }
 
-export function speed(req: u32, body: usize, len: u32): void {
+export function speed(req: u32, _param: string, body: usize, len: u32): void {
   if (!powered(req)) return;
   const v = jsonBody(req, body, len);
   if (v < 0) return;
@@ -89,7 +89,7 @@ export function speed(req: u32, body: usize, len: u32): void {
 }
 
 /** {group: 1-254 or a layer name of the playing scene, value: 0-255}. */
-export function trigger(req: u32, body: usize, len: u32): void {
+export function trigger(req: u32, _param: string, body: usize, len: u32): void {
   if (!powered(req)) return;
   const v = jsonBody(req, body, len);
   if (v < 0) return;
@@ -116,7 +116,7 @@ export function trigger(req: u32, body: usize, len: u32): void {
 
 /** One flat step with `group` (1-254) and `panels` beside the step fields; runners (issue 6) and
  * gaps are accepted and do nothing yet. */
-export function animationPlay(req: u32, body: usize, len: u32): void {
+export function animationPlay(req: u32, _param: string, body: usize, len: u32): void {
   if (!powered(req)) return;
   const v = jsonBody(req, body, len);
   if (v < 0) return;
@@ -147,12 +147,4 @@ export function animationPlay(req: u32, body: usize, len: u32): void {
   rootAt(config.logicalRoot);
   compileFlat(v, <u8>numberValue(g));
   if (queueOrBusy(req, W_ANIMATION, 0, 0)) sendAccepted(req);
-}
-
-export function routeAnimations(req: u32, m: u32, seg: string[], body: usize, len: u32): void {
-  const which = seg.length == 3 ? seg[2] : "";
-  if (which != "trigger" && which != "play") return sendError(req, 404, "not_found");
-  if (m != M_POST) return sendError(req, 405, "method_not_allowed");
-  if (which == "play") return animationPlay(req, body, len);
-  trigger(req, body, len);
 }

@@ -2,10 +2,9 @@
 // Documents are validated on the JSON tape (scene/validate) and stored in canonical form
 // (scene/canonical), written over the request body itself when it fits. GET /api/scenes/{id}
 // streams the stored file in chunks; the list reads one file at a time.
-import { M_GET, M_POST, M_PATCH, M_DELETE, jsonBody, sendInvalid, BODY_SLACK } from "../http/request";
+import { jsonBody, sendInvalid, BODY_SLACK } from "../http/request";
 import { sendError, sendLiteral } from "../http/response";
 import * as w from "../json/writer";
-import * as playback from "./playback";
 import { closeJson, stringValue } from "../json/reader";
 import {
   readSummary,
@@ -42,35 +41,9 @@ import {
   CHUNK,
 } from "../scene/store";
 
-export function routeScenes(req: u32, m: u32, seg: string[], body: usize, len: u32): void {
-  const n = seg.length;
-  // playback: /api/scenes/play, /play/one-shot, /stop, /speed, /{id}/play (POST only)
-  const verb = n >= 3 ? seg[2] : "";
-  const isPlay =
-    (n == 3 && (verb == "play" || verb == "stop" || verb == "speed")) ||
-    (n == 4 && ((verb == "play" && seg[3] == "one-shot") || seg[3] == "play"));
-  if (isPlay) {
-    if (m != M_POST) return sendError(req, 405, "method_not_allowed");
-    if (n == 4 && seg[3] == "play") return playback.playById(req, verb);
-    if (n == 4) return playback.playOneShot(req, body, len);
-    if (verb == "play") return playback.playLast(req);
-    if (verb == "stop") return playback.stop(req);
-    return playback.speed(req, body, len);
-  }
-  if (n == 2) {
-    if (m == M_GET) return listScenes(req);
-    if (m == M_POST) return createScene(req, body, len);
-    return sendError(req, 405, "method_not_allowed");
-  }
-  if (n == 3) {
-    if (m != M_GET && m != M_PATCH && m != M_DELETE) return sendError(req, 405, "method_not_allowed");
-    const id = seg[2];
-    if (!validSceneId(id) || id == ONE_SHOT_ID) return sendError(req, 404, "not_found");
-    if (m == M_GET) return getScene(req, id);
-    if (m == M_PATCH) return patchScene(req, id, body, len);
-    return deleteScene(req, id);
-  }
-  sendError(req, 404, "not_found");
+/** An id of the library's: not the hidden one-shot scene's. */
+function libraryId(id: string): bool {
+  return validSceneId(id) && id != ONE_SHOT_ID;
 }
 
 /** Answers a failed validation: 409 schema_too_new or 422 with the path and rule. */
@@ -140,7 +113,7 @@ function sendId(req: u32, id: string): void {
   w.finish();
 }
 
-function createScene(req: u32, body: usize, len: u32): void {
+export function createScene(req: u32, _id: string, body: usize, len: u32): void {
   const root = jsonBody(req, body, len);
   if (root < 0) return;
   const result = validateScene(root, REQUIRE_NAME);
@@ -157,7 +130,8 @@ function createScene(req: u32, body: usize, len: u32): void {
   sendId(req, id);
 }
 
-function patchScene(req: u32, id: string, body: usize, len: u32): void {
+export function patchScene(req: u32, id: string, body: usize, len: u32): void {
+  if (!libraryId(id)) return sendError(req, 404, "not_found");
   const status = sceneStatus(id);
   if (status == STORE_MISSING) return sendError(req, 404, "not_found");
   if (status < 0) return sendError(req, 500, "scene " + id + " is unreadable");
@@ -170,7 +144,8 @@ function patchScene(req: u32, id: string, body: usize, len: u32): void {
   sendId(req, id);
 }
 
-function deleteScene(req: u32, id: string): void {
+export function deleteScene(req: u32, id: string, _body: usize, _len: u32): void {
+  if (!libraryId(id)) return sendError(req, 404, "not_found");
   const rc = deleteSceneFile(id);
   if (rc == STORE_MISSING) return sendError(req, 404, "not_found");
   if (rc < 0) {
@@ -181,7 +156,8 @@ function deleteScene(req: u32, id: string): void {
 }
 
 /** Streams the stored file with `"id"` as the first member, after checking it is well-formed. */
-function getScene(req: u32, id: string): void {
+export function getScene(req: u32, id: string, _body: usize, _len: u32): void {
+  if (!libraryId(id)) return sendError(req, 404, "not_found");
   const status = checkSceneFile(id);
   if (status == STORE_MISSING) return sendError(req, 404, "not_found");
   if (status < 0) {
@@ -271,7 +247,7 @@ function codeUnitOrder(a: string, b: string): i32 {
 /** The library, sorted by name then id, from each file's summary header (scene/summary.ts); a file
  * that cannot be read or no longer validates is skipped and logged. Memory does not grow with the
  * library: the answer streams out one scene at a time. */
-function listScenes(req: u32): void {
+export function listScenes(req: u32, _param: string, _body: usize, _len: u32): void {
   const ids = listSceneIds();
   if (ids === null) return sendError(req, 500, "the scene library is unreadable");
   listed = ids;

@@ -17,7 +17,7 @@ const HTML: u32 = 0x10000;
 const MQTT_FIELDS = ["enabled", "brokerDiscovery", "broker", "port", "username", "password"];
 
 /** The page, expanded from its packed table into a buffer for the one send. */
-export function getSetupPage(req: u32): void {
+export function getSetupPage(req: u32, _param: string, _body: usize, _len: u32): void {
   const page = heap.alloc(SETUP_SIZE);
   unpack(SETUP, SETUP_LENGTH, page);
   host_http_head(req, 200 | HTML, <i32>SETUP_SIZE);
@@ -43,7 +43,7 @@ function field(v: i32, key: string, min: i32, max: i32): ArrayBuffer | null {
   return b;
 }
 
-export function postSetup(req: u32, body: usize, len: u32): void {
+export function postSetup(req: u32, _param: string, body: usize, len: u32): void {
   const v = jsonBody(req, body, len);
   if (v < 0) return;
   if (!expectObject(v, "") || !onlyKeys(v, "", ["ssid", "password", "mqtt"])) return sendInvalid(req);

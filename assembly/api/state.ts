@@ -6,7 +6,7 @@ import { expectObject, onlyKeys, expectBool, fail } from "../json/validate";
 import { W_POWER } from "../core/queue";
 import { member, kindOf, J_TRUE } from "../json/reader";
 
-export function getState(req: u32): void {
+export function getState(req: u32, _param: string, _body: usize, _len: u32): void {
   w.begin(req, 200);
   w.raw('{"isOn":');
   w.boolean(app.isOn);
@@ -24,7 +24,7 @@ export function getState(req: u32): void {
   w.finish();
 }
 
-export function postPower(req: u32, body: usize, len: u32): void {
+export function postPower(req: u32, _param: string, body: usize, len: u32): void {
   const v = jsonBody(req, body, len);
   if (v < 0) return;
   if (!expectObject(v, "") || !onlyKeys(v, "", ["isOn"])) return sendInvalid(req);

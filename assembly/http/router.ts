@@ -1,86 +1,57 @@
-// Maps method and path to a handler. Unknown paths answer 404 not_found, known paths with another
-// method 405 method_not_allowed; HEAD is answered like GET (the host drops the body).
-import { M_GET, M_HEAD, M_POST, M_PUT, M_PATCH } from "./request";
+// Finds a request's handler in the routing table (api/routes.ts), on the URL's bytes as sent: no
+// string is made but the one path parameter. The path is the URL up to any query string, without
+// its leading slash and one trailing slash. The first pattern that matches the path decides: a
+// method it lists runs its handler, any other answers 405 method_not_allowed; no pattern, 404
+// not_found. HEAD is answered like GET (the host drops the body).
+import { M_GET, M_HEAD } from "./request";
 import { sendError } from "./response";
-import { getAppearance, patchAppearance } from "../api/appearance";
-import { getState, postPower } from "../api/state";
-import { getConfiguration, patchConfiguration } from "../api/configuration";
-import { getPanels, getEdges, putPanelOn, putPanelColor } from "../api/panels";
-import { routeScenes } from "../api/scenes";
-import { routeAnimations } from "../api/playback";
-import { routePalettes } from "../api/palettes";
-import { getMqtt, patchMqtt } from "../api/mqtt";
-import { getSetupPage, postSetup } from "../api/setup";
+import { ROUTES, LARGE_ONLY, LIGHT } from "../api/routes";
 import { mqttAvailable } from "../mqtt/service";
-import { getLayout } from "../api/layout";
-import { splitOn } from "../util/split";
 
-/** The path without query string, split on "/" (leading slash dropped). */
-function segments(url: string): string[] {
-  let path = url;
-  const q = path.indexOf("?");
-  if (q >= 0) path = path.substring(0, q);
-  if (path.length > 1 && path.endsWith("/")) path = path.substring(0, path.length - 1);
-  if (path.startsWith("/")) path = path.substring(1);
-  return splitOn(path, 0x2f);
-}
+let paramStart: usize = 0;
+let paramLength: u32 = 0;
 
-/** A decimal panel address 1-999 from a path segment, or -1. */
-function parseAddress(s: string): i32 {
-  if (s.length == 0 || s.length > 3) return -1;
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return -1;
-    n = n * 10 + (c - 0x30);
+/** Whether `pattern` matches the path [p, p+n); a `*` segment matches one path segment, whose bytes
+ * are left in paramStart/paramLength. */
+function matches(pattern: string, p: usize, n: u32): bool {
+  paramLength = 0;
+  let i: u32 = 0;
+  for (let k = 0; k < pattern.length; k++) {
+    const c = <u32>pattern.charCodeAt(k);
+    if (c == 0x2a) {
+      paramStart = p + i;
+      while (i < n && load<u8>(p + i) != 0x2f) i++;
+      paramLength = <u32>(p + i - paramStart);
+    } else if (i < n && <u32>load<u8>(p + i) == c) i++;
+    else return false;
   }
-  return n;
+  return i == n;
 }
 
-export function route(req: u32, method: u32, url: string, body: usize, len: u32, now: u32): void {
-  const seg = segments(url);
+/** Handles the request; returns whether it was light (core/collect.ts): a LIGHT route, or an error. */
+export function route(req: u32, method: u32, url: usize, urlLen: u32, body: usize, len: u32): bool {
+  let p = url;
+  let n: u32 = 0;
+  while (n < urlLen && load<u8>(url + n) != 0x3f) n++; // up to the query string
+  if (n > 1 && load<u8>(p + n - 1) == 0x2f) n--;
+  if (n > 0 && load<u8>(p) == 0x2f) {
+    p++;
+    n--;
+  }
   const m = method == M_HEAD ? M_GET : method;
-  if (seg.length == 1 && seg[0] == "setup") {
-    if (m == M_GET) return getSetupPage(req);
-    return sendError(req, 405, "method_not_allowed");
+  let found = -1;
+  for (let i = 0; i < ROUTES.length; i++) {
+    const r = ROUTES[i];
+    if (found >= 0) {
+      if (r.path != ROUTES[found].path) break; // a pattern's methods are adjacent rows
+    } else if (!matches(r.path, p, n) || ((r.flags & LARGE_ONLY) != 0 && !mqttAvailable())) continue;
+    found = i;
+    if (r.method == m) {
+      const param = paramLength > 0 ? String.UTF8.decodeUnsafe(paramStart, paramLength) : "";
+      r.handler(req, param, body, len);
+      return (r.flags & LIGHT) != 0;
+    }
   }
-  if (seg.length < 2 || seg[0] != "api") return sendError(req, 404, "not_found");
-  const area = seg[1];
-  const n = seg.length;
-  if (area == "appearance" && n == 2) {
-    if (m == M_GET) return getAppearance(req);
-    if (m == M_PATCH) return patchAppearance(req, body, len);
-  } else if (area == "state" && n == 2) {
-    if (m == M_GET) return getState(req);
-  } else if (area == "state" && n == 3 && seg[2] == "power") {
-    if (m == M_POST) return postPower(req, body, len);
-  } else if (area == "configuration" && n == 2) {
-    if (m == M_GET) return getConfiguration(req);
-    if (m == M_PATCH) return patchConfiguration(req, body, len);
-  } else if (area == "mqtt" && n == 2 && mqttAvailable()) {
-    if (m == M_GET) return getMqtt(req);
-    if (m == M_PATCH) return patchMqtt(req, body, len);
-  } else if (area == "setup" && n == 2) {
-    if (m == M_POST) return postSetup(req, body, len);
-  } else if (area == "panels" && n == 2) {
-    if (m == M_GET) return getPanels(req, now);
-  } else if (area == "panels" && n == 3 && seg[2] == "edges") {
-    if (m == M_GET) return getEdges(req);
-  } else if (area == "panels" && n == 4 && (seg[3] == "on" || seg[3] == "color")) {
-    if (m != M_PUT) return sendError(req, 405, "method_not_allowed");
-    const address = parseAddress(seg[2]);
-    if (seg[3] == "on") return putPanelOn(req, address, body, len);
-    return putPanelColor(req, address, body, len);
-  } else if (area == "layout" && n == 2) {
-    if (m == M_GET) return getLayout(req);
-  } else if (area == "palettes" && n <= 3) {
-    return routePalettes(req, m, seg, body, len);
-  } else if (area == "scenes") {
-    return routeScenes(req, m, seg, body, len);
-  } else if (area == "animations") {
-    return routeAnimations(req, m, seg, body, len);
-  } else {
-    return sendError(req, 404, "not_found");
-  }
-  sendError(req, 405, "method_not_allowed");
+  sendError(req, found >= 0 ? 405 : 404, found >= 0 ? "method_not_allowed" : "not_found");
+  return true;
 }

@@ -47,7 +47,7 @@ export function parseJson(ptr: usize, len: u32): i32 {
   pos = ptr;
   end = ptr + len;
   if (len > MAX_SOURCE) return PARSE_TOO_MANY_TOKENS;
-  cap = min(MAX_TOKENS, <i32>(len >> 1) + 2);
+  cap = min(MAX_TOKENS, tokenBound(ptr, len));
   tape = heap.alloc((<usize>cap) << 2);
   count = 0;
   depth = 0;
@@ -57,6 +57,18 @@ export function parseJson(ptr: usize, len: u32): i32 {
   if (status == PARSE_OK && pos != end) status = PARSE_INVALID;
   if (status != PARSE_OK) closeJson();
   return status;
+}
+
+/** At most how many tokens the document can have: one more than its commas, colons and opening
+ * brackets (a value follows each, and each key is followed by a colon), so a body padded with
+ * white space or long strings does not take a tape of its size. */
+function tokenBound(ptr: usize, len: u32): i32 {
+  let n = 2;
+  for (let p = ptr, e = ptr + len; p < e; p++) {
+    const c = load<u8>(p);
+    if (c == 0x2c || c == 0x3a || c == 0x5b || c == 0x7b) n++;
+  }
+  return n;
 }
 
 /** Frees the tape of the open document. */

@@ -18,6 +18,10 @@ const IY = new StaticArray<i16>(MAX_PANELS + 1);
 const turn = new StaticArray<u8>(MAX_PANELS + 1);
 let valid = false;
 let panels = 0;
+// What the layout was computed from: every runner start asks for it, and it only changes with the
+// tree or the root (the overlap check is quadratic in the panels).
+let forVersion: u32 = 0;
+let forRoot = -1;
 
 /** A unit move in direction 30°·k (k odd), in lattice steps (x: √3/2, y: 1/2). */
 const DX: StaticArray<i8> = [0, 1, 0, 0, 0, -1, 0, -1, 0, 0, 0, 1];
@@ -27,9 +31,12 @@ const HALF_SQRT3: f64 = 0.8660254037844386;
 /** Side of a panel in layout units. */
 export const SIDE: f64 = 1.7320508075688772;
 
-/** Recomputes the layout from the discovered tree (call after rootAt()). Cheap: one pass over
- * the panels plus the pairwise overlap check. */
+/** Brings the layout up to date with the discovered tree and root (call after rootAt()): one pass
+ * over the panels plus the pairwise overlap check, when either changed since the last call. */
 export function updateLayout(): void {
+  if (forVersion == tree.version && forRoot == root && panels == count) return;
+  forVersion = tree.version;
+  forRoot = root;
   panels = count;
   valid = count > 0;
   if (count == 0) return;

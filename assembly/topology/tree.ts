@@ -7,6 +7,8 @@ const SLOTS = (MAX_PANELS + 1) * 3;
 
 export class Tree {
   count: i32 = 0;
+  /** Bumped by every change, so what is computed from the tree (the layout) knows when to redo it. */
+  version: u32 = 0;
   parent: StaticArray<u8> = new StaticArray<u8>(MAX_PANELS + 1);
   inEdge: StaticArray<u8> = new StaticArray<u8>(MAX_PANELS + 1);
   // Per (panel, slot): the panel and slot at the other end, 0/0 when unoccupied or the controller.
@@ -15,6 +17,7 @@ export class Tree {
 
   clear(): void {
     this.count = 0;
+    this.version++;
     for (let i = 0; i < SLOTS; i++) {
       this.linkPanel[i] = 0;
       this.linkEdge[i] = 0;
@@ -28,6 +31,7 @@ export class Tree {
   /** Records panel `index`, plugged with its slot `inEdge` into slot `parentEdge` of `parent` (0: the controller). */
   add(index: i32, parent: i32, parentEdge: i32, inEdge: i32): void {
     this.count = index;
+    this.version++;
     this.parent[index] = <u8>parent;
     this.inEdge[index] = <u8>inEdge;
     if (parent == 0) return;

@@ -170,13 +170,18 @@ export class Core {
       const ptr = this.exports.core_http_begin(req, method, url.length, bodyLength);
       if (ptr === 0) return;
       this.bytes(ptr, url.length).set(url);
-      this.body = { req: req >>> 0, bytes: body, read: 0 };
-      try {
-        this.exports.core_http_dispatch(req);
-      } finally {
-        this.body = null;
-      }
+      this.dispatch(req, body);
     }, undefined);
+  }
+
+  /** core_http_dispatch of a request begun with core_http_begin; the core reads `body` meanwhile. */
+  dispatch(req: number, body: Uint8Array): void {
+    this.body = { req: req >>> 0, bytes: body, read: 0 };
+    try {
+      this.exports.core_http_dispatch(req);
+    } finally {
+      this.body = null;
+    }
   }
 
   wsOpen(conn: number): boolean {
