@@ -1,6 +1,7 @@
 // `npm run bench`: sizes of the WebAssembly, the core's linear memory with 100 panels, the cost
 // of a request inside the core, throughput over loopback against a bare Node server, and the native
-// POSIX host's throughput and memory. Targets are reported, never enforced: the bench exits 0 either way.
+// POSIX host's throughput and memory, and, when WAMR_ROOT names a WAMR tree, the device fit under 32-bit
+// WAMR (bench/wamr.ts). Targets are reported, never enforced: the bench exits 0 either way.
 import { measureCoreOps } from "./core-ops.js";
 import { startBenchController } from "./controller.js";
 import { exerciseMemory } from "./memory.js";
@@ -12,6 +13,7 @@ import { benchSceneStore } from "./scene-store.js";
 import { benchPlayback } from "./playback.js";
 import { benchRunners } from "./runners.js";
 import { benchSpawners } from "./spawners.js";
+import { benchWamr } from "./wamr.js";
 
 const PANELS = 100;
 
@@ -44,6 +46,8 @@ async function main(): Promise<void> {
   }
   // The native host runs as its own process, after the in-process controller has stopped.
   reportNative(PANELS, await benchNative(PANELS));
+  // The device fit: the core under 32-bit WAMR, classic and fast, with its memory and instruction counts.
+  console.log((await benchWamr()).text);
 }
 
 await main();

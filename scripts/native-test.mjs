@@ -12,9 +12,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CI = process.env.CI === "true";
 const SANITIZE = process.env.TESSERA_SANITIZE === "1" || process.argv.includes("--sanitize");
 const testArgs = process.argv.slice(2).filter((a) => a !== "--sanitize"); // the rest go to node --test
-// WAMR_ROOT=<a WAMR source tree outside this repository>: run the core under WAMR's fast interpreter.
+// WAMR_ROOT=<a WAMR source tree outside this repository>: run the core under WAMR's classic interpreter
+// (the device default), or its fast one with TESSERA_WAMR_INTERP=fast.
 const WAMR_ROOT = process.env.WAMR_ROOT;
-const BUILD = path.join(ROOT, "native", SANITIZE ? "build-asan" : WAMR_ROOT ? "build-wamr" : "build-posix");
+const WAMR_INTERP = process.env.TESSERA_WAMR_INTERP === "fast" ? "fast" : "classic";
+const WAMR_BUILD = WAMR_INTERP === "fast" ? "build-wamr-fast" : "build-wamr";
+const BUILD = path.join(ROOT, "native", SANITIZE ? "build-asan" : WAMR_ROOT ? WAMR_BUILD : "build-posix");
 
 /**
  * The black-box test files: those that start a host as a child process (tests/helpers/host.ts
@@ -69,7 +72,8 @@ function run(cmd, args, env = process.env) {
 
 const configure = ["-S", "native", "-B", BUILD, "-DCMAKE_BUILD_TYPE=Release"];
 if (SANITIZE) configure.push("-DTESSERA_SANITIZE=ON");
-if (WAMR_ROOT) configure.push("-DTESSERA_RUNTIME=wamr", `-DWAMR_ROOT=${WAMR_ROOT}`);
+if (WAMR_ROOT)
+  configure.push("-DTESSERA_RUNTIME=wamr", `-DWAMR_ROOT=${WAMR_ROOT}`, `-DTESSERA_WAMR_INTERP=${WAMR_INTERP}`);
 run("cmake", configure);
 run("cmake", ["--build", BUILD, "--parallel", "2"]);
 

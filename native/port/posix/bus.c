@@ -41,7 +41,7 @@ static int count;
 static int root = -1, root_port;
 static delivery_t queue[QUEUE_CAP];
 static int head, size;
-static unsigned long dropped;
+static unsigned long dropped, from_controller;
 
 static void enqueue(int to, int port, const uint8_t *bytes, uint32_t len) {
   if (len > PACKET_CAP) {
@@ -90,8 +90,11 @@ int bus_start(const wire_t *wires, int n) {
 
 /* The controller transmits: the packet goes to the panel wired to it. */
 void port_bus_send(const uint8_t *data, uint32_t len) {
+  from_controller += len;
   if (root >= 0) enqueue(root, root_port, data, len);
 }
+
+unsigned long bus_controller_bytes(void) { return from_controller; }
 
 int bus_pending(void) { return size > 0; }
 

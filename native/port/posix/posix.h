@@ -44,6 +44,8 @@ int bus_pump(void);
 int bus_pending(void);
 /* The bytes of the bus's static queue (for memory.c). */
 unsigned long bus_static_bytes(void);
+/* Every byte the controller has put on the bus so far (port/bench). */
+unsigned long bus_controller_bytes(void);
 
 /* memory.c: heap samples at startup and the report of who holds what (SIGUSR1, TESSERA_MEMORY=1). */
 enum { MEMORY_START, MEMORY_PANELS_STARTED, MEMORY_CORE_LOADED, MEMORY_MARKS };

@@ -4,6 +4,21 @@
  * Imports are registered with wasm_runtime_register_natives under module "tessera"; each export call
  * runs with wasm_runtime_call_wasm, and an exception (a trap) is recorded for the driver.
  * Build WAMR with bulk memory (WAMR_BUILD_BULK_MEMORY=1): AssemblyScript emits memory.copy/fill.
+ *
+ * One copy of everything (docs/porting.md, "Device memory and time"):
+ *  - the image: WAMR's classic interpreter rewrites opcodes in the buffer it loads and runs the code
+ *    from it, so it needs the image in writable RAM: one private copy, kept while loaded (never
+ *    freeable: wasm_runtime_is_underlying_binary_freeable is false in that mode), loaded with
+ *    wasm_binary_freeable false so that WAMR points into that copy for names and data segments rather
+ *    than copying them once more. The fast interpreter compiles the code into its own buffers; with
+ *    wasm_binary_freeable true it copies the names and data segments it keeps and never writes into
+ *    or reads the image after loading, so with TESSERA_WAMR_FAST_INTERP=1 it loads straight from the
+ *    port's bytes (read-only flash on a device), no copy. (With freeable false it would write into
+ *    the image: it NUL-terminates names in place, wasm_const_str_list_insert.)
+ *  - the stack: one exec env, made once per instance. wasm_runtime_instantiate makes a temporary one
+ *    (same size) only to run the start function and frees it before returning.
+ * The copy comes from wasm_runtime_malloc, so a WAMR pool (TESSERA_WAMR_POOL_BYTES, the bench) counts
+ * it with everything else WAMR allocates; linear memory is WAMR's os_mmap (heap_caps_malloc on ESP-IDF).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -13,18 +28,70 @@
 #include "tessera_host.h"
 #include "tessera_port.h"
 #include "tessera_runtime.h"
+#include "tessera_wamr.h"
 #include "wasm_export.h"
 
-#define STACK_SIZE (16 * 1024)
+#ifndef TESSERA_WAMR_FAST_INTERP
+#define TESSERA_WAMR_FAST_INTERP 0 /* unknown: copy the image, which both interpreters accept */
+#endif
+
+/* The one execution stack (WAMR's operand stack and frames; C runs on the thread's own stack). Frames
+ * hold native pointers, so a 64-bit host needs more: the classic interpreter's deepest use in the
+ * black-box suite (a body nested 1000 deep, which the core refuses after 16 levels) fits 16 KiB on
+ * 32-bit (the device, the bench) but needs 20 KiB on x86-64. */
+#ifndef TESSERA_WAMR_STACK_SIZE
+#define TESSERA_WAMR_STACK_SIZE (sizeof(void *) > 4 ? 32 * 1024 : 16 * 1024)
+#endif
+#define STACK_SIZE TESSERA_WAMR_STACK_SIZE
 
 static int initialised;
-static uint8_t *image; /* WAMR may patch the bytes it loads: a private copy, kept while loaded */
+static uint8_t *image; /* the classic interpreter's writable copy, kept while loaded; NULL under fast */
 static wasm_module_t module;
 static wasm_module_inst_t instance;
 static wasm_exec_env_t exec_env;
 static pthread_t exec_env_thread; /* WAMR checks the native stack of the thread that made the exec env */
 static char trap[128];
 static const char *trap_reason;
+static tessera_wamr_stats_t stats;
+
+#ifdef TESSERA_WAMR_POOL_BYTES
+static uint8_t pool[TESSERA_WAMR_POOL_BYTES] __attribute__((aligned(8)));
+#endif
+
+#ifdef TESSERA_WAMR_COUNT_ALLOC
+/* The bench's allocator: malloc with a size header, counting the bytes WAMR holds and their peak
+ * exactly (WAMR 2.4's pool statistics miss a realloc that grows in place, which its loader does). */
+static uint32_t live, peak;
+typedef union {
+  uint32_t size;
+  uint64_t align;
+} header_t;
+static void *count_malloc(unsigned int size) {
+  header_t *h = malloc(sizeof *h + size);
+  if (!h) return NULL;
+  h->size = size;
+  live += size;
+  if (live > peak) peak = live;
+  return h + 1;
+}
+static void count_free(void *p) {
+  if (!p) return;
+  header_t *h = (header_t *)p - 1;
+  live -= h->size;
+  free(h);
+}
+static void *count_realloc(void *p, unsigned int size) {
+  if (!p) return count_malloc(size);
+  header_t *h = (header_t *)p - 1;
+  uint32_t old = h->size;
+  header_t *n = realloc(h, sizeof *n + size);
+  if (!n) return NULL;
+  n->size = size;
+  live += size - old; /* while realloc moves it, old and new exist at once: not counted */
+  if (live > peak) peak = live;
+  return n + 1;
+}
+#endif
 
 enum {
   F_INIT, F_TICK, F_RX_BUFFER, F_HTTP_BEGIN, F_HTTP_DISPATCH, F_WS_OPEN, F_WS_FRAME, F_WS_CLOSE, F_BUS_RECEIVE,
@@ -113,11 +180,41 @@ static void unload(void) {
   if (exec_env) wasm_runtime_destroy_exec_env(exec_env);
   if (instance) wasm_runtime_deinstantiate(instance);
   if (module) wasm_runtime_unload(module);
-  free(image);
+  if (image) wasm_runtime_free(image);
   exec_env = NULL;
   instance = NULL;
   module = NULL;
   image = NULL;
+}
+
+/* Bytes WAMR's allocator has handed out (a pool or the counting allocator; else 0). */
+static uint32_t pool_used(void) {
+#if defined(TESSERA_WAMR_COUNT_ALLOC)
+  return live;
+#elif defined(TESSERA_WAMR_POOL_BYTES)
+  mem_alloc_info_t info;
+  if (wasm_runtime_get_mem_alloc_info(&info)) return info.total_size - info.total_free_size;
+#endif
+  return 0;
+}
+
+int tessera_wamr_stats(tessera_wamr_stats_t *out) {
+  *out = stats;
+#ifdef TESSERA_WAMR_COUNT_ALLOC
+  out->counted = 1;
+  out->live = live;
+  out->peak = peak;
+#endif
+#ifdef TESSERA_WAMR_POOL_BYTES
+  mem_alloc_info_t info;
+  if (!initialised || !wasm_runtime_get_mem_alloc_info(&info)) return 0;
+  out->pool_total = info.total_size;
+  out->pool_used = info.total_size - info.total_free_size;
+  out->pool_highmark = info.highmark_size;
+  out->pool = 1;
+#endif
+  out->fast_interp = TESSERA_WAMR_FAST_INTERP;
+  return 1;
 }
 
 static int fail(const char *what, const char *error) {
@@ -133,7 +230,23 @@ static int fail(const char *what, const char *error) {
 int tessera_rt_load(void) {
   char error[128] = {0};
   if (!initialised) {
+#if defined(TESSERA_WAMR_COUNT_ALLOC) || defined(TESSERA_WAMR_POOL_BYTES)
+    RuntimeInitArgs init;
+    memset(&init, 0, sizeof init);
+#ifdef TESSERA_WAMR_COUNT_ALLOC
+    init.mem_alloc_type = Alloc_With_Allocator;
+    init.mem_alloc_option.allocator.malloc_func = (void *)count_malloc;
+    init.mem_alloc_option.allocator.realloc_func = (void *)count_realloc;
+    init.mem_alloc_option.allocator.free_func = (void *)count_free;
+#else
+    init.mem_alloc_type = Alloc_With_Pool;
+    init.mem_alloc_option.pool.heap_buf = pool;
+    init.mem_alloc_option.pool.heap_size = sizeof pool;
+#endif
+    if (!wasm_runtime_full_init(&init)) return fail("wamr: init failed", "");
+#else
     if (!wasm_runtime_init()) return fail("wamr: init failed", "");
+#endif
     if (!wasm_runtime_register_natives(TESSERA_IMPORT_MODULE, natives, sizeof natives / sizeof natives[0]))
       return fail("wamr: registering the imports failed", "");
     initialised = 1;
@@ -143,19 +256,35 @@ int tessera_rt_load(void) {
   uint32_t len = 0;
   const uint8_t *bytes = port_core_image(&len);
   if (!bytes || !len) return fail("wamr: no core image", "");
-  image = malloc(len);
-  if (!image) return fail("wamr: out of memory", "");
-  memcpy(image, bytes, len);
-  module = wasm_runtime_load(image, len, error, sizeof error);
+  uint32_t used = pool_used();
+  uint8_t *load_from = (uint8_t *)bytes; /* the fast interpreter, freeable: only reads it while loading */
+  if (!TESSERA_WAMR_FAST_INTERP) {
+    image = wasm_runtime_malloc(len);
+    if (!image) return fail("wamr: out of memory", "");
+    memcpy(image, bytes, len);
+    load_from = image;
+  }
+  uint32_t at = pool_used();
+  stats.image_copy = at - used;
+  LoadArgs args;
+  memset(&args, 0, sizeof args);
+  args.name = "";
+  args.wasm_binary_freeable = TESSERA_WAMR_FAST_INTERP; /* above: fast keeps nothing of the image */
+  module = wasm_runtime_load_ex(load_from, len, &args, error, sizeof error);
   if (!module) return fail("wamr: load: ", error);
+  stats.module = pool_used() - at;
+  at = pool_used();
   instance = wasm_runtime_instantiate(module, STACK_SIZE, 0, error, sizeof error);
   if (!instance) return fail("wamr: instantiate: ", error);
+  stats.instance = pool_used() - at;
   for (int i = 0; i < F_COUNT; i++) {
     functions[i] = wasm_runtime_lookup_function(instance, EXPORTS[i]);
     if (!functions[i]) return fail("wamr: missing export ", EXPORTS[i]);
   }
+  at = pool_used();
   exec_env = wasm_runtime_create_exec_env(instance, STACK_SIZE);
   if (!exec_env) return fail("wamr: exec env", "");
+  stats.exec_env = pool_used() - at;
   exec_env_thread = pthread_self();
   return 0;
 }
@@ -188,14 +317,14 @@ static int call(int f, uint32_t argc, uint32_t *argv) {
   }
   if (!pthread_equal(exec_env_thread, pthread_self())) {
     /* another thread holds the host's lock now: give it an exec env (and signal env) of its own */
+    /* the old one goes first, so that there is never more than one stack */
     if (!wasm_runtime_thread_env_inited()) wasm_runtime_init_thread_env();
-    wasm_exec_env_t fresh = wasm_runtime_create_exec_env(instance, STACK_SIZE);
-    if (!fresh) {
+    wasm_runtime_destroy_exec_env(exec_env);
+    exec_env = wasm_runtime_create_exec_env(instance, STACK_SIZE);
+    if (!exec_env) {
       trap_reason = "wamr: exec env";
       return 0;
     }
-    wasm_runtime_destroy_exec_env(exec_env);
-    exec_env = fresh;
     exec_env_thread = pthread_self();
   }
   if (wasm_runtime_call_wasm(exec_env, functions[f], argc, argv)) return 1;

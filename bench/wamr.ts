@@ -1,0 +1,448 @@
+// The device-fit bench (issue 12): the core under WAMR built for 32-bit x86 (gcc -m32) from the WAMR
+// tree WAMR_ROOT names (outside this repository), with the project's own native/src and
+// native/runtime/wamr/runtime.c, in both interpreter flavours (classic, the device default, and fast),
+// driving the native bench port (native/port/bench/bench.c, TESSERA_PORT=bench): 100 emulated panels
+// (large) or 32 (small), a library of 100 scenes with 64-character names, MQTT connected (Home
+// Assistant discovery), the mirror on, the maximal scene saved and played, 8 runner layers.
+//   - memory: WAMR's allocations through a counting allocator (TESSERA_WAMR_COUNT_ALLOC: exact bytes
+//     and peak), step by step (image copy, module, instance, exec env), plus linear memory; one more
+//     classic build with WAMR's own pool (Alloc_With_Pool) for its statistics (highmark);
+//   - time: valgrind --tool=callgrind on the same binaries, counting only inside the tessera_* driver
+//     calls (the emulated panels are not counted), one dump per operation; the ESP32-C3 estimate is
+//     10 ns per counted instruction.
+// `--profile` adds the top wasm functions per operation, from a 64-bit wasm2c build of the core compiled
+// with names (WAMR's interpreter shows callgrind no wasm function names).
+// Run: WAMR_ROOT=/path/to/wasm-micro-runtime npm run bench:wamr [-- --profile]; also the last section of
+// `npm run bench`. Figures are reported, never asserted.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { maximalScene, runnerLayersScene } from "../tests/helpers/scenes.js";
+import { frame, T } from "../tests/helpers/frames.js";
+import { readWasmInfo } from "./wasm-info.js";
+import { table, int, kib, verdict } from "./table.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const PAGE = 64 * 1024;
+/** Issue 12's targets. */
+const HEAP_TARGET = 192 * 1024;
+const HEAP_GOAL = 160 * 1024;
+const NS_PER_INSTRUCTION = 10; // ESP32-C3 at 160 MHz, interpreted
+/** The driver functions whose insides are counted (native/include/tessera_driver.h). */
+const DRIVER = [
+  "tessera_start",
+  "tessera_tick",
+  "tessera_http",
+  "tessera_ws_open",
+  "tessera_ws_frame",
+  "tessera_ws_close",
+  "tessera_bus_receive",
+  "tessera_mqtt_event",
+  "tessera_mqtt_message",
+  "tessera_mdns_result",
+  "tessera_mdns_done",
+];
+/** The measured operations (CALLGRIND_DUMP_STATS_AT names in bench.c) and their budgets. */
+const OPERATIONS: [string, string, number | null][] = [
+  ["get-state", "GET /api/state", 400e3],
+  ["ws-set-color", "WebSocket SET_COLOR frame", 80e3],
+  ["idle-tick", "idle tick", 10e3],
+  ["play-maximal", "play the stored maximal scene by id (request + start ticks)", 20e6],
+  ["save-maximal", "save the maximal scene (POST /api/scenes)", 100e6],
+  ["runners-8", "start 8 runner layers (one-shot + start ticks)", 20e6],
+  ["get-scenes", "GET /api/scenes (100 scenes)", null],
+];
+
+interface Variant {
+  name: "large" | "small";
+  panels: number;
+}
+const VARIANTS: Variant[] = [
+  { name: "large", panels: 100 },
+  { name: "small", panels: 32 },
+];
+
+interface Flavour {
+  name: string;
+  dir: string;
+  cmake: string[];
+  /** WAMR's pool instead of the counting allocator: memory only. */
+  pool?: boolean;
+}
+
+/** One `memory ...` or `step ...` line of bench.c, as key=value pairs. */
+type Fields = Record<string, string>;
+
+interface Run {
+  memory: Map<string, Fields>;
+  steps: Map<string, Fields>;
+  done: Fields;
+  stderr: string;
+}
+
+export interface WamrReport {
+  text: string;
+}
+
+function have(cmd: string, args = ["--version"]): boolean {
+  return spawnSync(cmd, args, { stdio: "ignore" }).status === 0;
+}
+
+/** gcc -m32 works (gcc-multilib): a tiny program compiles and links. */
+function canBuild32(): boolean {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-m32-"));
+  try {
+    fs.writeFileSync(path.join(dir, "t.c"), "#include <stdio.h>\nint main(void) { return 0; }\n");
+    return have("cc", ["-m32", "-o", path.join(dir, "t"), path.join(dir, "t.c")]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function build(flavour: Flavour, wasmDir: string): string {
+  const dir = path.join(ROOT, flavour.dir);
+  const steps = [
+    ["-S", "native", "-B", dir, "-DCMAKE_BUILD_TYPE=Release", "-DTESSERA_PORT=bench", `-DTESSERA_WASM_DIR=${wasmDir}`],
+    ["--build", dir, "--parallel", "2"],
+  ];
+  steps[0].push(...flavour.cmake);
+  for (const args of steps) {
+    const r = spawnSync("cmake", args, { cwd: ROOT, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`cmake ${args.join(" ")} failed:\n${(r.stdout + r.stderr).slice(-3000)}`);
+  }
+  return path.join(dir, "tessera-bench");
+}
+
+/** The inputs bench.c reads: the same maximal and runner scenes and frames as the other benches. */
+function writeFixtures(dir: string): void {
+  fs.writeFileSync(path.join(dir, "maximal.json"), JSON.stringify(maximalScene()));
+  fs.writeFileSync(path.join(dir, "runners.json"), JSON.stringify(runnerLayersScene()));
+  fs.writeFileSync(path.join(dir, "set-color.bin"), frame(T.SET_COLOR, [1, 0xff, 0x80, 0x00]));
+  fs.writeFileSync(path.join(dir, "set-mirror.bin"), frame(T.SET_MIRROR, [1]));
+}
+
+function fields(line: string): Fields {
+  const out: Fields = {};
+  for (const m of line.matchAll(/(\w+)=("[^"]*"|\S+)/g)) out[m[1]] = m[2].replace(/^"|"$/g, "");
+  return out;
+}
+
+/** Runs the harness (optionally under a wrapper such as valgrind); parses its report lines. */
+function runHarness(binary: string, variant: Variant, fixtures: string, wrapper: string[] = []): Run {
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-bench-wamr-"));
+  try {
+    const args = [String(variant.panels), String(variant.panels), fixtures, data];
+    const [cmd, ...pre] = wrapper.length ? wrapper : [binary];
+    const r = spawnSync(cmd, wrapper.length ? [...pre, binary, ...args] : args, {
+      cwd: ROOT,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (r.status !== 0)
+      throw new Error(`${binary} failed (${r.status ?? r.signal}):\n${(r.stderr ?? "").slice(-2000)}`);
+    const run: Run = { memory: new Map(), steps: new Map(), done: {}, stderr: r.stderr };
+    for (const line of r.stdout.split("\n")) {
+      const [kind, name] = line.split(" ");
+      if (kind === "memory") run.memory.set(name, fields(line));
+      else if (kind === "step") run.steps.set(name, fields(line));
+      else if (kind === "done") run.done = fields(line);
+    }
+    return run;
+  } finally {
+    fs.rmSync(data, { recursive: true, force: true });
+  }
+}
+
+interface Dump {
+  name: string;
+  instructions: number;
+  file: string;
+}
+
+/** The same run under callgrind, one dump per operation (bench.c's client requests). */
+function callgrind(binary: string, variant: Variant, fixtures: string, outDir: string, extra: string[] = []): Dump[] {
+  fs.mkdirSync(outDir, { recursive: true });
+  const out = path.join(outDir, "callgrind.out");
+  const wrapper = [
+    "valgrind",
+    "--tool=callgrind",
+    "--collect-atstart=no",
+    ...DRIVER.map((f) => `--toggle-collect=${f}`),
+    `--callgrind-out-file=${out}`,
+    ...extra,
+  ];
+  runHarness(binary, variant, fixtures, wrapper);
+  const dumps = fs
+    .readdirSync(outDir)
+    .filter((f) => /^callgrind\.out\.\d+$/.test(f))
+    .sort((a, b) => Number(a.split(".").pop()) - Number(b.split(".").pop()));
+  return dumps.map((f) => {
+    const head = fs.readFileSync(path.join(outDir, f), "utf8").slice(0, 4000);
+    const name = /^desc: Trigger: Client Request: (\S+)/m.exec(head)?.[1] ?? "?";
+    const instructions = Number(/^summary: (\d+)/m.exec(head)?.[1] ?? NaN);
+    return { name, instructions, file: path.join(outDir, f) };
+  });
+}
+
+const n = (f: Fields | undefined, k: string) => Number(f?.[k] ?? NaN);
+
+/** What the core holds on a device, from a counted run: WAMR's peak (image copy, module, instance,
+ * exec env and whatever it allocated later) plus linear memory, and linear memory's growth (on
+ * ESP-IDF WAMR grows it by allocating the new size and copying: old and new exist at once). */
+function memoryRow(flavour: string, variant: Variant, run: Run, initialPages: number): string[] {
+  const loaded = run.memory.get("loaded");
+  const end = run.memory.get("end");
+  const linear = Math.max(...[...run.memory.values()].map((m) => n(m, "linear")));
+  const grown = linear > initialPages * PAGE;
+  const wamrPeak = n(end, "peak");
+  const total = wamrPeak + linear;
+  const transient = grown ? initialPages * PAGE : 0;
+  return [
+    `${flavour}, ${variant.name}`,
+    int(n(loaded, "image_copy")),
+    int(n(loaded, "module")),
+    int(n(loaded, "instance")),
+    int(n(loaded, "exec_env")),
+    int(wamrPeak),
+    `${int(linear)} (${linear / PAGE} p)`,
+    int(total),
+    grown ? int(total + transient) : "-",
+    `${verdict(total + transient <= HEAP_TARGET)}${total + transient <= HEAP_GOAL ? " (goal too)" : ""}`,
+  ];
+}
+
+function stepLines(label: string, run: Run): string[] {
+  const out: string[] = [];
+  for (const [name, f] of run.steps) {
+    const status = f.status !== "0" ? ` ${f.status}` : "";
+    const traps = f.traps ? ` TRAPPED x${f.traps} (${f.trap})` : "";
+    const rest = Object.entries(f)
+      .filter(([k]) => !["status", "bytes", "traps", "trap", "answer"].includes(k))
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ");
+    const answer = f.answer ? ` ${f.answer}` : "";
+    out.push(`  ${label} ${name}:${status}${traps}${answer}${rest ? ` ${rest}` : ""}`);
+  }
+  out.push(`  ${label} total: restarts=${run.done.restarts} errors=${run.done.errors}`);
+  return out;
+}
+
+/** A callgrind dump's top wasm functions by inclusive count (wasm2c names: w2c_<module path>_<name>). */
+function topFunctions(file: string, top: number): string[] {
+  const r = spawnSync("callgrind_annotate", ["--inclusive=yes", file], { encoding: "utf8", maxBuffer: 1 << 26 });
+  const rows: string[] = [];
+  const seen = new Set<string>();
+  for (const line of r.stdout.split("\n")) {
+    if (line.includes("=>")) continue;
+    const m = /^\s*([\d,]+) \(\s*([\d.]+)%\)\s+\S*controller\.c:w2c_(\S+)/.exec(line);
+    if (!m || seen.has(m[3])) continue;
+    seen.add(m[3]);
+    rows.push(`${m[1].padStart(14)} ${m[2].padStart(6)}%  ${m[3]}`);
+    if (rows.length >= top) break;
+  }
+  return rows;
+}
+
+/** The release core compiled once more with a name section (scripts/size-report.mjs does the same). */
+function namedCore(dir: string): void {
+  const out = path.join(dir, "controller.wasm");
+  const asc = path.join(ROOT, "node_modules/assemblyscript/bin/asc.js");
+  const args = ["--config", "asconfig.json", "--target", "release", "--transform", "./scripts/messages-transform.mjs"];
+  const r = spawnSync(process.execPath, [asc, ...args, "--debug", "-o", out], { cwd: ROOT, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`asc (named release) failed:\n${r.stderr}`);
+  const re = spawnSync(
+    process.execPath,
+    ["-e", `import("./scripts/reoptimize.mjs").then((m) => m.reoptimize(${JSON.stringify(out)}, true))`],
+    { cwd: ROOT, encoding: "utf8" },
+  );
+  if (re.status !== 0) throw new Error(`reoptimize failed:\n${re.stderr}`);
+  fs.copyFileSync(path.join(ROOT, "build/panel.wasm"), path.join(dir, "panel.wasm"));
+}
+
+export async function benchWamr(options: { profile?: boolean } = {}): Promise<WamrReport> {
+  const title = "10. Device fit: the core under WAMR 32-bit (gcc -m32), classic and fast interpreter";
+  const skip = (why: string) => ({ text: `\n${title}\n\nskipped: ${why}` });
+  const wamr = process.env.WAMR_ROOT;
+  if (!wamr) return skip("set WAMR_ROOT=<a WAMR tree> (a wasm-micro-runtime source tree outside this repository)");
+  if (!fs.existsSync(path.join(wamr, "build-scripts/runtime_lib.cmake")))
+    return skip(`WAMR_ROOT=${wamr} is not a WAMR source tree (no build-scripts/runtime_lib.cmake)`);
+  const missing = ["cmake", "wasm2c"].filter((c) => !have(c));
+  if (missing.length) return skip(`missing ${missing.join(", ")}`);
+  if (!canBuild32()) return skip("gcc -m32 cannot link (install gcc-multilib)");
+  const valgrind = have("valgrind");
+
+  const controller = path.join(ROOT, "build/controller.wasm");
+  const initialPages = readWasmInfo(controller).initialPages;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-bench-wamr-"));
+  const lines: string[] = [];
+  try {
+    const fixtures = path.join(work, "fixtures");
+    fs.mkdirSync(fixtures);
+    writeFixtures(fixtures);
+    const m32 = ["-DCMAKE_C_FLAGS=-m32", "-DCMAKE_ASM_FLAGS=-m32", "-DTESSERA_RUNTIME=wamr", `-DWAMR_ROOT=${wamr}`];
+    const flavours: Flavour[] = [
+      {
+        name: "classic",
+        dir: "native/build-bench-classic",
+        cmake: [...m32, "-DTESSERA_WAMR_INTERP=classic", "-DTESSERA_WAMR_COUNT_ALLOC=ON"],
+      },
+      {
+        name: "fast",
+        dir: "native/build-bench-fast",
+        cmake: [...m32, "-DTESSERA_WAMR_INTERP=fast", "-DTESSERA_WAMR_COUNT_ALLOC=ON"],
+      },
+      {
+        name: "classic, WAMR pool",
+        dir: "native/build-bench-pool",
+        cmake: [...m32, "-DTESSERA_WAMR_INTERP=classic", "-DTESSERA_WAMR_POOL_KIB=1024"],
+        pool: true,
+      },
+    ];
+    const binaries = new Map(flavours.map((f) => [f.name, build(f, path.join(ROOT, "build"))]));
+
+    // Memory, and what each step answered.
+    const memoryRows: string[][] = [];
+    const steps: string[] = [];
+    const poolRows: string[][] = [];
+    for (const flavour of flavours)
+      for (const variant of VARIANTS) {
+        const run = runHarness(binaries.get(flavour.name)!, variant, fixtures);
+        if (flavour.pool) {
+          const first = run.memory.get("loaded");
+          const end = run.memory.get("end");
+          poolRows.push([
+            `${flavour.name}, ${variant.name}`,
+            int(n(first, "pool_used")),
+            int(n(end, "pool_used")),
+            int(n(end, "pool_highmark")),
+            run.done.restarts,
+          ]);
+          continue;
+        }
+        memoryRows.push(memoryRow(flavour.name, variant, run, initialPages));
+        steps.push(...stepLines(`${flavour.name}/${variant.name}`, run));
+      }
+    lines.push(
+      `WAMR: ${wamr}; core: build/controller.wasm, ${int(fs.statSync(controller).size)} B, ${initialPages} initial page(s)`,
+      "",
+      "Memory (bytes; WAMR through a counting allocator; linear memory is WAMR's os_mmap, heap_caps_malloc on ESP-IDF):",
+      table(
+        [
+          "build, variant",
+          "image copy",
+          "module",
+          "instance",
+          "exec env",
+          "WAMR peak",
+          "linear memory",
+          "total",
+          "+ growth",
+          "<= 192 KB",
+        ],
+        memoryRows,
+        "lrrrrrrrrl",
+      ),
+      "",
+      "WAMR peak: the most WAMR held at once over the run (image copy, module, instance, exec env, later allocations).",
+      "total: WAMR peak + linear memory. + growth: when linear memory grew after instantiation, WAMR on ESP-IDF holds the",
+      "old and the new block at once while it copies (os_mremap); the target counts that peak.",
+      "",
+      "WAMR's own pool statistics (Alloc_With_Pool, 1 MiB; wasm_runtime_get_mem_alloc_info), classic:",
+      table(["build, variant", "used after load", "used at end", "highmark", "restarts"], poolRows, "lrrrr"),
+      "(WAMR 2.4's pool statistics miss a realloc that grows a block in place, which its loader does: after a",
+      "reload they drift, and the highmark may undercount. Allocator headers are included, unlike the counted figures.)",
+      "",
+      "Steps (status, traps, what the harness saw):",
+      ...steps,
+    );
+
+    // Instructions.
+    if (!valgrind) lines.push("", "instructions: skipped (valgrind not installed)");
+    else {
+      const counts = new Map<string, Map<string, Dump[]>>();
+      for (const flavour of flavours.filter((f) => !f.pool))
+        for (const variant of VARIANTS) {
+          const dumps = callgrind(
+            binaries.get(flavour.name)!,
+            variant,
+            fixtures,
+            path.join(work, `cg-${flavour.name}-${variant.name}`),
+          );
+          const byName = new Map<string, Dump[]>();
+          for (const d of dumps) byName.set(d.name, [...(byName.get(d.name) ?? []), d]);
+          counts.set(`${flavour.name}/${variant.name}`, byName);
+        }
+      const last = (key: string, op: string) => counts.get(key)?.get(op)?.at(-1)?.instructions ?? NaN;
+      const rows = OPERATIONS.map(([op, label, budget]) => {
+        const c = last("classic/large", op);
+        return [
+          label,
+          int(c),
+          int(last("fast/large", op)),
+          int(last("classic/small", op)),
+          int(last("fast/small", op)),
+          budget === null ? "-" : int(budget),
+          budget === null ? "" : verdict(c <= budget),
+          `${((c * NS_PER_INSTRUCTION) / 1e6).toFixed(2)} ms`,
+        ];
+      });
+      lines.push(
+        "",
+        "Instructions (x86-32, callgrind; only inside the tessera_* driver calls, so not the emulated panels):",
+        table(
+          [
+            "operation",
+            "classic large",
+            "fast large",
+            "classic small",
+            "fast small",
+            "budget",
+            "classic",
+            "ESP32-C3, classic",
+          ],
+          rows,
+          "lrrrrrlr",
+        ),
+        "",
+        `ESP32-C3 estimate: ${NS_PER_INSTRUCTION} ns per counted instruction (160 MHz, interpreted). Repeated operations show`,
+        "the last of their runs. play = POST /api/scenes/{id}/play and the ticks until one puts nothing on the bus.",
+      );
+    }
+
+    if (options.profile && valgrind) {
+      const named = path.join(work, "named");
+      fs.mkdirSync(named);
+      namedCore(named);
+      const binary = build(
+        {
+          name: "wasm2c",
+          dir: "native/build-bench-profile",
+          cmake: ["-DTESSERA_RUNTIME=wasm2c", "-DCMAKE_C_FLAGS=-g -fno-inline -fno-reorder-blocks-and-partition"],
+        },
+        named,
+      );
+      const dumps = callgrind(binary, VARIANTS[0], fixtures, path.join(work, "cg-profile"), ["--separate-recs=1"]);
+      lines.push(
+        "",
+        "Top wasm functions by inclusive instructions (64-bit wasm2c build of the release core with names, -fno-inline;",
+        "large variant; recursive functions count once per level, so they can pass 100%):",
+      );
+      for (const [op, label] of OPERATIONS) {
+        const d = dumps.filter((x) => x.name === op).at(-1);
+        if (!d) continue;
+        lines.push("", `${label}: ${int(d.instructions)} instructions under wasm2c`, ...topFunctions(d.file, 25));
+      }
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return { text: `\n${title}\n\n${lines.join("\n")}` };
+}
+
+// run directly: WAMR_ROOT=... npx tsx bench/wamr.ts [--profile]
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const report = await benchWamr({ profile: process.argv.includes("--profile") });
+  console.log(report.text);
+}
