@@ -166,17 +166,20 @@ export function hexDigit(c: i32): i32 {
   return l >= 0x61 && l <= 0x66 ? l - 0x57 : -1;
 }
 
-/** Compares a string token with an ASCII string without allocating. */
+/** Compares a string token with an ASCII string without allocating. One pass, which stops at the
+ * first difference (member lookups compare many keys): bytes before an escape are the text itself,
+ * so only a token with an escape up to that point needs decoding. */
 export function stringEquals(i: i32, s: string): bool {
   if (kindOf(i) != J_STRING) return false;
   const n = lengthOf(i);
-  if (hasEscape(sourceOf(i), n)) return stringValue(i) == s;
-  if (n != <u32>s.length) return false;
+  const m = <u32>s.length;
   const p = sourceOf(i);
   for (let k: u32 = 0; k < n; k++) {
-    if (<u32>load<u8>(p + k) != <u32>s.charCodeAt(k)) return false;
+    const c = <u32>load<u8>(p + k);
+    if (c == 0x5c) return stringValue(i) == s;
+    if (k >= m || c != <u32>s.charCodeAt(k)) return false;
   }
-  return true;
+  return n == m;
 }
 
 /** A number token is an integer when its text has no fraction or exponent. */

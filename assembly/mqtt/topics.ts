@@ -4,7 +4,7 @@ import { topicPrefix, discoveryPrefix } from "./config";
 import { publishText, connected } from "./session";
 import { publishDiscovery, publishSelect } from "./discovery";
 import { host_mqtt_subscribe } from "../host/imports";
-import { app } from "../state/app";
+import { app, appVersion } from "../state/app";
 import { appearance, AppearancePatch } from "../state/appearance";
 import { enqueue, W_POWER, W_APPEARANCE, W_PLAY, W_STOP } from "../core/queue";
 import { validSceneId, sceneStatus, libraryVersion } from "../scene/store";
@@ -20,6 +20,9 @@ let sentScene = "\0";
 let sentPlaying: i32 = -1;
 let sentSpeed: i64 = -1;
 let sentLibrary: u32 = 0;
+// The app state version last published: an idle tick then costs three comparisons.
+let sentVersion: u32 = 0;
+let fresh = false;
 
 function state(suffix: string, payload: string): void {
   publishText(topicPrefix() + "/state/" + suffix, payload, true);
@@ -36,6 +39,7 @@ export function announce(subscribe: bool): void {
   sentPower = sentBrightness = sentPlaying = -1;
   sentSpeed = -1;
   sentScene = "\0";
+  fresh = false;
   publishStates();
 }
 
@@ -51,6 +55,15 @@ function currentScene(): string {
 /** Publishes the states that changed since the last call (every tick while connected). */
 export function publishStates(): void {
   if (!connected()) return;
+  if (
+    fresh &&
+    appVersion == sentVersion &&
+    <i32>appearance.brightness == sentBrightness &&
+    libraryVersion == sentLibrary
+  )
+    return;
+  fresh = true;
+  sentVersion = appVersion;
   const on = app.isOn ? 1 : 0;
   if (on != sentPower) state("power", (sentPower = on) ? "ON" : "OFF");
   if (<i32>appearance.brightness != sentBrightness) {

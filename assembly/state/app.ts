@@ -14,9 +14,12 @@ export const app = new AppState();
 export const controllerFirmware: string = FIRMWARE_VERSION;
 
 let dirty = false;
+/** Bumped by every change, for readers that look at their own pace (the MQTT states). */
+export let appVersion: u32 = 0;
 
 export function changed(): void {
   dirty = true;
+  appVersion++;
 }
 
 /** True once after any change: the caller broadcasts APP_STATE. */
