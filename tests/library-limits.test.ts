@@ -6,7 +6,9 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { startHost, api, waitFor, type Host } from "./helpers/host.js";
 import { startBroker, Observer, type Broker } from "./helpers/mqtt.js";
-import { baseScene } from "./helpers/scenes.js";
+import WebSocket from "ws";
+import { baseScene, maximalScene } from "./helpers/scenes.js";
+import { frame, T } from "./helpers/frames.js";
 
 let host: Host;
 let broker: Broker;
@@ -116,5 +118,24 @@ test("Home Assistant's scene select carries all 100 scenes, names cut to 40 UTF-
   assert.deepEqual(select.options, ["none", ...expected]);
   // the library is listed the same after the broker took the large document
   assert.equal((await api(host, "GET", "/api/scenes")).body.length, 100);
+  assert.ok(!trapped(), host.output());
+});
+
+test("with the library full, MQTT connected and a mirror client, the maximal scene saves and plays", async () => {
+  const ws = new WebSocket(host.wsUrl);
+  await new Promise((resolve) => ws.on("open", resolve));
+  ws.send(frame(T.SET_MIRROR, [1]));
+  const [first] = names.keys();
+  assert.equal((await api(host, "DELETE", `/api/scenes/${first}`)).status, 200);
+  names.delete(first);
+  const doc = maximalScene();
+  const saved = await api(host, "POST", "/api/scenes", doc);
+  assert.equal(saved.status, 200, saved.text);
+  names.set(saved.body.id, doc.name);
+  const list = await api(host, "GET", "/api/scenes");
+  assert.equal(list.body.length, 100);
+  assert.equal((await api(host, "POST", `/api/scenes/${saved.body.id}/play`)).status, 202);
+  await waitFor(async () => (await api(host, "GET", "/api/state")).body.playing === true, 5000);
+  ws.close();
   assert.ok(!trapped(), host.output());
 });

@@ -29,6 +29,7 @@ import {
   sceneKey,
   newSceneId,
   listSceneIds,
+  sceneCount,
   writeSceneFile,
   deleteSceneFile,
   readSceneFile,
@@ -118,9 +119,9 @@ export function createScene(req: u32, _id: string, body: usize, len: u32): void 
   if (root < 0) return;
   const result = validateScene(root, REQUIRE_NAME);
   if (result != SCENE_OK) return sendRejected(req, result);
-  const ids = listSceneIds();
-  if (ids === null) return sendError(req, 500, "the scene library is unreadable");
-  if (ids.length >= MAX_SCENES) {
+  const count = sceneCount();
+  if (count < 0) return sendError(req, 500, "the scene library is unreadable");
+  if (count >= MAX_SCENES) {
     return sendError(req, 507, "the scene library is full (" + MAX_SCENES.toString() + " scenes)");
   }
   const id = newSceneId();
@@ -196,7 +197,7 @@ export function getScene(req: u32, id: string, _body: usize, _len: u32): void {
 
 // The list is sorted by name, then id, in bounded memory: per scene a sort key of its id's index and
 // the first KEY_UNITS code units of its name; two names alike that far are compared whole.
-const LIST_CAP = 128;
+const LIST_CAP = MAX_SCENES + 1; // files added by hand past the limit are not listed
 const KEY_UNITS = 16;
 const KEY_SIZE = 4 + KEY_UNITS * 2; // [0] id index, [2..3] name length in units, then the units
 const keys = memory.data(LIST_CAP * KEY_SIZE);

@@ -39,14 +39,30 @@ export function validSceneId(id: string): bool {
   return true;
 }
 
-export function sceneKey(id: string): ArrayBuffer {
-  return String.UTF8.encode(SCENE_PREFIX + id);
+// The key of the scene being read or written, built in place: listing the library reads hundreds of
+// files, and a string per key would be garbage.
+const KEY_CAP = 18; // "scenes/" and an id of at most 10 characters
+const keyBuf = memory.data(KEY_CAP);
+
+/** A scene's store key, in a fixed buffer: valid until the next call; the length is `keyLength`.
+ * A character no id has makes a key every host refuses (a second `/`). */
+export let keyLength: u32 = 0;
+export function sceneKey(id: string): usize {
+  const n = min(<u32>id.length, KEY_CAP - <u32>SCENE_PREFIX.length);
+  for (let i = 0; i < SCENE_PREFIX.length; i++) store<u8>(keyBuf + i, <u8>SCENE_PREFIX.charCodeAt(i));
+  for (let i: u32 = 0; i < n; i++) {
+    const c = <u32>id.charCodeAt(i);
+    const ok = (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a);
+    store<u8>(keyBuf + SCENE_PREFIX.length + i, ok ? <u8>c : 0x2f);
+  }
+  keyLength = <u32>SCENE_PREFIX.length + n;
+  return keyBuf;
 }
 
 /** 0 when the scene exists, STORE_MISSING when not, STORE_IO_ERROR when the store fails. */
 export function sceneStatus(id: string): i32 {
   const k = sceneKey(id);
-  const n = host_store_read(changetype<usize>(k), <u32>k.byteLength, 0, 0, 0);
+  const n = host_store_read(k, keyLength, 0, 0, 0);
   return n >= 0 ? 0 : n;
 }
 
@@ -55,9 +71,9 @@ export let jsonOffset: u32 = 0;
 
 /** Reads the start of a scene file: the header's length when it has one (its fields are then in
  * `chunk`), 0 for a plain JSON file, or a negative STORE_* status (STORE_IO_ERROR for a bad header). */
-export function openScene(key: ArrayBuffer): i32 {
+export function openScene(key: usize): i32 {
   jsonOffset = 0;
-  const got = host_store_read(changetype<usize>(key), <u32>key.byteLength, 0, chunk, HEADER_ROOM);
+  const got = host_store_read(key, keyLength, 0, chunk, HEADER_ROOM);
   if (got < 0) return got == STORE_MISSING ? STORE_MISSING : STORE_IO_ERROR;
   if (got < 1 || load<u8>(chunk) != 0) return 0;
   if (got < <i32>HEADER_FIXED || load<u8>(chunk, 1) != HEADER_VERSION) return STORE_IO_ERROR;
@@ -69,8 +85,8 @@ export function openScene(key: ArrayBuffer): i32 {
 
 /** Reads up to `cap` bytes at `offset` of a scene's JSON (after openScene or checkSceneFile); the
  * count, or a negative STORE_* status. */
-export function readSceneChunk(key: ArrayBuffer, offset: u32, buf: usize, cap: u32): i32 {
-  return host_store_read(changetype<usize>(key), <u32>key.byteLength, jsonOffset + offset, buf, cap);
+export function readSceneChunk(key: usize, offset: u32, buf: usize, cap: u32): i32 {
+  return host_store_read(key, keyLength, jsonOffset + offset, buf, cap);
 }
 
 /** Writes the header of a scene whose JSON starts at `json`, into the bytes just before it; returns
@@ -92,26 +108,59 @@ export function putSceneHeader(json: usize, schema: i32, layers: i32, duration: 
 export function writeSceneFile(id: string, ptr: usize, len: u32): i32 {
   if (id != ONE_SHOT_ID) libraryVersion++;
   const k = sceneKey(id);
-  return host_store_write(changetype<usize>(k), <u32>k.byteLength, ptr, len);
+  return host_store_write(k, keyLength, ptr, len);
 }
 
 export function deleteSceneFile(id: string): i32 {
   libraryVersion++;
   const k = sceneKey(id);
-  return host_store_delete(changetype<usize>(k), <u32>k.byteLength);
+  return host_store_delete(k, keyLength);
 }
 
 /** Ids of the library's scenes (sorted), the one-shot scene and stray keys left out; null on an
- * I/O error. */
+ * I/O error. Only the ids are made strings. */
 export function listSceneIds(): string[] | null {
   const keys = storeList(SCENE_PREFIX);
   if (keys === null) return null;
   const ids = new Array<string>();
-  for (let i = 0; i < keys.length; i++) {
-    const id = keys[i].substring(SCENE_PREFIX.length);
-    if (validSceneId(id) && id != ONE_SHOT_ID) ids.push(id);
+  const p = keys.dataStart;
+  const skip = <u32>SCENE_PREFIX.length;
+  let start: u32 = 0;
+  for (let i: u32 = 0; i <= <u32>keys.length; i++) {
+    if (i < <u32>keys.length && load<u8>(p + i) != 0x0a) continue;
+    if (i > start + skip && libraryId(p + start + skip, i - start - skip))
+      ids.push(String.UTF8.decodeUnsafe(p + start + skip, i - start - skip));
+    start = i + 1;
   }
   return ids;
+}
+
+/** How many scenes the library holds (without making their ids strings), or -1 on an I/O error. */
+export function sceneCount(): i32 {
+  const keys = storeList(SCENE_PREFIX);
+  if (keys === null) return -1;
+  const p = keys.dataStart;
+  const skip = <u32>SCENE_PREFIX.length;
+  let n = 0;
+  let start: u32 = 0;
+  for (let i: u32 = 0; i <= <u32>keys.length; i++) {
+    if (i < <u32>keys.length && load<u8>(p + i) != 0x0a) continue;
+    if (i > start + skip && libraryId(p + start + skip, i - start - skip)) n++;
+    start = i + 1;
+  }
+  return n;
+}
+
+/** A library scene's id in a key's bytes: 8-10 characters [a-z0-9], not the one-shot scene's. */
+function libraryId(p: usize, n: u32): bool {
+  if (n < 8 || n > 10) return false;
+  let oneShot = n == <u32>ONE_SHOT_ID.length;
+  for (let k: u32 = 0; k < n; k++) {
+    const c = <u32>load<u8>(p + k);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a))) return false;
+    if (oneShot && c != <u32>ONE_SHOT_ID.charCodeAt(k)) oneShot = false;
+  }
+  return !oneShot;
 }
 
 /** A fresh id of 8 characters [a-z0-9] from the host's entropy, or null after 16 collisions. */

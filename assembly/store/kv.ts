@@ -2,7 +2,6 @@
 // sync, rename), so a crash leaves either the old or the new value, never a torn one.
 import { host_store_read, host_store_write, host_store_delete, host_store_list } from "../host/imports";
 import { log, LOG_ERROR } from "../util/log";
-import { splitOn } from "../util/split";
 
 export const STORE_MISSING: i32 = -1;
 export const STORE_IO_ERROR: i32 = -2;
@@ -58,18 +57,16 @@ export function storeDelete(key: string): i32 {
   return host_store_delete(changetype<usize>(k), <u32>k.byteLength);
 }
 
-/** Keys under `prefix`, sorted; null when the host reports an I/O error. */
-export function storeList(prefix: string): string[] | null {
+/** Keys under `prefix`, sorted and separated by newlines, as the host lists them (one block, no
+ * string per key); null when the host reports an I/O error. */
+export function storeList(prefix: string): Uint8Array | null {
   const p = keyBytes(prefix);
-  let cap: u32 = 1024;
+  let cap: u32 = 2048; // 100 scene keys
   while (true) {
     const buf = new Uint8Array(cap);
     const n = host_store_list(changetype<usize>(p), <u32>p.byteLength, buf.dataStart, cap);
     if (n < 0) return null;
-    if (<u32>n <= cap) {
-      const text = String.UTF8.decodeUnsafe(buf.dataStart, n);
-      return text.length == 0 ? [] : splitOn(text, 0x0a);
-    }
+    if (<u32>n <= cap) return buf.subarray(0, n);
     cap = <u32>n;
   }
 }
