@@ -123,7 +123,11 @@ export async function benchNative(panels: number): Promise<NativeBench> {
   const flavours: [string, string, string[]][] = [["wasm2c", "native/build-posix", []]];
   const wamr = process.env.WAMR_ROOT;
   if (wamr)
-    flavours.push(["WAMR fast interpreter", "native/build-wamr", ["-DTESSERA_RUNTIME=wamr", `-DWAMR_ROOT=${wamr}`]]);
+    flavours.push([
+      "WAMR classic interpreter",
+      "native/build-wamr",
+      ["-DTESSERA_RUNTIME=wamr", `-DWAMR_ROOT=${wamr}`, "-DTESSERA_WAMR_INTERP=classic"],
+    ]);
   else skipped.push("WAMR: not measured (set WAMR_ROOT to a WAMR source tree outside this repository)");
   for (const [runtime, dir, extra] of flavours) {
     const binary = build(dir, extra);

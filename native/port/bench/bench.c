@@ -134,7 +134,7 @@ const uint8_t *port_core_image(uint32_t *len) {
     int fd = open(TESSERA_CORE_WASM, O_RDONLY);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0) return NULL;
-    void *m = mmap(NULL, (size_t)st.st_size, getenv("BENCH_RW") ? PROT_READ | PROT_WRITE : PROT_READ, MAP_PRIVATE, fd, 0);
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED) return NULL;
     bytes = m;

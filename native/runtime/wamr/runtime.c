@@ -17,8 +17,9 @@
  *    the image: it NUL-terminates names in place, wasm_const_str_list_insert.)
  *  - the stack: one exec env, made once per instance. wasm_runtime_instantiate makes a temporary one
  *    (same size) only to run the start function and frees it before returning.
- * The copy comes from wasm_runtime_malloc, so a WAMR pool (TESSERA_WAMR_POOL_BYTES, the bench) counts
- * it with everything else WAMR allocates; linear memory is WAMR's os_mmap (heap_caps_malloc on ESP-IDF).
+ * The copy comes from wasm_runtime_malloc, so the bench's allocators (WAMR's pool, TESSERA_WAMR_POOL_BYTES,
+ * or a counting one, TESSERA_WAMR_COUNT_ALLOC) see it with everything else WAMR allocates; linear memory
+ * is WAMR's os_mmap, outside them (heap_caps_malloc on ESP-IDF).
  */
 #include <pthread.h>
 #include <stdio.h>
