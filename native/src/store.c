@@ -1,11 +1,13 @@
 /*
- * store.c: the key-value store as files in the data directory. Writes are atomic: a temp file is
- * written and fsynced, renamed over the old one, and the directory fsynced, so a crash or a full
+ * store.c: the key-value store as files in a data directory, on the POSIX file API (a directory on
+ * disk for the POSIX port, LittleFS through ESP-IDF's VFS on the ESP32). Writes are atomic: a temp file
+ * is written and fsynced, renamed over the old one, and the directory fsynced, so a crash or a full
  * disk leaves the previous value intact. Keys arrive checked (native/src/abi.c).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "posix.h"
 #include "tessera_host.h"
 #include "tessera_port.h"
+#include "tessera_store.h"
 
 static char root[PATH_MAX];
 
-int posix_store_open(const char *dir) {
+int tessera_store_open(const char *dir) {
   if (strlen(dir) + 300 >= sizeof root) return -1;
   snprintf(root, sizeof root, "%s", dir);
   /* mkdir -p */
@@ -36,7 +38,13 @@ int posix_store_open(const char *dir) {
   return 0;
 }
 
-static void path_of(const char *key, char *out, size_t cap) { snprintf(out, cap, "%s/%s", root, key); }
+/* 1 when snprintf's result n fitted in cap bytes. */
+static int fits(int n, size_t cap) { return n >= 0 && (size_t)n < cap; }
+
+/* The file of a key: 0, or -1 when the path would not fit (never with a checked key and an opened root). */
+static int path_of(const char *key, char *out, size_t cap) {
+  return fits(snprintf(out, cap, "%s/%s", root, key), cap) ? 0 : -1;
+}
 
 static int sync_dir(const char *file) {
   char dir[PATH_MAX];
@@ -52,7 +60,7 @@ static int sync_dir(const char *file) {
 
 int32_t port_store_read(const char *key, uint32_t offset, uint8_t *buf, uint32_t cap) {
   char file[PATH_MAX];
-  path_of(key, file, sizeof file);
+  if (path_of(key, file, sizeof file) != 0) return TESSERA_STORE_IO_ERROR;
   int fd = open(file, O_RDONLY);
   if (fd < 0) return errno == ENOENT || errno == ENOTDIR ? TESSERA_STORE_MISSING : TESSERA_STORE_IO_ERROR;
   uint32_t got = 0;
@@ -74,11 +82,12 @@ static int32_t fail(int err) { return err == ENOSPC || err == EDQUOT ? TESSERA_S
 
 int32_t port_store_write(const char *key, const uint8_t *data, uint32_t len) {
   char file[PATH_MAX], tmp[PATH_MAX + 8];
-  path_of(key, file, sizeof file);
+  if (path_of(key, file, sizeof file) != 0) return TESSERA_STORE_IO_ERROR;
   const char *slash = strchr(key, '/');
   if (slash) { /* the key's folder */
     char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/%.*s", root, (int)(slash - key), key);
+    if (!fits(snprintf(dir, sizeof dir, "%s/%.*s", root, (int)(slash - key), key), sizeof dir))
+      return TESSERA_STORE_IO_ERROR;
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) return TESSERA_STORE_IO_ERROR;
   }
   snprintf(tmp, sizeof tmp, "%s.tmp", file);
@@ -112,7 +121,7 @@ int32_t port_store_write(const char *key, const uint8_t *data, uint32_t len) {
 
 int32_t port_store_delete(const char *key) {
   char file[PATH_MAX];
-  path_of(key, file, sizeof file);
+  if (path_of(key, file, sizeof file) != 0) return TESSERA_STORE_IO_ERROR;
   struct stat st;
   if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) return TESSERA_STORE_IO_ERROR;
   if (unlink(file) != 0) return errno == ENOENT || errno == ENOTDIR ? TESSERA_STORE_MISSING : TESSERA_STORE_IO_ERROR;
@@ -159,15 +168,14 @@ static void walk(keylist_t *l, const char *dir, const char *rel, const char *pre
   while ((e = readdir(d)) != NULL) {
     if (!valid_segment(e->d_name) || ends_tmp(e->d_name)) continue;
     char key[600], full[PATH_MAX];
-    snprintf(key, sizeof key, "%s%s", rel, e->d_name);
-    if (strlen(key) > 255) continue;
-    snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+    if (!fits(snprintf(key, sizeof key, "%s%s", rel, e->d_name), sizeof key) || strlen(key) > 255) continue;
+    if (!fits(snprintf(full, sizeof full, "%s/%s", dir, e->d_name), sizeof full)) continue;
     struct stat st;
     if (stat(full, &st) != 0) continue;
     if (S_ISDIR(st.st_mode)) {
       if (*rel) continue; /* one level of folders */
       char sub[600];
-      snprintf(sub, sizeof sub, "%s/", key);
+      if (!fits(snprintf(sub, sizeof sub, "%s/", key), sizeof sub)) continue;
       /* only descend when the prefix can match inside */
       size_t pl = strlen(prefix), sl = strlen(sub);
       if (strncmp(sub, prefix, pl < sl ? pl : sl) == 0) walk(l, full, sub, prefix);
@@ -199,10 +207,9 @@ int32_t port_store_list(const char *prefix, uint8_t *buf, uint32_t cap) {
   return (int32_t)total;
 }
 
-int posix_chip_id(char out[7]) {
+int tessera_chip_id(char out[7]) {
   char file[PATH_MAX];
-  path_of("chipid", file, sizeof file);
-  FILE *f = fopen(file, "r");
+  FILE *f = path_of("chipid", file, sizeof file) == 0 ? fopen(file, "r") : NULL;
   if (f) {
     char line[16] = {0};
     int ok = fgets(line, sizeof line, f) != NULL;
@@ -221,7 +228,7 @@ int posix_chip_id(char out[7]) {
     }
   }
   uint32_t r = port_random() & 0xffffff;
-  snprintf(out, 7, "%06x", r);
+  snprintf(out, 7, "%06" PRIx32, r);
   char text[8];
   snprintf(text, sizeof text, "%s\n", out);
   return port_store_write("chipid", (const uint8_t *)text, 7) == 0 ? 0 : -1;
