@@ -1,5 +1,5 @@
 /*
- * Declarations copied from ESP-IDF v5.3 (Apache-2.0, (c) Espressif Systems):
+ * Declarations copied from ESP-IDF v5.3.4 (Apache-2.0, (c) Espressif Systems):
  *   components/esp_driver_uart/include/driver/uart.h
  *   components/hal/include/hal/uart_types.h
  *   components/soc/esp32s3/include/soc/clk_tree_defs.h (ESP32-S3; the UART_SCLK_DEFAULT name is common to all targets)
@@ -104,6 +104,11 @@ typedef struct {
         lp_uart_sclk_t lp_source_clk;       /*!< LP_UART source clock selection */
 #endif
     };
+    struct {
+        uint32_t backup_before_sleep: 1;    /*!< If set, the driver will backup/restore the HP UART registers before entering/after exiting sleep mode.
+                                                 By this approach, the system can power off HP UART's power domain.
+                                                 This can save power, but at the expense of more RAM being consumed */
+    } flags;                                /*!< Configuration flags */
 } uart_config_t;
 
 #define UART_PIN_NO_CHANGE      (-1)

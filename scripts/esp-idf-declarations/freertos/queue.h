@@ -1,5 +1,5 @@
 /*
- * Declarations copied from ESP-IDF v5.3 (Apache-2.0, (c) Espressif Systems):
+ * Declarations copied from ESP-IDF v5.3.4 (Apache-2.0, (c) Espressif Systems):
  *   components/freertos/FreeRTOS-Kernel/include/freertos/queue.h
  * for scripts/esp32-check.mjs, which compiles the device code against them: the real names, types and
  * signatures of the API Tessera calls. Declarations only (no behaviour); never built into anything.
@@ -17,6 +17,7 @@ typedef struct QueueDefinition   * QueueHandle_t;
 #define queueQUEUE_TYPE_BASE                  ( ( uint8_t ) 0U )
 
 #define queueQUEUE_TYPE_MUTEX                 ( ( uint8_t ) 1U )
+#define queueQUEUE_TYPE_BINARY_SEMAPHORE      ( ( uint8_t ) 3U )
 
     #define xQueueCreate( uxQueueLength, uxItemSize )    xQueueGenericCreate( ( uxQueueLength ), ( uxItemSize ), ( queueQUEUE_TYPE_BASE ) )
 

@@ -1,8 +1,7 @@
 /*
- * Declarations copied from ESP-IDF v5.3's MQTT client (Apache-2.0, (c) Espressif Systems):
+ * Declarations copied from ESP-IDF v5.3.4's MQTT client (Apache-2.0, (c) Espressif Systems):
  *   components/mqtt/esp-mqtt/include/mqtt_client.h (the espressif/esp-mqtt submodule, include/mqtt_client.h
- *   at commit c3c4cb9, 2024-07-01; the declarations below are the same from fa88da5, January 2024, on, the
- *   whole v5.3 window; the exact submodule pin of the v5.3 tag was not checked)
+ *   at aa6f889, 2024-04-05, the commit ESP-IDF v5.3.4 pins)
  * for scripts/esp32-check.mjs, which compiles the device code against them: the real names, types and
  * signatures of the API Tessera calls. Declarations only (no behaviour); never built into anything.
  */

@@ -1,5 +1,5 @@
 /*
- * Declarations copied from ESP-IDF v5.3 (Apache-2.0, (c) Espressif Systems):
+ * Declarations copied from ESP-IDF v5.3.4 (Apache-2.0, (c) Espressif Systems):
  *   components/esp_timer/include/esp_timer.h
  * for scripts/esp32-check.mjs, which compiles the device code against them: the real names, types and
  * signatures of the API Tessera calls. Declarations only (no behaviour); never built into anything.
@@ -37,6 +37,8 @@ esp_err_t esp_timer_create(const esp_timer_create_args_t* create_args,
                            esp_timer_handle_t* out_handle);
 
 esp_err_t esp_timer_start_once(esp_timer_handle_t timer, uint64_t timeout_us);
+
+esp_err_t esp_timer_stop(esp_timer_handle_t timer);
 
 int64_t esp_timer_get_time(void);
 

@@ -1,5 +1,5 @@
 /*
- * Declarations copied from ESP-IDF v5.3 (Apache-2.0, (c) Espressif Systems):
+ * Declarations copied from ESP-IDF v5.3.4 (Apache-2.0, (c) Espressif Systems):
  *   components/esp_netif/include/esp_netif.h
  *   components/esp_netif/include/esp_netif_types.h
  *   (and, through it, components/esp_netif/include/esp_netif_ip_addr.h: esp_netif_ip_addr.h here)

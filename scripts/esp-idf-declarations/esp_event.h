@@ -1,5 +1,5 @@
 /*
- * Declarations copied from ESP-IDF v5.3 (Apache-2.0, (c) Espressif Systems):
+ * Declarations copied from ESP-IDF v5.3.4 (Apache-2.0, (c) Espressif Systems):
  *   components/esp_event/include/esp_event.h
  *   components/esp_event/include/esp_event_base.h
  * for scripts/esp32-check.mjs, which compiles the device code against them: the real names, types and
@@ -9,10 +9,12 @@
 #define TESSERA_API_ESP_EVENT_H
 
 #include <stdint.h>
+#include <stddef.h>
 #include "esp_err.h"
 #include "freertos/FreeRTOS.h"
 
 #define ESP_EVENT_DECLARE_BASE(id) extern esp_event_base_t const id
+#define ESP_EVENT_DEFINE_BASE(id) esp_event_base_t const id = #id
 
 typedef const char*  esp_event_base_t; /**< unique pointer to a subsystem that exposes events */
 
@@ -34,5 +36,11 @@ esp_err_t esp_event_handler_instance_register(esp_event_base_t event_base,
                                               esp_event_handler_t event_handler,
                                               void *event_handler_arg,
                                               esp_event_handler_instance_t *instance);
+
+esp_err_t esp_event_post(esp_event_base_t event_base,
+                         int32_t event_id,
+                         const void *event_data,
+                         size_t event_data_size,
+                         TickType_t ticks_to_wait);
 
 #endif

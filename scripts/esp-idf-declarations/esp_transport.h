@@ -1,5 +1,5 @@
 /*
- * Declarations copied from ESP-IDF v5.3 (Apache-2.0, (c) Espressif Systems):
+ * Declarations copied from ESP-IDF v5.3.4 (Apache-2.0, (c) Espressif Systems):
  *   components/tcp_transport/include/esp_transport.h
  * for scripts/esp32-check.mjs: only the types mqtt_client.h's configuration refers to. Declarations only
  * (no behaviour); never built into anything.

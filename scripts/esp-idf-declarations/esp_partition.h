@@ -1,5 +1,5 @@
 /*
- * Declarations copied from ESP-IDF v5.3 (Apache-2.0, (c) Espressif Systems):
+ * Declarations copied from ESP-IDF v5.3.4 (Apache-2.0, (c) Espressif Systems):
  *   components/esp_partition/include/esp_partition.h
  * for scripts/esp32-check.mjs, which compiles the device code against them: the real names, types and
  * signatures of the API Tessera calls. Declarations only (no behaviour); never built into anything.

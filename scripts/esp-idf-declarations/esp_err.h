@@ -1,5 +1,5 @@
 /*
- * Declarations copied from ESP-IDF v5.3 (Apache-2.0, (c) Espressif Systems):
+ * Declarations copied from ESP-IDF v5.3.4 (Apache-2.0, (c) Espressif Systems):
  *   components/esp_common/include/esp_err.h
  * for scripts/esp32-check.mjs, which compiles the device code against them: the real names, types and
  * signatures of the API Tessera calls. Declarations only (no behaviour); never built into anything.
@@ -21,6 +21,10 @@ typedef int esp_err_t;
 #define ESP_ERR_INVALID_ARG         0x102   /*!< Invalid argument */
 
 #define ESP_ERR_INVALID_STATE       0x103   /*!< Invalid state */
+
+#define ESP_ERR_INVALID_SIZE        0x104   /*!< Invalid size */
+
+#define ESP_ERR_NOT_FOUND           0x105   /*!< Requested resource not found */
 
 #define ESP_ERR_WIFI_BASE           0x3000  /*!< Starting number of WiFi error codes */
 

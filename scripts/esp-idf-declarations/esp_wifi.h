@@ -1,5 +1,5 @@
 /*
- * Declarations copied from ESP-IDF v5.3 (Apache-2.0, (c) Espressif Systems):
+ * Declarations copied from ESP-IDF v5.3.4 (Apache-2.0, (c) Espressif Systems):
  *   components/esp_wifi/include/esp_wifi.h
  *   components/esp_wifi/include/esp_wifi_types_generic.h
  *   components/esp_wifi/include/esp_wifi_crypto_types.h
@@ -61,6 +61,9 @@ typedef enum {
     WIFI_AUTH_WPA3_EXT_PSK,     /**< this authentication mode will yield same result as WIFI_AUTH_WPA3_PSK and not recommended to be used. It will be deprecated in future, please use WIFI_AUTH_WPA3_PSK instead. */
     WIFI_AUTH_WPA3_EXT_PSK_MIXED_MODE, /**< this authentication mode will yield same result as WIFI_AUTH_WPA3_PSK and not recommended to be used. It will be deprecated in future, please use WIFI_AUTH_WPA3_PSK instead.*/
     WIFI_AUTH_DPP,              /**< authenticate mode : DPP */
+    WIFI_AUTH_DUMMY1,
+    WIFI_AUTH_DUMMY2,
+    WIFI_AUTH_WPA_ENTERPRISE,   /**< Authenticate mode : WPA-Enterprise security */
     WIFI_AUTH_MAX
 } wifi_auth_mode_t;
 
@@ -131,6 +134,8 @@ typedef struct {
     bool ftm_responder;         /**< Enable FTM Responder mode */
     wifi_pmf_config_t pmf_cfg;  /**< Configuration for Protected Management Frame */
     wifi_sae_pwe_method_t sae_pwe_h2e;  /**< Configuration for SAE PWE derivation method */
+    uint8_t transition_disable;               /**< Whether to enable transition disable feature */
+    uint8_t sae_ext;                          /**< Enable SAE EXT feature. SOC_GCMP_SUPPORT is required for this feature. */
 } wifi_ap_config_t;
 
 typedef struct {
@@ -228,6 +233,8 @@ typedef enum {
     WIFI_EVENT_ITWT_PROBE,              /**< iTWT probe */
     WIFI_EVENT_ITWT_SUSPEND,            /**< iTWT suspend */
     WIFI_EVENT_TWT_WAKEUP,              /**< TWT wakeup */
+    WIFI_EVENT_BTWT_SETUP,              /**< bTWT setup */
+    WIFI_EVENT_BTWT_TEARDOWN,           /**< bTWT teardown*/
 
     WIFI_EVENT_NAN_STARTED,              /**< NAN Discovery has started */
     WIFI_EVENT_NAN_STOPPED,              /**< NAN Discovery has stopped */
@@ -241,8 +248,84 @@ typedef enum {
 
     WIFI_EVENT_STA_NEIGHBOR_REP,         /**< Received Neighbor Report response */
 
+    WIFI_EVENT_AP_WRONG_PASSWORD,        /**< a station tried to connect with wrong password */
+
     WIFI_EVENT_MAX,                      /**< Invalid WiFi event ID */
 } wifi_event_t;
+
+typedef enum {
+    WIFI_REASON_UNSPECIFIED                        = 1,     /**< Unspecified reason */
+    WIFI_REASON_AUTH_EXPIRE                        = 2,     /**< Authentication expired */
+    WIFI_REASON_AUTH_LEAVE                         = 3,     /**< Deauthentication due to leaving */
+    WIFI_REASON_ASSOC_EXPIRE                       = 4,     /**< Association expired. Deprecated, will be removed in next IDF major release */
+    WIFI_REASON_DISASSOC_DUE_TO_INACTIVITY         = 4,
+    WIFI_REASON_ASSOC_TOOMANY                      = 5,     /**< Too many associated stations */
+    WIFI_REASON_NOT_AUTHED                         = 6,     /**< Not authenticated. Deprecated, will be removed in next IDF major release */
+    WIFI_REASON_CLASS2_FRAME_FROM_NONAUTH_STA      = 6,
+    WIFI_REASON_NOT_ASSOCED                        = 7,     /**< Not associated. Deprecated, will be removed in next IDF major release */
+    WIFI_REASON_CLASS3_FRAME_FROM_NONASSOC_STA     = 7,
+    WIFI_REASON_ASSOC_LEAVE                        = 8,     /**< Deassociated due to leaving */
+    WIFI_REASON_ASSOC_NOT_AUTHED                   = 9,     /**< Association but not authenticated */
+    WIFI_REASON_DISASSOC_PWRCAP_BAD                = 10,    /**< Disassociated due to poor power capability */
+    WIFI_REASON_DISASSOC_SUPCHAN_BAD               = 11,    /**< Disassociated due to unsupported channel */
+    WIFI_REASON_BSS_TRANSITION_DISASSOC            = 12,    /**< Disassociated due to BSS transition */
+    WIFI_REASON_IE_INVALID                         = 13,    /**< Invalid Information Element (IE) */
+    WIFI_REASON_MIC_FAILURE                        = 14,    /**< MIC failure */
+    WIFI_REASON_4WAY_HANDSHAKE_TIMEOUT             = 15,    /**< 4-way handshake timeout */
+    WIFI_REASON_GROUP_KEY_UPDATE_TIMEOUT           = 16,    /**< Group key update timeout */
+    WIFI_REASON_IE_IN_4WAY_DIFFERS                 = 17,    /**< IE differs in 4-way handshake */
+    WIFI_REASON_GROUP_CIPHER_INVALID               = 18,    /**< Invalid group cipher */
+    WIFI_REASON_PAIRWISE_CIPHER_INVALID            = 19,    /**< Invalid pairwise cipher */
+    WIFI_REASON_AKMP_INVALID                       = 20,    /**< Invalid AKMP */
+    WIFI_REASON_UNSUPP_RSN_IE_VERSION              = 21,    /**< Unsupported RSN IE version */
+    WIFI_REASON_INVALID_RSN_IE_CAP                 = 22,    /**< Invalid RSN IE capabilities */
+    WIFI_REASON_802_1X_AUTH_FAILED                 = 23,    /**< 802.1X authentication failed */
+    WIFI_REASON_CIPHER_SUITE_REJECTED              = 24,    /**< Cipher suite rejected */
+    WIFI_REASON_TDLS_PEER_UNREACHABLE              = 25,    /**< TDLS peer unreachable */
+    WIFI_REASON_TDLS_UNSPECIFIED                   = 26,    /**< TDLS unspecified */
+    WIFI_REASON_SSP_REQUESTED_DISASSOC             = 27,    /**< SSP requested disassociation */
+    WIFI_REASON_NO_SSP_ROAMING_AGREEMENT           = 28,    /**< No SSP roaming agreement */
+    WIFI_REASON_BAD_CIPHER_OR_AKM                  = 29,    /**< Bad cipher or AKM */
+    WIFI_REASON_NOT_AUTHORIZED_THIS_LOCATION       = 30,    /**< Not authorized in this location */
+    WIFI_REASON_SERVICE_CHANGE_PERCLUDES_TS        = 31,    /**< Service change precludes TS */
+    WIFI_REASON_UNSPECIFIED_QOS                    = 32,    /**< Unspecified QoS reason */
+    WIFI_REASON_NOT_ENOUGH_BANDWIDTH               = 33,    /**< Not enough bandwidth */
+    WIFI_REASON_MISSING_ACKS                       = 34,    /**< Missing ACKs */
+    WIFI_REASON_EXCEEDED_TXOP                      = 35,    /**< Exceeded TXOP */
+    WIFI_REASON_STA_LEAVING                        = 36,    /**< Station leaving */
+    WIFI_REASON_END_BA                             = 37,    /**< End of Block Ack (BA) */
+    WIFI_REASON_UNKNOWN_BA                         = 38,    /**< Unknown Block Ack (BA) */
+    WIFI_REASON_TIMEOUT                            = 39,    /**< Timeout */
+    WIFI_REASON_PEER_INITIATED                     = 46,    /**< Peer initiated disassociation */
+    WIFI_REASON_AP_INITIATED                       = 47,    /**< AP initiated disassociation */
+    WIFI_REASON_INVALID_FT_ACTION_FRAME_COUNT      = 48,    /**< Invalid FT action frame count */
+    WIFI_REASON_INVALID_PMKID                      = 49,    /**< Invalid PMKID */
+    WIFI_REASON_INVALID_MDE                        = 50,    /**< Invalid MDE */
+    WIFI_REASON_INVALID_FTE                        = 51,    /**< Invalid FTE */
+    WIFI_REASON_TRANSMISSION_LINK_ESTABLISH_FAILED = 67,    /**< Transmission link establishment failed */
+    WIFI_REASON_ALTERATIVE_CHANNEL_OCCUPIED        = 68,    /**< Alternative channel occupied */
+    WIFI_REASON_BEACON_TIMEOUT                     = 200,    /**< Beacon timeout */
+    WIFI_REASON_NO_AP_FOUND                        = 201,    /**< No AP found */
+    WIFI_REASON_AUTH_FAIL                          = 202,    /**< Authentication failed */
+    WIFI_REASON_ASSOC_FAIL                         = 203,    /**< Association failed */
+    WIFI_REASON_HANDSHAKE_TIMEOUT                  = 204,    /**< Handshake timeout */
+    WIFI_REASON_CONNECTION_FAIL                    = 205,    /**< Connection failed */
+    WIFI_REASON_AP_TSF_RESET                       = 206,    /**< AP TSF reset */
+    WIFI_REASON_ROAMING                            = 207,    /**< Roaming */
+    WIFI_REASON_ASSOC_COMEBACK_TIME_TOO_LONG       = 208,    /**< Association comeback time too long */
+    WIFI_REASON_SA_QUERY_TIMEOUT                   = 209,    /**< SA query timeout */
+    WIFI_REASON_NO_AP_FOUND_W_COMPATIBLE_SECURITY  = 210,    /**< No AP found with compatible security */
+    WIFI_REASON_NO_AP_FOUND_IN_AUTHMODE_THRESHOLD  = 211,    /**< No AP found in auth mode threshold */
+    WIFI_REASON_NO_AP_FOUND_IN_RSSI_THRESHOLD      = 212,    /**< No AP found in RSSI threshold */
+} wifi_err_reason_t;
+
+typedef struct {
+    uint8_t ssid[32];         /**< SSID of disconnected AP */
+    uint8_t ssid_len;         /**< SSID length of disconnected AP */
+    uint8_t bssid[6];         /**< BSSID of disconnected AP */
+    uint8_t reason;           /**< Disconnection reason */
+    int8_t  rssi;             /**< Disconnection RSSI */
+} wifi_event_sta_disconnected_t;
 
 ESP_EVENT_DECLARE_BASE(WIFI_EVENT);
 
@@ -688,7 +771,7 @@ typedef struct {
 #define WIFI_STATIC_TX_BUFFER_NUM 0
 #endif
 
-#if CONFIG_SPIRAM
+#ifdef CONFIG_ESP_WIFI_CACHE_TX_BUFFER_NUM
 #define WIFI_CACHE_TX_BUFFER_NUM  CONFIG_ESP_WIFI_CACHE_TX_BUFFER_NUM
 #else
 #define WIFI_CACHE_TX_BUFFER_NUM  0
@@ -783,10 +866,10 @@ extern wifi_osi_funcs_t g_wifi_osi_funcs;
 #define WIFI_ENABLE_WPA3_SAE 0
 #endif
 
-#if CONFIG_SPIRAM
-#define WIFI_ENABLE_SPIRAM (1<<1)
+#if WIFI_CACHE_TX_BUFFER_NUM > 0
+#define WIFI_ENABLE_CACHE_TX_BUFFER (1<<1)
 #else
-#define WIFI_ENABLE_SPIRAM 0
+#define WIFI_ENABLE_CACHE_TX_BUFFER 0
 #endif
 
 #if CONFIG_ESP_WIFI_FTM_INITIATOR_SUPPORT
@@ -813,6 +896,18 @@ extern wifi_osi_funcs_t g_wifi_osi_funcs;
 #define WIFI_ENABLE_GMAC 0
 #endif
 
+#if CONFIG_ESP_WIFI_11R_SUPPORT
+#define WIFI_ENABLE_11R (1<<6)
+#else
+#define WIFI_ENABLE_11R 0
+#endif
+
+#if CONFIG_ESP_WIFI_ENTERPRISE_SUPPORT
+#define WIFI_ENABLE_ENTERPRISE (1<<7)
+#else
+#define WIFI_ENABLE_ENTERPRISE 0
+#endif
+
 #if CONFIG_ESP_WIFI_ENABLE_DUMP_HESIGB && !WIFI_CSI_ENABLED
 #define WIFI_DUMP_HESIGB_ENABLED  true
 #else
@@ -831,14 +926,18 @@ extern wifi_osi_funcs_t g_wifi_osi_funcs;
 #define CONFIG_FEATURE_FTM_RESPONDER_BIT (1<<3)
 #define CONFIG_FEATURE_GCMP_BIT (1<<4)
 #define CONFIG_FEATURE_GMAC_BIT (1<<5)
+#define CONFIG_FEATURE_11R_BIT (1<<6)
+#define CONFIG_FEATURE_WIFI_ENT_BIT (1<<7)
 
 /* Set additional WiFi features and capabilities */
 #define WIFI_FEATURE_CAPS (WIFI_ENABLE_WPA3_SAE | \
-                           WIFI_ENABLE_SPIRAM  | \
+                           WIFI_ENABLE_CACHE_TX_BUFFER  | \
                            WIFI_FTM_INITIATOR | \
                            WIFI_FTM_RESPONDER | \
                            WIFI_ENABLE_GCMP | \
-                           WIFI_ENABLE_GMAC)
+                           WIFI_ENABLE_GMAC | \
+                           WIFI_ENABLE_11R  | \
+                           WIFI_ENABLE_ENTERPRISE)
 
 #define WIFI_INIT_CONFIG_DEFAULT() { \
     .osi_funcs = &g_wifi_osi_funcs, \

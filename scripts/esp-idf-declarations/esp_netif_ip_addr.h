@@ -1,5 +1,5 @@
 /*
- * Declarations copied from ESP-IDF v5.3 (Apache-2.0, (c) Espressif Systems):
+ * Declarations copied from ESP-IDF v5.3.4 (Apache-2.0, (c) Espressif Systems):
  *   components/esp_netif/include/esp_netif_ip_addr.h
  * for scripts/esp32-check.mjs (esp_netif.h includes it, as the real one does through esp_netif_types.h).
  * Declarations only (no behaviour); never built into anything.

@@ -1,5 +1,5 @@
 /*
- * Declarations copied from ESP-IDF v5.3 (Apache-2.0, (c) Espressif Systems):
+ * Declarations copied from ESP-IDF v5.3.4 (Apache-2.0, (c) Espressif Systems):
  *   components/esp_http_server/include/esp_http_server.h
  *   components/http_parser/http_parser.h
  *   components/heap/include/esp_heap_caps.h
@@ -333,6 +333,18 @@ esp_err_t httpd_register_uri_handler(httpd_handle_t handle,
 
 #define HTTPD_SOCK_ERR_TIMEOUT   -3
 
+typedef int (*httpd_send_func_t)(httpd_handle_t hd, int sockfd, const char *buf, size_t buf_len, int flags);
+
+typedef int (*httpd_recv_func_t)(httpd_handle_t hd, int sockfd, char *buf, size_t buf_len, int flags);
+
+esp_err_t httpd_sess_set_recv_override(httpd_handle_t hd, int sockfd, httpd_recv_func_t recv_func);
+
+esp_err_t httpd_sess_set_send_override(httpd_handle_t hd, int sockfd, httpd_send_func_t send_func);
+
+esp_err_t httpd_req_async_handler_begin(httpd_req_t *r, httpd_req_t **out);
+
+esp_err_t httpd_req_async_handler_complete(httpd_req_t *r);
+
 int httpd_req_to_sockfd(httpd_req_t *r);
 
 int httpd_req_recv(httpd_req_t *r, char *buf, size_t buf_len);
@@ -354,6 +366,14 @@ esp_err_t httpd_resp_set_hdr(httpd_req_t *r, const char *field, const char *valu
 typedef void (*httpd_work_fn_t)(void *arg);
 
 esp_err_t httpd_queue_work(httpd_handle_t handle, httpd_work_fn_t work, void *arg);
+
+void *httpd_sess_get_transport_ctx(httpd_handle_t handle, int sockfd);
+
+void httpd_sess_set_transport_ctx(httpd_handle_t handle, int sockfd, void *ctx, httpd_free_ctx_fn_t free_fn);
+
+esp_err_t httpd_sess_trigger_close(httpd_handle_t handle, int sockfd);
+
+esp_err_t httpd_sess_update_lru_counter(httpd_handle_t handle, int sockfd);
 
 typedef enum {
     HTTPD_WS_TYPE_CONTINUE   = 0x0,

@@ -1,5 +1,5 @@
 /*
- * Declarations copied from ESP-IDF v5.3 (Apache-2.0, (c) Espressif Systems):
+ * Declarations copied from ESP-IDF v5.3.4 (Apache-2.0, (c) Espressif Systems):
  *   components/freertos/FreeRTOS-Kernel/portable/riscv/include/freertos/portmacro.h (riscv; xtensa is the same for these)
  *   components/freertos/FreeRTOS-Kernel/include/freertos/projdefs.h
  *   components/freertos/config/include/freertos/FreeRTOSConfig.h
