@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "posix.h"
+#include "tessera_store.h"
 #include "tessera_driver.h"
 #include "tessera_host.h"
 #include "tessera_port.h"
@@ -337,7 +338,7 @@ int main(int argc, char **argv) {
   uint32_t max_panels = (uint32_t)atoi(argv[2]);
   const char *fixtures = argv[3];
   setvbuf(stdout, NULL, _IOLBF, 0);
-  if (posix_store_open(argv[4]) != 0) return fprintf(stderr, "bench: cannot open %s\n", argv[4]), 2;
+  if (tessera_store_open(argv[4]) != 0) return fprintf(stderr, "bench: cannot open %s\n", argv[4]), 2;
   static wire_t wires[MAX_EMULATED_PANELS + 1];
   int count = topology_generate(panels, wires);
   tessera_requests_init(slots, sizeof slots / sizeof slots[0], ANSWER_CAP, NULL);

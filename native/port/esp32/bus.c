@@ -1,15 +1,16 @@
 /*
  * bus.c: the panel bus of the ESP32 port on a UART. Packets are cut from the byte stream by their
  * header (byte 2 is the total length, 5-80 bytes); the core checks the CRC. Received packets are
- * delivered by the main loop (bus_pump), never from inside a core call.
- * Checked against ESP-IDF 5.3's declarations by scripts/esp32-check.mjs; not built with the ESP toolchain here.
+ * delivered by the main loop (esp32_bus_pump), never from inside a core call.
+ * Compiled for rv32imc against ESP-IDF v5.3.4's declarations by scripts/esp32-check.mjs; not built with the
+ * ESP toolchain here.
  */
 #include <string.h>
 
 #include "driver/uart.h"
-#include "posix.h"
 #include "sdkconfig.h"
 #include "tessera_driver.h"
+#include "tessera_esp32.h"
 #include "tessera_port.h"
 
 #define BUS_UART UART_NUM_1
@@ -19,9 +20,7 @@
 static uint8_t rx[MAX_PACKET * 4];
 static size_t rx_len;
 
-int bus_start(const wire_t *wires, int n) {
-  (void)wires;
-  (void)n;
+int esp32_bus_start(void) {
   uart_config_t cfg = {
       .baud_rate = CONFIG_TESSERA_BUS_BAUD,
       .data_bits = UART_DATA_8_BITS,
@@ -40,13 +39,7 @@ int bus_start(const wire_t *wires, int n) {
 
 void port_bus_send(const uint8_t *data, uint32_t len) { uart_write_bytes(BUS_UART, data, len); }
 
-int bus_pending(void) {
-  size_t buffered = 0;
-  uart_get_buffered_data_len(BUS_UART, &buffered);
-  return buffered > 0;
-}
-
-int bus_pump(void) {
+int esp32_bus_pump(void) {
   int delivered = 0;
   int n = uart_read_bytes(BUS_UART, rx + rx_len, sizeof rx - rx_len, 0);
   if (n > 0) rx_len += (size_t)n;

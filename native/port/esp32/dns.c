@@ -64,7 +64,7 @@ static void dns_task(void *arg) {
     tessera_logf(TESSERA_LOG_ERROR, "dns: cannot listen on udp 53");
     running = 0;
   } else {
-    setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout); /* to notice dns_stop */
+    setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout); /* to notice esp32_dns_stop */
   }
   uint8_t packet[PACKET_CAP];
   while (running) {
@@ -80,7 +80,7 @@ static void dns_task(void *arg) {
   vTaskDelete(NULL);
 }
 
-int dns_start(void) {
+int esp32_dns_start(void) {
   if (running) return 0;
   running = 1;
   if (xTaskCreate(dns_task, "tessera_dns", 3072, NULL, 5, &task) != pdPASS) {
@@ -90,4 +90,4 @@ int dns_start(void) {
   return 0;
 }
 
-void dns_stop(void) { running = 0; /* the task ends within its 1 s receive timeout */ }
+void esp32_dns_stop(void) { running = 0; /* the task ends within its 1 s receive timeout */ }

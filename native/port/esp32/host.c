@@ -1,11 +1,12 @@
 /*
  * host.c: the ESP32 port's core thread. WAMR on ESP-IDF must run on a pthread (its esp-idf platform
  * layer and our runtime adapter call pthread_self, which asserts on a plain FreeRTOS task), so the
- * core lives on one pthread: it runs the main loop (bus packets, ticks) and the jobs other tasks hand
- * it with core_call (the HTTP server's requests and WebSocket frames, the mDNS browse worker) or
- * core_post (the MQTT client's events: its task must never wait for the core, see mqtt.c). One FreeRTOS
- * mutex still guards the state both sides touch (the request table, the sockets). Wi-Fi, mDNS, the
- * serial port and self-update run beside it and never call into the core themselves.
+ * core lives on one pthread: it runs the main loop (bus packets, ticks, the server's WebSocket traffic)
+ * and the jobs other tasks hand it with esp32_run_on_core (the HTTP workers' requests, the mDNS browse
+ * worker) or esp32_post_to_core (the MQTT client's events: its task must never wait for the core, see
+ * mqtt.c). One FreeRTOS mutex guards the state both sides touch (the request table, the WebSocket
+ * slots). The HTTP server task never waits for the core thread (server.c). Wi-Fi, mDNS, the serial
+ * port and self-update run beside it and never call into the core themselves.
  */
 #include <pthread.h>
 
@@ -14,7 +15,6 @@
 #include "freertos/queue.h"
 #include "freertos/semphr.h"
 #include "freertos/task.h"
-#include "posix.h"
 #include "sdkconfig.h"
 #include "tessera_driver.h"
 #include "tessera_esp32.h"
@@ -37,41 +37,41 @@ typedef struct {
 static SemaphoreHandle_t lock;
 static QueueHandle_t jobs, posts;
 
-void posix_lock(void) { xSemaphoreTake(lock, portMAX_DELAY); }
-void posix_unlock(void) { xSemaphoreGive(lock); }
-void posix_kick(void) {}
+void esp32_lock(void) { xSemaphoreTake(lock, portMAX_DELAY); }
+void esp32_unlock(void) { xSemaphoreGive(lock); }
 
 const uint8_t *port_core_image(uint32_t *len) {
   *len = (uint32_t)(controller_wasm_end - controller_wasm_start);
   return controller_wasm_start;
 }
 
-void core_call(void (*fn)(void *), void *arg) {
+void esp32_run_on_core(void (*fn)(void *), void *arg) {
   job_t job = {fn, arg, xTaskGetCurrentTaskHandle()};
   xQueueSend(jobs, &job, portMAX_DELAY);
-  ulTaskNotifyTake(pdTRUE, portMAX_DELAY);
+  ulTaskNotifyTake(pdTRUE, portMAX_DELAY); /* only the core thread notifies a task that handed it a job */
 }
 
-int core_post(void (*fn)(void *), void *arg) {
+int esp32_post_to_core(void (*fn)(void *), void *arg) {
   job_t job = {fn, arg, NULL};
   return posts && xQueueSend(posts, &job, 0) == pdTRUE ? 0 : -1;
 }
 
-/* Runs what other tasks posted (core_post), in order, each with the lock held. */
+/* Runs what other tasks posted (esp32_post_to_core), in order, each with the lock held. */
 static void run_posts(void) {
   job_t job;
   while (xQueueReceive(posts, &job, 0) == pdTRUE) {
-    posix_lock();
+    esp32_lock();
     job.fn(job.arg);
-    posix_unlock();
+    esp32_unlock();
   }
 }
 
 static void *core_thread(void *arg) {
   (void)arg;
-  posix_lock();
-  int ok = bus_start(NULL, 0) == 0 && tessera_start(CONFIG_TESSERA_MAX_PANELS) == 0;
-  posix_unlock();
+  esp32_lock();
+  int ok = esp32_bus_start() == 0 && tessera_start(CONFIG_TESSERA_MAX_PANELS) == 0;
+  esp32_boot_core_started(ok); /* a new image whose core cannot start rolls back here */
+  esp32_unlock();
   if (!ok) {
     tessera_logf(TESSERA_LOG_ERROR, "tessera: cannot start the bus or the core");
     return NULL;
@@ -79,35 +79,43 @@ static void *core_thread(void *arg) {
   uint64_t next_tick = 0;
   for (;;) {
     job_t job;
-    /* sleep until a job arrives or a tick is due (one FreeRTOS tick at most: bus bytes are polled) */
+    /* sleep until a job arrives or a tick is due (one FreeRTOS tick at most: bus bytes, WebSocket
+     * traffic and posts are polled) */
     if (xQueueReceive(jobs, &job, 1) == pdTRUE) {
-      posix_lock();
+      esp32_lock();
       job.fn(job.arg);
-      posix_unlock();
+      esp32_unlock();
       xTaskNotifyGive(job.waiter);
     }
     run_posts();
-    posix_lock();
-    bus_pump();
-    uint64_t now = posix_now_ms();
+    esp32_lock();
+    if (esp32_server_pump()) next_tick = 0; /* frames are queued work: apply them now */
+    esp32_bus_pump();
+    uint64_t now = esp32_now_ms();
     if (now >= next_tick) {
       uint32_t next = tessera_tick();
       next_tick = now + (next < 1 ? 1 : next > 100 ? 100 : next);
     }
-    posix_unlock();
+    esp32_server_flush();
+    esp32_unlock();
   }
   return NULL;
 }
 
-void tessera_esp32_run(const char *chip) {
+void esp32_run(const char *chip) {
   lock = xSemaphoreCreateMutex();
   jobs = xQueueCreate(JOBS, sizeof(job_t));
   posts = xQueueCreate(POSTS, sizeof(job_t));
-  if (wifi_start(chip) != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: Wi-Fi did not start");
-  if (mdns_start(chip) != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: mDNS did not start");
-  if (mqtt_start() != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: the MQTT worker did not start");
-  if (serial_start() != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: the serial port did not start");
-  if (ota_start() != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: self-update did not start");
+  esp32_boot_init();
+  if (!lock || !jobs || !posts || esp32_server_init() != 0) {
+    tessera_logf(TESSERA_LOG_ERROR, "tessera: out of memory at startup");
+    return;
+  }
+  if (esp32_wifi_start(chip) != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: Wi-Fi did not start");
+  if (esp32_mdns_start(chip) != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: mDNS did not start");
+  if (esp32_mqtt_start() != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: the MQTT worker did not start");
+  if (esp32_serial_start() != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: the serial port did not start");
+  if (esp32_ota_start() != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: self-update did not start");
   esp_pthread_cfg_t cfg = esp_pthread_get_default_config();
   cfg.stack_size = CONFIG_TESSERA_CORE_STACK_SIZE; /* WAMR's interpreter runs on this stack */
   cfg.thread_name = "tessera_core";
@@ -117,13 +125,13 @@ void tessera_esp32_run(const char *chip) {
     tessera_logf(TESSERA_LOG_ERROR, "tessera: cannot start the core thread");
     return;
   }
-  if (server_start(NULL, TESSERA_HTTP_PORT) < 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: cannot start the HTTP server");
+  if (esp32_server_start() != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: cannot start the HTTP server");
   pthread_join(core, NULL);
 }
 
 void tessera_esp32_main(void) {
   char chip[7];
-  if (storage_open(chip) != 0) return;
+  if (esp32_storage_open(chip) != 0) return;
   tessera_logf(TESSERA_LOG_INFO, "tessera-%s, up to %d panels", chip, CONFIG_TESSERA_MAX_PANELS);
-  tessera_esp32_run(chip);
+  esp32_run(chip);
 }

@@ -4,7 +4,7 @@
  * (ota.c; the TXT entries of Arduino's own OTA, so espota and the Arduino IDE list the controller).
  * The core's advertisement (_tessera._tcp on port 80 with its TXT) replaces any earlier one of that
  * service. A browse runs on its own task (mdns_query_ptr blocks for the timeout); the answers reach
- * the core on the core thread through core_call, after the port call has returned.
+ * the core on the core thread through esp32_run_on_core, after the port call has returned.
  */
 #include <stdio.h>
 #include <string.h>
@@ -101,7 +101,7 @@ static void browse_task(void *arg) {
     if (xQueueReceive(browses, &b, portMAX_DELAY) != pdTRUE) continue;
     mdns_result_t *results = NULL;
     if (mdns_query_ptr(b.type, b.proto, b.timeout_ms, MAX_RESULTS, &results) != ESP_OK) results = NULL;
-    core_call(deliver, results); /* the core thread never waits for this task: blocking here is safe */
+    esp32_run_on_core(deliver, results); /* the core thread never waits for this task: blocking is safe */
     if (results) mdns_query_results_free(results);
   }
 }
@@ -117,10 +117,10 @@ void port_mdns_browse(const char *service, uint32_t timeout_ms) {
       xQueueSend(browses, &b, 0) == pdTRUE)
     return;
   tessera_logf(TESSERA_LOG_WARN, "mdns: cannot browse %s", service);
-  if (core_post(done_job, NULL) != 0) tessera_logf(TESSERA_LOG_ERROR, "mdns: browse end lost");
+  if (esp32_post_to_core(done_job, NULL) != 0) tessera_logf(TESSERA_LOG_ERROR, "mdns: browse end lost");
 }
 
-int mdns_start(const char *chip) {
+int esp32_mdns_start(const char *chip) {
   snprintf(hostname, sizeof hostname, "tessera-%s", chip);
   browses = xQueueCreate(BROWSES, sizeof(browse_t));
   if (!browses || xTaskCreate(browse_task, "tessera_mdns", 4096, NULL, 4, NULL) != pdPASS) return -1;

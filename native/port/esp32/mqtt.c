@@ -7,7 +7,7 @@
  *  - the worker task runs the commands against esp-mqtt, whose calls block (stop waits for the client
  *    task; connect, publish and subscribe take the client's lock, held during a TCP connect);
  *  - esp-mqtt's client task runs on_event: it only copies what happened and posts it to the core
- *    thread (core_post, never blocking), since the core thread may be waiting for that task's lock.
+ *    thread (esp32_post_to_core, never blocking), since the core thread may be waiting for that task's lock.
  * Every connect opens a new session number; events of older sessions (a client being torn down) are
  * dropped on the core thread, so after a disconnect nothing more of that session is reported.
  * esp-mqtt never reconnects on its own (network.disable_auto_reconnect): the core owns the backoff.
@@ -42,7 +42,7 @@ static void deliver_event(void *arg) {
 static void post_event(uint32_t id, uint32_t kind, uint32_t reason) {
   event_t *e = malloc(sizeof *e);
   if (e) *e = (event_t){id, kind, reason};
-  if (!e || core_post(deliver_event, e) != 0) {
+  if (!e || esp32_post_to_core(deliver_event, e) != 0) {
     free(e);
     tessera_logf(TESSERA_LOG_ERROR, "mqtt: event %u lost (core queue full)", (unsigned)kind);
   }
@@ -119,7 +119,7 @@ static void take_data(client_state_t *s, const esp_mqtt_event_t *e) {
   m->got += (uint32_t)e->data_len;
   if (m->got < m->len) return;
   s->partial = NULL;
-  if (core_post(deliver_message, m) != 0) {
+  if (esp32_post_to_core(deliver_message, m) != 0) {
     free(m);
     tessera_logf(TESSERA_LOG_WARN, "mqtt: message dropped (core queue full)");
   }
@@ -283,7 +283,7 @@ void port_mqtt_disconnect(void) {
   send_command(command_new(CMD_DISCONNECT, NULL, 0, NULL, 0));
 }
 
-int mqtt_start(void) {
+int esp32_mqtt_start(void) {
   commands = xQueueCreate(COMMANDS, sizeof(command_t *));
   return commands && xTaskCreate(worker, "tessera_mqtt", 4096, NULL, 5, NULL) == pdPASS ? 0 : -1;
 }
@@ -301,6 +301,6 @@ void port_mqtt_publish(const char *topic, const uint8_t *payload, uint32_t len, 
 
 void port_mqtt_subscribe(const char *topic) { (void)topic; }
 void port_mqtt_disconnect(void) { session++; }
-int mqtt_start(void) { return 0; }
+int esp32_mqtt_start(void) { return 0; }
 
 #endif

@@ -1,19 +1,21 @@
 /*
  * ota.c: the controller's self-update over the network, with the protocol of Arduino's espota
- * (arduino-esp32 tools/espota.py), so that a build tool on the local network can push an app image
- * without a password. Port CONFIG_TESSERA_OTA_PORT (8266 small, 3232 large):
- *   1. UDP invitation "<command> <port> <size> <md5>\n" (command 0 = app image; 100 = a filesystem
- *      image, refused), answered "OK" to the sender;
- *   2. the device connects back over TCP to the sender's <port> and receives <size> bytes; after each
- *      piece it answers the number of bytes it took (decimal), after the last one "OK" once the image
- *      is written, its MD5 matches and it is set as the boot partition, "ERR" otherwise;
- *   3. it restarts into the new image.
- * The image goes to the next OTA slot (esp_ota_begin/write/end), erased sector by sector as it is
- * written (erasing the whole slot first would outlast espota's 10 s wait for the first answer); the
- * running image stays valid until the new one boots. One update at a time, in its own task; nothing
- * here touches the core. Advertising the service as mDNS _arduino._tcp is left to the mDNS code.
+ * (arduino-esp32 tools/espota.py; native/src/ota.c has the protocol and tessera_ota.h describes it), so
+ * that a build tool on the local network can push an app image without a password, on UDP/TCP port
+ * CONFIG_TESSERA_OTA_PORT (8266 small, 3232 large). The image goes to the next OTA slot
+ * (esp_ota_begin/write/end), erased sector by sector as it is written (erasing the whole slot first
+ * would outlast espota's 10 s wait for the first answer). One update at a time, in its own task (8 KiB
+ * of stack: esp_ota_end verifies the image on it, as ESP-IDF's own OTA example allows for); nothing here
+ * touches the core. Advertising the service as mDNS _arduino._tcp is mdns.c's.
+ *
+ * App rollback (CONFIG_BOOTLOADER_APP_ROLLBACK_ENABLE, sdkconfig.defaults): a new image boots pending
+ * verification. It is marked valid once its core has started and answered a first HTTP request below
+ * 500 (server.c calls esp32_boot_answered), and rolled back at once if its core cannot start or traps
+ * before that (host.c, server.c); a pending image that restarts for any other reason (a crash, a
+ * watchdog, power) rolls back in the bootloader. Until confirmed, invitations are refused.
  */
 #include <arpa/inet.h>
+#include <inttypes.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,78 +31,123 @@
 #include "sdkconfig.h"
 #include "tessera_esp32.h"
 #include "tessera_host.h"
+#include "tessera_netio.h"
+#include "tessera_ota.h"
 #include "tessera_port.h"
 
-#define CMD_FLASH 0
+#if !CONFIG_BOOTLOADER_APP_ROLLBACK_ENABLE
+#error "self-update needs CONFIG_BOOTLOADER_APP_ROLLBACK_ENABLE (sdkconfig.defaults)"
+#endif
+
 #define CHUNK 1460
+#define OTA_STACK 8192
+#define READ_WAIT_MS 10000 /* espota waits 10 s for each answer; a piece that takes longer ends it */
+#define SEND_WAIT_MS 5000
 
-typedef struct {
-  int command, port;
-  unsigned long size;
-  char md5[33];
-} invitation_t;
+/* ---- The running image's confirmation (the state is guarded by the core lock) -------------------- */
+static tessera_boot_t boot;
 
-/* "<command> <port> <size> <md5>\n" from espota. 1 when it is one. */
-static int parse_invitation(const char *text, invitation_t *inv) {
-  if (sscanf(text, "%d %d %lu %32s", &inv->command, &inv->port, &inv->size, inv->md5) != 4) return 0;
-  return inv->port > 0 && inv->port < 65536 && inv->size > 0 && strlen(inv->md5) == 32;
-}
-
-static void hex(const uint8_t *digest, char out[33]) {
-  for (int i = 0; i < 16; i++) snprintf(out + 2 * i, 3, "%02x", digest[i]);
-}
-
-static void say(int sock, const char *text) { send(sock, text, strlen(text), 0); }
-
-/* Receives the image from the build tool and writes it to the next OTA slot. 0 on success. */
-static int receive_image(struct in_addr from, const invitation_t *inv) {
-  const esp_partition_t *slot = esp_ota_get_next_update_partition(NULL);
-  if (!slot || inv->size > slot->size) return -1;
-  int sock = socket(AF_INET, SOCK_STREAM, 0);
-  if (sock < 0) return -1;
-  struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)inv->port), .sin_addr = from};
-  struct timeval timeout = {.tv_sec = 10};
-  setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  esp_ota_handle_t ota = 0;
-  if (connect(sock, (struct sockaddr *)&to, sizeof to) != 0 || esp_ota_begin(slot, OTA_WITH_SEQUENTIAL_WRITES, &ota) != ESP_OK) {
-    close(sock);
-    return -1;
+static void carry_out(int action) {
+  if (action == TESSERA_BOOT_MARK_VALID) {
+    esp_err_t err = esp_ota_mark_app_valid_cancel_rollback();
+    tessera_logf(err == ESP_OK ? TESSERA_LOG_INFO : TESSERA_LOG_ERROR, "ota: new image confirmed (%s)",
+                 esp_err_to_name(err));
+  } else if (action == TESSERA_BOOT_ROLL_BACK) {
+    tessera_logf(TESSERA_LOG_ERROR, "ota: the new image's core failed before its first answer: rolling back");
+    esp_err_t err = esp_ota_mark_app_invalid_rollback_and_reboot(); /* returns only when it cannot */
+    tessera_logf(TESSERA_LOG_ERROR, "ota: cannot roll back (%s)", esp_err_to_name(err));
   }
-  uint8_t *buf = malloc(CHUNK);
+}
+
+void esp32_boot_init(void) {
+  esp_ota_img_states_t state = ESP_OTA_IMG_UNDEFINED;
+  const esp_partition_t *running = esp_ota_get_running_partition();
+  int pending =
+      running && esp_ota_get_state_partition(running, &state) == ESP_OK && state == ESP_OTA_IMG_PENDING_VERIFY;
+  tessera_boot_init(&boot, pending);
+  if (pending) tessera_logf(TESSERA_LOG_INFO, "ota: first boot of a new image: confirmed after its first answer");
+}
+
+void esp32_boot_core_started(int ok) { carry_out(tessera_boot_core_started(&boot, ok)); }
+void esp32_boot_core_trapped(void) { carry_out(tessera_boot_core_trapped(&boot)); }
+
+void esp32_boot_answered(uint32_t status) {
+  esp32_lock();
+  int action = tessera_boot_answered(&boot, status);
+  esp32_unlock();
+  carry_out(action); /* writes otadata: not under the lock */
+}
+
+static int running_pending(void) {
+  esp32_lock();
+  int pending = boot.pending;
+  esp32_unlock();
+  return pending;
+}
+
+/* ---- Receiving an image ----------------------------------------------------------------------------- */
+typedef struct {
+  int sock;
+  esp_ota_handle_t ota;
+  const esp_partition_t *slot;
   md5_context_t md5;
-  esp_rom_md5_init(&md5);
-  unsigned long got = 0;
-  int ok = buf != NULL;
-  while (ok && got < inv->size) {
-    int n = recv(sock, buf, CHUNK, 0);
-    if (n <= 0 || esp_ota_write(ota, buf, (size_t)n) != ESP_OK) ok = 0;
-    else {
-      got += (unsigned long)n;
-      esp_rom_md5_update(&md5, buf, (uint32_t)n);
-      char count[12];
-      snprintf(count, sizeof count, "%d", n);
-      if (got < inv->size) say(sock, count);
-    }
+  int ended; /* esp_ota_end was called (the handle is gone, whatever it answered) */
+} update_t;
+
+static int io_recv(void *ctx, uint8_t *buf, uint32_t cap) {
+  return tessera_recv_within(((update_t *)ctx)->sock, buf, cap, READ_WAIT_MS);
+}
+
+static int io_send(void *ctx, const char *text) {
+  size_t len = strlen(text);
+  return tessera_send_within(((update_t *)ctx)->sock, text, len, SEND_WAIT_MS) == (int)len ? 0 : -1;
+}
+
+static int io_write(void *ctx, const uint8_t *data, uint32_t len) {
+  return esp_ota_write(((update_t *)ctx)->ota, data, len) == ESP_OK ? 0 : -1;
+}
+
+static void io_digest_update(void *ctx, const uint8_t *data, uint32_t len) {
+  esp_rom_md5_update(&((update_t *)ctx)->md5, data, len);
+}
+
+static void io_digest_final(void *ctx, uint8_t out[16]) { esp_rom_md5_final(out, &((update_t *)ctx)->md5); }
+
+static int io_finish(void *ctx) {
+  update_t *u = ctx;
+  u->ended = 1;
+  return esp_ota_end(u->ota) == ESP_OK && esp_ota_set_boot_partition(u->slot) == ESP_OK ? 0 : -1;
+}
+
+/* Connects back to the tool and receives the image into the next OTA slot. 0 on success. */
+static int receive_image(struct in_addr from, const tessera_ota_invitation_t *inv) {
+  update_t u = {.sock = -1, .slot = esp_ota_get_next_update_partition(NULL)};
+  if (!u.slot || inv->size > u.slot->size) return -1;
+  u.sock = socket(AF_INET, SOCK_STREAM, 0);
+  if (u.sock < 0) return -1;
+  struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(inv->port), .sin_addr = from};
+  uint8_t *buf = malloc(CHUNK);
+  int result = -1;
+  if (buf && connect(u.sock, (struct sockaddr *)&to, sizeof to) == 0 &&
+      esp_ota_begin(u.slot, OTA_WITH_SEQUENTIAL_WRITES, &u.ota) == ESP_OK) {
+    esp_rom_md5_init(&u.md5);
+    tessera_ota_io_t io = {&u, io_recv, io_send, io_write, io_digest_update, io_digest_final, io_finish};
+    result = tessera_ota_receive(&io, inv, buf, CHUNK);
+    if (!u.ended) esp_ota_abort(u.ota);
   }
   free(buf);
-  uint8_t digest[16];
-  char actual[33];
-  esp_rom_md5_final(digest, &md5);
-  hex(digest, actual);
-  ok = ok && strcmp(actual, inv->md5) == 0;
-  if (ok) ok = esp_ota_end(ota) == ESP_OK && esp_ota_set_boot_partition(slot) == ESP_OK;
-  else esp_ota_abort(ota);
-  say(sock, ok ? "OK" : "ERR");
-  close(sock);
-  return ok ? 0 : -1;
+  close(u.sock);
+  return result;
 }
 
 static void ota_task(void *arg) {
   (void)arg;
   int sock = socket(AF_INET, SOCK_DGRAM, 0);
-  struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(CONFIG_TESSERA_OTA_PORT), .sin_addr.s_addr = htonl(INADDR_ANY)};
+  struct sockaddr_in me = {
+      .sin_family = AF_INET, .sin_port = htons(CONFIG_TESSERA_OTA_PORT), .sin_addr.s_addr = htonl(INADDR_ANY)};
   if (sock < 0 || bind(sock, (struct sockaddr *)&me, sizeof me) != 0) {
     tessera_logf(TESSERA_LOG_ERROR, "ota: cannot listen on udp %d", CONFIG_TESSERA_OTA_PORT);
+    if (sock >= 0) close(sock);
     vTaskDelete(NULL);
     return;
   }
@@ -108,15 +155,17 @@ static void ota_task(void *arg) {
     char text[96];
     struct sockaddr_in from;
     socklen_t from_len = sizeof from;
-    int n = recvfrom(sock, text, sizeof text - 1, 0, (struct sockaddr *)&from, &from_len);
-    if (n <= 0) continue;
-    text[n] = 0;
-    invitation_t inv;
-    if (!parse_invitation(text, &inv)) continue;
-    int accepted = inv.command == CMD_FLASH;
+    int n = recvfrom(sock, text, sizeof text, 0, (struct sockaddr *)&from, &from_len);
+    tessera_ota_invitation_t inv;
+    if (n <= 0 || !tessera_ota_parse(text, (uint32_t)n, &inv)) continue;
+    int accepted = tessera_ota_accept(&inv, running_pending());
     sendto(sock, accepted ? "OK" : "ERR", accepted ? 2 : 3, 0, (struct sockaddr *)&from, from_len);
-    if (!accepted) continue;
-    tessera_logf(TESSERA_LOG_INFO, "ota: receiving %lu bytes", inv.size);
+    if (!accepted) {
+      tessera_logf(TESSERA_LOG_WARN, "ota: invitation refused (command %d%s)", inv.command,
+                   running_pending() ? ", the running image is not confirmed yet" : "");
+      continue;
+    }
+    tessera_logf(TESSERA_LOG_INFO, "ota: receiving %" PRIu32 " bytes", inv.size);
     if (receive_image(from.sin_addr, &inv) == 0) {
       tessera_logf(TESSERA_LOG_INFO, "ota: new image set, restarting");
       vTaskDelay(pdMS_TO_TICKS(500));
@@ -126,6 +175,6 @@ static void ota_task(void *arg) {
   }
 }
 
-int ota_start(void) {
-  return xTaskCreate(ota_task, "tessera_ota", 4096, NULL, 5, NULL) == pdPASS ? 0 : -1;
+int esp32_ota_start(void) {
+  return xTaskCreate(ota_task, "tessera_ota", OTA_STACK, NULL, 5, NULL) == pdPASS ? 0 : -1;
 }

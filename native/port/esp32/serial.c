@@ -16,7 +16,7 @@
 
 static int started;
 
-int serial_start(void) {
+int esp32_serial_start(void) {
   uart_config_t cfg = {
       .baud_rate = 57600,
       .data_bits = UART_DATA_8_BITS,

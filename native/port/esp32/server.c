@@ -1,11 +1,32 @@
 /*
- * server.c: HTTP and WebSocket (/ws) of the ESP32 port with esp_http_server (port 80). Same shape as
- * the POSIX port: bodies read up to a cap (above the core's 32 KiB, so it answers 413), answers
- * collected per request and sent by the handler; frames sent from other tasks go through
- * httpd_queue_work so only the server task writes to a socket.
- * Calls into the core are handed to the core thread (host.c core_call); while the setup portal is up,
- * requests for other hosts are redirected to http://192.168.4.1/setup. Checked against ESP-IDF 5.3's
- * declarations by scripts/esp32-check.mjs; never built with the ESP toolchain here.
+ * server.c: HTTP and WebSocket (/ws) of the ESP32 port with esp_http_server on port 80. The server's
+ * one task (httpd) never waits for the core thread (it never takes the core lock), a worker or a slow
+ * client:
+ *
+ * - Every socket read and write of the server goes through a session override (on_open) built on
+ *   native/src/netio.c: select() with a deadline, then a non-blocking recv/send. A request head or a
+ *   WebSocket frame must arrive within REQUEST_READ_MS of its first byte; a body within BODY_READ_MS;
+ *   an answer must go out within ANSWER_SEND_MS; other writes wait at most SEND_WAIT_MS per call. A
+ *   timeout is never retried: the request gets 408 or the connection is closed.
+ * - HTTP requests are handed to HTTP_WORKERS worker tasks with httpd_req_async_handler_begin (ESP-IDF
+ *   5.x's async handlers): a worker reads the body (up to a cap above the core's 32 KiB, so the core
+ *   answers 413), hands the request to the core thread (esp32_run_on_core), waits for the answer
+ *   (native/src/requests.c, at most ANSWER_TIMEOUT_MS) and sends it. WORK_QUEUE requests wait for a
+ *   worker; beyond that: 503 at once.
+ * - WebSocket frames received are copied into a bounded queue for the core thread (never waiting for
+ *   it); opens and closes are slot states the core thread picks up (esp32_server_pump). The slots and
+ *   their send queues have their own short lock (ws_lock), taken by the core thread inside the core
+ *   lock and by the server task alone, never the other way round. What the core
+ *   sends goes into the connection's own send queue (native/src/ws_queue.c: a buffer per connection,
+ *   no allocation per frame, mirror batches merged for a slow client) and the core thread writes it
+ *   without waiting (esp32_server_flush). A client whose queue overflows or does not move for
+ *   WS_STALL_MS is closed (1008), and dropped if its close frame cannot go out either. The server
+ *   takes the control frames itself (handle_ws_control_frames), so only the core thread ever writes to
+ *   a WebSocket.
+ * - While the setup network is up, requests that came in over it for any other host than the portal
+ *   are redirected to http://192.168.4.1/setup; clients on the home network are never redirected.
+ * Checked against ESP-IDF v5.3.4's declarations by scripts/esp32-check.mjs; never built with the ESP
+ * toolchain here. The queue, the bounded waits and the redirect rule run in native/test/ on Linux.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,83 +36,331 @@
 
 #include "esp_http_server.h"
 #include "freertos/FreeRTOS.h"
+#include "freertos/queue.h"
+#include "freertos/semphr.h"
 #include "freertos/task.h"
-#include "posix.h"
 #include "sdkconfig.h"
 #include "tessera_driver.h"
 #include "tessera_esp32.h"
 #include "tessera_host.h"
+#include "tessera_netio.h"
 #include "tessera_port.h"
 #include "tessera_requests.h"
+#include "tessera_wifi_policy.h"
+#include "tessera_ws_queue.h"
 
 #define BODY_CAP (33 * 1024) /* one byte past any body the core accepts */
-#define MAX_REQUESTS 4
-#define MAX_SOCKETS 8
-#define WS_FRAME_CAP 1024
-#define WS_READ_CAP 4096 /* larger frames close the connection */
+#define HTTP_WORKERS 2       /* tasks that serve requests: the request table has a slot for each */
+#define WORK_QUEUE 4         /* requests waiting for a worker */
+#define WORKER_STACK 4096
 #define ANSWER_CAP (48 * 1024)
-#define ANSWER_TIMEOUT_MS 5000
+#define ANSWER_TIMEOUT_MS 5000 /* the core answers a live query within 50 ms; this bounds a lost one */
+#define REQUEST_READ_MS 3000   /* a request head or a WebSocket frame, from its first byte */
+#define BODY_READ_MS 10000     /* a request body */
+#define ANSWER_SEND_MS 15000   /* an answer (up to ANSWER_CAP) */
+#define SEND_WAIT_MS 2000      /* any other write of the server's (handshake, 302, 408, 503) */
+#define STALE_MS 1000          /* a read deadline passed this long ago was an earlier request's */
 
+#define WS_SLOTS (ESP32_WS_CLIENTS + 1) /* the core's connections, and one to refuse a ninth with 1013 */
+#define WS_FRAME_CAP 1024               /* no valid frame is larger (the core's receive buffer) */
+#define WS_READ_CAP 4096                /* larger frames close the connection; up to it they are dropped */
+#define WS_INBOUND 4                    /* received frames waiting for the core thread */
+#define WS_STALL_MS 10000               /* a send queue that does not move for this long: the client is gone */
+/* A connection's send queue: above the largest frame the core sends (its 5,134-byte tx buffer: the
+ * mirror snapshot for 100 panels; a mirror batch is at most 4,110 bytes), so one always fits. */
+#define WS_QUEUE_CAP (6 * 1024)
+#define WS_CLOSE_BEHIND 1008 /* policy violation: the client does not keep up */
+#define WS_CLOSE_TRY_LATER 1013
+#define WS_CLOSE_RESTARTED 1011
+
+/* ---- Sessions: bounded reads and writes (the overrides every session gets in on_open) ----------- */
 typedef struct {
-  int used, fd, in_core;
-  uint32_t id;
-} socket_t;
+  uint32_t read_by;  /* deadline of the current read (ms clock) */
+  uint32_t write_by; /* deadline of the current answer */
+  int reading, writing;
+} session_t;
 
 static httpd_handle_t server;
-static tessera_request_t requests[MAX_REQUESTS];
-static socket_t sockets[MAX_SOCKETS];
-static uint32_t next_socket = 1;
 
-/* HTTP answers are collected by native/src/requests.c (port_http_head/body/end). */
+static uint32_t now_ms(void) { return (uint32_t)esp32_now_ms(); }
 
-/* ---- WebSocket output: queued to the server task. ----------------------------------------------- */
+static int sock_result(int n) {
+  if (n == TESSERA_NET_TIMEOUT) return HTTPD_SOCK_ERR_TIMEOUT;
+  return n < 0 ? HTTPD_SOCK_ERR_FAIL : n;
+}
+
+/* The first read of a request head or frame starts its deadline; the handler (or worker) ends it. A
+ * deadline that passed well before (a request that ended in the server's own error answer, which no
+ * handler sees) belongs to an earlier request: it starts again. */
+static int bounded_recv(httpd_handle_t hd, int fd, char *buf, size_t len, int flags) {
+  (void)flags;
+  session_t *s = httpd_sess_get_transport_ctx(hd, fd);
+  uint32_t now = now_ms();
+  if (s && (!s->reading || (!tessera_ms_left(now, s->read_by) && now - s->read_by > STALE_MS))) {
+    s->reading = 1;
+    s->read_by = now + REQUEST_READ_MS;
+  }
+  uint32_t left = s ? tessera_ms_left(now, s->read_by) : REQUEST_READ_MS;
+  if (!left) return HTTPD_SOCK_ERR_TIMEOUT;
+  return sock_result(tessera_recv_within(fd, buf, len, left));
+}
+
+static int bounded_send(httpd_handle_t hd, int fd, const char *buf, size_t len, int flags) {
+  (void)flags;
+  session_t *s = httpd_sess_get_transport_ctx(hd, fd);
+  uint32_t left = s && s->writing ? tessera_ms_left(now_ms(), s->write_by) : SEND_WAIT_MS;
+  if (!left) return HTTPD_SOCK_ERR_TIMEOUT;
+  return sock_result(tessera_send_within(fd, buf, len, left));
+}
+
+static void read_done(httpd_req_t *req) {
+  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(req));
+  if (s) s->reading = 0;
+}
+
+static esp_err_t on_open(httpd_handle_t hd, int fd) {
+  session_t *s = calloc(1, sizeof *s);
+  if (!s) return ESP_ERR_NO_MEM; /* the server closes the socket */
+  httpd_sess_set_transport_ctx(hd, fd, s, free);
+  httpd_sess_set_recv_override(hd, fd, bounded_recv);
+  httpd_sess_set_send_override(hd, fd, bounded_send);
+  return ESP_OK;
+}
+
+/* ---- WebSocket slots ------------------------------------------------------------------------------ */
+typedef enum {
+  WS_FREE,    /* unused */
+  WS_OPENING, /* handshake done; the core thread has not told the core yet */
+  WS_OPEN,    /* the core knows it (or refused it: in_core 0 and closing) */
+  WS_GONE,    /* the socket is closed; the core thread tells the core and frees the slot */
+} ws_state_t;
+
 typedef struct {
+  ws_state_t state;
   int fd;
-  httpd_ws_type_t type;
-  size_t len;
-  uint8_t payload[];
-} ws_work_t;
+  uint32_t id;
+  int in_core;     /* the core has this connection open */
+  int close_asked; /* httpd_sess_trigger_close is queued */
+  tessera_wsq_t q; /* what goes out, in q.buf (WS_QUEUE_CAP bytes, allocated at the handshake) */
+} ws_t;
 
-static void ws_send_work(void *arg) {
-  ws_work_t *w = arg;
-  httpd_ws_frame_t frame = {.final = true, .type = w->type, .payload = w->payload, .len = w->len};
-  httpd_ws_send_frame_async(server, w->fd, &frame);
-  free(w);
+typedef struct {
+  uint32_t id;
+  uint32_t len;
+  uint8_t data[WS_FRAME_CAP];
+} inbound_t;
+
+static tessera_request_t requests[HTTP_WORKERS];
+static ws_t ws[WS_SLOTS];
+static uint32_t next_id = 1;
+static QueueHandle_t inbound; /* inbound_t, the httpd task to the core thread */
+static SemaphoreHandle_t ws_lock; /* the slots and their queues; never held while waiting for anything */
+
+static void ws_enter(void) { xSemaphoreTake(ws_lock, portMAX_DELAY); }
+static void ws_leave(void) { xSemaphoreGive(ws_lock); }
+
+/* ws_lock held. */
+static ws_t *ws_by_fd(int fd) {
+  for (int i = 0; i < WS_SLOTS; i++)
+    if (ws[i].state != WS_FREE && ws[i].state != WS_GONE && ws[i].fd == fd) return &ws[i];
+  return NULL;
 }
 
-static void ws_queue(int fd, httpd_ws_type_t type, const uint8_t *data, size_t len) {
-  ws_work_t *w = malloc(sizeof *w + len);
-  if (!w) return;
-  w->fd = fd;
-  w->type = type;
-  w->len = len;
-  memcpy(w->payload, data, len);
-  if (httpd_queue_work(server, ws_send_work, w) != ESP_OK) free(w);
+static ws_t *ws_by_id(uint32_t id) {
+  for (int i = 0; i < WS_SLOTS; i++)
+    if ((ws[i].state == WS_OPENING || ws[i].state == WS_OPEN) && ws[i].in_core && ws[i].id == id) return &ws[i];
+  return NULL;
 }
 
-static void ws_close_with(int fd, int code) {
-  uint8_t payload[2] = {(uint8_t)(code >> 8), (uint8_t)code};
-  ws_queue(fd, HTTPD_WS_TYPE_CLOSE, payload, 2);
+/* ws_lock held: the connection is closed with this code once what has started going out is out. */
+static void ws_close_with(ws_t *w, uint16_t code) { tessera_wsq_close(&w->q, code, now_ms()); }
+
+static void ws_push(ws_t *w, const uint8_t *data, uint32_t len) {
+  int r = tessera_wsq_push(&w->q, TESSERA_WS_BINARY, data, len, now_ms());
+  if (r == TESSERA_WSQ_FULL) {
+    tessera_logf(TESSERA_LOG_WARN, "ws: connection %u does not keep up (%u bytes waiting), closed", (unsigned)w->id,
+                 (unsigned)w->q.used);
+    ws_close_with(w, WS_CLOSE_BEHIND);
+  }
 }
 
+/* The core's output side (core thread, core lock held); HTTP answers: native/src/requests.c. */
 void port_ws_send(uint32_t conn, const uint8_t *data, uint32_t len) {
-  for (int i = 0; i < MAX_SOCKETS; i++)
-    if (sockets[i].used && sockets[i].in_core && sockets[i].id == conn) ws_queue(sockets[i].fd, HTTPD_WS_TYPE_BINARY, data, len);
+  ws_enter();
+  ws_t *w = ws_by_id(conn);
+  if (w) ws_push(w, data, len);
+  ws_leave();
 }
 
 void port_ws_broadcast(const uint8_t *data, uint32_t len) {
-  for (int i = 0; i < MAX_SOCKETS; i++)
-    if (sockets[i].used && sockets[i].in_core) ws_queue(sockets[i].fd, HTTPD_WS_TYPE_BINARY, data, len);
+  ws_enter();
+  for (int i = 0; i < WS_SLOTS; i++)
+    if (ws[i].state == WS_OPEN && ws[i].in_core) ws_push(&ws[i], data, len);
+  ws_leave();
 }
 
 void port_core_restarted(const char *reason) {
   (void)reason;
   tessera_requests_fail_all();
-  for (int i = 0; i < MAX_SOCKETS; i++)
-    if (sockets[i].used && sockets[i].in_core) {
-      sockets[i].in_core = 0;
-      ws_close_with(sockets[i].fd, 1011);
+  ws_enter();
+  for (int i = 0; i < WS_SLOTS; i++)
+    if ((ws[i].state == WS_OPENING || ws[i].state == WS_OPEN) && ws[i].in_core) {
+      ws[i].in_core = 0;
+      ws_close_with(&ws[i], WS_CLOSE_RESTARTED);
     }
+  ws_leave();
+  esp32_boot_core_trapped(); /* a new image whose core traps before its first answer rolls back */
+}
+
+/* Core thread, core lock held; ws_lock is taken around the slots, never across a core call (the core
+ * calls port_ws_send, which takes it). */
+int esp32_server_pump(void) {
+  int delivered = 0;
+  for (int i = 0; i < WS_SLOTS; i++) {
+    ws_enter();
+    ws_t *w = &ws[i];
+    ws_state_t state = w->state;
+    uint32_t id = w->id;
+    int in_core = w->in_core;
+    uint8_t *buf = w->q.buf;
+    if (state == WS_OPENING) {
+      w->state = WS_OPEN;
+      w->in_core = 1; /* so the APP_STATE the core sends on open reaches it */
+    } else if (state == WS_GONE) {
+      memset(w, 0, sizeof *w); /* free: the server task may reuse it at once */
+    }
+    ws_leave();
+    if (state == WS_OPENING) {
+      if (!tessera_ws_open(id)) {
+        ws_enter();
+        if (w->id == id && (w->state == WS_OPEN || w->state == WS_GONE)) { /* it may have closed meanwhile */
+          w->in_core = 0;
+          if (w->state == WS_OPEN) ws_close_with(w, WS_CLOSE_TRY_LATER);
+        }
+        ws_leave();
+      }
+      delivered = 1;
+    } else if (state == WS_GONE) {
+      if (in_core) tessera_ws_close(id);
+      free(buf);
+      delivered = 1;
+    }
+  }
+  static inbound_t frame;
+  while (xQueueReceive(inbound, &frame, 0) == pdTRUE) {
+    ws_enter();
+    ws_t *w = ws_by_id(frame.id);
+    int open = w && w->state == WS_OPEN && !w->q.closing;
+    ws_leave();
+    if (open) {
+      tessera_ws_frame(frame.id, frame.data, frame.len);
+      delivered = 1;
+    }
+  }
+  return delivered;
+}
+
+static int write_fd(void *ctx, const uint8_t *data, uint32_t len) { return tessera_send_now(*(int *)ctx, data, len); }
+
+/* Core thread, ws_lock held: asks the server task to close the session (retried next turn if its
+ * work queue is full). */
+static void ws_drop(ws_t *w) {
+  if (!w->close_asked && httpd_sess_trigger_close(server, w->fd) == ESP_OK) w->close_asked = 1;
+}
+
+void esp32_server_flush(void) {
+  uint32_t now = now_ms();
+  ws_enter(); /* the writes never wait (MSG_DONTWAIT) */
+  for (int i = 0; i < WS_SLOTS; i++) {
+    ws_t *w = &ws[i];
+    if (w->state != WS_OPEN || w->close_asked) continue;
+    uint32_t before = w->q.bytes;
+    int r = tessera_wsq_flush(&w->q, write_fd, &w->fd, now);
+    if (r == TESSERA_WSQ_DONE || r == TESSERA_WSQ_ERROR) ws_drop(w);
+    else if (tessera_wsq_stalled(&w->q, now, WS_STALL_MS)) {
+      if (w->q.closing) ws_drop(w); /* not even its close frame goes out */
+      else {
+        tessera_logf(TESSERA_LOG_WARN, "ws: connection %u took nothing for %u ms, closed", (unsigned)w->id,
+                     (unsigned)WS_STALL_MS);
+        ws_close_with(w, WS_CLOSE_BEHIND);
+      }
+    }
+    /* A connection that receives keeps its place: with every session taken, the server closes the
+     * least recently used one for a newcomer (lru_purge_enable), and a mirroring client only reads.
+     * The counter update races benignly with the server task (at worst two sessions tie). */
+    if (w->q.bytes != before) httpd_sess_update_lru_counter(server, w->fd);
+  }
+  ws_leave();
+}
+
+/* ---- WebSocket /ws (the server task) ------------------------------------------------------------- */
+static esp_err_t ws_handshake(int fd) {
+  uint8_t *buf = malloc(WS_QUEUE_CAP);
+  if (!buf) return ESP_FAIL;
+  ws_enter();
+  ws_t *w = NULL;
+  for (int i = 0; i < WS_SLOTS && !w; i++)
+    if (ws[i].state == WS_FREE) w = &ws[i];
+  if (w) {
+    memset(w, 0, sizeof *w);
+    w->state = WS_OPENING;
+    w->fd = fd;
+    w->id = next_id++;
+    tessera_wsq_init(&w->q, buf, WS_QUEUE_CAP, now_ms());
+  }
+  ws_leave();
+  if (!w) free(buf);
+  return w ? ESP_OK : ESP_FAIL; /* no slot: the server closes the connection */
+}
+
+static esp_err_t on_ws(httpd_req_t *req) {
+  int fd = httpd_req_to_sockfd(req);
+  if (req->method == HTTP_GET) { /* the handshake is done */
+    read_done(req);
+    return ws_handshake(fd);
+  }
+  static inbound_t frame; /* only the server task receives */
+  httpd_ws_frame_t f = {0};
+  esp_err_t err = httpd_ws_recv_frame(req, &f, 0);
+  if (err != ESP_OK || f.len > WS_READ_CAP) {
+    read_done(req);
+    return ESP_FAIL;
+  }
+  uint8_t *data = f.len <= WS_FRAME_CAP ? frame.data : malloc(f.len); /* too long for the core: read, drop */
+  f.payload = data;
+  if (f.len && (!data || httpd_ws_recv_frame(req, &f, f.len) != ESP_OK)) err = ESP_FAIL;
+  read_done(req);
+  if (err == ESP_OK && f.len <= WS_FRAME_CAP) {
+    ws_enter();
+    ws_t *w = ws_by_fd(fd);
+    if (!w) {
+    } else if (f.type == HTTPD_WS_TYPE_BINARY && f.final && !f.fragmented) {
+      frame.id = w->id;
+      frame.len = (uint32_t)f.len;
+      if (xQueueSend(inbound, &frame, 0) != pdTRUE)
+        tessera_logf(TESSERA_LOG_WARN, "ws: frame from %u dropped (the core is behind)", (unsigned)w->id);
+    } else if (f.type == HTTPD_WS_TYPE_PING) {
+      tessera_wsq_push(&w->q, TESSERA_WS_PONG, frame.data, f.len <= 125 ? (uint32_t)f.len : 125, now_ms());
+    } else if (f.type == HTTPD_WS_TYPE_CLOSE) { /* answer with the client's code, then close */
+      uint16_t code = f.len >= 2 ? (uint16_t)(frame.data[0] << 8 | frame.data[1]) : 1000;
+      ws_close_with(w, code);
+    } /* text, continuation and pong frames are dropped, as the core drops text frames */
+    ws_leave();
+  }
+  if (data && data != frame.data) free(data);
+  return err;
+}
+
+static void on_close(httpd_handle_t hd, int fd) {
+  (void)hd;
+  ws_enter();
+  ws_t *w = ws_by_fd(fd);
+  if (w) { /* the core thread tells the core and frees the slot; nothing writes to fd from now on */
+    w->state = WS_GONE;
+    w->fd = -1;
+  }
+  ws_leave();
+  close(fd);
 }
 
 /* ---- HTTP ---------------------------------------------------------------------------------------- */
@@ -114,33 +383,45 @@ static esp_err_t send_answer(httpd_req_t *req, uint32_t status, int32_t length, 
   snprintf(line, sizeof line, "%u %s", (unsigned)code, code < 300 ? "OK" : "Error");
   httpd_resp_set_status(req, line);
   httpd_resp_set_type(req, (status & TESSERA_HTTP_HTML) ? "text/html; charset=utf-8" : "application/json");
-  if (length >= 0) return httpd_resp_send(req, (const char *)body, len);
-  if (len) httpd_resp_send_chunk(req, (const char *)body, len);
-  return httpd_resp_send_chunk(req, NULL, 0);
+  if (length >= 0) return httpd_resp_send(req, (const char *)body, (ssize_t)len);
+  esp_err_t err = len ? httpd_resp_send_chunk(req, (const char *)body, (ssize_t)len) : ESP_OK;
+  return err == ESP_OK ? httpd_resp_send_chunk(req, NULL, 0) : err;
 }
 
-/* The host a request was sent to (its Host header without the port), or "" without one. */
-static void request_host(httpd_req_t *req, char *out, size_t cap) {
-  out[0] = 0;
-  if (httpd_req_get_hdr_value_str(req, "Host", out, cap) != ESP_OK) out[0] = 0;
-  char *colon = strchr(out, ':');
-  if (colon) *colon = 0;
+static esp_err_t send_error(httpd_req_t *req, uint32_t status, const char *json) {
+  return send_answer(req, status, (int32_t)strlen(json), (const uint8_t *)json, strlen(json));
 }
 
-/* Captive portal: while the setup network is up, a request for any other host (a phone's
+/* Captive portal: a request for another host that came in over the setup network (a phone's
  * connectivity check) is sent to the setup page, which the core serves. */
 static int redirect_to_setup(httpd_req_t *req) {
-  if (!wifi_portal_active()) return 0;
-  char host[64];
-  request_host(req, host, sizeof host);
-  if (strcmp(host, TESSERA_PORTAL_IP) == 0) return 0;
+  static const uint8_t portal_ip[4] = {192, 168, 4, 1}; /* TESSERA_PORTAL_IP */
+  if (!esp32_wifi_portal_up()) return 0;
+  char host[64] = "";
+  if (httpd_req_get_hdr_value_str(req, "Host", host, sizeof host) != ESP_OK) host[0] = 0;
+  char *colon = strchr(host, ':');
+  if (colon) *colon = 0;
+  int on_setup_network = tessera_local_addr_is(httpd_req_to_sockfd(req), portal_ip);
+  if (!tessera_portal_redirect(1, on_setup_network, host, TESSERA_PORTAL_IP)) return 0;
   httpd_resp_set_status(req, "302 Found");
   httpd_resp_set_hdr(req, "Location", "http://" TESSERA_PORTAL_IP "/setup");
   httpd_resp_send(req, NULL, 0);
   return 1;
 }
 
-/* ---- Jobs run on the core thread (host.c core_call), lock held. -------------------------------- */
+/* The workers: each waits on its own semaphore, given when the core ends any request. */
+typedef struct {
+  httpd_req_t *req; /* the async copy */
+} work_t;
+
+static QueueHandle_t work;
+static SemaphoreHandle_t answered[HTTP_WORKERS];
+
+static void wake_workers(void) { /* lock held, core thread */
+  for (int i = 0; i < HTTP_WORKERS; i++)
+    if (answered[i]) xSemaphoreGive(answered[i]);
+}
+
 typedef struct {
   uint32_t id, method;
   const char *url;
@@ -148,159 +429,130 @@ typedef struct {
   size_t got, total;
 } http_job_t;
 
-static void http_job(void *arg) {
+static void http_job(void *arg) { /* core thread, lock held */
   http_job_t *j = arg;
   tessera_http(j->id, j->method, (const uint8_t *)j->url, strlen(j->url), j->body, j->got, j->total);
   tessera_tick(); /* applies what the request queued (a 202) */
 }
 
-typedef struct {
-  socket_t *socket;
-  const uint8_t *data;
-  size_t len;
-} ws_job_t;
-
-static void ws_open_job(void *arg) {
-  socket_t *s = ((ws_job_t *)arg)->socket;
-  if (!tessera_ws_open(s->id)) s->in_core = 0;
-}
-
-static void ws_frame_job(void *arg) {
-  ws_job_t *j = arg;
-  if (j->socket->used && j->socket->in_core) {
-    tessera_ws_frame(j->socket->id, j->data, j->len);
-    tessera_tick();
-  }
-}
-
-static void ws_close_job(void *arg) {
-  socket_t *s = ((ws_job_t *)arg)->socket;
-  if (s->in_core) tessera_ws_close(s->id);
-  memset(s, 0, sizeof *s);
-}
-
-/* ---- HTTP ---------------------------------------------------------------------------------------- */
-static esp_err_t on_request(httpd_req_t *req) {
-  if (redirect_to_setup(req)) return ESP_OK;
-  uint32_t method = method_code(req->method);
-  size_t total = req->content_len;
-  size_t want = total < BODY_CAP ? total : BODY_CAP;
-  uint8_t *body = want ? malloc(want) : NULL;
-  size_t got = 0;
-  while (body && got < want) {
-    int n = httpd_req_recv(req, (char *)body + got, want - got);
-    if (n == HTTPD_SOCK_ERR_TIMEOUT) continue;
-    if (n <= 0) break;
-    got += (size_t)n;
-  }
-  posix_lock();
-  uint32_t id = tessera_request_open();
-  posix_unlock();
-  if (!id) {
-    free(body);
-    static const char busy[] = "{\"error\":\"busy\"}";
-    return send_answer(req, 503, sizeof busy - 1, (const uint8_t *)busy, sizeof busy - 1);
-  }
-  http_job_t job = {id, method, req->uri, body, got, total};
-  core_call(http_job, &job);
-  free(body);
-  posix_lock();
-  for (int waited = 0; !tessera_request_done(id) && waited < ANSWER_TIMEOUT_MS; waited += 10) {
-    posix_unlock();
-    vTaskDelay(pdMS_TO_TICKS(10)); /* a live query is answered later by the core thread */
-    posix_lock();
-  }
+static void release(uint32_t id) {
   tessera_answer_t a;
+  esp32_lock();
+  if (tessera_request_take(id, &a)) free(a.body);
+  esp32_unlock();
+}
+
+/* One request on a worker. Returns 1 when the connection must be closed afterwards. */
+static int serve(httpd_req_t *req, SemaphoreHandle_t wake) {
+  esp32_lock();
+  uint32_t id = tessera_request_open(); /* a slot per worker: never 0 */
+  esp32_unlock();
+  if (!id) {
+    send_error(req, 503, "{\"error\":\"busy\"}");
+    return 1;
+  }
+  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(req));
+  size_t total = req->content_len, want = total < BODY_CAP ? total : BODY_CAP;
+  uint8_t *body = want ? malloc(want) : NULL;
+  if (want && !body) {
+    release(id);
+    send_error(req, 503, "{\"error\":\"busy\"}");
+    return 1; /* the body was not read */
+  }
+  if (s) { /* the whole body within BODY_READ_MS; a timeout ends it (httpd_req_recv never retries) */
+    s->reading = 1;
+    s->read_by = now_ms() + BODY_READ_MS;
+  }
+  size_t got = 0;
+  int n = 0;
+  while (got < want && (n = httpd_req_recv(req, (char *)body + got, want - got)) > 0) got += (size_t)n;
+  if (s) s->reading = 0;
+  if (got < want) {
+    free(body);
+    release(id);
+    if (n == HTTPD_SOCK_ERR_TIMEOUT) send_error(req, 408, "{\"error\":\"timeout\"}");
+    return 1;
+  }
+  http_job_t job = {id, method_code(req->method), req->uri, body, got, total};
+  esp32_run_on_core(http_job, &job);
+  free(body);
+  tessera_answer_t a;
+  uint32_t until = now_ms() + ANSWER_TIMEOUT_MS, left;
+  esp32_lock();
+  while (!tessera_request_done(id) && (left = tessera_ms_left(now_ms(), until)) > 0) {
+    esp32_unlock();
+    xSemaphoreTake(wake, pdMS_TO_TICKS(left) + 1); /* a live query is answered later by the core thread */
+    esp32_lock();
+  }
   int ok = tessera_request_take(id, &a);
-  posix_unlock();
-  if (!ok) {
-    static const char err[] = "{\"error\":\"internal_error\"}";
-    return send_answer(req, 500, sizeof err - 1, (const uint8_t *)err, sizeof err - 1);
-  }
-  esp_err_t err = send_answer(req, a.status, a.length, a.body, a.len);
-  free(a.body);
-  return err;
-}
-
-/* ---- WebSocket /ws ------------------------------------------------------------------------------ */
-/* The open WebSocket slot of socket `fd`, or NULL. */
-static socket_t *socket_of(int fd) {
-  socket_t *s = NULL;
-  posix_lock();
-  for (int i = 0; i < MAX_SOCKETS && !s; i++)
-    if (sockets[i].used && sockets[i].fd == fd) s = &sockets[i];
-  posix_unlock();
-  return s;
-}
-
-static esp_err_t on_ws(httpd_req_t *req) {
-  int fd = httpd_req_to_sockfd(req);
-  if (req->method == HTTP_GET) { /* the handshake is done */
-    posix_lock();
-    socket_t *s = NULL;
-    for (int i = 0; i < MAX_SOCKETS && !s; i++)
-      if (!sockets[i].used) s = &sockets[i];
-    if (s) *s = (socket_t){.used = 1, .fd = fd, .in_core = 1, .id = next_socket++};
-    posix_unlock();
-    if (s) {
-      ws_job_t job = {.socket = s};
-      core_call(ws_open_job, &job);
-    }
-    if (!s || !s->in_core) ws_close_with(fd, 1013);
-    return ESP_OK;
-  }
-  httpd_ws_frame_t frame = {0};
-  if (httpd_ws_recv_frame(req, &frame, 0) != ESP_OK || frame.len > WS_READ_CAP) return ESP_FAIL;
-  uint8_t *data = frame.len ? malloc(frame.len) : NULL;
-  frame.payload = data;
-  if (frame.len && (!data || httpd_ws_recv_frame(req, &frame, frame.len) != ESP_OK)) {
-    free(data);
-    return ESP_FAIL;
-  }
-  if (frame.type == HTTPD_WS_TYPE_BINARY && frame.final && frame.len <= WS_FRAME_CAP) {
-    socket_t *s = socket_of(fd);
-    if (s) {
-      ws_job_t job = {s, data, frame.len};
-      core_call(ws_frame_job, &job);
-    }
-  }
-  free(data);
-  return ESP_OK;
-}
-
-static void on_close(httpd_handle_t hd, int fd) {
-  (void)hd;
-  socket_t *s = socket_of(fd);
+  esp32_unlock();
   if (s) {
-    ws_job_t job = {.socket = s};
-    core_call(ws_close_job, &job);
+    s->writing = 1;
+    s->write_by = now_ms() + ANSWER_SEND_MS;
   }
-  close(fd);
+  esp_err_t err = ok ? send_answer(req, a.status, a.length, a.body, a.len)
+                     : send_error(req, 500, "{\"error\":\"internal_error\"}");
+  if (s) s->writing = 0;
+  if (ok) free(a.body);
+  if (ok && err == ESP_OK) esp32_boot_answered(a.status & 0xffff);
+  return err != ESP_OK || total > got; /* a failed send, or a body beyond the cap left unread */
 }
 
-int server_start(const char *host, int port) {
-  (void)host;
-  tessera_requests_init(requests, MAX_REQUESTS, ANSWER_CAP, NULL);
+static void worker(void *arg) {
+  SemaphoreHandle_t wake = arg;
+  for (;;) {
+    work_t w;
+    if (xQueueReceive(work, &w, portMAX_DELAY) != pdTRUE) continue;
+    int fd = httpd_req_to_sockfd(w.req);
+    int close_it = serve(w.req, wake);
+    if (close_it) httpd_sess_trigger_close(server, fd); /* before complete: fd cannot be reused meanwhile */
+    httpd_req_async_handler_complete(w.req);
+  }
+}
+
+static esp_err_t on_request(httpd_req_t *req) {
+  read_done(req); /* the head is in; the worker times the body */
+  if (redirect_to_setup(req)) return req->content_len ? ESP_FAIL : ESP_OK; /* a body is not read: close */
+  work_t w = {NULL};
+  if (httpd_req_async_handler_begin(req, &w.req) == ESP_OK) {
+    if (xQueueSend(work, &w, 0) == pdTRUE) return ESP_OK; /* a worker takes it from here */
+    httpd_req_async_handler_complete(w.req);
+  }
+  send_error(req, 503, "{\"error\":\"busy\"}");
+  return req->content_len ? ESP_FAIL : ESP_OK; /* a body left unread: close the connection */
+}
+
+int esp32_server_init(void) {
+  tessera_requests_init(requests, HTTP_WORKERS, ANSWER_CAP, wake_workers);
+  inbound = xQueueCreate(WS_INBOUND, sizeof(inbound_t));
+  work = xQueueCreate(WORK_QUEUE, sizeof(work_t));
+  ws_lock = xSemaphoreCreateMutex();
+  return inbound && work && ws_lock ? 0 : -1;
+}
+
+int esp32_server_start(void) {
+  for (int i = 0; i < HTTP_WORKERS; i++) {
+    answered[i] = xSemaphoreCreateBinary();
+    if (!answered[i] || xTaskCreate(worker, "tessera_http", WORKER_STACK, answered[i], 5, NULL) != pdPASS) return -1;
+  }
   httpd_config_t config = HTTPD_DEFAULT_CONFIG();
-  config.server_port = (uint16_t)port;
+  config.server_port = TESSERA_HTTP_PORT;
   config.max_uri_handlers = 8;
-  config.max_open_sockets = MAX_SOCKETS + 2;
+  config.max_open_sockets = ESP32_HTTPD_SESSIONS; /* counted with every other socket in tessera_esp32.h */
   config.uri_match_fn = httpd_uri_match_wildcard;
+  config.open_fn = on_open;
   config.close_fn = on_close;
-  config.lru_purge_enable = true;
-  config.stack_size = CONFIG_TESSERA_HTTPD_STACK_SIZE; /* bodies are read on it; the core runs elsewhere */
+  config.lru_purge_enable = true; /* a newcomer to a full server takes the least recently used session */
+  config.keep_alive_enable = true; /* TCP keep-alive finds clients that vanished (a phone out of range) */
+  config.stack_size = CONFIG_TESSERA_HTTPD_STACK_SIZE;
   if (httpd_start(&server, &config) != ESP_OK) return -1;
-  httpd_uri_t ws = {.uri = "/ws", .method = HTTP_GET, .handler = on_ws, .is_websocket = true};
-  httpd_register_uri_handler(server, &ws);
+  httpd_uri_t ws_uri = {
+      .uri = "/ws", .method = HTTP_GET, .handler = on_ws, .is_websocket = true, .handle_ws_control_frames = true};
+  httpd_register_uri_handler(server, &ws_uri);
   const int methods[] = {HTTP_GET, HTTP_HEAD, HTTP_POST, HTTP_PUT, HTTP_PATCH, HTTP_DELETE};
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
     httpd_uri_t any = {.uri = "/*", .method = methods[i], .handler = on_request};
     httpd_register_uri_handler(server, &any);
   }
-  return port;
-}
-
-void server_stop(void) {
-  if (server) httpd_stop(server);
-  server = NULL;
+  return 0;
 }

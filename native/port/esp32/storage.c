@@ -1,16 +1,16 @@
 /*
  * storage.c: the ESP32 port's persistent storage. NVS holds what ESP-IDF keeps itself (the Wi-Fi
  * credentials); the LittleFS data partition "storage", mounted at /data through the VFS, holds the
- * store (native/port/posix/store.c works unchanged on it) and the chip id.
+ * store (native/src/store.c, the POSIX port's store too, works unchanged on it) and the chip id.
  */
 #include <stdbool.h>
 
 #include "esp_littlefs.h"
 #include "nvs_flash.h"
-#include "posix.h"
 #include "tessera_esp32.h"
 #include "tessera_host.h"
 #include "tessera_port.h"
+#include "tessera_store.h"
 
 #define DATA_DIR "/data"
 
@@ -23,7 +23,7 @@ static esp_err_t open_nvs(void) {
   return err;
 }
 
-int storage_open(char chip[7]) {
+int esp32_storage_open(char chip[7]) {
   esp_vfs_littlefs_conf_t conf = {
       .base_path = DATA_DIR,
       .partition_label = "storage",
@@ -36,7 +36,7 @@ int storage_open(char chip[7]) {
     tessera_logf(TESSERA_LOG_ERROR, "storage: cannot open NVS or the LittleFS partition (%s)", esp_err_to_name(err));
     return -1;
   }
-  if (posix_store_open(DATA_DIR) != 0 || posix_chip_id(chip) != 0) {
+  if (tessera_store_open(DATA_DIR) != 0 || tessera_chip_id(chip) != 0) {
     tessera_logf(TESSERA_LOG_ERROR, "storage: cannot open the store");
     return -1;
   }

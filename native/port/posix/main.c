@@ -15,6 +15,7 @@
 #include "posix.h"
 #include "tessera_driver.h"
 #include "tessera_host.h"
+#include "tessera_store.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
@@ -142,10 +143,10 @@ int main(int argc, char **argv) {
 
   char dir[PATH_MAX];
   if (!realpath(data_dir, dir)) snprintf(dir, sizeof dir, "%s", data_dir);
-  if (posix_store_open(dir) != 0) fail("cannot create the data directory");
+  if (tessera_store_open(dir) != 0) fail("cannot create the data directory");
   if (!realpath(data_dir, dir)) snprintf(dir, sizeof dir, "%s", data_dir);
   char chip[7];
-  if (posix_chip_id(chip) != 0) fail("cannot write the chip id");
+  if (tessera_chip_id(chip) != 0) fail("cannot write the chip id");
   /* seeded after the chip id, so the core sees the same sequence as on the desktop host */
   if (seed >= 0) posix_seed((uint32_t)seed);
 

@@ -11,13 +11,14 @@
 #include "tessera_driver.h"
 #include "tessera_host.h"
 #include "tessera_port.h"
+#include "tessera_store.h"
 
 int posix_http_port;
 static char wifi_ssid[33];
 
 uint32_t port_hostname(char *buf, uint32_t cap) {
   char chip[7] = "000000";
-  posix_chip_id(chip);
+  tessera_chip_id(chip);
   int n = snprintf(buf, cap, "tessera-%s", chip);
   return n < 0 ? 0 : (uint32_t)n;
 }

@@ -21,11 +21,6 @@ extern double posix_virtual_ms;
 /* --seed N (test hook): port_random() becomes xorshift32 from N, as the desktop host's seededRandom. */
 void posix_seed(uint32_t seed);
 
-/* store.c */
-int posix_store_open(const char *dir);
-/* The chip id: six hex digits kept in <data-dir>/chipid. */
-int posix_chip_id(char out[7]);
-
 /* topology.c: wires as host/src/bus/topology.ts. */
 typedef struct {
   int parent; /* 1-based position of the parent, 0 for the controller */
