@@ -7,6 +7,7 @@ import { sendAnimStart } from "../bus/commands";
 import { recordAt, include, plan, forget, sendPrepares, addends } from "../bus/pulse-table";
 import { setHas, setCount } from "../topology/targeting";
 import { count } from "../topology/rooted";
+import { MAX_PANELS } from "../topology/tree";
 import { computeHops, hops, isLeaf, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
 import { updateLayout, layoutValid, layoutX, layoutY } from "./layout";
 import { R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE, R_RAIN } from "./fields";
@@ -46,6 +47,7 @@ let span: f64 = 0; // the targets' extent, for reverse (L may be widened for BOU
 let flip = false;
 // Where the sweep's front is (rings) when the current panel lights and goes dark again, from
 // interval(); for WHEEL the window centre and width in ms.
+const coordinate = new StaticArray<f64>(MAX_PANELS + 1);
 let ia: f64 = 0;
 let ib: f64 = 0;
 
@@ -93,17 +95,30 @@ function distance(i: i32, x: f64, y: f64): f64 {
  * disc until the back of the ring leaves it.
  */
 function raw(i: i32): void {
+  const v = unchecked(coordinate[i]);
   if (coord == 2) {
-    let d: f64 = Infinity;
-    if (perLeaf) {
-      for (let q = 1; q <= count; q++) if (isLeaf(q)) d = Math.min(d, distance(i, layoutX(q), layoutY(q)));
-    } else d = distance(i, cx, cy);
-    ia = Math.max(0, d - 1);
-    ib = d + 1 + ringWidth;
+    ia = Math.max(0, v - 1);
+    ib = v + 1 + ringWidth;
     return;
   }
-  ia = coord == 1 ? layoutX(i) * ax + layoutY(i) * ay : <f64>hops[i];
+  ia = v;
   ib = ia + extent;
+}
+
+/** Per panel, what raw() starts from: hops, the projection on the axis, or the distance to the
+ * source (RIPPLE; from the leaves, the nearest leaf's), worked out once per step rather than for
+ * every pulse of every panel (from the leaves that was quadratic in the panels each time). */
+function prepareCoordinates(): void {
+  for (let i = 1; i <= count; i++) {
+    let v: f64;
+    if (coord == 2) {
+      if (perLeaf) {
+        v = Infinity;
+        for (let q = 1; q <= count; q++) if (isLeaf(q)) v = Math.min(v, distance(i, layoutX(q), layoutY(q)));
+      } else v = distance(i, cx, cy);
+    } else v = coord == 1 ? layoutX(i) * ax + layoutY(i) * ay : <f64>hops[i];
+    unchecked((coordinate[i] = v));
+  }
 }
 
 /** The shift making the earliest target light at 0; L becomes the latest end. */
@@ -248,6 +263,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     if (coord == 2 && !perLeaf) centre(s);
     ringWidth = w;
     extent = k == R_CHASE ? 1 : k == R_BOUNCE ? 0 : w;
+    prepareCoordinates();
     normalise(set, f.rReverse[s]);
     if (k == R_BOUNCE) {
       mode = 2;
