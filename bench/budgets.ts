@@ -11,10 +11,11 @@ export const IMAGE_BUDGET = 64 * 1024;
 export const IMAGE_CEILING = 88 * 1024;
 /** Linear memory: one page, never grown. */
 export const MEMORY_PAGES_BUDGET = 1;
-/** The core's device heap on a 32-bit classic-interpreter WAMR build (bytes); 160 KB is the goal. */
+/** The core's device heap on a 32-bit classic-interpreter WAMR build (bytes; bench/wamr.ts), and the goal. */
 export const DEVICE_HEAP_BUDGET = 192 * 1000;
+export const DEVICE_HEAP_GOAL = 160 * 1000;
 
-/** Instructions of the 32-bit classic WAMR build under callgrind (bench/wamr.ts). */
+/** Instructions of the 32-bit classic WAMR build under callgrind (bench/wamr.ts), per operation. */
 export const INSTRUCTION_BUDGETS = {
   getState: 400_000,
   wsSetColor: 80_000,

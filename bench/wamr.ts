@@ -23,12 +23,13 @@ import { maximalScene, runnerLayersScene } from "../tests/helpers/scenes.js";
 import { frame, T } from "../tests/helpers/frames.js";
 import { readWasmInfo } from "./wasm-info.js";
 import { table, int, kib, verdict } from "./table.js";
+import { DEVICE_HEAP_BUDGET, DEVICE_HEAP_GOAL, INSTRUCTION_BUDGETS } from "./budgets.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PAGE = 64 * 1024;
 /** Issue 12's targets. */
-const HEAP_TARGET = 192 * 1024;
-const HEAP_GOAL = 160 * 1024;
+const HEAP_TARGET = DEVICE_HEAP_BUDGET;
+const HEAP_GOAL = DEVICE_HEAP_GOAL;
 const NS_PER_INSTRUCTION = 10; // ESP32-C3 at 160 MHz, interpreted
 /** The driver functions whose insides are counted (native/include/tessera_driver.h). */
 const DRIVER = [
@@ -46,12 +47,12 @@ const DRIVER = [
 ];
 /** The measured operations (CALLGRIND_DUMP_STATS_AT names in bench.c) and their budgets. */
 const OPERATIONS: [string, string, number | null][] = [
-  ["get-state", "GET /api/state", 400e3],
-  ["ws-set-color", "WebSocket SET_COLOR frame", 80e3],
-  ["idle-tick", "idle tick", 10e3],
-  ["play-maximal", "play the stored maximal scene by id (request + start ticks)", 20e6],
-  ["save-maximal", "save the maximal scene (POST /api/scenes)", 100e6],
-  ["runners-8", "start 8 runner layers (one-shot + start ticks)", 20e6],
+  ["get-state", "GET /api/state", INSTRUCTION_BUDGETS.getState],
+  ["ws-set-color", "WebSocket SET_COLOR frame", INSTRUCTION_BUDGETS.wsSetColor],
+  ["idle-tick", "idle tick", INSTRUCTION_BUDGETS.idleTick],
+  ["play-maximal", "play the stored maximal scene by id (request + start ticks)", INSTRUCTION_BUDGETS.playMaximal],
+  ["save-maximal", "save the maximal scene (POST /api/scenes)", INSTRUCTION_BUDGETS.saveMaximal],
+  ["runners-8", "start 8 runner layers (one-shot + start ticks)", INSTRUCTION_BUDGETS.runners8],
   ["get-scenes", "GET /api/scenes (100 scenes)", null],
 ];
 

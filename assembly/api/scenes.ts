@@ -210,7 +210,8 @@ function keyAt(i: i32): usize {
   return keys + <usize>i * KEY_SIZE;
 }
 
-/** Orders entries a and b (indices into keys) by name, then id. */
+/** Orders entry a before or after b, the entry being inserted, whose whole name is at `fullA`: by
+ * name, then id. Names alike in their keys' units are compared whole, a's read from its file. */
 function compareKeys(a: usize, b: usize): i32 {
   const la = <i32>load<u16>(a, 2);
   const lb = <i32>load<u16>(b, 2);
@@ -223,10 +224,7 @@ function compareKeys(a: usize, b: usize): i32 {
   if (min(la, lb) <= KEY_UNITS) c = la - lb;
   else {
     readSummary(listed[load<u8>(a)]);
-    const na = nameUnits(fullA, 256);
-    readSummary(listed[load<u8>(b)]);
-    const nb = nameUnits(fullB, 256);
-    c = memoryOrder(fullA, na, fullB, nb);
+    c = memoryOrder(fullB, nameUnits(fullB, 256), fullA, lb);
   }
   return c != 0 ? c : codeUnitOrder(listed[load<u8>(a)], listed[load<u8>(b)]);
 }

@@ -36,14 +36,17 @@ function unit(ms: u32): u16 {
 
 let latest: u32 = 0; // wall ms the last drop sent ends (margin included)
 let cursor = 0;
+let clean = true; // no drop taken since the last reset: an idle tick has nothing to sweep
 
 /** Forgets every drop (the panels were cleared). */
 export function slotsReset(): void {
   memory.fill(used, 0, MAX_PANELS + 1);
+  clean = true;
 }
 
 /** Once a tick: forget everything when the last drop has ended, else prune one panel. */
 export function slotsSweep(now: u32): void {
+  if (clean) return;
   if (<i32>(now - latest) >= 0) {
     slotsReset();
     latest = now;
@@ -76,6 +79,7 @@ export function slotTake(p: i32, endMs: u32): void {
   const n = <i32>load<u8>(used + p);
   if (n >= DROPS_MAX) return;
   store<u16>(endAt(p, n), unit(endMs + MARGIN_MS));
-  if (<i32>(endMs + MARGIN_MS - latest) > 0) latest = endMs + MARGIN_MS;
+  if (clean || <i32>(endMs + MARGIN_MS - latest) > 0) latest = endMs + MARGIN_MS;
+  clean = false;
   store<u8>(used + p, <u8>(n + 1));
 }

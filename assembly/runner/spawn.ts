@@ -256,9 +256,13 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   sp.launched = 0;
   sp.last = now;
   sp.pending = false;
+  if (!sp.on) spawning++;
   sp.on = true;
   slotsSweep(now);
 }
+
+/** How many spawners are on: an idle tick looks at none of them. */
+let spawning = 0;
 
 /** The scene speed, or 1 for the flat spawner. */
 function speedOf(sp: Spawner): f64 {
@@ -267,18 +271,23 @@ function speedOf(sp: Spawner): f64 {
 
 /** No new drops from layer `layer`'s spawner; drops in flight finish on their own. */
 export function spawnerStop(layer: i32): void {
-  if (layer >= 0 && layer < N) spawnerAt(layer).on = false;
+  if (layer < 0 || layer >= N) return;
+  const sp = spawnerAt(layer);
+  if (sp.on) spawning--;
+  sp.on = false;
 }
 
 /** Every spawner stops and the slot accounting is reset (the panels were cleared). */
 export function spawnerStopAll(): void {
   for (let s = 0; s < N; s++) spawnerAt(s).on = false;
+  spawning = 0;
   slotsReset();
 }
 
 /** Launches the drops due at wall time `now`: drop k of a spawner at scene time k / waves. */
 export function spawnerTick(now: u32): void {
   slotsSweep(now);
+  if (spawning == 0) return;
   for (let s = 0; s < N; s++) {
     const sp = spawnerAt(s);
     if (!sp.on) continue;
