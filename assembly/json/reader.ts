@@ -174,10 +174,11 @@ export function stringEquals(i: i32, s: string): bool {
   const n = lengthOf(i);
   const m = <u32>s.length;
   const p = sourceOf(i);
+  const q = changetype<usize>(s); // the UTF-16 units, read directly: no bounds check per call
   for (let k: u32 = 0; k < n; k++) {
     const c = <u32>load<u8>(p + k);
     if (c == 0x5c) return stringValue(i) == s;
-    if (k >= m || c != <u32>s.charCodeAt(k)) return false;
+    if (k >= m || c != <u32>load<u16>(q + ((<usize>k) << 1))) return false;
   }
   return n == m;
 }

@@ -95,12 +95,17 @@ export function byte(c: u32): void {
 
 /** Appends a string as UTF-8, unquoted and unescaped (for JSON punctuation and known-safe text). */
 export function raw(s: string): void {
-  for (let i = 0; i < s.length; i++) {
-    let c = <u32>s.charCodeAt(i);
+  rawUnits(changetype<usize>(s), s.length);
+}
+
+/** UTF-16 units [p, p + 2n) as UTF-8, read directly (no bounds-checked call per unit). */
+function rawUnits(p: usize, n: i32): void {
+  for (let i = 0; i < n; i++) {
+    let c = <u32>load<u16>(p + ((<usize>i) << 1));
     if (c < 0x80) byte(c);
     else {
-      if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length)
-        c = 0x10000 + ((c - 0xd800) << 10) + (<u32>s.charCodeAt(++i) - 0xdc00);
+      if (c >= 0xd800 && c < 0xdc00 && i + 1 < n)
+        c = 0x10000 + ((c - 0xd800) << 10) + (<u32>load<u16>(p + ((<usize>++i) << 1)) - 0xdc00);
       utf8(c);
     }
   }
@@ -131,17 +136,18 @@ export function str(s: string): void {
 
 /** Appends the escaped contents of a JSON string literal, without the quotes. */
 export function strBody(s: string): void {
+  const p = changetype<usize>(s);
+  const n = s.length;
   let run = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = <u32>s.charCodeAt(i);
+  for (let i = 0; i < n; i++) {
+    const c = <u32>load<u16>(p + ((<usize>i) << 1));
     if (c == 0x22 || c == 0x5c || c < 0x20) {
-      if (i > run) raw(s.substring(run, i));
+      rawUnits(p + ((<usize>run) << 1), i - run);
       escape(c);
       run = i + 1;
     }
   }
-  if (run == 0) raw(s);
-  else if (run < s.length) raw(s.substring(run));
+  rawUnits(p + ((<usize>run) << 1), n - run);
 }
 
 /** Appends UTF-8 bytes as a JSON string literal, quoted and escaped. */
