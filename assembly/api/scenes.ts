@@ -261,13 +261,16 @@ export function listScenes(req: u32, _param: string, _body: usize, _len: u32): v
     store<u8>(key, <u8>i);
     store<u16>(key, <u16>nameUnits(fullA, 256), 2);
     memory.copy(key + 4, fullA, KEY_UNITS << 1);
-    // insertion sort of the order bytes: at most 100 scenes
-    let j = count - 1;
-    while (j >= 0 && compareKeys(keyAt(load<u8>(order + j)), key) > 0) {
-      store<u8>(order + j + 1, load<u8>(order + j));
-      j--;
+    // binary insertion into the order bytes: few comparisons, as a tie on the key's units reads a file
+    let lo = 0;
+    let hi = count;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareKeys(keyAt(load<u8>(order + mid)), key) > 0) hi = mid;
+      else lo = mid + 1;
     }
-    store<u8>(order + j + 1, <u8>count);
+    memory.copy(order + lo + 1, order + lo, count - lo);
+    store<u8>(order + lo, <u8>count);
     count++;
   }
   w.begin(req, 200);
