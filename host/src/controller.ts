@@ -12,6 +12,7 @@ import { VirtualBus } from "./bus/virtual-bus.js";
 import type { Wire } from "./bus/topology.js";
 import { Mdns, unpackAdvertisement } from "./net/mdns.js";
 import { MqttSession, unpackConnect } from "./net/mqtt-session.js";
+import { webAssets, webHandler } from "./web.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const VARIANT_LIMITS = { small: 32, large: 100 } as const;
@@ -26,6 +27,8 @@ export interface ControllerOptions {
   logLevel?: "error" | "warn" | "info" | "debug";
   coreWasm?: string;
   panelWasm?: string;
+  /** The built web app served at / (default build/web, made by `npm run build`). */
+  webDir?: string;
   /** Test hook: the core's and the panels' clocks stand still and only advance through
    * `POST /__test__/clock {"advance": ms}` (see docs/desktop-host.md). */
   manualClock?: boolean;
@@ -173,11 +176,13 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
       },
     },
   });
+  const web = webHandler(webAssets(opts.webDir ?? path.join(ROOT, "build/web"), log));
+  server.staticHandler = web;
   if (opts.manualClock) {
     // POST /__test__/clock {"advance": ms}: the clock moves in steps of at most 5 ms, and at each
     // step the core ticks and every bus packet is delivered, as if that time had passed.
     server.staticHandler = (req, res) => {
-      if ((req.url ?? "").split("?")[0] !== "/__test__/clock") return false;
+      if ((req.url ?? "").split("?")[0] !== "/__test__/clock") return web(req, res);
       let body = "";
       req.on("data", (d) => (body += d));
       req.on("end", () => {
