@@ -1,6 +1,6 @@
 // `npm run bench`: sizes of the WebAssembly, the core's linear memory with 100 panels, the cost
-// of a request inside the core, throughput over loopback against a bare Node server, and the native
-// POSIX host's throughput and memory. Targets are reported, never enforced: the bench exits 0 either way.
+// of a request inside the core, throughput over loopback against a bare Node server, the native
+// POSIX host's throughput and memory, and the web app's size and preview frame time. Targets are reported, never enforced: the bench exits 0 either way.
 import { measureCoreOps } from "./core-ops.js";
 import { startBenchController } from "./controller.js";
 import { exerciseMemory } from "./memory.js";
@@ -12,6 +12,7 @@ import { benchSceneStore } from "./scene-store.js";
 import { benchPlayback } from "./playback.js";
 import { benchRunners } from "./runners.js";
 import { benchSpawners } from "./spawners.js";
+import { benchWeb } from "./web.js";
 
 const PANELS = 100;
 
@@ -44,6 +45,11 @@ async function main(): Promise<void> {
   }
   // The native host runs as its own process, after the in-process controller has stopped.
   reportNative(PANELS, await benchNative(PANELS));
+  // The web app: its size, and the preview's frame time in Chromium with its own controller.
+  reportFigures(
+    "10. The web app: gzipped assets and the live preview with 100 panels (8 runner layers)",
+    await benchWeb(),
+  );
 }
 
 await main();
