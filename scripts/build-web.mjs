@@ -45,7 +45,8 @@ function cTable(assets) {
   return c;
 }
 
-export async function buildWeb(root) {
+/** `quiet`: no summary line (npm start, whose first line is the app's address). */
+export async function buildWeb(root, { quiet = false } = {}) {
   const out = path.join(root, "build/web");
   fs.mkdirSync(out, { recursive: true });
   const result = await esbuild.build({
@@ -122,9 +123,10 @@ export async function buildWeb(root) {
   writeIfChanged(path.join(out, "assets.json"), JSON.stringify(manifest, null, 2) + "\n");
   writeIfChanged(path.join(out, "web_assets.c"), cTable(assets));
   const total = assets.reduce((n, a) => n + a.gzip.length, 0);
-  console.log(
-    `built web app: ${assets.length} assets, ${total} B gzipped (budget ${WEB_BUDGET} B): ` +
-      assets.map((a) => `${a.file} ${a.gzip.length} B`).join(", "),
-  );
+  if (!quiet)
+    console.log(
+      `built web app: ${assets.length} assets, ${total} B gzipped (budget ${WEB_BUDGET} B): ` +
+        assets.map((a) => `${a.file} ${a.gzip.length} B`).join(", "),
+    );
   return { assets: manifest, total };
 }

@@ -115,4 +115,4 @@ if (!(process.argv.includes("--if-missing") && upToDate(outputs))) {
   console.log(`built controller.wasm ${size("controller.wasm")} B, panel.wasm ${size("panel.wasm")} B`);
 }
 
-await buildWeb(root);
+await buildWeb(root, { quiet: process.argv.includes("--if-missing") });

@@ -32,6 +32,8 @@ export interface ControllerOptions {
   /** Test hook: the core's and the panels' clocks stand still and only advance through
    * `POST /__test__/clock {"advance": ms}` (see docs/desktop-host.md). */
   manualClock?: boolean;
+  /** Called with the URL once the server listens, before any info line of the start is logged. */
+  onListening?: (url: string) => void;
   /** Advertise and browse by mDNS (default true; --no-mdns turns it off). */
   mdns?: boolean;
   /** Test hook: host_random() replays a fixed sequence from this seed (the spawners' rain, scene
@@ -69,8 +71,14 @@ export function chipId(dataDir: string): string {
 
 export async function startController(opts: ControllerOptions): Promise<RunningController> {
   const logLevel = LEVELS.indexOf(opts.logLevel ?? "info");
+  // Info and debug lines of the start (discovery) wait until the server listens, so that whoever
+  // started us can print the app's address first (onListening); errors and warnings never wait.
+  let early: string[] | null = [];
   const log = (level: string, message: string) => {
-    if (LEVELS.indexOf(level) <= logLevel) console.error(`[${level}] ${message}`);
+    if (LEVELS.indexOf(level) > logLevel) return;
+    const line = `[${level}] ${message}`;
+    if (early && level !== "error" && level !== "warn") early.push(line);
+    else console.error(line);
   };
   const store = new FileStore(opts.dataDir);
   const hostname = `tessera-${chipId(opts.dataDir)}`;
@@ -217,6 +225,9 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
   }
   const port = await server.listen(opts.port, opts.host);
   boundPort = port;
+  opts.onListening?.(`http://localhost:${port}`);
+  for (const line of early) console.error(line);
+  early = null;
   tick();
   return {
     url: `http://localhost:${port}`,

@@ -82,8 +82,8 @@ async function main(): Promise<void> {
     manualClock: values["manual-clock"],
     mdns: !values["no-mdns"],
     seed,
+    onListening: (url) => console.log(`Open the Tessera app: ${url}/`),
   }).catch((e: Error) => fail(e.message));
-  console.log(`Open the Tessera app: ${controller.url}/`);
   console.log(`Tessera controller ${controller.hostname} listening on ${controller.url}`);
   console.log(
     `  ${wires.length} emulated panels, variant ${values.variant}, data in ${path.resolve(values["data-dir"]!)}`,
