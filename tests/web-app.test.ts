@@ -340,6 +340,10 @@ test("clicking a panel: set its colour, make it the logical root; Power on boot"
   await page.getByRole("button", { name: "Make it the logical root" }).click();
   await eventually(async () => assert.equal((await get("/api/configuration")).logicalRoot, 3));
   await page.getByText("The logical root").waitFor();
+  // The keyboard picks a panel too: Tab to it (a button), then Enter.
+  await page.getByRole("button", { name: "Panel 5", exact: true }).focus();
+  await page.keyboard.press("Enter");
+  await page.getByRole("heading", { name: "Panel 5" }).waitFor();
   await page.getByRole("combobox", { name: "Power on boot" }).selectOption({ label: "Always off" });
   await eventually(async () => assert.equal((await get("/api/configuration")).powerStateOnBoot, 1));
   await page.getByLabel(/^Logical root/).fill("0");

@@ -76,7 +76,7 @@ export function Preview({ engine, drawing, selected, onSelect, logicalRoot, setL
               "data-color": "#000000",
               fill: "#000000",
               class: s.address === selected ? "panel sel" : "panel",
-              tabIndex: 0,
+              tabindex: 0, // lower case: on an SVG element Preact sets the attribute as written
               role: "button" as const,
               "aria-label": `Panel ${s.address}`,
               "aria-pressed": s.address === selected,
