@@ -72,7 +72,8 @@ export function SceneEditor(props: { request: EditRequest; reload(): Promise<unk
   const [id, setId] = useState<string | null>(null);
   const [form, setForm] = useState<Form | null>(BLANK);
   const [text, setText] = useState(pretty(formToDoc(BLANK)));
-  const [err, run, setErr, apiErr] = useAction();
+  const [err, run, setErr, lastErr] = useAction();
+  const apiErr = err ? lastErr : null; // the error shown now (New and a new scene clear it)
   const [saved, setSaved] = useState("");
   const area = useRef<HTMLTextAreaElement>(null);
   const gutter = useRef<HTMLDivElement>(null);
