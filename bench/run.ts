@@ -1,7 +1,8 @@
 // `npm run bench`: sizes of the WebAssembly, the core's linear memory with 100 panels, the cost
-// of a request inside the core, throughput over loopback against a bare Node server, and the native
-// POSIX host's throughput and memory, and, when WAMR_ROOT names a WAMR tree, the device fit under 32-bit
-// WAMR (bench/wamr.ts). Targets are reported, never enforced: the bench exits 0 either way.
+// of a request inside the core, throughput over loopback against a bare Node server, the native
+// POSIX host's throughput and memory, the web app's size and preview frame time and, when WAMR_ROOT
+// names a WAMR tree, the device fit under 32-bit WAMR (bench/wamr.ts). Targets are reported, never
+// enforced: the bench exits 0 either way.
 import { measureCoreOps } from "./core-ops.js";
 import { startBenchController } from "./controller.js";
 import { exerciseMemory } from "./memory.js";
@@ -14,6 +15,7 @@ import { benchPlayback } from "./playback.js";
 import { benchRunners } from "./runners.js";
 import { benchSpawners } from "./spawners.js";
 import { benchWamr } from "./wamr.js";
+import { benchWeb } from "./web.js";
 
 const PANELS = 100;
 
@@ -46,6 +48,11 @@ async function main(): Promise<void> {
   }
   // The native host runs as its own process, after the in-process controller has stopped.
   reportNative(PANELS, await benchNative(PANELS));
+  // The web app: its size, and the preview's frame time in Chromium with its own controller.
+  reportFigures(
+    "10. The web app: gzipped assets and the live preview with 100 panels (8 runner layers)",
+    await benchWeb(),
+  );
   // The device fit: the core under 32-bit WAMR, classic and fast, with its memory and instruction counts.
   console.log((await benchWamr()).text);
 }

@@ -263,7 +263,7 @@ function namedCore(dir: string): void {
 }
 
 export async function benchWamr(options: { profile?: boolean } = {}): Promise<WamrReport> {
-  const title = "10. Device fit: the core under WAMR 32-bit (gcc -m32), classic and fast interpreter";
+  const title = "11. Device fit: the core under WAMR 32-bit (gcc -m32), classic and fast interpreter";
   const skip = (why: string) => ({ text: `\n${title}\n\nskipped: ${why}` });
   const wamr = process.env.WAMR_ROOT;
   if (!wamr) return skip("set WAMR_ROOT=<a WAMR tree> (a wasm-micro-runtime source tree outside this repository)");

@@ -1,5 +1,7 @@
-// Builds the WebAssembly: build/controller.wasm (+ debug) and build/panel.wasm (+ debug).
-// `--if-missing` skips the build when the release files exist and are newer than every source.
+// Builds the WebAssembly: build/controller.wasm (+ debug) and build/panel.wasm (+ debug), then the
+// web app (scripts/build-web.mjs: build/web/, which embeds panel.wasm).
+// `--if-missing` skips the WebAssembly build when the release files exist and are newer than every
+// source; the web app is always rebuilt (esbuild takes a moment, and unchanged files are not rewritten).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -7,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { packData } from "./pack-data.mjs";
 import { reoptimize } from "./reoptimize.mjs";
 import { compress } from "./dictionary.mjs";
+import { buildWeb } from "./build-web.mjs";
 
 /** The first dictionary code byte of the text tables (1-9 are template markers, 10 is a newline). */
 const TEXT_CODE = 11;
@@ -84,30 +87,32 @@ if (fs.existsSync(stale)) fs.rmSync(stale);
 const outputs = ["controller.wasm", "controller.debug.wasm", "panel.wasm", "panel.debug.wasm"].map((f) =>
   path.join(root, "build", f),
 );
-if (process.argv.includes("--if-missing") && upToDate(outputs)) process.exit(0);
-
-// The controller's messages go into one UTF-8 table (scripts/messages-transform.mjs). On the command
-// line, not in asconfig.json: asc resolves an asconfig transform path as a package name.
-const messages = ["--transform", "./scripts/messages-transform.mjs"];
-for (const [config, target, extra] of [
-  ["asconfig.json", "release", messages],
-  ["asconfig.json", "debug", messages],
-  ["assembly/panel/asconfig.json", "release", []],
-  ["assembly/panel/asconfig.json", "debug", []],
-]) {
-  try {
-    execFileSync(process.execPath, [asc, "--config", config, "--target", target, ...extra], {
-      cwd: root,
-      stdio: "inherit",
-    });
-  } catch {
-    console.error(`build failed: asc --config ${config} --target ${target}`);
-    process.exit(1);
+if (!(process.argv.includes("--if-missing") && upToDate(outputs))) {
+  // The controller's messages go into one UTF-8 table (scripts/messages-transform.mjs). On the command
+  // line, not in asconfig.json: asc resolves an asconfig transform path as a package name.
+  const messages = ["--transform", "./scripts/messages-transform.mjs"];
+  for (const [config, target, extra] of [
+    ["asconfig.json", "release", messages],
+    ["asconfig.json", "debug", messages],
+    ["assembly/panel/asconfig.json", "release", []],
+    ["assembly/panel/asconfig.json", "debug", []],
+  ]) {
+    try {
+      execFileSync(process.execPath, [asc, "--config", config, "--target", target, ...extra], {
+        cwd: root,
+        stdio: "inherit",
+      });
+    } catch {
+      console.error(`build failed: asc --config ${config} --target ${target}`);
+      process.exit(1);
+    }
   }
+  // The controller's release file through Binaryen once more (scripts/reoptimize.mjs), then fewer,
+  // merged data segments in both release files (scripts/pack-data.mjs).
+  reoptimize(path.join(root, "build/controller.wasm"));
+  for (const f of ["controller.wasm", "panel.wasm"]) packData(path.join(root, "build", f));
+  const size = (f) => fs.statSync(path.join(root, "build", f)).size;
+  console.log(`built controller.wasm ${size("controller.wasm")} B, panel.wasm ${size("panel.wasm")} B`);
 }
-// The controller's release file through Binaryen once more (scripts/reoptimize.mjs), then fewer,
-// merged data segments in both release files (scripts/pack-data.mjs).
-reoptimize(path.join(root, "build/controller.wasm"));
-for (const f of ["controller.wasm", "panel.wasm"]) packData(path.join(root, "build", f));
-const size = (f) => fs.statSync(path.join(root, "build", f)).size;
-console.log(`built controller.wasm ${size("controller.wasm")} B, panel.wasm ${size("panel.wasm")} B`);
+
+await buildWeb(root, { quiet: process.argv.includes("--if-missing") });

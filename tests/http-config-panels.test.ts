@@ -312,8 +312,10 @@ test("the small variant wired with 40 panels discovers only 32", async () => {
 // ---- routing ---------------------------------------------------------------------------------
 
 test("unknown routes: 404 {error:not_found}", async () => {
+  // GET / is the web app, served by the host (tests/web-serving.test.ts); other methods there reach the core.
   for (const [method, p] of [
-    ["GET", "/"],
+    ["POST", "/"],
+    ["GET", "/index.html"],
     ["GET", "/api"],
     ["GET", "/api/"],
     ["GET", "/api/nope"],

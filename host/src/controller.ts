@@ -12,6 +12,7 @@ import { VirtualBus } from "./bus/virtual-bus.js";
 import type { Wire } from "./bus/topology.js";
 import { Mdns, unpackAdvertisement } from "./net/mdns.js";
 import { MqttSession, unpackConnect } from "./net/mqtt-session.js";
+import { webAssets, webHandler } from "./web.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const VARIANT_LIMITS = { small: 32, large: 100 } as const;
@@ -26,9 +27,13 @@ export interface ControllerOptions {
   logLevel?: "error" | "warn" | "info" | "debug";
   coreWasm?: string;
   panelWasm?: string;
+  /** The built web app served at / (default build/web, made by `npm run build`). */
+  webDir?: string;
   /** Test hook: the core's and the panels' clocks stand still and only advance through
    * `POST /__test__/clock {"advance": ms}` (see docs/desktop-host.md). */
   manualClock?: boolean;
+  /** Called with the URL once the server listens, before any info line of the start is logged. */
+  onListening?: (url: string) => void;
   /** Advertise and browse by mDNS (default true; --no-mdns turns it off). */
   mdns?: boolean;
   /** Test hook: host_random() replays a fixed sequence from this seed (the spawners' rain, scene
@@ -66,8 +71,14 @@ export function chipId(dataDir: string): string {
 
 export async function startController(opts: ControllerOptions): Promise<RunningController> {
   const logLevel = LEVELS.indexOf(opts.logLevel ?? "info");
+  // Info and debug lines of the start (discovery) wait until the server listens, so that whoever
+  // started us can print the app's address first (onListening); errors and warnings never wait.
+  let early: string[] | null = [];
   const log = (level: string, message: string) => {
-    if (LEVELS.indexOf(level) <= logLevel) console.error(`[${level}] ${message}`);
+    if (LEVELS.indexOf(level) > logLevel) return;
+    const line = `[${level}] ${message}`;
+    if (early && level !== "error" && level !== "warn") early.push(line);
+    else console.error(line);
   };
   const store = new FileStore(opts.dataDir);
   const hostname = `tessera-${chipId(opts.dataDir)}`;
@@ -173,11 +184,13 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
       },
     },
   });
+  const web = webHandler(webAssets(opts.webDir ?? path.join(ROOT, "build/web"), log));
+  server.staticHandler = web;
   if (opts.manualClock) {
     // POST /__test__/clock {"advance": ms}: the clock moves in steps of at most 5 ms, and at each
     // step the core ticks and every bus packet is delivered, as if that time had passed.
     server.staticHandler = (req, res) => {
-      if ((req.url ?? "").split("?")[0] !== "/__test__/clock") return false;
+      if ((req.url ?? "").split("?")[0] !== "/__test__/clock") return web(req, res);
       let body = "";
       req.on("data", (d) => (body += d));
       req.on("end", () => {
@@ -212,6 +225,9 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
   }
   const port = await server.listen(opts.port, opts.host);
   boundPort = port;
+  opts.onListening?.(`http://localhost:${port}`);
+  for (const line of early) console.error(line);
+  early = null;
   tick();
   return {
     url: `http://localhost:${port}`,

@@ -82,12 +82,13 @@ async function main(): Promise<void> {
     manualClock: values["manual-clock"],
     mdns: !values["no-mdns"],
     seed,
+    onListening: (url) => console.log(`Open the Tessera app: ${url}/`),
   }).catch((e: Error) => fail(e.message));
   console.log(`Tessera controller ${controller.hostname} listening on ${controller.url}`);
   console.log(
     `  ${wires.length} emulated panels, variant ${values.variant}, data in ${path.resolve(values["data-dir"]!)}`,
   );
-  console.log(`  try: curl ${controller.url}/api/state, or open ${controller.url}/setup`);
+  console.log(`  the JSON API: curl ${controller.url}/api/state; Wi-Fi setup form: ${controller.url}/setup`);
   const stop = () => {
     void controller.close().then(() => process.exit(0));
   };

@@ -363,6 +363,8 @@ esp_err_t httpd_resp_set_type(httpd_req_t *r, const char *type);
 
 esp_err_t httpd_resp_set_hdr(httpd_req_t *r, const char *field, const char *value);
 
+int httpd_send(httpd_req_t *r, const char *buf, size_t buf_len);
+
 typedef void (*httpd_work_fn_t)(void *arg);
 
 esp_err_t httpd_queue_work(httpd_handle_t handle, httpd_work_fn_t work, void *arg);

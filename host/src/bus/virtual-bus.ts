@@ -3,18 +3,9 @@
 // Delivery is queued and pumped outside any core call, so the core is never re-entered.
 import fs from "node:fs";
 import type { Wire } from "./topology.js";
+import { instantiatePanel, deliver, type PanelExports } from "./panel.js";
 
-/** The panel firmware's exports (build/panel.wasm). */
-export interface PanelExports {
-  memory: WebAssembly.Memory;
-  panel_rx_buffer(): number;
-  panel_rx(port: number, len: number): void;
-  panel_address(): number;
-  panel_color(): number;
-  panel_render(now: number): number;
-  panel_led(): number;
-  panel_is_on(): number;
-}
+export type { PanelExports } from "./panel.js";
 
 const CONTROLLER = -1;
 
@@ -50,14 +41,13 @@ export class VirtualBus {
     const module = new WebAssembly.Module(fs.readFileSync(panelWasm));
     wires.forEach((_, i) => {
       this.links.push([undefined, undefined, undefined]);
-      const imports = {
-        tessera_panel: {
-          panel_tx: (port: number, ptr: number, len: number) => this.transmit(i, port, ptr, len),
-          panel_linked: (port: number) => (this.links[i][port] ? 1 : 0),
-          panel_clock_ms: () => clock() >>> 0,
-        },
-      };
-      this.panels.push(new WebAssembly.Instance(module, imports).exports as unknown as PanelExports);
+      this.panels.push(
+        instantiatePanel(module, {
+          transmit: (port, bytes) => this.transmit(i, port, bytes),
+          linked: (port) => this.links[i][port] !== undefined,
+          clock,
+        }),
+      );
     });
     wires.forEach((w, i) => {
       const parent = w.parent === 0 ? CONTROLLER : w.parent - 1;
@@ -79,11 +69,10 @@ export class VirtualBus {
     this.enqueue({ to: root, port, bytes: bytes.slice() });
   }
 
-  private transmit(from: number, port: number, ptr: number, len: number): void {
+  private transmit(from: number, port: number, bytes: Uint8Array): void {
     const link = this.links[from][port];
     if (!link) return;
-    const bytes = new Uint8Array(this.panels[from].memory.buffer, ptr, len).slice();
-    this.enqueue({ to: link[0], port: link[1], bytes });
+    this.enqueue({ to: link[0], port: link[1], bytes: bytes.slice() });
   }
 
   private enqueue(d: Delivery): void {
@@ -102,9 +91,7 @@ export class VirtualBus {
         this.toController(d.bytes);
         continue;
       }
-      const panel = this.panels[d.to];
-      new Uint8Array(panel.memory.buffer, panel.panel_rx_buffer(), d.bytes.length).set(d.bytes);
-      panel.panel_rx(d.port, d.bytes.length);
+      deliver(this.panels[d.to], d.port, d.bytes);
     }
   }
 

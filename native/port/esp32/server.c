@@ -48,6 +48,7 @@
 #include "tessera_requests.h"
 #include "tessera_wifi_policy.h"
 #include "tessera_ws_queue.h"
+#include "tessera_web.h"
 
 #define BODY_CAP (33 * 1024) /* one byte past any body the core accepts */
 #define HTTP_WORKERS 2       /* tasks that serve requests: the request table has a slot for each */
@@ -409,6 +410,35 @@ static int redirect_to_setup(httpd_req_t *req) {
   return 1;
 }
 
+/* GET or HEAD of a web app asset (tessera_web.h), straight from the app image's flash: the gzip bytes
+ * with their headers, or 304. esp_http_server has no HEAD of its own (httpd_resp_send always sends
+ * the body it is given), so a HEAD's head is written as it is. Runs on the server task; no core call. */
+static int serve_asset(httpd_req_t *req) {
+  if (req->method != HTTP_GET && req->method != HTTP_HEAD) return 0;
+  const tessera_web_asset_t *a = tessera_web_find(req->uri);
+  if (!a) return 0;
+  char tags[128];
+  int fresh = httpd_req_get_hdr_value_str(req, "If-None-Match", tags, sizeof tags) == ESP_OK &&
+              tessera_web_not_modified(a, tags);
+  if (req->method == HTTP_HEAD || fresh) {
+    char head[320];
+    int n = fresh ? snprintf(head, sizeof head, "HTTP/1.1 304 Not Modified\r\nCache-Control: %s\r\nETag: %s\r\n\r\n",
+                             a->cache_control, a->etag)
+                  : snprintf(head, sizeof head,
+                             "HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Encoding: gzip\r\nContent-Length: %u\r\n"
+                             "Cache-Control: %s\r\nETag: %s\r\n\r\n",
+                             a->content_type, (unsigned)a->gzip_len, a->cache_control, a->etag);
+    if (n > 0 && n < (int)sizeof head) httpd_send(req, head, (size_t)n);
+    return 1;
+  }
+  httpd_resp_set_type(req, a->content_type);
+  httpd_resp_set_hdr(req, "Content-Encoding", "gzip");
+  httpd_resp_set_hdr(req, "Cache-Control", a->cache_control);
+  httpd_resp_set_hdr(req, "ETag", a->etag);
+  httpd_resp_send(req, (const char *)a->gzip, a->gzip_len);
+  return 1;
+}
+
 /* The workers: each waits on its own semaphore, given when the core ends any request. */
 typedef struct {
   httpd_req_t *req; /* the async copy */
@@ -513,6 +543,7 @@ static void worker(void *arg) {
 static esp_err_t on_request(httpd_req_t *req) {
   read_done(req); /* the head is in; the worker times the body */
   if (redirect_to_setup(req)) return req->content_len ? ESP_FAIL : ESP_OK; /* a body is not read: close */
+  if (serve_asset(req)) return req->content_len ? ESP_FAIL : ESP_OK;     /* from flash, no core call */
   work_t w = {NULL};
   if (httpd_req_async_handler_begin(req, &w.req) == ESP_OK) {
     if (xQueueSend(work, &w, 0) == pdTRUE) return ESP_OK; /* a worker takes it from here */

@@ -170,9 +170,11 @@ int main(int argc, char **argv) {
   int bound = server_start(host, (int)port);
   if (bound < 0) fail("cannot listen on that port");
   posix_http_port = bound;
+  printf("Open the Tessera app: http://localhost:%d/\n", bound);
   printf("Tessera controller tessera-%s listening on http://localhost:%d\n", chip, bound);
   printf("  %d emulated panels, variant %s, data in %s\n", count, variant, dir);
-  printf("  try: curl http://localhost:%d/api/state\n", bound);
+  printf("  the JSON API: curl http://localhost:%d/api/state; Wi-Fi setup form: http://localhost:%d/setup\n", bound,
+         bound);
 
   posix_lock();
   uint64_t next_tick = 0;

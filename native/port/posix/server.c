@@ -17,6 +17,7 @@
 #include "tessera_host.h"
 #include "tessera_port.h"
 #include "tessera_requests.h"
+#include "tessera_web.h"
 
 #define BODY_CAP (64 * 1024)                /* read at most this much of a body; the core's limit is 32 KiB */
 #define BODY_COUNT_LIMIT (16 * 1024 * 1024) /* past this the rest is not even counted */
@@ -151,10 +152,36 @@ static int test_clock(struct mg_connection *c, uint32_t method, const uint8_t *b
   return 200;
 }
 
+/* GET or HEAD of a web app asset (tessera_web.h): the gzip bytes with their headers, or 304. */
+static int serve_asset(struct mg_connection *c, const struct mg_request_info *ri, uint32_t method) {
+  if (method != TESSERA_METHOD_GET && method != TESSERA_METHOD_HEAD) return 0;
+  const tessera_web_asset_t *a = tessera_web_find(ri->request_uri);
+  if (!a) return 0;
+  char scratch[1024];
+  while (mg_read(c, scratch, sizeof scratch) > 0) {
+  } /* a GET body is not wanted */
+  int fresh = tessera_web_not_modified(a, mg_get_header(c, "If-None-Match"));
+  char number[32];
+  mg_response_header_start(c, fresh ? 304 : 200);
+  mg_response_header_add(c, "Cache-Control", a->cache_control, -1);
+  mg_response_header_add(c, "ETag", a->etag, -1);
+  if (!fresh) {
+    snprintf(number, sizeof number, "%u", (unsigned)a->gzip_len);
+    mg_response_header_add(c, "Content-Type", a->content_type, -1);
+    mg_response_header_add(c, "Content-Encoding", "gzip", -1);
+    mg_response_header_add(c, "Content-Length", number, -1);
+  }
+  mg_response_header_send(c);
+  if (!fresh && method == TESSERA_METHOD_GET) mg_write(c, a->gzip, a->gzip_len);
+  return fresh ? 304 : 200;
+}
+
 static int on_request(struct mg_connection *c, void *data) {
   (void)data;
   const struct mg_request_info *ri = mg_get_request_info(c);
   uint32_t method = method_code(ri->request_method);
+  int served = serve_asset(c, ri, method);
+  if (served) return served;
 
   char url[URL_CAP];
   int url_len = snprintf(url, sizeof url, "%s%s%s", ri->request_uri ? ri->request_uri : "/",

@@ -1,0 +1,114 @@
+// The JSON API (interface spec, "Endpoints"): fetch with errors turned into sentences.
+
+export interface Appearance {
+  brightness: number;
+  baseColors: [string, string, string];
+  palette: string;
+}
+export interface Palette {
+  name: string;
+  stops: [number, string][];
+}
+export interface SceneItem {
+  id: string;
+  name: string;
+  layerCount: number;
+  duration: number;
+}
+export interface Configuration {
+  powerStateOnBoot: number;
+  logicalRoot: number;
+}
+export interface LayoutPanel {
+  index: number;
+  x: number;
+  y: number;
+  rotation: number;
+}
+export interface Layout {
+  embedded: boolean;
+  circumradius: number;
+  root: number;
+  panels: LayoutPanel[];
+}
+export interface Edge {
+  panel: number;
+  edge: number;
+  connectedPanel: number;
+  connectedEdge: number;
+}
+export interface PanelState {
+  address: number;
+  on: boolean;
+  color: string;
+}
+export interface Mqtt {
+  enabled: boolean;
+  brokerDiscovery: number;
+  broker: string;
+  port: number;
+  username: string;
+  topicPrefix: string;
+  discoveryPrefix: string;
+  connected: boolean;
+  brokerDiscoveryState: string;
+  resolvedBroker: string;
+  resolvedPort: number;
+  discoverySource: string;
+  lastError?: string;
+}
+
+const WORDS: Record<string, string> = {
+  system_off: "The power is off: turn it on first.",
+  busy: "The controller is busy: try again in a moment.",
+  name_exists: "That name is taken.",
+  not_found: "Not found: it may have been deleted elsewhere.",
+  no_last_played_scene: "Nothing has been played yet.",
+  group_not_found: "No layer of the playing scene has that name.",
+  invalid_json: "The text is not valid JSON.",
+  payload_too_large: "Too large for the controller.",
+  broker_required: "Give a broker host, or pick a discovery mode.",
+  schema_too_new: "This scene needs newer controller firmware.",
+  internal_error: "The controller hit an internal error.",
+};
+
+/** An answer that was not 2xx: `message` is in words, `detail` the controller's own text. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(WORDS[detail] ?? (detail || `The controller answered ${status}.`));
+  }
+  /** A 422's JSON path (`layers[0].sequence[0].duration: must be ...` → `layers[0].sequence[0].duration`). */
+  get path(): string | null {
+    const m = this.status === 422 ? /^([A-Za-z0-9_.[\]]+): /.exec(this.detail) : null;
+    return m ? m[1] : null;
+  }
+}
+
+export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, "The controller cannot be reached.");
+  }
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!res.ok) {
+    const e = (json as { error?: unknown } | null)?.error;
+    throw new ApiError(res.status, typeof e === "string" ? e : "");
+  }
+  return json as T;
+}
+
+export const enc = encodeURIComponent;
