@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { startHost, api, waitFor, type Host } from "./helpers/host.js";
-import { startBroker, Observer, type Broker } from "./helpers/mqtt.js";
+import { startBroker, connectToBroker, Observer, type Broker } from "./helpers/mqtt.js";
 import WebSocket from "ws";
 import { baseScene, maximalScene } from "./helpers/scenes.js";
 import { frame, T } from "./helpers/frames.js";
@@ -100,14 +100,7 @@ test("a large body on requests that take none changes nothing about their answer
 });
 
 test("Home Assistant's scene select carries all 100 scenes, names cut to 40 UTF-16 units", async () => {
-  const res = await api(host, "PATCH", "/api/mqtt", {
-    enabled: true,
-    brokerDiscovery: 0,
-    broker: "127.0.0.1",
-    port: broker.port,
-  });
-  assert.equal(res.status, 200);
-  await waitFor(async () => (await api(host, "GET", "/api/mqtt")).body.connected === true, 5000);
+  await connectToBroker(host, broker.port);
   const topic = `homeassistant/select/${host.hostname}_scene/config`;
   const select = JSON.parse(await obs.waitFor(topic, (p) => JSON.parse(p).options.length === 101, 0, 10000));
   const expected = [...names.keys()].sort().map((id) => {

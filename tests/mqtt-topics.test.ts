@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startHost, api, waitFor, type Host } from "./helpers/host.js";
-import { startBroker, Observer, type Broker } from "./helpers/mqtt.js";
+import { startBroker, connectToBroker, Observer, type Broker } from "./helpers/mqtt.js";
 import { Client, T } from "./helpers/frames.js";
 import { baseScene } from "./helpers/scenes.js";
 
@@ -26,14 +26,7 @@ before(async () => {
   host = await startHost({ panels: 4 });
   prefix = `tessera/${host.hostname}`;
   firmware = (await state()).controllerFirmware;
-  const res = await api(host, "PATCH", "/api/mqtt", {
-    enabled: true,
-    brokerDiscovery: 0,
-    broker: "127.0.0.1",
-    port: broker.port,
-  });
-  assert.equal(res.status, 200);
-  await waitFor(async () => (await api(host, "GET", "/api/mqtt")).body.connected === true, 5000);
+  await connectToBroker(host, broker.port);
 });
 
 after(async () => {

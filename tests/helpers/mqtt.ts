@@ -3,6 +3,8 @@
 import net from "node:net";
 import { Aedes } from "aedes";
 import mqtt, { type MqttClient } from "mqtt";
+import assert from "node:assert/strict";
+import { api, waitFor, type Host } from "./host.js";
 
 export interface Broker {
   port: number;
@@ -112,4 +114,11 @@ export class Observer {
   close(): Promise<void> {
     return this.client.endAsync(true);
   }
+}
+
+/** Points `host` at the broker on 127.0.0.1:`port` (manual broker) and waits until it is connected. */
+export async function connectToBroker(host: Host, port: number): Promise<void> {
+  const res = await api(host, "PATCH", "/api/mqtt", { enabled: true, brokerDiscovery: 0, broker: "127.0.0.1", port });
+  assert.equal(res.status, 200, res.text);
+  await waitFor(async () => (await api(host, "GET", "/api/mqtt")).body.connected === true, 5000);
 }
