@@ -53,15 +53,14 @@ function currentScene(): string {
 }
 
 /** Publishes the states that changed since the last call (every tick while connected). */
-export function publishStates(): void {
-  if (!connected()) return;
-  if (
-    fresh &&
-    appVersion == sentVersion &&
-    <i32>appearance.brightness == sentBrightness &&
-    libraryVersion == sentLibrary
-  )
-    return;
+// @ts-ignore: decorator
+@inline export function publishStates(): void {
+  const same =
+    fresh && appVersion == sentVersion && <i32>appearance.brightness == sentBrightness && libraryVersion == sentLibrary;
+  if (connected() && !same) publishChanged();
+}
+
+function publishChanged(): void {
   fresh = true;
   sentVersion = appVersion;
   const on = app.isOn ? 1 : 0;

@@ -23,7 +23,8 @@ export function changed(): void {
 }
 
 /** True once after any change: the caller broadcasts APP_STATE. */
-export function takeChanged(): bool {
+// @ts-ignore: decorator
+@inline export function takeChanged(): bool {
   const was = dirty;
   dirty = false;
   return was;
