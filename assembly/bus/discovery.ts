@@ -71,13 +71,8 @@ export function onEmpty(index: i32, slot: i32, now: u32): void {
   if (running && index == awaitParent && slot == awaitSlot) advance(now);
 }
 
-/** Per tick; inline, so an idle tick pays no call (each one costs an interpreter dearly). */
-// @ts-ignore: decorator
-@inline export function discoveryTick(now: u32): void {
-  if (running && now - sentAt >= PROBE_TIMEOUT_MS) probeTimedOut(now);
-}
-
-function probeTimedOut(now: u32): void {
+export function discoveryTick(now: u32): void {
+  if (!running || now - sentAt < PROBE_TIMEOUT_MS) return;
   if (tries < PROBE_TRIES) {
     tries++;
     sendProbe(now);

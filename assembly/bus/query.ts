@@ -64,9 +64,7 @@ export function onState(index: i32, on: bool, rgb: u32): void {
   if (answered >= tree.count) complete();
 }
 
-/** Per tick; inline, so an idle tick pays no call. */
-// @ts-ignore: decorator
-@inline export function queryTick(now: u32): void {
+export function queryTick(now: u32): void {
   if (active && now - startedAt >= QUERY_TIMEOUT_MS) complete();
 }
 

@@ -45,8 +45,7 @@ export function enqueue(kind: u8, a: i32, b: i32): Work | null {
 }
 
 /** The oldest queued item, or null. The item stays valid until the next enqueue. */
-// @ts-ignore: decorator
-@inline export function dequeue(): Work | null {
+export function dequeue(): Work | null {
   if (size == 0) return null;
   const w = ring[head];
   head = (head + 1) % QUEUE_SIZE;

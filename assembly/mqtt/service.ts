@@ -58,13 +58,10 @@ export function persistMqtt(): void {
   storeWrite(MQTT_KEY, w.endCapture());
 }
 
-/** Per tick; inline down to its guards, so an idle tick pays no call. */
-// @ts-ignore: decorator
-@inline export function mqttTick(now: u32): void {
-  if (large) {
-    sessionTick(now);
-    publishStates();
-  }
+export function mqttTick(now: u32): void {
+  if (!large) return;
+  sessionTick(now);
+  publishStates();
 }
 
 export function mqttEvent(kind: u32, reason: u32, now: u32): void {

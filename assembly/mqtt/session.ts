@@ -51,8 +51,7 @@ let source = "none";
 let resolvedBroker = "";
 let resolvedPort = 0;
 
-// @ts-ignore: decorator
-@inline export function connected(): bool {
+export function connected(): bool {
   return phase == P_UP;
 }
 
@@ -137,14 +136,8 @@ function wait(now: u32): void {
   backoff = min(backoff * 2, BACKOFF_MAX);
 }
 
-/** Timers: starts, browse and connect deadlines, backoff. Inline down to its guard. */
-// @ts-ignore: decorator
-@inline export function sessionTick(now: u32): void {
-  const due = (phase == P_WAIT || phase == P_BROWSE || phase == P_CONNECT) && <i32>(now - deadline) >= 0;
-  if (phase == P_START || due) sessionStep(now);
-}
-
-function sessionStep(now: u32): void {
+/** Timers: starts, browse and connect deadlines, backoff. */
+export function sessionTick(now: u32): void {
   if (phase == P_START) {
     step = 0;
     failedAll = false;

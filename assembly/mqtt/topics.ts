@@ -53,14 +53,15 @@ function currentScene(): string {
 }
 
 /** Publishes the states that changed since the last call (every tick while connected). */
-// @ts-ignore: decorator
-@inline export function publishStates(): void {
-  const same =
-    fresh && appVersion == sentVersion && <i32>appearance.brightness == sentBrightness && libraryVersion == sentLibrary;
-  if (connected() && !same) publishChanged();
-}
-
-function publishChanged(): void {
+export function publishStates(): void {
+  if (!connected()) return;
+  if (
+    fresh &&
+    appVersion == sentVersion &&
+    <i32>appearance.brightness == sentBrightness &&
+    libraryVersion == sentLibrary
+  )
+    return;
   fresh = true;
   sentVersion = appVersion;
   const on = app.isOn ? 1 : 0;

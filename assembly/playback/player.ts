@@ -31,7 +31,7 @@ import * as c from "./compile";
 import { sameName } from "../palette/palette";
 import { runnerStart } from "../runner/compile";
 import { rKind, R_RAIN, FLAT_STEP } from "../runner/fields";
-import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle, FLAT_SPAWNER } from "../runner/spawn";
+import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, FLAT_SPAWNER } from "../runner/spawn";
 
 const S_WAIT: u8 = 0;
 const S_RUN: u8 = 1;
@@ -276,14 +276,8 @@ function satisfied(l: i32): bool {
 }
 
 /** Advances the scene clock to `now` and plays what is due. */
-/** Per tick; inline, so an idle tick (no scene, no spawner, no drop in flight) pays no call. */
-// @ts-ignore: decorator
-@inline export function playbackTick(now: u32): void {
-  if (active) advanceScene(now);
-  else if (flatSpawnGroup != 0 || !spawnersIdle()) tickSpawners(now);
-}
-
-function advanceScene(now: u32): void {
+export function playbackTick(now: u32): void {
+  if (!active) return tickSpawners(now);
   sceneMs += <f64>(now - lastNow) * app.speed;
   lastNow = now;
   for (let pass = 0; pass < 4; pass++) {

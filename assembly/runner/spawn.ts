@@ -36,7 +36,7 @@ import { sin2, cos2 } from "./trig";
 import { MAX_PULSES } from "./compile";
 import { rngSeed, rngBelow } from "./random";
 import { SP_RAIN, SP_SPARKLE, SP_MATRIX } from "./spawn-kinds";
-import { setBudget, slotFree, slotTake, slotsReset, slotsSweep, slotsClean, PANEL_SLOTS } from "./spawn-slots";
+import { setBudget, slotFree, slotTake, slotsReset, slotsSweep, PANEL_SLOTS } from "./spawn-slots";
 import * as path from "./spawn-paths";
 export { SP_RAIN, SP_SPARKLE, SP_MATRIX } from "./spawn-kinds";
 
@@ -263,12 +263,6 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
 
 /** How many spawners are on: an idle tick looks at none of them. */
 let spawning = 0;
-
-/** No spawner on and no drop in flight: the tick has nothing to do here. */
-// @ts-ignore: decorator
-@inline export function spawnersIdle(): bool {
-  return spawning == 0 && slotsClean();
-}
 
 /** The scene speed, or 1 for the flat spawner. */
 function speedOf(sp: Spawner): f64 {

@@ -23,8 +23,7 @@ export function changed(): void {
 }
 
 /** True once after any change: the caller broadcasts APP_STATE. */
-// @ts-ignore: decorator
-@inline export function takeChanged(): bool {
+export function takeChanged(): bool {
   const was = dirty;
   dirty = false;
   return was;

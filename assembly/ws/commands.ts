@@ -149,13 +149,8 @@ export function sendAppState(conn: u32): void {
   sendFrame(conn, WS_APP_STATE, 51);
 }
 
-/** After every export and tick; inline, so an idle tick pays no call. */
-// @ts-ignore: decorator
-@inline export function broadcastAppStateIfChanged(): void {
-  if (takeChanged()) broadcastAppState();
-}
-
-function broadcastAppState(): void {
+export function broadcastAppStateIfChanged(): void {
+  if (!takeChanged()) return;
   writeAppState();
   broadcastFrame(WS_APP_STATE, 51);
 }

@@ -116,9 +116,7 @@ function flushMirror(now: u32): void {
   batchCount = 0;
 }
 
-/** Per tick; inline, so an idle tick pays no call. */
-// @ts-ignore: decorator
-@inline export function mirrorTick(now: u32): void {
+export function mirrorTick(now: u32): void {
   if (batchCount > 0 && now - lastFlush >= FLUSH_MS) flushMirror(now);
 }
 
