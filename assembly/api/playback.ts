@@ -9,7 +9,7 @@ import { expectObject, onlyKeys, fail, resetErrors } from "../json/validate";
 import { W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION } from "../core/queue";
 import { app } from "../state/app";
 import { validateScene, ALLOW_ID, SCENE_OK } from "../scene/validate";
-import { ONE_SHOT_ID, validSceneId, sceneStatus } from "../scene/store";
+import { ONE_SHOT_ID, libraryId, sceneStatus } from "../scene/store";
 import { STORE_MISSING } from "../store/kv";
 import { groupOfName } from "../playback/player";
 import { storeValidatedScene, sendRejected } from "./scenes";
@@ -38,7 +38,7 @@ function queuePlay(req: u32, id: string): void {
 
 export function playById(req: u32, id: string, _body: usize, _len: u32): void {
   if (!powered(req)) return;
-  if (!validSceneId(id) || id == ONE_SHOT_ID || sceneStatus(id) == STORE_MISSING) {
+  if (!libraryId(id) || sceneStatus(id) == STORE_MISSING) {
     return sendError(req, 404, "not_found");
   }
   queuePlay(req, id);

@@ -22,9 +22,8 @@ import { canonicalLength, writeCanonicalInPlace, spillLength, spillTo, releaseSp
 import { sceneDuration } from "../scene/startafter";
 import { schema, layerCount, nameToken, FIRMWARE_SCHEMA } from "../scene/state";
 import {
-  ONE_SHOT_ID,
   MAX_SCENES,
-  validSceneId,
+  libraryId,
   sceneStatus,
   sceneKey,
   newSceneId,
@@ -41,11 +40,6 @@ import {
   chunk,
   CHUNK,
 } from "../scene/store";
-
-/** An id of the library's: not the hidden one-shot scene's. */
-function libraryId(id: string): bool {
-  return validSceneId(id) && id != ONE_SHOT_ID;
-}
 
 /** Answers a failed validation: 409 schema_too_new or 422 with the path and rule. */
 export function sendRejected(req: u32, result: i32): void {

@@ -29,14 +29,21 @@ const HEADER_VERSION: u8 = 1;
 /** An id the service assigns: 8 characters [a-z0-9]. */
 export const NEW_ID_LENGTH = 8;
 
+/** A character of a scene id: [a-z0-9]. */
+function idChar(c: u32): bool {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a);
+}
+
 /** A scene id in the API: 8-10 characters [a-z0-9]. */
 export function validSceneId(id: string): bool {
   if (id.length < 8 || id.length > 10) return false;
-  for (let i = 0; i < id.length; i++) {
-    const c = id.charCodeAt(i);
-    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a))) return false;
-  }
+  for (let i = 0; i < id.length; i++) if (!idChar(<u32>id.charCodeAt(i))) return false;
   return true;
+}
+
+/** An id of a library scene: valid, and not the hidden one-shot scene's. */
+export function libraryId(id: string): bool {
+  return validSceneId(id) && id != ONE_SHOT_ID;
 }
 
 // The key of the scene being read or written, built in place: listing the library reads hundreds of
@@ -52,8 +59,7 @@ export function sceneKey(id: string): usize {
   for (let i = 0; i < SCENE_PREFIX.length; i++) store<u8>(keyBuf + i, <u8>SCENE_PREFIX.charCodeAt(i));
   for (let i: u32 = 0; i < n; i++) {
     const c = <u32>id.charCodeAt(i);
-    const ok = (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a);
-    store<u8>(keyBuf + SCENE_PREFIX.length + i, ok ? <u8>c : 0x2f);
+    store<u8>(keyBuf + SCENE_PREFIX.length + i, idChar(c) ? <u8>c : 0x2f);
   }
   keyLength = <u32>SCENE_PREFIX.length + n;
   return keyBuf;
@@ -120,23 +126,18 @@ export function deleteSceneFile(id: string): i32 {
 /** Ids of the library's scenes (sorted), the one-shot scene and stray keys left out; null on an
  * I/O error. Only the ids are made strings. */
 export function listSceneIds(): string[] | null {
-  const keys = storeList(SCENE_PREFIX);
-  if (keys === null) return null;
   const ids = new Array<string>();
-  const p = keys.dataStart;
-  const skip = <u32>SCENE_PREFIX.length;
-  let start: u32 = 0;
-  for (let i: u32 = 0; i <= <u32>keys.length; i++) {
-    if (i < <u32>keys.length && load<u8>(p + i) != 0x0a) continue;
-    if (i > start + skip && libraryId(p + start + skip, i - start - skip))
-      ids.push(String.UTF8.decodeUnsafe(p + start + skip, i - start - skip));
-    start = i + 1;
-  }
-  return ids;
+  return walkLibrary(ids) < 0 ? null : ids;
 }
 
 /** How many scenes the library holds (without making their ids strings), or -1 on an I/O error. */
 export function sceneCount(): i32 {
+  return walkLibrary(null);
+}
+
+/** Walks the store's list of scene keys: counts the library's scenes, and pushes their ids to `ids`
+ * when given; -1 on an I/O error. */
+function walkLibrary(ids: string[] | null): i32 {
   const keys = storeList(SCENE_PREFIX);
   if (keys === null) return -1;
   const p = keys.dataStart;
@@ -144,20 +145,24 @@ export function sceneCount(): i32 {
   let n = 0;
   let start: u32 = 0;
   for (let i: u32 = 0; i <= <u32>keys.length; i++) {
-    if (i < <u32>keys.length && load<u8>(p + i) != 0x0a) continue;
-    if (i > start + skip && libraryId(p + start + skip, i - start - skip)) n++;
+    if (i < <u32>keys.length && load<u8>(p + i) != 0x0a) continue; // keys end at a newline or the end
+    const id = p + start + skip;
+    if (i > start + skip && libraryKeyId(id, i - start - skip)) {
+      n++;
+      if (ids) ids.push(String.UTF8.decodeUnsafe(id, i - start - skip));
+    }
     start = i + 1;
   }
   return n;
 }
 
 /** A library scene's id in a key's bytes: 8-10 characters [a-z0-9], not the one-shot scene's. */
-function libraryId(p: usize, n: u32): bool {
+function libraryKeyId(p: usize, n: u32): bool {
   if (n < 8 || n > 10) return false;
   let oneShot = n == <u32>ONE_SHOT_ID.length;
   for (let k: u32 = 0; k < n; k++) {
     const c = <u32>load<u8>(p + k);
-    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a))) return false;
+    if (!idChar(c)) return false;
     if (oneShot && c != <u32>ONE_SHOT_ID.charCodeAt(k)) oneShot = false;
   }
   return !oneShot;
