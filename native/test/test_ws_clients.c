@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "frame_crc.h"
 #include "tessera_netio.h"
 #include "tessera_ws_queue.h"
 
@@ -18,15 +19,6 @@ static uint32_t now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint32_t)((uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u);
-}
-
-static uint32_t crc16(const uint8_t *p, uint32_t len) {
-  uint32_t crc = 0xffff;
-  for (uint32_t i = 0; i < len; i++) {
-    crc ^= p[i];
-    for (int b = 0; b < 8; b++) crc = (crc & 1) ? (crc >> 1) ^ 0xa001 : crc >> 1;
-  }
-  return crc;
 }
 
 /* A MIRROR_BATCH of `count` records numbered from `first` (the record's last byte and the one before). */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "frame_crc.h"
 #include "tessera_ws_queue.h"
 
 /* ---- a sink standing in for the socket ---------------------------------------------------------- */
@@ -27,14 +28,6 @@ static int sink_write(void *ctx, const uint8_t *data, uint32_t len) {
 }
 
 /* ---- the core's frames ---------------------------------------------------------------------------- */
-static uint32_t crc16(const uint8_t *p, uint32_t len) {
-  uint32_t crc = 0xffff;
-  for (uint32_t i = 0; i < len; i++) {
-    crc ^= p[i];
-    for (int b = 0; b < 8; b++) crc = (crc & 1) ? (crc >> 1) ^ 0xa001 : crc >> 1;
-  }
-  return crc;
-}
 static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static void put16(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)v;
