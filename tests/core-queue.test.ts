@@ -154,6 +154,27 @@ test("the work queue holds 16 items: the 17th PATCH gets 503 busy until a tick d
   noRestart();
 });
 
+test("a one-shot refused with 503 changes nothing: the stored one-shot stays the previous one", () => {
+  const oneShot = (name: string) => ({
+    name,
+    layers: [{ group: 1, sequence: [{ type: "SOLID", color: "#102030", duration: 100 }] }],
+  });
+  const file = path.join(dataDir, "scenes", "oneshot000");
+  assert.equal(call("POST", "/api/scenes/play/one-shot", oneShot("first")).status, 202);
+  core.tick();
+  bus.pump();
+  const stored = fs.readFileSync(file);
+  for (let i = 0; i < QUEUE_SIZE; i++) assert.equal(call("PUT", "/api/panels/1/on", { value: 1 }).status, 202);
+  assert.deepEqual(call("POST", "/api/scenes/play/one-shot", oneShot("second")), {
+    status: 503,
+    text: '{"error":"busy"}',
+  });
+  assert.deepEqual(fs.readFileSync(file), stored, "the refused one-shot replaced the stored one");
+  core.tick();
+  bus.pump();
+  noRestart();
+});
+
 test("the queue refills after draining, again exactly 16 deep", () => {
   for (let round = 0; round < 3; round++) {
     for (let i = 0; i < QUEUE_SIZE; i++) {

@@ -203,6 +203,11 @@ test("every command topic changes the controller through the core", async () => 
 });
 
 test("bad command payloads are ignored and change nothing", async () => {
+  // the hidden one-shot scene exists, but is not a library scene: MQTT cannot play it either
+  assert.equal((await api(host, "POST", "/api/scenes/play/one-shot", baseScene())).status, 202);
+  await waitFor(async () => (await state()).playing === true);
+  await api(host, "POST", "/api/scenes/stop");
+  await waitFor(async () => (await state()).playing === false);
   const before = await state();
   const brightness = (await api(host, "GET", "/api/appearance")).body.brightness;
   for (const [suffix, payload] of [
@@ -214,6 +219,7 @@ test("bad command payloads are ignored and change nothing", async () => {
     ["command/brightness", "007"],
     ["command/scene", "nosuchscene"],
     ["command/scene", "../../etc"],
+    ["command/scene", "oneshot000"],
     ["command/unknown", "ON"],
     ["command/power", "x".repeat(5000)],
   ])

@@ -6,7 +6,7 @@ import { sendError } from "../http/response";
 import * as w from "../json/writer";
 import { member, kindOf, numberValue, stringValue, isInteger, J_NUMBER, J_STRING } from "../json/reader";
 import { expectObject, onlyKeys, fail, resetErrors } from "../json/validate";
-import { W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION } from "../core/queue";
+import { W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION, queueLength, QUEUE_SIZE } from "../core/queue";
 import { app } from "../state/app";
 import { validateScene, ALLOW_ID, SCENE_OK } from "../scene/validate";
 import { ONE_SHOT_ID, libraryId, sceneStatus } from "../scene/store";
@@ -58,6 +58,8 @@ export function playOneShot(req: u32, _param: string, body: usize, len: u32): vo
   if (root < 0) return;
   const result = validateScene(root, ALLOW_ID);
   if (result != SCENE_OK) return sendRejected(req, result);
+  // a refused one-shot changes nothing: the queue is checked before the stored one-shot is replaced
+  if (queueLength() == QUEUE_SIZE) return sendError(req, 503, "busy");
   const rc = storeValidatedScene(ONE_SHOT_ID, root, body, len);
   if (rc < 0) return sendError(req, 500, "the one-shot scene could not be stored");
   queuePlay(req, ONE_SHOT_ID);

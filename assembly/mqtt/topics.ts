@@ -7,7 +7,7 @@ import { host_mqtt_subscribe } from "../host/imports";
 import { app, appVersion } from "../state/app";
 import { appearance, AppearancePatch } from "../state/appearance";
 import { enqueue, W_POWER, W_APPEARANCE, W_PLAY, W_STOP } from "../core/queue";
-import { validSceneId, sceneStatus, libraryVersion } from "../scene/store";
+import { libraryId, sceneStatus, libraryVersion } from "../scene/store";
 import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
 
@@ -128,7 +128,7 @@ export function handleMessage(topic: string, payload: string): void {
     if (a < 0) return ignored(topic, payload, "not 0-255");
     kind = W_APPEARANCE;
   } else if (cmd == 2 && payload != "none") {
-    if (!validSceneId(payload) || sceneStatus(payload) != 0) return ignored(topic, payload, "no such scene");
+    if (!libraryId(payload) || sceneStatus(payload) != 0) return ignored(topic, payload, "no such scene");
     if (!app.isOn) return ignored(topic, payload, "power is off");
     kind = W_PLAY;
     text = payload;
