@@ -110,8 +110,9 @@ test("five retained discovery configs with the device block, topics and payloads
     ]);
     assert.equal(select.command_topic, `${prefix}/command/scene`);
     assert.equal(select.state_topic, `${prefix}/state/scene`);
-    assert.equal(select.options[0], "none");
-    assert.equal(select.command_template, "{{ value.split('(')[-1].rstrip(')') }}");
+    // Home Assistant shows a `none` state as unknown: "stopped" is a real option, sent as `none`
+    assert.equal(select.options[0], "Stopped");
+    assert.equal(select.command_template, "{{ 'none' if value == 'Stopped' else value.split('(')[-1].rstrip(')') }}");
     assert.deepEqual(await doc("binary_sensor", "playing"), {
       ...common("Playing", "playing"),
       state_topic: `${prefix}/state/playing`,
@@ -146,14 +147,37 @@ test("the scene select lists `Name (id)` and maps ids back; it follows the libra
   assert.equal(created.status, 200);
   const id = created.body.id as string;
   const select = JSON.parse(await obs.waitFor(configTopic("select", "scene"), (p) => p.includes(id), from));
-  assert.deepEqual(select.options, ["none", `Sun's \\ set (${id})`]);
+  assert.deepEqual(select.options, ["Stopped", `Sun's \\ set (${id})`]);
   // The label sits in a single-quoted Jinja literal: quote and backslash escaped.
-  assert.equal(select.value_template, `{{ {'${id}':'Sun\\'s \\\\ set (${id})',}.get(value, 'none') }}`);
+  assert.equal(select.value_template, `{{ {'${id}':'Sun\\'s \\\\ set (${id})',}.get(value, 'Stopped') }}`);
   // Deleting the scene republishes the options without it.
   const mark = obs.messages.length;
   assert.equal((await api(host, "DELETE", `/api/scenes/${id}`)).status, 200);
   const after = JSON.parse(await obs.waitFor(configTopic("select", "scene"), (p) => !p.includes(id), mark));
-  assert.deepEqual(after.options, ["none"]);
+  assert.deepEqual(after.options, ["Stopped"]);
+});
+
+test("select labels survive Home Assistant: no spaces around the name, no character cut in half", async () => {
+  const names = ["  Dawn  ", "a".repeat(39) + "😀zz", "   "];
+  const ids: string[] = [];
+  try {
+    for (const name of names) {
+      const from = obs.messages.length;
+      const created = await api(host, "POST", "/api/scenes", { ...baseScene(), name });
+      assert.equal(created.status, 200);
+      ids.push(created.body.id);
+      await obs.waitFor(configTopic("select", "scene"), (p) => p.includes(created.body.id), from);
+    }
+    const select = JSON.parse(
+      await obs.waitFor(configTopic("select", "scene"), (p) => ids.every((id) => p.includes(id))),
+    );
+    const expected = [`Dawn (${ids[0]})`, `${"a".repeat(39)} (${ids[1]})`, `${ids[2]} (${ids[2]})`];
+    assert.deepEqual(select.options.slice(1).sort(), [...expected].sort()); // listed in name order
+    for (const option of expected) assert.equal(option, option.trim(), "Home Assistant strips template output");
+    assert.ok(!select.value_template.includes("\uFFFD") && !/[\uD800-\uDFFF]/.test(select.value_template));
+  } finally {
+    for (const id of ids) await api(host, "DELETE", `/api/scenes/${id}`);
+  }
 });
 
 test("every command topic changes the controller through the core", async () => {

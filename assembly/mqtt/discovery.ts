@@ -62,27 +62,38 @@ function publish(component: string, name: string, k: string, tail: usize, tailLe
   );
 }
 
-/** The select's label of scene `id`, `Name (id)` with the name cut to LABEL_MAX UTF-16 units (its
- * id alone when unreadable), escaped for a JSON string, and for `inJinja` also for a single-quoted
- * Jinja literal inside it: `'` and `\` get a Jinja backslash, which JSON doubles. */
+/** The select's label of scene `id`, `Name (id)` with the name cut to LABEL_MAX UTF-16 units at a
+ * character boundary (its id alone when unreadable or blank), escaped for a JSON string, and for
+ * `inJinja` also for a single-quoted Jinja literal inside it: `'` and `\` get a Jinja backslash,
+ * which JSON doubles. Spaces around the name are left out: Home Assistant strips a template's
+ * output, so a label with them could never match its option. */
 function label(id: string, inJinja: bool): void {
-  if (!readSummary(id)) w.raw(id);
-  else {
-    let units = 0;
-    for (let i: u32 = 0; i < summaryNameLength; i++) {
-      const c = <u32>load<u8>(summaryName + i);
-      if ((c & 0xc0) != 0x80) {
-        units += c >= 0xf0 ? 2 : 1;
-        if (units > LABEL_MAX) break;
-      }
-      if (inJinja && (c == 0x27 || c == 0x5c)) w.raw(c == 0x27 ? "\\\\'" : "\\\\\\\\");
-      else if (c == 0x22 || c == 0x5c || c < 0x20) w.escape(c);
-      else w.byte(c);
+  let start: u32 = 0;
+  let end: u32 = 0;
+  if (readSummary(id)) {
+    end = summaryNameLength;
+    while (start < end && isSpace(load<u8>(summaryName + start))) start++;
+    while (end > start && isSpace(load<u8>(summaryName + end - 1))) end--;
+  }
+  if (start == end) w.raw(id);
+  let units = 0;
+  for (let i = start; i < end; i++) {
+    const c = <u32>load<u8>(summaryName + i);
+    if ((c & 0xc0) != 0x80) {
+      units += c >= 0xf0 ? 2 : 1; // a 4-byte sequence is a surrogate pair: both units or neither
+      if (units > LABEL_MAX) break;
     }
+    if (inJinja && (c == 0x27 || c == 0x5c)) w.raw(c == 0x27 ? "\\\\'" : "\\\\\\\\");
+    else if (c == 0x22 || c == 0x5c || c < 0x20) w.escape(c);
+    else w.byte(c);
   }
   w.raw(" (");
   w.raw(id);
   w.byte(0x29);
+}
+
+function isSpace(c: u8): bool {
+  return c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d;
 }
 
 /** The select's options are read from each scene's summary as the payload streams out: memory does

@@ -101,7 +101,9 @@ function byteValue(s: string): i32 {
 }
 
 function ignored(topic: string, payload: string, why: string): void {
-  const shown = payload.length > 32 ? payload.substring(0, 32) + "..." : payload;
+  let cut = 32; // never between the two halves of a surrogate pair
+  if (payload.length > cut && (payload.charCodeAt(cut - 1) & 0xfc00) == 0xd800) cut--;
+  const shown = payload.length > 32 ? payload.substring(0, cut) + "..." : payload;
   log(LOG_WARN, "mqtt: ignored " + topic + ' "' + shown + '": ' + why);
 }
 
