@@ -87,8 +87,8 @@ test("five retained discovery configs with the device block, topics and payloads
     });
     assert.deepEqual(await doc("light", "light"), {
       ...common("Light", "light"),
-      command_topic: `${prefix}/command/power`,
-      state_topic: `${prefix}/state/power`,
+      command_topic: `${prefix}/command/light`,
+      state_topic: `${prefix}/state/light`,
       brightness_command_topic: `${prefix}/command/brightness`,
       brightness_state_topic: `${prefix}/state/brightness`,
       brightness_scale: 255,
@@ -128,6 +128,7 @@ test("five retained discovery configs with the device block, topics and payloads
     await late.waitFor(`${prefix}/status`, (p) => p === "online");
     for (const [suffix, value] of [
       ["state/power", "ON"],
+      ["state/light", "ON"],
       ["state/brightness", "255"],
       ["state/scene", "none"],
       ["state/playing", "false"],
@@ -226,6 +227,39 @@ test("every command topic changes the controller through the core", async () => 
   }
 });
 
+test("the light is off at brightness 0, and turning it on brings back its last brightness", async () => {
+  try {
+    let from = obs.messages.length;
+    await obs.publish(`${prefix}/command/brightness`, "90");
+    await obs.waitFor(`${prefix}/state/brightness`, (p) => p === "90", from);
+    from = obs.messages.length;
+    await obs.publish(`${prefix}/command/brightness`, "0");
+    await obs.waitFor(`${prefix}/state/light`, (p) => p === "OFF", from);
+    assert.equal((await state()).isOn, true, "brightness 0 leaves the power on");
+    assert.equal(await obs.waitFor(`${prefix}/state/power`), "ON");
+
+    from = obs.messages.length;
+    await obs.publish(`${prefix}/command/light`, "ON");
+    await obs.waitFor(`${prefix}/state/light`, (p) => p === "ON", from);
+    assert.equal((await api(host, "GET", "/api/appearance")).body.brightness, 90);
+
+    from = obs.messages.length;
+    await obs.publish(`${prefix}/command/light`, "OFF");
+    await obs.waitFor(`${prefix}/state/light`, (p) => p === "OFF", from);
+    await obs.waitFor(`${prefix}/state/power`, (p) => p === "OFF", from);
+    assert.equal((await state()).isOn, false);
+
+    from = obs.messages.length;
+    await obs.publish(`${prefix}/command/light`, "ON");
+    await obs.waitFor(`${prefix}/state/light`, (p) => p === "ON", from);
+    assert.equal((await state()).isOn, true);
+    assert.equal((await api(host, "GET", "/api/appearance")).body.brightness, 90);
+  } finally {
+    await api(host, "POST", "/api/state/power", { isOn: true });
+    await api(host, "PATCH", "/api/appearance", { brightness: 255 });
+  }
+});
+
 test("bad command payloads are ignored and change nothing", async () => {
   // the hidden one-shot scene exists, but is not a library scene: MQTT cannot play it either
   assert.equal((await api(host, "POST", "/api/scenes/play/one-shot", baseScene())).status, 202);
@@ -237,6 +271,7 @@ test("bad command payloads are ignored and change nothing", async () => {
   for (const [suffix, payload] of [
     ["command/power", "on"],
     ["command/power", ""],
+    ["command/light", "on"],
     ["command/brightness", "256"],
     ["command/brightness", "-1"],
     ["command/brightness", "12.5"],
@@ -299,6 +334,14 @@ test("Home Assistant coming online gets every config and state again", async () 
     ["sensor", "speed"],
   ])
     await obs.waitFor(configTopic(c, k), () => true, from);
-  for (const s of ["status", "state/power", "state/brightness", "state/scene", "state/playing", "state/speed"])
+  for (const s of [
+    "status",
+    "state/power",
+    "state/light",
+    "state/brightness",
+    "state/scene",
+    "state/playing",
+    "state/speed",
+  ])
     await obs.waitFor(`${prefix}/${s}`, () => true, from);
 });

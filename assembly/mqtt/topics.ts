@@ -6,15 +6,19 @@ import { publishDiscovery, publishSelect } from "./discovery";
 import { host_mqtt_subscribe } from "../host/imports";
 import { app, appVersion } from "../state/app";
 import { appearance, AppearancePatch } from "../state/appearance";
-import { enqueue, W_POWER, W_APPEARANCE, W_PLAY, W_STOP } from "../core/queue";
+import { enqueue, queueLength, QUEUE_SIZE, W_POWER, W_APPEARANCE, W_PLAY, W_STOP } from "../core/queue";
 import { libraryId, sceneStatus, libraryVersion } from "../scene/store";
 import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
 
-const COMMANDS = ["power", "brightness", "scene", "stop"];
+const COMMANDS = ["power", "brightness", "scene", "stop", "light"];
+const C_LIGHT = 4;
 
 // What was last published; -1 / "\0" force a publish.
 let sentPower: i32 = -1;
+let sentLight: i32 = -1;
+// The last brightness above 0: Home Assistant's light turned on at brightness 0 comes back to it.
+let litBrightness: u32 = 255;
 let sentBrightness: i32 = -1;
 let sentScene = "\0";
 let sentPlaying: i32 = -1;
@@ -36,7 +40,7 @@ export function announce(subscribe: bool): void {
   }
   publishDiscovery();
   sentLibrary = libraryVersion;
-  sentPower = sentBrightness = sentPlaying = -1;
+  sentPower = sentLight = sentBrightness = sentPlaying = -1;
   sentSpeed = -1;
   sentScene = "\0";
   fresh = false;
@@ -68,8 +72,12 @@ export function publishStates(): void {
   if (on != sentPower) state("power", (sentPower = on) ? "ON" : "OFF");
   if (<i32>appearance.brightness != sentBrightness) {
     sentBrightness = <i32>appearance.brightness;
+    if (sentBrightness > 0) litBrightness = <u32>sentBrightness;
     state("brightness", sentBrightness.toString());
   }
+  // The light is lit when powered at a brightness above 0 (Home Assistant ignores a brightness of 0).
+  const lit = on == 1 && sentBrightness > 0 ? 1 : 0;
+  if (lit != sentLight) state("light", (sentLight = lit) ? "ON" : "OFF");
   const scene = currentScene();
   if (scene != sentScene) state("scene", (sentScene = scene));
   const playing = app.playing ? 1 : 0;
@@ -121,10 +129,17 @@ export function handleMessage(topic: string, payload: string): void {
   let kind: u8 = 0;
   let a = 0;
   let text: string | null = null;
-  if (cmd == 0) {
+  if (cmd == 0 || cmd == C_LIGHT) {
     if (payload != "ON" && payload != "OFF") return ignored(topic, payload, "not ON or OFF");
     kind = W_POWER;
     a = payload == "ON" ? 1 : 0;
+    // the light turned on at brightness 0 comes back at its last brightness (after the power)
+    if (cmd == C_LIGHT && a == 1 && appearance.brightness == 0) {
+      if (queueLength() > QUEUE_SIZE - 2) return ignored(topic, payload, "work queue full");
+      enqueue(W_POWER, 1, 1);
+      brightness(litBrightness);
+      return;
+    }
   } else if (cmd == 1) {
     a = byteValue(payload);
     if (a < 0) return ignored(topic, payload, "not 0-255");
@@ -138,13 +153,22 @@ export function handleMessage(topic: string, payload: string): void {
     if (cmd == 2 && !app.isOn) return ignored(topic, payload, "power is off");
     kind = W_STOP;
   }
+  if (kind == W_APPEARANCE) {
+    if (!brightness(<u32>a)) ignored(topic, payload, "work queue full");
+    return;
+  }
   const item = enqueue(kind, a, 1);
   if (!item) return ignored(topic, payload, "work queue full");
   item.text = text;
-  if (kind == W_APPEARANCE) {
-    const patch = new AppearancePatch();
-    patch.hasBrightness = true;
-    patch.brightness = <u32>a;
-    item.appearance = patch;
-  }
+}
+
+/** Queues a brightness change (applied only while on); false when the queue is full. */
+function brightness(value: u32): bool {
+  const item = enqueue(W_APPEARANCE, <i32>value, 1);
+  if (!item) return false;
+  const patch = new AppearancePatch();
+  patch.hasBrightness = true;
+  patch.brightness = value;
+  item.appearance = patch;
+  return true;
 }
