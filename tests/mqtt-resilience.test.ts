@@ -79,7 +79,7 @@ test("the controller reconnects after the broker restarts, and republishes", asy
   }
 });
 
-test("credentials: wrong password fails with auth, right one connects, an empty one keeps it; persisted", async () => {
+test("credentials: wrong password fails with auth, right one connects, an empty one keeps it; persisted; no password without a user name", async () => {
   const broker = await startBroker(0, { username: "tess", password: "s3cret" });
   const dataDir = tempDir();
   let host = await startHost({ panels: 2, dataDir });
@@ -118,6 +118,23 @@ test("credentials: wrong password fails with auth, right one connects, an empty 
     assert.equal(after.body.username, "tess");
     assert.equal(after.body.topicPrefix, "home/lights");
     assert.equal(after.body.port, broker.port);
+
+    // A password needs a user name (MQTT): clearing the user name drops the stored password, so the
+    // broker's refusal of an anonymous client is reported as such, and a password alone is refused.
+    const lone = await api(host, "PATCH", "/api/mqtt", { username: "", password: "x" });
+    assert.equal(lone.status, 422);
+    assert.deepEqual(lone.body, {
+      error: "password: needs a username (MQTT sends a password only with a user name)",
+    });
+    assert.equal((await api(host, "GET", "/api/mqtt")).body.username, "tess");
+    assert.equal((await api(host, "PATCH", "/api/mqtt", { username: "" })).status, 200);
+    await waitFor(async () => (await mqttState(host)).lastError === "auth", 5000);
+    assert.equal((await mqttState(host)).connected, false);
+    const back = await api(host, "PATCH", "/api/mqtt", { username: "tess" });
+    assert.equal(back.status, 200);
+    await waitFor(async () => (await mqttState(host)).lastError === "auth", 5000); // the password is gone
+    await api(host, "PATCH", "/api/mqtt", { password: "s3cret" });
+    await waitFor(async () => (await mqttState(host)).connected, 5000);
   } finally {
     await host.stop();
     await broker.close();

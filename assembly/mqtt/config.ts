@@ -87,7 +87,8 @@ function text(v: i32, key: string, topic: bool): string | null {
 }
 
 /** Applies the members of object `v` (among KEYS, `allowed` more) onto a copy of the settings;
- * null after recording the first problem. An empty password keeps the stored one. */
+ * null after recording the first problem. An empty password keeps the stored one; an empty
+ * username drops it. */
 export function parseMqttPatch(v: i32, allowed: string[] = KEYS): MqttConfig | null {
   if (!expectObject(v, "") || !onlyKeys(v, "", allowed)) return null;
   const c = mqtt.copy();
@@ -118,6 +119,15 @@ export function parseMqttPatch(v: i32, allowed: string[] = KEYS): MqttConfig | n
       if (s.length > 0) c.password = s;
     } else if (k == 6) c.topicPrefix = s;
     else c.discoveryPrefix = s;
+  }
+  // MQTT sends a password only with a user name: without one a stored password is dropped
+  if (c.username.length == 0 && c.password.length > 0) {
+    const given = member(v, "password");
+    if (given >= 0 && stringValue(given).length > 0) {
+      fail("password", "needs a username (MQTT sends a password only with a user name)");
+      return null;
+    }
+    c.password = "";
   }
   return c;
 }
