@@ -165,3 +165,50 @@ test("a broker that is not there: unreachable, retried with backoff, HTTP unaffe
     await host.stop();
   }
 });
+
+/** The retained messages a fresh subscriber to `filter` gets: those the broker delivers before a
+ * marker published after subscribing. */
+async function retainedUnder(port: number, filter: string, markerTopic: string): Promise<Map<string, string>> {
+  const o = await Observer.connect(port, [filter]);
+  try {
+    await o.publish(markerTopic, "marker");
+    await o.waitFor(markerTopic);
+    const seen = new Map<string, string>();
+    for (const m of o.messages) if (m.retain) seen.set(m.topic, m.payload);
+    return seen;
+  } finally {
+    await o.close();
+  }
+}
+
+test("new prefixes leave nothing retained under the old ones", async () => {
+  const broker = await startBroker();
+  const host = await startHost({ panels: 2 });
+  try {
+    const set = (body: object) => api(host, "PATCH", "/api/mqtt", body);
+    const configs = (prefix: string) => retainedUnder(broker.port, `${prefix}/#`, `${prefix}/zz-marker`);
+    await set({
+      enabled: true,
+      brokerDiscovery: 0,
+      broker: "127.0.0.1",
+      port: broker.port,
+      topicPrefix: "old/lights",
+      discoveryPrefix: "oldha",
+    });
+    await waitFor(async () => (await mqttState(host)).connected, 5000);
+    await waitFor(async () => (await retainedUnder(broker.port, "old/lights/#", "old/lights/zz")).size >= 7, 5000);
+    assert.equal((await configs("oldha")).size, 5, "five retained configs");
+
+    assert.equal((await set({ topicPrefix: "new/lights", discoveryPrefix: "" })).status, 200);
+    await waitFor(async () => (await mqttState(host)).connected, 5000);
+    await waitFor(async () => (await configs("homeassistant")).size === 5, 5000);
+    assert.deepEqual([...(await retainedUnder(broker.port, "old/lights/#", "old/lights/zz")).keys()], []);
+    assert.deepEqual([...(await configs("oldha")).keys()], []);
+    const now = await retainedUnder(broker.port, "new/lights/#", "new/lights/zz");
+    assert.equal(now.get("new/lights/status"), "online");
+    assert.equal(now.get("new/lights/state/power"), "ON");
+  } finally {
+    await host.stop();
+    await broker.close();
+  }
+});

@@ -2,8 +2,17 @@
 // A PATCH is storage plus a session restart: the cached broker is dropped and the next tick
 // resolves and connects again.
 import * as w from "../json/writer";
-import { parseMqttPatch, brokerMissing, commitMqtt, writeMqttSettings, KEYS } from "../mqtt/config";
-import { writeRuntime, restartSession, stopSession } from "../mqtt/session";
+import {
+  parseMqttPatch,
+  brokerMissing,
+  commitMqtt,
+  writeMqttSettings,
+  KEYS,
+  topicPrefix,
+  discoveryPrefix,
+} from "../mqtt/config";
+import { clearRetained } from "../mqtt/topics";
+import { writeRuntime, restartSession, stopSession, connected } from "../mqtt/session";
 import { persistMqtt } from "../mqtt/service";
 import { jsonBody, sendInvalid } from "../http/request";
 import { sendError } from "../http/response";
@@ -27,7 +36,10 @@ export function applyMqtt(req: u32, v: i32, allowed: string[]): bool {
     sendError(req, 422, "broker_required");
     return false;
   }
-  stopSession();
+  // new prefixes: nothing retained is left under the old ones (before the session ends)
+  const moved = connected() && (topicPrefix(c) != topicPrefix() || discoveryPrefix(c) != discoveryPrefix());
+  if (moved) clearRetained();
+  stopSession(!moved);
   commitMqtt(c);
   persistMqtt();
   restartSession();

@@ -50,12 +50,12 @@ export function deviceName(): string {
   return hostname;
 }
 
-export function topicPrefix(): string {
-  return mqtt.topicPrefix.length > 0 ? mqtt.topicPrefix : "tessera/" + hostname;
+export function topicPrefix(c: MqttConfig = mqtt): string {
+  return c.topicPrefix.length > 0 ? c.topicPrefix : "tessera/" + hostname;
 }
 
-export function discoveryPrefix(): string {
-  return mqtt.discoveryPrefix.length > 0 ? mqtt.discoveryPrefix : DEFAULT_DISCOVERY_PREFIX;
+export function discoveryPrefix(c: MqttConfig = mqtt): string {
+  return c.discoveryPrefix.length > 0 ? c.discoveryPrefix : DEFAULT_DISCOVERY_PREFIX;
 }
 
 export const KEYS = [

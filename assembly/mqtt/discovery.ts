@@ -105,6 +105,22 @@ export function publishSelect(): void {
   ids = [];
 }
 
+/** The five entities: component and key of each config topic. */
+const COMPONENTS = ["switch", "light", "select", "binary_sensor", "sensor"];
+const ENTITY_KEYS = ["power", "light", "scene", "playing", "speed"];
+
+/** Empties the retained configs under the current prefixes (before they change), so Home Assistant
+ * forgets the entities there instead of keeping a stale copy beside the new ones. */
+export function clearDiscovery(): void {
+  for (let i = 0; i < COMPONENTS.length; i++) {
+    publishText(
+      discoveryPrefix() + "/" + COMPONENTS[i] + "/" + deviceName() + "_" + ENTITY_KEYS[i] + "/config",
+      "",
+      true,
+    );
+  }
+}
+
 /** Every config: switch, light, select, binary sensor, sensor; then the birth message. */
 export function publishDiscovery(): void {
   publish("switch", "Power", "power", t.HA_SWITCH, t.HA_SWITCH_LENGTH);

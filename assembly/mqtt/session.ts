@@ -56,10 +56,11 @@ export function connected(): bool {
 }
 
 /** Ends the session under the current settings: `offline` on its status topic, then a clean
- * disconnect. Called before new settings are committed (the prefix may change). */
-export function stopSession(): void {
+ * disconnect (without the `offline` when the status topic was just emptied). Called before new
+ * settings are committed (the prefix may change). */
+export function stopSession(farewell: bool = true): void {
   if (phase == P_UP) {
-    publishText(topicPrefix() + "/status", "offline", true);
+    if (farewell) publishText(topicPrefix() + "/status", "offline", true);
     host_mqtt_disconnect();
   } else if (phase == P_CONNECT) host_mqtt_disconnect();
   phase = P_OFF;

@@ -2,7 +2,7 @@
 // commands turned into the same queued work as HTTP. Bad payloads are logged and ignored.
 import { topicPrefix, discoveryPrefix } from "./config";
 import { publishText, connected } from "./session";
-import { publishDiscovery, publishSelect } from "./discovery";
+import { publishDiscovery, publishSelect, clearDiscovery } from "./discovery";
 import { host_mqtt_subscribe } from "../host/imports";
 import { app, appVersion } from "../state/app";
 import { appearance, AppearancePatch } from "../state/appearance";
@@ -27,6 +27,16 @@ let sentLibrary: u32 = 0;
 // The app state version last published: an idle tick then costs three comparisons.
 let sentVersion: u32 = 0;
 let fresh = false;
+
+const STATES = ["power", "light", "brightness", "scene", "playing", "speed"];
+
+/** The prefixes are about to change: empties every retained config, state and the status under the
+ * current ones, so nothing stale stays on the broker. */
+export function clearRetained(): void {
+  clearDiscovery();
+  for (let i = 0; i < STATES.length; i++) state(STATES[i], "");
+  publishText(topicPrefix() + "/status", "", true);
+}
 
 function state(suffix: string, payload: string): void {
   publishText(topicPrefix() + "/state/" + suffix, payload, true);
