@@ -100,6 +100,14 @@ export async function buildWeb(root, { quiet = false } = {}) {
       bytes: css.contents,
     },
     { path: `/${wasmName}`, file: wasmName, type: "application/wasm", cacheControl: IMMUTABLE, bytes: wasm },
+    // the captive portal's Wi-Fi and MQTT form, a page of its own (no app, nothing else to load)
+    {
+      path: "/setup",
+      file: "setup.html",
+      type: "text/html; charset=utf-8",
+      cacheControl: "no-cache",
+      bytes: fs.readFileSync(path.join(root, "web/setup.html")),
+    },
   ].map((a) => {
     const gzip = zlib.gzipSync(a.bytes, { level: 9 });
     return { ...a, size: a.bytes.length, gzip, etag: `"${sha(gzip).slice(0, 16)}"` };

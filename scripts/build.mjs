@@ -46,7 +46,7 @@ fs.mkdirSync(path.dirname(generated), { recursive: true });
 if (!fs.existsSync(generated) || fs.readFileSync(generated, "utf8") !== versionSource)
   fs.writeFileSync(generated, versionSource);
 
-// Fixed texts (assembly/text/: the setup page, the MQTT and Home Assistant JSON templates) as UTF-8
+// Fixed texts (assembly/text/: the MQTT and Home Assistant JSON templates) as UTF-8
 // byte tables in static memory: a third of the size of AssemblyScript (UTF-16) string literals,
 // and written without conversion. In a template, {1}-{9} become the marker bytes 1-9, which
 // assembly/json/template.ts replaces with values. The tables share a dictionary (scripts/
@@ -56,7 +56,7 @@ const textDir = path.join(root, "assembly/text");
 const textFiles = fs.readdirSync(textDir).sort();
 const plain = textFiles.map((file) => {
   let text = fs.readFileSync(path.join(textDir, file), "utf8");
-  if (!file.endsWith(".html")) text = text.replace(/\{([1-9])\}/g, (_, n) => String.fromCharCode(Number(n)));
+  text = text.replace(/\{([1-9])\}/g, (_, n) => String.fromCharCode(Number(n)));
   const bytes = Buffer.from(text, "utf8").toString("latin1");
   if (/[\x0b-\x1f]/.test(bytes)) throw new Error(`assembly/text/${file}: control bytes 11-31 are dictionary codes`);
   return bytes;

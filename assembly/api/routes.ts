@@ -11,7 +11,7 @@ import { listScenes, createScene, getScene, patchScene, deleteScene } from "./sc
 import { playById, playLast, playOneShot, stop, speed, animationPlay, trigger } from "./playback";
 import { listPalettes, createPalette, getPalette, updatePalette, deletePalette } from "./palettes";
 import { getMqtt, patchMqtt } from "./mqtt";
-import { getSetupPage, postSetup } from "./setup";
+import { postSetup } from "./setup";
 import { getLayout } from "./layout";
 
 /** Every handler's signature: the request, the `*` segment ("" when none), the body. */
@@ -32,7 +32,6 @@ export class Route {
 }
 
 export const ROUTES: Route[] = [
-  new Route("setup", M_GET, getSetupPage, LIGHT),
   new Route("api/state", M_GET, getState, LIGHT),
   new Route("api/state/power", M_POST, postPower),
   new Route("api/appearance", M_GET, getAppearance, LIGHT),

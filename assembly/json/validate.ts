@@ -21,6 +21,12 @@ import {
 } from "./reader";
 
 let firstError = "";
+/** Put before every path: a document checked inside another (the setup form's `mqtt` part). */
+let pathPrefix = "";
+
+export function setPathPrefix(prefix: string): void {
+  pathPrefix = prefix;
+}
 
 export function resetErrors(): void {
   firstError = "";
@@ -31,7 +37,7 @@ export function validationError(): string {
 }
 
 export function fail(path: string, rule: string): bool {
-  if (firstError.length == 0) firstError = (path.length > 0 ? path : "$") + ": " + rule;
+  if (firstError.length == 0) firstError = (path.length > 0 ? pathPrefix + path : "$") + ": " + rule;
   return false;
 }
 

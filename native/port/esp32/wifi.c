@@ -6,7 +6,7 @@
  * SoftAP "tessera-<chip>" comes up with the captive portal (dns.c answers every name with
  * 192.168.4.1, server.c redirects clients on it to /setup); the station keeps trying meanwhile, but
  * seconds to minutes apart (a station attempt scans and knocks phones off the setup network). The
- * setup page and POST /api/setup are the core's; it hands the new network to port_wifi_configure,
+ * setup page is a web asset (web/setup.html) and POST /api/setup the core's; it hands the new network to port_wifi_configure,
  * which stores it and joins it; the disconnection that causes is not counted as a failure. Once the
  * station has an address, the setup network closes 5 s later (so the setup answer still reaches the
  * phone).
