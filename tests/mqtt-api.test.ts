@@ -48,7 +48,10 @@ test("invalid patches answer 422 with path and rule, and change nothing", async 
     [{ broker: "b".repeat(65) }, "broker: must be at most 64 characters"],
     [{ topicPrefix: "a/#" }, "topicPrefix: must be a topic without wildcards or outer slashes"],
     [{ discoveryPrefix: "ha/" }, "discoveryPrefix: must be a topic without wildcards or outer slashes"],
-    [{ colour: 1 }, "colour: unknown field"],
+    [
+      { colour: 1 },
+      "colour: unknown field (accepted: enabled, brokerDiscovery, broker, port, username, password, topicPrefix, discoveryPrefix)",
+    ],
     [[], "$: must be an object, not an array"],
     [{ enabled: true, brokerDiscovery: 0 }, "broker_required"],
     [{ enabled: true, brokerDiscovery: 0, broker: "" }, "broker_required"],
@@ -131,9 +134,12 @@ test("POST /api/setup validates everything first, then saves MQTT and hands over
     [{ ssid: "s".repeat(33) }, "ssid: must be 1-32 bytes"],
     [{ ssid: "home", password: 5 }, "password: must be a string, not a number"],
     [{ ssid: "home", mqtt: { enabled: true, brokerDiscovery: 0, broker: "" } }, "broker_required"],
-    [{ ssid: "home", mqtt: { topicPrefix: "x" } }, "mqtt.topicPrefix: unknown field"],
+    [
+      { ssid: "home", mqtt: { topicPrefix: "x" } },
+      "mqtt.topicPrefix: unknown field (accepted: enabled, brokerDiscovery, broker, port, username, password)",
+    ],
     [{ ssid: "home", mqtt: { port: 0 } }, "mqtt.port: must be an integer 1-65535"],
-    [{ ssid: "home", extra: 1 }, "extra: unknown field"],
+    [{ ssid: "home", extra: 1 }, "extra: unknown field (accepted: ssid, password, mqtt)"],
   ] as Array<[unknown, string]>) {
     const res = await api(host, "POST", "/api/setup", body);
     assert.equal(res.status, 422, JSON.stringify(body));

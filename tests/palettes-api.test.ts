@@ -218,7 +218,10 @@ test("PUT updates only the stops; the name must match the path", async () => {
   res = await api(host, "PUT", "/api/palettes/MyPal", doc("Other", newStops));
   assert.deepEqual([res.status, res.body], [422, { error: 'name: must equal the palette name in the path ("MyPal")' }]);
   res = await api(host, "PUT", "/api/palettes/MyPal", "{not json");
-  assert.deepEqual([res.status, res.body], [400, { error: "invalid_json" }]);
+  assert.deepEqual(
+    [res.status, res.body],
+    [400, { error: "invalid_json", offset: 1, reason: "expected a member name in double quotes" }],
+  );
   res = await api(host, "PUT", "/api/palettes/Unknown", doc("Unknown"));
   assert.deepEqual([res.status, res.body], [404, { error: "not_found" }]);
   res = await api(host, "PUT", "/api/palettes/Unknown", "{not json");

@@ -120,7 +120,10 @@ const brokenArb: fc.Arbitrary<Broken> = paletteArb.chain((p) => {
   const cases: Array<fc.Arbitrary<Broken>> = [
     fc
       .constantFrom("color", "id", "Name", "stops ", "palette", "")
-      .map((k) => ({ body: { ...p, [k]: 1 }, message: `${k || "$"}: unknown field` })),
+      .map((k) => ({
+        body: { ...p, [k]: 1 },
+        message: `${k || "$"}: unknown field (accepted: schemaVersion, name, stops)`,
+      })),
     fc
       .oneof(
         fc.integer().filter((v) => v !== 1),

@@ -52,8 +52,8 @@ test("the document must be an object", async () => {
 });
 
 test("only known fields", async () => {
-  await rejects(valid({ colors: [] }), "colors: unknown field");
-  await rejects(valid({ id: "abc" }), "id: unknown field");
+  await rejects(valid({ colors: [] }), "colors: unknown field (accepted: schemaVersion, name, stops)");
+  await rejects(valid({ id: "abc" }), "id: unknown field (accepted: schemaVersion, name, stops)");
 });
 
 test("schemaVersion is optional and must be 1", async () => {
@@ -347,15 +347,19 @@ test("the first problem in document order is reported", async () => {
 
 test("malformed JSON is 400 invalid_json and stores nothing", async () => {
   const before = await listText();
-  for (const text of [
-    '{"name":"Trunc","stops":[[0,"#000000"]',
-    '{"name":"Dup","name":"Dup2","stops":[[0,"#000000"]]}',
-    "",
-    '{"name":"Bad\\x","stops":[[0,"#000000"]]}',
-  ]) {
+  // where (a byte offset) and why
+  for (const [text, offset, reason] of [
+    ['{"name":"Trunc","stops":[[0,"#000000"]', 38, "unexpected end of the document"],
+    ['{"name":"Dup","name":"Dup2","stops":[[0,"#000000"]]}', 14, "duplicate member name"],
+    ["", 0, "unexpected end of the document"],
+    ['{"name":"Bad\\x","stops":[[0,"#000000"]]}', 12, "invalid escape"],
+    ['{"name":"x","stops":[[0,"#000000"] [1,"#FFFFFF"]]}', 35, "expected ',' or the closing bracket"],
+    ['{"name":"x","stops":[[0,#000000]]}', 24, "expected a value"],
+    ['{"name":"x","stops":[[01,"#000000"]]}', 23, "expected ',' or the closing bracket"],
+  ] as const) {
     const res = await api(host, "POST", "/api/palettes", text);
     assert.equal(res.status, 400, text);
-    assert.deepEqual(res.body, { error: "invalid_json" });
+    assert.deepEqual(res.body, { error: "invalid_json", offset, reason }, text);
   }
   const bad = await fetch(host.url + "/api/palettes", {
     method: "POST",
@@ -384,7 +388,10 @@ test("PUT validates the same document with the same paths", async () => {
   assert.equal(res.status, 422);
   assert.deepEqual(res.body, { error: "stops[2][0]: positions must be strictly increasing" });
   res = await put({ name: "Target", stops: [[0, RED]], extra: 1 });
-  assert.deepEqual([res.status, res.body], [422, { error: "extra: unknown field" }]);
+  assert.deepEqual(
+    [res.status, res.body],
+    [422, { error: "extra: unknown field (accepted: schemaVersion, name, stops)" }],
+  );
   res = await put({ stops: [[0, RED]] });
   assert.deepEqual([res.status, res.body], [422, { error: "name: required" }]);
   res = await put({

@@ -1,5 +1,6 @@
 // Helpers shared by the API handlers: reading the JSON body and answering the common errors.
-import { parseJson, PARSE_OK, PARSE_TOO_MANY_TOKENS } from "../json/reader";
+import { parseJson, errorOffset, errorReason, PARSE_OK, PARSE_TOO_MANY_TOKENS } from "../json/reader";
+import * as w from "../json/writer";
 import { resetErrors, validationError } from "../json/validate";
 import { sendError, sendLiteral } from "./response";
 import { enqueue, Work } from "../core/queue";
@@ -17,14 +18,25 @@ export const M_DELETE: u32 = 6;
  * instead of needing a second buffer of its whole size at the memory peak. */
 export const BODY_SLACK: u32 = 2560;
 
-/** Opens the JSON body and returns its root token (0), or -1 after answering 400 invalid_json
- * (413 payload_too_large for a document of more tokens than the reader holds). Clears validation errors. */
+/** Opens the JSON body and returns its root token (0), or -1 after answering 400 invalid_json with
+ * the offset and reason (413 payload_too_large for a document of more tokens than the reader holds).
+ * Clears validation errors. */
 export function jsonBody(req: u32, ptr: usize, len: u32): i32 {
   resetErrors();
   const status = parseJson(ptr, len);
   if (status == PARSE_OK) return 0;
-  if (status == PARSE_TOO_MANY_TOKENS) sendError(req, 413, "payload_too_large");
-  else sendError(req, 400, "invalid_json");
+  if (status == PARSE_TOO_MANY_TOKENS) {
+    sendError(req, 413, "payload_too_large");
+    return -1;
+  }
+  // the spec's code, then where (a byte offset into the body) and why
+  w.begin(req, 400);
+  w.raw('{"error":"invalid_json","offset":');
+  w.int(errorOffset);
+  w.raw(',"reason":');
+  w.str(errorReason());
+  w.byte(0x7d);
+  w.finish();
   return -1;
 }
 

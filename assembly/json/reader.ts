@@ -40,6 +40,56 @@ let count: i32 = 0;
 let depth: i32 = 0;
 let status: i32 = PARSE_OK;
 
+// Why and where a document was refused (the 400 answer says both): the first failure's byte offset
+// and its reason.
+const E_VALUE: u8 = 0;
+const E_KEY: u8 = 1;
+const E_COLON: u8 = 2;
+const E_SEPARATOR: u8 = 3;
+const E_DUPLICATE: u8 = 4;
+const E_NUMBER: u8 = 5;
+const E_ESCAPE: u8 = 6;
+const E_CONTROL: u8 = 7;
+const E_UTF8: u8 = 8;
+const E_LONG: u8 = 9;
+const E_DEPTH: u8 = 10;
+const E_TRAILING: u8 = 11;
+const E_END: u8 = 12;
+export let errorOffset: u32 = 0;
+let errorWhy: u8 = 0;
+
+/** Why the last document was refused (PARSE_INVALID), for the 400 answer. Only called on that path:
+ * scripts/messages-transform.mjs moves the texts to the UTF-8 message table (RULE_FUNCTIONS). */
+export function errorReason(): string {
+  switch (errorWhy) {
+    case E_VALUE:
+      return "expected a value";
+    case E_KEY:
+      return "expected a member name in double quotes";
+    case E_COLON:
+      return "expected ':'";
+    case E_SEPARATOR:
+      return "expected ',' or the closing bracket";
+    case E_DUPLICATE:
+      return "duplicate member name";
+    case E_NUMBER:
+      return "invalid number";
+    case E_ESCAPE:
+      return "invalid escape";
+    case E_CONTROL:
+      return "control character in a string (escape it)";
+    case E_UTF8:
+      return "invalid UTF-8";
+    case E_LONG:
+      return "string or number longer than 8191 bytes";
+    case E_DEPTH:
+      return "nested deeper than 16";
+    case E_TRAILING:
+      return "text after the document";
+  }
+  return "unexpected end of the document";
+}
+
 /** Parses the document in [ptr, ptr+len); the root value is token 0. */
 export function parseJson(ptr: usize, len: u32): i32 {
   closeJson();
@@ -54,7 +104,7 @@ export function parseJson(ptr: usize, len: u32): i32 {
   status = PARSE_OK;
   value();
   skipSpace();
-  if (status == PARSE_OK && pos != end) status = PARSE_INVALID;
+  if (status == PARSE_OK && pos != end) fail(E_TRAILING);
   if (status != PARSE_OK) closeJson();
   return status;
 }
@@ -262,8 +312,12 @@ export function intIn(i: i32, lo: i64, hi: i64, fallback: i64): i64 {
 
 // ---- the scanner -----------------------------------------------------------------------------
 
-function fail(): void {
-  if (status == PARSE_OK) status = PARSE_INVALID;
+function fail(why: u8): void {
+  if (status == PARSE_OK) {
+    status = PARSE_INVALID;
+    errorOffset = <u32>(min(pos, end) - src);
+    errorWhy = pos >= end && why != E_TRAILING ? E_END : why;
+  }
   pos = end;
 }
 
@@ -298,9 +352,11 @@ function skipSpace(): void {
 
 function literal(text: string, kind: u32): void {
   const n = <usize>text.length;
-  if (pos + n > end) return fail();
   for (let k: usize = 0; k < n; k++) {
-    if (<u32>load<u8>(pos + k) != <u32>text.charCodeAt(<i32>k)) return fail();
+    if (pos + k >= end || <u32>load<u8>(pos + k) != <u32>text.charCodeAt(<i32>k)) {
+      pos += k;
+      return fail(E_VALUE);
+    }
   }
   token(kind, pos);
   pos += n;
@@ -316,11 +372,11 @@ function value(): void {
   else if (c == 0x66) literal("false", J_FALSE);
   else if (c == 0x6e) literal("null", J_NULL);
   else if (c == 0x2d || (c >= 0x30 && c <= 0x39)) number();
-  else fail();
+  else fail(E_VALUE);
 }
 
 function container(isObject: bool): void {
-  if (++depth > MAX_DEPTH) return fail();
+  if (++depth > MAX_DEPTH) return fail(E_DEPTH);
   const t = token(isObject ? J_OBJECT : J_ARRAY, pos);
   if (t < 0) return;
   pos++;
@@ -331,21 +387,24 @@ function container(isObject: bool): void {
     while (status == PARSE_OK) {
       if (isObject) {
         skipSpace();
-        if (peek() != 0x22) return fail();
+        if (peek() != 0x22) return fail(E_KEY);
         const key = count;
         str();
         if (status != PARSE_OK) return;
-        if (duplicateKey(t, key)) return fail();
+        if (duplicateKey(t, key)) {
+          pos = sourceOf(key) - 1; // its opening quote
+          return fail(E_DUPLICATE);
+        }
         skipSpace();
-        if (peek() != 0x3a) return fail();
+        if (peek() != 0x3a) return fail(E_COLON);
         pos++;
       }
       value();
       skipSpace();
       const c = peek();
+      if (c != close && c != 0x2c) return fail(E_SEPARATOR);
       pos++;
       if (c == close) break;
-      if (c != 0x2c) return fail();
     }
   }
   if (status != PARSE_OK) return;
@@ -381,18 +440,21 @@ function number(): void {
   const start = pos;
   if (peek() == 0x2d) pos++;
   if (peek() == 0x30) pos++;
-  else if (digits() == 0) return fail();
+  else if (digits() == 0) return fail(E_NUMBER);
   if (peek() == 0x2e) {
     pos++;
-    if (digits() == 0) return fail();
+    if (digits() == 0) return fail(E_NUMBER);
   }
   if ((peek() | 0x20) == 0x65) {
     pos++;
     const s = peek();
     if (s == 0x2b || s == 0x2d) pos++;
-    if (digits() == 0) return fail();
+    if (digits() == 0) return fail(E_NUMBER);
   }
-  if (<u32>(pos - start) > MAX_LENGTH) return fail();
+  if (<u32>(pos - start) > MAX_LENGTH) {
+    pos = start;
+    return fail(E_LONG);
+  }
   const t = token(J_NUMBER, start);
   if (t >= 0) setHigh(t, <u32>(pos - start));
 }
@@ -403,39 +465,46 @@ function str(): void {
   if (t < 0) return;
   const start = pos;
   while (true) {
-    if (pos >= end) return fail();
+    if (pos >= end) return fail(E_END);
     const c = <u32>load<u8>(pos);
     if (c == 0x22) break;
     if (c == 0x5c) {
+      const at = pos;
       pos++;
       const e = peek();
       pos++;
       if (e == 0x75) {
         const u = hex4();
-        if (u < 0 || (u >= 0xdc00 && u <= 0xdfff)) return fail();
-        if (u >= 0xd800 && u < 0xdc00) {
-          if (peek() != 0x5c) return fail();
-          pos++;
-          if (peek() != 0x75) return fail();
-          pos++;
-          const low = hex4();
-          if (low < 0xdc00 || low > 0xdfff) return fail();
+        let ok = u >= 0 && (u < 0xdc00 || u > 0xdfff);
+        if (ok && u >= 0xd800 && u < 0xdc00) {
+          ok = peek() == 0x5c && pos + 1 < end && load<u8>(pos + 1) == 0x75;
+          pos += 2;
+          const low = ok ? hex4() : -1;
+          ok = low >= 0xdc00 && low <= 0xdfff;
+        }
+        if (!ok) {
+          pos = at;
+          return fail(E_ESCAPE);
         }
       } else if (e != 0x22 && e != 0x5c && e != 0x2f && e != 0x62 && e != 0x66 && e != 0x6e && e != 0x72 && e != 0x74) {
-        return fail();
+        pos = at;
+        return fail(E_ESCAPE);
       }
       continue;
     }
-    if (c < 0x20) return fail();
+    if (c < 0x20) return fail(E_CONTROL);
     if (c < 0x80) {
       pos++;
       continue;
     }
     const n = utf8SequenceLength(pos, end);
-    if (n == 0) return fail();
+    if (n == 0) return fail(E_UTF8);
     pos += n;
   }
-  if (<u32>(pos - start) > MAX_LENGTH) return fail();
+  if (<u32>(pos - start) > MAX_LENGTH) {
+    pos = start - 1;
+    return fail(E_LONG);
+  }
   setHigh(t, <u32>(pos - start));
   pos++; // closing quote
 }

@@ -30,7 +30,7 @@ import {
   J_STRING,
   stringHasEscape as hasEscape,
 } from "../json/reader";
-import { expectObject, expectString, expectArray, parseHexColorAt, fail, join } from "../json/validate";
+import { expectObject, expectString, expectArray, parseHexColorAt, fail, join, unknownField } from "../json/validate";
 import { MAX_STOPS } from "./palette";
 
 export const PALETTE_SCHEMA_VERSION: i32 = 1;
@@ -41,7 +41,7 @@ export function validatePalette(v: i32): bool {
   if (!expectObject(v, "")) return false;
   for (let m = firstMember(v); m >= 0; m = nextMember(v, m)) {
     if (!stringEquals(m, "schemaVersion") && !stringEquals(m, "name") && !stringEquals(m, "stops"))
-      return fail(join("", stringValue(m)), "unknown field");
+      return unknownField(stringValue(m), ["schemaVersion", "name", "stops"]);
   }
   const version = member(v, "schemaVersion");
   if (version >= 0 && intIn(version, 1, 1, -1) != PALETTE_SCHEMA_VERSION) return fail("schemaVersion", "must be 1");

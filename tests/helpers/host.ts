@@ -144,3 +144,8 @@ export async function api(
   }
   return { status: res.status, body: parsed, headers: res.headers, text };
 }
+
+/** The members of an error answer: 400 invalid_json also says where (offset) and why (reason). */
+export function errorKeys(status: number): string[] {
+  return status === 400 ? ["error", "offset", "reason"] : ["error"];
+}

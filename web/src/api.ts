@@ -77,8 +77,9 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
+    where = "",
   ) {
-    super(WORDS[detail] ?? (detail || `The controller answered ${status}.`));
+    super((WORDS[detail] ?? (detail || `The controller answered ${status}.`)) + where);
   }
   /** A 422's JSON path (`layers[0].sequence[0].duration: must be ...` → `layers[0].sequence[0].duration`). */
   get path(): string | null {
@@ -105,8 +106,10 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
     json = null;
   }
   if (!res.ok) {
-    const e = (json as { error?: unknown } | null)?.error;
-    throw new ApiError(res.status, typeof e === "string" ? e : "");
+    const { error: e, offset, reason } = (json ?? {}) as { error?: unknown; offset?: unknown; reason?: unknown };
+    // invalid_json says where and why
+    const where = typeof reason === "string" ? ` (${reason}, at byte ${offset})` : "";
+    throw new ApiError(res.status, typeof e === "string" ? e : "", where);
   }
   return json as T;
 }
