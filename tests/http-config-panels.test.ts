@@ -203,7 +203,7 @@ test("GET /api/panels reports the colour before the global brightness", async ()
   assert.equal((await panels()).find((p) => p.address === 2)?.color, "#C86432");
 });
 
-test("addresses that are not panels: 404 not_found on /on and /color", async () => {
+test("addresses that are not panels: 404 not_found on /on and /color, saying which panels there are", async () => {
   const before = await panels();
   for (const address of ["0", String(N + 1), "abc", "1000", "-1", "99", "1.0", "%31"]) {
     for (const [what, body] of [
@@ -212,7 +212,9 @@ test("addresses that are not panels: 404 not_found on /on and /color", async () 
     ] as const) {
       const res = await api(host, "PUT", `/api/panels/${address}/${what}`, body);
       assert.equal(res.status, 404, `${address}/${what}: ${res.status} ${res.text}`);
-      assert.equal(res.text, '{"error":"not_found"}');
+      // the spec's code, and which panels there are
+      const which = /^\d{1,3}$/.test(address) ? `no panel ${Number(address)}` : "not a panel number";
+      assert.equal(res.text, `{"error":"not_found","message":"${which}: the panels are 1-${N}"}`);
     }
   }
   assert.deepEqual(await panels(), before);

@@ -76,9 +76,27 @@ function parseAddress(s: string): i32 {
   return n;
 }
 
+/** 404 for an address that is not a discovered panel, saying which panels there are. */
+function noPanel(req: u32, address: i32): void {
+  w.begin(req, 404);
+  w.raw('{"error":"not_found","message":"');
+  if (address < 0) w.raw("not a panel number");
+  else {
+    w.raw("no panel ");
+    w.int(address);
+  }
+  if (tree.count == 0) w.raw(": no panels are discovered");
+  else {
+    w.raw(": the panels are 1-");
+    w.int(tree.count);
+  }
+  w.raw('"}');
+  w.finish();
+}
+
 export function putPanelOn(req: u32, segment: string, body: usize, len: u32): void {
   const address = parseAddress(segment);
-  if (!tree.exists(address)) return sendError(req, 404, "not_found");
+  if (!tree.exists(address)) return noPanel(req, address);
   const v = jsonBody(req, body, len);
   if (v < 0) return;
   const value = soleField(v, "value");
@@ -88,7 +106,7 @@ export function putPanelOn(req: u32, segment: string, body: usize, len: u32): vo
 
 export function putPanelColor(req: u32, segment: string, body: usize, len: u32): void {
   const address = parseAddress(segment);
-  if (!tree.exists(address)) return sendError(req, 404, "not_found");
+  if (!tree.exists(address)) return noPanel(req, address);
   const v = jsonBody(req, body, len);
   if (v < 0) return;
   const color = soleField(v, "color");
