@@ -22,9 +22,20 @@ Options:
   --help              this text
 `;
 
+/** A usage error: the message, then the usage. */
 function fail(message: string): never {
   console.error(`error: ${message}\n\n${HELP}`);
   process.exit(2);
+}
+
+/** The controller could not start (the options were fine): one line saying why. */
+function die(e: Error & { code?: string }, port: number, host: string | undefined): never {
+  const where = `${host ?? "port"}${host ? ":" : " "}${port}`;
+  if (e.code === "EADDRINUSE") console.error(`error: ${where} is already in use (another --port, or 0 for a free one)`);
+  else if (e.code === "EADDRNOTAVAIL") console.error(`error: ${host} is not an address of this machine (--host)`);
+  else if (e.code === "EACCES") console.error(`error: no permission to listen on ${where} (try a port above 1023)`);
+  else console.error(`error: ${e.message}`);
+  process.exit(1);
 }
 
 async function main(): Promise<void> {
@@ -83,7 +94,7 @@ async function main(): Promise<void> {
     mdns: !values["no-mdns"],
     seed,
     onListening: (url) => console.log(`Open the Tessera app: ${url}/`),
-  }).catch((e: Error) => fail(e.message));
+  }).catch((e: Error) => die(e, port, values.host));
   console.log(`Tessera controller ${controller.hostname} listening on ${controller.url}`);
   console.log(
     `  ${wires.length} emulated panels, variant ${values.variant}, data in ${path.resolve(values["data-dir"]!)}`,

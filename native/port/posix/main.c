@@ -168,7 +168,11 @@ int main(int argc, char **argv) {
   posix_unlock();
 
   int bound = server_start(host, (int)port);
-  if (bound < 0) fail("cannot listen on that port");
+  if (bound < 0) { /* not a usage error: one line, no usage text */
+    fprintf(stderr, "error: cannot listen on %s%s%ld (in use, or not an address here): try another --port, or 0\n",
+            host ? host : "port", host ? ":" : " ", port);
+    exit(1);
+  }
   posix_http_port = bound;
   printf("Open the Tessera app: http://localhost:%d/\n", bound);
   printf("Tessera controller tessera-%s listening on http://localhost:%d\n", chip, bound);
