@@ -20,7 +20,6 @@ import { loadSettings } from "./core/boot";
 import { sendBackground } from "./bus/commands";
 import { app } from "./state/app";
 import { networkInit, advertise, mqttEvent, mqttMessage, mdnsResult, mdnsDone } from "./mqtt/service";
-import "./util/math"; // the `Math` of asconfig.json `use`
 
 // Scratch buffer for WebSocket frames and bus packets (core_rx_buffer).
 const RX_CAP: u32 = 1024;
