@@ -124,7 +124,7 @@ describe("validation messages", () => {
   it("names unknown fields and wrong kinds", () => {
     open('{"brightness":1,"colour":2}');
     expect<bool>(onlyKeys(0, "", ["brightness", "baseColors", "palette"])).toBe(false);
-    expect<string>(validationError()).toBe("colour: unknown field");
+    expect<string>(validationError()).toBe("colour: unknown field (accepted: brightness, baseColors, palette)");
     open("[1]");
     expect<bool>(expectObject(0, "")).toBe(false);
     expect<string>(validationError()).toBe("$: must be an object, not an array");
