@@ -390,7 +390,8 @@ export function PaletteEditor(props: { palettes: Palette[]; reload(): Promise<un
                 onClick={() =>
                   act(async () => {
                     await api("DELETE", `/api/palettes/${enc(current.name)}`);
-                    setChosen("");
+                    // back to "New palette", unless another palette was picked while it was deleted
+                    setChosen((c) => (c === current.name ? "" : c));
                   }, "Deleted.")
                 }
               >
