@@ -118,7 +118,7 @@ test("the setup page is HTML with the Wi-Fi and MQTT fields", async () => {
   assert.match(res.headers.get("content-type") ?? "", /^text\/html/);
   const html = await res.text();
   for (const name of ["ssid", "password", "enabled", "brokerDiscovery", "broker", "port", "username", "mqttPassword"])
-    assert.ok(html.includes(`name=${name}`), name);
+    assert.ok(html.includes(`name="${name}"`), name);
   assert.ok(html.includes("/api/setup"));
   // byte for byte the source page, served by the host with the web app's assets (gzip, revalidated)
   assert.equal(html, fs.readFileSync(new URL("../web/setup.html", import.meta.url), "utf8"));

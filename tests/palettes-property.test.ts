@@ -118,12 +118,10 @@ const brokenArb: fc.Arbitrary<Broken> = paletteArb.chain((p) => {
   const replaceStop = (i: number, stop: unknown) => withStops(p.stops.map((s, k) => (k === i ? stop : s)));
   const index = fc.integer({ min: 0, max: n - 1 });
   const cases: Array<fc.Arbitrary<Broken>> = [
-    fc
-      .constantFrom("color", "id", "Name", "stops ", "palette", "")
-      .map((k) => ({
-        body: { ...p, [k]: 1 },
-        message: `${k || "$"}: unknown field (accepted: schemaVersion, name, stops)`,
-      })),
+    fc.constantFrom("color", "id", "Name", "stops ", "palette", "").map((k) => ({
+      body: { ...p, [k]: 1 },
+      message: `${k || "$"}: unknown field (accepted: schemaVersion, name, stops)`,
+    })),
     fc
       .oneof(
         fc.integer().filter((v) => v !== 1),
