@@ -88,7 +88,7 @@ static IM3Function functions[F_COUNT];
 
 /* ---- Imports: wasm3 raw functions, forwarded to abi.c. Each argument and result takes one 64-bit slot
  * of the wasm stack (_sp); a result comes first. Pointers are plain offsets (abi.c checks them). ---- */
-#define ARG(name) uint32_t name = (uint32_t) * (_sp++)
+#define ARG(name) uint32_t name = (uint32_t)*_sp++
 #define RESULT uint64_t *result = _sp++
 #define RAW(name) static m3ApiRawFunction(name)
 
@@ -104,9 +104,17 @@ RAW(n_store_read) {
   *result = (uint32_t)host_store_read(k, kl, o, b, c);
   m3ApiSuccess();
 }
-RAW(n_store_write) { RESULT; ARG(k); ARG(kl); ARG(p); ARG(l); *result = (uint32_t)host_store_write(k, kl, p, l); m3ApiSuccess(); }
+RAW(n_store_write) {
+  RESULT; ARG(k); ARG(kl); ARG(p); ARG(l);
+  *result = (uint32_t)host_store_write(k, kl, p, l);
+  m3ApiSuccess();
+}
 RAW(n_store_delete) { RESULT; ARG(k); ARG(kl); *result = (uint32_t)host_store_delete(k, kl); m3ApiSuccess(); }
-RAW(n_store_list) { RESULT; ARG(p); ARG(pl); ARG(b); ARG(c); *result = (uint32_t)host_store_list(p, pl, b, c); m3ApiSuccess(); }
+RAW(n_store_list) {
+  RESULT; ARG(p); ARG(pl); ARG(b); ARG(c);
+  *result = (uint32_t)host_store_list(p, pl, b, c);
+  m3ApiSuccess();
+}
 RAW(n_clock_ms) { RESULT; *result = host_clock_ms(); m3ApiSuccess(); }
 RAW(n_clock_us) { RESULT; *result = host_clock_us(); m3ApiSuccess(); }
 RAW(n_random) { RESULT; *result = host_random(); m3ApiSuccess(); }
