@@ -10,6 +10,10 @@
 //   - time: valgrind --tool=callgrind on the same binaries, counting only inside the tessera_* driver
 //     calls (the emulated panels are not counted), one dump per operation; the ESP32-C3 estimate is
 //     10 ns per counted instruction.
+// With WASM3_ROOT (a wasm3 tree outside this repository) the same workload also runs under wasm3
+// (native/runtime/wasm3/runtime.c), built the same way, with every allocation it makes counted (its runtime
+// and stack, module, compiled code, linear memory), once compiling on first call (its default) and once
+// compiling every function at load, printed beside WAMR; without it, one line says it was skipped.
 // `--profile` adds the top wasm functions per operation, from a 64-bit wasm2c build of the core compiled
 // with names (WAMR's interpreter shows callgrind no wasm function names).
 // Run: WAMR_ROOT=/path/to/wasm-micro-runtime npm run bench:wamr [-- --profile]; also the last section of
@@ -71,6 +75,8 @@ interface Flavour {
   cmake: string[];
   /** WAMR's pool instead of the counting allocator: memory only. */
   pool?: boolean;
+  /** wasm3 instead of WAMR (native/runtime/wasm3). */
+  wasm3?: boolean;
 }
 
 /** One `memory ...` or `step ...` line of bench.c, as key=value pairs. */
@@ -214,6 +220,29 @@ function memoryRow(flavour: string, variant: Variant, run: Run, initialPages: nu
   ];
 }
 
+/** The same for wasm3 (counted: everything it allocates, linear memory included): the image stays in
+ * flash, so no copy; compiled code is what its code pages hold beyond what loading took. */
+function wasm3MemoryRow(flavour: string, variant: Variant, run: Run): string[] {
+  const loaded = run.memory.get("loaded");
+  const end = run.memory.get("end");
+  const linear = Math.max(...[...run.memory.values()].map((m) => n(m, "linear")));
+  const peak = n(end, "peak");
+  const fixed = n(loaded, "runtime") + n(loaded, "module") + n(loaded, "instance") + n(end, "linear");
+  return [
+    `${flavour}, ${variant.name}`,
+    "0",
+    int(n(loaded, "runtime")),
+    int(n(loaded, "module")),
+    int(n(loaded, "instance")),
+    int(n(loaded, "code")),
+    int(n(end, "live") - fixed),
+    int(peak - linear),
+    `${int(linear)} (${linear / PAGE} p)`,
+    int(peak),
+    `${verdict(peak <= HEAP_TARGET)}${peak <= HEAP_GOAL ? " (goal too)" : ""}`,
+  ];
+}
+
 function stepLines(label: string, run: Run): string[] {
   const out: string[] = [];
   for (const [name, f] of run.steps) {
@@ -263,7 +292,7 @@ function namedCore(dir: string): void {
 }
 
 export async function benchWamr(options: { profile?: boolean } = {}): Promise<WamrReport> {
-  const title = "11. Device fit: the core under WAMR 32-bit (gcc -m32), classic and fast interpreter";
+  const title = "11. Device fit: the core under WAMR 32-bit (gcc -m32), classic and fast interpreter (and wasm3)";
   const skip = (why: string) => ({ text: `\n${title}\n\nskipped: ${why}` });
   const wamr = process.env.WAMR_ROOT;
   if (!wamr) return skip("set WAMR_ROOT=<a WAMR tree> (a wasm-micro-runtime source tree outside this repository)");
@@ -273,6 +302,12 @@ export async function benchWamr(options: { profile?: boolean } = {}): Promise<Wa
   if (missing.length) return skip(`missing ${missing.join(", ")}`);
   if (!canBuild32()) return skip("gcc -m32 cannot link (install gcc-multilib)");
   const valgrind = have("valgrind");
+  const wasm3 = process.env.WASM3_ROOT;
+  const wasm3Skip = !wasm3
+    ? "set WASM3_ROOT=<a wasm3 tree> (a wasm3 source tree outside this repository) to measure it beside WAMR"
+    : !fs.existsSync(path.join(wasm3, "source/wasm3.h"))
+      ? `WASM3_ROOT=${wasm3} is not a wasm3 source tree (no source/wasm3.h)`
+      : null;
 
   const controller = path.join(ROOT, "build/controller.wasm");
   const initialPages = readWasmInfo(controller).initialPages;
@@ -283,6 +318,12 @@ export async function benchWamr(options: { profile?: boolean } = {}): Promise<Wa
     fs.mkdirSync(fixtures);
     writeFixtures(fixtures);
     const m32 = ["-DCMAKE_C_FLAGS=-m32", "-DCMAKE_ASM_FLAGS=-m32", "-DTESSERA_RUNTIME=wamr", `-DWAMR_ROOT=${wamr}`];
+    const m32wasm3 = [
+      "-DCMAKE_C_FLAGS=-m32",
+      "-DTESSERA_RUNTIME=wasm3",
+      `-DWASM3_ROOT=${wasm3}`,
+      "-DTESSERA_WASM3_COUNT_ALLOC=ON",
+    ];
     const flavours: Flavour[] = [
       {
         name: "classic",
@@ -301,12 +342,28 @@ export async function benchWamr(options: { profile?: boolean } = {}): Promise<Wa
         pool: true,
       },
     ];
+    if (!wasm3Skip)
+      flavours.push(
+        {
+          name: "wasm3",
+          dir: "native/build-bench-wasm3",
+          cmake: [...m32wasm3, "-DTESSERA_WASM3_COMPILE_ALL=OFF"],
+          wasm3: true,
+        },
+        {
+          name: "wasm3, all compiled",
+          dir: "native/build-bench-wasm3-all",
+          cmake: [...m32wasm3, "-DTESSERA_WASM3_COMPILE_ALL=ON"],
+          wasm3: true,
+        },
+      );
     const binaries = new Map(flavours.map((f) => [f.name, build(f, path.join(ROOT, "build"))]));
 
     // Memory, and what each step answered.
     const memoryRows: string[][] = [];
     const steps: string[] = [];
     const poolRows: string[][] = [];
+    const wasm3Rows: string[][] = [];
     for (const flavour of flavours)
       for (const variant of VARIANTS) {
         const run = runHarness(binaries.get(flavour.name)!, variant, fixtures);
@@ -322,7 +379,8 @@ export async function benchWamr(options: { profile?: boolean } = {}): Promise<Wa
           ]);
           continue;
         }
-        memoryRows.push(memoryRow(flavour.name, variant, run, initialPages));
+        if (flavour.wasm3) wasm3Rows.push(wasm3MemoryRow(flavour.name, variant, run));
+        else memoryRows.push(memoryRow(flavour.name, variant, run, initialPages));
         steps.push(...stepLines(`${flavour.name}/${variant.name}`, run));
       }
     lines.push(
@@ -355,6 +413,33 @@ export async function benchWamr(options: { profile?: boolean } = {}): Promise<Wa
       "(WAMR 2.4's pool statistics miss a realloc that grows a block in place, which its loader does: after a",
       "reload they drift, and the highmark may undercount. Allocator headers are included, unlike the counted figures.)",
       "",
+      ...(wasm3Skip
+        ? [`wasm3: skipped: ${wasm3Skip}`, ""]
+        : [
+            `wasm3 (${wasm3}), the same 32-bit build and workload; everything wasm3 allocates, counted (bytes):`,
+            table(
+              [
+                "build, variant",
+                "image copy",
+                "runtime + stack",
+                "module",
+                "instance",
+                "code at load",
+                "code at end",
+                "wasm3 peak",
+                "linear memory",
+                "total",
+                "<= 192 KB",
+              ],
+              wasm3Rows,
+              "lrrrrrrrrrl",
+            ),
+            "image copy: none, wasm3 reads the image in place (flash). runtime + stack: environment, runtime and its",
+            "16 KiB wasm stack. code: wasm3's compiled code pages (1 KiB pages, its ESP32 setting), after loading (the",
+            "exports, compiled when looked up) and at the end of the workload; it compiles a function on its first call,",
+            "so what it holds grows with the paths taken, up to the 'all compiled' row. wasm3 peak: without linear memory.",
+            "",
+          ]),
       "Steps (status, traps, what the harness saw):",
       ...steps,
     );
@@ -410,6 +495,33 @@ export async function benchWamr(options: { profile?: boolean } = {}): Promise<Wa
         `ESP32-C3 estimate: ${NS_PER_INSTRUCTION} ns per counted instruction (160 MHz, interpreted). Repeated operations show`,
         "the last of their runs. play = POST /api/scenes/{id}/play and the ticks until one puts nothing on the bus.",
       );
+      if (!wasm3Skip) {
+        const w3rows = OPERATIONS.map(([op, label]) => {
+          const lazy = last("wasm3/large", op);
+          const all = last("wasm3, all compiled/large", op);
+          return [
+            label,
+            int(last("classic/large", op)),
+            int(last("fast/large", op)),
+            int(lazy),
+            int(all),
+            int(last("wasm3/small", op)),
+            `${((all * NS_PER_INSTRUCTION) / 1e6).toFixed(2)} ms`,
+          ];
+        });
+        lines.push(
+          "",
+          "wasm3 beside WAMR (instructions, large variant unless named; counted the same way):",
+          table(
+            ["operation", "classic", "fast", "wasm3", "wasm3, all compiled", "wasm3 small", "ESP32-C3, wasm3 all"],
+            w3rows,
+            "lrrrrrr",
+          ),
+          "",
+          "wasm3: compiling on first call, so a one-shot operation (save, play, runners) includes compiling what it",
+          "runs for the first time; 'all compiled' compiled everything at load, as WAMR prepares its code at load.",
+        );
+      }
     }
 
     if (options.profile && valgrind) {

@@ -17,7 +17,11 @@ const testArgs = process.argv.slice(2).filter((a) => a !== "--sanitize"); // the
 const WAMR_ROOT = process.env.WAMR_ROOT;
 const WAMR_INTERP = process.env.TESSERA_WAMR_INTERP === "fast" ? "fast" : "classic";
 const WAMR_BUILD = WAMR_INTERP === "fast" ? "build-wamr-fast" : "build-wamr";
-const BUILD = path.join(ROOT, "native", SANITIZE ? "build-asan" : WAMR_ROOT ? WAMR_BUILD : "build-posix");
+// WASM3_ROOT=<a wasm3 source tree outside this repository>: run the core under wasm3 instead (measured
+// beside WAMR, docs/porting.md "Device memory and time"; WAMR stays the device runtime).
+const WASM3_ROOT = process.env.WASM3_ROOT;
+const RUNTIME_BUILD = WAMR_ROOT ? WAMR_BUILD : WASM3_ROOT ? "build-wasm3" : "build-posix";
+const BUILD = path.join(ROOT, "native", SANITIZE ? "build-asan" : RUNTIME_BUILD);
 
 /**
  * The black-box test files: those that start a host as a child process (tests/helpers/host.ts
@@ -74,6 +78,7 @@ const configure = ["-S", "native", "-B", BUILD, "-DCMAKE_BUILD_TYPE=Release"];
 if (SANITIZE) configure.push("-DTESSERA_SANITIZE=ON");
 if (WAMR_ROOT)
   configure.push("-DTESSERA_RUNTIME=wamr", `-DWAMR_ROOT=${WAMR_ROOT}`, `-DTESSERA_WAMR_INTERP=${WAMR_INTERP}`);
+else if (WASM3_ROOT) configure.push("-DTESSERA_RUNTIME=wasm3", `-DWASM3_ROOT=${WASM3_ROOT}`);
 run("cmake", configure);
 run("cmake", ["--build", BUILD, "--parallel", "2"]);
 

@@ -35,6 +35,9 @@
 #ifdef TESSERA_WAMR
 #include "tessera_wamr.h"
 #endif
+#ifdef TESSERA_WASM3
+#include "tessera_wasm3.h"
+#endif
 
 #ifdef TESSERA_CALLGRIND
 #include <valgrind/callgrind.h>
@@ -294,6 +297,11 @@ static void memory(const char *when) {
            "module=%u instance=%u exec_env=%u fast=%d\n",
            when, (unsigned long)linear, s.counted, s.live, s.peak, s.pool, s.pool_used, s.pool_highmark, s.image_copy,
            s.module, s.instance, s.exec_env, s.fast_interp);
+#elif defined(TESSERA_WASM3)
+  tessera_wasm3_stats_t s;
+  if (tessera_wasm3_stats(&s))
+    printf("memory %s linear=%lu counted=%d live=%u peak=%u runtime=%u module=%u instance=%u code=%u wasm3=1\n", when,
+           (unsigned long)linear, s.counted, s.live, s.peak, s.runtime, s.module, s.instance, s.code);
 #else
   printf("memory %s linear=%lu\n", when, (unsigned long)linear);
 #endif

@@ -1,0 +1,307 @@
+/*
+ * runtime.c: the wasm3 runtime adapter (tessera_runtime.h), measured beside WAMR (issue 12; WAMR stays
+ * the device runtime). The core's bytes come from the port (port_core_image) and stay there: wasm3
+ * points into them for function bodies and data segments and never writes into them, so a device
+ * loads straight from flash, with no copy. Imports are linked with m3_LinkRawFunction under module
+ * "tessera"; each export call runs with m3_Call, and an error it returns (a trap) is recorded.
+ *
+ * wasm3 compiles a function on its first call (exports when they are looked up), into code pages that
+ * stay until the instance goes: what it holds grows with the paths the core has taken. Its interpreter
+ * runs on the thread's C stack, one C frame per wasm call; the wasm values live on the one stack below.
+ * Everything, linear memory included, comes from wasm3's m3_Malloc (calloc/realloc/free in m3_core.c),
+ * which the bench counts through count_alloc.c (TESSERA_WASM3_COUNT_ALLOC).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "m3_env.h"
+#include "tessera_host.h"
+#include "tessera_port.h"
+#include "tessera_runtime.h"
+#include "tessera_wasm3.h"
+#include "wasm3.h"
+
+/* The wasm stack: operand slots and frames of every active call. 16 KiB, as WAMR's on 32-bit; the
+ * deepest use of the black-box suite (a body nested 1000 deep) fits. */
+#ifndef TESSERA_WASM3_STACK_SIZE
+#define TESSERA_WASM3_STACK_SIZE (16 * 1024)
+#endif
+
+static IM3Environment env;
+static IM3Runtime rt; /* not `runtime`: m3ApiRawFunction names its parameter so */
+static char trap[128];
+static const char *trap_reason;
+static tessera_wasm3_stats_t stats;
+
+#ifdef TESSERA_WASM3_COUNT_ALLOC
+/* The bench's allocator, which count_alloc.c gives m3_core.c: a size header, the bytes held and their peak. */
+static uint32_t live, peak;
+typedef union {
+  uint32_t size;
+  uint64_t align;
+} header_t;
+void *tessera_m3_calloc(size_t n, size_t size) {
+  header_t *h = calloc(1, sizeof *h + n * size);
+  if (!h) return NULL;
+  h->size = (uint32_t)(n * size);
+  live += h->size;
+  if (live > peak) peak = live;
+  return h + 1;
+}
+void tessera_m3_free(void *p) {
+  if (!p) return;
+  header_t *h = (header_t *)p - 1;
+  live -= h->size;
+  free(h);
+}
+void *tessera_m3_realloc(void *p, size_t size) {
+  if (!p) return tessera_m3_calloc(1, size);
+  header_t *h = (header_t *)p - 1;
+  uint32_t old = h->size;
+  header_t *n = realloc(h, sizeof *n + size);
+  if (!n) return NULL;
+  n->size = (uint32_t)size;
+  live += n->size - old; /* while realloc moves it, old and new exist at once: not counted */
+  if (live > peak) peak = live;
+  return n + 1;
+}
+#endif
+
+static uint32_t held(void) {
+#ifdef TESSERA_WASM3_COUNT_ALLOC
+  return live;
+#else
+  return 0;
+#endif
+}
+
+enum {
+  F_INIT, F_TICK, F_RX_BUFFER, F_HTTP_BEGIN, F_HTTP_DISPATCH, F_WS_OPEN, F_WS_FRAME, F_WS_CLOSE, F_BUS_RECEIVE,
+  F_MQTT_EVENT, F_MQTT_MESSAGE, F_MDNS_RESULT, F_MDNS_DONE, F_COUNT
+};
+static const char *const EXPORTS[F_COUNT] = {
+    "core_init",     "core_tick",        "core_rx_buffer",  "core_http_begin",  "core_http_dispatch",
+    "core_ws_open",  "core_ws_frame",    "core_ws_close",   "core_bus_receive", "core_mqtt_event",
+    "core_mqtt_message", "core_mdns_result", "core_mdns_done"};
+static IM3Function functions[F_COUNT];
+
+/* ---- Imports: wasm3 raw functions, forwarded to abi.c. Each argument and result takes one 64-bit slot
+ * of the wasm stack (_sp); a result comes first. Pointers are plain offsets (abi.c checks them). ---- */
+#define ARG(name) uint32_t name = (uint32_t)*_sp++
+#define RESULT uint64_t *result = _sp++
+#define RAW(name) static m3ApiRawFunction(name)
+
+RAW(n_bus_send) { ARG(p); ARG(l); host_bus_send(p, l); m3ApiSuccess(); }
+RAW(n_http_head) { ARG(r); ARG(s); ARG(l); host_http_head(r, s, (int32_t)l); m3ApiSuccess(); }
+RAW(n_http_body) { ARG(r); ARG(p); ARG(l); host_http_body(r, p, l); m3ApiSuccess(); }
+RAW(n_http_end) { ARG(r); host_http_end(r); m3ApiSuccess(); }
+RAW(n_http_read) { RESULT; ARG(r); ARG(p); ARG(c); *result = (uint32_t)host_http_read(r, p, c); m3ApiSuccess(); }
+RAW(n_ws_send) { ARG(c); ARG(p); ARG(l); host_ws_send(c, p, l); m3ApiSuccess(); }
+RAW(n_ws_broadcast) { ARG(p); ARG(l); host_ws_broadcast(p, l); m3ApiSuccess(); }
+RAW(n_store_read) {
+  RESULT; ARG(k); ARG(kl); ARG(o); ARG(b); ARG(c);
+  *result = (uint32_t)host_store_read(k, kl, o, b, c);
+  m3ApiSuccess();
+}
+RAW(n_store_write) {
+  RESULT; ARG(k); ARG(kl); ARG(p); ARG(l);
+  *result = (uint32_t)host_store_write(k, kl, p, l);
+  m3ApiSuccess();
+}
+RAW(n_store_delete) { RESULT; ARG(k); ARG(kl); *result = (uint32_t)host_store_delete(k, kl); m3ApiSuccess(); }
+RAW(n_store_list) {
+  RESULT; ARG(p); ARG(pl); ARG(b); ARG(c);
+  *result = (uint32_t)host_store_list(p, pl, b, c);
+  m3ApiSuccess();
+}
+RAW(n_clock_ms) { RESULT; *result = host_clock_ms(); m3ApiSuccess(); }
+RAW(n_clock_us) { RESULT; *result = host_clock_us(); m3ApiSuccess(); }
+RAW(n_random) { RESULT; *result = host_random(); m3ApiSuccess(); }
+RAW(n_log) { ARG(lv); ARG(p); ARG(l); host_log(lv, p, l); m3ApiSuccess(); }
+RAW(n_panic) { ARG(p); ARG(l); host_panic(p, l); m3ApiSuccess(); }
+RAW(n_mdns_hostname) { RESULT; ARG(b); ARG(c); *result = host_mdns_hostname(b, c); m3ApiSuccess(); }
+RAW(n_http_port) { RESULT; *result = host_http_port(); m3ApiSuccess(); }
+RAW(n_mdns_advertise) { ARG(p); ARG(l); host_mdns_advertise(p, l); m3ApiSuccess(); }
+RAW(n_mdns_browse) { ARG(s); ARG(sl); ARG(t); host_mdns_browse(s, sl, t); m3ApiSuccess(); }
+RAW(n_mqtt_connect) { ARG(p); ARG(l); host_mqtt_connect(p, l); m3ApiSuccess(); }
+RAW(n_mqtt_publish) { ARG(t); ARG(tl); ARG(p); ARG(pl); ARG(r); host_mqtt_publish(t, tl, p, pl, r); m3ApiSuccess(); }
+RAW(n_mqtt_append) { ARG(p); ARG(pl); host_mqtt_append(p, pl); m3ApiSuccess(); }
+RAW(n_mqtt_subscribe) { ARG(t); ARG(tl); host_mqtt_subscribe(t, tl); m3ApiSuccess(); }
+RAW(n_mqtt_disconnect) { host_mqtt_disconnect(); m3ApiSuccess(); }
+RAW(n_wifi_configure) { ARG(s); ARG(sl); ARG(p); ARG(pl); host_wifi_configure(s, sl, p, pl); m3ApiSuccess(); }
+
+/* wasm3 checks each signature against the import's type when linking ('v' none, 'i' an i32). */
+static const struct {
+  const char *name, *signature;
+  M3RawCall function;
+} IMPORTS[] = {
+    {"host_bus_send", "v(ii)", n_bus_send},
+    {"host_http_head", "v(iii)", n_http_head},
+    {"host_http_body", "v(iii)", n_http_body},
+    {"host_http_end", "v(i)", n_http_end},
+    {"host_http_read", "i(iii)", n_http_read},
+    {"host_ws_send", "v(iii)", n_ws_send},
+    {"host_ws_broadcast", "v(ii)", n_ws_broadcast},
+    {"host_store_read", "i(iiiii)", n_store_read},
+    {"host_store_write", "i(iiii)", n_store_write},
+    {"host_store_delete", "i(ii)", n_store_delete},
+    {"host_store_list", "i(iiii)", n_store_list},
+    {"host_clock_ms", "i()", n_clock_ms},
+    {"host_clock_us", "i()", n_clock_us},
+    {"host_random", "i()", n_random},
+    {"host_log", "v(iii)", n_log},
+    {"host_panic", "v(ii)", n_panic},
+    {"host_mdns_hostname", "i(ii)", n_mdns_hostname},
+    {"host_http_port", "i()", n_http_port},
+    {"host_mdns_advertise", "v(ii)", n_mdns_advertise},
+    {"host_mdns_browse", "v(iii)", n_mdns_browse},
+    {"host_mqtt_connect", "v(ii)", n_mqtt_connect},
+    {"host_mqtt_publish", "v(iiiii)", n_mqtt_publish},
+    {"host_mqtt_append", "v(ii)", n_mqtt_append},
+    {"host_mqtt_subscribe", "v(ii)", n_mqtt_subscribe},
+    {"host_mqtt_disconnect", "v()", n_mqtt_disconnect},
+    {"host_wifi_configure", "v(iiii)", n_wifi_configure},
+};
+
+/* The runtime owns the module once loaded; the environment caches released code pages, so it goes too. */
+static void unload(void) {
+  if (rt) m3_FreeRuntime(rt);
+  if (env) m3_FreeEnvironment(env);
+  rt = NULL;
+  env = NULL;
+}
+
+static int fail(const char *what, const char *error) {
+  snprintf(trap, sizeof trap, "%s%s", what, error ? error : "");
+  port_log(TESSERA_LOG_ERROR, trap, (uint32_t)strlen(trap));
+  unload();
+  return -1;
+}
+
+int tessera_wasm3_stats(tessera_wasm3_stats_t *out) {
+  *out = stats;
+#ifdef TESSERA_WASM3_COUNT_ALLOC
+  out->counted = 1;
+  out->live = live;
+  out->peak = peak;
+#endif
+  return rt != NULL;
+}
+
+int tessera_rt_load(void) {
+  unload();
+  uint32_t len = 0;
+  const uint8_t *bytes = port_core_image(&len);
+  if (!bytes || !len) return fail("wasm3: no core image", "");
+  uint32_t at = held();
+  env = m3_NewEnvironment();
+  rt = env ? m3_NewRuntime(env, TESSERA_WASM3_STACK_SIZE, NULL) : NULL;
+  if (!rt) return fail("wasm3: out of memory", "");
+  stats.runtime = held() - at;
+  at = held();
+  IM3Module module;
+  M3Result r = m3_ParseModule(env, &module, bytes, len);
+  if (r) return fail("wasm3: parse: ", r);
+  stats.module = held() - at;
+  at = held();
+  r = m3_LoadModule(rt, module);
+  if (r) {
+    m3_FreeModule(module);
+    return fail("wasm3: load: ", r);
+  }
+  stats.linear = m3_GetMemorySize(rt);
+  stats.instance = held() - at - stats.linear;
+  at = held();
+  /* functionLookupFailed: the core does not import that one; every import it has must be linked */
+  for (size_t i = 0; i < sizeof IMPORTS / sizeof IMPORTS[0]; i++) {
+    r = m3_LinkRawFunction(module, TESSERA_IMPORT_MODULE, IMPORTS[i].name, IMPORTS[i].signature, IMPORTS[i].function);
+    if (r && r != m3Err_functionLookupFailed) return fail("wasm3: link: ", r);
+  }
+  for (uint32_t i = 0; i < module->numFunctions; i++)
+    if (module->functions[i].import.fieldUtf8 && !module->functions[i].compiled)
+      return fail("wasm3: import not linked: ", module->functions[i].import.fieldUtf8);
+  /* looking an export up compiles it; the first lookup runs the start function */
+  for (int i = 0; i < F_COUNT; i++) {
+    r = m3_FindFunction(&functions[i], rt, EXPORTS[i]);
+    if (r) return fail("wasm3: export ", EXPORTS[i]);
+  }
+#ifdef TESSERA_WASM3_COMPILE_ALL
+  r = m3_CompileModule(module);
+  if (r) return fail("wasm3: compile: ", r);
+#endif
+  stats.code = held() - at;
+  return 0;
+}
+
+size_t tessera_rt_mem_size(void) { return rt ? m3_GetMemorySize(rt) : 0; }
+
+uint8_t *tessera_rt_mem(uint32_t ptr, uint32_t len) {
+  uint32_t size = 0;
+  uint8_t *base = rt ? m3_GetMemory(rt, &size, 0) : NULL;
+  if (!base || (uint64_t)ptr + len > size) return NULL;
+  return base + ptr;
+}
+
+const char *tessera_rt_take_trap(void) {
+  const char *r = trap_reason;
+  trap_reason = NULL;
+  return r;
+}
+
+/* Calls export f with argc arguments; its result (if any) comes back in *out. */
+static int call(int f, uint32_t argc, const uint32_t *argv, uint32_t *out) {
+  if (!rt) {
+    trap_reason = "core not loaded";
+    return 0;
+  }
+  const void *args[4];
+  for (uint32_t i = 0; i < argc; i++) args[i] = &argv[i];
+  M3Result r = m3_Call(functions[f], argc, args);
+  if (!r && out) {
+    const void *results[1] = {out};
+    r = m3_GetResults(functions[f], 1, results);
+  }
+  if (!r) return 1;
+  snprintf(trap, sizeof trap, "%s", r);
+  trap_reason = trap;
+  return 0;
+}
+
+void core_init(uint32_t max_panels) { call(F_INIT, 1, &max_panels, NULL); }
+uint32_t core_tick(void) {
+  uint32_t next;
+  return call(F_TICK, 0, NULL, &next) ? next : 10;
+}
+uint32_t core_rx_buffer(uint32_t len) {
+  uint32_t ptr;
+  return call(F_RX_BUFFER, 1, &len, &ptr) ? ptr : 0;
+}
+uint32_t core_http_begin(uint32_t req, uint32_t method, uint32_t url_len, uint32_t body_len) {
+  uint32_t a[4] = {req, method, url_len, body_len}, ptr;
+  return call(F_HTTP_BEGIN, 4, a, &ptr) ? ptr : 0;
+}
+void core_http_dispatch(uint32_t req) { call(F_HTTP_DISPATCH, 1, &req, NULL); }
+uint32_t core_ws_open(uint32_t conn) {
+  uint32_t ok;
+  return call(F_WS_OPEN, 1, &conn, &ok) ? ok : 0;
+}
+void core_ws_frame(uint32_t conn, uint32_t len) {
+  uint32_t a[2] = {conn, len};
+  call(F_WS_FRAME, 2, a, NULL);
+}
+void core_ws_close(uint32_t conn) { call(F_WS_CLOSE, 1, &conn, NULL); }
+void core_bus_receive(uint32_t len) { call(F_BUS_RECEIVE, 1, &len, NULL); }
+void core_mqtt_event(uint32_t kind, uint32_t reason) {
+  uint32_t a[2] = {kind, reason};
+  call(F_MQTT_EVENT, 2, a, NULL);
+}
+void core_mqtt_message(uint32_t topic_len, uint32_t payload_len) {
+  uint32_t a[2] = {topic_len, payload_len};
+  call(F_MQTT_MESSAGE, 2, a, NULL);
+}
+void core_mdns_result(uint32_t host_len, uint32_t port) {
+  uint32_t a[2] = {host_len, port};
+  call(F_MDNS_RESULT, 2, a, NULL);
+}
+void core_mdns_done(void) { call(F_MDNS_DONE, 0, NULL, NULL); }
