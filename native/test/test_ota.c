@@ -124,7 +124,7 @@ static int upload(uint32_t size, const char *md5, uint32_t stop_after) {
   CHECK(tessera_ota_parse(text, (uint32_t)strlen(text), &inv));
   pthread_t t;
   pthread_create(&t, NULL, tool_run, &tool);
-  tessera_ota_io_t io = {&dev, dev_recv, dev_send, dev_write, dev_digest_update, dev_digest_final, dev_finish};
+  tessera_ota_io_t io = {  tessera_ota_io_t io = {&dev, dev_recv, dev_send, dev_write, dev_digest_update, dev_digest_final, dev_finish};dev, dev_recv, dev_send, dev_write, dev_digest_update, dev_digest_final, dev_finish, NULL};
   static uint8_t buf[1460];
   int result = tessera_ota_receive(&io, &inv, buf, sizeof buf);
   close(s[0]);
@@ -211,7 +211,7 @@ static void test_a_flash_error_is_refused(void) {
   pthread_create(&t, NULL, tool_run, &tool);
   tessera_ota_invitation_t inv = {0, 1, 3000, ""};
   memcpy(inv.md5, md5, 33);
-  tessera_ota_io_t io = {&dev, dev_recv, dev_send, dev_write, dev_digest_update, dev_digest_final, dev_finish};
+  tessera_ota_io_t io = {  tessera_ota_io_t io = {&dev, dev_recv, dev_send, dev_write, dev_digest_update, dev_digest_final, dev_finish};dev, dev_recv, dev_send, dev_write, dev_digest_update, dev_digest_final, dev_finish, NULL};
   uint8_t buf[512];
   CHECK_EQ(tessera_ota_receive(&io, &inv, buf, sizeof buf), -1);
   close(s[0]);

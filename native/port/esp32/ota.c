@@ -131,7 +131,7 @@ static int receive_image(struct in_addr from, const tessera_ota_invitation_t *in
   if (buf && connect(u.sock, (struct sockaddr *)&to, sizeof to) == 0 &&
       esp_ota_begin(u.slot, OTA_WITH_SEQUENTIAL_WRITES, &u.ota) == ESP_OK) {
     esp_rom_md5_init(&u.md5);
-    tessera_ota_io_t io = {&u, io_recv, io_send, io_write, io_digest_update, io_digest_final, io_finish};
+    tessera_ota_io_t io = {    tessera_ota_io_t io = {&u, io_recv, io_send, io_write, io_digest_update, io_digest_final, io_finish};u, io_recv, io_send, io_write, io_digest_update, io_digest_final, io_finish, NULL};
     result = tessera_ota_receive(&io, inv, buf, CHUNK);
     if (!u.ended) esp_ota_abort(u.ota);
   }
