@@ -9,6 +9,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import dgram from "node:dgram";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { startHost, api, firmwareOf, waitFor, waitForDiscovery, ROOT, type Host } from "./helpers/host.js";
@@ -33,6 +34,10 @@ async function freeUdpPort(): Promise<number> {
   await new Promise<void>((resolve) => s.close(() => resolve()));
   return port;
 }
+
+/** The project's command-line client, as a user runs it (package.json "bin"). */
+const tessera = (args: string[]) =>
+  spawnSync(process.execPath, [path.join(ROOT, "bin/tessera.mjs"), ...args], { cwd: ROOT, encoding: "utf8" });
 
 const send = (image: Uint8Array, extra: { command?: number; md5?: string } = {}) =>
   upload({ host: "127.0.0.1", port: otaPort, image, ...extra });
@@ -86,6 +91,11 @@ test("refused uploads leave the running core serving", async () => {
   assert.equal(await firmware(), before);
   assert.deepEqual(await stored(), state);
   assert.ok(!fs.existsSync(path.join(host.dataDir, "controller.wasm")), "no refused image is kept");
+  // the command-line uploader says why, and fails
+  const cli = tessera(["ota", "--host", "127.0.0.1", "--port", String(otaPort), "package.json"]);
+  assert.equal(cli.status, 1);
+  assert.match(cli.stderr, /tessera: ota: .*ERR/);
+  assert.equal(await firmware(), before);
 });
 
 test("another core replaces the running one: stored data intact, panels rediscovered, APP_STATE sent", async () => {
@@ -115,8 +125,10 @@ test("another core replaces the running one: stored data intact, panels rediscov
   await waitForDiscovery(host, PANELS);
   assert.deepEqual(await stored(), state);
   assert.match(host.output(), new RegExp(`${before.split("+")[1]}.*${expected.split("+")[1]}`), "both identifiers logged");
-  // and back to the release build
-  await send(RELEASE);
+  // and back to the release build, with the command-line uploader
+  const cli = tessera(["ota", "--host", "127.0.0.1", "--port", String(otaPort), "build/controller.wasm"]);
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.match(cli.stderr, /Uploading: 100%/);
   assert.equal(await firmware(), before);
   await waitForDiscovery(host, PANELS);
   assert.deepEqual(await stored(), state);

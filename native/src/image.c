@@ -111,12 +111,16 @@ int tessera_image_check(const uint8_t *image, size_t len, char *why, size_t cap)
   if (len < 8 || memcmp(image, header, 8) != 0) return fail(why, cap, "not a WebAssembly module", NULL, 0);
   static char types[MAX_TYPES][SIG_CAP];
   static uint16_t funcs[MAX_FUNCS]; /* type of each function, imported ones first */
-  uint32_t type_count = 0, func_count = 0, memory_seen = 0;
+  uint32_t type_count = 0, func_count = 0, memory_seen = 0, defined = 0, bodies = 0, data_count = 0, data = 0;
+  int has_data_count = 0;
   uint64_t imports_seen = 0, exports_seen = 0; /* a bit per entry of the tables */
   reader_t r = {image + 8, image + len, 0};
   while (r.p < r.end && !r.bad) {
     uint32_t id = byte_at(&r), size = leb(&r);
-    if (r.bad || size > (uint32_t)(r.end - r.p)) break;
+    if (r.bad || size > (uint32_t)(r.end - r.p)) { /* cut short */
+      r.bad = 1;
+      break;
+    }
     reader_t s = {r.p, r.p + size, 0};
     r.p += size;
     if (id == 1) { /* types: 0x60, params, results; only i32 is in the ABI, anything else is 'x' */
@@ -156,7 +160,15 @@ int tessera_image_check(const uint8_t *image, size_t len, char *why, size_t cap)
         uint32_t t = leb(&s);
         if (func_count >= MAX_FUNCS || t >= type_count) return fail(why, cap, "unexpected function section", NULL, 0);
         funcs[func_count++] = (uint16_t)t;
+        defined++;
       }
+    } else if (id == 10) {
+      bodies = leb(&s);
+    } else if (id == 11) {
+      data = leb(&s);
+    } else if (id == 12) {
+      data_count = leb(&s);
+      has_data_count = 1;
     } else if (id == 7) { /* exports: name, kind, index */
       for (uint32_t n = leb(&s); n > 0 && !s.bad; n--) {
         const char *field = NULL;
@@ -175,7 +187,9 @@ int tessera_image_check(const uint8_t *image, size_t len, char *why, size_t cap)
     }
     if (s.bad) r.bad = 1;
   }
-  if (r.bad) return fail(why, cap, "a malformed WebAssembly module", NULL, 0);
+  /* a module cut at a section's end: its code or data would be missing */
+  if (r.bad || bodies != defined || (has_data_count && data != data_count))
+    return fail(why, cap, "a malformed or incomplete WebAssembly module", NULL, 0);
   for (const tessera_abi_fn_t *fn = tessera_abi_imports; fn->name; fn++)
     if (!(imports_seen >> (fn - tessera_abi_imports) & 1)) return fail(why, cap, "import missing: ", fn->name, (uint32_t)strlen(fn->name));
   for (const tessera_abi_fn_t *fn = tessera_abi_exports; fn->name; fn++)
