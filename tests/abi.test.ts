@@ -350,7 +350,15 @@ function parseImageTables(file: string): { imports: SigMap; exports: SigMap } {
   const table = (name: string): SigMap => {
     const body = new RegExp(`${name}\\[\\] = \\{([\\s\\S]*?)\\{NULL, NULL\\}`).exec(text)?.[1] ?? "";
     const entries = [...body.matchAll(/\{"(\w+)", "\((i*)\)(i?)"\}/g)];
-    return new Map(entries.map((m) => [m[1], fmt([...m[2]].map(() => "i32"), m[3] ? ["i32"] : [])]));
+    return new Map(
+      entries.map((m) => [
+        m[1],
+        fmt(
+          [...m[2]].map(() => "i32"),
+          m[3] ? ["i32"] : [],
+        ),
+      ]),
+    );
   };
   return { imports: table("tessera_abi_imports"), exports: table("tessera_abi_exports") };
 }

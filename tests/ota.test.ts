@@ -61,7 +61,14 @@ before(async () => {
   host = await startHost({ panels: PANELS, otaPort, extraArgs: ["--log-level", "info"] });
   assert.equal((await api(host, "PATCH", "/api/appearance", { brightness: 77 })).status, 202);
   await waitFor(async () => (await api(host, "GET", "/api/appearance")).body.brightness === 77);
-  const palette = { name: "Dusk", stops: [[0, "#200040"], [128, "#FF5030"], [255, "#FFE080"]] };
+  const palette = {
+    name: "Dusk",
+    stops: [
+      [0, "#200040"],
+      [128, "#FF5030"],
+      [255, "#FFE080"],
+    ],
+  };
   assert.ok((await api(host, "POST", "/api/palettes", palette)).status < 300);
   assert.ok((await api(host, "POST", "/api/scenes", baseScene())).status < 300);
 });
@@ -124,7 +131,11 @@ test("another core replaces the running one: stored data intact, panels rediscov
   assert.equal(f.payload[19 + expected.length], 0);
   await waitForDiscovery(host, PANELS);
   assert.deepEqual(await stored(), state);
-  assert.match(host.output(), new RegExp(`${before.split("+")[1]}.*${expected.split("+")[1]}`), "both identifiers logged");
+  assert.match(
+    host.output(),
+    new RegExp(`${before.split("+")[1]}.*${expected.split("+")[1]}`),
+    "both identifiers logged",
+  );
   // and back to the release build, with the command-line uploader
   const cli = tessera(["ota", "--host", "127.0.0.1", "--port", String(otaPort), "build/controller.wasm"]);
   assert.equal(cli.status, 0, cli.stderr);

@@ -58,8 +58,10 @@ function signatures(bytes: Uint8Array): { imports: Map<string, string>; exports:
           imports.set(key, types[t]);
         } else {
           imports.set(key, `kind ${kind}`);
-          if (kind === 1) (pos++, u32() & 1 ? (u32(), u32()) : u32()); // table: reftype, limits
-          else if (kind === 2) (bytes[pos++] & 1 ? (u32(), u32()) : u32()); // memory: limits
+          if (kind === 1)
+            (pos++, u32() & 1 ? (u32(), u32()) : u32()); // table: reftype, limits
+          else if (kind === 2)
+            bytes[pos++] & 1 ? (u32(), u32()) : u32(); // memory: limits
           else pos += 2; // global: valtype, mutability
         }
       }

@@ -64,7 +64,8 @@ async function main(): Promise<void> {
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && (!/^\d+$/.test(values.seed!) || seed > 0xffffffff)) fail("--seed must be 0-4294967295");
   const otaPort = values["ota-port"] === undefined ? undefined : Number(values["ota-port"]);
-  if (otaPort !== undefined && (!/^\d+$/.test(values["ota-port"]!) || otaPort > 65535)) fail("--ota-port must be 0-65535");
+  if (otaPort !== undefined && (!/^\d+$/.test(values["ota-port"]!) || otaPort > 65535))
+    fail("--ota-port must be 0-65535");
   if (values.panels !== undefined && values.topology !== undefined) fail("give --panels or --topology, not both");
   let wires;
   try {

@@ -115,7 +115,7 @@ export async function upload(opts: UploadOptions): Promise<void> {
     sock.on("error", () => {});
     const replies = new Replies(sock);
     let last = "";
-    for (let sent = 0; sent < image.length; ) {
+    for (let sent = 0; sent < image.length;) {
       const piece = image.subarray(sent, sent + CHUNK);
       await new Promise<void>((ok, fail) => sock!.write(piece, (e) => (e ? fail(new UploadError(e.message)) : ok())));
       sent += piece.length;
