@@ -18,7 +18,7 @@ import { collectNow, collectLight, collectPending } from "./core/collect";
 import { pushPower, pushAppearance } from "./core/look";
 import { loadSettings } from "./core/boot";
 import { sendBackground } from "./bus/commands";
-import { app } from "./state/app";
+import { app, setBuild } from "./state/app";
 import { networkInit, advertise, mqttEvent, mqttMessage, mdnsResult, mdnsDone } from "./mqtt/service";
 
 // Scratch buffer for WebSocket frames and bus packets (core_rx_buffer).
@@ -41,8 +41,10 @@ function takesBody(method: u32): bool {
   return method == M_POST || method == M_PUT || method == M_PATCH;
 }
 
-/** Boot: read the stored settings, then discover the panels; the look is pushed when discovery ends. */
-export function core_init(maxPanels: u32): void {
+/** Boot: read the stored settings, then discover the panels; the look is pushed when discovery ends.
+ * `build` is the host's identifier of this image (controllerFirmware). */
+export function core_init(maxPanels: u32, build: u32): void {
+  setBuild(build);
   loadSettings();
   networkInit(maxPanels > 32);
   setQueryHandler((id: u32, isWs: bool): void => {

@@ -38,6 +38,7 @@ export async function startBenchController(
     wires: generateTopology(panels),
     variant: "large",
     logLevel: "error",
+    otaPort: 0, // no self-update port: benches never compete for UDP 3232
     ...options,
   });
   await waitForDiscovery(running.url, panels);

@@ -85,6 +85,7 @@ function lines(child: ChildProcess, onLine: (line: string) => void): void {
 async function measure(runtime: string, binary: string, panels: number): Promise<NativeRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-bench-native-"));
   const args = ["--port", "0", "--data-dir", dataDir, "--panels", String(panels), "--log-level", "error"];
+  args.push("--ota-port", "0");
   const child = spawn(binary, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
   const waiting: ((m: NativeMemory) => void)[] = [];
   const port = new Promise<number>((resolve, reject) => {

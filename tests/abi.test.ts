@@ -344,6 +344,32 @@ test("the three declared export sets are identical, names and signatures", () =>
   assert.deepEqual(sorted(TS_EXPORTS), sorted(AS_EXPORTS), "host/src/abi.ts CORE_EXPORTS vs assembly/main.ts");
 });
 
+/** native/src/image.c's tables (what a self-update's image is checked against): {"name", "(ii)i"}. */
+function parseImageTables(file: string): { imports: SigMap; exports: SigMap } {
+  const text = readText(file);
+  const table = (name: string): SigMap => {
+    const body = new RegExp(`${name}\\[\\] = \\{([\\s\\S]*?)\\{NULL, NULL\\}`).exec(text)?.[1] ?? "";
+    const entries = [...body.matchAll(/\{"(\w+)", "\((i*)\)(i?)"\}/g)];
+    return new Map(
+      entries.map((m) => [
+        m[1],
+        fmt(
+          [...m[2]].map(() => "i32"),
+          m[3] ? ["i32"] : [],
+        ),
+      ]),
+    );
+  };
+  return { imports: table("tessera_abi_imports"), exports: table("tessera_abi_exports") };
+}
+
+test("the C host's self-update check (native/src/image.c) declares the same imports and exports", () => {
+  const image = parseImageTables("native/src/image.c");
+  assert.ok(image.imports.size >= 10 && image.exports.size >= 5, "the tables were read");
+  assert.deepEqual(sorted(image.imports), sorted(AS_IMPORTS), "native/src/image.c vs assembly/host/imports.ts");
+  assert.deepEqual(sorted(image.exports), sorted(AS_EXPORTS), "native/src/image.c vs assembly/main.ts");
+});
+
 test("the C header's constants match host/src/abi.ts and the ABI document", () => {
   const d = HEADER.defines;
   assert.equal(d.get("TESSERA_IMPORT_MODULE"), JSON.stringify(IMPORT_MODULE));

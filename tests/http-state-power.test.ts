@@ -5,9 +5,9 @@ import { test, describe, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { startHost, api, waitFor, tempDir, ROOT, type Host, errorKeys } from "./helpers/host.js";
+import { startHost, api, waitFor, tempDir, ROOT, firmwareOf, type Host, errorKeys } from "./helpers/host.js";
 
-const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+const VERSION = firmwareOf(); // the package version + the build identifier of build/controller.wasm
 const PANELS = 5;
 
 const host = await startHost({ panels: PANELS });

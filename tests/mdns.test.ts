@@ -1,8 +1,9 @@
 // mDNS against real multicast on this machine (the desktop host's bonjour-service, the POSIX host's
 // libmdnsd; checked here with bonjour-service): the controller's `_tessera._tcp` advertisement, and
-// a broker found by browsing `_mqtt._tcp` (advertised here).
+// a broker found by browsing `_mqtt._tcp` (advertised here), and `_arduino._tcp` on the self-update port.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import dgram from "node:dgram";
 import { Bonjour, type Service } from "bonjour-service";
 import { startHost, api, waitFor, type Host } from "./helpers/host.js";
 import { startBroker, Observer, type Broker } from "./helpers/mqtt.js";
@@ -10,11 +11,16 @@ import { startBroker, Observer, type Broker } from "./helpers/mqtt.js";
 let bonjour: Bonjour;
 let host: Host;
 let broker: Broker;
+let otaPort: number;
 
 before(async () => {
   bonjour = new Bonjour();
   broker = await startBroker(0, undefined, true);
-  host = await startHost({ panels: 3, mdns: true, extraArgs: ["--log-level", "info"] });
+  const udp = dgram.createSocket("udp4"); // a free UDP port for the self-update
+  await new Promise<void>((resolve) => udp.bind(0, () => resolve()));
+  otaPort = udp.address().port;
+  await new Promise<void>((resolve) => udp.close(() => resolve()));
+  host = await startHost({ panels: 3, mdns: true, otaPort, extraArgs: ["--log-level", "info"] });
 });
 
 after(async () => {
@@ -39,6 +45,24 @@ test("the controller advertises <hostname>.local, _tessera._tcp, its port and TX
   assert.equal(found.host, `${host.hostname}.local`);
   assert.equal(found.protocol, "tcp");
   assert.deepEqual(found.txt, { version: firmware, variant: "large", panels: "3" });
+});
+
+test("the self-update port is advertised as _arduino._tcp with Arduino's TXT keys (no password)", async () => {
+  const found = await new Promise<Service>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no _arduino._tcp service")), 8000);
+    const browser = bonjour.find({ type: "arduino" }, (s: Service) => {
+      if (s.name !== host.hostname) return;
+      clearTimeout(timer);
+      browser.stop();
+      resolve(s);
+    });
+  });
+  assert.equal(found.port, otaPort);
+  assert.equal(found.host, `${host.hostname}.local`);
+  assert.equal(found.txt.auth_upload, "no");
+  assert.equal(found.txt.tcp_check, "no");
+  assert.equal(found.txt.ssh_upload, "no");
+  assert.ok(found.txt.board);
 });
 
 test("mode 2 finds the broker by browsing _mqtt._tcp and connects", async () => {

@@ -4,10 +4,10 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { startHost, api, ROOT } from "./helpers/host.js";
+import { startHost, api, ROOT, firmwareOf } from "./helpers/host.js";
 import { Client, T, frame, mirroredPackets, type Frame } from "./helpers/frames.js";
 
-const VERSION: string = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version;
+const VERSION = firmwareOf(); // the package version + the build identifier of build/controller.wasm
 
 const host = await startHost({ panels: 4 });
 const clients: Client[] = [];

@@ -11,7 +11,18 @@ export class AppState {
 }
 
 export const app = new AppState();
-export const controllerFirmware: string = FIRMWARE_VERSION;
+/** The version, "+" and the host's build identifier of this image (setBuild, from core_init). */
+export let controllerFirmware: string = FIRMWARE_VERSION;
+
+/** core_init: `id` is the first four bytes of the image's MD5 (docs/host-abi.md), as 8 hex digits. */
+export function setBuild(id: u32): void {
+  let s = FIRMWARE_VERSION + "+";
+  for (let shift = 28; shift >= 0; shift -= 4) {
+    const d = (id >> shift) & 15;
+    s += String.fromCharCode(<i32>(d < 10 ? 0x30 + d : 0x57 + d));
+  }
+  controllerFirmware = s;
+}
 
 let dirty = false;
 /** Bumped by every change, for readers that look at their own pace (the MQTT states). */

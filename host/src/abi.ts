@@ -49,7 +49,7 @@ export const CORE_IMPORTS = {
 
 /** host → core. */
 export const CORE_EXPORTS = {
-  core_init: sig([I32], []), // maxPanels
+  core_init: sig([I32, I32], []), // maxPanels, build (the image's build identifier: host/src/image.ts)
   core_tick: sig([], [I32]), // → ms until the next tick is due
   core_rx_buffer: sig([I32], [I32]), // len → ptr | 0
   core_http_begin: sig([I32, I32, I32, I32], [I32]), // req, method, urlLen, bodyLen → ptr | 0 (answered)

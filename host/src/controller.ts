@@ -12,11 +12,15 @@ import { VirtualBus } from "./bus/virtual-bus.js";
 import type { Wire } from "./bus/topology.js";
 import { Mdns, unpackAdvertisement } from "./net/mdns.js";
 import { MqttSession, unpackConnect } from "./net/mqtt-session.js";
+import { OtaReceiver } from "./net/ota.js";
+import { buildId, buildIdHex } from "./image.js";
 import { webAssets, webHandler } from "./web.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const VARIANT_LIMITS = { small: 32, large: 100 } as const;
 export type Variant = keyof typeof VARIANT_LIMITS;
+/** The espota self-update port of each variant (the spec's; --ota-port overrides it, 0 turns it off). */
+export const VARIANT_OTA_PORTS = { small: 8266, large: 3232 } as const;
 
 export interface ControllerOptions {
   port: number;
@@ -39,6 +43,8 @@ export interface ControllerOptions {
   /** Test hook: host_random() replays a fixed sequence from this seed (the spawners' rain, scene
    * ids), instead of crypto entropy (see docs/desktop-host.md). */
   seed?: number;
+  /** Self-update (espota's protocol) on this UDP port: default the variant's, 0 off (host/src/net/ota.ts). */
+  otaPort?: number;
 }
 
 export interface RunningController {
@@ -225,6 +231,32 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
   }
   const port = await server.listen(opts.port, opts.host);
   boundPort = port;
+  // Self-update: the image is a controller.wasm; the new core replaces the running one on the same
+  // store, the panels are discovered again, open connections get its APP_STATE. Kept in the data
+  // directory as controller.wasm (for the record: the next start runs the build's image again).
+  const otaPort = opts.otaPort ?? VARIANT_OTA_PORTS[opts.variant];
+  const ota =
+    otaPort > 0
+      ? new OtaReceiver({
+          port: otaPort,
+          host: opts.host,
+          log,
+          install: (image) => {
+            const from = core.buildId;
+            core.swap(image);
+            log("info", `ota: core ${from} replaced by ${buildIdHex(buildId(image))}`);
+            server.reopenAfterCoreSwap();
+            kick();
+            try {
+              fs.writeFileSync(path.join(opts.dataDir, "controller.wasm.tmp"), image);
+              fs.renameSync(path.join(opts.dataDir, "controller.wasm.tmp"), path.join(opts.dataDir, "controller.wasm"));
+            } catch (e) {
+              log("warn", `ota: cannot keep a copy of the image: ${(e as Error).message}`);
+            }
+          },
+        })
+      : null;
+  if (ota && (await ota.start())) mdns.advertiseOta(hostname, otaPort, `tessera-desktop-${opts.variant}`);
   opts.onListening?.(`http://localhost:${port}`);
   for (const line of early) console.error(line);
   early = null;
@@ -242,6 +274,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
       closed = true;
       clearTimeout(timer);
       if (immediate) clearImmediate(immediate);
+      await ota?.close();
       await mqtt.shutdown();
       await mdns.close();
       await server.close();

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import { randomInt } from "node:crypto";
 import { CORE_IMPORTS, IMPORT_MODULE, LOG_LEVELS, type CoreExports, type CoreImports } from "./abi.js";
 import type { FileStore } from "./store.js";
+import { buildId, buildIdHex, checkCoreImage } from "./image.js";
 
 export interface CoreServices {
   busSend(bytes: Uint8Array): void;
@@ -60,21 +61,50 @@ export class Core {
   private body: { req: number; bytes: Uint8Array; read: number } | null = null;
   /** The pieces of an MQTT payload so far (host_mqtt_append), joined by the publish that ends it. */
   private mqttPending = Buffer.alloc(0);
-  private readonly module: WebAssembly.Module;
+  private module: WebAssembly.Module;
+  /** The running image's build identifier (host/src/image.ts), passed to core_init. */
+  private build: number;
 
   constructor(
     wasmFile: string,
     private readonly maxPanels: number,
     private readonly services: CoreServices,
   ) {
-    this.module = new WebAssembly.Module(fs.readFileSync(wasmFile));
+    const image = fs.readFileSync(wasmFile);
+    this.module = new WebAssembly.Module(image);
+    this.build = buildId(image);
     this.boot();
   }
 
   private boot(): void {
     const instance = new WebAssembly.Instance(this.module, { [IMPORT_MODULE]: this.imports() });
     this.exports = instance.exports as unknown as CoreExports;
-    this.exports.core_init(this.maxPanels);
+    this.mqttPending = Buffer.alloc(0);
+    this.exports.core_init(this.maxPanels, this.build);
+  }
+
+  /** The running image's build identifier, 8 hex digits. */
+  get buildId(): string {
+    return buildIdHex(this.build);
+  }
+
+  /**
+   * Self-update: replaces the running core with another image. The image must compile and have
+   * exactly the host ABI's imports and exports; the new core boots on the same store (core_init).
+   * Throws, with the old core still running, when the image is not a core or its boot traps. The
+   * caller tells the connections (the old core's requests and WebSocket ids are unknown to the new).
+   */
+  swap(image: Uint8Array): void {
+    const module = checkCoreImage(image);
+    const old = { module: this.module, exports: this.exports, build: this.build };
+    this.module = module;
+    this.build = buildId(image);
+    try {
+      this.boot();
+    } catch (e) {
+      Object.assign(this, old);
+      throw new Error(`the new core did not boot (${e instanceof Error ? e.message : String(e)})`);
+    }
   }
 
   private bytes(ptr: number, len: number): Uint8Array {

@@ -17,7 +17,9 @@ Options:
   --variant small|large   panel limit 32 or 100 (default large)
   --log-level LEVEL   error, warn, info or debug (default info)
   --manual-clock      test hook: the clock only advances through POST /__test__/clock
-  --no-mdns           neither advertise (_tessera._tcp) nor browse (_mqtt._tcp) by mDNS
+  --no-mdns           neither advertise (_tessera._tcp, _arduino._tcp) nor browse (_mqtt._tcp) by mDNS
+  --ota-port N        self-update with Arduino's espota.py or \`tessera ota\` on this UDP port
+                      (default 3232 on the large variant, 8266 on the small one; 0 turns it off)
   --seed N            test hook: host_random() replays a fixed sequence (0-4294967295)
   --help              this text
 `;
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
         "manual-clock": { type: "boolean", default: false },
         "no-mdns": { type: "boolean", default: false },
         seed: { type: "string" },
+        "ota-port": { type: "string" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -71,6 +74,9 @@ async function main(): Promise<void> {
     fail("--log-level must be error, warn, info or debug");
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && (!/^\d+$/.test(values.seed!) || seed > 0xffffffff)) fail("--seed must be 0-4294967295");
+  const otaPort = values["ota-port"] === undefined ? undefined : Number(values["ota-port"]);
+  if (otaPort !== undefined && (!/^\d+$/.test(values["ota-port"]!) || otaPort > 65535))
+    fail("--ota-port must be 0-65535");
   if (values.panels !== undefined && values.topology !== undefined) fail("give --panels or --topology, not both");
   let wires;
   try {
@@ -93,6 +99,7 @@ async function main(): Promise<void> {
     manualClock: values["manual-clock"],
     mdns: !values["no-mdns"],
     seed,
+    otaPort,
     onListening: (url) => console.log(`Open the Tessera app: ${url}/`),
   }).catch((e: Error) => die(e, port, values.host));
   console.log(`Tessera controller ${controller.hostname} listening on ${controller.url}`);

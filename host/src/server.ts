@@ -119,6 +119,21 @@ export class Server {
     for (const ws of this.sockets.values()) ws.close(1011, "controller restarted");
   }
 
+  /** After a self-update swapped the core: requests in flight get 500 as after a restart, and every
+   * open connection is opened again in the new core, which sends it APP_STATE (1013 if refused). */
+  reopenAfterCoreSwap(): void {
+    for (const [id, res] of this.responses) {
+      if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
+      res.end('{"error":"internal_error"}');
+      this.responses.delete(id);
+    }
+    for (const [conn, ws] of this.sockets)
+      if (!this.core.wsOpen(conn)) {
+        this.sockets.delete(conn);
+        ws.close(1013, "too many connections");
+      }
+  }
+
   listen(port: number, host?: string): Promise<number> {
     return new Promise((resolve, reject) => {
       this.http.once("error", reject);

@@ -16,6 +16,12 @@ extern "C" {
 /* Loads the core and boots it with the variant's panel limit. 0 on success. */
 int tessera_start(uint32_t max_panels);
 
+/* Self-update on a runtime that loads the image (WAMR): boots the core afresh from port_core_image(),
+ * which the port has just pointed at the new image, on the same store. 0 when it booted; -1 when it
+ * could not load or trapped in core_init (the port points back at the old image and calls it again).
+ * The port then reopens its connections in the new core (requests in flight are lost, as on a restart). */
+int tessera_reboot_core(void);
+
 /* The main loop; returns the ms until the next tick is due. */
 uint32_t tessera_tick(void);
 

@@ -135,8 +135,10 @@ void host_wifi_configure(uint32_t ssid, uint32_t ssid_len, uint32_t pass, uint32
 
 /* ---- Exports: host -> core. The core implements these; the C host calls them. ------------------ */
 
-/* Boot: read the stored settings, start panel discovery. max_panels: the variant's limit (32 or 100). */
-void core_init(uint32_t max_panels);
+/* Boot: read the stored settings, start panel discovery. max_panels: the variant's limit (32 or 100);
+ * build: the image's build identifier, the first four bytes of its MD5 (big-endian), shown after the
+ * version in controllerFirmware. */
+void core_init(uint32_t max_panels, uint32_t build);
 
 /* The main loop. Returns the milliseconds until the core next needs a tick. */
 uint32_t core_tick(void);

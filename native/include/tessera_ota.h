@@ -5,7 +5,8 @@
  *
  * The protocol (arduino-esp32 tools/espota.py and ArduinoOTA):
  *   1. the tool sends a UDP invitation "<command> <port> <size> <md5>\n" (command 0: an app image;
- *      others, such as 100 for a filesystem image, are refused) and waits for "OK" (or "ERR");
+ *      others, such as 100 for a filesystem image, are refused) and waits for "OK" (or "ERR <reason>":
+ *      not an app image, larger than the slot, an update already running, an unconfirmed image);
  *   2. the device connects back over TCP to the sender's <port> and receives <size> bytes; after each
  *      piece but the last it answers the number of bytes it took (decimal), at the end "OK" once the
  *      image is written, its MD5 matches and it is set to boot, "ERR" otherwise;
@@ -40,6 +41,22 @@ int tessera_ota_parse(const char *text, uint32_t len, tessera_ota_invitation_t *
 /* 1 when the invitation is accepted: an app image, while the running image is confirmed. */
 int tessera_ota_accept(const tessera_ota_invitation_t *inv, int running_pending);
 
+/* The receiving side of invitations, one update at a time. The port guards it with a lock of its own
+ * when the invitations and the transfer run on different threads (they should: a second invitation
+ * during a transfer is answered at once). */
+typedef struct {
+  uint32_t slot_size; /* the largest image the port takes */
+  int busy;           /* an update is being received */
+} tessera_ota_t;
+
+/* A datagram on the self-update port: NULL when it is no invitation (ignore it); else the answer to
+ * send back, "OK" (*inv holds the invitation, the state is busy: receive it, then tessera_ota_done)
+ * or "ERR <reason>" (refused). running_pending: as tessera_ota_accept. */
+const char *tessera_ota_invited(tessera_ota_t *ota, const char *text, uint32_t len, int running_pending,
+                                tessera_ota_invitation_t *inv);
+/* The update is over (whatever its outcome): invitations are taken again. */
+void tessera_ota_done(tessera_ota_t *ota);
+
 /* What receiving an image needs from the port. Every call returns at once or within its own bound. */
 typedef struct {
   void *ctx;
@@ -49,6 +66,9 @@ typedef struct {
   void (*digest_update)(void *ctx, const uint8_t *data, uint32_t len); /* MD5 */
   void (*digest_final)(void *ctx, uint8_t out[16]);
   int (*finish)(void *ctx); /* the image is complete and its MD5 matches: end it, set it to boot; 0 or -1 */
+  /* Optional (NULL: none): the update is over, just before the final answer goes out (ok 1 when it
+   * succeeded), so that the port takes the tool's next invitation even before this connection closes. */
+  void (*over)(void *ctx, int ok);
 } tessera_ota_io_t;
 
 /* Receives inv->size bytes through io (pieces of at most cap bytes into buf), answering as the protocol

@@ -23,6 +23,10 @@ extern "C" {
  * Does not call core_init: the host does. */
 int tessera_rt_load(void);
 
+/* The loaded image's build identifier for core_init: the first four bytes of its MD5, big-endian
+ * (the WAMR adapter hashes the bytes it loaded; wasm2c's is computed from the .wasm at build time). */
+uint32_t tessera_rt_build_id(void);
+
 /* The host address of [ptr, ptr+len) in the core's linear memory, or NULL when out of bounds. */
 uint8_t *tessera_rt_mem(uint32_t ptr, uint32_t len);
 

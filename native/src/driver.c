@@ -23,7 +23,7 @@ static int recovered(void) {
   log_text(TESSERA_LOG_ERROR, line);
   for (int attempt = 0; attempt < 3; attempt++) {
     if (tessera_rt_load() != 0) break;
-    core_init(max_panels);
+    core_init(max_panels, tessera_rt_build_id());
     if (!tessera_rt_take_trap()) {
       port_core_restarted(reason);
       return 1;
@@ -37,7 +37,7 @@ static int recovered(void) {
 int tessera_start(uint32_t panels) {
   max_panels = panels;
   if (tessera_rt_load() != 0) return -1;
-  core_init(max_panels);
+  core_init(max_panels, tessera_rt_build_id());
   const char *reason = tessera_rt_take_trap();
   if (reason) {
     char line[256];
@@ -46,6 +46,17 @@ int tessera_start(uint32_t panels) {
     return -1;
   }
   return 0;
+}
+
+int tessera_reboot_core(void) {
+  if (tessera_rt_load() != 0) return -1;
+  core_init(max_panels, tessera_rt_build_id());
+  const char *reason = tessera_rt_take_trap();
+  if (!reason) return 0;
+  char line[256];
+  snprintf(line, sizeof line, "core trapped at boot (%s)", reason);
+  log_text(TESSERA_LOG_ERROR, line);
+  return -1;
 }
 
 uint32_t tessera_tick(void) {

@@ -49,6 +49,19 @@ int tessera_ota_accept(const tessera_ota_invitation_t *inv, int running_pending)
   return inv->command == TESSERA_OTA_APP && !running_pending;
 }
 
+const char *tessera_ota_invited(tessera_ota_t *ota, const char *text, uint32_t len, int running_pending,
+                                tessera_ota_invitation_t *inv) {
+  if (!tessera_ota_parse(text, len, inv)) return NULL;
+  if (ota->busy) return "ERR busy: an update is in progress";
+  if (inv->command != TESSERA_OTA_APP) return "ERR not an app image";
+  if (running_pending) return "ERR the running image is unconfirmed";
+  if (inv->size > ota->slot_size) return "ERR too large for the slot";
+  ota->busy = 1;
+  return "OK";
+}
+
+void tessera_ota_done(tessera_ota_t *ota) { ota->busy = 0; }
+
 static int lower(char c) { return c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c; }
 
 int tessera_ota_receive(const tessera_ota_io_t *io, const tessera_ota_invitation_t *inv, uint8_t *buf, uint32_t cap) {
@@ -75,6 +88,7 @@ int tessera_ota_receive(const tessera_ota_io_t *io, const tessera_ota_invitation
   for (int i = 0; ok && i < 16; i++)
     if (lower(inv->md5[2 * i]) != hex[digest[i] >> 4] || lower(inv->md5[2 * i + 1]) != hex[digest[i] & 15]) ok = 0;
   if (ok) ok = io->finish(io->ctx) == 0;
+  if (io->over) io->over(io->ctx, ok);
   io->send(io->ctx, ok ? "OK" : "ERR");
   return ok ? 0 : -1;
 }

@@ -124,7 +124,7 @@ static int upload(uint32_t size, const char *md5, uint32_t stop_after) {
   CHECK(tessera_ota_parse(text, (uint32_t)strlen(text), &inv));
   pthread_t t;
   pthread_create(&t, NULL, tool_run, &tool);
-  tessera_ota_io_t io = {&dev, dev_recv, dev_send, dev_write, dev_digest_update, dev_digest_final, dev_finish};
+  tessera_ota_io_t io = {&dev, dev_recv, dev_send, dev_write, dev_digest_update, dev_digest_final, dev_finish, NULL};
   static uint8_t buf[1460];
   int result = tessera_ota_receive(&io, &inv, buf, sizeof buf);
   close(s[0]);
@@ -163,6 +163,26 @@ static void test_invitations(void) {
                        "x 41234 100 0123456789abcdef0123456789abcdef"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     CHECK(!tessera_ota_parse(bad[i], (uint32_t)strlen(bad[i]), &inv));
+}
+
+static void test_invitation_rules(void) {
+  tessera_ota_t ota = {.slot_size = 100000};
+  tessera_ota_invitation_t inv;
+  const char *app = "0 41234 5000 0123456789abcdef0123456789abcdef\n";
+  const char *fs = "100 41234 5000 0123456789abcdef0123456789abcdef\n";
+  const char *big = "0 41234 100001 0123456789abcdef0123456789abcdef\n";
+  CHECK(tessera_ota_invited(&ota, "hello", 5, 0, &inv) == NULL); /* not an invitation: no answer */
+  CHECK(strncmp(tessera_ota_invited(&ota, fs, (uint32_t)strlen(fs), 0, &inv), "ERR", 3) == 0);
+  CHECK(strncmp(tessera_ota_invited(&ota, big, (uint32_t)strlen(big), 0, &inv), "ERR", 3) == 0);
+  CHECK(strncmp(tessera_ota_invited(&ota, app, (uint32_t)strlen(app), 1, &inv), "ERR", 3) == 0); /* unconfirmed */
+  CHECK_EQ(ota.busy, 0);
+  CHECK(strcmp(tessera_ota_invited(&ota, app, (uint32_t)strlen(app), 0, &inv), "OK") == 0);
+  CHECK_EQ(inv.size, 5000);
+  CHECK_EQ(ota.busy, 1);
+  const char *second = tessera_ota_invited(&ota, app, (uint32_t)strlen(app), 0, &inv);
+  CHECK(strncmp(second, "ERR busy", 8) == 0); /* one update at a time */
+  tessera_ota_done(&ota);
+  CHECK(strcmp(tessera_ota_invited(&ota, app, (uint32_t)strlen(app), 0, &inv), "OK") == 0);
 }
 
 static void test_an_upload(void) {
@@ -211,7 +231,7 @@ static void test_a_flash_error_is_refused(void) {
   pthread_create(&t, NULL, tool_run, &tool);
   tessera_ota_invitation_t inv = {0, 1, 3000, ""};
   memcpy(inv.md5, md5, 33);
-  tessera_ota_io_t io = {&dev, dev_recv, dev_send, dev_write, dev_digest_update, dev_digest_final, dev_finish};
+  tessera_ota_io_t io = {&dev, dev_recv, dev_send, dev_write, dev_digest_update, dev_digest_final, dev_finish, NULL};
   uint8_t buf[512];
   CHECK_EQ(tessera_ota_receive(&io, &inv, buf, sizeof buf), -1);
   close(s[0]);
@@ -240,6 +260,7 @@ static void test_confirmation_of_a_new_image(void) {
 
 int main(void) {
   RUN(test_invitations);
+  RUN(test_invitation_rules);
   RUN(test_an_upload);
   RUN(test_a_wrong_digest_is_refused);
   RUN(test_a_stalled_upload_ends_within_its_wait);

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createHash } from "node:crypto";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -17,6 +18,8 @@ export interface HostOptions {
   extraArgs?: string[];
   /** Advertise and browse by mDNS (default off: --no-mdns). */
   mdns?: boolean;
+  /** Self-update on this UDP port (default 0: off, so that hosts running at once never compete). */
+  otaPort?: number;
 }
 
 export interface Host {
@@ -30,6 +33,14 @@ export interface Host {
   stop(): Promise<void>;
   /** Hard kill (SIGKILL), as a power cut would. */
   kill(): Promise<void>;
+}
+
+/** The controllerFirmware a core image shows: the package version, "+" and the image's build
+ * identifier, the first 8 hex digits of its MD5 (docs/host-abi.md). */
+export function firmwareOf(image: string | Uint8Array = path.join(ROOT, "build/controller.wasm")): string {
+  const version = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+  const bytes = typeof image === "string" ? fs.readFileSync(image) : image;
+  return `${version}+${createHash("md5").update(bytes).digest("hex").slice(0, 8)}`;
 }
 
 export function tempDir(prefix = "tessera-test-"): string {
@@ -56,6 +67,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   if (opts.topology) args.push("--topology", opts.topology);
   else args.push("--panels", String(opts.panels ?? 5));
   if (!opts.mdns) args.push("--no-mdns");
+  args.push("--ota-port", String(opts.otaPort ?? 0));
   args.push(...(opts.extraArgs ?? []));
   const [cmd, argv] = command(args);
   const child = spawn(cmd, argv, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });

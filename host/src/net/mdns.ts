@@ -66,6 +66,21 @@ export class Mdns {
     this.log("info", `mdns: advertising ${ad.hostname}.local ${ad.service} port ${ad.port}`);
   }
 
+  /** Self-update: `_arduino._tcp` on the espota port with the TXT entries of Arduino's own OTA
+   * advertisement, so that the Arduino IDE and `espota.py -i <host>.local` find the controller. */
+  advertiseOta(hostname: string, port: number, board: string): void {
+    if (!this.enabled) return;
+    this.instance().publish({
+      name: hostname,
+      host: `${hostname}.local`,
+      port,
+      type: "arduino",
+      protocol: "tcp",
+      txt: { board, tcp_check: "no", ssh_upload: "no", auth_upload: "no" },
+    });
+    this.log("info", `mdns: advertising ${hostname}.local _arduino._tcp port ${port}`);
+  }
+
   /** Reports each service found (IPv4 address preferred, else its host name), then done. */
   browse(service: string, timeoutMs: number, found: (host: string, port: number) => void, done: () => void): void {
     const type = serviceType(service);

@@ -4,9 +4,12 @@
  * that a build tool on the local network can push an app image without a password, on UDP/TCP port
  * CONFIG_TESSERA_OTA_PORT (8266 small, 3232 large). The image goes to the next OTA slot
  * (esp_ota_begin/write/end), erased sector by sector as it is written (erasing the whole slot first
- * would outlast espota's 10 s wait for the first answer). One update at a time, in its own task (8 KiB
- * of stack: esp_ota_end verifies the image on it, as ESP-IDF's own OTA example allows for); nothing here
- * touches the core. Advertising the service as mDNS _arduino._tcp is mdns.c's.
+ * would outlast espota's 10 s wait for the first answer). The invitations (tessera_ota_invited: an app
+ * image no larger than the slot, one update at a time, none while the running image is unconfirmed) are
+ * answered by a small listening task; an accepted update runs in a task of its own (8 KiB of stack:
+ * esp_ota_end verifies the image on it, as ESP-IDF's own OTA example allows for), made for the update
+ * and deleted after it, so that a second invitation meanwhile is refused at once ("ERR busy"). Nothing
+ * here touches the core. Advertising the service as mDNS _arduino._tcp is mdns.c's.
  *
  * App rollback (CONFIG_BOOTLOADER_APP_ROLLBACK_ENABLE, sdkconfig.defaults): a new image boots pending
  * verification. It is marked valid once its core has started and answered a first HTTP request below
@@ -40,7 +43,8 @@
 #endif
 
 #define CHUNK 1460
-#define OTA_STACK 8192
+#define OTA_STACK 8192    /* the transfer task, during an update */
+#define LISTEN_STACK 4096 /* the invitations' task */
 #define READ_WAIT_MS 10000 /* espota waits 10 s for each answer; a piece that takes longer ends it */
 #define SEND_WAIT_MS 5000
 
@@ -78,12 +82,9 @@ void esp32_boot_answered(uint32_t status) {
   carry_out(action); /* writes otadata: not under the lock */
 }
 
-static int running_pending(void) {
-  esp32_lock();
-  int pending = boot.pending;
-  esp32_unlock();
-  return pending;
-}
+/* The invitations' state (guarded by the core lock, like the confirmation's). */
+static tessera_ota_t ota;
+static int udp = -1;
 
 /* ---- Receiving an image ----------------------------------------------------------------------------- */
 typedef struct {
@@ -119,6 +120,16 @@ static int io_finish(void *ctx) {
   return esp_ota_end(u->ota) == ESP_OK && esp_ota_set_boot_partition(u->slot) == ESP_OK ? 0 : -1;
 }
 
+/* A failed update frees the slot for the next invitation; a successful one keeps it taken until the
+ * restart (the slot now holds the image to boot). */
+static void io_over(void *ctx, int ok) {
+  (void)ctx;
+  if (ok) return;
+  esp32_lock();
+  tessera_ota_done(&ota);
+  esp32_unlock();
+}
+
 /* Connects back to the tool and receives the image into the next OTA slot. 0 on success. */
 static int receive_image(struct in_addr from, const tessera_ota_invitation_t *inv) {
   update_t u = {.sock = -1, .slot = esp_ota_get_next_update_partition(NULL)};
@@ -131,7 +142,7 @@ static int receive_image(struct in_addr from, const tessera_ota_invitation_t *in
   if (buf && connect(u.sock, (struct sockaddr *)&to, sizeof to) == 0 &&
       esp_ota_begin(u.slot, OTA_WITH_SEQUENTIAL_WRITES, &u.ota) == ESP_OK) {
     esp_rom_md5_init(&u.md5);
-    tessera_ota_io_t io = {&u, io_recv, io_send, io_write, io_digest_update, io_digest_final, io_finish};
+    tessera_ota_io_t io = {&u, io_recv, io_send, io_write, io_digest_update, io_digest_final, io_finish, io_over};
     result = tessera_ota_receive(&io, inv, buf, CHUNK);
     if (!u.ended) esp_ota_abort(u.ota);
   }
@@ -140,41 +151,72 @@ static int receive_image(struct in_addr from, const tessera_ota_invitation_t *in
   return result;
 }
 
-static void ota_task(void *arg) {
-  (void)arg;
-  int sock = socket(AF_INET, SOCK_DGRAM, 0);
-  struct sockaddr_in me = {
-      .sin_family = AF_INET, .sin_port = htons(CONFIG_TESSERA_OTA_PORT), .sin_addr.s_addr = htonl(INADDR_ANY)};
-  if (sock < 0 || bind(sock, (struct sockaddr *)&me, sizeof me) != 0) {
-    tessera_logf(TESSERA_LOG_ERROR, "ota: cannot listen on udp %d", CONFIG_TESSERA_OTA_PORT);
-    if (sock >= 0) close(sock);
-    vTaskDelete(NULL);
-    return;
+typedef struct {
+  struct in_addr from;
+  tessera_ota_invitation_t inv;
+} job_t;
+
+static void transfer_task(void *arg) {
+  job_t *job = arg;
+  tessera_logf(TESSERA_LOG_INFO, "ota: receiving %" PRIu32 " bytes", job->inv.size);
+  if (receive_image(job->from, &job->inv) == 0) {
+    tessera_logf(TESSERA_LOG_INFO, "ota: new image set, restarting");
+    vTaskDelay(pdMS_TO_TICKS(500));
+    esp_restart();
   }
+  tessera_logf(TESSERA_LOG_ERROR, "ota: update failed, still running the current image");
+  esp32_lock();
+  tessera_ota_done(&ota); /* also when it failed before the protocol began (no connection, no slot) */
+  esp32_unlock();
+  free(job);
+  vTaskDelete(NULL);
+}
+
+static void listen_task(void *arg) {
+  (void)arg;
   for (;;) {
     char text[96];
     struct sockaddr_in from;
     socklen_t from_len = sizeof from;
-    int n = recvfrom(sock, text, sizeof text, 0, (struct sockaddr *)&from, &from_len);
-    tessera_ota_invitation_t inv;
-    if (n <= 0 || !tessera_ota_parse(text, (uint32_t)n, &inv)) continue;
-    int accepted = tessera_ota_accept(&inv, running_pending());
-    sendto(sock, accepted ? "OK" : "ERR", accepted ? 2 : 3, 0, (struct sockaddr *)&from, from_len);
-    if (!accepted) {
-      tessera_logf(TESSERA_LOG_WARN, "ota: invitation refused (command %d%s)", inv.command,
-                   running_pending() ? ", the running image is not confirmed yet" : "");
+    int n = recvfrom(udp, text, sizeof text, 0, (struct sockaddr *)&from, &from_len);
+    if (n <= 0) continue;
+    job_t *job = malloc(sizeof *job);
+    if (!job) continue;
+    esp32_lock();
+    const char *answer = tessera_ota_invited(&ota, text, (uint32_t)n, boot.pending, &job->inv);
+    esp32_unlock();
+    if (!answer) {
+      free(job);
       continue;
     }
-    tessera_logf(TESSERA_LOG_INFO, "ota: receiving %" PRIu32 " bytes", inv.size);
-    if (receive_image(from.sin_addr, &inv) == 0) {
-      tessera_logf(TESSERA_LOG_INFO, "ota: new image set, restarting");
-      vTaskDelay(pdMS_TO_TICKS(500));
-      esp_restart();
+    sendto(udp, answer, strlen(answer), 0, (struct sockaddr *)&from, from_len);
+    if (strcmp(answer, "OK") != 0) {
+      tessera_logf(TESSERA_LOG_WARN, "ota: invitation refused (%s)", answer + 4);
+      free(job);
+      continue;
     }
-    tessera_logf(TESSERA_LOG_ERROR, "ota: update failed, still running the current image");
+    job->from = from.sin_addr;
+    if (xTaskCreate(transfer_task, "tessera_ota", OTA_STACK, job, 5, NULL) != pdPASS) {
+      tessera_logf(TESSERA_LOG_ERROR, "ota: no memory for the update task");
+      free(job);
+      esp32_lock();
+      tessera_ota_done(&ota);
+      esp32_unlock();
+    }
   }
 }
 
 int esp32_ota_start(void) {
-  return xTaskCreate(ota_task, "tessera_ota", OTA_STACK, NULL, 5, NULL) == pdPASS ? 0 : -1;
+  const esp_partition_t *slot = esp_ota_get_next_update_partition(NULL);
+  ota.slot_size = slot ? slot->size : 0; /* no slot: every invitation is too large */
+  udp = socket(AF_INET, SOCK_DGRAM, 0);
+  struct sockaddr_in me = {
+      .sin_family = AF_INET, .sin_port = htons(CONFIG_TESSERA_OTA_PORT), .sin_addr.s_addr = htonl(INADDR_ANY)};
+  if (udp < 0 || bind(udp, (struct sockaddr *)&me, sizeof me) != 0) {
+    tessera_logf(TESSERA_LOG_ERROR, "ota: cannot listen on udp %d", CONFIG_TESSERA_OTA_PORT);
+    if (udp >= 0) close(udp);
+    udp = -1;
+    return -1;
+  }
+  return xTaskCreate(listen_task, "tessera_ota_in", LISTEN_STACK, NULL, 5, NULL) == pdPASS ? 0 : -1;
 }

@@ -1,16 +1,19 @@
-/* image.c: the core's bytes for interpreter runtimes (WAMR), read once from TESSERA_CORE_WASM. */
+/* image.c: the core's bytes for interpreter runtimes (WAMR): read once from TESSERA_CORE_WASM, or the
+ * image a self-update put in their place (ota.c, posix_core_image_set). */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "posix.h"
 #include "tessera_port.h"
 
 #ifndef TESSERA_CORE_WASM
 #define TESSERA_CORE_WASM "build/controller.wasm"
 #endif
 
+static uint8_t *bytes;
+static uint32_t size;
+
 const uint8_t *port_core_image(uint32_t *len) {
-  static uint8_t *bytes;
-  static uint32_t size;
   if (!bytes) {
     FILE *f = fopen(TESSERA_CORE_WASM, "rb");
     if (!f) return NULL;
@@ -26,4 +29,12 @@ const uint8_t *port_core_image(uint32_t *len) {
   }
   *len = size;
   return bytes;
+}
+
+uint8_t *posix_core_image_set(uint8_t *image, uint32_t len, uint32_t *old_len) {
+  uint8_t *old = bytes;
+  *old_len = size;
+  bytes = image;
+  size = len;
+  return old;
 }

@@ -45,6 +45,8 @@ static const char HELP[] =
     "  --log-level LEVEL   error, warn, info or debug (default info)\n"
     "  --manual-clock      test hook: the clock only advances through POST /__test__/clock\n"
     "  --no-mdns           do not advertise or browse by mDNS\n"
+    "  --ota-port N        self-update with Arduino's espota.py or `tessera ota` on this UDP port\n"
+    "                      (default 3232 on the large variant, 8266 on the small one; 0 turns it off)\n"
     "  --seed N            test hook: host_random() replays a fixed sequence (0-4294967295)\n"
     "  --help              this text\n";
 
@@ -69,7 +71,7 @@ static void on_signal(int sig) {
 
 int main(int argc, char **argv) {
   const char *port_arg = "8080", *host = NULL, *data_dir = "data", *panels_arg = NULL, *topology = NULL;
-  const char *variant = "large", *level = "info", *seed_arg = NULL;
+  const char *variant = "large", *level = "info", *seed_arg = NULL, *ota_arg = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **target = NULL;
@@ -86,10 +88,11 @@ int main(int argc, char **argv) {
       return 0;
     }
     const char *names[] = {"--port",     "--host",    "--data-dir",  "--panels",
-                           "--topology", "--variant", "--log-level", "--seed"};
-    const char **targets[] = {&port_arg, &host, &data_dir, &panels_arg, &topology, &variant, &level, &seed_arg};
+                           "--topology", "--variant", "--log-level", "--seed", "--ota-port"};
+    const char **targets[] = {&port_arg, &host,  &data_dir, &panels_arg, &topology,
+                              &variant,  &level, &seed_arg, &ota_arg};
     const char *value = NULL;
-    for (int k = 0; k < 8; k++) {
+    for (int k = 0; k < 9; k++) {
       size_t n = strlen(names[k]);
       if (strncmp(a, names[k], n) == 0 && (a[n] == 0 || a[n] == '=')) {
         target = targets[k];
@@ -110,9 +113,12 @@ int main(int argc, char **argv) {
   long port, panels = 12;
   if (!integer(port_arg, 0, 65535, &port)) fail("--port must be 0-65535");
   uint32_t max_panels;
+  long ota_port;
   if (strcmp(variant, "small") == 0) max_panels = 32;
   else if (strcmp(variant, "large") == 0) max_panels = 100;
   else fail("--variant must be small or large");
+  if (!integer(ota_arg ? ota_arg : max_panels == 32 ? "8266" : "3232", 0, 65535, &ota_port))
+    fail("--ota-port must be 0-65535");
   const char *levels[] = {"error", "warn", "info", "debug"};
   posix_log_level = -1;
   for (int k = 0; k < 4; k++)
@@ -174,6 +180,11 @@ int main(int argc, char **argv) {
     exit(1);
   }
   posix_http_port = bound;
+  if (posix_ota_start((int)ota_port, dir) == 0) {
+    posix_lock();
+    posix_mdns_advertise_ota((uint16_t)ota_port);
+    posix_unlock();
+  }
   printf("Open the Tessera app: http://localhost:%d/\n", bound);
   printf("Tessera controller tessera-%s listening on http://localhost:%d\n", chip, bound);
   printf("  %d emulated panels, variant %s, data in %s\n", count, variant, dir);

@@ -55,6 +55,8 @@ static mdns_daemon_t *browser; /* one per browse, freed at its end (this libmdns
 static int sock = -1, wake_pipe[2] = {-1, -1}, started;
 static mdns_record_t *records[MAX_RECORDS];
 static int record_count;
+static mdns_record_t *ota_records[MAX_RECORDS]; /* _arduino._tcp, which stays */
+static int ota_record_count;
 static struct in_addr own_ip;
 
 /* The browse (under lock). */
@@ -290,29 +292,26 @@ static void add_record(mdns_record_t *r) {
   if (r && record_count < MAX_RECORDS) records[record_count++] = r;
 }
 
-void port_mdns_advertise(const char *hostname, const char *service, uint16_t port, const char *const *txt,
-                         uint32_t txt_count) {
-  if (!posix_mdns_enabled) return;
-  if (ensure_started() != 0) return;
+/* One service's records (under lock): the type's PTR, the instance's PTR, SRV and TXT (from the
+ * "key=value" entries), the host's A. Each record goes through add. */
+static void service_records(const char *hostname, const char *service, uint16_t port, const char *const *txt,
+                            uint32_t txt_count, void (*add)(mdns_record_t *)) {
   char type[NAME_CAP], instance[NAME_CAP], host[NAME_CAP];
   snprintf(type, sizeof type, "%s.local.", service);
   snprintf(instance, sizeof instance, "%s.%s", hostname, type);
   snprintf(host, sizeof host, "%s.local.", hostname);
-  pthread_mutex_lock(&lock);
-  for (int i = 0; i < record_count; i++) mdnsd_done(responder, records[i]); /* goodbyes for the old one */
-  record_count = 0;
   mdns_record_t *r = mdnsd_shared(responder, DISCO_NAME, QTYPE_PTR, 120);
   mdnsd_set_host(responder, r, type);
-  add_record(r);
+  add(r);
   r = mdnsd_shared(responder, type, QTYPE_PTR, 120);
   mdnsd_set_host(responder, r, instance);
-  add_record(r);
+  add(r);
   r = mdnsd_shared(responder, instance, QTYPE_SRV, 120);
   mdnsd_set_srv(responder, r, 0, 0, port, host);
-  add_record(r);
+  add(r);
   r = mdnsd_shared(responder, host, QTYPE_A, 120);
   mdnsd_set_ip(responder, r, own_ip);
-  add_record(r);
+  add(r);
   /* TXT: key=value entries (xht keeps pointers: the copies live until sd2txt). */
   char entries[16][128];
   xht_t *h = xht_new(11);
@@ -327,9 +326,38 @@ void port_mdns_advertise(const char *hostname, const char *service, uint16_t por
   unsigned char *packed = sd2txt(h, &len);
   r = mdnsd_shared(responder, instance, QTYPE_TXT, 120);
   if (packed) mdnsd_set_raw(responder, r, (char *)packed, (unsigned short)len);
-  add_record(r);
+  add(r);
   free(packed);
   xht_free(h);
+}
+
+static void add_ota_record(mdns_record_t *r) {
+  if (r && ota_record_count < MAX_RECORDS) ota_records[ota_record_count++] = r;
+}
+
+void posix_mdns_advertise_ota(uint16_t port) {
+  if (!posix_mdns_enabled || ensure_started() != 0) return;
+  char hostname[64];
+  port_hostname(hostname, sizeof hostname);
+  /* the TXT entries of Arduino's own OTA advertisement */
+  static const char *const txt[] = {"board=tessera-posix", "tcp_check=no", "ssh_upload=no", "auth_upload=no"};
+  pthread_mutex_lock(&lock);
+  for (int i = 0; i < ota_record_count; i++) mdnsd_done(responder, ota_records[i]);
+  ota_record_count = 0;
+  service_records(hostname, "_arduino._tcp", port, txt, 4, add_ota_record);
+  pthread_mutex_unlock(&lock);
+  wake();
+  tessera_logf(TESSERA_LOG_INFO, "mdns: advertising %s.local _arduino._tcp port %u", hostname, port);
+}
+
+void port_mdns_advertise(const char *hostname, const char *service, uint16_t port, const char *const *txt,
+                         uint32_t txt_count) {
+  if (!posix_mdns_enabled) return;
+  if (ensure_started() != 0) return;
+  pthread_mutex_lock(&lock);
+  for (int i = 0; i < record_count; i++) mdnsd_done(responder, records[i]); /* goodbyes for the old one */
+  record_count = 0;
+  service_records(hostname, service, port, txt, txt_count, add_record);
   pthread_mutex_unlock(&lock);
   wake();
   tessera_logf(TESSERA_LOG_INFO, "mdns: advertising %s.local %s port %u", hostname, service, port);

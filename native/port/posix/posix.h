@@ -66,5 +66,19 @@ void posix_mdns_shutdown(void); /* at exit: withdraws the advertisement */
 /* server.c: HTTP + /ws. Returns the bound port or -1. */
 int server_start(const char *host, int port);
 void server_stop(void);
+/* With the lock, after a self-update booted another core: requests in flight get 500 (as after a
+ * restart) and every open /ws connection is opened again in the new core, which sends it APP_STATE. */
+void server_core_swapped(void);
+
+/* image.c: the core image WAMR loads (port_core_image). Puts `image` (malloc'd, taken over) in place
+ * and returns the previous bytes (the caller frees them, or puts them back), their length in *old_len. */
+uint8_t *posix_core_image_set(uint8_t *image, uint32_t len, uint32_t *old_len);
+
+/* ota.c: self-update with espota's protocol on UDP `port` (0: off); the image is kept in data_dir.
+ * Returns 0 when it listens. */
+int posix_ota_start(int port, const char *data_dir);
+
+/* mdns.c: advertise _arduino._tcp on the self-update port, beside the core's advertisement. */
+void posix_mdns_advertise_ota(uint16_t port);
 
 #endif

@@ -79,6 +79,17 @@ void port_core_restarted(const char *reason) {
 }
 
 /* ---- HTTP ---------------------------------------------------------------------------------------- */
+void server_core_swapped(void) {
+  tessera_requests_fail_all();
+  for (int i = 0; i < MAX_SOCKETS; i++) {
+    if (!sockets[i].used || !sockets[i].in_core) continue;
+    if (!tessera_ws_open(sockets[i].id)) {
+      sockets[i].in_core = 0;
+      ws_close_with(sockets[i].conn, 1013);
+    }
+  }
+}
+
 static uint32_t method_code(const char *m) {
   static const char *const names[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"};
   for (uint32_t i = 0; i < 6; i++)

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "tessera_host.h"
+#include "tessera_md5.h"
 #include "tessera_port.h"
 #include "tessera_runtime.h"
 #include "tessera_wamr.h"
@@ -53,6 +54,7 @@ static wasm_exec_env_t exec_env;
 static pthread_t exec_env_thread; /* WAMR checks the native stack of the thread that made the exec env */
 static char trap[128];
 static const char *trap_reason;
+static uint32_t build_id;
 static tessera_wamr_stats_t stats;
 
 #ifdef TESSERA_WAMR_POOL_BYTES
@@ -257,6 +259,7 @@ int tessera_rt_load(void) {
   uint32_t len = 0;
   const uint8_t *bytes = port_core_image(&len);
   if (!bytes || !len) return fail("wamr: no core image", "");
+  build_id = tessera_build_id(bytes, len);
   uint32_t used = pool_used();
   uint8_t *load_from = (uint8_t *)bytes; /* the fast interpreter, freeable: only reads it while loading */
   if (!TESSERA_WAMR_FAST_INTERP) {
@@ -289,6 +292,8 @@ int tessera_rt_load(void) {
   exec_env_thread = pthread_self();
   return 0;
 }
+
+uint32_t tessera_rt_build_id(void) { return build_id; }
 
 size_t tessera_rt_mem_size(void) {
   wasm_memory_inst_t m = instance ? wasm_runtime_get_default_memory(instance) : NULL;
@@ -336,9 +341,9 @@ static int call(int f, uint32_t argc, uint32_t *argv) {
   return 0;
 }
 
-void core_init(uint32_t max_panels) {
-  uint32_t a[1] = {max_panels};
-  call(F_INIT, 1, a);
+void core_init(uint32_t max_panels, uint32_t build) {
+  uint32_t a[2] = {max_panels, build};
+  call(F_INIT, 2, a);
 }
 uint32_t core_tick(void) {
   uint32_t a[1] = {0};

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "controller.h"
+#include "controller_build_id.h" /* TESSERA_CORE_BUILD_ID, made from controller.wasm (CMakeLists.txt) */
 #include "tessera_host.h"
 #include "tessera_runtime.h"
 #include "wasm-rt-impl.h"
@@ -77,7 +78,9 @@ const char *tessera_rt_take_trap(void) {
     call;                                                    \
   } while (0)
 
-void core_init(uint32_t max_panels) { GUARDED(, Z_controllerZ_core_init(&core, max_panels)); }
+void core_init(uint32_t max_panels, uint32_t build) { GUARDED(, Z_controllerZ_core_init(&core, max_panels, build)); }
+
+uint32_t tessera_rt_build_id(void) { return TESSERA_CORE_BUILD_ID; }
 uint32_t core_tick(void) { GUARDED(10, return Z_controllerZ_core_tick(&core)); }
 uint32_t core_rx_buffer(uint32_t len) { GUARDED(0, return Z_controllerZ_core_rx_buffer(&core, len)); }
 uint32_t core_http_begin(uint32_t req, uint32_t method, uint32_t url_len, uint32_t body_len) {

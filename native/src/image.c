@@ -1,0 +1,199 @@
+/* image.c: a core image checked against the host ABI (tessera_image.h). */
+#include "tessera_image.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const tessera_abi_fn_t tessera_abi_imports[] = {
+    {"host_bus_send", "(ii)"},
+    {"host_http_head", "(iii)"},
+    {"host_http_body", "(iii)"},
+    {"host_http_end", "(i)"},
+    {"host_http_read", "(iii)i"},
+    {"host_ws_send", "(iii)"},
+    {"host_ws_broadcast", "(ii)"},
+    {"host_store_read", "(iiiii)i"},
+    {"host_store_write", "(iiii)i"},
+    {"host_store_delete", "(ii)i"},
+    {"host_store_list", "(iiii)i"},
+    {"host_clock_ms", "()i"},
+    {"host_clock_us", "()i"},
+    {"host_random", "()i"},
+    {"host_log", "(iii)"},
+    {"host_panic", "(ii)"},
+    {"host_mdns_hostname", "(ii)i"},
+    {"host_http_port", "()i"},
+    {"host_mdns_advertise", "(ii)"},
+    {"host_mdns_browse", "(iii)"},
+    {"host_mqtt_connect", "(ii)"},
+    {"host_mqtt_publish", "(iiiii)"},
+    {"host_mqtt_append", "(ii)"},
+    {"host_mqtt_subscribe", "(ii)"},
+    {"host_mqtt_disconnect", "()"},
+    {"host_wifi_configure", "(iiii)"},
+    {NULL, NULL},
+};
+
+const tessera_abi_fn_t tessera_abi_exports[] = {
+    {"core_init", "(ii)"},
+    {"core_tick", "()i"},
+    {"core_rx_buffer", "(i)i"},
+    {"core_http_begin", "(iiii)i"},
+    {"core_http_dispatch", "(i)"},
+    {"core_ws_open", "(i)i"},
+    {"core_ws_frame", "(ii)"},
+    {"core_ws_close", "(i)"},
+    {"core_bus_receive", "(i)"},
+    {"core_mqtt_event", "(ii)"},
+    {"core_mqtt_message", "(ii)"},
+    {"core_mdns_result", "(ii)"},
+    {"core_mdns_done", "()"},
+    {NULL, NULL},
+};
+
+#define MAX_TYPES 128
+#define MAX_FUNCS 4096
+#define SIG_CAP 24
+
+typedef struct {
+  const uint8_t *p, *end;
+  int bad;
+} reader_t;
+
+static uint32_t byte_at(reader_t *r) {
+  if (r->p >= r->end) {
+    r->bad = 1;
+    return 0;
+  }
+  return *r->p++;
+}
+
+static uint32_t leb(reader_t *r) {
+  uint32_t v = 0;
+  for (int shift = 0; shift < 35; shift += 7) {
+    uint32_t b = byte_at(r);
+    if (r->bad) return 0;
+    v |= (b & 0x7f) << shift;
+    if (!(b & 0x80)) return v;
+  }
+  r->bad = 1;
+  return 0;
+}
+
+/* A name: *s (not NUL-terminated) and its length. */
+static uint32_t name(reader_t *r, const char **s) {
+  uint32_t n = leb(r);
+  if (r->bad || n > (uint32_t)(r->end - r->p)) {
+    r->bad = 1;
+    return 0;
+  }
+  *s = (const char *)r->p;
+  r->p += n;
+  return n;
+}
+
+static int is(const char *s, uint32_t n, const char *want) { return strlen(want) == n && memcmp(s, want, n) == 0; }
+
+static int fail(char *why, size_t cap, const char *what, const char *s, uint32_t n) {
+  snprintf(why, cap, "%s%.*s", what, (int)(n > 64 ? 64 : n), s ? s : "");
+  return -1;
+}
+
+/* The ABI function named s[0..n), or NULL. */
+static const tessera_abi_fn_t *find(const tessera_abi_fn_t *table, const char *s, uint32_t n) {
+  for (; table->name; table++)
+    if (is(s, n, table->name)) return table;
+  return NULL;
+}
+
+int tessera_image_check(const uint8_t *image, size_t len, char *why, size_t cap) {
+  static const uint8_t header[8] = {0, 'a', 's', 'm', 1, 0, 0, 0};
+  if (len < 8 || memcmp(image, header, 8) != 0) return fail(why, cap, "not a WebAssembly module", NULL, 0);
+  static char types[MAX_TYPES][SIG_CAP];
+  static uint16_t funcs[MAX_FUNCS]; /* type of each function, imported ones first */
+  uint32_t type_count = 0, func_count = 0, memory_seen = 0, defined = 0, bodies = 0, data_count = 0, data = 0;
+  int has_data_count = 0;
+  uint64_t imports_seen = 0, exports_seen = 0; /* a bit per entry of the tables */
+  reader_t r = {image + 8, image + len, 0};
+  while (r.p < r.end && !r.bad) {
+    uint32_t id = byte_at(&r), size = leb(&r);
+    if (r.bad || size > (uint32_t)(r.end - r.p)) { /* cut short */
+      r.bad = 1;
+      break;
+    }
+    reader_t s = {r.p, r.p + size, 0};
+    r.p += size;
+    if (id == 1) { /* types: 0x60, params, results; only i32 is in the ABI, anything else is 'x' */
+      for (uint32_t n = leb(&s); n > 0 && !s.bad; n--) {
+        if (type_count >= MAX_TYPES || byte_at(&s) != 0x60) return fail(why, cap, "unexpected type section", NULL, 0);
+        char *sig = types[type_count++];
+        size_t at = 0;
+        sig[at++] = '(';
+        for (int part = 0; part < 2 && !s.bad; part++) {
+          for (uint32_t k = leb(&s); k > 0 && !s.bad; k--) {
+            uint32_t t = byte_at(&s);
+            if (at < SIG_CAP - 2) sig[at++] = t == 0x7f ? 'i' : 'x';
+            else s.bad = 1;
+          }
+          if (part == 0 && at < SIG_CAP - 1) sig[at++] = ')';
+        }
+        sig[at] = 0;
+      }
+    } else if (id == 2) { /* imports: module, name, kind, description */
+      for (uint32_t n = leb(&s); n > 0 && !s.bad; n--) {
+        const char *module = NULL, *field = NULL;
+        uint32_t module_len = name(&s, &module), field_len = name(&s, &field);
+        uint32_t kind = byte_at(&s);
+        if (s.bad) break;
+        if (kind != 0 || !is(module, module_len, "tessera")) return fail(why, cap, "import not in the host ABI: ", field, field_len);
+        uint32_t t = leb(&s);
+        const tessera_abi_fn_t *fn = find(tessera_abi_imports, field, field_len);
+        if (!fn) return fail(why, cap, "import not in the host ABI: ", field, field_len);
+        if (t >= type_count || strcmp(types[t], fn->signature) != 0)
+          return fail(why, cap, "import with another signature: ", field, field_len);
+        if (func_count >= MAX_FUNCS) return fail(why, cap, "too many functions", NULL, 0);
+        funcs[func_count++] = (uint16_t)t;
+        imports_seen |= 1ull << (fn - tessera_abi_imports);
+      }
+    } else if (id == 3) { /* functions: their types */
+      for (uint32_t n = leb(&s); n > 0 && !s.bad; n--) {
+        uint32_t t = leb(&s);
+        if (func_count >= MAX_FUNCS || t >= type_count) return fail(why, cap, "unexpected function section", NULL, 0);
+        funcs[func_count++] = (uint16_t)t;
+        defined++;
+      }
+    } else if (id == 10) {
+      bodies = leb(&s);
+    } else if (id == 11) {
+      data = leb(&s);
+    } else if (id == 12) {
+      data_count = leb(&s);
+      has_data_count = 1;
+    } else if (id == 7) { /* exports: name, kind, index */
+      for (uint32_t n = leb(&s); n > 0 && !s.bad; n--) {
+        const char *field = NULL;
+        uint32_t field_len = name(&s, &field), kind = byte_at(&s), index = leb(&s);
+        if (s.bad) break;
+        if (kind == 2 && is(field, field_len, "memory")) {
+          memory_seen = 1;
+          continue;
+        }
+        const tessera_abi_fn_t *fn = kind == 0 ? find(tessera_abi_exports, field, field_len) : NULL;
+        if (!fn) return fail(why, cap, "export not in the host ABI: ", field, field_len);
+        if (index >= func_count || strcmp(types[funcs[index]], fn->signature) != 0)
+          return fail(why, cap, "export with another signature: ", field, field_len);
+        exports_seen |= 1ull << (fn - tessera_abi_exports);
+      }
+    }
+    if (s.bad) r.bad = 1;
+  }
+  /* a module cut at a section's end: its code or data would be missing */
+  if (r.bad || bodies != defined || (has_data_count && data != data_count))
+    return fail(why, cap, "a malformed or incomplete WebAssembly module", NULL, 0);
+  for (const tessera_abi_fn_t *fn = tessera_abi_imports; fn->name; fn++)
+    if (!(imports_seen >> (fn - tessera_abi_imports) & 1)) return fail(why, cap, "import missing: ", fn->name, (uint32_t)strlen(fn->name));
+  for (const tessera_abi_fn_t *fn = tessera_abi_exports; fn->name; fn++)
+    if (!(exports_seen >> (fn - tessera_abi_exports) & 1)) return fail(why, cap, "export missing: ", fn->name, (uint32_t)strlen(fn->name));
+  if (!memory_seen) return fail(why, cap, "export missing: memory", NULL, 0);
+  return 0;
+}
