@@ -2,7 +2,7 @@
  * ota.c: the POSIX host's self-update with the protocol of Arduino's espota.py (native/src/ota.c has
  * the protocol; tessera_ota.h describes it), on UDP --ota-port (3232 large, 8266 small; 0 off). The
  * image is a controller.wasm: received into memory (at most OTA_SLOT bytes), its MD5 checked, then
- * checked against the host ABI (native/src/image.c). Built with WAMR, the host boots it in place of
+ * checked against the host ABI (native/src/image.c). Built with WAMR (or wasm3), the host boots it in place of
  * the running core on the same store (tessera_reboot_core), reopens the open WebSocket connections in
  * it (they get its APP_STATE) and answers OK; a core that cannot boot is refused (ERR) and the old one
  * boots again. Built with wasm2c, whose core is compiled in, it stores and verifies the image and says
@@ -36,8 +36,8 @@
 #include "tessera_port.h"
 #include "tessera_runtime.h"
 
-#ifndef TESSERA_WAMR
-#define TESSERA_WAMR 0
+#ifndef TESSERA_BOOTS_IMAGES /* WAMR and wasm3 load a core image at run time; wasm2c compiles it in */
+#define TESSERA_BOOTS_IMAGES 0
 #endif
 
 #define OTA_SLOT (1u << 20) /* the desktop host's slot too (host/src/net/ota.ts) */
@@ -116,7 +116,7 @@ static int keep_file(int keep) {
   return rename(from, to);
 }
 
-/* The image is complete and its MD5 matches: check it, keep it, boot it (WAMR). 0, or -1 refused. */
+/* The image is complete and its MD5 matches: check it, keep it, boot it (WAMR, wasm3). 0, or -1 refused. */
 static int io_finish(void *ctx) {
   update_t *u = ctx;
   char why[128];
@@ -130,7 +130,7 @@ static int io_finish(void *ctx) {
     keep_file(0);
     return -1;
   }
-#if TESSERA_WAMR
+#if TESSERA_BOOTS_IMAGES
   posix_lock();
   uint32_t from = tessera_rt_build_id(), old_len = 0, bad_len = 0;
   uint8_t *old = posix_core_image_set(u->image, u->size, &old_len);

@@ -17,6 +17,7 @@
 
 #include "m3_env.h"
 #include "tessera_host.h"
+#include "tessera_md5.h"
 #include "tessera_port.h"
 #include "tessera_runtime.h"
 #include "tessera_wasm3.h"
@@ -32,6 +33,7 @@ static IM3Environment env;
 static IM3Runtime rt; /* not `runtime`: m3ApiRawFunction names its parameter so */
 static char trap[128];
 static const char *trap_reason;
+static uint32_t build_id; /* the image's MD5 prefix, passed to core_init (controllerFirmware) */
 static tessera_wasm3_stats_t stats;
 
 #ifdef TESSERA_WASM3_COUNT_ALLOC
@@ -194,6 +196,7 @@ int tessera_rt_load(void) {
   uint32_t len = 0;
   const uint8_t *bytes = port_core_image(&len);
   if (!bytes || !len) return fail("wasm3: no core image", "");
+  build_id = tessera_build_id(bytes, len);
   uint32_t at = held();
   env = m3_NewEnvironment();
   rt = env ? m3_NewRuntime(env, TESSERA_WASM3_STACK_SIZE, NULL) : NULL;
@@ -234,6 +237,8 @@ int tessera_rt_load(void) {
   return 0;
 }
 
+uint32_t tessera_rt_build_id(void) { return build_id; }
+
 size_t tessera_rt_mem_size(void) { return rt ? m3_GetMemorySize(rt) : 0; }
 
 uint8_t *tessera_rt_mem(uint32_t ptr, uint32_t len) {
@@ -268,7 +273,10 @@ static int call(int f, uint32_t argc, const uint32_t *argv, uint32_t *out) {
   return 0;
 }
 
-void core_init(uint32_t max_panels) { call(F_INIT, 1, &max_panels, NULL); }
+void core_init(uint32_t max_panels, uint32_t build) {
+  uint32_t a[2] = {max_panels, build};
+  call(F_INIT, 2, a, NULL);
+}
 uint32_t core_tick(void) {
   uint32_t next;
   return call(F_TICK, 0, NULL, &next) ? next : 10;
