@@ -65,7 +65,7 @@ let idleTicks = 0;
 /** The main loop. Returns the milliseconds until the core next needs a tick. */
 export function core_tick(): u32 {
   // Idle ticks allocate next to nothing, so the collector runs after queued work, and once a second.
-  if (runLoop(host_clock_ms()) || ++idleTicks >= 100) {
+  if (runLoop() || ++idleTicks >= 100) {
     idleTicks = 0;
     collectNow();
   }
