@@ -35,8 +35,9 @@ let w0: usize = 0; // byte offset of the last carried word: TABLE_SKIP there mea
 let base = 0; // the panel whose record the broadcast prepare carries
 let uses = 1; // sweeps (broadcast prepares) the table serves
 let addWord = 0;
-/** Sweep u's record is the stored one with addends[u] added to word `addWord` (sendPrepares). */
-export const addends = new StaticArray<u16>(8);
+/** Sweep u's record is the stored one with the u16 at addends + 2u added to word `addWord`
+ * (sendPrepares; 8 sweeps at most). */
+export const addends = memory.data(16);
 
 /** Where panel `p`'s 20-byte record goes. */
 export function recordAt(p: i32): usize {
@@ -90,7 +91,7 @@ function tables(group: u8, dry: bool): i32 {
         const carried = load<u8>(marks + q) == IN_TABLE;
         // the carried words in order (bit by bit of the mask)
         for (let m = mask; m != 0; m &= m - 1) {
-          const wo = <usize>ctz(m) << 1;
+          const wo = (<usize>ctz(m)) << 1;
           store<u16>(o, carried ? load<u16>(r + wo) : wo == w0 ? TABLE_SKIP : 0);
           o += 2;
         }
@@ -108,8 +109,8 @@ function tables(group: u8, dry: bool): i32 {
 function sweepRecord(p: i32, u: i32): bool {
   const b = body();
   memory.copy(b, recordAt(p == 0 ? base : p), REC);
-  if (p == 0) for (let m = mask; m != 0; m &= m - 1) store<u16>(b + (<usize>ctz(m) << 1), 0);
-  store<u16>(addend + (addWord << 1), addends[u]);
+  if (p == 0) for (let m = mask; m != 0; m &= m - 1) store<u16>(b + ((<usize>ctz(m)) << 1), 0);
+  store<u16>(addend + (addWord << 1), load<u16>(addends + ((<usize>u) << 1)));
   return sumWords(b, addend, 1 << addWord);
 }
 
@@ -125,7 +126,7 @@ let planned = 0; // bytes
 export function plan(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
   uses = sweeps;
   addWord = word;
-  if (sweeps == 1) addends[0] = 0;
+  if (sweeps == 1) store<u16>(addends, 0);
   n = 0;
   m = 0;
   base = 0;

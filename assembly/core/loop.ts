@@ -31,7 +31,8 @@ import { host_clock_ms } from "../host/imports";
 import { wake, wakeUp, wakeDone, WAKE_QUEUE, WAKE_PLAYBACK, WAKE_DISCOVERY, WAKE_QUERY } from "./wake";
 import { WAKE_MIRROR, WAKE_MQTT, WAKE_STATE } from "./wake";
 
-let seenLibrary: u32 = 0;
+/** The library version MQTT last looked at (main.ts core_tick reads it too). */
+export let seenLibrary: u32 = 0;
 
 export function persistConfiguration(): void {
   w.beginCapture();

@@ -98,8 +98,8 @@ function centre(s: i32): void {
  * only for the nearest (and ties, whose float values may differ in the last bit). */
 function prepareCoordinates(perLeaf: bool): void {
   for (let i = 1; i <= count; i++) {
-    const xi = <i32>load<i16>(IX + (<usize>i << 1));
-    const yi = <i32>load<i16>(IY + (<usize>i << 1));
+    const xi = <i32>load<i16>(IX + ((<usize>i) << 1));
+    const yi = <i32>load<i16>(IY + ((<usize>i) << 1));
     const fx = <f64>xi * HALF_SQRT3; // layoutX(i)
     const fy = <f64>yi * 0.5;
     let v: f64;
@@ -125,7 +125,7 @@ function prepareCoordinates(perLeaf: bool): void {
         best = e;
       }
     }
-    store<f64>(coordinate + (<usize>i << 3), v);
+    store<f64>(coordinate + ((<usize>i) << 3), v);
   }
 }
 
@@ -134,7 +134,7 @@ let rb: f64 = 0;
 
 /** ra, rb: where the front is (rings) when panel i lights and goes dark again, before the shift. */
 function raw(i: i32): void {
-  const v = load<f64>(coordinate + (<usize>i << 3));
+  const v = load<f64>(coordinate + ((<usize>i) << 3));
   ra = v;
   rb = v + extent;
   if (coord == 2) {
@@ -197,7 +197,7 @@ function sendRecord(p: usize, address: u8): void {
 /** True when every target gets the same pulses as `first`. */
 /** Panel i is in the target set whose words start at `words` (targeting.ts bitsets). */
 function targeted(words: usize, i: i32): bool {
-  return ((load<u32>(words + ((<usize>i >> 5) << 2)) >>> (i & 31)) & 1) != 0;
+  return ((load<u32>(words + (((<usize>i) >> 5) << 2)) >>> (i & 31)) & 1) != 0;
 }
 
 /** True when every target gets the same pulses as `first`. */
@@ -302,7 +302,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     if (mode == 0 && load<u16>(r, 14) == 65535) continue; // starts after the longest delay
     include(i);
   }
-  for (let u = 0; u < pulses; u++) addends[u] = <u16>sweepOffset(u);
+  for (let u = 0; u < pulses; u++) store<u16>(addends + ((<usize>u) << 1), <u16>sweepOffset(u));
   const word = mode == 1 ? 2 : 7;
   let first = 1;
   while (!targeted(words, first)) first++;

@@ -36,11 +36,11 @@ export const HALF_SQRT3: f64 = 0.8660254037844386;
 export const SIDE: f64 = 1.7320508075688772;
 
 function x(i: i32): i32 {
-  return load<i16>(IX + (<usize>i << 1));
+  return load<i16>(IX + ((<usize>i) << 1));
 }
 
 function y(i: i32): i32 {
-  return load<i16>(IY + (<usize>i << 1));
+  return load<i16>(IY + ((<usize>i) << 1));
 }
 
 /** Brings the layout up to date with the discovered tree and root (call after rootAt()): one pass
@@ -61,8 +61,8 @@ export function updateLayout(): void {
     const inEdge = <i32>tree.inEdge[i];
     const k = tree.connectedEdge(i, inEdge);
     const out = (<i32>load<u8>(turn + p) + 4 * k) % 12; // the parent's slot k normal
-    store<i16>(IX + (<usize>i << 1), <i16>(x(p) + load<i8>(DX + out)));
-    store<i16>(IY + (<usize>i << 1), <i16>(y(p) + load<i8>(DY + out)));
+    store<i16>(IX + ((<usize>i) << 1), <i16>(x(p) + load<i8>(DX + out)));
+    store<i16>(IY + ((<usize>i) << 1), <i16>(y(p) + load<i8>(DY + out)));
     store<u8>(turn + i, <u8>((out + 6 - 4 * inEdge + 12) % 12));
   }
   const ox = x(root);
@@ -71,8 +71,8 @@ export function updateLayout(): void {
   for (let i = 1; i <= count; i++) {
     const px = x(i) - ox;
     const py = y(i) - oy;
-    store<i16>(IX + (<usize>i << 1), <i16>px);
-    store<i16>(IY + (<usize>i << 1), <i16>py);
+    store<i16>(IX + ((<usize>i) << 1), <i16>px);
+    store<i16>(IY + ((<usize>i) << 1), <i16>py);
     // distinct triangles of the tiling have distinct centres (at least 1 apart, twice the
     // inradius): two panels on the same lattice point overlap. One hash probe sequence per panel
     // instead of every pair (100 panels: 5,000 comparisons).
