@@ -71,8 +71,9 @@ export function core_tick(): u32 {
   // takes: WAMR's classic interpreter finds the end of an if or block by scanning its body whenever
   // its small cache misses, and the inlined loop wrapped in a skipped if cost an idle tick 12 k.
   if (wake == 0 && libraryVersion == seenLibrary && ++idleTicks < 100) return 10;
-  // Idle ticks allocate next to nothing, so the collector runs after queued work, and once a second.
-  if (runLoop() || idleTicks >= 100) {
+  // Ticks without queued work allocate next to nothing, so the collector runs after queued work, and
+  // once in 100 other ticks (a quiet one counts in the line above).
+  if (runLoop() || ++idleTicks >= 100) {
     idleTicks = 0;
     collectNow();
   }
