@@ -289,6 +289,9 @@ function namedCore(dir: string): void {
   );
   if (re.status !== 0) throw new Error(`reoptimize failed:\n${re.stderr}`);
   fs.copyFileSync(path.join(ROOT, "build/panel.wasm"), path.join(dir, "panel.wasm"));
+  // native/CMakeLists.txt wants the web app's assets beside the wasm files
+  fs.mkdirSync(path.join(dir, "web"), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, "build/web/web_assets.c"), path.join(dir, "web/web_assets.c"));
 }
 
 export async function benchWamr(options: { profile?: boolean } = {}): Promise<WamrReport> {

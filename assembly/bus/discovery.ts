@@ -6,6 +6,7 @@ import { send, body } from "./send";
 import { T_RESET, T_ASSIGN, T_PROBE, ADDR_BROADCAST, ADDR_LINK } from "./protocol";
 import { tree, MAX_PANELS } from "../topology/tree";
 import { log, LOG_INFO, LOG_WARN } from "../util/log";
+import { wakeUp, wakeDone, WAKE_DISCOVERY } from "../core/wake";
 
 /** How long a probe may stay unanswered before its slot counts as empty. */
 export const PROBE_TIMEOUT_MS: u32 = 100;
@@ -35,6 +36,7 @@ export function startDiscovery(maxPanels: i32, now: u32, done: () => void): void
   tree.clear();
   depth = 0;
   running = true;
+  wakeUp(WAKE_DISCOVERY);
   send(ADDR_BROADCAST, T_RESET);
   awaitParent = 0;
   awaitSlot = 0;
@@ -100,6 +102,7 @@ function advance(now: u32): void {
     return;
   }
   running = false;
+  wakeDone(WAKE_DISCOVERY);
   log(LOG_INFO, "discovery: " + tree.count.toString() + " panels");
   onDone();
 }

@@ -22,7 +22,11 @@ import { sumWords } from "./table-sum";
 const REC = 20;
 const PREPARE_BYTES = 25;
 const recs = memory.data(REC * (MAX_PANELS + 1));
-const marks = memory.data(MAX_PANELS + 1); // 1 included
+// Per panel: 0 not included, MARKED included, IN_TABLE included and carried by the table (plan()).
+// Loops read these bytes and the records in place: no call per panel or word.
+const marks = memory.data(MAX_PANELS + 1);
+const MARKED: u8 = 1;
+const IN_TABLE: u8 = 2;
 const addend = memory.data(REC);
 let lo = MAX_PANELS + 1; // the included range
 let hi = 0;
@@ -31,8 +35,9 @@ let w0: usize = 0; // byte offset of the last carried word: TABLE_SKIP there mea
 let base = 0; // the panel whose record the broadcast prepare carries
 let uses = 1; // sweeps (broadcast prepares) the table serves
 let addWord = 0;
-/** Sweep u's record is the stored one with addends[u] added to word `addWord` (sendPrepares). */
-export const addends = new StaticArray<u16>(8);
+/** Sweep u's record is the stored one with the u16 at addends + 2u added to word `addWord`
+ * (sendPrepares; 8 sweeps at most). */
+export const addends = memory.data(16);
 
 /** Where panel `p`'s 20-byte record goes. */
 export function recordAt(p: i32): usize {
@@ -41,18 +46,9 @@ export function recordAt(p: i32): usize {
 
 /** Panel `p` gets its record (recordAt) at the next sendPrepares. */
 export function include(p: i32): void {
-  store<u8>(marks + p, 1);
+  store<u8>(marks + p, MARKED);
   lo = min(lo, p);
   hi = max(hi, p);
-}
-
-function marked(p: i32): bool {
-  return load<u8>(marks + p) != 0;
-}
-
-/** In the table: included, and its last carried word can be told from the "left out" marker. */
-function inTable(p: i32): bool {
-  return marked(p) && load<u16>(recordAt(p) + w0) != TABLE_SKIP;
 }
 
 function entryBytes(): i32 {
@@ -60,8 +56,8 @@ function entryBytes(): i32 {
 }
 
 /**
- * The table packets over the panels inTable, in index order; a run of left-out panels costs an
- * entry each, or a new packet when its header is cheaper. Only counts (dry) or also sends;
+ * The table packets over the panels in the table, in index order; a run of left-out panels costs
+ * an entry each, or a new packet when its header is cheaper. Only counts (dry) or also sends;
  * returns their bytes.
  */
 function tables(group: u8, dry: bool): i32 {
@@ -69,17 +65,16 @@ function tables(group: u8, dry: bool): i32 {
   const per = (<i32>MAX_PACKET - <i32>TABLE_HEAD) / e;
   let bytes = 0;
   let open = true;
-  const skipWord = <i32>(w0 >> 1);
   let p = lo;
   while (p <= hi) {
-    if (!inTable(p)) {
+    if (load<u8>(marks + p) != IN_TABLE) {
       p++;
       continue;
     }
     const first = p;
     let last = p;
     for (let q = p + 1; q <= hi && q - first < per; q++) {
-      if (!inTable(q)) continue;
+      if (load<u8>(marks + q) != IN_TABLE) continue;
       if ((q - last - 1) * e > <i32>TABLE_HEAD) break; // the gap costs more than a new packet
       last = q;
     }
@@ -92,10 +87,12 @@ function tables(group: u8, dry: bool): i32 {
       store<u16>(b, <u16>(mask | (open ? TABLE_OPEN : 0) | ((uses - 1) << TABLE_USES_SHIFT)), 2);
       let o = b + 4;
       for (let q = first; q <= last; q++) {
-        const r = recordAt(q);
-        for (let w = 1; w < 10; w++) {
-          if ((mask & (1 << w)) == 0) continue;
-          store<u16>(o, inTable(q) ? load<u16>(r + (w << 1)) : w == skipWord ? TABLE_SKIP : 0);
+        const r = recs + <usize>q * REC;
+        const carried = load<u8>(marks + q) == IN_TABLE;
+        // the carried words in order (bit by bit of the mask)
+        for (let m = mask; m != 0; m &= m - 1) {
+          const wo = (<usize>ctz(m)) << 1;
+          store<u16>(o, carried ? load<u16>(r + wo) : wo == w0 ? TABLE_SKIP : 0);
           o += 2;
         }
       }
@@ -112,8 +109,8 @@ function tables(group: u8, dry: bool): i32 {
 function sweepRecord(p: i32, u: i32): bool {
   const b = body();
   memory.copy(b, recordAt(p == 0 ? base : p), REC);
-  if (p == 0) for (let w = 1; w < 10; w++) if ((mask & (1 << w)) != 0) store<u16>(b + (w << 1), 0);
-  store<u16>(addend + (addWord << 1), addends[u]);
+  if (p == 0) for (let m = mask; m != 0; m &= m - 1) store<u16>(b + ((<usize>ctz(m)) << 1), 0);
+  store<u16>(addend + (addWord << 1), load<u16>(addends + ((<usize>u) << 1)));
   return sumWords(b, addend, 1 << addWord);
 }
 
@@ -129,19 +126,34 @@ let planned = 0; // bytes
 export function plan(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
   uses = sweeps;
   addWord = word;
-  if (sweeps == 1) addends[0] = 0;
+  if (sweeps == 1) store<u16>(addends, 0);
   n = 0;
   m = 0;
-  mask = 0;
   base = 0;
+  // the words that differ from the first included record: the differences of every record,
+  // or-ed in three loads a record (bytes 0-7, 8-15, 16-19)
+  let d0: u64 = 0;
+  let d1: u64 = 0;
+  let d2: u32 = 0;
+  let b: usize = 0;
   for (let p = lo; p <= hi; p++) {
-    if (!marked(p)) continue;
+    if (load<u8>(marks + p) == 0) continue;
+    store<u8>(marks + p, MARKED);
     n++;
-    if (base == 0) base = p;
-    for (let w = 1; w < 10; w++) {
-      const o = <usize>(w << 1);
-      if (load<u16>(recordAt(p) + o) != load<u16>(recordAt(base) + o)) mask |= 1 << w;
+    const r = recs + <usize>p * REC;
+    if (base == 0) {
+      base = p;
+      b = r;
     }
+    d0 |= load<u64>(r) ^ load<u64>(b);
+    d1 |= load<u64>(r, 8) ^ load<u64>(b, 8);
+    d2 |= load<u32>(r, 16) ^ load<u32>(b, 16);
+  }
+  mask = 0;
+  // word w (bits 1-9; word 0 is group and layer, the same in every record) from its 16-bit lane
+  for (let w: u32 = 1; w < 10; w++) {
+    const lane = w < 4 ? d0 >> (w << 4) : w < 8 ? d1 >> ((w - 4) << 4) : <u64>(d2 >> ((w - 8) << 4));
+    if ((lane & 0xffff) != 0) mask |= 1 << w;
   }
   allSame = n > 0 && mask == 0 && n == all;
   useTable = false;
@@ -150,7 +162,12 @@ export function plan(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
   if (mask == 0) mask = 1 << 7; // the same record on some panels: the delay word marks them
   if (uses > 1) mask |= 1 << addWord; // each panel adds its own value to the sweep's addend
   w0 = <usize>((31 - clz(mask)) << 1);
-  for (let p = lo; p <= hi; p++) if (inTable(p)) m++;
+  // in the table: included, and its last carried word can be told from the "left out" marker
+  for (let p = lo; p <= hi; p++) {
+    if (load<u8>(marks + p) == 0 || load<u16>(recs + <usize>p * REC + w0) == TABLE_SKIP) continue;
+    store<u8>(marks + p, IN_TABLE);
+    m++;
+  }
   if (m == 0) return planned;
   const viaTable = tables(0, true) + PREPARE_BYTES * uses * (1 + n - m); // + unicasts for the rest
   useTable = viaTable < planned;
@@ -160,7 +177,7 @@ export function plan(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
 
 /** Drops the included records unsent. */
 export function forget(): void {
-  for (let p = lo; p <= hi; p++) store<u8>(marks + p, 0);
+  if (hi >= lo) memory.fill(marks + lo, 0, hi - lo + 1);
   lo = MAX_PANELS + 1;
   hi = 0;
 }
@@ -176,7 +193,7 @@ export function sendPrepares(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
   const bytes = plan(all, sweeps, word);
   if (allSame || useTable) {
     if (useTable) {
-      while (!inTable(base)) base++;
+      while (load<u8>(marks + base) != IN_TABLE) base++;
       tables(load<u8>(recordAt(base)), false);
     }
     for (let u = 0; u < uses; u++) {
@@ -186,7 +203,8 @@ export function sendPrepares(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
   }
   if (!allSame) {
     for (let p = lo; p <= hi; p++) {
-      if (!marked(p) || (useTable && inTable(p))) continue;
+      const k = load<u8>(marks + p);
+      if (k == 0 || (useTable && k == IN_TABLE)) continue;
       for (let u = 0; u < uses; u++) if (sweepRecord(p, u)) send(<u8>p, T_ANIM_PREPARE);
     }
   }

@@ -5,6 +5,7 @@ import { send } from "./send";
 import { T_QUERY, ADDR_BROADCAST } from "./protocol";
 import { tree, MAX_PANELS } from "../topology/tree";
 import { MAX_CONNECTIONS } from "../ws/connections";
+import { wakeUp, wakeDone, WAKE_QUERY } from "../core/wake";
 
 export const QUERY_TIMEOUT_MS: u32 = 50;
 /** HTTP requests that may wait at once (more answer 503); WebSocket connections come on top. */
@@ -46,6 +47,7 @@ export function requestStates(id: u32, isWs: bool, now: u32): bool {
   }
   if (!active) {
     active = true;
+    wakeUp(WAKE_QUERY);
     startedAt = now;
     answered = 0;
     for (let i = 0; i <= MAX_PANELS; i++) replied[i] = false;
@@ -70,6 +72,7 @@ export function queryTick(now: u32): void {
 
 function complete(): void {
   active = false;
+  wakeDone(WAKE_QUERY);
   const n = waiters;
   waiters = 0;
   httpWaiters = 0;

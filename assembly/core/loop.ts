@@ -1,5 +1,6 @@
-// The main loop: drains the work queue, then runs the timers of discovery, live queries and the
-// mirror stream, then broadcasts APP_STATE if anything changed.
+// The main loop: drains the work queue, then runs the timers of playback, discovery, live queries,
+// the mirror stream and MQTT, then broadcasts APP_STATE if anything changed; only the subsystems
+// whose wake bit is set (core/wake.ts), so an idle tick reads one global and returns.
 import { dequeue, W_APPEARANCE, W_POWER, W_PANEL_POWER, W_PANEL_COLOR, W_LOGICAL_ROOT } from "./queue";
 import { W_PALETTE, W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION } from "./queue";
 import {
@@ -7,6 +8,7 @@ import {
   stopPlayback,
   setSpeed,
   playbackTick,
+  playbackIdle,
   restartIfPlaying,
   playFlat,
   refreshSceneLook,
@@ -24,6 +26,13 @@ import { storeWrite } from "../store/kv";
 import { app } from "../state/app";
 import * as w from "../json/writer";
 import { mqttTick } from "../mqtt/service";
+import { libraryVersion } from "../scene/store";
+import { host_clock_ms } from "../host/imports";
+import { wake, wakeUp, wakeDone, WAKE_QUEUE, WAKE_PLAYBACK, WAKE_DISCOVERY, WAKE_QUERY } from "./wake";
+import { WAKE_MIRROR, WAKE_MQTT, WAKE_STATE } from "./wake";
+
+/** The library version MQTT last looked at (main.ts core_tick reads it too). */
+export let seenLibrary: u32 = 0;
 
 export function persistConfiguration(): void {
   w.beginCapture();
@@ -32,9 +41,19 @@ export function persistConfiguration(): void {
 }
 
 /** Returns true when it applied queued work (which may allocate). */
-export function runLoop(now: u32): bool {
+export function runLoop(): bool {
+  // a scene saved or deleted changes the MQTT scene select (the store does not know the loop)
+  if (libraryVersion != seenLibrary) {
+    seenLibrary = libraryVersion;
+    wakeUp(WAKE_MQTT);
+  }
+  if (wake == 0) return false;
+  const now = host_clock_ms();
+  const worked = (wake & WAKE_QUEUE) != 0;
+  // queued work may start playback or change what MQTT publishes (brightness): both look
+  if (worked) wakeUp(WAKE_PLAYBACK | WAKE_MQTT);
+  wakeDone(WAKE_QUEUE);
   let item = dequeue();
-  const worked = item != null;
   while (item) {
     switch (item.kind) {
       case W_APPEARANCE:
@@ -77,11 +96,18 @@ export function runLoop(now: u32): bool {
     }
     item = dequeue();
   }
-  playbackTick(now);
-  discoveryTick(now);
-  queryTick(now);
-  mirrorTick(now);
-  mqttTick(now);
-  broadcastAppStateIfChanged();
+  if (wake & WAKE_PLAYBACK) {
+    playbackTick(now);
+    if (playbackIdle()) wakeDone(WAKE_PLAYBACK);
+  }
+  // discovery, the query and the mirror clear their own bits when they are done
+  if (wake & WAKE_DISCOVERY) discoveryTick(now);
+  if (wake & WAKE_QUERY) queryTick(now);
+  if (wake & WAKE_MIRROR) mirrorTick(now);
+  if ((wake & WAKE_MQTT) != 0 && mqttTick(now)) wakeDone(WAKE_MQTT);
+  if (wake & WAKE_STATE) {
+    wakeDone(WAKE_STATE);
+    broadcastAppStateIfChanged();
+  }
   return worked;
 }

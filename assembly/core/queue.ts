@@ -2,6 +2,7 @@
 // once, queued here and applied on the next tick (the spec's deferred-execution rule). The ring is
 // preallocated; when it is full the request is answered 503 busy.
 import { AppearancePatch } from "../state/appearance";
+import { wakeUp, WAKE_QUEUE } from "./wake";
 
 export const W_APPEARANCE: u8 = 1;
 export const W_POWER: u8 = 2;
@@ -36,6 +37,7 @@ export function enqueue(kind: u8, a: i32, b: i32): Work | null {
   if (size == QUEUE_SIZE) return null;
   const w = ring[(head + size) % QUEUE_SIZE];
   size++;
+  wakeUp(WAKE_QUEUE);
   w.kind = kind;
   w.a = a;
   w.b = b;

@@ -2,7 +2,7 @@
 // only) the MQTT settings, session and topics. main.ts forwards the host's events here.
 import { host_mdns_hostname, host_mdns_advertise, host_http_port } from "../host/imports";
 import { deviceName, setHostname, commitMqtt, parseMqttPatch, MQTT_KEY, writeMqttSettings } from "./config";
-import { restartSession, sessionTick, sessionEvent, sessionBrowse } from "./session";
+import { restartSession, sessionTick, sessionTimed, sessionEvent, sessionBrowse } from "./session";
 import { setVariant } from "./discovery";
 import { announce, publishStates, handleMessage } from "./topics";
 import { Packer } from "./pack";
@@ -13,6 +13,7 @@ import { parseJson, closeJson, PARSE_OK } from "../json/reader";
 import { resetErrors, validationError } from "../json/validate";
 import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
+import { wakeUp, WAKE_MQTT } from "../core/wake";
 
 let large = false;
 
@@ -58,25 +59,33 @@ export function persistMqtt(): void {
   storeWrite(MQTT_KEY, w.endCapture());
 }
 
-export function mqttTick(now: u32): void {
-  if (!large) return;
+/** The session's timers and the states that changed. Returns true when it needs no more ticks until
+ * something wakes it (an app change, an event: core/wake.ts): no timer runs, every state is out. */
+export function mqttTick(now: u32): bool {
+  if (!large) return true;
   sessionTick(now);
   publishStates();
+  return !sessionTimed();
 }
 
+// The host's events may change the session's phase or the states to publish: the next tick looks.
 export function mqttEvent(kind: u32, reason: u32, now: u32): void {
+  wakeUp(WAKE_MQTT);
   if (large && sessionEvent(kind, reason, now)) announce(true);
 }
 
 export function mqttMessage(ptr: usize, topicLen: u32, payloadLen: u32): void {
   if (!large) return;
+  wakeUp(WAKE_MQTT);
   handleMessage(String.UTF8.decodeUnsafe(ptr, topicLen), String.UTF8.decodeUnsafe(ptr + topicLen, payloadLen));
 }
 
 export function mdnsResult(ptr: usize, hostLen: u32, port: u32, now: u32): void {
+  wakeUp(WAKE_MQTT);
   if (large && hostLen > 0) sessionBrowse(String.UTF8.decodeUnsafe(ptr, hostLen), port, now);
 }
 
 export function mdnsDone(now: u32): void {
+  wakeUp(WAKE_MQTT);
   if (large) sessionBrowse("", 0, now);
 }

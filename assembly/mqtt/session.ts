@@ -9,6 +9,7 @@ import { log, LOG_INFO, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
 import { fill } from "../json/template";
 import * as t from "../generated/text";
+import { wakeUp, WAKE_MQTT } from "../core/wake";
 
 // Phases.
 const P_OFF = 0; // disabled
@@ -55,6 +56,11 @@ export function connected(): bool {
   return phase == P_UP;
 }
 
+/** A timer runs (start, browse, connect, back-off): the session needs ticks. */
+export function sessionTimed(): bool {
+  return phase != P_OFF && phase != P_UP;
+}
+
 /** Ends the session under the current settings: `offline` on its status topic, then a clean
  * disconnect (without the `offline` when the status topic was just emptied). Called before new
  * settings are committed (the prefix may change). */
@@ -78,6 +84,7 @@ export function restartSession(): void {
   source = "none";
   lastError = "none";
   phase = mqtt.enabled ? P_START : P_OFF;
+  wakeUp(WAKE_MQTT);
 }
 
 /** The step sequence of the configured mode, or -1 past its end. */

@@ -31,7 +31,7 @@ import * as c from "./compile";
 import { sameName } from "../palette/palette";
 import { runnerStart } from "../runner/compile";
 import { rKind, R_RAIN, FLAT_STEP } from "../runner/fields";
-import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, FLAT_SPAWNER } from "../runner/spawn";
+import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle, FLAT_SPAWNER } from "../runner/spawn";
 
 const S_WAIT: u8 = 0;
 const S_RUN: u8 = 1;
@@ -261,6 +261,11 @@ export function playFlat(now: u32): void {
 function stopFlatSpawner(): void {
   spawnerStop(FLAT_SPAWNER);
   flatSpawnGroup = 0;
+}
+
+/** True when nothing plays: no scene, no flat spawner, no drop in flight (the loop's wake bit). */
+export function playbackIdle(): bool {
+  return !active && flatSpawnGroup == 0 && spawnersIdle();
 }
 
 /** Every tick, scene or not: the flat spawner's window, then the drops due. */

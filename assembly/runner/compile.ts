@@ -5,33 +5,33 @@ import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
 import { recordAt, include, plan, forget, sendPrepares, addends } from "../bus/pulse-table";
-import { setHas, setCount } from "../topology/targeting";
-import { count } from "../topology/rooted";
+import { sets, setCount, SET_WORDS } from "../topology/targeting";
+import { count, root, children } from "../topology/rooted";
 import { MAX_PANELS } from "../topology/tree";
-import { computeHops, hops, isLeaf, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
-import { updateLayout, layoutValid, layoutX, layoutY } from "./layout";
+import { computeHops, hops, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
+import { updateLayout, layoutValid, layoutX, layoutY, IX, IY, HALF_SQRT3 } from "./layout";
 import { R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE, R_RAIN } from "./fields";
 import * as f from "./fields";
 import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
 
 /** Pulses per panel a runner step may use (count sweeps beyond it are dropped): 18 slots are shared. */
 export const MAX_PULSES = 8;
-const F_LOOP: u8 = 0x10;
-const F_PINGPONG: u8 = 0x20;
-const F_REAP: u8 = 0x40;
-const F_WINDOW: u8 = 0x80;
-const KIND_RUNNER: u8 = 9;
+/** The kind byte of each mode: runner pulse (kind 9) with reap on done (0x40) for one-shot sweeps,
+ * loop (0x10) or pingpong (0x20) with a window (0x80) for the others. */
+const KINDS = memory.data<u8>([0x49, 0x99, 0xa9, 0x99]);
 
 const rec0 = memory.data(20);
 const rec1 = memory.data(20);
+/** What every pulse of the step shares (fill() copies it, then writes the words that differ). */
+const template = memory.data(20);
 
-// The step being emitted.
+// The step being emitted: its constants, worked out once in runnerStart.
 let step = 0;
-let cRec: usize = 0;
-let cGroup: u8 = 0;
-let cLayer: u8 = 0;
 let T: f64 = 0; // one sweep, lap, pass or rotation in ms (already divided by the speed)
 let L: f64 = 1; // the front's travel in rings
+let K: f64 = 1; // ms per ring: T / L
+let lap: f64 = 0; // a train's period T / repeatCount; WHEEL's time between blades T / lines
+let sweeps: f64 = 1; // the step's count
 let pulses = 1;
 let mode = 0; // 0 one-shot sweeps, 1 repeating train, 2 bounce, 3 wheel
 let coord = 0; // 0 topology hops, 1 geometric axis, 2 geometric rings (RIPPLE)
@@ -41,15 +41,19 @@ let ax: f64 = 1; // the axis direction
 let ay: f64 = 0;
 let cx: f64 = 0; // the source centre (RIPPLE, WHEEL)
 let cy: f64 = 0;
-let perLeaf = false;
 let lo: f64 = 0;
 let span: f64 = 0; // the targets' extent, for reverse (L may be widened for BOUNCE)
 let flip = false;
-// Where the sweep's front is (rings) when the current panel lights and goes dark again, from
-// interval(); for WHEEL the window centre and width in ms.
-const coordinate = new StaticArray<f64>(MAX_PANELS + 1);
-let ia: f64 = 0;
-let ib: f64 = 0;
+let lines: f64 = 1; // WHEEL
+let sector: f64 = 360;
+let thickness: f64 = 0;
+let clockwise = false;
+// Per panel (index << 3), what a sweep starts from: hops, the projection on the axis, or the
+// distance to the source (RIPPLE); worked out once per step for every panel.
+const coordinate = memory.data(8 * (MAX_PANELS + 1));
+/** The leaves seen from the effective root, in index order (RIPPLE and WHEEL from `leaves`). */
+const leaves = memory.data(MAX_PANELS);
+let leafCount = 0;
 
 /** v modulo m, in [0, m) (no f64 `%`, which would pull in fmod). */
 function wrap(v: f64, m: f64): f64 {
@@ -60,18 +64,24 @@ function round(v: f64): i32 {
   return <i32>Math.floor(v + 0.5);
 }
 
+function findLeaves(): void {
+  leafCount = 0;
+  const ch = changetype<usize>(children);
+  for (let i = 1; i <= count; i++)
+    if (load<u8>(ch + i) == 0 && !(i == root && count > 1)) store<u8>(leaves + leafCount++, <u8>i);
+}
+
 /** The centre of a source: its panel, or the average of the leaves or of every panel. */
 function centre(s: i32): void {
   const src = <i32>f.rSource[s];
   cx = 0;
   cy = 0;
   if (src == SRC_ALL || src == SRC_LEAVES) {
-    let n = 0;
-    for (let i = 1; i <= count; i++) {
-      if (src == SRC_LEAVES && !isLeaf(i)) continue;
+    const n = src == SRC_ALL ? count : leafCount;
+    for (let k = 0; k < n; k++) {
+      const i = src == SRC_ALL ? k + 1 : <i32>load<u8>(leaves + k);
       cx += layoutX(i);
       cy += layoutY(i);
-      n++;
     }
     cx /= <f64>n;
     cy /= <f64>n;
@@ -82,131 +92,101 @@ function centre(s: i32): void {
   cy = layoutY(p);
 }
 
-function distance(i: i32, x: f64, y: f64): f64 {
-  const dx = layoutX(i) - x;
-  const dy = layoutY(i) - y;
-  return Math.sqrt(dx * dx + dy * dy);
-}
-
-/**
- * ia, ib of panel i before normalising: topology a = hops, geometric axis a = the centre
- * projected on `angle`, b = a + extent; geometric RIPPLE: rings from the source centre (per leaf
- * for `leaves`: the nearest), panels as discs of radius 1, lit from when the front touches the
- * disc until the back of the ring leaves it.
- */
-function raw(i: i32): void {
-  const v = unchecked(coordinate[i]);
-  if (coord == 2) {
-    ia = Math.max(0, v - 1);
-    ib = v + 1 + ringWidth;
-    return;
-  }
-  ia = v;
-  ib = ia + extent;
-}
-
-/** Per panel, what raw() starts from: hops, the projection on the axis, or the distance to the
- * source (RIPPLE; from the leaves, the nearest leaf's), worked out once per step rather than for
- * every pulse of every panel (from the leaves that was quadratic in the panels each time). */
-function prepareCoordinates(): void {
+/** Per panel, what a sweep starts from (the coordinate table): hops, the projection on the axis,
+ * or the distance to the source (RIPPLE). From the leaves, the nearest leaf's: found on the exact
+ * integer lattice (4·d² = 3·dx² + dy² in lattice steps), the floating-point distance worked out
+ * only for the nearest (and ties, whose float values may differ in the last bit). */
+function prepareCoordinates(perLeaf: bool): void {
   for (let i = 1; i <= count; i++) {
+    const xi = <i32>load<i16>(IX + ((<usize>i) << 1));
+    const yi = <i32>load<i16>(IY + ((<usize>i) << 1));
+    const fx = <f64>xi * HALF_SQRT3; // layoutX(i)
+    const fy = <f64>yi * 0.5;
     let v: f64;
-    if (coord == 2) {
-      if (perLeaf) {
-        v = Infinity;
-        for (let q = 1; q <= count; q++) if (isLeaf(q)) v = Math.min(v, distance(i, layoutX(q), layoutY(q)));
-      } else v = distance(i, cx, cy);
-    } else v = coord == 1 ? layoutX(i) * ax + layoutY(i) * ay : <f64>hops[i];
-    unchecked((coordinate[i] = v));
+    if (coord == 0) v = <f64>load<u8>(hops + i);
+    else if (coord == 1) v = fx * ax + fy * ay;
+    else if (!perLeaf) {
+      const dx = fx - cx;
+      const dy = fy - cy;
+      v = Math.sqrt(dx * dx + dy * dy);
+    } else {
+      v = Infinity;
+      let best = i32.MAX_VALUE;
+      for (let k = 0; k < leafCount; k++) {
+        const q = <usize>load<u8>(leaves + k);
+        const xq = <i32>load<i16>(IX + (q << 1));
+        const yq = <i32>load<i16>(IY + (q << 1));
+        const e = 3 * (xi - xq) * (xi - xq) + (yi - yq) * (yi - yq);
+        if (e > best) continue;
+        const dx = fx - <f64>xq * HALF_SQRT3;
+        const dy = fy - <f64>yq * 0.5;
+        const d = Math.sqrt(dx * dx + dy * dy);
+        v = e < best ? d : Math.min(v, d);
+        best = e;
+      }
+    }
+    store<f64>(coordinate + ((<usize>i) << 3), v);
   }
 }
 
-/** The shift making the earliest target light at 0; L becomes the latest end. */
-function normalise(set: i32, reverse: bool): void {
-  lo = Infinity;
-  let hi: f64 = -Infinity;
-  for (let i = 1; i <= count; i++) {
-    if (!setHas(set, i)) continue;
-    raw(i);
-    lo = Math.min(lo, ia);
-    hi = Math.max(hi, ib);
+let ra: f64 = 0;
+let rb: f64 = 0;
+
+/** ra, rb: where the front is (rings) when panel i lights and goes dark again, before the shift. */
+function raw(i: i32): void {
+  const v = load<f64>(coordinate + ((<usize>i) << 3));
+  ra = v;
+  rb = v + extent;
+  if (coord == 2) {
+    ra = Math.max(0, v - 1);
+    rb = v + 1 + ringWidth;
   }
-  L = hi - lo;
-  span = L;
-  flip = reverse;
-}
-
-/** ia, ib of panel i, normalised; reverse flips them (the same band travelling the other way). */
-function interval(i: i32): void {
-  raw(i);
-  const a = ia - lo;
-  const b = ib - lo;
-  ia = flip ? span - b : a;
-  ib = flip ? span - a : b;
-}
-
-/** WHEEL: ia, ib = the window centre and width (ms within one blade period) of the blades sweeping
- * over panel i's disc. */
-function wheel(i: i32): void {
-  const lines = <f64>f.rLines[step];
-  const sector = 360 / lines;
-  const d = distance(i, cx, cy);
-  let deg: f64 = sector;
-  // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
-  if (d > 1 + 1e-9) deg = Math.min(sector, 2 * asinDeg(1 / d) + <f64>f.rThickness[step]);
-  let phi = atan2Deg(layoutY(i) - cy, layoutX(i) - cx);
-  if (f.rReverse[step]) phi = -phi; // clockwise
-  ia = (wrap(phi, sector) * T) / 360;
-  ib = deg >= sector ? T / lines : (deg * T) / 360;
 }
 
 /** How much later sweep j of `count` comes (ms): j·T/count, within the lap for a train. */
 function sweepOffset(j: i32): i32 {
-  const offset = (<f64>j * T) / <f64>f.rCount[step];
-  return mode == 1 ? round(wrap(offset, T / <f64>f.rRepeatCount[step])) : round(offset);
+  const offset = (<f64>j * T) / sweeps;
+  return mode == 1 ? round(wrap(offset, lap)) : round(offset);
 }
 
-/** Pulse j of panel i as a 20-byte record at p. */
+/**
+ * Pulse j of panel i as a 20-byte record at p: the template plus the words that differ. A sweep
+ * lights panel i while its front is between ia and ib rings (topology: a = hops, geometric axis:
+ * the centre projected on `angle`, b = a + extent; geometric RIPPLE: rings from the source centre,
+ * panels as discs of radius 1, lit from when the front touches the disc until the back of the ring
+ * leaves it), shifted so the earliest target lights at 0 and flipped for reverse. WHEEL: the
+ * window centre and width (ms within one blade period) of the blades sweeping over the disc.
+ */
 function fill(i: i32, j: i32, p: usize): void {
-  let kind: u8 = KIND_RUNNER;
-  let delay: f64 = 0;
-  let dur: f64 = T;
-  let wc: i32 = 0;
-  let ww: i32 = 0;
-  if (mode == 3) wheel(i);
-  else interval(i);
-  const k = T / L;
-  if (mode == 0) {
-    kind |= F_REAP;
-    delay = <f64>(round(ia * k) + sweepOffset(j)); // rounded apart: sweeps can share one pulse table
-    dur = (ib - ia) * k;
-  } else if (mode == 1) {
-    kind |= F_LOOP | F_WINDOW;
-    dur = T / <f64>f.rRepeatCount[step];
-    wc = round(wrap(((ia + ib) / 2) * k, dur)) + sweepOffset(j); // the engine wraps it round the lap
-    if (wc > 65535) wc %= round(dur);
-    ww = min(round((ib - ia) * k), round(dur));
-  } else if (mode == 2) {
-    kind |= F_PINGPONG | F_WINDOW;
-    wc = round(ia * k);
-    ww = min(round(<f64>max<u8>(f.rWidth[step], 1) * k), 65535);
-  } else {
-    kind |= F_LOOP | F_WINDOW;
-    dur = T / <f64>f.rLines[step];
-    wc = round(ia);
-    ww = round(ib);
+  memory.copy(p, template, 20);
+  if (mode == 3) {
+    const dx = layoutX(i) - cx;
+    const dy = layoutY(i) - cy;
+    const d = Math.sqrt(dx * dx + dy * dy);
+    let deg: f64 = sector;
+    // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
+    if (d > 1 + 1e-9) deg = Math.min(sector, 2 * asinDeg(1 / d) + thickness);
+    let phi = atan2Deg(dy, dx);
+    if (clockwise) phi = -phi;
+    store<u16>(p, <u16>round((wrap(phi, sector) * T) / 360), 4);
+    store<u16>(p, <u16>max(round(deg >= sector ? T / lines : (deg * T) / 360), 1), 6);
+    return;
   }
-  store<u8>(p, cGroup);
-  store<u8>(p, cLayer, 1);
-  store<u8>(p, kind, 2);
-  store<u8>(p, load<u8>(cRec + 1), 3); // animates | blend << 4
-  if (mode != 0) ww = max(ww, 1); // a width of 0 would mean "no window"
-  store<u16>(p, <u16>wc, 4); // window, or colorFrom black (kind 0, 0, 0, 0)
-  store<u16>(p, <u16>ww, 6);
-  memory.copy(p + 8, cRec + 6, 4); // colorTo
-  store<u16>(p, <u16>max(1, min(round(dur), 65535)), 12);
-  store<u16>(p, <u16>min(round(delay), 65535), 14);
-  memory.copy(p + 16, cRec + 10, 4); // rise, fall, from, to
+  raw(i);
+  const a = ra - lo;
+  const b = rb - lo;
+  const ia = flip ? span - b : a;
+  const ib = flip ? span - a : b;
+  if (mode == 0) {
+    // rounded apart from the sweep's offset: sweeps can share one pulse table
+    store<u16>(p, <u16>max(1, min(round((ib - ia) * K), 65535)), 12);
+    store<u16>(p, <u16>min(round(ia * K) + (j > 0 ? sweepOffset(j) : 0), 65535), 14);
+  } else if (mode == 1) {
+    let wc = round(wrap(((ia + ib) / 2) * K, lap)) + (j > 0 ? sweepOffset(j) : 0); // the engine wraps it
+    if (wc > 65535) wc %= round(lap);
+    store<u16>(p, <u16>wc, 4);
+    store<u16>(p, <u16>max(min(round((ib - ia) * K), round(lap)), 1), 6);
+  } else store<u16>(p, <u16>round(ia * K), 4);
 }
 
 function sendRecord(p: usize, address: u8): void {
@@ -215,9 +195,15 @@ function sendRecord(p: usize, address: u8): void {
 }
 
 /** True when every target gets the same pulses as `first`. */
-function uniform(set: i32, first: i32): bool {
+/** Panel i is in the target set whose words start at `words` (targeting.ts bitsets). */
+function targeted(words: usize, i: i32): bool {
+  return ((load<u32>(words + (((<usize>i) >> 5) << 2)) >>> (i & 31)) & 1) != 0;
+}
+
+/** True when every target gets the same pulses as `first`. */
+function uniform(words: usize, first: i32): bool {
   for (let i = first + 1; i <= count; i++) {
-    if (!setHas(set, i)) continue;
+    if (!targeted(words, i)) continue;
     for (let j = 0; j < pulses; j++) {
       fill(first, j, rec0);
       fill(i, j, rec1);
@@ -240,62 +226,95 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   updateLayout();
   const geometric = f.rGeometric[s] && layoutValid();
   if (k == R_WHEEL && !layoutValid()) return false;
+  const words = changetype<usize>(sets) + ((<usize>set * SET_WORDS) << 2);
+  const src = <i32>f.rSource[s];
   step = s;
-  cRec = rec;
-  cGroup = group;
-  cLayer = layer;
   T = durationMs > 0 ? durationMs : 1000 / speed;
+  sweeps = <f64>f.rCount[s];
   pulses = 1;
-  const w = <f64>max<u8>(f.rWidth[s], 1);
+  mode = 3;
+  L = 1;
+  if (src == SRC_LEAVES) findLeaves();
   if (k == R_WHEEL) {
-    mode = 3;
     centre(s);
-    L = 1;
+    lines = <f64>f.rLines[s];
+    lap = T / lines;
+    sector = 360 / lines;
+    thickness = <f64>f.rThickness[s];
+    clockwise = f.rReverse[s];
   } else {
+    const w = <f64>max<u8>(f.rWidth[s], 1);
     coord = !geometric ? 0 : k == R_RIPPLE ? 2 : 1;
-    if (coord == 0) computeHops(f.rSource[s], f.rPanel[s], false);
+    if (coord == 0) computeHops(src, f.rPanel[s], false);
     if (coord == 1) {
       const k2 = (<i32>f.rAngle[s]) >> 1; // 2-degree resolution
       ax = cos2(k2);
       ay = sin2(k2);
     }
-    perLeaf = f.rSource[s] == SRC_LEAVES;
-    if (coord == 2 && !perLeaf) centre(s);
+    if (coord == 2 && src != SRC_LEAVES) centre(s);
     ringWidth = w;
     extent = k == R_CHASE ? 1 : k == R_BOUNCE ? 0 : w;
-    prepareCoordinates();
-    normalise(set, f.rReverse[s]);
+    prepareCoordinates(src == SRC_LEAVES);
+    // the shift making the earliest target light at 0; L becomes the latest end
+    lo = Infinity;
+    let hi: f64 = -Infinity;
+    for (let i = 1; i <= count; i++) {
+      if (!targeted(words, i)) continue;
+      raw(i);
+      lo = Math.min(lo, ra);
+      hi = Math.max(hi, rb);
+    }
+    L = hi - lo;
+    span = L;
+    flip = f.rReverse[s];
+    lap = T / <f64>f.rRepeatCount[s];
     if (k == R_BOUNCE) {
       mode = 2;
       L = Math.max(L, 1); // the band's centre travels the coordinate range in one pass
+      lap = T;
     } else {
       mode = f.rRepeat[s] ? 1 : 0;
       pulses = min(<i32>f.rCount[s], MAX_PULSES);
     }
   }
+  K = T / L;
+  // the template: what every pulse shares; a one-shot sweep's duration and delay, a window's
+  // centre (and width) are the panel's own (fill)
+  const p = template;
+  store<u8>(p, group);
+  store<u8>(p, layer, 1);
+  store<u8>(p, load<u8>(KINDS + mode), 2);
+  store<u8>(p, load<u8>(rec + 1), 3); // animates | blend << 4
+  store<u32>(p, 0, 4); // window, or colorFrom black (kind 0, 0, 0, 0)
+  memory.copy(p + 8, rec + 6, 4); // colorTo
+  store<u16>(p, <u16>max(1, min(round(lap), 65535)), 12); // one-shot sweeps: fill()
+  store<u16>(p, 0, 14);
+  memory.copy(p + 16, rec + 10, 4); // rise, fall, from, to
+  if (mode == 2) store<u16>(p, <u16>max(min(round(<f64>max<u8>(f.rWidth[s], 1) * K), 65535), 1), 6);
   // each panel's record, sent as unicasts or as pulse tables, whichever is smaller (pulse-table.ts);
   // count sweeps differ only by a later start (the delay, or a train's window centre), added to
   // sweep 0's
+  const records = recordAt(0);
   for (let i = 1; i <= count; i++) {
-    if (!setHas(set, i)) continue;
-    const r = recordAt(i);
+    if (!targeted(words, i)) continue;
+    const r = records + <usize>i * 20;
     fill(i, 0, r);
     if (mode == 0 && load<u16>(r, 14) == 65535) continue; // starts after the longest delay
     include(i);
   }
-  for (let u = 0; u < pulses; u++) addends[u] = <u16>sweepOffset(u);
+  for (let u = 0; u < pulses; u++) store<u16>(addends + ((<usize>u) << 1), <u16>sweepOffset(u));
   const word = mode == 1 ? 2 : 7;
   let first = 1;
-  while (!setHas(set, first)) first++;
+  while (!targeted(words, first)) first++;
   // identical pulses on every target: broadcasts and a clear to each other panel, when that is cheaper
-  if (t < count && 25 * pulses + 7 * (count - t) < plan(count, pulses, word) && uniform(set, first)) {
+  if (t < count && 25 * pulses + 7 * (count - t) < plan(count, pulses, word) && uniform(words, first)) {
     forget();
     for (let j = 0; j < pulses; j++) {
       fill(first, j, rec0);
       sendRecord(rec0, ADDR_BROADCAST);
     }
     for (let q = 1; q <= count; q++) {
-      if (setHas(set, q)) continue;
+      if (targeted(words, q)) continue;
       store<u8>(body(), group);
       store<u8>(body(), 0, 1);
       send(<u8>q, T_ANIM_START);

@@ -9,12 +9,12 @@ export const SRC_LEAVES: i32 = 1;
 export const SRC_PANEL: i32 = 2;
 export const SRC_ALL: i32 = 3;
 
-/** hops[i]: the coordinate of panel i (1-based) after computeHops. */
-export const hops = new StaticArray<u8>(MAX_PANELS + 1);
+/** The coordinate of panel i (1-based) after computeHops: load<u8>(hops + i). */
+export const hops = memory.data(MAX_PANELS + 1);
 /** The largest coordinate over the discovered panels. */
 export let maxHops: i32 = 0;
 
-const queue = new StaticArray<u8>(MAX_PANELS + 1);
+const queue = memory.data(MAX_PANELS + 1);
 const UNSEEN: u8 = 255;
 
 /** The panel a source names: the effective root for `root`, an unknown `panel:N` and (as the
@@ -38,29 +38,31 @@ export function computeHops(kind: i32, panel: i32, reverse: bool): void {
   if (count == 0) return;
   let head = 0;
   let tail = 0;
-  for (let i = 1; i <= count; i++) {
-    hops[i] = kind == SRC_ALL ? 0 : UNSEEN;
-    if (kind == SRC_LEAVES && isLeaf(i)) {
-      hops[i] = 0;
-      queue[tail++] = <u8>i;
+  memory.fill(hops + 1, kind == SRC_ALL ? 0 : UNSEEN, count);
+  if (kind == SRC_LEAVES) {
+    for (let i = 1; i <= count; i++) {
+      if (!isLeaf(i)) continue;
+      store<u8>(hops + i, 0);
+      store<u8>(queue + tail++, <u8>i);
     }
   }
   if (kind == SRC_ROOT || kind == SRC_PANEL) {
     const s = sourcePanel(kind, panel);
-    hops[s] = 0;
-    queue[tail++] = <u8>s;
+    store<u8>(hops + s, 0);
+    store<u8>(queue + tail++, <u8>s);
   }
-  // breadth first over the physical links (multi-source for leaves)
+  // breadth first over the physical links (multi-source for leaves), read raw: 3 bytes a panel
+  const links = changetype<usize>(tree.linkPanel);
   while (head < tail) {
-    const p = <i32>queue[head++];
-    const d = hops[p] + 1;
-    for (let s = 0; s < 3; s++) {
-      const q = tree.connectedPanel(p, s);
-      if (q == 0 || hops[q] != UNSEEN) continue;
-      hops[q] = d;
-      queue[tail++] = <u8>q;
+    const p = <usize>load<u8>(queue + head++);
+    const d = load<u8>(hops + p) + 1;
+    for (let s: usize = 0; s < 3; s++) {
+      const q = <usize>load<u8>(links + p * 3 + s);
+      if (q == 0 || load<u8>(hops + q) != UNSEEN) continue;
+      store<u8>(hops + q, d);
+      store<u8>(queue + tail++, <u8>q);
     }
   }
-  for (let i = 1; i <= count; i++) if (<i32>hops[i] > maxHops) maxHops = hops[i];
-  if (reverse) for (let i = 1; i <= count; i++) hops[i] = <u8>(maxHops - hops[i]);
+  for (let i = 1; i <= count; i++) maxHops = max(maxHops, <i32>load<u8>(hops + i));
+  if (reverse) for (let i = 1; i <= count; i++) store<u8>(hops + i, <u8>(maxHops - load<u8>(hops + i)));
 }

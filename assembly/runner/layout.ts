@@ -11,28 +11,40 @@ import { tree, MAX_PANELS } from "../topology/tree";
 import { root, count } from "../topology/rooted";
 
 // Centres live on a lattice: x in steps of √3/2, y in steps of 1/2 (every move to a neighbour is
-// one of the six odd multiples of 30°), so they are stored exactly as small integers.
-const IX = new StaticArray<i16>(MAX_PANELS + 1);
-const IY = new StaticArray<i16>(MAX_PANELS + 1);
+// one of the six odd multiples of 30°), so they are stored exactly as small integers. Raw tables
+// (i16 per panel index), read with load<i16>(IX + (i << 1)) by the runners' per-panel loops.
+export const IX = memory.data(2 * (MAX_PANELS + 1));
+export const IY = memory.data(2 * (MAX_PANELS + 1));
 /** Per panel: the direction of its slot 0's outward normal, in steps of 30° (0-11, always odd). */
-const turn = new StaticArray<u8>(MAX_PANELS + 1);
+const turn = memory.data(MAX_PANELS + 1);
+/** The overlap check's hash of lattice points: a panel index per bucket (0 empty). */
+const BUCKETS = 256;
+const bucket = memory.data(BUCKETS);
 let valid = false;
 let panels = 0;
 // What the layout was computed from: every runner start asks for it, and it only changes with the
-// tree or the root (the overlap check is quadratic in the panels).
+// tree or the root.
 let forVersion: u32 = 0;
 let forRoot = -1;
 
 /** A unit move in direction 30°·k (k odd), in lattice steps (x: √3/2, y: 1/2). */
-const DX: StaticArray<i8> = [0, 1, 0, 0, 0, -1, 0, -1, 0, 0, 0, 1];
-const DY: StaticArray<i8> = [0, 1, 0, 2, 0, 1, 0, -1, 0, -2, 0, -1];
-const HALF_SQRT3: f64 = 0.8660254037844386;
+const DX = memory.data<i8>([0, 1, 0, 0, 0, -1, 0, -1, 0, 0, 0, 1]);
+const DY = memory.data<i8>([0, 1, 0, 2, 0, 1, 0, -1, 0, -2, 0, -1]);
+export const HALF_SQRT3: f64 = 0.8660254037844386;
 
 /** Side of a panel in layout units. */
 export const SIDE: f64 = 1.7320508075688772;
 
+function x(i: i32): i32 {
+  return load<i16>(IX + ((<usize>i) << 1));
+}
+
+function y(i: i32): i32 {
+  return load<i16>(IY + ((<usize>i) << 1));
+}
+
 /** Brings the layout up to date with the discovered tree and root (call after rootAt()): one pass
- * over the panels plus the pairwise overlap check, when either changed since the last call. */
+ * over the panels plus the overlap check, when either changed since the last call. */
 export function updateLayout(): void {
   if (forVersion == tree.version && forRoot == root && panels == count) return;
   forVersion = tree.version;
@@ -40,33 +52,39 @@ export function updateLayout(): void {
   panels = count;
   valid = count > 0;
   if (count == 0) return;
-  IX[1] = 0;
-  IY[1] = 0;
-  turn[1] = 9; // slot 0 faces down, towards the controller
+  store<i16>(IX + 2, 0);
+  store<i16>(IY + 2, 0);
+  store<u8>(turn + 1, 9); // slot 0 faces down, towards the controller
   // discovery order is depth first: a parent always has a smaller index than its children
   for (let i = 2; i <= count; i++) {
     const p = <i32>tree.parent[i];
     const inEdge = <i32>tree.inEdge[i];
     const k = tree.connectedEdge(i, inEdge);
-    const out = (<i32>turn[p] + 4 * k) % 12; // the parent's slot k normal
-    IX[i] = IX[p] + <i16>DX[out];
-    IY[i] = IY[p] + <i16>DY[out];
-    turn[i] = <u8>((out + 6 - 4 * inEdge + 12) % 12);
+    const out = (<i32>load<u8>(turn + p) + 4 * k) % 12; // the parent's slot k normal
+    store<i16>(IX + ((<usize>i) << 1), <i16>(x(p) + load<i8>(DX + out)));
+    store<i16>(IY + ((<usize>i) << 1), <i16>(y(p) + load<i8>(DY + out)));
+    store<u8>(turn + i, <u8>((out + 6 - 4 * inEdge + 12) % 12));
   }
-  const ox = IX[root];
-  const oy = IY[root];
+  const ox = x(root);
+  const oy = y(root);
+  memory.fill(bucket, 0, BUCKETS);
   for (let i = 1; i <= count; i++) {
-    IX[i] -= ox;
-    IY[i] -= oy;
-  }
-  // distinct triangles of the tiling have distinct centres (at least 1 apart, twice the inradius):
-  // two panels on the same lattice point overlap
-  for (let i = 1; i <= count && valid; i++) {
-    for (let j = i + 1; j <= count; j++) {
-      if (IX[i] == IX[j] && IY[i] == IY[j]) {
-        valid = false;
+    const px = x(i) - ox;
+    const py = y(i) - oy;
+    store<i16>(IX + ((<usize>i) << 1), <i16>px);
+    store<i16>(IY + ((<usize>i) << 1), <i16>py);
+    // distinct triangles of the tiling have distinct centres (at least 1 apart, twice the
+    // inradius): two panels on the same lattice point overlap. One hash probe sequence per panel
+    // instead of every pair (100 panels: 5,000 comparisons).
+    let h = (px * 37 + py) & (BUCKETS - 1);
+    for (;;) {
+      const q = <i32>load<u8>(bucket + h);
+      if (q == 0) {
+        store<u8>(bucket + h, <u8>i);
         break;
       }
+      if (x(q) == px && y(q) == py) valid = false;
+      h = (h + 1) & (BUCKETS - 1);
     }
   }
 }
@@ -82,15 +100,15 @@ export function layoutCount(): i32 {
 
 /** Centre of panel i, in layout units (adjacent centres 1 apart). */
 export function layoutX(i: i32): f64 {
-  return <f64>IX[i] * HALF_SQRT3;
+  return <f64>x(i) * HALF_SQRT3;
 }
 
 export function layoutY(i: i32): f64 {
-  return <f64>IY[i] * 0.5;
+  return <f64>y(i) * 0.5;
 }
 
 /** The direction (degrees, counterclockwise from +x) of panel i's slot 0 outward normal; its
  * vertices are at the centre + circumradius · dir(rotation + 60° + 120°·m). */
 export function layoutRotation(i: i32): i32 {
-  return <i32>turn[i] * 30;
+  return <i32>load<u8>(turn + i) * 30;
 }

@@ -38,6 +38,11 @@ let latest: u32 = 0; // wall ms the last drop sent ends (margin included)
 let cursor = 0;
 let clean = true; // no drop taken since the last reset: an idle tick has nothing to sweep
 
+/** True when no drop holds a slot: nothing to sweep. */
+export function slotsClean(): bool {
+  return clean;
+}
+
 /** Forgets every drop (the panels were cleared). */
 export function slotsReset(): void {
   memory.fill(used, 0, MAX_PANELS + 1);

@@ -36,8 +36,9 @@ import { sin2, cos2 } from "./trig";
 import { MAX_PULSES } from "./compile";
 import { rngSeed, rngBelow } from "./random";
 import { SP_RAIN, SP_SPARKLE, SP_MATRIX } from "./spawn-kinds";
-import { setBudget, slotFree, slotTake, slotsReset, slotsSweep, PANEL_SLOTS } from "./spawn-slots";
+import { setBudget, slotFree, slotTake, slotsReset, slotsSweep, slotsClean, PANEL_SLOTS } from "./spawn-slots";
 import * as path from "./spawn-paths";
+import { wakeUp, WAKE_PLAYBACK } from "../core/wake";
 export { SP_RAIN, SP_SPARKLE, SP_MATRIX } from "./spawn-kinds";
 
 /** SPARKLE: a flash holds FLASH_MS, then fades over width x FADE_UNIT_MS (scene ms). */
@@ -258,6 +259,7 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   sp.pending = false;
   if (!sp.on) spawning++;
   sp.on = true;
+  wakeUp(WAKE_PLAYBACK);
   slotsSweep(now);
 }
 
@@ -282,6 +284,11 @@ export function spawnerStopAll(): void {
   for (let s = 0; s < N; s++) spawnerAt(s).on = false;
   spawning = 0;
   slotsReset();
+}
+
+/** True when no spawner is on and no drop holds a slot: spawnerTick has nothing to do. */
+export function spawnersIdle(): bool {
+  return spawning == 0 && slotsClean();
 }
 
 /** Launches the drops due at wall time `now`: drop k of a spawner at scene time k / waves. */

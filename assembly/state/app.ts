@@ -1,6 +1,7 @@
 // The app state read model (GET /api/state, the APP_STATE frame). Every change goes through
 // `changed()`, so the APP_STATE broadcast follows every change without a client asking.
 import { FIRMWARE_VERSION } from "../generated/version";
+import { wakeUp, WAKE_STATE, WAKE_MQTT } from "../core/wake";
 
 export class AppState {
   isOn: bool = true;
@@ -31,6 +32,7 @@ export let appVersion: u32 = 0;
 export function changed(): void {
   dirty = true;
   appVersion++;
+  wakeUp(WAKE_STATE | WAKE_MQTT); // the MQTT states follow the app state
 }
 
 /** True once after any change: the caller broadcasts APP_STATE. */

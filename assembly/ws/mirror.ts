@@ -18,6 +18,7 @@ import {
 import { FRAME_HEADER, WS_MIRROR_BATCH, writeHeader, txPayload, sendFrame } from "./frame";
 import { anyMirroring, mirroringCount, mirroringAt } from "./connections";
 import { MAX_PANELS } from "../topology/tree";
+import { wakeUp, wakeDone, WAKE_MIRROR } from "../core/wake";
 
 export const FLUSH_MS: u32 = 34; // at most about 30 frames per second
 const BATCH_HEADER: u32 = 6; // controllerMillis u32, count u16
@@ -101,6 +102,7 @@ export function mirrorPacket(ptr: usize, len: u32): void {
   memory.copy(rec + 3, ptr, len);
   batchUsed += 3 + len;
   batchCount++;
+  wakeUp(WAKE_MIRROR);
 }
 
 function flushMirror(now: u32): void {
@@ -114,6 +116,7 @@ function flushMirror(now: u32): void {
   for (let i = 0; i < n; i++) host_ws_send(mirroringAt(i), batch, batchUsed);
   batchUsed = FRAME_HEADER + BATCH_HEADER;
   batchCount = 0;
+  wakeDone(WAKE_MIRROR);
 }
 
 export function mirrorTick(now: u32): void {
