@@ -2,14 +2,14 @@
 // its work and returns; the minimal runtime's collector runs at the end of exports, when no managed
 // reference is left on the stack, as core/collect.ts decides. See docs/host-abi.md.
 import { host_clock_ms, host_http_read } from "./host/imports";
-import { route } from "./http/router";
+import { route, streamsBody } from "./http/router";
 import { closeJson } from "./json/reader";
 import { sendError } from "./http/response";
 import { BODY_SLACK, M_POST, M_PUT, M_PATCH } from "./http/request";
 import { HEADER_ROOM } from "./scene/store";
 import { handleFrame, sendPanelsStates, sendAppState, broadcastAppStateIfChanged } from "./ws/commands";
 import { openConnection, closeConnection, setMirroring } from "./ws/connections";
-import { packetValid, HEADER_SIZE, T_HELLO, T_EMPTY, T_STATE } from "./bus/protocol";
+import { packetValid, HEADER_SIZE, T_HELLO, T_EMPTY, T_STATE, T_BOOT_ACK } from "./bus/protocol";
 import { startDiscovery, onHello, onEmpty } from "./bus/discovery";
 import { onState, setQueryHandler } from "./bus/query";
 import { writePanels } from "./api/panels";
@@ -20,6 +20,9 @@ import { loadSettings } from "./core/boot";
 import { sendBackground } from "./bus/commands";
 import { app } from "./state/app";
 import { networkInit, advertise, mqttEvent, mqttMessage, mdnsResult, mdnsDone } from "./mqtt/service";
+import { uploadContinue } from "./api/firmware";
+import { onBootAck, flashTick, flashRediscovered } from "./firmware/flash";
+import { serialReceive, serialTick } from "./firmware/serial";
 import "./util/math"; // the `Math` of asconfig.json `use`
 
 // Scratch buffer for WebSocket frames and bus packets (core_rx_buffer).
@@ -56,6 +59,7 @@ export function core_init(maxPanels: u32): void {
     if (!app.isOn) pushAppearance();
     pushPower(app.isOn);
     advertise();
+    flashRediscovered();
   });
   collectNow();
 }
@@ -64,8 +68,11 @@ let idleTicks = 0;
 
 /** The main loop. Returns the milliseconds until the core next needs a tick. */
 export function core_tick(): u32 {
+  const now = host_clock_ms();
+  flashTick(now);
+  serialTick(now);
   // Idle ticks allocate next to nothing, so the collector runs after queued work, and once a second.
-  if (runLoop(host_clock_ms()) || ++idleTicks >= 100) {
+  if (runLoop(now) || ++idleTicks >= 100) {
     idleTicks = 0;
     collectNow();
   }
@@ -78,23 +85,18 @@ export function core_rx_buffer(len: u32): usize {
 }
 
 /** An HTTP request starts: returns where the host writes the URL, or 0 when the core has already
- * answered (413 payload_too_large, 414 uri_too_long, 503 busy). The body stays with the host. */
+ * answered (414 uri_too_long, 503 busy). The body stays with the host; one above BODY_LIMIT is
+ * answered 413 at dispatch unless its route streams it (the firmware upload). */
 export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
   if (!takesBody(method)) bodyLen = 0;
-  if (bodyLen > BODY_LIMIT) {
-    sendError(req, 413, "payload_too_large");
-    return 0;
-  }
   if (urlLen > URL_LIMIT) {
     sendError(req, 414, "uri_too_long");
     return 0;
   }
-  if (bodyLen > 0) collectPending();
   for (let i = 0; i < MAX_PENDING; i++) {
     if (pendingBuf[i] == 0) {
-      // free room before the URL takes a stored scene's header (api/scenes.ts storeValidatedScene),
-      // spare bytes after the body its canonical form's growth (BODY_SLACK)
-      const buf = heap.alloc(HEADER_ROOM + urlLen + (bodyLen > 0 ? bodyLen + BODY_SLACK : 0));
+      // the URL now; the body's room at dispatch, once the route is known (core_http_dispatch)
+      const buf = heap.alloc(HEADER_ROOM + urlLen);
       pendingReq[i] = req;
       pendingBuf[i] = buf;
       pendingMethod[i] = method;
@@ -109,20 +111,37 @@ export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32
 
 /** The URL of `req` is in place: read its body and handle it. Every request is answered exactly once. */
 export function core_http_dispatch(req: u32): void {
+  if (uploadContinue(req)) {
+    collectLight();
+    return; // more of a streamed upload's body has arrived
+  }
   for (let i = 0; i < MAX_PENDING; i++) {
-    const buf = pendingBuf[i];
+    let buf = pendingBuf[i];
     if (buf == 0 || pendingReq[i] != req) continue;
     pendingBuf[i] = 0;
     const urlLen = pendingUrlLen[i];
-    const body = buf + HEADER_ROOM + urlLen;
+    const method = pendingMethod[i];
     const want = pendingBodyLen[i];
     let got: u32 = 0;
-    while (got < want) {
-      const n = host_http_read(req, body + got, want - got);
-      if (n <= 0) break;
-      got += <u32>n;
+    if (streamsBody(method, buf + HEADER_ROOM, urlLen)) got = want; // read by its handler
+    else if (want > BODY_LIMIT) {
+      heap.free(buf);
+      sendError(req, 413, "payload_too_large");
+      collectLight();
+      return;
+    } else if (want > 0) {
+      // free room before the URL takes a stored scene's header (api/scenes.ts storeValidatedScene),
+      // spare bytes after the body its canonical form's growth (BODY_SLACK)
+      collectPending();
+      buf = heap.realloc(buf, HEADER_ROOM + urlLen + want + BODY_SLACK);
+      const body = buf + HEADER_ROOM + urlLen;
+      while (got < want) {
+        const n = host_http_read(req, body + got, want - got);
+        if (n <= 0) break;
+        got += <u32>n;
+      }
     }
-    const light = route(req, pendingMethod[i], buf + HEADER_ROOM, urlLen, body, got);
+    const light = route(req, method, buf + HEADER_ROOM, urlLen, buf + HEADER_ROOM + urlLen, got);
     closeJson();
     heap.free(buf);
     broadcastAppStateIfChanged();
@@ -159,7 +178,10 @@ export function core_bus_receive(len: u32): void {
   const now = host_clock_ms();
   switch (load<u8>(rx, 1)) {
     case T_HELLO:
-      onHello(from, <i32>load<u8>(body), now);
+      onHello(from, <i32>load<u8>(body), load<u16>(body, 1), now);
+      break;
+    case T_BOOT_ACK:
+      onBootAck(from, load<u8>(body), <u32>load<u16>(body, 1), load<u8>(body, 3), <u32>load<u16>(body, 4), now);
       break;
     case T_EMPTY:
       onEmpty(from, <i32>load<u8>(body), now);
@@ -172,6 +194,13 @@ export function core_bus_receive(len: u32): void {
       );
       break;
   }
+  collectLight();
+}
+
+/** `len` bytes from the serial port are in the rx buffer (the firmware frame, docs/bus-protocol.md). */
+export function core_serial_receive(len: u32): void {
+  if (len > RX_CAP) return;
+  serialReceive(rx, len, host_clock_ms());
   collectLight();
 }
 

@@ -13,6 +13,7 @@ import { listPalettes, createPalette, getPalette, updatePalette, deletePalette }
 import { getMqtt, patchMqtt } from "./mqtt";
 import { getSetupPage, postSetup } from "./setup";
 import { getLayout } from "./layout";
+import { postFirmware, getFirmwareStatus } from "./firmware";
 
 /** Every handler's signature: the request, the `*` segment ("" when none), the body. */
 export type Handler = (req: u32, param: string, body: usize, len: u32) => void;
@@ -21,6 +22,8 @@ export type Handler = (req: u32, param: string, body: usize, len: u32) => void;
 export const LIGHT: u32 = 1;
 /** A route only where MQTT is (the large variant): elsewhere the path is unknown. */
 export const LARGE_ONLY: u32 = 2;
+/** The route reads its body itself, as it streams: the handler gets the body's length, unread. */
+export const STREAM: u32 = 4;
 
 export class Route {
   constructor(
@@ -64,4 +67,6 @@ export const ROUTES: Route[] = [
   new Route("api/scenes/*", M_DELETE, deleteScene),
   new Route("api/animations/play", M_POST, animationPlay),
   new Route("api/animations/trigger", M_POST, trigger),
+  new Route("api/firmware/panels", M_POST, postFirmware, STREAM),
+  new Route("api/firmware/status", M_GET, getFirmwareStatus, LIGHT),
 ];

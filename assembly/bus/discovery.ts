@@ -24,6 +24,8 @@ let awaitSlot: i32 = 0;
 let sentAt: u32 = 0;
 let tries = 0;
 let onDone: () => void = () => {};
+/** The firmware version each panel reported in its HELLO (GET /api/firmware/status). */
+export const panelFirmware = new StaticArray<u16>(MAX_PANELS + 1);
 
 export function discoveryRunning(): bool {
   return running;
@@ -42,6 +44,11 @@ export function startDiscovery(maxPanels: i32, now: u32, done: () => void): void
   sendProbe(now);
 }
 
+/** Discovery once more, as at boot (after a panel firmware update has restarted the panels). */
+export function rediscover(now: u32): void {
+  startDiscovery(limit, now, onDone);
+}
+
 /** Sends the outstanding probe: ASSIGN to the controller's neighbour, or PROBE of a panel's slot. */
 function sendProbe(now: u32): void {
   if (awaitParent == 0) {
@@ -57,8 +64,9 @@ function sendProbe(now: u32): void {
 }
 
 /** A HELLO from `index`: the awaited neighbour took its address. */
-export function onHello(index: i32, inEdge: i32, now: u32): void {
+export function onHello(index: i32, inEdge: i32, firmware: u16, now: u32): void {
   if (!running || index != tree.count + 1 || inEdge > 2) return;
+  panelFirmware[index] = firmware;
   tree.add(index, awaitParent, awaitSlot, inEdge);
   stackPanel[depth] = <u8>index;
   stackSlot[depth] = 0;

@@ -5,7 +5,7 @@
 // not_found. HEAD is answered like GET (the host drops the body).
 import { M_GET, M_HEAD } from "./request";
 import { sendError } from "./response";
-import { ROUTES, LARGE_ONLY, LIGHT } from "../api/routes";
+import { ROUTES, LARGE_ONLY, LIGHT, STREAM } from "../api/routes";
 import { mqttAvailable } from "../mqtt/service";
 
 let paramStart: usize = 0;
@@ -28,8 +28,9 @@ function matches(pattern: string, p: usize, n: u32): bool {
   return i == n;
 }
 
-/** Handles the request; returns whether it was light (core/collect.ts): a LIGHT route, or an error. */
-export function route(req: u32, method: u32, url: usize, urlLen: u32, body: usize, len: u32): bool {
+/** The row of ROUTES for the request (-1 none), or its pattern's first row negated minus 2 when no
+ * row of the pattern lists the method. */
+function find(method: u32, url: usize, urlLen: u32): i32 {
   let p = url;
   let n: u32 = 0;
   while (n < urlLen && load<u8>(url + n) != 0x3f) n++; // up to the query string
@@ -46,12 +47,26 @@ export function route(req: u32, method: u32, url: usize, urlLen: u32, body: usiz
       if (r.path != ROUTES[found].path) break; // a pattern's methods are adjacent rows
     } else if (!matches(r.path, p, n) || ((r.flags & LARGE_ONLY) != 0 && !mqttAvailable())) continue;
     found = i;
-    if (r.method == m) {
-      const param = paramLength > 0 ? String.UTF8.decodeUnsafe(paramStart, paramLength) : "";
-      r.handler(req, param, body, len);
-      return (r.flags & LIGHT) != 0;
-    }
+    if (r.method == m) return i;
   }
-  sendError(req, found >= 0 ? 405 : 404, found >= 0 ? "method_not_allowed" : "not_found");
-  return true;
+  return found >= 0 ? -2 - found : -1;
+}
+
+/** Whether the request's route reads its body as it streams (STREAM): its body is not gathered. */
+export function streamsBody(method: u32, url: usize, urlLen: u32): bool {
+  const i = find(method, url, urlLen);
+  return i >= 0 && (ROUTES[i].flags & STREAM) != 0;
+}
+
+/** Handles the request; returns whether it was light (core/collect.ts): a LIGHT route, or an error. */
+export function route(req: u32, method: u32, url: usize, urlLen: u32, body: usize, len: u32): bool {
+  const i = find(method, url, urlLen);
+  if (i < 0) {
+    sendError(req, i < -1 ? 405 : 404, i < -1 ? "method_not_allowed" : "not_found");
+    return true;
+  }
+  const r = ROUTES[i];
+  const param = paramLength > 0 ? String.UTF8.decodeUnsafe(paramStart, paramLength) : "";
+  r.handler(req, param, body, len);
+  return (r.flags & LIGHT) != 0;
 }

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import path from "node:path";
 import { startController, VARIANT_LIMITS, type Variant } from "./controller.js";
 import { generateTopology, loadTopology } from "./bus/topology.js";
+import { parseFault } from "./bus/flash.js";
 
 const HELP = `Usage: npm start -- [options]
 
@@ -19,6 +20,10 @@ Options:
   --manual-clock      test hook: the clock only advances through POST /__test__/clock
   --no-mdns           neither advertise (_tessera._tcp) nor browse (_mqtt._tcp) by mDNS
   --seed N            test hook: host_random() replays a fixed sequence (0-4294967295)
+  --serial PATH       the serial port for firmware frames (a tty or a pty; 57600 baud 8N1)
+  --store-limit BYTES test hook: the store holds at most this many bytes (then it is full)
+  --panel-fault F     test hook, repeatable: silent:ADDRESS, nak:ADDRESS:PAGE or verify:ADDRESS
+                      (an emulated panel's bootloader never answers, refuses a page, reads back wrong)
   --help              this text
 `;
 
@@ -42,6 +47,9 @@ async function main(): Promise<void> {
         "manual-clock": { type: "boolean", default: false },
         "no-mdns": { type: "boolean", default: false },
         seed: { type: "string" },
+        serial: { type: "string" },
+        "store-limit": { type: "string" },
+        "panel-fault": { type: "string", multiple: true },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -60,6 +68,14 @@ async function main(): Promise<void> {
     fail("--log-level must be error, warn, info or debug");
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && (!/^\d+$/.test(values.seed!) || seed > 0xffffffff)) fail("--seed must be 0-4294967295");
+  const storeLimit = values["store-limit"] === undefined ? undefined : Number(values["store-limit"]);
+  if (storeLimit !== undefined && !/^\d+$/.test(values["store-limit"]!)) fail("--store-limit must be a byte count");
+  let panelFaults;
+  try {
+    panelFaults = (values["panel-fault"] ?? []).map(parseFault);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   if (values.panels !== undefined && values.topology !== undefined) fail("give --panels or --topology, not both");
   let wires;
   try {
@@ -82,6 +98,9 @@ async function main(): Promise<void> {
     manualClock: values["manual-clock"],
     mdns: !values["no-mdns"],
     seed,
+    serial: values.serial,
+    storeLimit,
+    panelFaults,
     onListening: (url) => console.log(`Open the Tessera app: ${url}/`),
   }).catch((e: Error) => fail(e.message));
   console.log(`Tessera controller ${controller.hostname} listening on ${controller.url}`);

@@ -1,0 +1,90 @@
+// POST /api/firmware/panels (the image streamed to the store, then every panel flashed) and
+// GET /api/firmware/status. The upload's body is never gathered: main.ts hands this route the body's
+// length unread, and the image is read in WINDOW-byte pieces through host_http_read, each checked and
+// appended to the store (firmware/image.ts). A host that streams the body answers -2 when it has
+// nothing more yet and dispatches the request again when it has (docs/host-abi.md).
+import { host_http_read, host_clock_ms } from "../host/imports";
+import * as w from "../json/writer";
+import { sendError } from "../http/response";
+import { stageBegin, stageWrite, stageFinish, stageAbort, stagedSize, errorMessage } from "../firmware/image";
+import { E_FULL, E_BUSY } from "../firmware/image";
+import { flashBusy, flashStart, state, panel, total, progress, errorText, STATE_NAMES, F_ERROR } from "../firmware/flash";
+import { panelFirmware } from "../bus/discovery";
+import { tree } from "../topology/tree";
+
+const WINDOW: u32 = 512;
+const window = memory.data(WINDOW);
+let upReq: u32 = 0;
+let upActive = false;
+
+function refuse(req: u32, code: i32): void {
+  if (code == E_FULL) sendError(req, 507, "filesystem write failed");
+  else if (code == E_BUSY) sendError(req, 409, "flash already in progress");
+  else sendError(req, 422, errorMessage(code));
+}
+
+/** The route's handler: `len` is the body's length, still unread. */
+export function postFirmware(req: u32, _param: string, _body: usize, len: u32): void {
+  if (flashBusy() || !stageBegin(len)) {
+    refuse(req, E_BUSY);
+    return;
+  }
+  upReq = req;
+  upActive = true;
+  pump();
+}
+
+/** A streamed body has more for `req`: true when it was the upload's. */
+export function uploadContinue(req: u32): bool {
+  if (!upActive || req != upReq) return false;
+  pump();
+  return true;
+}
+
+function pump(): void {
+  for (;;) {
+    const n = host_http_read(upReq, window, WINDOW);
+    if (n == -2) return; // more later
+    let rc = 0;
+    if (n > 0) rc = stageWrite(window, <u32>n);
+    else rc = stageFinish(); // the end of the body (or of the connection)
+    if (rc != 0) {
+      if (n > 0) stageAbort();
+      upActive = false;
+      refuse(upReq, rc);
+      return;
+    }
+    if (n <= 0) break;
+  }
+  upActive = false;
+  flashStart(stagedSize(), host_clock_ms());
+  w.begin(upReq, 200);
+  w.raw('{"status":"flashing","panels":');
+  w.int(total);
+  w.byte(0x7d);
+  w.finish();
+}
+
+export function getFirmwareStatus(req: u32, _param: string, _body: usize, _len: u32): void {
+  w.begin(req, 200);
+  w.raw('{"state":');
+  w.str(STATE_NAMES[state]);
+  w.raw(',"panel":');
+  w.int(panel);
+  w.raw(',"total":');
+  w.int(total);
+  w.raw(',"progress":');
+  w.int(progress());
+  if (state == F_ERROR) {
+    w.raw(',"error":');
+    w.str(errorText());
+  }
+  // the version each discovered panel reported (an extension: which firmware the panels run)
+  w.raw(',"firmware":[');
+  for (let i = 1; i <= tree.count; i++) {
+    if (i > 1) w.byte(0x2c);
+    w.int(panelFirmware[i]);
+  }
+  w.raw("]}");
+  w.finish();
+}

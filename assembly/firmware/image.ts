@@ -1,0 +1,137 @@
+// The panel firmware image (docs/bus-protocol.md, "The panel firmware image") and its staging in the
+// store. An image arrives in pieces, from an HTTP body or a serial frame, and never whole in memory:
+// each piece is checked as it passes (header, CRC-32) and appended to a staging key; only a complete,
+// checked image is renamed over the stored one, so a failed upload leaves the previous image whole.
+// One upload at a time, whichever channel brings it.
+import { host_store_append, host_store_rename, host_store_delete, host_store_read } from "../host/imports";
+import { BUS_VERSION } from "../bus/protocol";
+
+export const IMAGE_MAGIC: u32 = 0x46505354; // "TSPF", little-endian
+export const IMAGE_HEADER: u32 = 16;
+/** The largest payload accepted (a panel's flash is far smaller; the store's partition is 960 KiB). */
+export const IMAGE_MAX: u32 = 256 * 1024;
+
+// Outcomes: 0 fine, else an index into MESSAGES.
+export const E_MAGIC = 1;
+export const E_BUS = 2;
+export const E_TOO_LARGE = 3;
+export const E_LENGTH = 4;
+export const E_CRC = 5;
+export const E_FULL = 6;
+export const E_WRITE = 7;
+export const E_BUSY = 8;
+export const E_FRAME_CRC = 9;
+export const E_TIMEOUT = 10;
+const MESSAGES: string[] = [
+  "",
+  "bad magic",
+  "bus protocol version differs from the controller's",
+  "image too large",
+  "image length does not match its header",
+  "image CRC-32 mismatch",
+  "storage full",
+  "write failed",
+  "flash in progress",
+  "CRC mismatch",
+  "timeout",
+];
+
+export function errorMessage(code: i32): string {
+  return MESSAGES[code];
+}
+
+/** The stored image, and the key it is staged under while it arrives. */
+export const IMAGE_KEY = "firmware/panel.fw";
+const STAGE_KEY = "firmware/upload.part";
+const imageKey = String.UTF8.encode(IMAGE_KEY);
+const stageKey = String.UTF8.encode(STAGE_KEY);
+
+// CRC-32 (IEEE 802.3, reflected 0xEDB88320, initial and final 0xFFFFFFFF), a nibble at a time.
+const CRC32_NIBBLE: StaticArray<u32> = [
+  0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac, 0x76dc4190, 0x6b6b51f4, 0x4db26158, 0x5005713c, 0xedb88320,
+  0xf00f9344, 0xd6d6a3e8, 0xcb61b38c, 0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
+];
+
+export function crc32Update(crc: u32, ptr: usize, len: u32): u32 {
+  for (let i: u32 = 0; i < len; i++) {
+    crc ^= <u32>load<u8>(ptr + i);
+    crc = (crc >>> 4) ^ unchecked(CRC32_NIBBLE[crc & 15]);
+    crc = (crc >>> 4) ^ unchecked(CRC32_NIBBLE[crc & 15]);
+  }
+  return crc;
+}
+
+const header = memory.data(IMAGE_HEADER);
+let open = false;
+let total: u32 = 0; // the declared size: header + payload
+let seen: u32 = 0;
+let crc: u32 = 0;
+
+/** An upload is being staged (by either channel). */
+export function staging(): bool {
+  return open;
+}
+
+/** Bytes of the image being staged, or just stored (header included): what the flash sends. */
+export function stagedSize(): u32 {
+  return total;
+}
+
+/** Starts staging an image of `size` bytes (header included); false when one is being staged. */
+export function stageBegin(size: u32): bool {
+  if (open) return false;
+  open = true;
+  total = size;
+  seen = 0;
+  crc = 0xffffffff;
+  host_store_delete(changetype<usize>(stageKey), <u32>stageKey.byteLength);
+  return true;
+}
+
+/** The next `len` bytes: checked and appended. Returns 0 or an E_* outcome (then call stageAbort). */
+export function stageWrite(ptr: usize, len: u32): i32 {
+  let skip: u32 = 0;
+  while (seen < IMAGE_HEADER && skip < len) store<u8>(header + seen++, load<u8>(ptr + skip++));
+  if (seen == IMAGE_HEADER && skip > 0) {
+    if (load<u32>(header) != IMAGE_MAGIC) return E_MAGIC;
+    if (load<u8>(header, 4) != BUS_VERSION) return E_BUS;
+    const payload = load<u32>(header, 8);
+    if (payload > IMAGE_MAX) return E_TOO_LARGE;
+    if (total != IMAGE_HEADER + payload) return E_LENGTH;
+  }
+  seen += len - skip;
+  if (seen > total) return E_LENGTH;
+  crc = crc32Update(crc, ptr + skip, len - skip);
+  const rc = host_store_append(changetype<usize>(stageKey), <u32>stageKey.byteLength, ptr, len);
+  return rc == -3 ? E_FULL : rc < 0 ? E_WRITE : 0;
+}
+
+/** Every byte has arrived: checks length and CRC-32, then puts the image in place. 0 or E_*. */
+export function stageFinish(): i32 {
+  let rc = 0;
+  if (seen < IMAGE_HEADER || seen != total) rc = E_LENGTH;
+  else if (~crc != load<u32>(header, 12)) rc = E_CRC;
+  else {
+    const r = host_store_rename(
+      changetype<usize>(stageKey),
+      <u32>stageKey.byteLength,
+      changetype<usize>(imageKey),
+      <u32>imageKey.byteLength,
+    );
+    if (r < 0) rc = r == -3 ? E_FULL : E_WRITE;
+  }
+  if (rc != 0) stageAbort();
+  open = false;
+  return rc;
+}
+
+/** Drops the partial image. */
+export function stageAbort(): void {
+  host_store_delete(changetype<usize>(stageKey), <u32>stageKey.byteLength);
+  open = false;
+}
+
+/** Reads up to `cap` bytes of the stored image at `offset`; the count, or below 0 (store error). */
+export function readImage(offset: u32, buf: usize, cap: u32): i32 {
+  return host_store_read(changetype<usize>(imageKey), <u32>imageKey.byteLength, offset, buf, cap);
+}
