@@ -2,7 +2,9 @@
 // status GET /api/firmware/status reports (docs/bus-protocol.md, "Flashing a panel"). One small
 // state machine on fixed buffers: the image is read from the store a page at a time, for each page
 // sent, and nothing is allocated per packet. Pages go out in a window (go-back-N): up to WINDOW of
-// them unacknowledged, so a deep panel's relays carry several at once.
+// them unacknowledged, so a deep panel's relays carry several at once. Answers only move the
+// counters; what they call for is sent by the next tick at least PACE_MS after the last send, so the
+// flash keeps to the clock (and a test's manual clock can hold it at any step).
 import { send, body, setBusLocked } from "../bus/send";
 import { T_BOOT_ENTER, T_BOOT_WRITE, T_BOOT_READ, T_BOOT_LEAVE, T_BOOT_RESTART, ADDR_BROADCAST } from "../bus/protocol";
 import { BOOT_PAGE, BOOT_WRITE_HEAD, BOOT_OK, BOOT_BAD_CRC } from "../bus/protocol";
@@ -23,7 +25,8 @@ export const STATE_NAMES: string[] = ["idle", "connecting", "flashing", "verifyi
 
 /** Sends of one packet (or window) without progress before the flash ends in error. */
 const TRIES = 3;
-const WINDOW: u32 = 8;
+const WINDOW: u32 = 16;
+const PACE_MS: u32 = 10;
 /** The answer timeout: a base plus a margin per relaying hop (115,200 baud: ~13 ms a hop for a page). */
 const TIMEOUT_BASE_MS: u32 = 150;
 const TIMEOUT_HOP_MS: u32 = 30;
@@ -46,6 +49,7 @@ let base: u32 = 0; // the oldest unacknowledged page
 let next: u32 = 0; // the next page to send
 let leaving = false; // verifying: LEAVE sent
 let tries = 0;
+let due = false; // the next step is to be sent (at the next tick)
 let sentAt: u32 = 0;
 let timeout: u32 = 0;
 let restartAt: u32 = 0;
@@ -78,6 +82,7 @@ export function flashStart(bytes: u32, now: u32): void {
   errorKind = 0;
   errorPage = -1;
   panel = 0;
+  leaving = false;
   restarting = false;
   if (total == 0) {
     state = F_DONE;
@@ -85,6 +90,7 @@ export function flashStart(bytes: u32, now: u32): void {
   }
   setBusLocked(true);
   log(LOG_INFO, "firmware: flashing " + total.toString() + " panels");
+  sentAt = now;
   nextPanel(now);
 }
 
@@ -106,17 +112,21 @@ function nextPanel(now: u32): void {
   timeout = TIMEOUT_BASE_MS + TIMEOUT_HOP_MS * depth;
   state = F_CONNECTING;
   tries = 0;
-  sendEnter(now);
+  due = true;
 }
 
-function sendEnter(now: u32): void {
-  store<u32>(body(), size);
-  send(<u8>panel, T_BOOT_ENTER);
+/** Sends what the step calls for: ENTER, the window's pages, or LEAVE. */
+function sendStep(now: u32): void {
   sentAt = now;
+  if (state == F_CONNECTING) {
+    store<u32>(body(), size);
+    send(<u8>panel, T_BOOT_ENTER);
+  } else if (leaving) send(<u8>panel, T_BOOT_LEAVE);
+  else fill();
 }
 
 /** Sends pages [next, base + WINDOW) of the current step. */
-function fill(now: u32): void {
+function fill(): void {
   while (next < pages && next < base + WINDOW) {
     const off = next * BOOT_PAGE;
     const want = min(BOOT_PAGE, size - off);
@@ -136,7 +146,6 @@ function fill(now: u32): void {
     }
     next++;
   }
-  sentAt = now;
 }
 
 function fail(kind: i32, p: i32): void {
@@ -157,7 +166,7 @@ export function onBootAck(from: i32, op: u8, p: u32, status: u8, crc: u32, now: 
     state = F_FLASHING;
     base = next = 0;
     tries = 0;
-    fill(now);
+    due = true;
     return;
   }
   if (leaving) {
@@ -180,24 +189,17 @@ export function onBootAck(from: i32, op: u8, p: u32, status: u8, crc: u32, now: 
     // Go back to this page; give up after TRIES.
     if (++tries >= TRIES) return fail(writing || status != BOOT_OK ? X_REFUSED : X_DIFFERS, <i32>p);
     next = base;
-    fill(now);
-    return;
-  }
-  base++;
-  tries = 0;
-  if (base < pages) {
-    fill(now);
-    return;
-  }
-  if (writing) {
-    state = F_VERIFYING;
-    base = next = 0;
-    fill(now);
   } else {
-    leaving = true;
-    send(<u8>panel, T_BOOT_LEAVE);
-    sentAt = now;
+    base++;
+    tries = 0;
+    if (base == pages) {
+      if (writing) {
+        state = F_VERIFYING;
+        base = next = 0;
+      } else leaving = true;
+    }
   }
+  due = true;
 }
 
 /** Timers: an unanswered step is sent again, TRIES times in all; after the flash, the rediscovery. */
@@ -208,16 +210,17 @@ export function flashTick(now: u32): void {
     rediscover(now);
     return;
   }
-  if (!flashBusy() || now - sentAt < timeout) return;
-  if (++tries >= TRIES) return fail(X_SILENT, state == F_CONNECTING || leaving ? -1 : <i32>base);
-  if (state == F_CONNECTING) sendEnter(now);
-  else if (leaving) {
-    send(<u8>panel, T_BOOT_LEAVE);
-    sentAt = now;
-  } else {
-    next = base;
-    fill(now);
+  if (!flashBusy()) return;
+  if (due) {
+    if (now - sentAt < PACE_MS) return;
+    due = false;
+    sendStep(now);
+    return;
   }
+  if (now - sentAt < timeout) return;
+  if (++tries >= TRIES) return fail(X_SILENT, state == F_CONNECTING || leaving ? -1 : <i32>base);
+  next = base;
+  sendStep(now);
 }
 
 /** After the rediscovery that follows a flash: a panel that did not come back is an error. */
