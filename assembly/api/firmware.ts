@@ -8,7 +8,7 @@ import * as w from "../json/writer";
 import { sendError } from "../http/response";
 import { stageBegin, stageWrite, stageFinish, stageAbort, stagedSize, errorMessage } from "../firmware/image";
 import { E_FULL, E_BUSY } from "../firmware/image";
-import { flashBusy, flashStart, state, panel, total, progress, errorText, STATE_NAMES, F_ERROR } from "../firmware/flash";
+import { flashBusy, flashStart, state, panel, total, progress, writeError, stateName, F_ERROR } from "../firmware/flash";
 import { panelFirmware } from "../bus/discovery";
 import { tree } from "../topology/tree";
 
@@ -68,17 +68,14 @@ function pump(): void {
 export function getFirmwareStatus(req: u32, _param: string, _body: usize, _len: u32): void {
   w.begin(req, 200);
   w.raw('{"state":');
-  w.str(STATE_NAMES[state]);
+  w.str(stateName(state));
   w.raw(',"panel":');
   w.int(panel);
   w.raw(',"total":');
   w.int(total);
   w.raw(',"progress":');
   w.int(progress());
-  if (state == F_ERROR) {
-    w.raw(',"error":');
-    w.str(errorText());
-  }
+  if (state == F_ERROR) writeError();
   // the version each discovered panel reported (an extension: which firmware the panels run)
   w.raw(',"firmware":[');
   for (let i = 1; i <= tree.count; i++) {

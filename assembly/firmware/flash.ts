@@ -14,6 +14,7 @@ import { crc16 } from "../util/crc16";
 import { readImage } from "./image";
 import { stopPlayback } from "../playback/player";
 import { log, LOG_INFO, LOG_WARN } from "../util/log";
+import * as w from "../json/writer";
 
 export const F_IDLE: u8 = 0;
 export const F_CONNECTING: u8 = 1;
@@ -21,7 +22,23 @@ export const F_FLASHING: u8 = 2;
 export const F_VERIFYING: u8 = 3;
 export const F_DONE: u8 = 4;
 export const F_ERROR: u8 = 5;
-export const STATE_NAMES: string[] = ["idle", "connecting", "flashing", "verifying", "done", "error"];
+
+/** The status's name of a state (its texts go to the message table, scripts/messages-transform.mjs). */
+export function stateName(s: u8): string {
+  switch (s) {
+    case F_CONNECTING:
+      return "connecting";
+    case F_FLASHING:
+      return "flashing";
+    case F_VERIFYING:
+      return "verifying";
+    case F_DONE:
+      return "done";
+    case F_ERROR:
+      return "error";
+  }
+  return "idle";
+}
 
 /** Sends of one packet (or window) without progress before the flash ends in error. */
 const TRIES = 3;
@@ -234,19 +251,32 @@ export function flashRediscovered(): void {
   }
 }
 
-const KINDS: string[] = [
-  "",
-  "no answer from the bootloader",
-  "refused",
-  "differs on read-back",
-  "stored image unreadable",
-  "did not come back after the restart",
-];
-const STEPS: string[] = ["", "connecting", "flashing", "verifying", "restarting"];
+function failureText(kind: i32): string {
+  switch (kind) {
+    case X_SILENT:
+      return "no answer from the bootloader";
+    case X_REFUSED:
+      return "refused";
+    case X_DIFFERS:
+      return "differs on read-back";
+    case X_STORE:
+      return "stored image unreadable";
+  }
+  return "did not come back after the restart";
+}
 
-/** The error field: the panel, what failed, and the step. */
-export function errorText(): string {
-  let s = "panel " + panel.toString() + ": ";
-  if (errorPage >= 0) s += "page " + errorPage.toString() + " ";
-  return s + KINDS[errorKind] + " (" + STEPS[errorStep] + ")";
+/** Writes the error field: the panel, what failed, and the step. */
+export function writeError(): void {
+  w.raw(',"error":"panel ');
+  w.int(panel);
+  w.raw(": ");
+  if (errorPage >= 0) {
+    w.raw("page ");
+    w.int(errorPage);
+    w.byte(0x20);
+  }
+  w.strBody(failureText(errorKind));
+  w.raw(" (");
+  w.strBody(stateName(errorStep));
+  w.raw(')"');
 }

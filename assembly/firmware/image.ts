@@ -22,29 +22,41 @@ export const E_WRITE = 7;
 export const E_BUSY = 8;
 export const E_FRAME_CRC = 9;
 export const E_TIMEOUT = 10;
-const MESSAGES: string[] = [
-  "",
-  "bad magic",
-  "bus protocol version differs from the controller's",
-  "image too large",
-  "image length does not match its header",
-  "image CRC-32 mismatch",
-  "storage full",
-  "write failed",
-  "flash in progress",
-  "CRC mismatch",
-  "timeout",
-];
-
+/** The text of an outcome ("" for 0). Its texts go to the message table (scripts/messages-transform.mjs). */
 export function errorMessage(code: i32): string {
-  return MESSAGES[code];
+  switch (code) {
+    case E_MAGIC:
+      return "bad magic";
+    case E_BUS:
+      return "bus protocol version differs from the controller's";
+    case E_TOO_LARGE:
+      return "image too large";
+    case E_LENGTH:
+      return "image length does not match its header";
+    case E_CRC:
+      return "image CRC-32 mismatch";
+    case E_FULL:
+      return "storage full";
+    case E_WRITE:
+      return "write failed";
+    case E_BUSY:
+      return "flash in progress";
+    case E_FRAME_CRC:
+      return "CRC mismatch";
+    case E_TIMEOUT:
+      return "timeout";
+  }
+  return "";
 }
 
 /** The stored image, and the key it is staged under while it arrives. */
-export const IMAGE_KEY = "firmware/panel.fw";
-const STAGE_KEY = "firmware/upload.part";
-const imageKey = String.UTF8.encode(IMAGE_KEY);
-const stageKey = String.UTF8.encode(STAGE_KEY);
+// "firmware/panel.fw" and "firmware/upload.part" as bytes
+const imageKey = memory.data<u8>([102, 105, 114, 109, 119, 97, 114, 101, 47, 112, 97, 110, 101, 108, 46, 102, 119]);
+const IMAGE_KEY_LENGTH: u32 = 17;
+const stageKey = memory.data<u8>([
+  102, 105, 114, 109, 119, 97, 114, 101, 47, 117, 112, 108, 111, 97, 100, 46, 112, 97, 114, 116,
+]);
+const STAGE_KEY_LENGTH: u32 = 20;
 
 // CRC-32 (IEEE 802.3, reflected 0xEDB88320, initial and final 0xFFFFFFFF), a nibble at a time.
 const CRC32_NIBBLE: StaticArray<u32> = [
@@ -84,7 +96,7 @@ export function stageBegin(size: u32): bool {
   total = size;
   seen = 0;
   crc = 0xffffffff;
-  host_store_delete(changetype<usize>(stageKey), <u32>stageKey.byteLength);
+  host_store_delete(stageKey, STAGE_KEY_LENGTH);
   return true;
 }
 
@@ -102,7 +114,7 @@ export function stageWrite(ptr: usize, len: u32): i32 {
   seen += len - skip;
   if (seen > total) return E_LENGTH;
   crc = crc32Update(crc, ptr + skip, len - skip);
-  const rc = host_store_append(changetype<usize>(stageKey), <u32>stageKey.byteLength, ptr, len);
+  const rc = host_store_append(stageKey, STAGE_KEY_LENGTH, ptr, len);
   return rc == -3 ? E_FULL : rc < 0 ? E_WRITE : 0;
 }
 
@@ -112,12 +124,7 @@ export function stageFinish(): i32 {
   if (seen < IMAGE_HEADER || seen != total) rc = E_LENGTH;
   else if (~crc != load<u32>(header, 12)) rc = E_CRC;
   else {
-    const r = host_store_rename(
-      changetype<usize>(stageKey),
-      <u32>stageKey.byteLength,
-      changetype<usize>(imageKey),
-      <u32>imageKey.byteLength,
-    );
+    const r = host_store_rename(stageKey, STAGE_KEY_LENGTH, imageKey, IMAGE_KEY_LENGTH);
     if (r < 0) rc = r == -3 ? E_FULL : E_WRITE;
   }
   if (rc != 0) stageAbort();
@@ -127,11 +134,11 @@ export function stageFinish(): i32 {
 
 /** Drops the partial image. */
 export function stageAbort(): void {
-  host_store_delete(changetype<usize>(stageKey), <u32>stageKey.byteLength);
+  host_store_delete(stageKey, STAGE_KEY_LENGTH);
   open = false;
 }
 
 /** Reads up to `cap` bytes of the stored image at `offset`; the count, or below 0 (store error). */
 export function readImage(offset: u32, buf: usize, cap: u32): i32 {
-  return host_store_read(changetype<usize>(imageKey), <u32>imageKey.byteLength, offset, buf, cap);
+  return host_store_read(imageKey, IMAGE_KEY_LENGTH, offset, buf, cap);
 }
