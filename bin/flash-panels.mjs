@@ -67,9 +67,9 @@ async function follow(url) {
     const total = Math.max(1, s.total);
     const fraction = s.state === "done" ? 1 : (Math.max(0, s.panel - 1) + s.progress / 100) / total;
     bar(s.state, fraction, `panel ${s.panel}/${s.total}`);
-    if (s.state === "done") return done(`flashed ${s.total} panels`), 0;
-    if (s.state === "error") return done(`flash failed: ${s.error}`), 1;
-    if (s.state === "idle") return done("no flash is running"), 1;
+    if (s.state === "done") return (done(`flashed ${s.total} panels`), 0);
+    if (s.state === "error") return (done(`flash failed: ${s.error}`), 1);
+    if (s.state === "idle") return (done("no flash is running"), 1);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -108,7 +108,7 @@ async function serial(path, image) {
       waiters.push((l) => (clearTimeout(t), resolve(l)));
     });
   const write = async (bytes) => {
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       try {
         at += fs.writeSync(fd, bytes, at, Math.min(1024, bytes.length - at));
         bar("sending", at / bytes.length);
@@ -127,11 +127,11 @@ async function serial(path, image) {
     const ready = line(5000);
     await write(head);
     const first = await ready;
-    if (first !== "READY") return done(`refused: ${first}`), 1;
+    if (first !== "READY") return (done(`refused: ${first}`), 1);
     const ok = line(60000);
     await write(Buffer.concat([image, tail]));
     const last = await ok;
-    if (last !== "OK") return done(`refused: ${last}`), 1;
+    if (last !== "OK") return (done(`refused: ${last}`), 1);
     done("image stored; the controller is flashing the panels");
     return 0;
   } finally {
@@ -146,7 +146,7 @@ export async function run(args) {
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--http") url = args[++i];
     else if (args[i] === "--serial") port = args[++i];
-    else if (args[i] === "--help") return console.log(USAGE), 0;
+    else if (args[i] === "--help") return (console.log(USAGE), 0);
     else files.push(args[i]);
   }
   if ((!url && !port) || files.length !== 1 || (url !== null && !url) || (port !== null && !port)) {
@@ -166,7 +166,7 @@ export async function run(args) {
       return rc !== 0 || !url ? rc : follow(url);
     }
     const res = await upload(url, image);
-    if (res.status !== 200) return done(`refused (${res.status}): ${res.body?.error ?? res.text}`), 1;
+    if (res.status !== 200) return (done(`refused (${res.status}): ${res.body?.error ?? res.text}`), 1);
     return follow(url);
   } catch (e) {
     console.error(`tessera flash-panels: ${e.message}`);

@@ -9,7 +9,9 @@ const [name, ...args] = process.argv.slice(2);
 const load = COMMANDS[name];
 if (!load) {
   const list = Object.keys(COMMANDS).join(", ");
-  console.error(name ? `tessera: unknown command '${name}' (commands: ${list})` : `usage: tessera <command> ...\ncommands: ${list}`);
+  console.error(
+    name ? `tessera: unknown command '${name}' (commands: ${list})` : `usage: tessera <command> ...\ncommands: ${list}`,
+  );
   process.exit(2);
 }
 process.exitCode = await (await load()).run(args);

@@ -42,7 +42,7 @@ function frame(payload: Uint8Array, crc = crc16(payload)): Buffer {
 
 /** Writes all of `bytes` (the pty is non-blocking: a full buffer waits for the host to read). */
 async function write(bytes: Uint8Array): Promise<void> {
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     try {
       at += fs.writeSync(fd, bytes, at);
     } catch (e) {

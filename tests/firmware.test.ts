@@ -73,7 +73,7 @@ function padded(version: number, extra: number): Buffer {
   const name = Buffer.from("pad");
   const size = name.length + 1 + extra;
   const leb: number[] = [];
-  for (let v = size; ; ) {
+  for (let v = size; ;) {
     const b = v & 0x7f;
     v >>>= 7;
     if (v === 0) {
@@ -94,7 +94,13 @@ test("a good image flashes every panel through every state; after a restart they
   const seen = new Set<string>();
   const res = await upload(h, image);
   assert.deepEqual(res, { status: 200, body: { status: "flashing", panels: PANELS } });
-  assert.deepEqual(await status(h), { state: "connecting", panel: 1, total: PANELS, progress: 0, firmware: [1, 1, 1, 1, 1] });
+  assert.deepEqual(await status(h), {
+    state: "connecting",
+    panel: 1,
+    total: PANELS,
+    progress: 0,
+    firmware: [1, 1, 1, 1, 1],
+  });
   // 409 while it runs
   const busy = await upload(h, image);
   assert.deepEqual(busy, { status: 409, body: { error: "flash already in progress" } });
@@ -126,7 +132,11 @@ test("422 for each kind of bad image, and nothing is stored", async () => {
   const badMagic = Buffer.from(good);
   badMagic[0] ^= 0xff;
   cases.push(["magic", badMagic, "bad magic"]);
-  cases.push(["bus version", makeImage(wasm, 3, BUS_VERSION + 1), "bus protocol version differs from the controller's"]);
+  cases.push([
+    "bus version",
+    makeImage(wasm, 3, BUS_VERSION + 1),
+    "bus protocol version differs from the controller's",
+  ]);
   const badCrc = Buffer.from(good);
   badCrc[100] ^= 1;
   cases.push(["crc", badCrc, "image CRC-32 mismatch"]);
@@ -142,7 +152,10 @@ test("422 for each kind of bad image, and nothing is stored", async () => {
   }
   assert.equal((await status(h)).state, "idle");
   assert.ok(!fs.existsSync(path.join(dataDir, "firmware/panel.fw")));
-  assert.deepEqual(fs.existsSync(path.join(dataDir, "firmware")) ? fs.readdirSync(path.join(dataDir, "firmware")) : [], []);
+  assert.deepEqual(
+    fs.existsSync(path.join(dataDir, "firmware")) ? fs.readdirSync(path.join(dataDir, "firmware")) : [],
+    [],
+  );
   // a streamed body to any other route is still 413
   const other = await api(h, "POST", "/api/scenes", "x".repeat(40000));
   assert.equal(other.status, 413);
@@ -162,7 +175,10 @@ test("507 on a full store: the previous image and the settings are intact, the p
     fs
       .readdirSync(dir, { withFileTypes: true })
       .filter((e) => !e.name.startsWith("."))
-      .reduce((n, e) => n + (e.isDirectory() ? used(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).size), 0);
+      .reduce(
+        (n, e) => n + (e.isDirectory() ? used(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).size),
+        0,
+      );
   h = await start({ dataDir, extraArgs: ["--store-limit", String(used(dataDir) + 20000)] });
   const res = await upload(h, padded(9, 40000));
   assert.deepEqual(res, { status: 507, body: { error: "filesystem write failed" } });

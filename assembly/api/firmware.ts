@@ -8,7 +8,17 @@ import * as w from "../json/writer";
 import { sendError } from "../http/response";
 import { stageBegin, stageWrite, stageFinish, stageAbort, stagedSize, errorMessage } from "../firmware/image";
 import { E_FULL, E_BUSY } from "../firmware/image";
-import { flashBusy, flashStart, state, panel, total, progress, writeError, stateName, F_ERROR } from "../firmware/flash";
+import {
+  flashBusy,
+  flashStart,
+  state,
+  panel,
+  total,
+  progress,
+  writeError,
+  stateName,
+  F_ERROR,
+} from "../firmware/flash";
 import { panelFirmware } from "../bus/discovery";
 import { tree } from "../topology/tree";
 

@@ -112,8 +112,7 @@ export class Core {
       host_store_write: (key, keyLen, ptr, len) => s.store.write(this.text(key, keyLen), copy(ptr, len)),
       host_store_delete: (key, keyLen) => s.store.delete(this.text(key, keyLen)),
       host_store_append: (key, keyLen, ptr, len) => s.store.append(this.text(key, keyLen), copy(ptr, len)),
-      host_store_rename: (from, fromLen, to, toLen) =>
-        s.store.rename(this.text(from, fromLen), this.text(to, toLen)),
+      host_store_rename: (from, fromLen, to, toLen) => s.store.rename(this.text(from, fromLen), this.text(to, toLen)),
       host_serial_write: (ptr, len) => s.serialWrite?.(copy(ptr, len)),
       host_store_list: (prefix, prefixLen, buf, cap) => {
         const list = Buffer.from(s.store.list(this.text(prefix, prefixLen)));

@@ -73,7 +73,14 @@ export class Server {
     this.responses.set(id, res);
     res.on("close", () => this.responses.delete(id));
     const open = () => this.responses.has(id);
-    this.core.http(id, METHOD_CODES[req.method ?? ""] ?? 0, Buffer.from(req.url ?? "/"), new Uint8Array(0), length, true);
+    this.core.http(
+      id,
+      METHOD_CODES[req.method ?? ""] ?? 0,
+      Buffer.from(req.url ?? "/"),
+      new Uint8Array(0),
+      length,
+      true,
+    );
     this.core.kick();
     let ended = false;
     const end = () => {

@@ -42,7 +42,10 @@ export function instantiatePanel(module: WebAssembly.Module, host: PanelHost): P
       panel_clock_ms: () => host.clock() >>> 0,
       panel_flash: (op: number, offset: number, ptr: number, len: number) => {
         if (!host.flash) return op === FLASH.version ? 1 : -1;
-        const data = op === FLASH.write || op === FLASH.read ? new Uint8Array(exports!.memory.buffer, ptr, len) : new Uint8Array(0);
+        const data =
+          op === FLASH.write || op === FLASH.read
+            ? new Uint8Array(exports!.memory.buffer, ptr, len)
+            : new Uint8Array(0);
         return host.flash(op, offset >>> 0, data, len >>> 0);
       },
     },
