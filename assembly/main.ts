@@ -123,7 +123,8 @@ export function core_http_dispatch(req: u32): void {
     const method = pendingMethod[i];
     const want = pendingBodyLen[i];
     let got: u32 = 0;
-    if (streamsBody(method, buf + HEADER_ROOM, urlLen)) got = want; // read by its handler
+    if (streamsBody(method, buf + HEADER_ROOM, urlLen))
+      got = want; // read by its handler
     else if (want > BODY_LIMIT) {
       heap.free(buf);
       sendError(req, 413, "payload_too_large");
