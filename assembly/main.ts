@@ -26,8 +26,7 @@ import { serialReceive, serialTick } from "./firmware/serial";
 import "./util/math"; // the `Math` of asconfig.json `use`
 
 // Scratch buffer for WebSocket frames and bus packets (core_rx_buffer).
-const RX_CAP: u32 = 1024;
-const rx = memory.data(RX_CAP);
+import { RX_CAP, rx } from "./core/rx";
 
 // HTTP bodies are the one large input: a buffer per request, at most MAX_PENDING at once. The host
 // keeps the body; the core reads it (host_http_read) only for methods that take one.
@@ -85,18 +84,26 @@ export function core_rx_buffer(len: u32): usize {
 }
 
 /** An HTTP request starts: returns where the host writes the URL, or 0 when the core has already
- * answered (414 uri_too_long, 503 busy). The body stays with the host; one above BODY_LIMIT is
- * answered 413 at dispatch unless its route streams it (the firmware upload). */
+ * answered (413 payload_too_large, 414 uri_too_long, 503 busy). The body stays with the host. A POST
+ * body above BODY_LIMIT may be for a route that streams it (the firmware upload): that is known at
+ * dispatch, which answers 413 for any other. */
 export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
   if (!takesBody(method)) bodyLen = 0;
+  const large = bodyLen > BODY_LIMIT;
+  if (large && method != M_POST) {
+    sendError(req, 413, "payload_too_large");
+    return 0;
+  }
   if (urlLen > URL_LIMIT) {
     sendError(req, 414, "uri_too_long");
     return 0;
   }
+  if (bodyLen > 0) collectPending();
   for (let i = 0; i < MAX_PENDING; i++) {
     if (pendingBuf[i] == 0) {
-      // the URL now; the body's room at dispatch, once the route is known (core_http_dispatch)
-      const buf = heap.alloc(HEADER_ROOM + urlLen);
+      // free room before the URL takes a stored scene's header (api/scenes.ts storeValidatedScene),
+      // spare bytes after the body its canonical form's growth (BODY_SLACK); none for a large body
+      const buf = heap.alloc(HEADER_ROOM + urlLen + (bodyLen > 0 && !large ? bodyLen + BODY_SLACK : 0));
       pendingReq[i] = req;
       pendingBuf[i] = buf;
       pendingMethod[i] = method;
@@ -116,7 +123,7 @@ export function core_http_dispatch(req: u32): void {
     return; // more of a streamed upload's body has arrived
   }
   for (let i = 0; i < MAX_PENDING; i++) {
-    let buf = pendingBuf[i];
+    const buf = pendingBuf[i];
     if (buf == 0 || pendingReq[i] != req) continue;
     pendingBuf[i] = 0;
     const urlLen = pendingUrlLen[i];
@@ -130,11 +137,7 @@ export function core_http_dispatch(req: u32): void {
       sendError(req, 413, "payload_too_large");
       collectLight();
       return;
-    } else if (want > 0) {
-      // free room before the URL takes a stored scene's header (api/scenes.ts storeValidatedScene),
-      // spare bytes after the body its canonical form's growth (BODY_SLACK)
-      collectPending();
-      buf = heap.realloc(buf, HEADER_ROOM + urlLen + want + BODY_SLACK);
+    } else {
       const body = buf + HEADER_ROOM + urlLen;
       while (got < want) {
         const n = host_http_read(req, body + got, want - got);

@@ -21,9 +21,10 @@ import {
 } from "../firmware/flash";
 import { panelFirmware } from "../bus/discovery";
 import { tree } from "../topology/tree";
+import { rx } from "../core/rx";
 
 const WINDOW: u32 = 512;
-const window = memory.data(WINDOW);
+const window = rx; // free during a dispatch (core/rx.ts)
 let upReq: u32 = 0;
 let upActive = false;
 
@@ -90,7 +91,7 @@ export function getFirmwareStatus(req: u32, _param: string, _body: usize, _len: 
   w.raw(',"firmware":[');
   for (let i = 1; i <= tree.count; i++) {
     if (i > 1) w.byte(0x2c);
-    w.int(panelFirmware[i]);
+    w.int(load<u16>(panelFirmware + (<usize>i << 1)));
   }
   w.raw("]}");
   w.finish();

@@ -25,7 +25,7 @@ let sentAt: u32 = 0;
 let tries = 0;
 let onDone: () => void = () => {};
 /** The firmware version each panel reported in its HELLO (GET /api/firmware/status). */
-export const panelFirmware = new StaticArray<u16>(MAX_PANELS + 1);
+export const panelFirmware = memory.data((MAX_PANELS + 1) * 2); // u16 each
 
 export function discoveryRunning(): bool {
   return running;
@@ -66,7 +66,7 @@ function sendProbe(now: u32): void {
 /** A HELLO from `index`: the awaited neighbour took its address. */
 export function onHello(index: i32, inEdge: i32, firmware: u16, now: u32): void {
   if (!running || index != tree.count + 1 || inEdge > 2) return;
-  panelFirmware[index] = firmware;
+  store<u16>(panelFirmware + (<usize>index << 1), firmware);
   tree.add(index, awaitParent, awaitSlot, inEdge);
   stackPanel[depth] = <u8>index;
   stackSlot[depth] = 0;

@@ -15,6 +15,7 @@ import { readImage } from "./image";
 import { stopPlayback } from "../playback/player";
 import { log, LOG_INFO, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
+import { rx } from "../core/rx";
 
 export const F_IDLE: u8 = 0;
 export const F_CONNECTING: u8 = 1;
@@ -75,7 +76,7 @@ export let errorKind = 0;
 export let errorStep: u8 = 0;
 export let errorPage: i32 = -1;
 
-const page = memory.data(BOOT_PAGE);
+const page = rx + 512; // scratch past the BOOT_ACK being handled (core/rx.ts)
 
 /** Connecting, flashing or verifying: a new upload is refused (409). */
 export function flashBusy(): bool {
