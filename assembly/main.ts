@@ -2,7 +2,7 @@
 // its work and returns; the minimal runtime's collector runs at the end of exports, when no managed
 // reference is left on the stack, as core/collect.ts decides. See docs/host-abi.md.
 import { host_clock_ms, host_http_read } from "./host/imports";
-import { route, streamsBody } from "./http/router";
+import { route } from "./http/router";
 import { closeJson } from "./json/reader";
 import { sendError } from "./http/response";
 import { BODY_SLACK, M_POST, M_PUT, M_PATCH } from "./http/request";
@@ -20,7 +20,7 @@ import { loadSettings } from "./core/boot";
 import { sendBackground } from "./bus/commands";
 import { app } from "./state/app";
 import { networkInit, advertise, mqttEvent, mqttMessage, mdnsResult, mdnsDone } from "./mqtt/service";
-import { uploadContinue } from "./api/firmware";
+import { uploadContinue, firmwareRequest } from "./api/firmware";
 import { onBootAck, flashTick, flashRediscovered } from "./firmware/flash";
 import { serialReceive, serialTick } from "./firmware/serial";
 import "./util/math"; // the `Math` of asconfig.json `use`
@@ -130,9 +130,12 @@ export function core_http_dispatch(req: u32): void {
     const method = pendingMethod[i];
     const want = pendingBodyLen[i];
     let got: u32 = 0;
-    if (streamsBody(method, buf + HEADER_ROOM, urlLen))
-      got = want; // read by its handler
-    else if (want > BODY_LIMIT) {
+    if (firmwareRequest(req, method, buf + HEADER_ROOM, urlLen, want)) {
+      heap.free(buf); // its body is streamed by the upload, if any
+      collectLight();
+      return;
+    }
+    if (want > BODY_LIMIT) {
       heap.free(buf);
       sendError(req, 413, "payload_too_large");
       collectLight();

@@ -1,7 +1,8 @@
 // Every endpoint of the HTTP API in one table: path pattern, method, handler (http/router.ts finds
 // them). A `*` segment is the path parameter: a scene id, a panel address, a palette name (still
 // percent-encoded). Rows of one pattern are adjacent; a more specific pattern comes before a `*` one
-// that would also match it.
+// that would also match it. The firmware endpoints are not rows: their upload streams its body, so
+// core_http_dispatch hands them over before any body is read (api/firmware.ts firmwareRequest).
 import { M_GET, M_POST, M_PUT, M_PATCH, M_DELETE } from "../http/request";
 import { getAppearance, patchAppearance } from "./appearance";
 import { getState, postPower } from "./state";
@@ -13,7 +14,6 @@ import { listPalettes, createPalette, getPalette, updatePalette, deletePalette }
 import { getMqtt, patchMqtt } from "./mqtt";
 import { getSetupPage, postSetup } from "./setup";
 import { getLayout } from "./layout";
-import { postFirmware, getFirmwareStatus } from "./firmware";
 
 /** Every handler's signature: the request, the `*` segment ("" when none), the body. */
 export type Handler = (req: u32, param: string, body: usize, len: u32) => void;
@@ -22,8 +22,6 @@ export type Handler = (req: u32, param: string, body: usize, len: u32) => void;
 export const LIGHT: u32 = 1;
 /** A route only where MQTT is (the large variant): elsewhere the path is unknown. */
 export const LARGE_ONLY: u32 = 2;
-/** The route reads its body itself, as it streams: the handler gets the body's length, unread. */
-export const STREAM: u32 = 4;
 
 export class Route {
   constructor(
@@ -67,6 +65,4 @@ export const ROUTES: Route[] = [
   new Route("api/scenes/*", M_DELETE, deleteScene),
   new Route("api/animations/play", M_POST, animationPlay),
   new Route("api/animations/trigger", M_POST, trigger),
-  new Route("api/firmware/panels", M_POST, postFirmware, STREAM),
-  new Route("api/firmware/status", M_GET, getFirmwareStatus, LIGHT),
 ];

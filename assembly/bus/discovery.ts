@@ -24,8 +24,9 @@ let awaitSlot: i32 = 0;
 let sentAt: u32 = 0;
 let tries = 0;
 let onDone: () => void = () => {};
-/** The firmware version each panel reported in its HELLO (GET /api/firmware/status). */
-export const panelFirmware = memory.data((MAX_PANELS + 1) * 2); // u16 each
+/** The lowest and highest firmware version the panels reported in their HELLO (GET /api/firmware/status). */
+export let firmwareLowest: u16 = 0;
+export let firmwareHighest: u16 = 0;
 
 export function discoveryRunning(): bool {
   return running;
@@ -66,7 +67,8 @@ function sendProbe(now: u32): void {
 /** A HELLO from `index`: the awaited neighbour took its address. */
 export function onHello(index: i32, inEdge: i32, firmware: u16, now: u32): void {
   if (!running || index != tree.count + 1 || inEdge > 2) return;
-  store<u16>(panelFirmware + (<usize>index << 1), firmware);
+  if (index == 1 || firmware < firmwareLowest) firmwareLowest = firmware;
+  if (index == 1 || firmware > firmwareHighest) firmwareHighest = firmware;
   tree.add(index, awaitParent, awaitSlot, inEdge);
   stackPanel[depth] = <u8>index;
   stackSlot[depth] = 0;

@@ -13,7 +13,6 @@ import { tree } from "../topology/tree";
 import { crc16 } from "../util/crc16";
 import { readImage } from "./image";
 import { stopPlayback } from "../playback/player";
-import { log, LOG_INFO, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
 import { rx } from "../core/rx";
 
@@ -107,7 +106,6 @@ export function flashStart(bytes: u32, now: u32): void {
     return;
   }
   setBusLocked(true);
-  log(LOG_INFO, "firmware: flashing " + total.toString() + " panels");
   sentAt = now;
   nextPanel(now);
 }
@@ -122,7 +120,6 @@ function nextPanel(now: u32): void {
     send(ADDR_BROADCAST, T_BOOT_RESTART);
     restarting = true;
     restartAt = now;
-    log(LOG_INFO, "firmware: every panel flashed; restarting the panels");
     return;
   }
   let depth: u32 = 0;
@@ -172,7 +169,6 @@ function fail(kind: i32, p: i32): void {
   errorPage = p;
   state = F_ERROR;
   setBusLocked(false);
-  log(LOG_WARN, "firmware: panel " + panel.toString() + " failed");
 }
 
 /** A BOOT_ACK from panel `from`: `op` the type answered, then page, status and the read-back CRC. */
@@ -255,15 +251,15 @@ export function flashRediscovered(): void {
 function failureText(kind: i32): string {
   switch (kind) {
     case X_SILENT:
-      return "no answer from the bootloader";
+      return "no answer";
     case X_REFUSED:
       return "refused";
     case X_DIFFERS:
       return "differs on read-back";
     case X_STORE:
-      return "stored image unreadable";
+      return "image unreadable";
   }
-  return "did not come back after the restart";
+  return "lost at restart";
 }
 
 /** Writes the error field: the panel, what failed, and the step. */

@@ -28,19 +28,19 @@ export function errorMessage(code: i32): string {
     case E_MAGIC:
       return "bad magic";
     case E_BUS:
-      return "bus protocol version differs from the controller's";
+      return "bus version mismatch";
     case E_TOO_LARGE:
       return "image too large";
     case E_LENGTH:
-      return "image length does not match its header";
+      return "length mismatch";
     case E_CRC:
-      return "image CRC-32 mismatch";
+      return "CRC-32 mismatch";
     case E_FULL:
-      return "storage full";
+      return "filesystem write failed";
     case E_WRITE:
       return "write failed";
     case E_BUSY:
-      return "flash in progress";
+      return "flash already in progress";
     case E_FRAME_CRC:
       return "CRC mismatch";
     case E_TIMEOUT:
@@ -50,30 +50,29 @@ export function errorMessage(code: i32): string {
 }
 
 /** The stored image, and the key it is staged under while it arrives. */
-// "firmware/panel.fw" and "firmware/upload.part" as bytes
-const imageKey = memory.data<u8>([102, 105, 114, 109, 119, 97, 114, 101, 47, 112, 97, 110, 101, 108, 46, 102, 119]);
-const IMAGE_KEY_LENGTH: u32 = 17;
+// "firmware/panel.fw.part" as bytes: the staging key, and the stored image's key is its first 17
 const stageKey = memory.data<u8>([
-  102, 105, 114, 109, 119, 97, 114, 101, 47, 117, 112, 108, 111, 97, 100, 46, 112, 97, 114, 116,
+  102, 105, 114, 109, 119, 97, 114, 101, 47, 112, 97, 110, 101, 108, 46, 102, 119, 46, 112, 97, 114, 116,
 ]);
-const STAGE_KEY_LENGTH: u32 = 20;
+const STAGE_KEY_LENGTH: u32 = 22;
+const imageKey = stageKey;
+const IMAGE_KEY_LENGTH: u32 = 17;
 
-// CRC-32 (IEEE 802.3, reflected 0xEDB88320, initial and final 0xFFFFFFFF), a nibble at a time.
-const CRC32_NIBBLE: StaticArray<u32> = [
-  0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac, 0x76dc4190, 0x6b6b51f4, 0x4db26158, 0x5005713c, 0xedb88320,
-  0xf00f9344, 0xd6d6a3e8, 0xcb61b38c, 0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
-];
-
+// CRC-32 (IEEE 802.3, reflected 0xEDB88320, initial and final 0xFFFFFFFF), a bit at a time: no table
+// in linear memory (an image is checked once, as it arrives).
 export function crc32Update(crc: u32, ptr: usize, len: u32): u32 {
   for (let i: u32 = 0; i < len; i++) {
     crc ^= <u32>load<u8>(ptr + i);
-    crc = (crc >>> 4) ^ unchecked(CRC32_NIBBLE[crc & 15]);
-    crc = (crc >>> 4) ^ unchecked(CRC32_NIBBLE[crc & 15]);
+    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & (0 - (crc & 1)));
   }
   return crc;
 }
 
-const header = memory.data(IMAGE_HEADER);
+// The header's four words, gathered as they arrive (wasm globals: nothing in linear memory).
+let h0: u32 = 0; // magic
+let h1: u32 = 0; // bus version, reserved, firmware version
+let h2: u32 = 0; // payload length
+let h3: u32 = 0; // CRC-32 of the payload
 let open = false;
 let total: u32 = 0; // the declared size: header + payload
 let seen: u32 = 0;
@@ -95,6 +94,7 @@ export function stageBegin(size: u32): bool {
   open = true;
   total = size;
   seen = 0;
+  h0 = h1 = h2 = h3 = 0;
   crc = 0xffffffff;
   host_store_delete(stageKey, STAGE_KEY_LENGTH);
   return true;
@@ -103,11 +103,18 @@ export function stageBegin(size: u32): bool {
 /** The next `len` bytes: checked and appended. Returns 0 or an E_* outcome (then call stageAbort). */
 export function stageWrite(ptr: usize, len: u32): i32 {
   let skip: u32 = 0;
-  while (seen < IMAGE_HEADER && skip < len) store<u8>(header + seen++, load<u8>(ptr + skip++));
+  while (seen < IMAGE_HEADER && skip < len) {
+    const b = (<u32>load<u8>(ptr + skip++)) << ((seen & 3) * 8);
+    const word = seen++ >> 2;
+    if (word == 0) h0 |= b;
+    else if (word == 1) h1 |= b;
+    else if (word == 2) h2 |= b;
+    else h3 |= b;
+  }
   if (seen == IMAGE_HEADER && skip > 0) {
-    if (load<u32>(header) != IMAGE_MAGIC) return E_MAGIC;
-    if (load<u8>(header, 4) != BUS_VERSION) return E_BUS;
-    const payload = load<u32>(header, 8);
+    if (h0 != IMAGE_MAGIC) return E_MAGIC;
+    if ((h1 & 0xff) != BUS_VERSION) return E_BUS;
+    const payload = h2;
     if (payload > IMAGE_MAX) return E_TOO_LARGE;
     if (total != IMAGE_HEADER + payload) return E_LENGTH;
   }
@@ -122,7 +129,7 @@ export function stageWrite(ptr: usize, len: u32): i32 {
 export function stageFinish(): i32 {
   let rc = 0;
   if (seen < IMAGE_HEADER || seen != total) rc = E_LENGTH;
-  else if (~crc != load<u32>(header, 12)) rc = E_CRC;
+  else if (~crc != h3) rc = E_CRC;
   else {
     const r = host_store_rename(stageKey, STAGE_KEY_LENGTH, imageKey, IMAGE_KEY_LENGTH);
     if (r < 0) rc = r == -3 ? E_FULL : E_WRITE;

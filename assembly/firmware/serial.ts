@@ -8,6 +8,7 @@ import { crc16Update } from "../util/crc16";
 import { stageBegin, stageWrite, stageFinish, stageAbort, stagedSize, errorMessage } from "./image";
 import { IMAGE_HEADER, IMAGE_MAX, E_TOO_LARGE, E_LENGTH, E_BUSY, E_FRAME_CRC, E_TIMEOUT } from "./image";
 import { flashBusy, flashStart } from "./flash";
+import { body } from "../bus/send";
 
 const MAGIC: u32 = 0x57465354; // "TSFW" as a little-endian u32
 const TIMEOUT_MS: u32 = 3000;
@@ -25,9 +26,8 @@ let got: u32 = 0; // the frame's CRC field, gathered
 let failed = 0; // an E_* outcome met inside the payload: the rest of the frame is skipped, then reported
 let lastByte: u32 = 0;
 
-const line = memory.data(64);
-
 function answer(text: string): void {
+  const line = body(); // the bus packet's room: free between sends (bus/send.ts)
   const n = String.UTF8.encodeUnsafe(changetype<usize>(text), text.length, line);
   store<u8>(line + n, 0x0a);
   host_serial_write(line, <u32>n + 1);

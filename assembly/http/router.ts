@@ -5,7 +5,7 @@
 // not_found. HEAD is answered like GET (the host drops the body).
 import { M_GET, M_HEAD } from "./request";
 import { sendError } from "./response";
-import { ROUTES, LARGE_ONLY, LIGHT, STREAM } from "../api/routes";
+import { ROUTES, LARGE_ONLY, LIGHT } from "../api/routes";
 import { mqttAvailable } from "../mqtt/service";
 
 let paramStart: usize = 0;
@@ -28,9 +28,11 @@ function matches(pattern: string, p: usize, n: u32): bool {
   return i == n;
 }
 
-/** The row of ROUTES for the request (-1 none), or its pattern's first row negated minus 2 when no
- * row of the pattern lists the method. */
-function find(method: u32, url: usize, urlLen: u32): i32 {
+/** The request's path: from the URL, without the query string, the leading and one trailing slash. */
+export let pathStart: usize = 0;
+export let pathLength: u32 = 0;
+
+export function findPath(url: usize, urlLen: u32): void {
   let p = url;
   let n: u32 = 0;
   while (n < urlLen && load<u8>(url + n) != 0x3f) n++; // up to the query string
@@ -39,6 +41,16 @@ function find(method: u32, url: usize, urlLen: u32): i32 {
     p++;
     n--;
   }
+  pathStart = p;
+  pathLength = n;
+}
+
+/** The row of ROUTES for the request (-1 none), or its pattern's first row negated minus 2 when no
+ * row of the pattern lists the method. */
+function find(method: u32, url: usize, urlLen: u32): i32 {
+  findPath(url, urlLen);
+  const p = pathStart;
+  const n = pathLength;
   const m = method == M_HEAD ? M_GET : method;
   let found = -1;
   for (let i = 0; i < ROUTES.length; i++) {
@@ -50,12 +62,6 @@ function find(method: u32, url: usize, urlLen: u32): i32 {
     if (r.method == m) return i;
   }
   return found >= 0 ? -2 - found : -1;
-}
-
-/** Whether the request's route reads its body as it streams (STREAM): its body is not gathered. */
-export function streamsBody(method: u32, url: usize, urlLen: u32): bool {
-  const i = find(method, url, urlLen);
-  return i >= 0 && (ROUTES[i].flags & STREAM) != 0;
 }
 
 /** Handles the request; returns whether it was light (core/collect.ts): a LIGHT route, or an error. */
