@@ -101,7 +101,8 @@ export async function benchFirmware(): Promise<Record<string, string | number>> 
     figures["  deepest panel (hops)"] = Math.max(...depths(PANELS));
     figures["bytes on the wires (every hop)"] = `${((bus.bytesOnWires - wiresBefore) / 1e6).toFixed(1)} MB`;
     figures["core linear memory before / after"] = `${linearBefore} B / ${core.memoryBytes} B (the 2-page cap)`;
-    figures["core buffers of the upload and flash"] = "512 B window + 128 B page + 16 B header, static";
+    figures["core buffers of the upload and flash"] =
+      "512 B read window and 128 B page in the rx buffer (no memory of their own); the header in globals";
     figures["host: the largest piece of the 64 KiB body held at once"] = `${piece} B (one socket read)`;
     // the same for a 256 KiB image: neither side follows the image's size
     piece = 0;
