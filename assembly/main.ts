@@ -12,7 +12,7 @@ import { BODY_SLACK, M_POST, M_PUT, M_PATCH } from "./http/request";
 import { HEADER_ROOM } from "./scene/store";
 import { handleFrame, sendPanelsStates, sendAppState, broadcastAppStateIfChanged } from "./ws/commands";
 import { openConnection, closeConnection, setMirroring } from "./ws/connections";
-import { packetValid, HEADER_SIZE, T_HELLO, T_EMPTY, T_STATE } from "./bus/protocol";
+import { packetValid, HEADER_SIZE, T_HELLO, T_EMPTY, T_STATE, T_BOOT_ACK } from "./bus/protocol";
 import { startDiscovery, onHello, onEmpty } from "./bus/discovery";
 import { onState, setQueryHandler } from "./bus/query";
 import { writePanels } from "./api/panels";
@@ -23,10 +23,12 @@ import { loadSettings } from "./core/boot";
 import { sendBackground } from "./bus/commands";
 import { app, setBuild } from "./state/app";
 import { networkInit, advertise, mqttEvent, mqttMessage, mdnsResult, mdnsDone } from "./mqtt/service";
+import { uploadContinue, firmwareRequest } from "./api/firmware";
+import { onBootAck, flashRediscovered } from "./firmware/flash";
+import { serialReceive } from "./firmware/serial";
 
 // Scratch buffer for WebSocket frames and bus packets (core_rx_buffer).
-const RX_CAP: u32 = 1024;
-const rx = memory.data(RX_CAP);
+import { RX_CAP, rx } from "./core/rx";
 
 // HTTP bodies are the one large input: a buffer per request, at most MAX_PENDING at once. The host
 // keeps the body; the core reads it (host_http_read) only for methods that take one.
@@ -60,6 +62,7 @@ export function core_init(maxPanels: u32, build: u32): void {
     if (!app.isOn) pushAppearance();
     pushPower(app.isOn);
     advertise();
+    flashRediscovered();
   });
   collectNow();
 }
@@ -87,10 +90,13 @@ export function core_rx_buffer(len: u32): usize {
 }
 
 /** An HTTP request starts: returns where the host writes the URL, or 0 when the core has already
- * answered (413 payload_too_large, 414 uri_too_long, 503 busy). The body stays with the host. */
+ * answered (413 payload_too_large, 414 uri_too_long, 503 busy). The body stays with the host. A POST
+ * body above BODY_LIMIT may be for a route that streams it (the firmware upload): that is known at
+ * dispatch, which answers 413 for any other. */
 export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
   if (!takesBody(method)) bodyLen = 0;
-  if (bodyLen > BODY_LIMIT) {
+  const large = bodyLen > BODY_LIMIT;
+  if (large && method != M_POST) {
     sendError(req, 413, "payload_too_large");
     return 0;
   }
@@ -102,8 +108,8 @@ export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32
   for (let i = 0; i < MAX_PENDING; i++) {
     if (pendingBuf[i] == 0) {
       // free room before the URL takes a stored scene's header (api/scenes.ts storeValidatedScene),
-      // spare bytes after the body its canonical form's growth (BODY_SLACK)
-      const buf = heap.alloc(HEADER_ROOM + urlLen + (bodyLen > 0 ? bodyLen + BODY_SLACK : 0));
+      // spare bytes after the body its canonical form's growth (BODY_SLACK); none for a large body
+      const buf = heap.alloc(HEADER_ROOM + urlLen + (bodyLen > 0 && !large ? bodyLen + BODY_SLACK : 0));
       pendingReq[i] = req;
       pendingBuf[i] = buf;
       pendingMethod[i] = method;
@@ -118,20 +124,37 @@ export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32
 
 /** The URL of `req` is in place: read its body and handle it. Every request is answered exactly once. */
 export function core_http_dispatch(req: u32): void {
+  if (uploadContinue(req)) {
+    collectLight();
+    return; // more of a streamed upload's body has arrived
+  }
   for (let i = 0; i < MAX_PENDING; i++) {
     const buf = pendingBuf[i];
     if (buf == 0 || pendingReq[i] != req) continue;
     pendingBuf[i] = 0;
     const urlLen = pendingUrlLen[i];
-    const body = buf + HEADER_ROOM + urlLen;
+    const method = pendingMethod[i];
     const want = pendingBodyLen[i];
     let got: u32 = 0;
-    while (got < want) {
-      const n = host_http_read(req, body + got, want - got);
-      if (n <= 0) break;
-      got += <u32>n;
+    if (firmwareRequest(req, method, buf + HEADER_ROOM, urlLen, want)) {
+      heap.free(buf); // its body is streamed by the upload, if any
+      collectLight();
+      return;
     }
-    const light = route(req, pendingMethod[i], buf + HEADER_ROOM, urlLen, body, got);
+    if (want > BODY_LIMIT) {
+      heap.free(buf);
+      sendError(req, 413, "payload_too_large");
+      collectLight();
+      return;
+    } else {
+      const body = buf + HEADER_ROOM + urlLen;
+      while (got < want) {
+        const n = host_http_read(req, body + got, want - got);
+        if (n <= 0) break;
+        got += <u32>n;
+      }
+    }
+    const light = route(req, method, buf + HEADER_ROOM, urlLen, buf + HEADER_ROOM + urlLen, got);
     closeJson();
     heap.free(buf);
     broadcastAppStateIfChanged();
@@ -168,7 +191,10 @@ export function core_bus_receive(len: u32): void {
   const now = host_clock_ms();
   switch (load<u8>(rx, 1)) {
     case T_HELLO:
-      onHello(from, <i32>load<u8>(body), now);
+      onHello(from, <i32>load<u8>(body), load<u16>(body, 1), now);
+      break;
+    case T_BOOT_ACK:
+      onBootAck(from, load<u8>(body), <u32>load<u16>(body, 1), load<u8>(body, 3), <u32>load<u16>(body, 4), now);
       break;
     case T_EMPTY:
       onEmpty(from, <i32>load<u8>(body), now);
@@ -181,6 +207,13 @@ export function core_bus_receive(len: u32): void {
       );
       break;
   }
+  collectLight();
+}
+
+/** `len` bytes from the serial port are in the rx buffer (the firmware frame, docs/bus-protocol.md). */
+export function core_serial_receive(len: u32): void {
+  if (len > RX_CAP) return;
+  serialReceive(rx, len, host_clock_ms());
   collectLight();
 }
 

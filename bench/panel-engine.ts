@@ -62,7 +62,7 @@ export async function benchPanelEngine(): Promise<Record<string, string | number
   const bytes = fs.readFileSync(PANEL_WASM);
   let clock = 0;
   const instance = await WebAssembly.instantiate(bytes, {
-    tessera_panel: { panel_tx: () => {}, panel_linked: () => 0, panel_clock_ms: () => clock },
+    tessera_panel: { panel_tx: () => {}, panel_linked: () => 0, panel_clock_ms: () => clock, panel_flash: () => -1 },
   });
   const panel = instance.instance.exports as unknown as PanelExports;
   const send = (p: number[]) => {

@@ -16,6 +16,7 @@ import { benchRunners } from "./runners.js";
 import { benchSpawners } from "./spawners.js";
 import { benchWamr } from "./wamr.js";
 import { benchWeb } from "./web.js";
+import { benchFirmware } from "./firmware.js";
 
 const PANELS = 100;
 
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
     "10. The web app: gzipped assets and the live preview with 100 panels (8 runner layers)",
     await benchWeb(),
   );
+  reportFigures("11. Panel firmware: a 64 KiB image to 100 emulated panels", await benchFirmware());
   // The device fit: the core under 32-bit WAMR, classic and fast, with its memory and instruction counts.
   console.log((await benchWamr()).text);
 }

@@ -115,4 +115,26 @@ if (!(process.argv.includes("--if-missing") && upToDate(outputs))) {
   console.log(`built controller.wasm ${size("controller.wasm")} B, panel.wasm ${size("panel.wasm")} B`);
 }
 
+// build/panel.fw: panel.wasm as a flashable image (docs/bus-protocol.md, "The panel firmware image"):
+// magic "TSPF", bus protocol version, reserved 0, firmware version u16, payload length u32, CRC-32 u32.
+const PANEL_FIRMWARE_VERSION = 1; // what a panel with this firmware reports in HELLO (FACTORY_VERSION)
+const BUS_VERSION = 6; // assembly/bus/protocol.ts
+{
+  const payload = fs.readFileSync(path.join(root, "build/panel.wasm"));
+  let crc = 0xffffffff;
+  for (const b of payload) {
+    crc ^= b;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  const header = Buffer.alloc(16);
+  header.write("TSPF", 0, "latin1");
+  header[4] = BUS_VERSION;
+  header.writeUInt16LE(PANEL_FIRMWARE_VERSION, 6);
+  header.writeUInt32LE(payload.length, 8);
+  header.writeUInt32LE((crc ^ 0xffffffff) >>> 0, 12);
+  const image = Buffer.concat([header, payload]);
+  const out = path.join(root, "build/panel.fw");
+  if (!fs.existsSync(out) || !fs.readFileSync(out).equals(image)) fs.writeFileSync(out, image);
+}
+
 await buildWeb(root, { quiet: process.argv.includes("--if-missing") });

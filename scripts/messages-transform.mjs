@@ -28,8 +28,10 @@ import { Node, NodeKind, LiteralKind, Token, CommonFlags } from "assemblyscript"
 
 /** Calls whose string literal arguments are messages (only called when failing or logging). */
 const MESSAGE_CALLS = new Set(["fail", "bad", "badAt", "sendError", "log", "ignored", "tooOld"]);
-/** Functions that return "" when a rule holds and the broken rule's message otherwise. */
-const RULE_FUNCTIONS = new Set(["applies", "errorReason"]);
+/** Functions that return "" when a rule holds and the broken rule's message otherwise (and the JSON
+ * reader's refusal reasons, the firmware's outcome, failure and state names, which return a fixed
+ * text per code). */
+const RULE_FUNCTIONS = new Set(["applies", "errorReason", "errorMessage", "failureText", "stateName"]);
 const GENERATED = "assembly/generated/messages.ts";
 
 /** Every AST child of `node` as [holder, key, child] (arrays flattened), skipping back references. */

@@ -1,7 +1,8 @@
 // Every endpoint of the HTTP API in one table: path pattern, method, handler (http/router.ts finds
 // them). A `*` segment is the path parameter: a scene id, a panel address, a palette name (still
 // percent-encoded). Rows of one pattern are adjacent; a more specific pattern comes before a `*` one
-// that would also match it.
+// that would also match it. The firmware endpoints are not rows: their upload streams its body, so
+// core_http_dispatch hands them over before any body is read (api/firmware.ts firmwareRequest).
 import { M_GET, M_POST, M_PUT, M_PATCH, M_DELETE } from "../http/request";
 import { getAppearance, patchAppearance } from "./appearance";
 import { getState, postPower } from "./state";

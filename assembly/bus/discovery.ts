@@ -25,6 +25,9 @@ let awaitSlot: i32 = 0;
 let sentAt: u32 = 0;
 let tries = 0;
 let onDone: () => void = () => {};
+/** The lowest and highest firmware version the panels reported in their HELLO (GET /api/firmware/status). */
+export let firmwareLowest: u16 = 0;
+export let firmwareHighest: u16 = 0;
 
 export function discoveryRunning(): bool {
   return running;
@@ -44,6 +47,11 @@ export function startDiscovery(maxPanels: i32, now: u32, done: () => void): void
   sendProbe(now);
 }
 
+/** Discovery once more, as at boot (after a panel firmware update has restarted the panels). */
+export function rediscover(now: u32): void {
+  startDiscovery(limit, now, onDone);
+}
+
 /** Sends the outstanding probe: ASSIGN to the controller's neighbour, or PROBE of a panel's slot. */
 function sendProbe(now: u32): void {
   if (awaitParent == 0) {
@@ -59,8 +67,10 @@ function sendProbe(now: u32): void {
 }
 
 /** A HELLO from `index`: the awaited neighbour took its address. */
-export function onHello(index: i32, inEdge: i32, now: u32): void {
+export function onHello(index: i32, inEdge: i32, firmware: u16, now: u32): void {
   if (!running || index != tree.count + 1 || inEdge > 2) return;
+  if (index == 1 || firmware < firmwareLowest) firmwareLowest = firmware;
+  if (index == 1 || firmware > firmwareHighest) firmwareHighest = firmware;
   tree.add(index, awaitParent, awaitSlot, inEdge);
   stackPanel[depth] = <u8>index;
   stackSlot[depth] = 0;

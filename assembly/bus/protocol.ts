@@ -42,6 +42,22 @@ export const TABLE_WORDS: u16 = 0x03fe; // record words 1-9 may be carried (word
 export const TABLE_USES_SHIFT: u32 = 12; // mask bits 12-14: the broadcast prepares it serves, minus 1
 export const TABLE_SKIP: u16 = 0xffff; // an entry whose first word is this: not included
 
+// The bootloader exchange (docs/bus-protocol.md, "Flashing a panel"): mirrored too. Downstream
+// unicast but RESTART (broadcast); BOOT_ACK is the panel's one answer.
+export const T_BOOT_ENTER: u8 = 22; // length u32: the whole image (header included)
+export const T_BOOT_WRITE: u8 = 23; // page u16, crc u16 (CRC-16 of the data), data 1-128 B. Variable length
+export const T_BOOT_READ: u8 = 24; // page u16, length u8: answered with the CRC-16 of the page as read back
+export const T_BOOT_ACK: u8 = 25; // upstream: op u8 (the type answered), page u16, status u8, crc u16
+export const T_BOOT_LEAVE: u8 = 26; // commit the written image as the one to boot
+export const T_BOOT_RESTART: u8 = 27; // broadcast: every panel restarts, into its committed image
+export const BOOT_PAGE: u32 = 128; // bytes of image a BOOT_WRITE carries (the last page may be shorter)
+export const BOOT_WRITE_HEAD: u32 = 9; // header + page, crc
+// BOOT_ACK status
+export const BOOT_OK: u8 = 0;
+export const BOOT_BAD_CRC: u8 = 1; // the page's CRC-16 did not match its data
+export const BOOT_FAILED: u8 = 2; // the flash refused the erase, write or read
+export const BOOT_REFUSED: u8 = 3; // LEAVE: the written image is not bootable (header or CRC-32)
+
 /** Total packet size for a type, or 0 when the type is unknown. */
 export function packetSize(type: u8): u32 {
   switch (type) {
@@ -79,18 +95,34 @@ export function packetSize(type: u8): u32 {
       return 6;
     case T_BACKGROUND:
       return 8;
+    case T_BOOT_ENTER:
+      return 9;
+    case T_BOOT_READ:
+      return 8;
+    case T_BOOT_ACK:
+      return 11;
+    case T_BOOT_LEAVE:
+      return 5;
+    case T_BOOT_RESTART:
+      return 5;
   }
   return 0;
 }
 
-/** True for the ten types of the spec and the pulse table: what the mirror stream carries. */
+/** The least size of a variable-length type (pulse table, BOOT_WRITE), or 0 for any other type. */
+function variableMin(type: u8): u32 {
+  if (type == T_PULSE_TABLE) return TABLE_HEAD + 1;
+  return type == T_BOOT_WRITE ? BOOT_WRITE_HEAD + 1 : 0;
+}
+
+/** True for the ten types of the spec, the pulse table and the bootloader's: what the mirror stream carries. */
 export function isMirrored(type: u8): bool {
   return (
     type == T_POWER ||
     type == T_PULSE_TABLE ||
     type == T_COLOR ||
     (type >= T_ANIM_PREPARE && type <= T_ANIM_CONTROL) ||
-    (type >= T_ANIM_PARAMS && type <= T_BACKGROUND)
+    (type >= T_ANIM_PARAMS && type <= T_BOOT_RESTART)
   );
 }
 
@@ -110,11 +142,12 @@ export function sealPacket(ptr: usize, address: u8, type: u8, len: u32 = 0): u32
   return len;
 }
 
-/** Checks length, version and CRC of a received packet (a pulse table: at least one entry's room). */
+/** Checks length, version and CRC of a received packet (a variable-length one: at least its least size). */
 export function packetValid(ptr: usize, len: u32): bool {
   if (len < HEADER_SIZE) return false;
   const type = load<u8>(ptr, 1);
-  const size = type == T_PULSE_TABLE ? (len > TABLE_HEAD ? len : 0) : packetSize(type);
+  const min = variableMin(type);
+  const size = min > 0 ? (len >= min ? len : 0) : packetSize(type);
   if (size == 0 || size != len || <u32>load<u8>(ptr, 2) != len) return false;
   if (load<u8>(ptr, 3) != BUS_VERSION) return false;
   return load<u8>(ptr, 4) == packetCrc(ptr, len);

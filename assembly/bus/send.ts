@@ -1,10 +1,16 @@
 // The controller's one way onto the bus: packets are built in place behind `body()` and sealed
 // by `send()`, which also hands every packet of the spec's table to the mirror stream.
 import { host_bus_send } from "../host/imports";
-import { sealPacket, isMirrored, HEADER_SIZE, MAX_PACKET } from "./protocol";
+import { sealPacket, isMirrored, HEADER_SIZE, MAX_PACKET, T_BOOT_ENTER } from "./protocol";
 import { mirrorPacket } from "../ws/mirror";
 
 const packet = memory.data(MAX_PACKET);
+// While a panel is flashed only the bootloader's packets go out: playback, queries and the rest wait.
+let locked = false;
+
+export function setBusLocked(on: bool): void {
+  locked = on;
+}
 
 /** Where the payload of the next packet goes. */
 export function body(): usize {
@@ -20,6 +26,7 @@ export function putRgb(offset: u32, rgb: u32): void {
 
 /** Seals and sends the packet behind body(); `len` only for a variable-length type. */
 export function send(address: u8, type: u8, len: u32 = 0): void {
+  if (locked && type < T_BOOT_ENTER) return;
   len = sealPacket(packet, address, type, len);
   host_bus_send(packet, len);
   if (isMirrored(type)) mirrorPacket(packet, len);

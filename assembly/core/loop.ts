@@ -29,7 +29,9 @@ import { mqttTick } from "../mqtt/service";
 import { libraryVersion } from "../scene/store";
 import { host_clock_ms } from "../host/imports";
 import { wake, wakeUp, wakeDone, WAKE_QUEUE, WAKE_PLAYBACK, WAKE_DISCOVERY, WAKE_QUERY } from "./wake";
-import { WAKE_MIRROR, WAKE_MQTT, WAKE_STATE } from "./wake";
+import { WAKE_MIRROR, WAKE_MQTT, WAKE_STATE, WAKE_FIRMWARE } from "./wake";
+import { flashTick, flashIdle } from "../firmware/flash";
+import { serialTick, serialIdle } from "../firmware/serial";
 
 /** The library version MQTT last looked at (main.ts core_tick reads it too). */
 export let seenLibrary: u32 = 0;
@@ -105,6 +107,11 @@ export function runLoop(): bool {
   if (wake & WAKE_QUERY) queryTick(now);
   if (wake & WAKE_MIRROR) mirrorTick(now);
   if ((wake & WAKE_MQTT) != 0 && mqttTick(now)) wakeDone(WAKE_MQTT);
+  if (wake & WAKE_FIRMWARE) {
+    flashTick(now);
+    serialTick(now);
+    if (flashIdle() && serialIdle()) wakeDone(WAKE_FIRMWARE);
+  }
   if (wake & WAKE_STATE) {
     wakeDone(WAKE_STATE);
     broadcastAppStateIfChanged();

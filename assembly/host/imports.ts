@@ -11,7 +11,8 @@
 @external("tessera", "host_http_head") export declare function host_http_head(req: u32, status: u32, length: i32): void;
 @external("tessera", "host_http_body") export declare function host_http_body(req: u32, ptr: usize, len: u32): void;
 @external("tessera", "host_http_end") export declare function host_http_end(req: u32): void;
-// HTTP request body: the next bytes (at most cap) of the request being dispatched; 0 at its end. Read in order.
+// HTTP request body: the next bytes (at most cap) of the request being dispatched; 0 at its end, -2 none yet
+// (a streamed body: the host dispatches the request again when more has arrived). Read in order.
 @external("tessera", "host_http_read") export declare function host_http_read(req: u32, buf: usize, cap: u32): i32;
 
 // WebSocket: one binary frame to one connection, or to every open connection.
@@ -24,6 +25,13 @@
 @external("tessera", "host_store_write") export declare function host_store_write(key: usize, keyLen: u32, ptr: usize, len: u32): i32;
 @external("tessera", "host_store_delete") export declare function host_store_delete(key: usize, keyLen: u32): i32;
 @external("tessera", "host_store_list") export declare function host_store_list(prefix: usize, prefixLen: u32, buf: usize, cap: u32): i32;
+// A value written in pieces: append to it (created when missing; not atomic), then rename it over the
+// value it replaces (atomic: the old value stays whole until the new one is). A firmware image is staged so.
+@external("tessera", "host_store_append") export declare function host_store_append(key: usize, keyLen: u32, ptr: usize, len: u32): i32;
+@external("tessera", "host_store_rename") export declare function host_store_rename(from: usize, fromLen: u32, to: usize, toLen: u32): i32;
+
+// The serial port (57600 8N1): bytes out; bytes in arrive through core_serial_receive.
+@external("tessera", "host_serial_write") export declare function host_serial_write(ptr: usize, len: u32): void;
 
 // Clocks (wrapping u32), entropy, diagnostics.
 @external("tessera", "host_clock_ms") export declare function host_clock_ms(): u32;

@@ -28,8 +28,11 @@ function matches(pattern: string, p: usize, n: u32): bool {
   return i == n;
 }
 
-/** Handles the request; returns whether it was light (core/collect.ts): a LIGHT route, or an error. */
-export function route(req: u32, method: u32, url: usize, urlLen: u32, body: usize, len: u32): bool {
+/** The request's path: from the URL, without the query string, the leading and one trailing slash. */
+export let pathStart: usize = 0;
+export let pathLength: u32 = 0;
+
+export function findPath(url: usize, urlLen: u32): void {
   let p = url;
   let n: u32 = 0;
   while (n < urlLen && load<u8>(url + n) != 0x3f) n++; // up to the query string
@@ -38,6 +41,16 @@ export function route(req: u32, method: u32, url: usize, urlLen: u32, body: usiz
     p++;
     n--;
   }
+  pathStart = p;
+  pathLength = n;
+}
+
+/** The row of ROUTES for the request (-1 none), or its pattern's first row negated minus 2 when no
+ * row of the pattern lists the method. */
+function find(method: u32, url: usize, urlLen: u32): i32 {
+  findPath(url, urlLen);
+  const p = pathStart;
+  const n = pathLength;
   const m = method == M_HEAD ? M_GET : method;
   let found = -1;
   for (let i = 0; i < ROUTES.length; i++) {
@@ -46,12 +59,20 @@ export function route(req: u32, method: u32, url: usize, urlLen: u32, body: usiz
       if (r.path != ROUTES[found].path) break; // a pattern's methods are adjacent rows
     } else if (!matches(r.path, p, n) || ((r.flags & LARGE_ONLY) != 0 && !mqttAvailable())) continue;
     found = i;
-    if (r.method == m) {
-      const param = paramLength > 0 ? String.UTF8.decodeUnsafe(paramStart, paramLength) : "";
-      r.handler(req, param, body, len);
-      return (r.flags & LIGHT) != 0;
-    }
+    if (r.method == m) return i;
   }
-  sendError(req, found >= 0 ? 405 : 404, found >= 0 ? "method_not_allowed" : "not_found");
-  return true;
+  return found >= 0 ? -2 - found : -1;
+}
+
+/** Handles the request; returns whether it was light (core/collect.ts): a LIGHT route, or an error. */
+export function route(req: u32, method: u32, url: usize, urlLen: u32, body: usize, len: u32): bool {
+  const i = find(method, url, urlLen);
+  if (i < 0) {
+    sendError(req, i < -1 ? 405 : 404, i < -1 ? "method_not_allowed" : "not_found");
+    return true;
+  }
+  const r = ROUTES[i];
+  const param = paramLength > 0 ? String.UTF8.decodeUnsafe(paramStart, paramLength) : "";
+  r.handler(req, param, body, len);
+  return (r.flags & LIGHT) != 0;
 }

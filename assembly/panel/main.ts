@@ -2,7 +2,8 @@
 // this module; real panel firmware follows docs/bus-protocol.md. Packets arrive on an edge port;
 // those from the upstream port are handled and relayed to the child ports, those from a child port
 // are relayed upstream unchanged, so the tree behaves as one bus rooted at the controller.
-import { panel_tx, panel_linked, panel_clock_ms } from "./imports";
+import { panel_tx, panel_linked, panel_clock_ms, panel_flash, PANEL_FLASH_VERSION } from "./imports";
+import { booting, bootPacket, bootReset } from "./boot";
 import "./abort"; // the panel's abort handler (asc --use abort=...)
 import { PanelState, scaleRgb } from "./state";
 import { prepare, start, trigger, updateParams, clearAll } from "./engine/engine";
@@ -33,11 +34,13 @@ import {
   T_ANIM_CONTROL,
   T_ANIM_PARAMS,
   T_PULSE_TABLE,
+  T_BOOT_ENTER,
+  T_BOOT_RESTART,
+  T_BOOT_ACK,
 } from "../bus/protocol";
 
-const PANEL_FIRMWARE: u32 = 1;
 const rx = memory.data(MAX_PACKET);
-const tx = memory.data(16); // replies: at most 9 bytes
+const tx = memory.data(16); // replies: at most 11 bytes
 const state = new PanelState();
 
 export function panel_rx_buffer(): usize {
@@ -99,7 +102,7 @@ function adopt(port: u32): void {
   state.address = load<u8>(rx, HEADER_SIZE);
   state.upstream = port;
   store<u8>(tx + HEADER_SIZE, <u8>port);
-  store<u16>(tx + HEADER_SIZE + 1, <u16>PANEL_FIRMWARE);
+  store<u16>(tx + HEADER_SIZE + 1, <u16>panel_flash(PANEL_FLASH_VERSION, 0, 0, 0)); // the running image's
   reply(T_HELLO);
 }
 
@@ -111,8 +114,14 @@ function rgbAt(offset: u32): u32 {
 function handle(len: u32, dst: u8): void {
   const type = load<u8>(rx, 1);
   const body = rx + HEADER_SIZE;
+  if (type >= T_BOOT_ENTER && type <= T_BOOT_RESTART) {
+    if (bootPacket(type, body, len, tx + HEADER_SIZE)) reply(T_BOOT_ACK);
+    return;
+  }
+  if (booting && type != T_RESET) return; // the bootloader runs: the application waits
   switch (type) {
     case T_RESET:
+      bootReset();
       state.reset();
       clearAll();
       tableClose(0);

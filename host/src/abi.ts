@@ -23,13 +23,16 @@ export const CORE_IMPORTS = {
   host_http_head: sig([I32, I32, I32], []), // req, status, length (-1: chunked)
   host_http_body: sig([I32, I32, I32], []), // req, ptr, len
   host_http_end: sig([I32], []), // req
-  host_http_read: sig([I32, I32, I32], [I32]), // req, buf, cap -> bytes read (0 at the end, -1 not dispatching)
+  host_http_read: sig([I32, I32, I32], [I32]), // req, buf, cap -> bytes read (0 at the end, -1 not dispatching, -2 none yet)
   host_ws_send: sig([I32, I32, I32], []), // conn, ptr, len
   host_ws_broadcast: sig([I32, I32], []), // ptr, len
   host_store_read: sig([I32, I32, I32, I32, I32], [I32]), // key, keyLen, offset, buf, cap → bytes | error
   host_store_write: sig([I32, I32, I32, I32], [I32]), // key, keyLen, ptr, len → 0 | error
   host_store_delete: sig([I32, I32], [I32]), // key, keyLen → 0 | error
   host_store_list: sig([I32, I32, I32, I32], [I32]), // prefix, prefixLen, buf, cap → bytes needed | error
+  host_store_append: sig([I32, I32, I32, I32], [I32]), // key, keyLen, ptr, len → 0 | error
+  host_store_rename: sig([I32, I32, I32, I32], [I32]), // from, fromLen, to, toLen → 0 | error (atomic replace)
+  host_serial_write: sig([I32, I32], []), // ptr, len
   host_clock_ms: sig([], [I32]),
   host_clock_us: sig([], [I32]),
   host_random: sig([], [I32]),
@@ -62,6 +65,7 @@ export const CORE_EXPORTS = {
   core_mqtt_message: sig([I32, I32], []), // topicLen, payloadLen (topic then payload in the rx buffer)
   core_mdns_result: sig([I32, I32], []), // hostLen (host in the rx buffer), port (0: none in the record)
   core_mdns_done: sig([], []),
+  core_serial_receive: sig([I32], []), // len (bytes from the serial port in the rx buffer)
 } as const satisfies Record<string, Signature>;
 
 type Args<P extends readonly WasmType[]> = { [K in keyof P]: number };
@@ -79,6 +83,9 @@ export const METHOD_CODES: Record<string, number> = { GET: 1, HEAD: 2, POST: 3, 
 export const STORE_MISSING = -1;
 export const STORE_IO_ERROR = -2;
 export const STORE_FULL = -3;
+
+/** host_http_read: the host has no more of a streamed body yet (it dispatches the request again). */
+export const HTTP_READ_LATER = -2;
 
 /** Log levels of host_log. */
 export const LOG_LEVELS = ["error", "warn", "info", "debug"] as const;

@@ -1,19 +1,15 @@
-// `tessera`: the project's command-line client (bin/tessera.mjs). Subcommands:
-//   tessera ota --host H [--port P] FILE   update a controller over the network (espota's protocol)
+// `tessera ota --host H [--port P] FILE` (bin/tessera.mjs, bin/ota.mjs): update a controller over
+// the network with espota's protocol.
 import { parseArgs } from "node:util";
 import fs from "node:fs";
 import { upload, UploadError } from "./ota-client.js";
 
-const HELP = `Usage: tessera <command> [options]
+const HELP = `Usage: tessera ota --host H [--port P] FILE
 
-Commands:
-  ota --host H [--port P] FILE
       Self-update a controller over the network with the protocol of Arduino's espota.py, no password.
       H: its address or mDNS name (tessera-<chipid>.local). P: its self-update port (default 3232, the
       large variant; 8266 on the small one). FILE: build/controller.wasm for the desktop and POSIX hosts,
       the app image (build-idf/tessera.bin) for a device.
-  help
-      This text.
 `;
 
 function fail(message: string, code = 2): never {
@@ -37,7 +33,8 @@ function progress(): (sent: number, total: number) => void {
   };
 }
 
-async function ota(args: string[]): Promise<void> {
+/** Runs `tessera ota` with its arguments; the exit code (0 when the controller took the image). */
+export async function ota(args: string[]): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -68,9 +65,5 @@ async function ota(args: string[]): Promise<void> {
     throw e;
   }
   console.error("Done: the controller took the image.");
+  return 0;
 }
-
-const [command, ...rest] = process.argv.slice(2);
-if (command === "ota") await ota(rest);
-else if (command === "help" || command === "--help" || command === undefined) process.stdout.write(HELP);
-else fail(`unknown command ${command}\n\n${HELP}`);

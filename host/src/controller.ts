@@ -15,6 +15,8 @@ import { MqttSession, unpackConnect } from "./net/mqtt-session.js";
 import { OtaReceiver } from "./net/ota.js";
 import { buildId, buildIdHex } from "./image.js";
 import { webAssets, webHandler } from "./web.js";
+import { SerialPort } from "./serial.js";
+import type { PanelFault } from "./bus/flash.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const VARIANT_LIMITS = { small: 32, large: 100 } as const;
@@ -45,6 +47,12 @@ export interface ControllerOptions {
   seed?: number;
   /** Self-update (espota's protocol) on this UDP port: default the variant's, 0 off (host/src/net/ota.ts). */
   otaPort?: number;
+  /** The serial port (a tty or a pty) for the firmware frame; none by default. */
+  serial?: string;
+  /** Test hook: the store's files may take at most this many bytes (a full partition: STORE_FULL). */
+  storeLimit?: number;
+  /** Test hook: emulated panels whose bootloader fails (docs/desktop-host.md). */
+  panelFaults?: PanelFault[];
 }
 
 export interface RunningController {
@@ -86,7 +94,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     if (early && level !== "error" && level !== "warn") early.push(line);
     else console.error(line);
   };
-  const store = new FileStore(opts.dataDir);
+  const store = new FileStore(opts.dataDir, opts.storeLimit);
   const hostname = `tessera-${chipId(opts.dataDir)}`;
   const start = performance.now();
   let virtualMs = 0;
@@ -115,8 +123,13 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
       core.busReceive(bytes);
       kick();
     },
-    opts.manualClock ? { clock: () => Math.floor(virtualMs) } : {},
+    {
+      ...(opts.manualClock ? { clock: () => Math.floor(virtualMs) } : {}),
+      flashDir: path.join(opts.dataDir, ".panels"),
+      faults: opts.panelFaults,
+    },
   );
+  let serial: SerialPort | null = null;
 
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
@@ -137,6 +150,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
 
   server = new Server({
     http: (...a) => core.http(...a),
+    httpMore: (r, b, m) => core.httpMore(r, b, m),
     wsOpen: (c) => core.wsOpen(c),
     wsFrame: (c, f) => core.wsFrame(c, f),
     wsClose: (c) => core.wsClose(c),
@@ -150,6 +164,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     wsSend: (c, b) => server.wsSend(c, b),
     wsBroadcast: (b) => server.wsBroadcast(b),
     store,
+    serialWrite: (bytes) => serial?.write(bytes),
     clockMs,
     random: opts.seed === undefined ? undefined : seededRandom(opts.seed),
     log,
@@ -190,6 +205,16 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
       },
     },
   });
+  if (opts.serial) {
+    serial = new SerialPort(
+      opts.serial,
+      (bytes) => {
+        core.serialReceive(bytes);
+        kick();
+      },
+      log,
+    );
+  }
   const web = webHandler(webAssets(opts.webDir ?? path.join(ROOT, "build/web"), log));
   server.staticHandler = web;
   if (opts.manualClock) {
@@ -272,6 +297,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     },
     async close() {
       closed = true;
+      serial?.close();
       clearTimeout(timer);
       if (immediate) clearImmediate(immediate);
       await ota?.close();

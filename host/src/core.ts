@@ -3,7 +3,7 @@
 // watchdog would reboot it; the services are told so they can drop per-core state.
 import fs from "node:fs";
 import { randomInt } from "node:crypto";
-import { CORE_IMPORTS, IMPORT_MODULE, LOG_LEVELS, type CoreExports, type CoreImports } from "./abi.js";
+import { CORE_IMPORTS, IMPORT_MODULE, LOG_LEVELS, HTTP_READ_LATER, type CoreExports, type CoreImports } from "./abi.js";
 import type { FileStore } from "./store.js";
 import { buildId, buildIdHex, checkCoreImage } from "./image.js";
 
@@ -15,6 +15,8 @@ export interface CoreServices {
   wsSend(conn: number, bytes: Uint8Array): void;
   wsBroadcast(bytes: Uint8Array): void;
   store: FileStore;
+  /** host_serial_write: bytes out of the serial port (none without --serial). */
+  serialWrite?(bytes: Uint8Array): void;
   clockMs(): number;
   /** host_random(): 32 random bits; crypto entropy unless given (see seededRandom). */
   random?(): number;
@@ -58,7 +60,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: false });
 export class Core {
   private exports!: CoreExports;
   /** The body of the request being dispatched, read in order by host_http_read. */
-  private body: { req: number; bytes: Uint8Array; read: number } | null = null;
+  private body: { req: number; bytes: Uint8Array; read: number; more: boolean } | null = null;
   /** The pieces of an MQTT payload so far (host_mqtt_append), joined by the publish that ends it. */
   private mqttPending = Buffer.alloc(0);
   private module: WebAssembly.Module;
@@ -128,6 +130,7 @@ export class Core {
         const b = this.body;
         if (!b || b.req !== req >>> 0) return -1;
         const piece = b.bytes.subarray(b.read, b.read + (cap >>> 0));
+        if (piece.length === 0 && b.more) return HTTP_READ_LATER;
         this.bytes(ptr, piece.length).set(piece);
         b.read += piece.length;
         return piece.length;
@@ -138,6 +141,9 @@ export class Core {
         s.store.read(this.text(key, keyLen), offset >>> 0, this.bytes(buf, cap)),
       host_store_write: (key, keyLen, ptr, len) => s.store.write(this.text(key, keyLen), copy(ptr, len)),
       host_store_delete: (key, keyLen) => s.store.delete(this.text(key, keyLen)),
+      host_store_append: (key, keyLen, ptr, len) => s.store.append(this.text(key, keyLen), copy(ptr, len)),
+      host_store_rename: (from, fromLen, to, toLen) => s.store.rename(this.text(from, fromLen), this.text(to, toLen)),
+      host_serial_write: (ptr, len) => s.serialWrite?.(copy(ptr, len)),
       host_store_list: (prefix, prefixLen, buf, cap) => {
         const list = Buffer.from(s.store.list(this.text(prefix, prefixLen)));
         this.bytes(buf, cap).set(list.subarray(0, cap >>> 0));
@@ -194,24 +200,46 @@ export class Core {
     return this.guard(() => this.exports.core_tick(), 10);
   }
 
-  /** Hands an HTTP request to the core. The answer arrives through httpHead/httpBody/httpEnd. */
-  http(req: number, method: number, url: Uint8Array, body: Uint8Array, bodyLength: number): void {
-    this.guard(() => {
+  /** Hands an HTTP request to the core. The answer arrives through httpHead/httpBody/httpEnd.
+   * `more`: the body streams (only its first bytes are here); the rest goes to httpMore. */
+  http(req: number, method: number, url: Uint8Array, body: Uint8Array, bodyLength: number, more = false): number {
+    return this.guard(() => {
       const ptr = this.exports.core_http_begin(req, method, url.length, bodyLength);
-      if (ptr === 0) return;
+      if (ptr === 0) return 0;
       this.bytes(ptr, url.length).set(url);
-      this.dispatch(req, body);
-    }, undefined);
+      return this.dispatch(req, body, more);
+    }, 0);
+  }
+
+  /** More of a streamed body (`more` false: its end): the core reads it in a dispatch of its own.
+   * Returns how many of the bytes the core took. */
+  httpMore(req: number, body: Uint8Array, more: boolean): number {
+    return this.guard(() => this.dispatch(req, body, more), 0);
   }
 
   /** core_http_dispatch of a request begun with core_http_begin; the core reads `body` meanwhile. */
-  dispatch(req: number, body: Uint8Array): void {
-    this.body = { req: req >>> 0, bytes: body, read: 0 };
+  dispatch(req: number, body: Uint8Array, more = false): number {
+    const b = { req: req >>> 0, bytes: body, read: 0, more };
+    this.body = b;
     try {
       this.exports.core_http_dispatch(req);
     } finally {
       this.body = null;
     }
+    return b.read;
+  }
+
+  /** Bytes from the serial port. */
+  serialReceive(bytes: Uint8Array): void {
+    this.guard(() => {
+      for (let at = 0; at < bytes.length; at += 1024) {
+        const piece = bytes.subarray(at, at + 1024);
+        const ptr = this.exports.core_rx_buffer(piece.length);
+        if (ptr === 0) return;
+        this.bytes(ptr, piece.length).set(piece);
+        this.exports.core_serial_receive(piece.length);
+      }
+    }, undefined);
   }
 
   wsOpen(conn: number): boolean {

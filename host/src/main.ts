@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import path from "node:path";
 import { startController, VARIANT_LIMITS, type Variant } from "./controller.js";
 import { generateTopology, loadTopology } from "./bus/topology.js";
+import { parseFault } from "./bus/flash.js";
 
 const HELP = `Usage: npm start -- [options]
 
@@ -21,6 +22,10 @@ Options:
   --ota-port N        self-update with Arduino's espota.py or \`tessera ota\` on this UDP port
                       (default 3232 on the large variant, 8266 on the small one; 0 turns it off)
   --seed N            test hook: host_random() replays a fixed sequence (0-4294967295)
+  --serial PATH       the serial port for firmware frames (a tty or a pty; 57600 baud 8N1)
+  --store-limit BYTES test hook: the store holds at most this many bytes (then it is full)
+  --panel-fault F     test hook, repeatable: silent:ADDRESS, nak:ADDRESS:PAGE or verify:ADDRESS
+                      (an emulated panel's bootloader never answers, refuses a page, reads back wrong)
   --help              this text
 `;
 
@@ -56,6 +61,9 @@ async function main(): Promise<void> {
         "no-mdns": { type: "boolean", default: false },
         seed: { type: "string" },
         "ota-port": { type: "string" },
+        serial: { type: "string" },
+        "store-limit": { type: "string" },
+        "panel-fault": { type: "string", multiple: true },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -77,6 +85,14 @@ async function main(): Promise<void> {
   const otaPort = values["ota-port"] === undefined ? undefined : Number(values["ota-port"]);
   if (otaPort !== undefined && (!/^\d+$/.test(values["ota-port"]!) || otaPort > 65535))
     fail("--ota-port must be 0-65535");
+  const storeLimit = values["store-limit"] === undefined ? undefined : Number(values["store-limit"]);
+  if (storeLimit !== undefined && !/^\d+$/.test(values["store-limit"]!)) fail("--store-limit must be a byte count");
+  let panelFaults;
+  try {
+    panelFaults = (values["panel-fault"] ?? []).map(parseFault);
+  } catch (e) {
+    fail((e as Error).message);
+  }
   if (values.panels !== undefined && values.topology !== undefined) fail("give --panels or --topology, not both");
   let wires;
   try {
@@ -100,6 +116,9 @@ async function main(): Promise<void> {
     mdns: !values["no-mdns"],
     seed,
     otaPort,
+    serial: values.serial,
+    storeLimit,
+    panelFaults,
     onListening: (url) => console.log(`Open the Tessera app: ${url}/`),
   }).catch((e: Error) => die(e, port, values.host));
   console.log(`Tessera controller ${controller.hostname} listening on ${controller.url}`);

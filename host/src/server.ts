@@ -6,11 +6,16 @@ import { METHOD_CODES, HTTP_HTML } from "./abi.js";
 
 /** The host reads at most this much of a request body; the core's own limit is far below it. */
 const HOST_BODY_CAP = 1 << 20;
+/** A body longer than this (the core's document limit) is handed over as it arrives, never held
+ * whole: only a route that streams (the firmware upload) takes it, any other answers 413. */
+const STREAM_AT = 32 * 1024;
 /** No valid frame is near this size; larger ones are refused by the WebSocket layer itself. */
 const WS_MAX_PAYLOAD = 64 * 1024;
 
 export interface CoreGate {
-  http(req: number, method: number, url: Uint8Array, body: Uint8Array, bodyLength: number): void;
+  http(req: number, method: number, url: Uint8Array, body: Uint8Array, bodyLength: number, more?: boolean): void;
+  /** More of a streamed body (more false: its end). */
+  httpMore(req: number, body: Uint8Array, more: boolean): void;
   wsOpen(conn: number): boolean;
   wsFrame(conn: number, frame: Uint8Array): void;
   wsClose(conn: number): void;
@@ -42,6 +47,11 @@ export class Server {
   private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
     if (this.staticHandler && this.staticHandler(req, res)) return;
     const id = this.nextReq++ >>> 0;
+    const declared = Number(req.headers["content-length"] ?? NaN);
+    if (declared > STREAM_AT && ["POST", "PUT", "PATCH"].includes(req.method ?? "")) {
+      this.stream(id, req, res, declared);
+      return;
+    }
     const chunks: Buffer[] = [];
     let length = 0;
     req.on("data", (chunk: Buffer) => {
@@ -56,6 +66,35 @@ export class Server {
       this.core.http(id, method, Buffer.from(req.url ?? "/"), body, length);
       this.core.kick();
     });
+  }
+
+  /** A long body: the core gets each piece as it arrives (one chunk in memory at a time), and the end. */
+  private stream(id: number, req: http.IncomingMessage, res: http.ServerResponse, length: number): void {
+    this.responses.set(id, res);
+    res.on("close", () => this.responses.delete(id));
+    const open = () => this.responses.has(id);
+    this.core.http(
+      id,
+      METHOD_CODES[req.method ?? ""] ?? 0,
+      Buffer.from(req.url ?? "/"),
+      new Uint8Array(0),
+      length,
+      true,
+    );
+    this.core.kick();
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      this.core.httpMore(id, new Uint8Array(0), false); // always: an unfinished upload must end
+      this.core.kick();
+    };
+    req.on("data", (chunk: Buffer) => {
+      if (ended || !open()) return; // answered already (413, 409, 422): the rest is drained unread
+      this.core.httpMore(id, chunk, true);
+    });
+    req.on("end", end);
+    req.on("close", end); // the client went away before the end: the core sees a short body
   }
 
   private onSocket(ws: WebSocket): void {

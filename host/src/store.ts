@@ -8,8 +8,29 @@ import { STORE_MISSING, STORE_IO_ERROR, STORE_FULL } from "./abi.js";
 const KEY = /^[a-z0-9_-][a-z0-9._-]*(\/[a-z0-9_-][a-z0-9._-]*)?$/;
 
 export class FileStore {
-  constructor(readonly dir: string) {
+  /** `limit`: the test hook --store-limit: the bytes the store's files may take in all, beyond which
+   * a write or append fails with STORE_FULL as a full partition would (undefined: no limit). */
+  constructor(
+    readonly dir: string,
+    private readonly limit?: number,
+  ) {
     fs.mkdirSync(dir, { recursive: true });
+  }
+
+  /** Whether `more` bytes would pass the limit. */
+  private full(more: number): boolean {
+    if (this.limit === undefined) return false;
+    let used = 0;
+    const walk = (dir: string, top: boolean) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (top && e.name.startsWith(".")) continue; // not the store's (the emulated panels' flash)
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p, false);
+        else used += fs.statSync(p).size;
+      }
+    };
+    walk(this.dir, true);
+    return used + more > this.limit;
   }
 
   /** The file of a key, or null when the key is not a valid store key. */
@@ -41,6 +62,7 @@ export class FileStore {
     const file = this.file(key);
     if (!file) return STORE_IO_ERROR;
     const tmp = `${file}.tmp`;
+    if (this.full(data.length)) return STORE_FULL;
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const fd = fs.openSync(tmp, "w");
@@ -60,6 +82,42 @@ export class FileStore {
         // not a file we can remove (a directory in the way): the write has failed all the same
       }
       return (e as NodeJS.ErrnoException).code === "ENOSPC" ? STORE_FULL : STORE_IO_ERROR;
+    }
+  }
+
+  /** Appends to a value (created when missing). Not atomic: a staged value is renamed into place. */
+  append(key: string, data: Uint8Array): number {
+    const file = this.file(key);
+    if (!file) return STORE_IO_ERROR;
+    if (this.full(data.length)) return STORE_FULL;
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.appendFileSync(file, data);
+      return 0;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === "ENOSPC" ? STORE_FULL : STORE_IO_ERROR;
+    }
+  }
+
+  /** Replaces `to` with `from` atomically (synced first); `from` is gone after. */
+  rename(from: string, to: string): number {
+    const src = this.file(from);
+    const dst = this.file(to);
+    if (!src || !dst) return STORE_IO_ERROR;
+    try {
+      const fd = fs.openSync(src, "r+");
+      try {
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.mkdirSync(path.dirname(dst), { recursive: true });
+      fs.renameSync(src, dst);
+      syncDir(path.dirname(dst));
+      return 0;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === "ENOENT" ? STORE_MISSING : code === "ENOSPC" ? STORE_FULL : STORE_IO_ERROR;
     }
   }
 

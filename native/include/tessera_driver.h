@@ -30,6 +30,17 @@ uint32_t tessera_tick(void);
 void tessera_http(uint32_t req, uint32_t method, const uint8_t *url, uint32_t url_len, const uint8_t *body,
                   uint32_t body_len, uint32_t total_len);
 
+/* A body too long to hold (above the core's 32 KiB document limit), passed as it arrives: stream
+ * begins the request (total_len its full length) with no bytes yet, then each tessera_http_more hands
+ * the next piece (more 0: the body ended, or the client left) in a dispatch of its own. Both return
+ * how many of the bytes the core took; once the request is answered the rest is unwanted (the port
+ * drains or drops it). */
+uint32_t tessera_http_stream(uint32_t req, uint32_t method, const uint8_t *url, uint32_t url_len, uint32_t total_len);
+uint32_t tessera_http_more(uint32_t req, const uint8_t *bytes, uint32_t len, int more);
+
+/* Bytes from the serial port (the firmware frame). */
+void tessera_serial_receive(const uint8_t *bytes, uint32_t len);
+
 /* WebSocket /ws: 1 accepted, 0 refused (close with 1013). */
 int tessera_ws_open(uint32_t conn);
 void tessera_ws_frame(uint32_t conn, const uint8_t *frame, uint32_t len);

@@ -44,6 +44,9 @@ extern "C" {
 #define TESSERA_STORE_IO_ERROR (-2) /* I/O error */
 #define TESSERA_STORE_FULL (-3)     /* no space */
 
+/* host_http_read: a streamed body has no more bytes yet. */
+#define TESSERA_HTTP_READ_LATER (-2)
+
 /* host_log levels. */
 #define TESSERA_LOG_ERROR 0
 #define TESSERA_LOG_WARN 1
@@ -75,8 +78,9 @@ void host_http_head(uint32_t req, uint32_t status, int32_t length);
 void host_http_body(uint32_t req, uint32_t ptr, uint32_t len);
 void host_http_end(uint32_t req);
 /* The next bytes (at most cap) of the body of `req`, the request being dispatched, read in order:
- * the count, 0 at the end, -1 when `req` is not being dispatched. Implemented by driver.c, which
- * holds the body while core_http_dispatch runs. */
+ * the count, 0 at the end, -1 when `req` is not being dispatched, -2 when a streamed body has no more
+ * bytes yet (the host dispatches the request again when it has). Implemented by driver.c, which
+ * holds the body (or the piece of it that arrived) while core_http_dispatch runs. */
 int32_t host_http_read(uint32_t req, uint32_t buf, uint32_t cap);
 
 /* WebSocket: one binary frame to one connection, or to every open connection. */
@@ -94,6 +98,14 @@ int32_t host_store_read(uint32_t key, uint32_t key_len, uint32_t offset, uint32_
 int32_t host_store_write(uint32_t key, uint32_t key_len, uint32_t ptr, uint32_t len);
 int32_t host_store_delete(uint32_t key, uint32_t key_len);
 int32_t host_store_list(uint32_t prefix, uint32_t prefix_len, uint32_t buf, uint32_t cap);
+/* A value written in pieces. append: adds len bytes to the value (created when missing; not atomic);
+ * returns 0. rename: replaces the value `to` with `from` atomically (from synced first, then renamed
+ * over, the directory synced), `from` is gone after; returns 0 (-1 when `from` is missing). */
+int32_t host_store_append(uint32_t key, uint32_t key_len, uint32_t ptr, uint32_t len);
+int32_t host_store_rename(uint32_t from, uint32_t from_len, uint32_t to, uint32_t to_len);
+
+/* The serial port (57600 8N1 on a device): send these bytes. Bytes in: core_serial_receive. */
+void host_serial_write(uint32_t ptr, uint32_t len);
 
 /* Clocks (wrapping u32: the core only subtracts them), entropy, diagnostics. */
 uint32_t host_clock_ms(void);
@@ -177,6 +189,9 @@ void core_mqtt_message(uint32_t topic_len, uint32_t payload_len);
  * (0 when the record has none). Then, once per browse: */
 void core_mdns_result(uint32_t host_len, uint32_t port);
 void core_mdns_done(void);
+
+/* len bytes from the serial port are in the rx buffer (core_rx_buffer): the firmware frame. */
+void core_serial_receive(uint32_t len);
 
 #ifdef __cplusplus
 }

@@ -33,6 +33,8 @@ int32_t port_store_read(const char *key, uint32_t offset, uint8_t *buf, uint32_t
 int32_t port_store_write(const char *key, const uint8_t *data, uint32_t len);
 int32_t port_store_delete(const char *key);
 int32_t port_store_list(const char *prefix, uint8_t *buf, uint32_t cap);
+int32_t port_store_append(const char *key, const uint8_t *data, uint32_t len);
+int32_t port_store_rename(const char *from, const char *to);
 
 /* Clocks (free-running, wrapping), entropy, log (level TESSERA_LOG_*; not NUL-terminated). */
 uint32_t port_clock_ms(void);
@@ -83,9 +85,9 @@ void port_mqtt_disconnect(void);
  * connected and reconnects; the POSIX port only logs it. Not NUL-terminated. */
 void port_wifi_configure(const char *ssid, uint32_t ssid_len, const char *pass, uint32_t pass_len);
 
-/* The serial port (57600 baud on a device), reserved for the firmware channel: no core import uses it
- * yet (a later issue adds the frame protocol). Write queues the bytes; read takes what has arrived,
- * without waiting, and returns how many bytes it copied. Only the ESP32 port implements them. */
+/* The serial port (57600 baud on a device): the firmware frame (host_serial_write, core_serial_receive).
+ * Write queues the bytes; read takes what has arrived, without waiting, and returns how many bytes it
+ * copied (the port's main loop passes them to tessera_serial_receive). */
 void port_serial_write(const uint8_t *data, uint32_t len);
 int32_t port_serial_read(uint8_t *buf, uint32_t cap);
 

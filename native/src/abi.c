@@ -102,6 +102,25 @@ int32_t host_store_list(uint32_t prefix, uint32_t prefix_len, uint32_t buf, uint
   return port_store_list(pre, dst, cap);
 }
 
+int32_t host_store_append(uint32_t key, uint32_t key_len, uint32_t ptr, uint32_t len) {
+  char k[KEY_MAX + 1];
+  if (!store_key(key, key_len, k)) return TESSERA_STORE_IO_ERROR;
+  const uint8_t *p = in(ptr, len, "host_store_append: out of bounds");
+  if (!p) return TESSERA_STORE_IO_ERROR;
+  return port_store_append(k, p, len);
+}
+
+int32_t host_store_rename(uint32_t from, uint32_t from_len, uint32_t to, uint32_t to_len) {
+  char f[KEY_MAX + 1], t[KEY_MAX + 1];
+  if (!store_key(from, from_len, f) || !store_key(to, to_len, t)) return TESSERA_STORE_IO_ERROR;
+  return port_store_rename(f, t);
+}
+
+void host_serial_write(uint32_t ptr, uint32_t len) {
+  const uint8_t *p = in(ptr, len, "host_serial_write: out of bounds");
+  if (p) port_serial_write(p, len);
+}
+
 uint32_t host_clock_ms(void) { return port_clock_ms(); }
 uint32_t host_clock_us(void) { return port_clock_us(); }
 uint32_t host_random(void) { return port_random(); }

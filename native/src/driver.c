@@ -11,6 +11,7 @@
 #include "tessera_runtime.h"
 
 static uint32_t max_panels;
+static int to_rx(const uint8_t *bytes, uint32_t len);
 
 static void log_text(uint32_t level, const char *text) { port_log(level, text, (uint32_t)strlen(text)); }
 
@@ -69,11 +70,13 @@ static struct {
   uint32_t req;
   const uint8_t *bytes;
   uint32_t len, read;
+  int more; /* a streamed body: more bytes come in a later dispatch */
 } body_in;
 
 int32_t host_http_read(uint32_t req, uint32_t buf, uint32_t cap) {
   if (!body_in.bytes || req != body_in.req) return -1;
   uint32_t n = body_in.len - body_in.read;
+  if (n == 0 && body_in.more) return TESSERA_HTTP_READ_LATER;
   if (n > cap) n = cap;
   uint8_t *dst = tessera_rt_mem(buf, n);
   if (!dst) {
@@ -101,9 +104,45 @@ void tessera_http(uint32_t req, uint32_t method, const uint8_t *url, uint32_t ur
   body_in.bytes = body ? body : none;
   body_in.len = body ? body_len : 0;
   body_in.read = 0;
+  body_in.more = 0;
   core_http_dispatch(req);
   body_in.bytes = NULL;
   recovered();
+}
+
+uint32_t tessera_http_stream(uint32_t req, uint32_t method, const uint8_t *url, uint32_t url_len,
+                             uint32_t total_len) {
+  uint32_t ptr = core_http_begin(req, method, url_len, total_len);
+  if (recovered() || ptr == 0) return 0;
+  uint8_t *dst = tessera_rt_mem(ptr, url_len);
+  if (!dst) return 0;
+  memcpy(dst, url, url_len);
+  return tessera_http_more(req, NULL, 0, 1);
+}
+
+uint32_t tessera_http_more(uint32_t req, const uint8_t *bytes, uint32_t len, int more) {
+  static const uint8_t none[1];
+  body_in.req = req;
+  body_in.bytes = bytes ? bytes : none;
+  body_in.len = bytes ? len : 0;
+  body_in.read = 0;
+  body_in.more = more;
+  core_http_dispatch(req);
+  body_in.bytes = NULL;
+  uint32_t read = body_in.read;
+  recovered();
+  return read;
+}
+
+void tessera_serial_receive(const uint8_t *bytes, uint32_t len) {
+  while (len > 0) {
+    uint32_t n = len < 1024 ? len : 1024;
+    if (!to_rx(bytes, n)) return;
+    core_serial_receive(n);
+    if (recovered()) return;
+    bytes += n;
+    len -= n;
+  }
 }
 
 int tessera_ws_open(uint32_t conn) {

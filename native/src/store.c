@@ -20,6 +20,34 @@
 #include "tessera_store.h"
 
 static char root[PATH_MAX];
+static uint64_t limit; /* tessera_store_limit: 0 none */
+
+void tessera_store_limit(uint64_t bytes) { limit = bytes; }
+
+/* Bytes of the store's files under dir (one level of folders; names starting with '.' are not the store's). */
+static uint64_t used_bytes(const char *dir, int depth) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  uint64_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    char full[PATH_MAX];
+    if (snprintf(full, sizeof full, "%s/%s", dir, e->d_name) >= (int)sizeof full) continue;
+    struct stat st;
+    if (stat(full, &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      if (depth == 0) n += used_bytes(full, 1);
+    } else {
+      n += (uint64_t)st.st_size;
+    }
+  }
+  closedir(d);
+  return n;
+}
+
+/* 1 when `more` bytes would pass the limit (a full partition). */
+static int over_limit(uint32_t more) { return limit > 0 && used_bytes(root, 0) + more > limit; }
 
 int tessera_store_open(const char *dir) {
   if (strlen(dir) + 300 >= sizeof root) return -1;
@@ -91,6 +119,7 @@ int32_t port_store_write(const char *key, const uint8_t *data, uint32_t len) {
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) return TESSERA_STORE_IO_ERROR;
   }
   snprintf(tmp, sizeof tmp, "%s.tmp", file);
+  if (over_limit(len)) return TESSERA_STORE_FULL;
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) return fail(errno);
   uint32_t done = 0;
@@ -116,6 +145,51 @@ int32_t port_store_write(const char *key, const uint8_t *data, uint32_t len) {
     return fail(err);
   }
   sync_dir(file);
+  return TESSERA_STORE_OK;
+}
+
+/* The key's folder, made when missing. */
+static int make_folder(const char *key) {
+  const char *slash = strchr(key, '/');
+  if (!slash) return 0;
+  char dir[PATH_MAX];
+  if (!fits(snprintf(dir, sizeof dir, "%s/%.*s", root, (int)(slash - key), key), sizeof dir)) return -1;
+  return mkdir(dir, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int32_t port_store_append(const char *key, const uint8_t *data, uint32_t len) {
+  char file[PATH_MAX];
+  if (path_of(key, file, sizeof file) != 0 || make_folder(key) != 0) return TESSERA_STORE_IO_ERROR;
+  if (over_limit(len)) return TESSERA_STORE_FULL;
+  int fd = open(file, O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (fd < 0) return fail(errno);
+  uint32_t done = 0;
+  while (done < len) {
+    ssize_t n = write(fd, data + done, len - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      close(fd);
+      return fail(err);
+    }
+    done += (uint32_t)n;
+  }
+  if (close(fd) != 0) return fail(errno);
+  return TESSERA_STORE_OK;
+}
+
+int32_t port_store_rename(const char *from, const char *to) {
+  char src[PATH_MAX], dst[PATH_MAX];
+  if (path_of(from, src, sizeof src) != 0 || path_of(to, dst, sizeof dst) != 0 || make_folder(to) != 0)
+    return TESSERA_STORE_IO_ERROR;
+  int fd = open(src, O_RDWR);
+  if (fd < 0) return errno == ENOENT ? TESSERA_STORE_MISSING : TESSERA_STORE_IO_ERROR;
+  int synced = fsync(fd) == 0;
+  int err = errno;
+  close(fd);
+  if (!synced) return fail(err);
+  if (rename(src, dst) != 0) return fail(errno);
+  sync_dir(dst);
   return TESSERA_STORE_OK;
 }
 

@@ -1,6 +1,7 @@
 /* sources: store.c log.c
  * test_store.c: the file store both ports use (native/src/store.c): the chip id (six hex digits, kept),
- * atomic writes, reads at an offset, listing by prefix, deletion. */
+ * atomic writes, reads at an offset, listing by prefix, deletion, a value written in pieces (append,
+ * then an atomic rename over the old one) and the --store-limit test hook. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -44,11 +45,35 @@ static void test_write_read_list_delete(void) {
   CHECK_EQ(port_store_delete("scenes/one"), TESSERA_STORE_MISSING);
 }
 
+static void test_append_rename_limit(void) {
+  uint8_t buf[64];
+  CHECK_EQ(port_store_write("firmware/panel.fw", (const uint8_t *)"old", 3), TESSERA_STORE_OK);
+  CHECK_EQ(port_store_append("firmware/upload.part", (const uint8_t *)"new ", 4), TESSERA_STORE_OK);
+  CHECK_EQ(port_store_append("firmware/upload.part", (const uint8_t *)"image", 5), TESSERA_STORE_OK);
+  /* while it is staged the old value is whole */
+  CHECK_EQ(port_store_read("firmware/panel.fw", 0, buf, sizeof buf), 3);
+  CHECK_EQ(port_store_read("firmware/upload.part", 0, buf, sizeof buf), 9);
+  CHECK_EQ(port_store_rename("firmware/upload.part", "firmware/panel.fw"), TESSERA_STORE_OK);
+  CHECK_EQ(port_store_read("firmware/panel.fw", 0, buf, sizeof buf), 9);
+  CHECK(memcmp(buf, "new image", 9) == 0);
+  CHECK_EQ(port_store_read("firmware/upload.part", 0, buf, sizeof buf), TESSERA_STORE_MISSING);
+  CHECK_EQ(port_store_rename("firmware/upload.part", "firmware/panel.fw"), TESSERA_STORE_MISSING);
+  /* a full store: appends and writes fail with FULL, what is stored stays */
+  tessera_store_limit(60);
+  CHECK_EQ(port_store_append("firmware/upload.part", (const uint8_t *)"0123456789", 10), TESSERA_STORE_OK);
+  CHECK_EQ(port_store_append("firmware/upload.part", buf, 64), TESSERA_STORE_FULL);
+  CHECK_EQ(port_store_write("appearance", buf, 64), TESSERA_STORE_FULL);
+  CHECK_EQ(port_store_read("appearance", 0, buf, sizeof buf), 7);
+  tessera_store_limit(0);
+  CHECK_EQ(port_store_delete("firmware/upload.part"), TESSERA_STORE_OK);
+}
+
 int main(void) {
   snprintf(dir, sizeof dir, "/tmp/tessera-store-test-%d/data", (int)getpid());
   CHECK_EQ(tessera_store_open(dir), 0);
   RUN(test_chip_id);
   RUN(test_write_read_list_delete);
+  RUN(test_append_rename_limit);
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf /tmp/tessera-store-test-%d", (int)getpid());
   CHECK_EQ(system(cmd), 0);

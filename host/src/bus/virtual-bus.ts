@@ -3,7 +3,9 @@
 // Delivery is queued and pumped outside any core call, so the core is never re-entered.
 import fs from "node:fs";
 import type { Wire } from "./topology.js";
+import path from "node:path";
 import { instantiatePanel, deliver, type PanelExports } from "./panel.js";
+import { PanelFlash, FACTORY_VERSION, type PanelFault } from "./flash.js";
 
 export type { PanelExports } from "./panel.js";
 
@@ -12,6 +14,10 @@ const CONTROLLER = -1;
 export interface VirtualBusOptions {
   /** The panels' clock in ms (taken as u32); by default performance.now(). */
   clock?: () => number;
+  /** Where each panel keeps the image it was flashed with (<dir>/<position>.fw); none: in memory. */
+  flashDir?: string;
+  /** Test hooks: panels whose bootloader fails (--panel-fault). */
+  faults?: PanelFault[];
 }
 
 const defaultClock = () => Math.floor(performance.now());
@@ -24,12 +30,19 @@ interface Delivery {
 
 export class VirtualBus {
   private readonly panels: PanelExports[] = [];
+  private readonly flashes: PanelFlash[] = [];
+  private readonly versions: number[] = [];
+  private readonly modules = new Map<string, WebAssembly.Module>();
+  private readonly factory: WebAssembly.Module;
+  private readonly clock: () => number;
   /** links[panel][port] = [neighbour (or CONTROLLER), its port], or undefined when unplugged. */
   private readonly links: Array<Array<[number, number] | undefined>> = [];
   private readonly queue: Delivery[] = [];
   private scheduled = false;
   /** Bytes the controller has put on the bus (for the bench). */
   bytesFromController = 0;
+  /** Bytes carried over every wire, each hop counted (for the bench). */
+  bytesOnWires = 0;
 
   constructor(
     panelWasm: string,
@@ -37,23 +50,47 @@ export class VirtualBus {
     private readonly toController: (bytes: Uint8Array) => void,
     options: VirtualBusOptions = {},
   ) {
-    const clock = options.clock ?? defaultClock;
-    const module = new WebAssembly.Module(fs.readFileSync(panelWasm));
+    this.clock = options.clock ?? defaultClock;
+    this.factory = new WebAssembly.Module(fs.readFileSync(panelWasm));
     wires.forEach((_, i) => {
       this.links.push([undefined, undefined, undefined]);
-      this.panels.push(
-        instantiatePanel(module, {
-          transmit: (port, bytes) => this.transmit(i, port, bytes),
-          linked: (port) => this.links[i][port] !== undefined,
-          clock,
-        }),
-      );
+      const file = options.flashDir ? path.join(options.flashDir, `${i + 1}.fw`) : null;
+      this.flashes.push(new PanelFlash(file, options.faults ?? [], () => this.panels[i].panel_address()));
+      this.panels.push(this.boot(i));
     });
     wires.forEach((w, i) => {
       const parent = w.parent === 0 ? CONTROLLER : w.parent - 1;
       this.links[i][w.inEdge] = [parent, w.edge];
       if (parent !== CONTROLLER) this.links[parent][w.edge] = [i, w.inEdge];
     });
+  }
+
+  /** Starts panel `i` from the image its flash boots (the factory panel.wasm when none). */
+  private boot(i: number): PanelExports {
+    const image = this.flashes[i].boot();
+    let module = this.factory;
+    this.versions[i] = FACTORY_VERSION;
+    if (image) {
+      const key = this.flashes[i].committed!.readUInt32LE(12).toString(16) + ":" + image.wasm.length;
+      try {
+        module = this.modules.get(key) ?? new WebAssembly.Module(new Uint8Array(image.wasm));
+        this.modules.set(key, module);
+        this.versions[i] = image.version;
+      } catch {
+        console.error(`[warn] panel ${i + 1}: its flashed image is no panel firmware; running the factory one`);
+      }
+    }
+    return instantiatePanel(module, {
+      transmit: (port, bytes) => this.transmit(i, port, bytes),
+      linked: (port) => this.links[i][port] !== undefined,
+      clock: this.clock,
+      flash: (op, offset, data, len) => this.flashes[i].op(op, offset, data, len, this.versions[i]),
+    });
+  }
+
+  /** The firmware version each panel runs, by wiring position. */
+  get firmware(): number[] {
+    return [...this.versions];
   }
 
   get size(): number {
@@ -63,6 +100,7 @@ export class VirtualBus {
   /** The controller transmits: the packet goes to the panel wired to it. */
   sendFromController(bytes: Uint8Array): void {
     this.bytesFromController += bytes.length;
+    this.bytesOnWires += bytes.length;
     const root = this.links.findIndex((ports) => ports.some((l) => l && l[0] === CONTROLLER));
     if (root < 0) return;
     const port = this.links[root].findIndex((l) => l && l[0] === CONTROLLER);
@@ -72,6 +110,7 @@ export class VirtualBus {
   private transmit(from: number, port: number, bytes: Uint8Array): void {
     const link = this.links[from][port];
     if (!link) return;
+    this.bytesOnWires += bytes.length;
     this.enqueue({ to: link[0], port: link[1], bytes: bytes.slice() });
   }
 
@@ -92,6 +131,11 @@ export class VirtualBus {
         continue;
       }
       deliver(this.panels[d.to], d.port, d.bytes);
+      if (this.flashes[d.to].restartPending) {
+        // BOOT_RESTART: the panel starts again (unaddressed), running its committed image
+        this.flashes[d.to].restartPending = false;
+        this.panels[d.to] = this.boot(d.to);
+      }
     }
   }
 

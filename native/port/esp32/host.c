@@ -91,6 +91,12 @@ static void *core_thread(void *arg) {
     esp32_lock();
     if (esp32_server_pump()) next_tick = 0; /* frames are queued work: apply them now */
     esp32_bus_pump();
+    {
+      /* the serial port's bytes (the firmware frame) */
+      static uint8_t serial_in[256];
+      int32_t n = port_serial_read(serial_in, sizeof serial_in);
+      if (n > 0) tessera_serial_receive(serial_in, (uint32_t)n);
+    }
     uint64_t now = esp32_now_ms();
     if (now >= next_tick) {
       uint32_t next = tessera_tick();

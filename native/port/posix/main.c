@@ -48,6 +48,10 @@ static const char HELP[] =
     "  --ota-port N        self-update with Arduino's espota.py or `tessera ota` on this UDP port\n"
     "                      (default 3232 on the large variant, 8266 on the small one; 0 turns it off)\n"
     "  --seed N            test hook: host_random() replays a fixed sequence (0-4294967295)\n"
+    "  --serial PATH       the serial port for firmware frames (a tty or a pty; 57600 baud 8N1)\n"
+    "  --store-limit BYTES test hook: the store holds at most this many bytes (then it is full)\n"
+    "  --panel-fault F     test hook, repeatable: silent:ADDRESS, nak:ADDRESS:PAGE or verify:ADDRESS\n"
+    "                      (an emulated panel's bootloader never answers, refuses a page, reads back wrong)\n"
     "  --help              this text\n";
 
 static void fail(const char *message) {
@@ -71,7 +75,8 @@ static void on_signal(int sig) {
 
 int main(int argc, char **argv) {
   const char *port_arg = "8080", *host = NULL, *data_dir = "data", *panels_arg = NULL, *topology = NULL;
-  const char *variant = "large", *level = "info", *seed_arg = NULL, *ota_arg = NULL;
+  const char *variant = "large", *level = "info", *seed_arg = NULL, *ota_arg = NULL, *serial = NULL;
+  const char *limit_arg = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **target = NULL;
@@ -87,12 +92,17 @@ int main(int argc, char **argv) {
       fputs(HELP, stdout);
       return 0;
     }
-    const char *names[] = {"--port",     "--host",    "--data-dir",  "--panels",
-                           "--topology", "--variant", "--log-level", "--seed", "--ota-port"};
-    const char **targets[] = {&port_arg, &host,  &data_dir, &panels_arg, &topology,
-                              &variant,  &level, &seed_arg, &ota_arg};
+    if (strcmp(a, "--panel-fault") == 0) {
+      if (i + 1 >= argc || bus_fault(argv[++i]) != 0)
+        fail("--panel-fault: expected silent:ADDRESS, nak:ADDRESS:PAGE or verify:ADDRESS");
+      continue;
+    }
+    const char *names[] = {"--port",      "--host", "--data-dir", "--panels", "--topology", "--variant",
+                           "--log-level", "--seed", "--ota-port", "--serial", "--store-limit"};
+    const char **targets[] = {&port_arg, &host,     &data_dir, &panels_arg, &topology,  &variant,
+                              &level,    &seed_arg, &ota_arg,  &serial,     &limit_arg};
     const char *value = NULL;
-    for (int k = 0; k < 9; k++) {
+    for (int k = 0; k < (int)(sizeof names / sizeof *names); k++) {
       size_t n = strlen(names[k]);
       if (strncmp(a, names[k], n) == 0 && (a[n] == 0 || a[n] == '=')) {
         target = targets[k];
@@ -151,6 +161,14 @@ int main(int argc, char **argv) {
   if (!realpath(data_dir, dir)) snprintf(dir, sizeof dir, "%s", data_dir);
   if (tessera_store_open(dir) != 0) fail("cannot create the data directory");
   if (!realpath(data_dir, dir)) snprintf(dir, sizeof dir, "%s", data_dir);
+  if (limit_arg) {
+    char *end;
+    errno = 0;
+    unsigned long long limit = strtoull(limit_arg, &end, 10);
+    if (!*limit_arg || *end || errno || *limit_arg == '-') fail("--store-limit must be a byte count");
+    tessera_store_limit(limit);
+  }
+  bus_flash_dir(dir);
   char chip[7];
   if (tessera_chip_id(chip) != 0) fail("cannot write the chip id");
   /* seeded after the chip id, so the core sees the same sequence as on the desktop host */
@@ -172,6 +190,7 @@ int main(int argc, char **argv) {
   if (tessera_start(max_panels) != 0) fail("cannot start the core");
   memory_mark(MEMORY_CORE_LOADED);
   posix_unlock();
+  if (serial && serial_open(serial) != 0) fail("cannot open the --serial port");
 
   int bound = server_start(host, (int)port);
   if (bound < 0) { /* not a usage error: one line, no usage text */

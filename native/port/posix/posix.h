@@ -34,6 +34,10 @@ int topology_load(const char *file, wire_t *out, char *err, int err_len);
 
 /* bus.c: the emulated panels (build/panel.wasm via wasm2c) and the queue between them. */
 int bus_start(const wire_t *wires, int n);
+/* Before bus_start: where the panels keep their flashed images (<dir>/.panels), and the test hook
+ * --panel-fault (silent:ADDRESS, nak:ADDRESS:PAGE, verify:ADDRESS; 0, or -1 when malformed). */
+void bus_flash_dir(const char *dir);
+int bus_fault(const char *text);
 /* Delivers queued packets (and what they cause); returns how many were delivered. Call with the lock. */
 int bus_pump(void);
 int bus_pending(void);
@@ -62,6 +66,9 @@ extern int posix_mdns_enabled;
 int posix_mdns_pending(void);
 int posix_mdns_pump(void); /* with the lock: delivers queued answers and the end of a browse */
 void posix_mdns_shutdown(void); /* at exit: withdraws the advertisement */
+
+/* serial.c: --serial PATH (a tty or a pty, 57600 8N1 raw). 0, or -1 when it cannot be opened. */
+int serial_open(const char *path);
 
 /* server.c: HTTP + /ws. Returns the bound port or -1. */
 int server_start(const char *host, int port);

@@ -20,6 +20,8 @@
 #include "tessera_web.h"
 
 #define BODY_CAP (64 * 1024)                /* read at most this much of a body; the core's limit is 32 KiB */
+#define STREAM_AT (32 * 1024) /* a longer body goes to the core as it arrives (the firmware upload) */
+#define STREAM_PIECE 4096
 #define BODY_COUNT_LIMIT (16 * 1024 * 1024) /* past this the rest is not even counted */
 #define URL_CAP 8192
 #define ANSWER_CAP (1024 * 1024) /* the largest answer kept */
@@ -187,6 +189,39 @@ static int serve_asset(struct mg_connection *c, const struct mg_request_info *ri
   return fresh ? 304 : 200;
 }
 
+static int wait_answer(struct mg_connection *c, uint32_t id, uint32_t method);
+
+/* A body longer than STREAM_AT with a Content-Length: handed to the core a piece at a time, outside
+ * the lock while the piece is read, so the image is never whole here (only a route that streams takes
+ * it: any other answers 413 at once). Once answered, the rest is drained unread. */
+static int stream_request(struct mg_connection *c, uint32_t method, const char *url, int url_len, long long length) {
+  posix_lock();
+  uint32_t id = tessera_request_open();
+  if (!id) {
+    posix_unlock();
+    static const char busy[] = "{\"error\":\"busy\"}";
+    send_answer(c, 0, 503, sizeof busy - 1, (const uint8_t *)busy, sizeof busy - 1);
+    return 503;
+  }
+  tessera_http_stream(id, method, (const uint8_t *)url, (uint32_t)url_len,
+                      length > UINT32_MAX ? UINT32_MAX : (uint32_t)length);
+  posix_unlock();
+  uint8_t piece[STREAM_PIECE];
+  int n, answered = 0;
+  while ((n = mg_read(c, piece, sizeof piece)) > 0) {
+    if (answered) continue; /* drained */
+    posix_lock();
+    answered = tessera_request_done(id);
+    if (!answered) tessera_http_more(id, piece, (uint32_t)n, 1);
+    posix_unlock();
+  }
+  posix_lock();
+  tessera_http_more(id, NULL, 0, 0); /* the end (an upload that is still open finishes or fails) */
+  tessera_tick();
+  posix_kick();
+  return wait_answer(c, id, method);
+}
+
 static int on_request(struct mg_connection *c, void *data) {
   (void)data;
   const struct mg_request_info *ri = mg_get_request_info(c);
@@ -199,6 +234,11 @@ static int on_request(struct mg_connection *c, void *data) {
                          ri->query_string ? "?" : "", ri->query_string ? ri->query_string : "");
   if (url_len < 0) url_len = 0;
   if (url_len >= (int)sizeof url) url_len = sizeof url - 1; /* still far above the core's 414 limit */
+
+  if (ri->content_length > STREAM_AT &&
+      (method == TESSERA_METHOD_POST || method == TESSERA_METHOD_PUT || method == TESSERA_METHOD_PATCH) &&
+      !(posix_manual_clock && strcmp(ri->local_uri ? ri->local_uri : "", "/__test__/clock") == 0))
+    return stream_request(c, method, url, url_len, ri->content_length);
 
   /* The body: bounded buffer, then only counted. */
   size_t want = ri->content_length >= 0 && ri->content_length < BODY_CAP ? (size_t)ri->content_length : BODY_CAP;
@@ -239,7 +279,11 @@ static int on_request(struct mg_connection *c, void *data) {
   tessera_tick(); /* applies what the request queued (a 202), as the desktop host's kick does */
   posix_kick();
   free(body);
+  return wait_answer(c, id, method);
+}
 
+/* With the lock held: waits for the core's answer to `id` and writes it; unlocks. */
+static int wait_answer(struct mg_connection *c, uint32_t id, uint32_t method) {
   struct timespec deadline;
   clock_gettime(CLOCK_REALTIME, &deadline);
   deadline.tv_sec += ANSWER_TIMEOUT_S;

@@ -98,12 +98,12 @@ static void *count_realloc(void *p, unsigned int size) {
 
 enum {
   F_INIT, F_TICK, F_RX_BUFFER, F_HTTP_BEGIN, F_HTTP_DISPATCH, F_WS_OPEN, F_WS_FRAME, F_WS_CLOSE, F_BUS_RECEIVE,
-  F_MQTT_EVENT, F_MQTT_MESSAGE, F_MDNS_RESULT, F_MDNS_DONE, F_COUNT
+  F_MQTT_EVENT, F_MQTT_MESSAGE, F_MDNS_RESULT, F_MDNS_DONE, F_SERIAL_RECEIVE, F_COUNT
 };
 static const char *const EXPORTS[F_COUNT] = {
     "core_init",     "core_tick",        "core_rx_buffer",  "core_http_begin",  "core_http_dispatch",
     "core_ws_open",  "core_ws_frame",    "core_ws_close",   "core_bus_receive", "core_mqtt_event",
-    "core_mqtt_message", "core_mdns_result", "core_mdns_done"};
+    "core_mqtt_message", "core_mdns_result", "core_mdns_done", "core_serial_receive"};
 static wasm_function_inst_t functions[F_COUNT];
 
 /* ---- Imports: WAMR native functions (first argument the exec env), forwarded to abi.c. -------- */
@@ -127,6 +127,15 @@ static int32_t n_store_list(wasm_exec_env_t e, uint32_t p, uint32_t pl, uint32_t
   (void)e;
   return host_store_list(p, pl, b, c);
 }
+static int32_t n_store_append(wasm_exec_env_t e, uint32_t k, uint32_t kl, uint32_t p, uint32_t l) {
+  (void)e;
+  return host_store_append(k, kl, p, l);
+}
+static int32_t n_store_rename(wasm_exec_env_t e, uint32_t f, uint32_t fl, uint32_t t, uint32_t tl) {
+  (void)e;
+  return host_store_rename(f, fl, t, tl);
+}
+static void n_serial_write(wasm_exec_env_t e, uint32_t p, uint32_t l) { (void)e; host_serial_write(p, l); }
 static uint32_t n_clock_ms(wasm_exec_env_t e) { (void)e; return host_clock_ms(); }
 static uint32_t n_clock_us(wasm_exec_env_t e) { (void)e; return host_clock_us(); }
 static uint32_t n_random(wasm_exec_env_t e) { (void)e; return host_random(); }
@@ -162,6 +171,9 @@ static NativeSymbol natives[] = {
     {"host_store_write", (void *)n_store_write, "(iiii)i", NULL},
     {"host_store_delete", (void *)n_store_delete, "(ii)i", NULL},
     {"host_store_list", (void *)n_store_list, "(iiii)i", NULL},
+    {"host_store_append", (void *)n_store_append, "(iiii)i", NULL},
+    {"host_store_rename", (void *)n_store_rename, "(iiii)i", NULL},
+    {"host_serial_write", (void *)n_serial_write, "(ii)", NULL},
     {"host_clock_ms", (void *)n_clock_ms, "()i", NULL},
     {"host_clock_us", (void *)n_clock_us, "()i", NULL},
     {"host_random", (void *)n_random, "()i", NULL},
@@ -392,4 +404,8 @@ void core_mdns_result(uint32_t host_len, uint32_t port) {
 void core_mdns_done(void) {
   uint32_t a[1] = {0};
   call(F_MDNS_DONE, 0, a);
+}
+void core_serial_receive(uint32_t len) {
+  uint32_t a[1] = {len};
+  call(F_SERIAL_RECEIVE, 1, a);
 }

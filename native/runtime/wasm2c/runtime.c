@@ -97,6 +97,7 @@ void core_mqtt_message(uint32_t topic_len, uint32_t payload_len) {
 }
 void core_mdns_result(uint32_t host_len, uint32_t port) { GUARDED(, Z_controllerZ_core_mdns_result(&core, host_len, port)); }
 void core_mdns_done(void) { GUARDED(, Z_controllerZ_core_mdns_done(&core)); }
+void core_serial_receive(uint32_t len) { GUARDED(, Z_controllerZ_core_serial_receive(&core, len)); }
 
 /* ---- Imports: wasm2c's names for module "tessera", forwarded to native/src/abi.c. ---------------- */
 typedef struct Z_tessera_instance_t ctx_t;
@@ -130,6 +131,15 @@ u32 Z_tesseraZ_host_store_write(ctx_t *c, u32 key, u32 key_len, u32 ptr, u32 len
   (void)c;
   return (u32)host_store_write(key, key_len, ptr, len);
 }
+u32 Z_tesseraZ_host_store_append(ctx_t *c, u32 key, u32 key_len, u32 ptr, u32 len) {
+  (void)c;
+  return (u32)host_store_append(key, key_len, ptr, len);
+}
+u32 Z_tesseraZ_host_store_rename(ctx_t *c, u32 from, u32 from_len, u32 to, u32 to_len) {
+  (void)c;
+  return (u32)host_store_rename(from, from_len, to, to_len);
+}
+void Z_tesseraZ_host_serial_write(ctx_t *c, u32 ptr, u32 len) { (void)c; host_serial_write(ptr, len); }
 void Z_tesseraZ_host_ws_broadcast(ctx_t *c, u32 ptr, u32 len) { (void)c; host_ws_broadcast(ptr, len); }
 void Z_tesseraZ_host_ws_send(ctx_t *c, u32 conn, u32 ptr, u32 len) { (void)c; host_ws_send(conn, ptr, len); }
 u32 Z_tesseraZ_host_mdns_hostname(ctx_t *c, u32 buf, u32 cap) { (void)c; return host_mdns_hostname(buf, cap); }

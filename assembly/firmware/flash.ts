@@ -1,0 +1,286 @@
+// Flashing the stored panel image over the bus, one panel at a time in discovery order, and the
+// status GET /api/firmware/status reports (docs/bus-protocol.md, "Flashing a panel"). One small
+// state machine on fixed buffers: the image is read from the store a page at a time, for each page
+// sent, and nothing is allocated per packet. Pages go out in a window (go-back-N): up to WINDOW of
+// them unacknowledged, so a deep panel's relays carry several at once. Answers only move the
+// counters; what they call for is sent by the next tick at least PACE_MS after the last send, so the
+// flash keeps to the clock (and a test's manual clock can hold it at any step).
+import { wakeUp, WAKE_FIRMWARE } from "../core/wake";
+import { send, body, setBusLocked } from "../bus/send";
+import { T_BOOT_ENTER, T_BOOT_WRITE, T_BOOT_READ, T_BOOT_LEAVE, T_BOOT_RESTART, ADDR_BROADCAST } from "../bus/protocol";
+import { BOOT_PAGE, BOOT_WRITE_HEAD, BOOT_OK, BOOT_BAD_CRC } from "../bus/protocol";
+import { rediscover } from "../bus/discovery";
+import { tree } from "../topology/tree";
+import { crc16 } from "../util/crc16";
+import { readImage } from "./image";
+import { stopPlayback } from "../playback/player";
+import * as w from "../json/writer";
+import { rx } from "../core/rx";
+
+export const F_IDLE: u8 = 0;
+export const F_CONNECTING: u8 = 1;
+export const F_FLASHING: u8 = 2;
+export const F_VERIFYING: u8 = 3;
+export const F_DONE: u8 = 4;
+export const F_ERROR: u8 = 5;
+
+/** The status's name of a state (its texts go to the message table, scripts/messages-transform.mjs). */
+export function stateName(s: u8): string {
+  switch (s) {
+    case F_CONNECTING:
+      return "connecting";
+    case F_FLASHING:
+      return "flashing";
+    case F_VERIFYING:
+      return "verifying";
+    case F_DONE:
+      return "done";
+    case F_ERROR:
+      return "error";
+  }
+  return "idle";
+}
+
+/** Sends of one packet (or window) without progress before the flash ends in error. */
+const TRIES = 3;
+const WINDOW: u32 = 16;
+const PACE_MS: u32 = 10;
+/** The answer timeout: a base plus a margin per relaying hop (115,200 baud: ~13 ms a hop for a page). */
+const TIMEOUT_BASE_MS: u32 = 150;
+const TIMEOUT_HOP_MS: u32 = 30;
+/** After the last panel: the time the panels take to restart before discovery runs again. */
+const RESTART_MS: u32 = 300;
+
+// Why a flash failed (with the panel, the step and the page).
+const X_SILENT = 1; // no answer
+const X_REFUSED = 2; // NAKed (a write), or refused (enter, leave)
+const X_DIFFERS = 3; // read back differs
+const X_STORE = 4; // the stored image could not be read
+const X_GONE = 5; // rediscovery found fewer panels
+
+export let state: u8 = F_IDLE;
+export let panel: i32 = 0;
+export let total: i32 = 0;
+let size: u32 = 0; // bytes of the image (header included)
+let pages: u32 = 0;
+let base: u32 = 0; // the oldest unacknowledged page
+let next: u32 = 0; // the next page to send
+let leaving = false; // verifying: LEAVE sent
+let tries = 0;
+let due = false; // the next step is to be sent (at the next tick)
+let sentAt: u32 = 0;
+let timeout: u32 = 0;
+let restartAt: u32 = 0;
+let restarting = false;
+export let errorKind = 0;
+export let errorStep: u8 = 0;
+export let errorPage: i32 = -1;
+
+const page = rx + 512; // scratch past the BOOT_ACK being handled (core/rx.ts)
+
+/** Connecting, flashing or verifying: a new upload is refused (409). */
+export function flashBusy(): bool {
+  return state >= F_CONNECTING && state <= F_VERIFYING;
+}
+
+/** 0-100: how far the current panel is (pages written, then pages verified). */
+export function progress(): i32 {
+  if (state == F_DONE) return 100;
+  if (pages == 0 || state < F_FLASHING || state > F_VERIFYING) return 0;
+  const done = state == F_FLASHING ? base : pages + (leaving ? pages : base);
+  return <i32>((done * 100) / (2 * pages));
+}
+
+/** Nothing to do on a tick: no flash running and no restart awaited (core/wake.ts). */
+export function flashIdle(): bool {
+  return !flashBusy() && !restarting;
+}
+
+/** Starts flashing the stored image of `bytes` bytes to every discovered panel. */
+export function flashStart(bytes: u32, now: u32): void {
+  wakeUp(WAKE_FIRMWARE);
+  stopPlayback();
+  size = bytes;
+  pages = (bytes + BOOT_PAGE - 1) / BOOT_PAGE;
+  total = tree.count;
+  errorKind = 0;
+  errorPage = -1;
+  panel = 0;
+  leaving = false;
+  restarting = false;
+  if (total == 0) {
+    state = F_DONE;
+    return;
+  }
+  setBusLocked(true);
+  sentAt = now;
+  nextPanel(now);
+}
+
+function nextPanel(now: u32): void {
+  panel++;
+  if (panel > total) {
+    // Every panel holds the new image: they restart into it, and discovery finds them again.
+    state = F_DONE;
+    panel = total;
+    setBusLocked(false);
+    send(ADDR_BROADCAST, T_BOOT_RESTART);
+    restarting = true;
+    restartAt = now;
+    return;
+  }
+  let depth: u32 = 0;
+  for (let p = panel; p > 0; p = <i32>tree.parent[p]) depth++;
+  timeout = TIMEOUT_BASE_MS + TIMEOUT_HOP_MS * depth;
+  state = F_CONNECTING;
+  tries = 0;
+  due = true;
+}
+
+/** Sends what the step calls for: ENTER, the window's pages, or LEAVE. */
+function sendStep(now: u32): void {
+  sentAt = now;
+  if (state == F_CONNECTING) {
+    store<u32>(body(), size);
+    send(<u8>panel, T_BOOT_ENTER);
+  } else if (leaving) send(<u8>panel, T_BOOT_LEAVE);
+  else fill();
+}
+
+/** Sends pages [next, base + WINDOW) of the current step. */
+function fill(): void {
+  while (next < pages && next < base + WINDOW) {
+    const off = next * BOOT_PAGE;
+    const want = min(BOOT_PAGE, size - off);
+    const b = body();
+    store<u16>(b, <u16>next);
+    if (state == F_FLASHING) {
+      const n = readImage(off, b + 4, want);
+      if (n != <i32>want) {
+        fail(X_STORE, <i32>next);
+        return;
+      }
+      store<u16>(b, <u16>crc16(b + 4, want), 2);
+      send(<u8>panel, T_BOOT_WRITE, BOOT_WRITE_HEAD + want);
+    } else {
+      store<u8>(b, <u8>want, 2);
+      send(<u8>panel, T_BOOT_READ);
+    }
+    next++;
+  }
+}
+
+function fail(kind: i32, p: i32): void {
+  errorKind = kind;
+  errorStep = state;
+  errorPage = p;
+  state = F_ERROR;
+  setBusLocked(false);
+}
+
+/** A BOOT_ACK from panel `from`: `op` the type answered, then page, status and the read-back CRC. */
+export function onBootAck(from: i32, op: u8, p: u32, status: u8, crc: u32, now: u32): void {
+  if (from != panel || !flashBusy()) return;
+  if (state == F_CONNECTING) {
+    if (op != T_BOOT_ENTER) return;
+    if (status != BOOT_OK) return fail(X_REFUSED, -1);
+    state = F_FLASHING;
+    base = next = 0;
+    tries = 0;
+    due = true;
+    return;
+  }
+  if (leaving) {
+    if (op != T_BOOT_LEAVE) return;
+    if (status != BOOT_OK) return fail(X_REFUSED, -1);
+    leaving = false;
+    nextPanel(now);
+    return;
+  }
+  const writing = state == F_FLASHING;
+  if (op != (writing ? T_BOOT_WRITE : T_BOOT_READ) || p != base) return; // stale, or after a gap
+  let good = status == BOOT_OK;
+  if (good && !writing) {
+    const off = p * BOOT_PAGE;
+    const want = min(BOOT_PAGE, size - off);
+    if (readImage(off, page, want) != <i32>want) return fail(X_STORE, <i32>p);
+    good = crc16(page, want) == crc;
+  }
+  if (!good) {
+    // Go back to this page; give up after TRIES.
+    if (++tries >= TRIES) return fail(writing || status != BOOT_OK ? X_REFUSED : X_DIFFERS, <i32>p);
+    next = base;
+  } else {
+    base++;
+    tries = 0;
+    if (base == pages) {
+      if (writing) {
+        state = F_VERIFYING;
+        base = next = 0;
+      } else leaving = true;
+    }
+  }
+  due = true;
+}
+
+/** Timers: an unanswered step is sent again, TRIES times in all; after the flash, the rediscovery. */
+export function flashTick(now: u32): void {
+  if (restarting) {
+    if (now - restartAt < RESTART_MS) return;
+    restarting = false;
+    rediscover(now);
+    return;
+  }
+  if (!flashBusy()) return;
+  if (due) {
+    if (now - sentAt < PACE_MS) return;
+    due = false;
+    sendStep(now);
+    return;
+  }
+  if (now - sentAt < timeout) return;
+  if (++tries >= TRIES) return fail(X_SILENT, state == F_CONNECTING || leaving ? -1 : <i32>base);
+  next = base;
+  sendStep(now);
+}
+
+/** After the rediscovery that follows a flash: a panel that did not come back is an error. */
+export function flashRediscovered(): void {
+  if (state == F_DONE && tree.count < total) {
+    panel = tree.count + 1;
+    errorStep = F_DONE;
+    errorKind = X_GONE;
+    errorPage = -1;
+    state = F_ERROR;
+  }
+}
+
+function failureText(kind: i32): string {
+  switch (kind) {
+    case X_SILENT:
+      return "no answer";
+    case X_REFUSED:
+      return "refused";
+    case X_DIFFERS:
+      return "differs on read-back";
+    case X_STORE:
+      return "image unreadable";
+  }
+  return "lost at restart";
+}
+
+/** Writes the error field: the panel, what failed, and the step. */
+export function writeError(): void {
+  w.raw(',"error":"panel ');
+  w.int(panel);
+  w.raw(": ");
+  if (errorPage >= 0) {
+    w.raw("page ");
+    w.int(errorPage);
+    w.byte(0x20);
+  }
+  w.strBody(failureText(errorKind));
+  w.raw(" (");
+  w.strBody(stateName(errorStep));
+  w.raw(')"');
+}

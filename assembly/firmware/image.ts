@@ -1,0 +1,151 @@
+// The panel firmware image (docs/bus-protocol.md, "The panel firmware image") and its staging in the
+// store. An image arrives in pieces, from an HTTP body or a serial frame, and never whole in memory:
+// each piece is checked as it passes (header, CRC-32) and appended to a staging key; only a complete,
+// checked image is renamed over the stored one, so a failed upload leaves the previous image whole.
+// One upload at a time, whichever channel brings it.
+import { host_store_append, host_store_rename, host_store_delete, host_store_read } from "../host/imports";
+import { BUS_VERSION } from "../bus/protocol";
+
+export const IMAGE_MAGIC: u32 = 0x46505354; // "TSPF", little-endian
+export const IMAGE_HEADER: u32 = 16;
+/** The largest payload accepted (a panel's flash is far smaller; the store's partition is 960 KiB). */
+export const IMAGE_MAX: u32 = 256 * 1024;
+
+// Outcomes: 0 fine, else an index into MESSAGES.
+export const E_MAGIC = 1;
+export const E_BUS = 2;
+export const E_TOO_LARGE = 3;
+export const E_LENGTH = 4;
+export const E_CRC = 5;
+export const E_FULL = 6;
+export const E_WRITE = 7;
+export const E_BUSY = 8;
+export const E_FRAME_CRC = 9;
+export const E_TIMEOUT = 10;
+/** The text of an outcome ("" for 0). Its texts go to the message table (scripts/messages-transform.mjs). */
+export function errorMessage(code: i32): string {
+  switch (code) {
+    case E_MAGIC:
+      return "bad magic";
+    case E_BUS:
+      return "bus version mismatch";
+    case E_TOO_LARGE:
+      return "image too large";
+    case E_LENGTH:
+      return "length mismatch";
+    case E_CRC:
+      return "CRC-32 mismatch";
+    case E_FULL:
+      return "filesystem write failed";
+    case E_WRITE:
+      return "write failed";
+    case E_BUSY:
+      return "flash already in progress";
+    case E_FRAME_CRC:
+      return "CRC mismatch";
+    case E_TIMEOUT:
+      return "timeout";
+  }
+  return "";
+}
+
+/** The stored image, and the key it is staged under while it arrives. */
+// "firmware/panel.fw.part" as bytes: the staging key, and the stored image's key is its first 17
+const stageKey = memory.data<u8>([
+  102, 105, 114, 109, 119, 97, 114, 101, 47, 112, 97, 110, 101, 108, 46, 102, 119, 46, 112, 97, 114, 116,
+]);
+const STAGE_KEY_LENGTH: u32 = 22;
+const imageKey = stageKey;
+const IMAGE_KEY_LENGTH: u32 = 17;
+
+// CRC-32 (IEEE 802.3, reflected 0xEDB88320, initial and final 0xFFFFFFFF), a bit at a time: no table
+// in linear memory (an image is checked once, as it arrives).
+export function crc32Update(crc: u32, ptr: usize, len: u32): u32 {
+  for (let i: u32 = 0; i < len; i++) {
+    crc ^= <u32>load<u8>(ptr + i);
+    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & (0 - (crc & 1)));
+  }
+  return crc;
+}
+
+// The header's four words, gathered as they arrive (wasm globals: nothing in linear memory).
+let h0: u32 = 0; // magic
+let h1: u32 = 0; // bus version, reserved, firmware version
+let h2: u32 = 0; // payload length
+let h3: u32 = 0; // CRC-32 of the payload
+let open = false;
+let total: u32 = 0; // the declared size: header + payload
+let seen: u32 = 0;
+let crc: u32 = 0;
+
+/** An upload is being staged (by either channel). */
+export function staging(): bool {
+  return open;
+}
+
+/** Bytes of the image being staged, or just stored (header included): what the flash sends. */
+export function stagedSize(): u32 {
+  return total;
+}
+
+/** Starts staging an image of `size` bytes (header included); false when one is being staged. */
+export function stageBegin(size: u32): bool {
+  if (open) return false;
+  open = true;
+  total = size;
+  seen = 0;
+  h0 = h1 = h2 = h3 = 0;
+  crc = 0xffffffff;
+  host_store_delete(stageKey, STAGE_KEY_LENGTH);
+  return true;
+}
+
+/** The next `len` bytes: checked and appended. Returns 0 or an E_* outcome (then call stageAbort). */
+export function stageWrite(ptr: usize, len: u32): i32 {
+  let skip: u32 = 0;
+  while (seen < IMAGE_HEADER && skip < len) {
+    const b = (<u32>load<u8>(ptr + skip++)) << ((seen & 3) * 8);
+    const word = seen++ >> 2;
+    if (word == 0) h0 |= b;
+    else if (word == 1) h1 |= b;
+    else if (word == 2) h2 |= b;
+    else h3 |= b;
+  }
+  if (seen == IMAGE_HEADER && skip > 0) {
+    if (h0 != IMAGE_MAGIC) return E_MAGIC;
+    if ((h1 & 0xff) != BUS_VERSION) return E_BUS;
+    const payload = h2;
+    if (payload > IMAGE_MAX) return E_TOO_LARGE;
+    if (total != IMAGE_HEADER + payload) return E_LENGTH;
+  }
+  seen += len - skip;
+  if (seen > total) return E_LENGTH;
+  crc = crc32Update(crc, ptr + skip, len - skip);
+  const rc = host_store_append(stageKey, STAGE_KEY_LENGTH, ptr, len);
+  return rc == -3 ? E_FULL : rc < 0 ? E_WRITE : 0;
+}
+
+/** Every byte has arrived: checks length and CRC-32, then puts the image in place. 0 or E_*. */
+export function stageFinish(): i32 {
+  let rc = 0;
+  if (seen < IMAGE_HEADER || seen != total) rc = E_LENGTH;
+  else if (~crc != h3) rc = E_CRC;
+  else {
+    const r = host_store_rename(stageKey, STAGE_KEY_LENGTH, imageKey, IMAGE_KEY_LENGTH);
+    if (r < 0) rc = r == -3 ? E_FULL : E_WRITE;
+  }
+  if (rc != 0) stageAbort();
+  open = false;
+  return rc;
+}
+
+/** Drops the partial image. */
+export function stageAbort(): void {
+  host_store_delete(stageKey, STAGE_KEY_LENGTH);
+  open = false;
+}
+
+/** Reads up to `cap` bytes of the stored image at `offset`; the count, or below 0 (store error). */
+export function readImage(offset: u32, buf: usize, cap: u32): i32 {
+  return host_store_read(imageKey, IMAGE_KEY_LENGTH, offset, buf, cap);
+}

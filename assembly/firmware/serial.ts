@@ -1,0 +1,111 @@
+// The serial firmware frame (docs/bus-protocol.md, "The serial firmware frame"): `TSFW`, the payload
+// length (u32 LE), the payload (a panel firmware image), the CRC-16 of the payload (u16 LE). The
+// payload is staged as it arrives, like an HTTP upload. Answers are lines: `READY` after a valid
+// header, `OK` once the image is checked and stored, `ERR:<message>` otherwise. Bytes outside a frame
+// are skipped up to the next magic; a frame that stalls for TIMEOUT_MS ends with ERR:timeout.
+import { wakeUp, WAKE_FIRMWARE } from "../core/wake";
+import { host_serial_write } from "../host/imports";
+import { crc16Update } from "../util/crc16";
+import { stageBegin, stageWrite, stageFinish, stageAbort, stagedSize, errorMessage } from "./image";
+import { IMAGE_HEADER, IMAGE_MAX, E_TOO_LARGE, E_LENGTH, E_BUSY, E_FRAME_CRC, E_TIMEOUT } from "./image";
+import { flashBusy, flashStart } from "./flash";
+import { body } from "../bus/send";
+
+const MAGIC: u32 = 0x57465354; // "TSFW" as a little-endian u32
+const TIMEOUT_MS: u32 = 3000;
+
+const S_SEEK: u8 = 0; // matching the magic (`have` bytes so far)
+const S_SIZE: u8 = 1; // the length (`have` bytes so far)
+const S_PAYLOAD: u8 = 2;
+const S_CRC: u8 = 3;
+let phase: u8 = S_SEEK;
+let have: u32 = 0;
+let size: u32 = 0;
+let left: u32 = 0; // payload bytes still to come
+let crc: u32 = 0;
+let got: u32 = 0; // the frame's CRC field, gathered
+let failed = 0; // an E_* outcome met inside the payload: the rest of the frame is skipped, then reported
+let lastByte: u32 = 0;
+
+function answer(text: string): void {
+  const line = body(); // the bus packet's room: free between sends (bus/send.ts)
+  const n = String.UTF8.encodeUnsafe(changetype<usize>(text), text.length, line);
+  store<u8>(line + n, 0x0a);
+  host_serial_write(line, <u32>n + 1);
+}
+
+function finishFrame(code: i32, now: u32): void {
+  phase = S_SEEK;
+  have = 0;
+  if (code == 0) code = stageFinish();
+  else stageAbort();
+  if (code != 0) {
+    answer("ERR:" + errorMessage(code));
+    return;
+  }
+  answer("OK");
+  flashStart(stagedSize(), now);
+}
+
+/** Nothing to do on a tick: no frame half received (core/wake.ts). */
+export function serialIdle(): bool {
+  return phase == S_SEEK;
+}
+
+/** `len` bytes from the serial port at `ptr`. */
+export function serialReceive(ptr: usize, len: u32, now: u32): void {
+  wakeUp(WAKE_FIRMWARE); // a frame may have begun: its timeout runs on ticks
+  lastByte = now;
+  let i: u32 = 0;
+  while (i < len) {
+    if (phase == S_PAYLOAD) {
+      const n = min(left, len - i);
+      crc = crc16Update(crc, ptr + i, n);
+      if (failed == 0) failed = stageWrite(ptr + i, n);
+      left -= n;
+      i += n;
+      if (left == 0) phase = S_CRC;
+      continue;
+    }
+    const c = <u32>load<u8>(ptr + i++);
+    if (phase == S_SEEK) {
+      if (c == ((MAGIC >> (have * 8)) & 0xff)) have++;
+      else have = c == (MAGIC & 0xff) ? 1 : 0;
+      if (have == 4) {
+        phase = S_SIZE;
+        have = size = 0;
+      }
+    } else if (phase == S_SIZE) {
+      size |= c << (have++ * 8);
+      if (have < 4) continue;
+      have = 0;
+      if (size < IMAGE_HEADER || size > IMAGE_HEADER + IMAGE_MAX) {
+        phase = S_SEEK;
+        answer("ERR:" + errorMessage(size < IMAGE_HEADER ? E_LENGTH : E_TOO_LARGE));
+      } else if (flashBusy() || !stageBegin(size)) {
+        phase = S_SEEK;
+        answer("ERR:" + errorMessage(E_BUSY));
+      } else {
+        phase = S_PAYLOAD;
+        left = size;
+        crc = 0xffff;
+        failed = 0;
+        got = 0;
+        answer("READY");
+      }
+    } else {
+      got |= c << (have++ * 8);
+      if (have == 2) finishFrame(failed != 0 ? failed : got != crc ? E_FRAME_CRC : 0, now);
+    }
+  }
+}
+
+/** A frame that stalls is dropped. */
+export function serialTick(now: u32): void {
+  if (phase == S_SEEK || now - lastByte < TIMEOUT_MS) return;
+  if (phase == S_SIZE) {
+    phase = S_SEEK; // nothing staged yet
+    have = 0;
+    answer("ERR:" + errorMessage(E_TIMEOUT));
+  } else finishFrame(E_TIMEOUT, now);
+}
