@@ -194,10 +194,14 @@ export function getScene(req: u32, id: string, _body: usize, _len: u32): void {
 const LIST_CAP = MAX_SCENES + 1; // files added by hand past the limit are not listed
 const KEY_UNITS = 16;
 const KEY_SIZE = 4 + KEY_UNITS * 2; // [0] id index, [2..3] name length in units, then the units
-const keys = memory.data(LIST_CAP * KEY_SIZE);
-const order = memory.data(LIST_CAP);
-const fullA = memory.data(512);
-const fullB = memory.data(512);
+// One block for the keys, the order bytes and two whole names, taken while a list is built and
+// given back after: static memory is what every other request's peak (a scene save) has to share.
+const KEYS_BYTES = LIST_CAP * KEY_SIZE;
+const BLOCK_BYTES = KEYS_BYTES + LIST_CAP + 1024;
+let keys: usize = 0;
+let order: usize = 0;
+let fullA: usize = 0;
+let fullB: usize = 0;
 let listed: string[] = [];
 
 function keyAt(i: i32): usize {
@@ -244,6 +248,10 @@ export function listScenes(req: u32, _param: string, _body: usize, _len: u32): v
   const ids = listSceneIds();
   if (ids === null) return sendError(req, 500, "the scene library is unreadable");
   listed = ids;
+  keys = heap.alloc(BLOCK_BYTES);
+  order = keys + KEYS_BYTES;
+  fullA = order + LIST_CAP;
+  fullB = fullA + 512;
   let count = 0;
   for (let i = 0; i < ids.length; i++) {
     if (count == LIST_CAP) {
@@ -289,5 +297,6 @@ export function listScenes(req: u32, _param: string, _body: usize, _len: u32): v
   }
   w.byte(0x5d);
   w.finish();
+  heap.free(keys);
   listed = [];
 }
