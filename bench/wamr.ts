@@ -260,6 +260,9 @@ function namedCore(dir: string): void {
   );
   if (re.status !== 0) throw new Error(`reoptimize failed:\n${re.stderr}`);
   fs.copyFileSync(path.join(ROOT, "build/panel.wasm"), path.join(dir, "panel.wasm"));
+  // native/CMakeLists.txt takes the web app's assets from the same directory
+  fs.mkdirSync(path.join(dir, "web"));
+  fs.copyFileSync(path.join(ROOT, "build/web/web_assets.c"), path.join(dir, "web/web_assets.c"));
 }
 
 export async function benchWamr(options: { profile?: boolean } = {}): Promise<WamrReport> {
