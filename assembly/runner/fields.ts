@@ -1,9 +1,33 @@
-// A runner step's fields, parsed once at play (the JSON document is released afterwards) into
-// fixed arrays indexed by compact step number (playback/compile.ts: layer · 12 + step; the flat
-// animation of POST /api/animations/play uses FLAT_STEP). Defaults follow the scene format.
-import { member, sizeOf, intIn, kindOf, stringEquals, sourceOf, lengthOf, J_TRUE, J_STRING } from "../json/reader";
-import { RUNNERS, ANIMATES } from "../scene/step";
+// A runner step's fields, parsed once (at save into the compiled scene form, playback/compile.ts;
+// for POST /api/animations/play when it is requested) into fixed arrays indexed by compact step
+// number (layer · 12 + step; the flat animation uses FLAT_STEP). Defaults follow the scene format.
+import { sizeOf, intIn, kindOf, stringEquals, sourceOf, lengthOf, J_TRUE, J_STRING } from "../json/reader";
+import {
+  RUNNERS,
+  ANIMATES,
+  slot,
+  K_RUNNER,
+  K_SOURCE,
+  K_ORIGIN_PANEL,
+  K_DIRECTIONALITY,
+  K_REVERSE,
+  K_REPEAT,
+  K_ANGLE,
+  K_WAVE_WIDTH,
+  K_RIPPLE_WIDTH,
+  K_WIDTH,
+  K_PARAMS,
+  K_COUNT,
+  K_REPEAT_COUNT,
+  K_LINES,
+  K_THICKNESS,
+  K_WAVES,
+  K_SPEED,
+  K_ANIMATES,
+  K_AMOUNT,
+} from "../scene/step";
 import { parseDecimal } from "../scene/text";
+import { put, next } from "../playback/bytes";
 import { SRC_ROOT, SRC_LEAVES, SRC_PANEL, SRC_ALL } from "./distance";
 
 export const R_WAVE: u8 = 0;
@@ -14,7 +38,9 @@ export const R_BOUNCE: u8 = 4;
 export const R_RAIN: u8 = 5; // RAIN, SPARKLE, MATRIX: spawners (assembly/runner/spawn.ts)
 
 export const FLAT_STEP = 96;
-const N = FLAT_STEP + 1;
+/** Compiling a scene parses its runner steps here: never into a step that may be playing. */
+export const SCRATCH_STEP = FLAT_STEP + 1;
+const N = FLAT_STEP + 2;
 export const rKind = new StaticArray<u8>(N);
 export const rSource = new StaticArray<u8>(N);
 export const rPanel = new StaticArray<u8>(N);
@@ -36,13 +62,13 @@ const WIDTH_DEFAULT: StaticArray<u8> = [3, 2, 1, 0, 3, 0, 0, 0];
 /** Identity value of each animates target (color: unused). */
 const IDENTITY: StaticArray<u8> = [0, 255, 255, 0, 0, 0, 0];
 
-function num(st: i32, key: string, lo: i32, hi: i32, fallback: i32): i32 {
-  const t = member(st, key);
+function num(k: i32, lo: i32, hi: i32, fallback: i32): i32 {
+  const t = slot[k];
   return t >= 0 ? <i32>intIn(t, lo, hi, fallback) : fallback;
 }
 
-function yes(st: i32, key: string): bool {
-  const t = member(st, key);
+function yes(k: i32): bool {
+  const t = slot[k];
   return t >= 0 && kindOf(t) == J_TRUE;
 }
 
@@ -58,18 +84,19 @@ export function identityOf(a: i32): u8 {
 }
 
 /**
- * Parses runner step `st` into step number `s`; writes into its compact record `rec`
- * (playback/compile.ts REC bytes): param0/param1 (rise, fall: uniform over the step's pulses, so
- * update params keeps them) and from/to (identity and amount for modifier sweeps).
+ * Parses the runner step whose fields scene/step.ts readFields has read into step number `s`;
+ * writes into its compact record `rec` (playback/compile.ts REC bytes): param0/param1 (rise, fall:
+ * uniform over the step's pulses, so update params keeps them) and from/to (identity and amount for
+ * modifier sweeps).
  */
-export function parseRunner(st: i32, s: i32, rec: usize): void {
-  const k = <u8>max(nameIndex(member(st, "runner"), RUNNERS), 0);
+export function parseRunner(s: i32, rec: usize): void {
+  const k = <u8>max(nameIndex(slot[K_RUNNER], RUNNERS), 0);
   rKind[s] = k;
   // source (and the legacy forms originPanel: N and source: "geometric")
   let src = SRC_ROOT;
   let panel = 0;
   let geometric = false;
-  const t = member(st, "source");
+  const t = slot[K_SOURCE];
   if (t >= 0 && kindOf(t) == J_STRING) {
     if (stringEquals(t, "leaves")) src = SRC_LEAVES;
     else if (stringEquals(t, "all")) src = SRC_ALL;
@@ -83,43 +110,127 @@ export function parseRunner(st: i32, s: i32, rec: usize): void {
       }
     }
   }
-  const origin = num(st, "originPanel", 1, 254, 0);
+  const origin = num(K_ORIGIN_PANEL, 1, 254, 0);
   if (origin > 0) {
     src = SRC_PANEL;
     panel = origin;
   }
   rSource[s] = <u8>src;
   rPanel[s] = <u8>min(panel, 255);
-  const dir = member(st, "directionality");
+  const dir = slot[K_DIRECTIONALITY];
   // MATRIX is geometric unless told otherwise (scene format, "Spawner details")
   rGeometric[s] = geometric || (dir >= 0 ? stringEquals(dir, "geometric") : k == R_RAIN + 2);
-  rReverse[s] = yes(st, "reverse");
-  rRepeat[s] = yes(st, "repeat");
-  rAngle[s] = <u16>num(st, "angle", 0, 359, 0);
+  rReverse[s] = yes(K_REVERSE);
+  rRepeat[s] = yes(K_REPEAT);
+  rAngle[s] = <u16>num(K_ANGLE, 0, 359, 0);
   // width: the runner's own key, else width, else params[0], else the default
-  const key = k == R_WAVE ? "waveWidth" : k == R_RIPPLE ? "rippleWidth" : "width";
-  let w = num(st, key, 0, 255, -1);
-  if (w < 0) w = num(st, "width", 0, 255, -1);
+  const key = k == R_WAVE ? K_WAVE_WIDTH : k == R_RIPPLE ? K_RIPPLE_WIDTH : K_WIDTH;
+  let w = num(key, 0, 255, -1);
+  if (w < 0) w = num(K_WIDTH, 0, 255, -1);
   if (w < 0) {
-    const p = member(st, "params");
+    const p = slot[K_PARAMS];
     if (p >= 0 && sizeOf(p) > 0) w = load<u8>(rec + 10); // encodeStep put params[0] there
   }
   rWidth[s] = <u8>(w < 0 ? WIDTH_DEFAULT[k] : w);
-  rCount[s] = <u8>num(st, "count", 1, 30, 1);
-  rRepeatCount[s] = <u8>num(st, "repeatCount", 1, 255, 1);
-  rLines[s] = <u8>num(st, "lines", 1, 6, 1);
-  rThickness[s] = <u16>num(st, "thickness", 0, 359, 0);
-  rWaves[s] = <u8>num(st, "waves", 1, 255, 1);
-  rSpeed[s] = <u16>num(st, "speed", 0, 65535, 0);
-  const a = max(nameIndex(member(st, "animates"), ANIMATES), 0);
-  const amount = num(st, "amount", 0, 255, a == 3 ? 128 : 255 - IDENTITY[a]);
-  rAmount[s] = <u8>amount;
+  rCount[s] = <u8>num(K_COUNT, 1, 30, 1);
+  rRepeatCount[s] = <u8>num(K_REPEAT_COUNT, 1, 255, 1);
+  rLines[s] = <u8>num(K_LINES, 1, 6, 1);
+  rThickness[s] = <u16>num(K_THICKNESS, 0, 359, 0);
+  rWaves[s] = <u8>num(K_WAVES, 1, 255, 1);
+  rSpeed[s] = <u16>num(K_SPEED, 0, 65535, 0);
+  const a = max(nameIndex(slot[K_ANIMATES], ANIMATES), 0);
+  rAmount[s] = <u8>num(K_AMOUNT, 0, 255, a == 3 ? 128 : 255 - IDENTITY[a]);
+  recordTail(s, rec);
+}
+
+/** Bytes 10-13 of runner step `s`'s record (its animates target in byte 1) from its fields: the
+ * compiled form leaves them out. */
+export function recordTail(s: i32, rec: usize): void {
+  const k = rKind[s];
   // the pulse shape: WAVE and BOUNCE a triangle, RIPPLE a sharp front fading over its width,
   // CHASE and WHEEL hard-edged
   const rise: u8 = k == R_WAVE || k == R_BOUNCE ? 128 : 0;
   const fall: u8 = k == R_WAVE || k == R_BOUNCE ? 128 : k == R_RIPPLE ? 255 : 0;
   store<u8>(rec + 10, rise);
   store<u8>(rec + 11, fall);
-  store<u8>(rec + 12, IDENTITY[a]);
-  store<u8>(rec + 13, <u8>amount);
+  store<u8>(rec + 12, IDENTITY[load<u8>(rec, 1) & 15]);
+  store<u8>(rec + 13, rAmount[s]);
+}
+
+// The compiled scene form stores a runner step as the values of these arrays, in this order, packed
+// to their bit widths (12 bytes); loading checks each against its range (a compiled form is a file,
+// so any bytes may come). A new field array goes here too.
+const FIELDS: StaticArray<usize> = [
+  changetype<usize>(rKind),
+  changetype<usize>(rSource),
+  changetype<usize>(rPanel),
+  changetype<usize>(rGeometric),
+  changetype<usize>(rReverse),
+  changetype<usize>(rRepeat),
+  changetype<usize>(rAngle),
+  changetype<usize>(rWidth),
+  changetype<usize>(rCount),
+  changetype<usize>(rRepeatCount),
+  changetype<usize>(rLines),
+  changetype<usize>(rThickness),
+  changetype<usize>(rAmount),
+  changetype<usize>(rWaves),
+  changetype<usize>(rSpeed),
+];
+/** Per field: bits << 24 | lowest << 16 | highest; fields of more than 8 bits are u16 arrays. */
+const FORMS: StaticArray<u32> = [
+  0x03000007, // kind: R_WAVE-MATRIX
+  0x02000003, // source: SRC_ROOT-SRC_ALL
+  0x080000ff, // panel
+  0x01000001, // geometric
+  0x01000001, // reverse
+  0x01000001, // repeat
+  0x09000167, // angle 0-359
+  0x080000ff, // width
+  0x0501001e, // count 1-30
+  0x080100ff, // repeatCount 1-255
+  0x03010006, // lines 1-6
+  0x09000167, // thickness 0-359
+  0x080000ff, // amount
+  0x080100ff, // waves 1-255
+  0x1000ffff, // speed
+];
+
+function fieldAt(i: i32, s: i32): usize {
+  return FIELDS[i] + (FORMS[i] >> 24 > 8 ? (<usize>s) << 1 : <usize>s);
+}
+
+/** Appends step `s`'s fields to the compiled form being written (playback/bytes.ts). */
+export function putRunner(s: i32): void {
+  let bits: u32 = 0;
+  let n: u32 = 0;
+  for (let i = 0; i < FIELDS.length; i++) {
+    const p = fieldAt(i, s);
+    bits |= (FORMS[i] >> 24 > 8 ? <u32>load<u16>(p) : <u32>load<u8>(p)) << n;
+    for (n += FORMS[i] >> 24; n >= 8; n -= 8) {
+      put(bits);
+      bits >>= 8;
+    }
+  }
+  if (n > 0) put(bits);
+}
+
+/** Reads step `s`'s fields from the compiled form being read; false when one is out of its range
+ * (that one is left as it was). */
+export function nextRunner(s: i32): bool {
+  let ok = true;
+  let bits: u32 = 0;
+  let n: u32 = 0;
+  for (let i = 0; i < FIELDS.length; i++) {
+    const form = FORMS[i];
+    const width = form >> 24;
+    for (; n < width; n += 8) bits |= next() << n;
+    const v = bits & ((1 << width) - 1);
+    bits >>= width;
+    n -= width;
+    if (v < ((form >> 16) & 0xff) || v > (form & 0xffff)) ok = false;
+    else if (width > 8) store<u16>(fieldAt(i, s), <u16>v);
+    else store<u8>(fieldAt(i, s), <u8>v);
+  }
+  return ok;
 }

@@ -46,35 +46,35 @@ import {
 } from "./state";
 
 // Step fields, by index.
-const K_ID = 0;
-const K_TYPE = 1;
-const K_RUNNER = 2;
-const K_COLOR = 3;
-const K_COLOR_TO = 4;
-const K_COLOR_FROM = 5;
-const K_DURATION = 6;
-const K_LOOP = 7;
-const K_PINGPONG = 8;
-const K_PARAMS = 9;
-const K_ANIMATES = 10;
-const K_FROM = 11;
-const K_TO = 12;
-const K_AMOUNT = 13;
-const K_SOURCE = 14;
-const K_DIRECTIONALITY = 15;
-const K_ANGLE = 16;
-const K_REVERSE = 17;
-const K_WAVE_WIDTH = 18;
-const K_RIPPLE_WIDTH = 19;
-const K_WIDTH = 20;
-const K_COUNT = 21;
-const K_REPEAT = 22;
-const K_REPEAT_COUNT = 23;
-const K_WAVES = 24;
-const K_SPEED = 25;
-const K_LINES = 26;
-const K_THICKNESS = 27;
-const K_ORIGIN_PANEL = 28;
+export const K_ID = 0;
+export const K_TYPE = 1;
+export const K_RUNNER = 2;
+export const K_COLOR = 3;
+export const K_COLOR_TO = 4;
+export const K_COLOR_FROM = 5;
+export const K_DURATION = 6;
+export const K_LOOP = 7;
+export const K_PINGPONG = 8;
+export const K_PARAMS = 9;
+export const K_ANIMATES = 10;
+export const K_FROM = 11;
+export const K_TO = 12;
+export const K_AMOUNT = 13;
+export const K_SOURCE = 14;
+export const K_DIRECTIONALITY = 15;
+export const K_ANGLE = 16;
+export const K_REVERSE = 17;
+export const K_WAVE_WIDTH = 18;
+export const K_RIPPLE_WIDTH = 19;
+export const K_WIDTH = 20;
+export const K_COUNT = 21;
+export const K_REPEAT = 22;
+export const K_REPEAT_COUNT = 23;
+export const K_WAVES = 24;
+export const K_SPEED = 25;
+export const K_LINES = 26;
+export const K_THICKNESS = 27;
+export const K_ORIGIN_PANEL = 28;
 
 const KEYS: StaticArray<string> = [
   "id",
@@ -146,12 +146,23 @@ const KIND_RUNNER = 2;
 const ID_MAX = 32;
 const ID_RULE = "must be 1-32 characters of [a-zA-Z0-9_-]";
 
-/** Value token of each field of the step being checked, or -1; the field of each member in order. */
-const slot = new StaticArray<i32>(NKEYS);
+/** Value token of each field (K_*) of the step being checked or read, or -1; the field of each
+ * member in order. */
+export const slot = new StaticArray<i32>(NKEYS);
 const memberKey = new StaticArray<i32>(NKEYS + 2);
 
 function keyIndex(m: i32): i32 {
   return lookup(m, KEYS, KEY_SIGS);
+}
+
+/** Fills `slot` for the validated step `v` (members of other keys are skipped): compiling a step
+ * reads its fields from there, with one key lookup per member. */
+export function readFields(v: i32): void {
+  for (let k = 0; k < NKEYS; k++) slot[k] = -1;
+  for (let m = firstMember(v); m >= 0; m = nextMember(v, m)) {
+    const k = keyIndex(m);
+    if (k >= 0) slot[k] = m + 1;
+  }
 }
 
 function nameIndex(t: i32, names: StaticArray<string>): i32 {

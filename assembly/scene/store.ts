@@ -48,21 +48,37 @@ export function libraryId(id: string): bool {
 
 // The key of the scene being read or written, built in place: listing the library reads hundreds of
 // files, and a string per key would be garbage.
-const KEY_CAP = 18; // "scenes/" and an id of at most 10 characters
+const KEY_CAP = 19; // "compiled/" and an id of at most 10 characters
 const keyBuf = memory.data(KEY_CAP);
+const compiledBuf = memory.data(KEY_CAP);
+/** A scene's compiled form (docs/playback.md, "The compiled form") is kept under its own key. */
+const COMPILED_PREFIX = "compiled/";
 
-/** A scene's store key, in a fixed buffer: valid until the next call; the length is `keyLength`.
- * A character no id has makes a key every host refuses (a second `/`). */
-export let keyLength: u32 = 0;
-export function sceneKey(id: string): usize {
-  const n = min(<u32>id.length, KEY_CAP - <u32>SCENE_PREFIX.length);
-  for (let i = 0; i < SCENE_PREFIX.length; i++) store<u8>(keyBuf + i, <u8>SCENE_PREFIX.charCodeAt(i));
+/** `prefix` and `id` into `buf`; returns the key's length. A character no id has makes a key every
+ * host refuses (a second `/`). */
+function buildKey(buf: usize, prefix: string, id: string): u32 {
+  const n = min(<u32>id.length, KEY_CAP - <u32>prefix.length);
+  for (let i = 0; i < prefix.length; i++) store<u8>(buf + i, <u8>prefix.charCodeAt(i));
   for (let i: u32 = 0; i < n; i++) {
     const c = <u32>id.charCodeAt(i);
-    store<u8>(keyBuf + SCENE_PREFIX.length + i, idChar(c) ? <u8>c : 0x2f);
+    store<u8>(buf + prefix.length + i, idChar(c) ? <u8>c : 0x2f);
   }
-  keyLength = <u32>SCENE_PREFIX.length + n;
+  return <u32>prefix.length + n;
+}
+
+/** A scene's store key, in a fixed buffer: valid until the next call; the length is `keyLength`. */
+export let keyLength: u32 = 0;
+export function sceneKey(id: string): usize {
+  keyLength = buildKey(keyBuf, SCENE_PREFIX, id);
   return keyBuf;
+}
+
+/** The key of a scene's compiled form, in a buffer of its own (both keys may be in use at once);
+ * the length is `compiledKeyLength`. */
+export let compiledKeyLength: u32 = 0;
+export function compiledKey(id: string): usize {
+  compiledKeyLength = buildKey(compiledBuf, COMPILED_PREFIX, id);
+  return compiledBuf;
 }
 
 /** 0 when the scene exists, STORE_MISSING when not, STORE_IO_ERROR when the store fails. */
@@ -117,8 +133,16 @@ export function writeSceneFile(id: string, ptr: usize, len: u32): i32 {
   return host_store_write(k, keyLength, ptr, len);
 }
 
+/** Writes a scene's compiled form; 0 or a negative STORE_* status. */
+export function writeCompiledFile(id: string, ptr: usize, len: u32): i32 {
+  const k = compiledKey(id);
+  return host_store_write(k, compiledKeyLength, ptr, len);
+}
+
 export function deleteSceneFile(id: string): i32 {
   libraryVersion++;
+  const c = compiledKey(id);
+  host_store_delete(c, compiledKeyLength); // a compiled form left behind matches no other file
   const k = sceneKey(id);
   return host_store_delete(k, keyLength);
 }

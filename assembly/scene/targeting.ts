@@ -1,8 +1,10 @@
-// Targeting selectors (a layer's `panels` and `fallback`): syntax only; resolving them against the
-// topology belongs to playback. Forms: "all", "root", "leaves", "branches", "even", "odd",
-// "depth:N", "depth:A-B", "subtree:N", "neighbors:N", "fraction:A-B", "first:K", "last:K", an
-// array of panel indices, {"exclude": [...]}, {"any": [...]}, {"all": [...]}, {"not": selector}.
+// Targeting selectors (a layer's `panels` and `fallback`): their syntax, and their pre-parsed form
+// in the compiled scene (encodeSelector); resolving them against the topology belongs to playback
+// (topology/targeting.ts). Forms: "all", "root", "leaves", "branches", "even", "odd", "depth:N",
+// "depth:A-B", "subtree:N", "neighbors:N", "fraction:A-B", "first:K", "last:K", an array of panel
+// indices, {"exclude": [...]}, {"any": [...]}, {"all": [...]}, {"not": selector}.
 import { kindOf, sizeOf, after, firstMember, stringEquals, intIn, J_STRING, J_ARRAY, J_OBJECT } from "../json/reader";
+import { put, putF64 } from "../playback/bytes";
 import {
   bad,
   pushKey,
@@ -168,4 +170,92 @@ export function decimal(p: usize, n: u32): f64 {
     }
   }
   return v;
+}
+
+// ---- the compiled form: one op byte, then its operands (prefix order) -------------------------------
+
+/** The named forms, in NAMED order. */
+export const SEL_ALL = 0;
+export const SEL_ROOT = 1;
+export const SEL_LEAVES = 2;
+export const SEL_BRANCHES = 3;
+export const SEL_EVEN = 4;
+export const SEL_ODD = 5;
+/** The prefixed forms, in PREFIXED order: depth lo, hi; subtree and neighbors a panel; first and
+ * last K; fraction A, B as two f64. */
+export const SEL_DEPTH = 6;
+export const SEL_SUBTREE = 7;
+export const SEL_NEIGHBORS = 8;
+export const SEL_FIRST = 9;
+export const SEL_LAST = 10;
+export const SEL_FRACTION = 11;
+/** A count, then that many panel indices. */
+export const SEL_LIST = 12;
+export const SEL_EXCLUDE = 13;
+/** One selector. */
+export const SEL_NOT = 14;
+/** A count, then that many selectors: `any` and `all`. */
+export const SEL_ANY = 15;
+export const SEL_EVERY = 16;
+/** Nothing: an absent fallback. */
+export const SEL_NONE = 17;
+
+const NAMED: StaticArray<string> = ["all", "root", "leaves", "branches", "even", "odd"];
+const PREFIXED: StaticArray<string> = ["depth:", "subtree:", "neighbors:", "first:", "last:", "fraction:"];
+
+/** Appends the compiled form of the validated selector at token `v` (playback/bytes.ts writer). */
+export function encodeSelector(v: i32): void {
+  const kind = kindOf(v);
+  if (kind == J_STRING) return encodeString(v);
+  if (kind == J_ARRAY) return encodeIndices(SEL_LIST, v);
+  const m = firstMember(v);
+  const value = m + 1;
+  if (stringEquals(m, "exclude")) return encodeIndices(SEL_EXCLUDE, value);
+  if (stringEquals(m, "not")) {
+    put(SEL_NOT);
+    return encodeSelector(value);
+  }
+  put(stringEquals(m, "any") ? SEL_ANY : SEL_EVERY);
+  const n = sizeOf(value);
+  put(n);
+  let t = value + 1;
+  for (let i = 0; i < n; i++) {
+    encodeSelector(t);
+    t = after(t);
+  }
+}
+
+function encodeIndices(op: i32, v: i32): void {
+  put(op);
+  const n = sizeOf(v);
+  put(n);
+  let t = v + 1;
+  for (let i = 0; i < n; i++) {
+    put(<u32>intIn(t, 1, 254, 0));
+    t = after(t);
+  }
+}
+
+function encodeString(v: i32): void {
+  textOf(v);
+  const p = tp;
+  const n = tl;
+  for (let k = 0; k < NAMED.length; k++) if (bytesAre(p, n, NAMED[k])) return put(k);
+  for (let k = 0; k < PREFIXED.length; k++) {
+    const skip = <u32>PREFIXED[k].length;
+    if (!startsWith(p, n, PREFIXED[k])) continue;
+    const q = p + skip;
+    const m = n - skip;
+    const dash = indexOfByte(q, m, 0x2d);
+    const op = SEL_DEPTH + k;
+    put(op);
+    if (op == SEL_FRACTION) {
+      putF64(decimal(q, <u32>dash));
+      return putF64(decimal(q + dash + 1, m - dash - 1));
+    }
+    const a = parseDecimal(q, dash < 0 ? m : <u32>dash);
+    put(a);
+    if (op == SEL_DEPTH) put(dash < 0 ? a : parseDecimal(q + dash + 1, m - dash - 1));
+    return;
+  }
 }

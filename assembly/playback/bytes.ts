@@ -1,0 +1,172 @@
+// The byte streams of the compiled scene form (docs/playback.md, "The compiled form"). The writer
+// fills a fixed buffer with a window of what is put (the rest is only counted), so compiling needs no
+// memory of its own; the reader reads a stored file in CHUNK-byte windows, or a compile done again
+// for each window (a scene without a stored compiled form, a flat animation's selector). Reading
+// past the end gives zeros and sets `overrun`; nothing read ever needs more memory than the window.
+import { host_store_read } from "../host/imports";
+import { chunk, CHUNK } from "../scene/store";
+
+// ---- writer -------------------------------------------------------------------------------------
+
+/** Where the window goes, and how many bytes have been put in all. */
+export let out: usize = 0;
+export let outLength: u32 = 0;
+let outCap: u32 = 0;
+let outFrom: u32 = 0;
+
+/** Bytes [from, from+cap) of what is put next go to [p, p+cap); outLength counts them all. */
+export function writeInto(p: usize, cap: u32, from: u32): void {
+  out = p;
+  outCap = cap;
+  outFrom = from;
+  outLength = 0;
+}
+
+export function put(b: u32): void {
+  const i = outLength++ - outFrom; // before the window: wraps to a large value
+  if (i < outCap) store<u8>(out + i, <u8>b);
+}
+
+/** n bytes at p. */
+export function putBytes(p: usize, n: u32): void {
+  for (let i: u32 = 0; i < n; i++) put(load<u8>(p + i));
+}
+
+/** A length byte, then the string's UTF-8 bytes. */
+export function putText(s: string): void {
+  const b = String.UTF8.encode(s);
+  put(b.byteLength);
+  putBytes(changetype<usize>(b), b.byteLength);
+}
+
+// ---- reader -------------------------------------------------------------------------------------
+
+let rp: usize = 0; // the next byte
+let rend: usize = 0; // the end of the window
+let rkey: usize = 0; // the file read, or 0: `regenerate` writes each window
+let rkeyLength: u32 = 0;
+let roffset: u32 = 0; // where what is not yet in the window starts
+let regenerate: () => void = nothing;
+/** A read went past the end (or the file failed), or what was read is malformed. */
+export let overrun = false;
+
+function nothing(): void {}
+
+/** What is being read is not a compiled form (a selector or value out of its range). */
+export function malformed(): void {
+  overrun = true;
+}
+
+function begin(key: usize, keyLength: u32, offset: u32): void {
+  rp = chunk;
+  rend = chunk;
+  rkey = key;
+  rkeyLength = keyLength;
+  roffset = offset;
+  overrun = false;
+}
+
+/** Reads the stored file `key` (its bytes stay valid while it is read) from `offset` on. */
+export function readFile(key: usize, keyLength: u32, offset: u32): void {
+  begin(key, keyLength, offset);
+}
+
+/** Reads what `write` puts, from `offset` on: it is called again for each window. */
+export function readWritten(write: () => void, offset: u32): void {
+  begin(0, 0, offset);
+  regenerate = write;
+}
+
+/** Makes the next `n` bytes (at most CHUNK) lie in the window: what is left of it moves to the
+ * start of the chunk buffer, and more is read after it. Sets `overrun` when there are fewer. */
+function want(n: u32): void {
+  const have = <u32>(rend - rp);
+  if (have >= n) return;
+  memory.copy(chunk, rp, have);
+  rp = chunk;
+  rend = chunk + have;
+  let got: i32 = 0;
+  if (rkey) got = host_store_read(rkey, rkeyLength, roffset, rend, CHUNK - have);
+  else {
+    writeInto(rend, CHUNK - have, roffset);
+    regenerate();
+    got = <i32>min(CHUNK - have, outLength - min(outLength, roffset));
+  }
+  if (got > 0) {
+    roffset += <u32>got;
+    rend += got;
+  }
+  if (<u32>(rend - rp) < n) overrun = true;
+}
+
+export function next(): u32 {
+  if (rp == rend) want(1);
+  return overrun ? 0 : <u32>load<u8>(rp++);
+}
+
+/** n bytes (at most CHUNK) to p; nothing when they are not there. */
+export function nextBytes(p: usize, n: u32): void {
+  want(n);
+  if (overrun) return;
+  memory.copy(p, rp, n);
+  rp += n;
+}
+
+/** A length byte and that many UTF-8 bytes, as a string. */
+export function nextText(): string {
+  const n = next();
+  want(n);
+  if (overrun) return "";
+  rp += n;
+  return String.UTF8.decodeUnsafe(rp - n, n);
+}
+
+export function next32(): u32 {
+  const v = next() | (next() << 8) | (next() << 16);
+  return v | (next() << 24);
+}
+
+export function nextF64(): f64 {
+  return reinterpret<f64>((<u64>next32()) | ((<u64>next32()) << 32));
+}
+
+export function putF64(v: f64): void {
+  const bits = reinterpret<u64>(v);
+  for (let i: u64 = 0; i < 64; i += 8) put(<u32>(bits >> i));
+}
+
+// ---- hashing ------------------------------------------------------------------------------------
+
+/** A 32-bit hash of [p, p+n) continuing `h`, a word at a time (each step is a bijection of h, so
+ * one changed word always changes the result). Hashing a file in windows of a multiple of 4 bytes
+ * gives the hash of the whole. */
+export function hashBytes(h: u32, p: usize, n: u32): u32 {
+  let i: u32 = 0;
+  for (; i + 4 <= n; i += 4) h = rotl<u32>((h ^ load<u32>(p + i)) * 0x9e3779b1, 13);
+  for (; i < n; i++) h = rotl<u32>((h ^ (<u32>load<u8>(p + i))) * 0x9e3779b1, 13);
+  return h;
+}
+
+export const HASH_SEED: u32 = 0x811c9dc5;
+/** The length of the file last hashed by hashFile. */
+export let hashedLength: u32 = 0;
+
+/** The hash of stored file `key` from `offset` on (read in CHUNK-byte windows), and its length in
+ * hashedLength; `overrun` when it cannot be read or is longer than `limit`. */
+export function hashFile(key: usize, keyLength: u32, offset: u32, limit: u32): u32 {
+  let h = HASH_SEED;
+  let at = offset;
+  overrun = false;
+  while (true) {
+    const got = host_store_read(key, keyLength, at, chunk, CHUNK);
+    if (got == 0) break;
+    at += <u32>got;
+    if (got < 0 || at - offset > limit) {
+      overrun = true;
+      break;
+    }
+    h = hashBytes(h, chunk, <u32>got);
+  }
+  hashedLength = at - offset;
+  return h;
+}
