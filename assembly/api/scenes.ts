@@ -79,6 +79,7 @@ export function storeValidatedScene(id: string, root: i32, src: usize, len: u32)
   writeInto(spare, BODY_SLACK, 0);
   compileScene(root);
   const compiled = outLength <= BODY_SLACK ? outLength : 0;
+  writeInto(0, 0, 0);
   let form = spare + BODY_SLACK - compiled;
   memory.copy(form, spare, compiled);
   const length = canonicalLength(root);
@@ -102,10 +103,14 @@ export function storeValidatedScene(id: string, root: i32, src: usize, len: u32)
   const total = <u32>(src - at) + length;
   const rc = writeSceneFile(id, at, total);
   // the compiled form goes with this file (its length and hash): written after it, it matches no other
-  if (rc >= 0 && compiled > 0) {
-    sealCompiled(form, compiled, at, total);
-    if (writeCompiledFile(id, form, compiled) < 0) log(LOG_WARN, "scenes: scene " + id + " will play from its JSON");
-  } else if (rc >= 0) log(LOG_WARN, "scenes: scene " + id + " compiles too large; it will play from its JSON");
+  if (rc >= 0) {
+    if (compiled > 0) sealCompiled(form, compiled, at, total);
+    if (compiled == 0 || writeCompiledFile(id, form, compiled) < 0)
+      log(
+        LOG_WARN,
+        "scenes: scene " + id + " has no compiled form (too large, or not written); it plays from its JSON",
+      );
+  }
   if (moved) heap.free(moved);
   if (rc < 0) log(LOG_ERROR, "scenes: writing scene " + id + " failed (" + rc.toString() + ")");
   return rc;

@@ -14,7 +14,9 @@ export let outLength: u32 = 0;
 let outCap: u32 = 0;
 let outFrom: u32 = 0;
 
-/** Bytes [from, from+cap) of what is put next go to [p, p+cap); outLength counts them all. */
+/** Bytes [from, from+cap) of what is put next go to [p, p+cap); outLength counts them all. Between
+ * compiles the window is empty (writeInto(0, 0, 0)): the selector check puts its compiled form
+ * whenever it runs. */
 export function writeInto(p: usize, cap: u32, from: u32): void {
   out = p;
   outCap = cap;
@@ -30,13 +32,6 @@ export function put(b: u32): void {
 /** n bytes at p. */
 export function putBytes(p: usize, n: u32): void {
   for (let i: u32 = 0; i < n; i++) put(load<u8>(p + i));
-}
-
-/** A length byte, then the string's UTF-8 bytes. */
-export function putText(s: string): void {
-  const b = String.UTF8.encode(s);
-  put(b.byteLength);
-  putBytes(changetype<usize>(b), b.byteLength);
 }
 
 // ---- reader -------------------------------------------------------------------------------------
@@ -91,6 +86,7 @@ function want(n: u32): void {
     writeInto(rend, CHUNK - have, roffset);
     regenerate();
     got = <i32>min(CHUNK - have, outLength - min(outLength, roffset));
+    writeInto(0, 0, 0);
   }
   if (got > 0) {
     roffset += <u32>got;

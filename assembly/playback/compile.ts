@@ -16,7 +16,6 @@ import {
   sourceOf,
   lengthOf,
   intIn,
-  stringHasEscape,
   J_STRING,
   J_OBJECT,
   J_TRUE,
@@ -37,7 +36,8 @@ import {
   stepCount,
 } from "../scene/state";
 import * as F from "../scene/step";
-import { encodeSelector, SEL_ALL, SEL_NONE } from "../scene/targeting";
+import { BLENDS } from "../scene/validate";
+import { checkSelector, SEL_ALL, SEL_NONE } from "../scene/targeting";
 import { resolveSelector, setCount, setCopy } from "../topology/targeting";
 import { appearance, findPalette } from "../state/appearance";
 import { parseRunner, putRunner, nextRunner, recordTail, FLAT_STEP, SCRATCH_STEP } from "../runner/fields";
@@ -75,35 +75,18 @@ export let hasColors = false;
 export const baseColors = new StaticArray<u32>(3);
 export let paletteName: string | null = null;
 
-const BLENDS: StaticArray<string> = [
-  "opaque",
-  "add",
-  "max",
-  "multiply",
-  "screen",
-  "darken",
-  "overlay",
-  "difference",
-  "subtract",
-];
 const COLOR_KEYS: StaticArray<string> = ["primary", "secondary", "tertiary"];
 const CHANNELS: StaticArray<string> = ["r", "g", "b"];
-
-function nameIndex(t: i32, list: StaticArray<string>): i32 {
-  if (t < 0) return -1;
-  for (let i = 0; i < list.length; i++) if (stringEquals(t, list[i])) return i;
-  return -1;
-}
 
 function hex(t: i32): u32 {
   return <u32>parseHexColorAt(sourceOf(t), lengthOf(t));
 }
 
-/** A colour reference into 4 record bytes at `p`; `fallback` (kind 0 or 2 and data) when absent.
- * A palette position names its palette slot in the second data byte. */
-function colorRef(t: i32, p: usize, fallbackKind: u8, fallbackData: u32, slot: u8): void {
+/** A colour reference into 4 record bytes at `p`; `fallbackKind` (0 black or 2 the primary base
+ * colour) when absent. A palette position names its palette slot in the second data byte. */
+function colorRef(t: i32, p: usize, fallbackKind: u8): void {
   let kind = fallbackKind;
-  let data = fallbackData;
+  let data: u32 = 0;
   if (t >= 0 && kindOf(t) == J_STRING) {
     kind = 0;
     data = hex(t);
@@ -112,7 +95,7 @@ function colorRef(t: i32, p: usize, fallbackKind: u8, fallbackData: u32, slot: u
     const use = member(t, "useColor");
     if (pal >= 0) {
       kind = 1;
-      data = ((<u32>intIn(pal, 0, 255, 0)) << 16) | ((<u32>slot) << 8);
+      data = (<u32>intIn(pal, 0, 255, 0)) << 16;
     } else if (use >= 0) {
       kind = 2;
       data = (<u32>intIn(use, 0, 2, 0)) << 16;
@@ -178,19 +161,7 @@ export function compileScene(root: i32): void {
   putRgb(bg >= 0 ? hex(bg) : 0);
   for (let i = 0; i < 3; i++) if (flags & (8 << i)) putRgb(hex(member(colors, COLOR_KEYS[i])));
   if (pal >= 0) putName(pal);
-  // palette slots: the distinct layer overrides, in order of first appearance (any casing)
   const layers = member(root, "layers");
-  let used = 0;
-  for (let l = 0; l < n; l++) {
-    const lp = member(element(layers, l), "palette");
-    let k = 1;
-    while (k <= used && !samePalette(slotToken[k], lp)) k++;
-    if (lp < 0 || (pal >= 0 && samePalette(pal, lp))) k = 0;
-    else if (k > used) slotToken[++used] = lp;
-    layerSlots[l] = <u8>k;
-  }
-  b.put(used);
-  for (let k = 1; k <= used; k++) putName(slotToken[k]);
   let layer = layers + 1;
   for (let l = 0; l < n; l++) {
     b.put(groupNumber[l]);
@@ -198,21 +169,22 @@ export function compileScene(root: i32): void {
     const named = kindOf(g) == J_STRING && lengthOf(g) <= <u32>NAME_MAX;
     b.put(named ? lengthOf(g) : 0);
     if (named) b.putBytes(sourceOf(g), lengthOf(g));
-    b.put((disabled[l] ? 1 : 0) | ((<u32>asyncMode[l]) << 4));
+    const lp = member(layer, "palette");
+    b.put((disabled[l] ? 1 : 0) | (lp >= 0 ? 2 : 0) | ((<u32>asyncMode[l]) << 4));
+    if (lp >= 0) putName(lp);
     b.put((<u32>afterLayer[l]) & 0xff);
     b.put((<u32>afterStep[l]) & 0xff);
-    b.put(layerSlots[l]);
     b.put(stepCount[l]);
     const panels = member(layer, "panels");
-    if (panels >= 0) encodeSelector(panels);
+    if (panels >= 0) checkSelector(panels);
     else b.put(SEL_ALL);
     const fallback = member(layer, "fallback");
-    if (fallback >= 0) encodeSelector(fallback);
+    if (fallback >= 0) checkSelector(fallback);
     else b.put(SEL_NONE);
-    const blend = nameIndex(member(layer, "blend"), BLENDS) + 1;
+    const blend = F.nameIndex(member(layer, "blend"), BLENDS) + 1;
     let st = member(layer, "sequence") + 1;
     for (let i = 0; i < stepCount[l]; i++) {
-      const kind = compileStep(st, rec, blend, layerSlots[l], SCRATCH_STEP);
+      const kind = compileStep(st, rec, blend, SCRATCH_STEP);
       const d = <u32>intIn(F.slot[F.K_DURATION], 0, 65535, 0);
       b.put(d);
       b.put(d >> 8);
@@ -231,9 +203,6 @@ export function compileOpen(): void {
   compileScene(0);
 }
 
-const slotToken = new StaticArray<i32>(MAX_LAYERS + 1);
-const layerSlots = new StaticArray<u8>(MAX_LAYERS);
-
 /** A palette name token as a length byte and its UTF-8 text. */
 function putName(t: i32): void {
   textOf(t);
@@ -241,37 +210,22 @@ function putName(t: i32): void {
   b.putBytes(tp, tl);
 }
 
-/** Whether two palette name tokens name one palette (any ASCII casing, as palette/palette.ts
- * sameName), without allocating unless one has escapes. */
-function samePalette(x: i32, y: i32): bool {
-  if (x < 0 || y < 0) return false;
-  if (stringHasEscape(x) || stringHasEscape(y)) return sameName(stringValue(x), stringValue(y));
-  const n = lengthOf(x);
-  if (n != lengthOf(y)) return false;
-  for (let i: u32 = 0; i < n; i++) {
-    const c = load<u8>(sourceOf(x) + i);
-    const d = load<u8>(sourceOf(y) + i);
-    const f = c | 0x20;
-    if (c != d && (f < 0x61 || f > 0x7a || f != (d | 0x20))) return false;
-  }
-  return true;
-}
-
-/** Step `st`'s record into `p` (runner fields into step number `s`); returns its kind. */
-function compileStep(st: i32, p: usize, blend: i32, slot: u8, s: i32): u8 {
+/** Step `st`'s record into `p` (runner fields into step number `s`); returns its kind. Palette
+ * positions read slot 0: loading puts the layer's slot in. */
+function compileStep(st: i32, p: usize, blend: i32, s: i32): u8 {
   F.readFields(st);
-  const type = nameIndex(F.slot[F.K_TYPE], F.TYPES);
+  const type = F.nameIndex(F.slot[F.K_TYPE], F.TYPES);
   const kind = type >= 0 ? K_LOCAL : F.slot[F.K_RUNNER] >= 0 ? K_RUNNER : K_GAP;
   let head = <u32>max(type, 0);
   if (flag(F.slot[F.K_LOOP])) head |= 0x10;
   if (flag(F.slot[F.K_PINGPONG])) head |= 0x20;
   store<u8>(p, <u8>head);
-  const animates = max(nameIndex(F.slot[F.K_ANIMATES], F.ANIMATES), 0);
+  const animates = max(F.nameIndex(F.slot[F.K_ANIMATES], F.ANIMATES), 0);
   store<u8>(p + 1, <u8>(animates | (blend << 4)));
-  colorRef(F.slot[F.K_COLOR_FROM], p + 2, 0, 0, slot);
+  colorRef(F.slot[F.K_COLOR_FROM], p + 2, 0);
   let to = F.slot[F.K_COLOR_TO];
   if (to < 0) to = F.slot[F.K_COLOR];
-  colorRef(to, p + 6, 2, 0, slot); // default: the primary base colour
+  colorRef(to, p + 6, 2); // default: the primary base colour
   const params = F.slot[F.K_PARAMS];
   const np = params >= 0 ? sizeOf(params) : 0;
   store<u8>(p + 10, np > 0 ? <u8>intIn(element(params, 0), 0, 255, 0) : 0);
@@ -300,17 +254,26 @@ function nextRgb(): u32 {
   return (r << 16) | (g << 8) | b.next();
 }
 
-/** Whether colour reference bytes hold what colorRef writes (a palette slot indexes a table). */
-function refFits(p: usize): bool {
-  const kind = load<u8>(p);
-  return kind == 0 || (kind == 1 && <i32>load<u8>(p, 2) <= MAX_LAYERS) || (kind == 2 && load<u8>(p, 1) < 3);
+/** Whether a record holds what compileStep writes: a type and its flags, an animates target and a
+ * blend (the runner code indexes tables by these), two colour references (kind 0-2); palette
+ * positions get the layer's palette `slot`. */
+function recordFits(p: usize, slot: u8): bool {
+  const a = load<u8>(p, 1);
+  for (let r = p + 2; r <= p + 6; r += 4) {
+    const kind = load<u8>(r);
+    if (kind > 2) return false;
+    if (kind == 1) store<u8>(r, slot, 2);
+  }
+  return (load<u8>(p) & 15) <= 8 && (a & 15) < 7 && a >> 4 <= 9;
 }
 
-/** Whether a record holds what compileStep writes: a type and its flags, an animates target and a
- * blend (the runner code indexes tables by these), two colour references. */
-function recordFits(p: usize): bool {
-  const a = load<u8>(p, 1);
-  return (load<u8>(p) & 15) <= 8 && (a & 15) < 7 && a >> 4 <= 9 && refFits(p + 2) && refFits(p + 6);
+/** The slot of a layer palette override: 0 when it is the scene's palette, else the slot of the
+ * first layer that named it (any casing), else the next free one. */
+function slotOf(name: string): u8 {
+  if (paletteName !== null && sameName(paletteName!, name)) return 0;
+  for (let k = 1; k <= slotCount; k++) if (sameName(slotName[k]!, name)) return <u8>k;
+  slotName[++slotCount] = name;
+  return <u8>slotCount;
 }
 
 /** A layer's fallback resolves here (topology/targeting pool slot 9). */
@@ -333,55 +296,52 @@ export function loadScene(): bool {
   sceneSpeed = s;
   background = nextRgb();
   hasColors = (flags & 2) != 0;
-  for (let i = 0; i < 3; i++) baseColors[i] = flags & (8 << i) ? nextRgb() : appearance.baseColors[i];
+  for (let i = 0; i < 3; i++) unchecked((baseColors[i] = flags & (8 << i) ? nextRgb() : appearance.baseColors[i]));
   paletteName = flags & 4 ? b.nextText() : null;
-  slotCount = min(<i32>b.next(), MAX_LAYERS);
-  for (let k = 1; k <= slotCount; k++) slotName[k] = b.nextText();
+  slotCount = 0;
+  // every index below is in range: l < n <= MAX_LAYERS, steps <= MAX_STEPS
   for (let l = 0; l < n; l++) {
-    layerGroup[l] = <u8>b.next();
+    unchecked((layerGroup[l] = <u8>b.next()));
     const len = b.next();
     if (len > <u32>NAME_MAX) return false;
-    nameLen[l] = <u8>len;
+    unchecked((nameLen[l] = <u8>len));
     b.nextBytes(names + l * NAME_MAX, len);
     const lf = b.next();
+    const slot = lf & 2 ? slotOf(b.nextText()) : 0;
     const after = b.next();
     const afterAt = b.next();
-    const slot = b.next();
     const steps = <i32>b.next();
     if (
       lf >> 4 > ASYNC_FREE ||
       (after >= <u32>n && after != 0xff) ||
       (afterAt >= <u32>MAX_STEPS && afterAt != 0xff) ||
-      slot > <u32>slotCount ||
       steps < 1 ||
       steps > MAX_STEPS
     )
       return false;
-    disabled[l] = (lf & 1) != 0;
-    asyncMode[l] = <u8>(lf >> 4);
-    afterLayer[l] = after == 0xff ? -1 : <i32>after;
-    afterStep[l] = afterAt == 0xff ? -1 : <i32>afterAt;
-    layerSlot[l] = <u8>slot;
-    stepCount[l] = steps;
+    unchecked((disabled[l] = (lf & 1) != 0));
+    unchecked((asyncMode[l] = <u8>(lf >> 4)));
+    unchecked((afterLayer[l] = <i8>after));
+    unchecked((afterStep[l] = <i8>afterAt));
+    unchecked((layerSlot[l] = <u8>slot));
+    unchecked((stepCount[l] = steps));
     // targets into pool set l: `panels`, else `fallback` when it matches nothing
     resolveSelector(l);
     resolveSelector(FALLBACK_SET);
     if (setCount(l) == 0) setCopy(l, FALLBACK_SET);
-    layerEmpty[l] = setCount(l) == 0;
+    unchecked((layerEmpty[l] = setCount(l) == 0));
     for (let i = 0; i < steps; i++) {
       const st = l * MAX_STEPS + i;
-      const d = b.next();
-      stepDuration[st] = <u16>(d | (b.next() << 8));
       const p = records + <usize>(st * REC);
+      unchecked((stepDuration[st] = <u16>(b.next() | (b.next() << 8))));
       b.nextBytes(p, RUNNER_REC);
       const kind = load<u8>(p) >> 6;
       store<u8>(p, load<u8>(p) & 0x3f);
-      if (kind == K_RUNNER) {
-        if (!recordFits(p) || !nextRunner(st)) return false;
-        recordTail(st, p);
-      } else b.nextBytes(p + RUNNER_REC, REC - RUNNER_REC);
-      if (kind > K_GAP || !recordFits(p)) return false;
-      stepKind[st] = kind;
+      if (kind > K_GAP || !recordFits(p, slot)) return false;
+      unchecked((stepKind[st] = kind));
+      if (kind != K_RUNNER) b.nextBytes(p + RUNNER_REC, REC - RUNNER_REC);
+      else if (nextRunner(st)) recordTail(st, p);
+      else return false;
     }
   }
   return !b.overrun;
@@ -424,7 +384,7 @@ export function compileFlat(v: i32, group: u8): bool {
   b.readWritten(writeFlatSelector, 0);
   resolveSelector(FLAT_SET);
   flatGroup = group;
-  flatKind = compileStep(v, flatRecord, 0, 0, FLAT_STEP);
+  flatKind = compileStep(v, flatRecord, 0, FLAT_STEP);
   const d = F.slot[F.K_DURATION];
   flatDuration = d >= 0 ? <u32>intIn(d, 0, 65535, 0) : 0;
   return flatKind != K_GAP;
@@ -433,7 +393,7 @@ export function compileFlat(v: i32, group: u8): bool {
 let flatSelector = -1;
 
 function writeFlatSelector(): void {
-  if (flatSelector >= 0) encodeSelector(flatSelector);
+  if (flatSelector >= 0) checkSelector(flatSelector);
   else b.put(SEL_ALL);
 }
 

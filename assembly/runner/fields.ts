@@ -5,6 +5,7 @@ import { sizeOf, intIn, kindOf, stringEquals, sourceOf, lengthOf, J_TRUE, J_STRI
 import {
   RUNNERS,
   ANIMATES,
+  nameIndex,
   slot,
   K_RUNNER,
   K_SOURCE,
@@ -70,12 +71,6 @@ function num(k: i32, lo: i32, hi: i32, fallback: i32): i32 {
 function yes(k: i32): bool {
   const t = slot[k];
   return t >= 0 && kindOf(t) == J_TRUE;
-}
-
-function nameIndex(t: i32, list: StaticArray<string>): i32 {
-  if (t < 0) return -1;
-  for (let i = 0; i < list.length; i++) if (stringEquals(t, list[i])) return i;
-  return -1;
 }
 
 /** The identity value of animates index `a` (0 colour). */
@@ -157,28 +152,11 @@ export function recordTail(s: i32, rec: usize): void {
   store<u8>(rec + 13, rAmount[s]);
 }
 
-// The compiled scene form stores a runner step as the values of these arrays, in this order, packed
-// to their bit widths (12 bytes); loading checks each against its range (a compiled form is a file,
-// so any bytes may come). A new field array goes here too.
-const FIELDS: StaticArray<usize> = [
-  changetype<usize>(rKind),
-  changetype<usize>(rSource),
-  changetype<usize>(rPanel),
-  changetype<usize>(rGeometric),
-  changetype<usize>(rReverse),
-  changetype<usize>(rRepeat),
-  changetype<usize>(rAngle),
-  changetype<usize>(rWidth),
-  changetype<usize>(rCount),
-  changetype<usize>(rRepeatCount),
-  changetype<usize>(rLines),
-  changetype<usize>(rThickness),
-  changetype<usize>(rAmount),
-  changetype<usize>(rWaves),
-  changetype<usize>(rSpeed),
-];
+// The compiled scene form stores a runner step as the values of the field arrays, in the order of
+// fieldAt, packed to their bit widths (12 bytes); loading checks each against its range (a compiled
+// form is a file, so any bytes may come). A new field array goes into FORMS and fieldAt too.
 /** Per field: bits << 24 | lowest << 16 | highest; fields of more than 8 bits are u16 arrays. */
-const FORMS: StaticArray<u32> = [
+const FORMS = memory.data<u32>([
   0x03000007, // kind: R_WAVE-MATRIX
   0x02000003, // source: SRC_ROOT-SRC_ALL
   0x080000ff, // panel
@@ -194,20 +172,65 @@ const FORMS: StaticArray<u32> = [
   0x080000ff, // amount
   0x080100ff, // waves 1-255
   0x1000ffff, // speed
-];
+]);
+const FIELD_COUNT = 15;
 
+/** Where field i of step s is. */
 function fieldAt(i: i32, s: i32): usize {
-  return FIELDS[i] + (FORMS[i] >> 24 > 8 ? (<usize>s) << 1 : <usize>s);
+  let a: StaticArray<u8> = rKind;
+  switch (i) {
+    case 1:
+      a = rSource;
+      break;
+    case 2:
+      a = rPanel;
+      break;
+    case 3:
+      a = changetype<StaticArray<u8>>(rGeometric);
+      break;
+    case 4:
+      a = changetype<StaticArray<u8>>(rReverse);
+      break;
+    case 5:
+      a = changetype<StaticArray<u8>>(rRepeat);
+      break;
+    case 6:
+      return changetype<usize>(rAngle) + ((<usize>s) << 1);
+    case 7:
+      a = rWidth;
+      break;
+    case 8:
+      a = rCount;
+      break;
+    case 9:
+      a = rRepeatCount;
+      break;
+    case 10:
+      a = rLines;
+      break;
+    case 11:
+      return changetype<usize>(rThickness) + ((<usize>s) << 1);
+    case 12:
+      a = rAmount;
+      break;
+    case 13:
+      a = rWaves;
+      break;
+    case 14:
+      return changetype<usize>(rSpeed) + ((<usize>s) << 1);
+  }
+  return changetype<usize>(a) + <usize>s;
 }
 
 /** Appends step `s`'s fields to the compiled form being written (playback/bytes.ts). */
 export function putRunner(s: i32): void {
   let bits: u32 = 0;
   let n: u32 = 0;
-  for (let i = 0; i < FIELDS.length; i++) {
+  for (let i = 0; i < FIELD_COUNT; i++) {
     const p = fieldAt(i, s);
-    bits |= (FORMS[i] >> 24 > 8 ? <u32>load<u16>(p) : <u32>load<u8>(p)) << n;
-    for (n += FORMS[i] >> 24; n >= 8; n -= 8) {
+    const width = load<u32>(FORMS + ((<usize>i) << 2)) >> 24;
+    bits |= (width > 8 ? <u32>load<u16>(p) : <u32>load<u8>(p)) << n;
+    for (n += width; n >= 8; n -= 8) {
       put(bits);
       bits >>= 8;
     }
@@ -221,8 +244,8 @@ export function nextRunner(s: i32): bool {
   let ok = true;
   let bits: u32 = 0;
   let n: u32 = 0;
-  for (let i = 0; i < FIELDS.length; i++) {
-    const form = FORMS[i];
+  for (let i = 0; i < FIELD_COUNT; i++) {
+    const form = load<u32>(FORMS + ((<usize>i) << 2));
     const width = form >> 24;
     for (; n < width; n += 8) bits |= next() << n;
     const v = bits & ((1 << width) - 1);

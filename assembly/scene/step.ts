@@ -165,8 +165,9 @@ export function readFields(v: i32): void {
   }
 }
 
-function nameIndex(t: i32, names: StaticArray<string>): i32 {
-  for (let k = 0; k < names.length; k++) if (stringEquals(t, names[k])) return k;
+/** The index of string token t in `names`, or -1 (also for t = -1: no such member). */
+export function nameIndex(t: i32, names: StaticArray<string>): i32 {
+  if (t >= 0) for (let k = 0; k < names.length; k++) if (stringEquals(t, names[k])) return k;
   return -1;
 }
 

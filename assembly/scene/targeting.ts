@@ -1,8 +1,10 @@
-// Targeting selectors (a layer's `panels` and `fallback`): their syntax, and their pre-parsed form
-// in the compiled scene (encodeSelector); resolving them against the topology belongs to playback
-// (topology/targeting.ts). Forms: "all", "root", "leaves", "branches", "even", "odd", "depth:N",
-// "depth:A-B", "subtree:N", "neighbors:N", "fraction:A-B", "first:K", "last:K", an array of panel
-// indices, {"exclude": [...]}, {"any": [...]}, {"all": [...]}, {"not": selector}.
+// Targeting selectors (a layer's `panels` and `fallback`): their syntax, checked and at the same
+// time put in the pre-parsed form the compiled scene stores (through the writer of
+// playback/bytes.ts: outside a compile it counts and stores nothing); resolving them against the
+// topology belongs to playback (topology/targeting.ts). Forms: "all", "root", "leaves", "branches",
+// "even", "odd", "depth:N", "depth:A-B", "subtree:N", "neighbors:N", "fraction:A-B", "first:K",
+// "last:K", an array of panel indices, {"exclude": [...]}, {"any": [...]}, {"all": [...]},
+// {"not": selector}.
 import { kindOf, sizeOf, after, firstMember, stringEquals, intIn, J_STRING, J_ARRAY, J_OBJECT } from "../json/reader";
 import { put, putF64 } from "../playback/bytes";
 import {
@@ -27,153 +29,7 @@ export const MAX_SELECTOR_DEPTH = 4;
 /** Members of one `any` or `all`. */
 export const MAX_SELECTOR_TERMS = 8;
 
-const FORMS = "must be a selector: a string, an array of panel indices, or an object of exclude, any, all or not";
-
-let explicit = 0;
-const seen = new StaticArray<u32>(8); // one bit per panel index 0-255
-
-/** Checks a whole selector; the caller has pushed its path (`layers[i].panels`). */
-export function checkSelector(v: i32): bool {
-  explicit = 0;
-  return selector(v, 0);
-}
-
-function selector(v: i32, level: i32): bool {
-  const kind = kindOf(v);
-  if (kind == J_STRING) return selectorString(v);
-  if (kind == J_ARRAY) return indices(v);
-  if (kind != J_OBJECT) return bad(FORMS);
-  if (sizeOf(v) != 1) return bad("a selector object has exactly one of exclude, any, all or not");
-  if (level >= MAX_SELECTOR_DEPTH) return bad("selectors nest at most " + MAX_SELECTOR_DEPTH.toString() + " deep");
-  const m = firstMember(v);
-  const value = m + 1;
-  if (stringEquals(m, "exclude")) {
-    pushKey("exclude");
-    const ok = kindOf(value) == J_ARRAY ? indices(value) : bad("must be an array of panel indices 1-254");
-    pop();
-    return ok;
-  }
-  let key = "";
-  if (stringEquals(m, "not")) {
-    pushKey("not");
-    const ok = selector(value, level + 1);
-    pop();
-    return ok;
-  }
-  if (stringEquals(m, "any")) key = "any";
-  else if (stringEquals(m, "all")) key = "all";
-  else return bad("a selector object has exactly one of exclude, any, all or not");
-  pushKey(key);
-  const n = sizeOf(value);
-  if (kindOf(value) != J_ARRAY || n < 1 || n > MAX_SELECTOR_TERMS) {
-    return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
-  }
-  let t = value + 1;
-  for (let i = 0; i < n; i++) {
-    pushIndex(i);
-    if (!selector(t, level + 1)) return false;
-    pop();
-    t = after(t);
-  }
-  pop();
-  return true;
-}
-
-/** An array of unique panel indices 1-254; counts toward the selector's MAX_EXPLICIT. */
-function indices(v: i32): bool {
-  for (let i = 0; i < 8; i++) seen[i] = 0;
-  const n = sizeOf(v);
-  let t = v + 1;
-  for (let i = 0; i < n; i++) {
-    pushIndex(i);
-    const p = <i32>intIn(t, 1, 254, -1);
-    if (p < 0) return bad("must be a panel index, an integer 1-254");
-    const bit: u32 = 1 << (p & 31);
-    if (seen[p >> 5] & bit) return bad("panel " + p.toString() + " is listed twice");
-    seen[p >> 5] |= bit;
-    if (++explicit > MAX_EXPLICIT)
-      return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per selector");
-    pop();
-    t = after(t);
-  }
-  return true;
-}
-
-function selectorString(v: i32): bool {
-  textOf(v);
-  const p = tp;
-  const n = tl;
-  if (
-    bytesAre(p, n, "all") ||
-    bytesAre(p, n, "root") ||
-    bytesAre(p, n, "leaves") ||
-    bytesAre(p, n, "branches") ||
-    bytesAre(p, n, "even") ||
-    bytesAre(p, n, "odd")
-  )
-    return true;
-  // the rules are literal `bad` arguments: the messages transform moves them to its UTF-8 table
-  if (startsWith(p, n, "depth:"))
-    return range(p + 6, n - 6, 0, 254) || bad("must be depth:N or depth:A-B with 0 <= A <= B <= 254");
-  if (startsWith(p, n, "subtree:"))
-    return single(p + 8, n - 8, 1, 254) || bad("must be subtree:N with a panel index 1-254");
-  if (startsWith(p, n, "neighbors:"))
-    return single(p + 10, n - 10, 1, 254) || bad("must be neighbors:N with a panel index 1-254");
-  if (startsWith(p, n, "first:")) return single(p + 6, n - 6, 1, 254) || bad("must be first:K with K 1-254");
-  if (startsWith(p, n, "last:")) return single(p + 5, n - 5, 1, 254) || bad("must be last:K with K 1-254");
-  if (startsWith(p, n, "fraction:")) return fraction(p + 9, n - 9);
-  return bad("unknown selector " + quote(p, n));
-}
-
-/** Whether [p, p+n) is a decimal N with lo <= N <= hi. */
-function single(p: usize, n: u32, lo: i32, hi: i32): bool {
-  const v = parseDecimal(p, n);
-  return v >= lo && v <= hi;
-}
-
-/** Whether [p, p+n) is N or A-B with lo <= A <= B <= hi. */
-function range(p: usize, n: u32, lo: i32, hi: i32): bool {
-  const dash = indexOfByte(p, n, 0x2d);
-  if (dash < 0) return single(p, n, lo, hi);
-  const a = parseDecimal(p, <u32>dash);
-  const b = parseDecimal(p + dash + 1, n - dash - 1);
-  return a >= lo && b <= hi && a <= b;
-}
-
-/** "A-B" with decimals 0 <= A <= B <= 1, each digits with an optional fraction. */
-function fraction(p: usize, n: u32): bool {
-  const dash = indexOfByte(p, n, 0x2d);
-  const a = dash < 0 ? -1 : decimal(p, <u32>dash);
-  const b = dash < 0 ? -1 : decimal(p + dash + 1, n - dash - 1);
-  return (a >= 0 && b >= 0 && a <= 1 && b <= 1 && a <= b) || bad("must be fraction:A-B with 0 <= A <= B <= 1");
-}
-
-/** A non-negative decimal: digits with an optional fraction (0, 1, 0.25); -1 when malformed. */
-export function decimal(p: usize, n: u32): f64 {
-  if (n == 0 || n > 12) return -1;
-  let v: f64 = 0;
-  let scale: f64 = 0;
-  let digits = 0;
-  for (let i: u32 = 0; i < n; i++) {
-    const c = <i32>load<u8>(p + i);
-    if (c == 0x2e) {
-      if (scale != 0 || digits == 0 || i + 1 == n) return -1;
-      scale = 1;
-      continue;
-    }
-    if (c < 0x30 || c > 0x39) return -1;
-    digits++;
-    if (scale == 0) v = v * 10 + <f64>(c - 0x30);
-    else {
-      scale /= 10;
-      v += scale * <f64>(c - 0x30);
-    }
-  }
-  return v;
-}
-
-// ---- the compiled form: one op byte, then its operands (prefix order) -------------------------------
-
+// The compiled form: one op byte, then its operands (prefix order).
 /** The named forms, in NAMED order. */
 export const SEL_ALL = 0;
 export const SEL_ROOT = 1;
@@ -203,44 +59,93 @@ export const SEL_NONE = 17;
 const NAMED: StaticArray<string> = ["all", "root", "leaves", "branches", "even", "odd"];
 const PREFIXED: StaticArray<string> = ["depth:", "subtree:", "neighbors:", "first:", "last:", "fraction:"];
 
-/** Appends the compiled form of the validated selector at token `v` (playback/bytes.ts writer). */
-export function encodeSelector(v: i32): void {
+const FORMS = "must be a selector: a string, an array of panel indices, or an object of exclude, any, all or not";
+
+let explicit = 0;
+const seen = new StaticArray<u32>(8); // one bit per panel index 0-255
+
+/** Checks a whole selector, putting its compiled form; the caller has pushed its path
+ * (`layers[i].panels`). */
+export function checkSelector(v: i32): bool {
+  explicit = 0;
+  return selector(v, 0);
+}
+
+function selector(v: i32, level: i32): bool {
   const kind = kindOf(v);
-  if (kind == J_STRING) return encodeString(v);
-  if (kind == J_ARRAY) return encodeIndices(SEL_LIST, v);
+  if (kind == J_STRING) return selectorString(v);
+  if (kind == J_ARRAY) return indices(SEL_LIST, v);
+  if (kind != J_OBJECT) return bad(FORMS);
+  if (sizeOf(v) != 1) return bad("a selector object has exactly one of exclude, any, all or not");
+  if (level >= MAX_SELECTOR_DEPTH) return bad("selectors nest at most " + MAX_SELECTOR_DEPTH.toString() + " deep");
   const m = firstMember(v);
   const value = m + 1;
-  if (stringEquals(m, "exclude")) return encodeIndices(SEL_EXCLUDE, value);
-  if (stringEquals(m, "not")) {
-    put(SEL_NOT);
-    return encodeSelector(value);
+  if (stringEquals(m, "exclude")) {
+    pushKey("exclude");
+    const ok = kindOf(value) == J_ARRAY ? indices(SEL_EXCLUDE, value) : bad("must be an array of panel indices 1-254");
+    pop();
+    return ok;
   }
-  put(stringEquals(m, "any") ? SEL_ANY : SEL_EVERY);
+  if (stringEquals(m, "not")) {
+    pushKey("not");
+    put(SEL_NOT);
+    const ok = selector(value, level + 1);
+    pop();
+    return ok;
+  }
+  const any = stringEquals(m, "any");
+  if (!any && !stringEquals(m, "all")) return bad("a selector object has exactly one of exclude, any, all or not");
+  pushKey(any ? "any" : "all");
   const n = sizeOf(value);
+  if (kindOf(value) != J_ARRAY || n < 1 || n > MAX_SELECTOR_TERMS) {
+    return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
+  }
+  put(any ? SEL_ANY : SEL_EVERY);
   put(n);
   let t = value + 1;
   for (let i = 0; i < n; i++) {
-    encodeSelector(t);
+    pushIndex(i);
+    if (!selector(t, level + 1)) return false;
+    pop();
     t = after(t);
   }
+  pop();
+  return true;
 }
 
-function encodeIndices(op: i32, v: i32): void {
-  put(op);
+/** An array of unique panel indices 1-254 (put as `op`, its count and the indices); counts toward
+ * the selector's MAX_EXPLICIT. */
+function indices(op: i32, v: i32): bool {
+  for (let i = 0; i < 8; i++) seen[i] = 0;
   const n = sizeOf(v);
+  put(op);
   put(n);
   let t = v + 1;
   for (let i = 0; i < n; i++) {
-    put(<u32>intIn(t, 1, 254, 0));
+    pushIndex(i);
+    const p = <i32>intIn(t, 1, 254, -1);
+    if (p < 0) return bad("must be a panel index, an integer 1-254");
+    const bit: u32 = 1 << (p & 31);
+    if (seen[p >> 5] & bit) return bad("panel " + p.toString() + " is listed twice");
+    seen[p >> 5] |= bit;
+    if (++explicit > MAX_EXPLICIT)
+      return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per selector");
+    put(p);
+    pop();
     t = after(t);
   }
+  return true;
 }
 
-function encodeString(v: i32): void {
+function selectorString(v: i32): bool {
   textOf(v);
   const p = tp;
   const n = tl;
-  for (let k = 0; k < NAMED.length; k++) if (bytesAre(p, n, NAMED[k])) return put(k);
+  for (let k = 0; k < NAMED.length; k++) {
+    if (!bytesAre(p, n, NAMED[k])) continue;
+    put(k);
+    return true;
+  }
   for (let k = 0; k < PREFIXED.length; k++) {
     const skip = <u32>PREFIXED[k].length;
     if (!startsWith(p, n, PREFIXED[k])) continue;
@@ -250,12 +155,59 @@ function encodeString(v: i32): void {
     const op = SEL_DEPTH + k;
     put(op);
     if (op == SEL_FRACTION) {
-      putF64(decimal(q, <u32>dash));
-      return putF64(decimal(q + dash + 1, m - dash - 1));
+      // A-B, each digits with an optional fraction
+      const a = dash < 0 ? -1 : decimal(q, <u32>dash);
+      const b = dash < 0 ? -1 : decimal(q + dash + 1, m - dash - 1);
+      putF64(a);
+      putF64(b);
+      return (a >= 0 && b >= 0 && a <= 1 && b <= 1 && a <= b) || bad("must be fraction:A-B with 0 <= A <= B <= 1");
     }
-    const a = parseDecimal(q, dash < 0 ? m : <u32>dash);
+    // N, or A-B for depth; the rules are literal `bad` arguments: the messages transform moves them
+    // to its UTF-8 table
+    const range = op == SEL_DEPTH && dash >= 0;
+    const a = parseDecimal(q, range ? <u32>dash : m);
+    const b = range ? parseDecimal(q + dash + 1, m - dash - 1) : a;
     put(a);
-    if (op == SEL_DEPTH) put(dash < 0 ? a : parseDecimal(q + dash + 1, m - dash - 1));
-    return;
+    if (op == SEL_DEPTH) {
+      put(b);
+      return (a >= 0 && b <= 254 && a <= b) || bad("must be depth:N or depth:A-B with 0 <= A <= B <= 254");
+    }
+    return (
+      (a >= 1 && a <= 254) ||
+      bad(
+        op == SEL_SUBTREE
+          ? "must be subtree:N with a panel index 1-254"
+          : op == SEL_NEIGHBORS
+            ? "must be neighbors:N with a panel index 1-254"
+            : op == SEL_FIRST
+              ? "must be first:K with K 1-254"
+              : "must be last:K with K 1-254",
+      )
+    );
   }
+  return bad("unknown selector " + quote(p, n));
+}
+
+/** A non-negative decimal: digits with an optional fraction (0, 1, 0.25); -1 when malformed. */
+export function decimal(p: usize, n: u32): f64 {
+  if (n == 0 || n > 12) return -1;
+  let v: f64 = 0;
+  let scale: f64 = 0;
+  let digits = 0;
+  for (let i: u32 = 0; i < n; i++) {
+    const c = <i32>load<u8>(p + i);
+    if (c == 0x2e) {
+      if (scale != 0 || digits == 0 || i + 1 == n) return -1;
+      scale = 1;
+      continue;
+    }
+    if (c < 0x30 || c > 0x39) return -1;
+    digits++;
+    if (scale == 0) v = v * 10 + <f64>(c - 0x30);
+    else {
+      scale /= 10;
+      v += scale * <f64>(c - 0x30);
+    }
+  }
+  return v;
 }

@@ -1,5 +1,5 @@
 // Targeting resolution: a selector (a layer's `panels` or `fallback`), stored pre-parsed in the
-// compiled scene form (scene/targeting.ts encodeSelector), becomes a set of panel indices against
+// compiled scene form (scene/targeting.ts checkSelector), becomes a set of panel indices against
 // the rooted tree (topology/rooted.ts) as it is read. Sets are bitsets of 4 words (indices 0-127) in
 // a fixed pool: no allocation per call.
 import * as S from "../scene/targeting";
