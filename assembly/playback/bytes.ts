@@ -29,6 +29,13 @@ export function put(b: u32): void {
   if (i < outCap) store<u8>(out + i, <u8>b);
 }
 
+/** Puts v (u16) over the two bytes put at stream offset `at`, when they are in the window. */
+export function patch16(at: u32, v: u32): void {
+  const i = at - outFrom;
+  if (i < outCap) store<u8>(out + i, <u8>v);
+  if (i + 1 < outCap) store<u8>(out + i + 1, <u8>(v >> 8));
+}
+
 /** n bytes at p. */
 export function putBytes(p: usize, n: u32): void {
   for (let i: u32 = 0; i < n; i++) put(load<u8>(p + i));
@@ -100,6 +107,11 @@ export function next(): u32 {
   return overrun ? 0 : <u32>load<u8>(rp++);
 }
 
+/** Reads past n bytes. */
+export function skip(n: u32): void {
+  for (let i: u32 = 0; i < n && !overrun; i++) next();
+}
+
 /** n bytes (at most CHUNK) to p; nothing when they are not there. */
 export function nextBytes(p: usize, n: u32): void {
   want(n);
@@ -133,17 +145,21 @@ export function putF64(v: f64): void {
 
 // ---- hashing ------------------------------------------------------------------------------------
 
-/** A 32-bit hash of [p, p+n) continuing `h`, a word at a time (each step is a bijection of h, so
- * one changed word always changes the result). Hashing a file in windows of a multiple of 4 bytes
- * gives the hash of the whole. */
-export function hashBytes(h: u32, p: usize, n: u32): u32 {
+/** A hash of [p, p+n) continuing `h`, 8 bytes at a time (each step is a bijection of h, so one
+ * changed word always changes the result); `fold` keeps 32 bits of it. Hashing a file in windows of
+ * a multiple of 8 bytes gives the hash of the whole. */
+export function hashBytes(h: u64, p: usize, n: u32): u64 {
   let i: u32 = 0;
-  for (; i + 4 <= n; i += 4) h = rotl<u32>((h ^ load<u32>(p + i)) * 0x9e3779b1, 13);
-  for (; i < n; i++) h = rotl<u32>((h ^ (<u32>load<u8>(p + i))) * 0x9e3779b1, 13);
+  for (; i + 8 <= n; i += 8) h = rotl<u64>((h ^ load<u64>(p + i)) * 0x9e3779b97f4a7c15, 29);
+  for (; i < n; i++) h = rotl<u64>((h ^ (<u64>load<u8>(p + i))) * 0x9e3779b97f4a7c15, 29);
   return h;
 }
 
-export const HASH_SEED: u32 = 0x811c9dc5;
+export function fold(h: u64): u32 {
+  return <u32>(h ^ (h >> 32));
+}
+
+export const HASH_SEED: u64 = 0x811c9dc5;
 /** The length of the file last hashed by hashFile. */
 export let hashedLength: u32 = 0;
 
@@ -164,5 +180,5 @@ export function hashFile(key: usize, keyLength: u32, offset: u32, limit: u32): u
     h = hashBytes(h, chunk, <u32>got);
   }
   hashedLength = at - offset;
-  return h;
+  return fold(h);
 }

@@ -38,7 +38,7 @@ import {
 import * as F from "../scene/step";
 import { BLENDS } from "../scene/validate";
 import { checkSelector, SEL_ALL, SEL_NONE } from "../scene/targeting";
-import { resolveSelector, setCount, setCopy } from "../topology/targeting";
+import { resolveSelector, setCount } from "../topology/targeting";
 import { appearance, findPalette } from "../state/appearance";
 import { parseRunner, putRunner, nextRunner, recordTail, FLAT_STEP, SCRATCH_STEP } from "../runner/fields";
 import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/palette";
@@ -142,7 +142,8 @@ function putRgb(c: u32): void {
  *   (RGB); each given colour (RGB); the palette name; the slot count and each slot's palette name;
  *   per layer: group id; name (raw bytes, empty when not a name of at most 32 bytes); flags (1
  *   disabled, async mode << 4); startAfter layer and step (255: none); palette slot; step count;
- *   `panels` and `fallback` (scene/targeting.ts encodeSelector); per step: duration (u16), the
+ *   `panels`, the length of `fallback` (u16) and `fallback` (scene/targeting.ts checkSelector);
+ *   per step: duration (u16), the
  *   record (REC bytes, its kind in the top bits of the first) and, for a runner, its fields
  *   (runner/fields.ts putRunner).
  * Names are a length byte and UTF-8. Writes no table the player reads.
@@ -178,9 +179,14 @@ export function compileScene(root: i32): void {
     const panels = member(layer, "panels");
     if (panels >= 0) checkSelector(panels);
     else b.put(SEL_ALL);
+    // the fallback after its length: a layer whose panels match skips it
     const fallback = member(layer, "fallback");
+    const at = b.outLength;
+    b.put(0);
+    b.put(0);
     if (fallback >= 0) checkSelector(fallback);
     else b.put(SEL_NONE);
+    b.patch16(at, b.outLength - at - 2);
     const blend = F.nameIndex(member(layer, "blend"), BLENDS) + 1;
     let st = member(layer, "sequence") + 1;
     for (let i = 0; i < stepCount[l]; i++) {
@@ -242,8 +248,8 @@ function compileStep(st: i32, p: usize, blend: i32, s: i32): u8 {
 export function sealCompiled(p: usize, n: u32, file: usize, length: u32): void {
   store<u8>(p, COMPILED_VERSION);
   store<u32>(p + 5, length);
-  store<u32>(p + 9, b.hashBytes(b.HASH_SEED, file, length));
-  store<u32>(p + 1, b.hashBytes(b.HASH_SEED, p + 5, n - 5));
+  store<u32>(p + 9, b.fold(b.hashBytes(b.HASH_SEED, file, length)));
+  store<u32>(p + 1, b.fold(b.hashBytes(b.HASH_SEED, p + 5, n - 5)));
 }
 
 // ---- loading: the compiled bytes into the tables ------------------------------------------------
@@ -275,9 +281,6 @@ function slotOf(name: string): u8 {
   slotName[++slotCount] = name;
   return <u8>slotCount;
 }
-
-/** A layer's fallback resolves here (topology/targeting pool slot 9). */
-const FALLBACK_SET = 9;
 
 /**
  * Loads the compiled scene being read (playback/bytes.ts, after the prefix) into the tables, with
@@ -327,8 +330,9 @@ export function loadScene(): bool {
     unchecked((stepCount[l] = steps));
     // targets into pool set l: `panels`, else `fallback` when it matches nothing
     resolveSelector(l);
-    resolveSelector(FALLBACK_SET);
-    if (setCount(l) == 0) setCopy(l, FALLBACK_SET);
+    const skip = b.next() | (b.next() << 8);
+    if (setCount(l) == 0) resolveSelector(l);
+    else b.skip(skip);
     unchecked((layerEmpty[l] = setCount(l) == 0));
     for (let i = 0; i < steps; i++) {
       const st = l * MAX_STEPS + i;

@@ -13,21 +13,22 @@ export const SET_WORDS = 4;
 const POOL = 20;
 export const sets = new StaticArray<u32>(POOL * SET_WORDS);
 
+// Sets are indexed by pool slot (< POOL) and panel index (1-127): every access is in range.
 export function setClear(s: i32): void {
-  for (let i = 0; i < SET_WORDS; i++) sets[s * SET_WORDS + i] = 0;
+  for (let i = 0; i < SET_WORDS; i++) unchecked((sets[s * SET_WORDS + i] = 0));
 }
 
 export function setAdd(s: i32, p: i32): void {
-  if (p >= 1 && p <= count) sets[s * SET_WORDS + (p >> 5)] |= 1 << (p & 31);
+  if (p >= 1 && p <= count) unchecked((sets[s * SET_WORDS + (p >> 5)] |= 1 << (p & 31)));
 }
 
 export function setHas(s: i32, p: i32): bool {
-  return (sets[s * SET_WORDS + (p >> 5)] & (1 << (p & 31))) != 0;
+  return (unchecked(sets[s * SET_WORDS + (p >> 5)]) & (1 << (p & 31))) != 0;
 }
 
 export function setCount(s: i32): i32 {
   let n = 0;
-  for (let i = 0; i < SET_WORDS; i++) n += <i32>popcnt(sets[s * SET_WORDS + i]);
+  for (let i = 0; i < SET_WORDS; i++) n += <i32>popcnt(unchecked(sets[s * SET_WORDS + i]));
   return n;
 }
 
