@@ -106,10 +106,7 @@ export function storeValidatedScene(id: string, root: i32, src: usize, len: u32)
   if (rc >= 0) {
     if (compiled > 0) sealCompiled(form, compiled, at, total);
     if (compiled == 0 || writeCompiledFile(id, form, compiled) < 0)
-      log(
-        LOG_WARN,
-        "scenes: scene " + id + " has no compiled form (too large, or not written); it plays from its JSON",
-      );
+      log(LOG_WARN, "scenes: scene " + id + " plays from its JSON (no compiled form)");
   }
   if (moved) heap.free(moved);
   if (rc < 0) log(LOG_ERROR, "scenes: writing scene " + id + " failed (" + rc.toString() + ")");

@@ -299,15 +299,14 @@ export function loadScene(): bool {
   sceneSpeed = s;
   background = nextRgb();
   hasColors = (flags & 2) != 0;
-  for (let i = 0; i < 3; i++) unchecked((baseColors[i] = flags & (8 << i) ? nextRgb() : appearance.baseColors[i]));
+  for (let i = 0; i < 3; i++) baseColors[i] = flags & (8 << i) ? nextRgb() : appearance.baseColors[i];
   paletteName = flags & 4 ? b.nextText() : null;
   slotCount = 0;
-  // every index below is in range: l < n <= MAX_LAYERS, steps <= MAX_STEPS
   for (let l = 0; l < n; l++) {
-    unchecked((layerGroup[l] = <u8>b.next()));
+    layerGroup[l] = <u8>b.next();
     const len = b.next();
     if (len > <u32>NAME_MAX) return false;
-    unchecked((nameLen[l] = <u8>len));
+    nameLen[l] = <u8>len;
     b.nextBytes(names + l * NAME_MAX, len);
     const lf = b.next();
     const slot = lf & 2 ? slotOf(b.nextText()) : 0;
@@ -322,27 +321,27 @@ export function loadScene(): bool {
       steps > MAX_STEPS
     )
       return false;
-    unchecked((disabled[l] = (lf & 1) != 0));
-    unchecked((asyncMode[l] = <u8>(lf >> 4)));
-    unchecked((afterLayer[l] = <i8>after));
-    unchecked((afterStep[l] = <i8>afterAt));
-    unchecked((layerSlot[l] = <u8>slot));
-    unchecked((stepCount[l] = steps));
+    disabled[l] = (lf & 1) != 0;
+    asyncMode[l] = <u8>(lf >> 4);
+    afterLayer[l] = <i8>after;
+    afterStep[l] = <i8>afterAt;
+    layerSlot[l] = <u8>slot;
+    stepCount[l] = steps;
     // targets into pool set l: `panels`, else `fallback` when it matches nothing
     resolveSelector(l);
     const skip = b.next() | (b.next() << 8);
     if (setCount(l) == 0) resolveSelector(l);
     else b.skip(skip);
-    unchecked((layerEmpty[l] = setCount(l) == 0));
+    layerEmpty[l] = setCount(l) == 0;
     for (let i = 0; i < steps; i++) {
       const st = l * MAX_STEPS + i;
       const p = records + <usize>(st * REC);
-      unchecked((stepDuration[st] = <u16>(b.next() | (b.next() << 8))));
+      stepDuration[st] = <u16>(b.next() | (b.next() << 8));
       b.nextBytes(p, RUNNER_REC);
       const kind = load<u8>(p) >> 6;
       store<u8>(p, load<u8>(p) & 0x3f);
       if (kind > K_GAP || !recordFits(p, slot)) return false;
-      unchecked((stepKind[st] = kind));
+      stepKind[st] = kind;
       if (kind != K_RUNNER) b.nextBytes(p + RUNNER_REC, REC - RUNNER_REC);
       else if (nextRunner(st)) recordTail(st, p);
       else return false;

@@ -58,14 +58,17 @@ export const rAmount = new StaticArray<u8>(N);
 export const rWaves = new StaticArray<u8>(N);
 export const rSpeed = new StaticArray<u16>(N);
 
+/** The `source` names, at their SRC_* values (SRC_PANEL is `panel:N`), then the legacy form. */
+const SOURCES: StaticArray<string> = ["root", "leaves", "", "all", "geometric"];
 /** Default width in rings: WAVE 3, RIPPLE 2, CHASE 1 (a single ring), WHEEL 0, BOUNCE 3, spawners 0. */
 const WIDTH_DEFAULT: StaticArray<u8> = [3, 2, 1, 0, 3, 0, 0, 0];
 /** Identity value of each animates target (color: unused). */
 const IDENTITY: StaticArray<u8> = [0, 255, 255, 0, 0, 0, 0];
 
-function num(k: i32, lo: i32, hi: i32, fallback: i32): i32 {
+/** Field k's value (validated, so within its range), or `fallback` when absent. */
+function num(k: i32, fallback: i32): i32 {
   const t = slot[k];
-  return t >= 0 ? <i32>intIn(t, lo, hi, fallback) : fallback;
+  return t >= 0 ? <i32>intIn(t, 0, 65535, fallback) : fallback;
 }
 
 function yes(k: i32): bool {
@@ -87,29 +90,14 @@ export function identityOf(a: i32): u8 {
 export function parseRunner(s: i32, rec: usize): void {
   const k = <u8>max(nameIndex(slot[K_RUNNER], RUNNERS), 0);
   rKind[s] = k;
-  // source (and the legacy forms originPanel: N and source: "geometric")
-  let src = SRC_ROOT;
-  let panel = 0;
-  let geometric = false;
+  // source (and the legacy forms originPanel: N and source: "geometric"); validated
   const t = slot[K_SOURCE];
-  if (t >= 0 && kindOf(t) == J_STRING) {
-    if (stringEquals(t, "leaves")) src = SRC_LEAVES;
-    else if (stringEquals(t, "all")) src = SRC_ALL;
-    else if (stringEquals(t, "geometric")) geometric = true;
-    else if (!stringEquals(t, "root")) {
-      // validated: panel:N
-      const n = parseDecimal(sourceOf(t) + 6, lengthOf(t) - 6);
-      if (n > 0) {
-        src = SRC_PANEL;
-        panel = n;
-      }
-    }
-  }
-  const origin = num(K_ORIGIN_PANEL, 1, 254, 0);
-  if (origin > 0) {
-    src = SRC_PANEL;
-    panel = origin;
-  }
+  let src = nameIndex(t, SOURCES);
+  let panel = num(K_ORIGIN_PANEL, 0);
+  if (src < 0 && t >= 0) panel = parseDecimal(sourceOf(t) + 6, lengthOf(t) - 6); // panel:N
+  const geometric = src == SOURCES.length - 1;
+  if (panel > 0) src = SRC_PANEL;
+  else if (src < 0 || geometric) src = SRC_ROOT;
   rSource[s] = <u8>src;
   rPanel[s] = <u8>min(panel, 255);
   const dir = slot[K_DIRECTIONALITY];
@@ -117,24 +105,24 @@ export function parseRunner(s: i32, rec: usize): void {
   rGeometric[s] = geometric || (dir >= 0 ? stringEquals(dir, "geometric") : k == R_RAIN + 2);
   rReverse[s] = yes(K_REVERSE);
   rRepeat[s] = yes(K_REPEAT);
-  rAngle[s] = <u16>num(K_ANGLE, 0, 359, 0);
+  rAngle[s] = <u16>num(K_ANGLE, 0);
   // width: the runner's own key, else width, else params[0], else the default
   const key = k == R_WAVE ? K_WAVE_WIDTH : k == R_RIPPLE ? K_RIPPLE_WIDTH : K_WIDTH;
-  let w = num(key, 0, 255, -1);
-  if (w < 0) w = num(K_WIDTH, 0, 255, -1);
+  let w = num(key, -1);
+  if (w < 0) w = num(K_WIDTH, -1);
   if (w < 0) {
     const p = slot[K_PARAMS];
     if (p >= 0 && sizeOf(p) > 0) w = load<u8>(rec + 10); // encodeStep put params[0] there
   }
   rWidth[s] = <u8>(w < 0 ? WIDTH_DEFAULT[k] : w);
-  rCount[s] = <u8>num(K_COUNT, 1, 30, 1);
-  rRepeatCount[s] = <u8>num(K_REPEAT_COUNT, 1, 255, 1);
-  rLines[s] = <u8>num(K_LINES, 1, 6, 1);
-  rThickness[s] = <u16>num(K_THICKNESS, 0, 359, 0);
-  rWaves[s] = <u8>num(K_WAVES, 1, 255, 1);
-  rSpeed[s] = <u16>num(K_SPEED, 0, 65535, 0);
+  rCount[s] = <u8>num(K_COUNT, 1);
+  rRepeatCount[s] = <u8>num(K_REPEAT_COUNT, 1);
+  rLines[s] = <u8>num(K_LINES, 1);
+  rThickness[s] = <u16>num(K_THICKNESS, 0);
+  rWaves[s] = <u8>num(K_WAVES, 1);
+  rSpeed[s] = <u16>num(K_SPEED, 0);
   const a = max(nameIndex(slot[K_ANIMATES], ANIMATES), 0);
-  rAmount[s] = <u8>num(K_AMOUNT, 0, 255, a == 3 ? 128 : 255 - IDENTITY[a]);
+  rAmount[s] = <u8>num(K_AMOUNT, a == 3 ? 128 : 255 - IDENTITY[a]);
   recordTail(s, rec);
 }
 

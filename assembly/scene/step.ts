@@ -301,7 +301,53 @@ function applies(k: i32, kind: i32, runner: i32): string {
   return "";
 }
 
+/** The integer ranges of step fields: lowest << 16 | highest. */
+const RANGES = memory.data<u32>([0xffff, 0xff, 359, 0x1001e, 0x100ff, 0x10006, 0x100fe]);
+/** Per field (K_*): the schemaVersion it needs << 4 | for an integer, 1 + its index in RANGES (0:
+ * not an integer). The schema rule reads "<key> needs schemaVersion N or later". */
+const FORM = memory.data<u8>([
+  0, // id (checkId)
+  0, // type
+  0, // runner
+  0, // color
+  0, // colorTo
+  0, // colorFrom
+  1, // duration 0-65535
+  0, // loop
+  0, // pingpong
+  0, // params
+  0, // animates
+  2, // from 0-255
+  2, // to
+  2, // amount
+  0, // source
+  0, // directionality
+  3, // angle 0-359
+  0, // reverse
+  2, // waveWidth
+  2, // rippleWidth
+  2, // width
+  4, // count 1-30
+  0x50, // repeat: schemaVersion 5
+  0x55, // repeatCount 1-255, schemaVersion 5
+  0x75, // waves 1-255, schemaVersion 7
+  1, // speed
+  6, // lines 1-6
+  3, // thickness
+  7, // originPanel 1-254
+]);
+
 function checkField(k: i32, t: i32, kind: i32, type: i32, runner: i32, li: i32, si: i32, count: i32): bool {
+  const form = <i32>load<u8>(FORM + k);
+  if (schema < form >> 4) return tooOld(form >> 4, KEYS[k]);
+  if (form & 15) {
+    const range = load<u32>(RANGES + ((<usize>(form & 15) - 1) << 2));
+    const v = needInt(t, range >> 16, range & 0xffff);
+    if (v < 0 || k != K_DURATION) return v >= 0;
+    if (v == 0 && si != count - 1) return bad("0 (infinite) is only allowed on the last step");
+    stepDuration[li * MAX_STEPS + si] = <u32>v;
+    return true;
+  }
   switch (k) {
     case K_ID:
       return checkId(t, li, si);
@@ -309,19 +355,6 @@ function checkField(k: i32, t: i32, kind: i32, type: i32, runner: i32, li: i32, 
     case K_COLOR_TO:
     case K_COLOR_FROM:
       return checkColor(t);
-    case K_DURATION: {
-      const d = needInt(t, 0, 65535);
-      if (d < 0) return false;
-      if (d == 0 && si != count - 1) return bad("0 (infinite) is only allowed on the last step");
-      stepDuration[li * MAX_STEPS + si] = <u32>d;
-      return true;
-    }
-    case K_LOOP:
-    case K_PINGPONG:
-    case K_REVERSE:
-      return needBool(t);
-    case K_REPEAT:
-      return (schema >= 5 || tooOld(5, "repeat")) && needBool(t);
     case K_PARAMS:
       return checkParams(t);
     case K_ANIMATES: {
@@ -330,36 +363,14 @@ function checkField(k: i32, t: i32, kind: i32, type: i32, runner: i32, li: i32, 
       if (a < 0) return bad("must be one of " + list(ANIMATES));
       return schema >= ANIMATES_SCHEMA[a] || tooOld(ANIMATES_SCHEMA[a], "animates " + ANIMATES[a]);
     }
-    case K_FROM:
-    case K_TO:
-    case K_AMOUNT:
-    case K_WAVE_WIDTH:
-    case K_RIPPLE_WIDTH:
-    case K_WIDTH:
-      return needInt(t, 0, 255) >= 0;
     case K_SOURCE:
       return checkSource(t);
     case K_DIRECTIONALITY:
       if (stringEquals(t, "topology")) return true;
       if (stringEquals(t, "geometric")) return schema >= 3 || tooOld(3, "geometric directionality");
       return bad('must be "topology" or "geometric"');
-    case K_ANGLE:
-    case K_THICKNESS:
-      return needInt(t, 0, 359) >= 0;
-    case K_COUNT:
-      return needInt(t, 1, 30) >= 0;
-    case K_REPEAT_COUNT:
-      return (schema >= 5 || tooOld(5, "repeatCount")) && needInt(t, 1, 255) >= 0;
-    case K_WAVES:
-      return (schema >= 7 || tooOld(7, "waves")) && needInt(t, 1, 255) >= 0;
-    case K_SPEED:
-      return needInt(t, 0, 65535) >= 0;
-    case K_LINES:
-      return needInt(t, 1, 6) >= 0;
-    case K_ORIGIN_PANEL:
-      return needInt(t, 1, 254) >= 0;
   }
-  return true;
+  return needBool(t); // loop, pingpong, reverse, repeat
 }
 
 function checkId(t: i32, li: i32, si: i32): bool {

@@ -54,72 +54,64 @@ function resolve(out: i32, level: i32): void {
   // objects nest at most MAX_SELECTOR_DEPTH deep: the scratch sets suffice
   if (op >= S.SEL_EXCLUDE && op <= S.SEL_EVERY && level >= S.MAX_SELECTOR_DEPTH) return malformed();
   const scratch = 10 + level * 2;
-  switch (op) {
-    case S.SEL_ALL:
-      return setAllPanels(out);
-    case S.SEL_ROOT:
-      return setAdd(out, root);
-    case S.SEL_LEAVES:
-    case S.SEL_BRANCHES:
-      for (let q = 1; q <= count; q++) if (op == S.SEL_LEAVES ? children[q] == 0 : children[q] >= 2) setAdd(out, q);
-      return;
-    case S.SEL_EVEN:
-    case S.SEL_ODD:
-      for (let k = op - S.SEL_EVEN; k < count; k += 2) setAdd(out, order[k]);
-      return;
-    case S.SEL_DEPTH: {
-      const a = <i32>next();
-      const b = <i32>next();
-      for (let x = 1; x <= count; x++) if (<i32>depth[x] >= a && <i32>depth[x] <= b) setAdd(out, x);
+  if (op < S.SEL_LIST) {
+    // a string form: one walk over the canonical positions k (panel order[k]); all, first, last and
+    // fraction take the positions [a, b)
+    let a = 0;
+    let b = count;
+    if (op == S.SEL_FRACTION) {
+      const x = nextF64();
+      const y = nextF64();
+      if (!(x >= 0 && x <= y && y <= 1)) return malformed();
+      // x*n <= k < y*n, so 0-0.5 and 0.5-1 split the order without overlap
+      a = <i32>Math.ceil(x * <f64>count);
+      b = <i32>Math.ceil(y * <f64>count);
+    } else if (op >= S.SEL_DEPTH) {
+      const v = <i32>next();
+      if (op == S.SEL_LAST) a = count - v;
+      else if (op == S.SEL_FIRST) b = v;
+      else a = v; // a depth's lowest, a panel
+      if (op == S.SEL_DEPTH) b = <i32>next();
+    }
+    if (op == S.SEL_NEIGHBORS) {
+      if (tree.exists(a)) for (let slot = 0; slot < 3; slot++) setAdd(out, tree.connectedPanel(a, slot));
       return;
     }
-    case S.SEL_SUBTREE:
-    case S.SEL_NEIGHBORS: {
-      const s = <i32>next();
-      if (!tree.exists(s)) return;
-      if (op == S.SEL_SUBTREE) {
-        for (let x = 1; x <= count; x++) if (inSubtree(x, s)) setAdd(out, x);
-      } else for (let slot = 0; slot < 3; slot++) setAdd(out, tree.connectedPanel(s, slot));
-      return;
+    if (op == S.SEL_SUBTREE && !tree.exists(a)) return;
+    for (let k = 0; k < count; k++) {
+      const x = <i32>order[k];
+      let yes = k >= a && k < b;
+      if (op == S.SEL_ROOT) yes = x == root;
+      else if (op == S.SEL_LEAVES) yes = children[x] == 0;
+      else if (op == S.SEL_BRANCHES) yes = children[x] >= 2;
+      else if (op == S.SEL_EVEN || op == S.SEL_ODD) yes = (k & 1) == op - S.SEL_EVEN;
+      else if (op == S.SEL_DEPTH) yes = <i32>depth[x] >= a && <i32>depth[x] <= b;
+      else if (op == S.SEL_SUBTREE) yes = inSubtree(x, a);
+      if (yes) setAdd(out, x);
     }
-    case S.SEL_FIRST:
-      return addPositions(out, 0, <i32>next());
-    case S.SEL_LAST:
-      return addPositions(out, count - <i32>next(), count);
-    case S.SEL_FRACTION: {
-      const a = nextF64();
-      const b = nextF64();
-      if (!(a >= 0 && a <= b && b <= 1)) return malformed();
-      // positions k with a*n <= k < b*n (so 0-0.5 and 0.5-1 split the order without overlap)
-      return addPositions(out, <i32>Math.ceil(a * <f64>count), <i32>Math.ceil(b * <f64>count));
-    }
-    case S.SEL_LIST:
-      return addIndices(out);
-    case S.SEL_EXCLUDE:
-    case S.SEL_NOT:
-      if (op == S.SEL_EXCLUDE) addIndices(scratch);
-      else resolve(scratch, level + 1);
-      for (let p = 1; p <= count; p++) if (!setHas(scratch, p)) setAdd(out, p);
-      return;
-    case S.SEL_ANY:
-    case S.SEL_EVERY: {
-      const union = op == S.SEL_ANY;
-      if (!union) setAllPanels(out);
-      const n = <i32>next();
-      for (let i = 0; i < n && !overrun; i++) {
-        resolve(scratch + 1, level + 1);
-        for (let w = 0; w < SET_WORDS; w++) {
-          const a = sets[out * SET_WORDS + w];
-          const b = sets[(scratch + 1) * SET_WORDS + w];
-          sets[out * SET_WORDS + w] = union ? a | b : a & b;
-        }
-      }
-      return;
-    }
-    case S.SEL_NONE:
-      return;
+    return;
   }
-  malformed();
+  if (op == S.SEL_LIST) return addIndices(out);
+  if (op == S.SEL_EXCLUDE || op == S.SEL_NOT) {
+    if (op == S.SEL_EXCLUDE) addIndices(scratch);
+    else resolve(scratch, level + 1);
+    for (let p = 1; p <= count; p++) if (!setHas(scratch, p)) setAdd(out, p);
+    return;
+  }
+  if (op == S.SEL_NONE) return;
+  if (op > S.SEL_EVERY) return malformed();
+  // any, all
+  const union = op == S.SEL_ANY;
+  if (!union) setAllPanels(out);
+  const n = <i32>next();
+  for (let i = 0; i < n && !overrun; i++) {
+    resolve(scratch + 1, level + 1);
+    for (let w = 0; w < SET_WORDS; w++) {
+      const x = sets[out * SET_WORDS + w];
+      const y = sets[(scratch + 1) * SET_WORDS + w];
+      sets[out * SET_WORDS + w] = union ? x | y : x & y;
+    }
+  }
 }
 
 /** A count, then that many panel indices; indices that do not exist are skipped. */
@@ -127,9 +119,4 @@ function addIndices(out: i32): void {
   setClear(out);
   const n = next();
   for (let i: u32 = 0; i < n; i++) setAdd(out, <i32>next());
-}
-
-/** Canonical positions [a, b) into `out`. */
-function addPositions(out: i32, a: i32, b: i32): void {
-  for (let k = max(a, 0); k < min(b, count); k++) setAdd(out, order[k]);
 }
