@@ -63,8 +63,8 @@ export function sendRejected(req: u32, result: i32): void {
  * form; and its compiled form (playback/compile.ts) under `compiled/<id>`. The compiled form is
  * written into the end of the spare bytes, the canonical form over the source bytes
  * (scene/canonical); when legacy rewrites make it longer than the source, the rest goes into the
- * spare bytes (the compiled form moved out of their way when they reach it). The tokens are unusable
- * afterwards. Returns 0 or a negative STORE_* status; on failure the old files, if any, are intact.
+ * spare bytes before the compiled form (which is not kept when there is no room for both). The tokens
+ * are unusable afterwards. Returns 0 or a negative STORE_* status; on failure the old files, if any, are intact.
  * For playback (the one-shot scene) as well as the library endpoints.
  */
 export function storeValidatedScene(id: string, root: i32, src: usize, len: u32): i32 {
@@ -78,24 +78,17 @@ export function storeValidatedScene(id: string, root: i32, src: usize, len: u32)
   const spare = src + len;
   writeInto(spare, BODY_SLACK, 0);
   compileScene(root);
-  const compiled = outLength <= BODY_SLACK ? outLength : 0;
-  writeInto(0, 0, 0);
-  let form = spare + BODY_SLACK - compiled;
-  memory.copy(form, spare, compiled);
   const length = canonicalLength(root);
+  // the spill of legacy rewrites (at most 24 bytes a step, 2,306 in all) comes first: a compiled form
+  // it would reach is not kept (the scene plays from its JSON until it is saved in canonical form)
+  const compiled = length + outLength <= len + BODY_SLACK ? outLength : 0;
+  writeInto(0, 0, 0);
+  const form = spare + BODY_SLACK - compiled;
+  memory.copy(form, spare, compiled);
   const inPlace = writeCanonicalInPlace(root, src, len);
-  // the rewrites grow a scene by at most 24 bytes a step (2,306 in all), less than the spare bytes
   if (inPlace < 0 || length > len + BODY_SLACK) {
     log(LOG_ERROR, "scenes: canonical form of scene " + id + " overflowed its spill");
     return STORE_IO_ERROR;
-  }
-  let moved: usize = 0;
-  if (length + compiled > len + BODY_SLACK) {
-    // the spill reaches the compiled form: with the tape released, the form moves out of its way
-    closeJson();
-    moved = heap.alloc(compiled);
-    memory.copy(moved, form, compiled);
-    form = moved;
   }
   // the request body's spare bytes take the spill, and its URL's room the header: no second copy
   spillTo(src + <usize>inPlace);
@@ -108,7 +101,6 @@ export function storeValidatedScene(id: string, root: i32, src: usize, len: u32)
     if (compiled == 0 || writeCompiledFile(id, form, compiled) < 0)
       log(LOG_WARN, "scenes: scene " + id + " plays from its JSON (no compiled form)");
   }
-  if (moved) heap.free(moved);
   if (rc < 0) log(LOG_ERROR, "scenes: writing scene " + id + " failed (" + rc.toString() + ")");
   return rc;
 }

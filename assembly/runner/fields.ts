@@ -140,108 +140,67 @@ export function recordTail(s: i32, rec: usize): void {
   store<u8>(rec + 13, rAmount[s]);
 }
 
-// The compiled scene form stores a runner step as the values of the field arrays, in the order of
-// fieldAt, packed to their bit widths (12 bytes); loading checks each against its range (a compiled
-// form is a file, so any bytes may come). A new field array goes into FORMS and fieldAt too.
-/** Per field: bits << 24 | lowest << 16 | highest; fields of more than 8 bits are u16 arrays. */
-const FORMS = memory.data<u32>([
-  0x03000007, // kind: R_WAVE-MATRIX
-  0x02000003, // source: SRC_ROOT-SRC_ALL
-  0x080000ff, // panel
-  0x01000001, // geometric
-  0x01000001, // reverse
-  0x01000001, // repeat
-  0x09000167, // angle 0-359
-  0x080000ff, // width
-  0x0501001e, // count 1-30
-  0x080100ff, // repeatCount 1-255
-  0x03010006, // lines 1-6
-  0x09000167, // thickness 0-359
-  0x080000ff, // amount
-  0x080100ff, // waves 1-255
-  0x1000ffff, // speed
-]);
-const FIELD_COUNT = 15;
+// The compiled scene form stores a runner step's fields packed to their bit widths (12 bytes), in
+// the order of `fields`; loading checks each against its range (a compiled form is a file, so any
+// bytes may come). A new field array goes into `fields` too.
+let writing = false;
+let bits: u32 = 0; // pending bits, `count` of them
+let count: u32 = 0;
+let fits = true;
 
-/** Where field i of step s is. */
-function fieldAt(i: i32, s: i32): usize {
-  let a: StaticArray<u8> = rKind;
-  switch (i) {
-    case 1:
-      a = rSource;
-      break;
-    case 2:
-      a = rPanel;
-      break;
-    case 3:
-      a = changetype<StaticArray<u8>>(rGeometric);
-      break;
-    case 4:
-      a = changetype<StaticArray<u8>>(rReverse);
-      break;
-    case 5:
-      a = changetype<StaticArray<u8>>(rRepeat);
-      break;
-    case 6:
-      return changetype<usize>(rAngle) + ((<usize>s) << 1);
-    case 7:
-      a = rWidth;
-      break;
-    case 8:
-      a = rCount;
-      break;
-    case 9:
-      a = rRepeatCount;
-      break;
-    case 10:
-      a = rLines;
-      break;
-    case 11:
-      return changetype<usize>(rThickness) + ((<usize>s) << 1);
-    case 12:
-      a = rAmount;
-      break;
-    case 13:
-      a = rWaves;
-      break;
-    case 14:
-      return changetype<usize>(rSpeed) + ((<usize>s) << 1);
+/** One field at `p` (a u16 when `wide`) of `width` bits, lo-hi: put, or read and stored when in range. */
+function field(p: usize, width: u32, lo: u32, hi: u32, wide: bool = false): void {
+  if (writing) {
+    bits |= (wide ? <u32>load<u16>(p) : <u32>load<u8>(p)) << count;
+    for (count += width; count >= 8; count -= 8) {
+      put(bits);
+      bits >>= 8;
+    }
+    return;
   }
-  return changetype<usize>(a) + <usize>s;
+  for (; count < width; count += 8) bits |= next() << count;
+  const v = bits & ((1 << width) - 1);
+  bits >>= width;
+  count -= width;
+  if (v < lo || v > hi) fits = false;
+  else if (wide) store<u16>(p, <u16>v);
+  else store<u8>(p, <u8>v);
+}
+
+function fields(s: i32): bool {
+  const at = <usize>s;
+  const wide = at << 1;
+  bits = 0;
+  count = 0;
+  fits = true;
+  field(changetype<usize>(rKind) + at, 3, 0, 7); // R_WAVE-MATRIX
+  field(changetype<usize>(rSource) + at, 2, 0, 3); // SRC_ROOT-SRC_ALL
+  field(changetype<usize>(rPanel) + at, 8, 0, 255);
+  field(changetype<usize>(rGeometric) + at, 1, 0, 1);
+  field(changetype<usize>(rReverse) + at, 1, 0, 1);
+  field(changetype<usize>(rRepeat) + at, 1, 0, 1);
+  field(changetype<usize>(rAngle) + wide, 9, 0, 359, true);
+  field(changetype<usize>(rWidth) + at, 8, 0, 255);
+  field(changetype<usize>(rCount) + at, 5, 1, 30);
+  field(changetype<usize>(rRepeatCount) + at, 8, 1, 255);
+  field(changetype<usize>(rLines) + at, 3, 1, 6);
+  field(changetype<usize>(rThickness) + wide, 9, 0, 359, true);
+  field(changetype<usize>(rAmount) + at, 8, 0, 255);
+  field(changetype<usize>(rWaves) + at, 8, 1, 255);
+  field(changetype<usize>(rSpeed) + wide, 16, 0, 65535, true);
+  if (writing && count > 0) put(bits);
+  return fits;
 }
 
 /** Appends step `s`'s fields to the compiled form being written (playback/bytes.ts). */
 export function putRunner(s: i32): void {
-  let bits: u32 = 0;
-  let n: u32 = 0;
-  for (let i = 0; i < FIELD_COUNT; i++) {
-    const p = fieldAt(i, s);
-    const width = load<u32>(FORMS + ((<usize>i) << 2)) >> 24;
-    bits |= (width > 8 ? <u32>load<u16>(p) : <u32>load<u8>(p)) << n;
-    for (n += width; n >= 8; n -= 8) {
-      put(bits);
-      bits >>= 8;
-    }
-  }
-  if (n > 0) put(bits);
+  writing = true;
+  fields(s);
 }
 
 /** Reads step `s`'s fields from the compiled form being read; false when one is out of its range
  * (that one is left as it was). */
 export function nextRunner(s: i32): bool {
-  let ok = true;
-  let bits: u32 = 0;
-  let n: u32 = 0;
-  for (let i = 0; i < FIELD_COUNT; i++) {
-    const form = load<u32>(FORMS + ((<usize>i) << 2));
-    const width = form >> 24;
-    for (; n < width; n += 8) bits |= next() << n;
-    const v = bits & ((1 << width) - 1);
-    bits >>= width;
-    n -= width;
-    if (v < ((form >> 16) & 0xff) || v > (form & 0xffff)) ok = false;
-    else if (width > 8) store<u16>(fieldAt(i, s), <u16>v);
-    else store<u8>(fieldAt(i, s), <u8>v);
-  }
-  return ok;
+  writing = false;
+  return fields(s);
 }
