@@ -59,52 +59,42 @@ export function malformed(): void {
   overrun = true;
 }
 
-function begin(key: usize, keyLength: u32, offset: u32): void {
-  rp = chunk;
-  rend = chunk;
+/** Reads the stored file `key` (its bytes stay valid while it is read) from `offset` on. */
+export function readFile(key: usize, keyLength: u32, offset: u32): void {
+  rp = 0;
+  rend = 0;
   rkey = key;
   rkeyLength = keyLength;
   roffset = offset;
   overrun = false;
 }
 
-/** Reads the stored file `key` (its bytes stay valid while it is read) from `offset` on. */
-export function readFile(key: usize, keyLength: u32, offset: u32): void {
-  begin(key, keyLength, offset);
-}
-
 /** Reads what `write` puts, from `offset` on: it is called again for each window. */
 export function readWritten(write: () => void, offset: u32): void {
-  begin(0, 0, offset);
+  readFile(0, 0, offset);
   regenerate = write;
 }
 
-/** Makes the next `n` bytes (at most CHUNK) lie in the window: what is left of it moves to the
- * start of the chunk buffer, and more is read after it. Sets `overrun` when there are fewer. */
-function want(n: u32): void {
-  const have = <u32>(rend - rp);
-  if (have >= n) return;
-  memory.copy(chunk, rp, have);
-  rp = chunk;
-  rend = chunk + have;
-  let got: i32 = 0;
-  if (rkey) got = host_store_read(rkey, rkeyLength, roffset, rend, CHUNK - have);
-  else {
-    writeInto(rend, CHUNK - have, roffset);
-    regenerate();
-    got = <i32>min(CHUNK - have, outLength - min(outLength, roffset));
-    writeInto(0, 0, 0);
-  }
-  if (got > 0) {
-    roffset += <u32>got;
-    rend += got;
-  }
-  if (<u32>(rend - rp) < n) overrun = true;
-}
-
 export function next(): u32 {
-  if (rp == rend) want(1);
-  return overrun ? 0 : <u32>load<u8>(rp++);
+  if (rp == rend) {
+    // the next window
+    let got: i32 = 0;
+    if (rkey) got = host_store_read(rkey, rkeyLength, roffset, chunk, CHUNK);
+    else {
+      writeInto(chunk, CHUNK, roffset);
+      regenerate();
+      got = <i32>min(CHUNK, outLength - min(outLength, roffset));
+      writeInto(0, 0, 0);
+    }
+    if (got <= 0) {
+      overrun = true;
+      return 0;
+    }
+    roffset += <u32>got;
+    rp = chunk;
+    rend = chunk + got;
+  }
+  return <u32>load<u8>(rp++);
 }
 
 /** Reads past n bytes. */
@@ -112,21 +102,19 @@ export function skip(n: u32): void {
   for (let i: u32 = 0; i < n && !overrun; i++) next();
 }
 
-/** n bytes (at most CHUNK) to p; nothing when they are not there. */
+/** n bytes to p. */
 export function nextBytes(p: usize, n: u32): void {
-  want(n);
-  if (overrun) return;
-  memory.copy(p, rp, n);
-  rp += n;
+  for (let i: u32 = 0; i < n; i++) store<u8>(p + i, <u8>next());
 }
+
+const TEXT_CAP: u32 = 128; // a palette name: 30 characters
+const text = memory.data(TEXT_CAP);
 
 /** A length byte and that many UTF-8 bytes, as a string. */
 export function nextText(): string {
-  const n = next();
-  want(n);
-  if (overrun) return "";
-  rp += n;
-  return String.UTF8.decodeUnsafe(rp - n, n);
+  const n = min(next(), TEXT_CAP);
+  nextBytes(text, n);
+  return String.UTF8.decodeUnsafe(text, n);
 }
 
 export function next32(): u32 {

@@ -260,19 +260,6 @@ function nextRgb(): u32 {
   return (r << 16) | (g << 8) | b.next();
 }
 
-/** Whether a record holds what compileStep writes: a type and its flags, an animates target and a
- * blend (the runner code indexes tables by these), two colour references (kind 0-2); palette
- * positions get the layer's palette `slot`. */
-function recordFits(p: usize, slot: u8): bool {
-  const a = load<u8>(p, 1);
-  for (let r = p + 2; r <= p + 6; r += 4) {
-    const kind = load<u8>(r);
-    if (kind > 2) return false;
-    if (kind == 1) store<u8>(r, slot, 2);
-  }
-  return (load<u8>(p) & 15) <= 8 && (a & 15) < 7 && a >> 4 <= 9;
-}
-
 /** The slot of a layer palette override: 0 when it is the scene's palette, else the slot of the
  * first layer that named it (any casing), else the next free one. */
 function slotOf(name: string): u8 {
@@ -291,12 +278,11 @@ function slotOf(name: string): u8 {
  */
 export function loadScene(): bool {
   const n = <i32>b.next();
+  if (n < 1 || n > MAX_LAYERS) return false;
   const flags = b.next();
-  const s = b.nextF64();
-  if (n < 1 || n > MAX_LAYERS || !(s >= 0.1 && s <= 10)) return false;
   layerCount = n;
   sceneLoop = (flags & 1) != 0;
-  sceneSpeed = s;
+  sceneSpeed = b.nextF64();
   background = nextRgb();
   hasColors = (flags & 2) != 0;
   for (let i = 0; i < 3; i++) baseColors[i] = flags & (8 << i) ? nextRgb() : appearance.baseColors[i];
@@ -313,14 +299,8 @@ export function loadScene(): bool {
     const after = b.next();
     const afterAt = b.next();
     const steps = <i32>b.next();
-    if (
-      lf >> 4 > ASYNC_FREE ||
-      (after >= <u32>n && after != 0xff) ||
-      (afterAt >= <u32>MAX_STEPS && afterAt != 0xff) ||
-      steps < 1 ||
-      steps > MAX_STEPS
-    )
-      return false;
+    // what indexes a table is checked; other values, however odd, cannot trap
+    if ((after >= <u32>n && after != 0xff) || steps > MAX_STEPS) return false;
     disabled[l] = (lf & 1) != 0;
     asyncMode[l] = <u8>(lf >> 4);
     afterLayer[l] = <i8>after;
@@ -340,11 +320,14 @@ export function loadScene(): bool {
       b.nextBytes(p, RUNNER_REC);
       const kind = load<u8>(p) >> 6;
       store<u8>(p, load<u8>(p) & 0x3f);
-      if (kind > K_GAP || !recordFits(p, slot)) return false;
       stepKind[st] = kind;
+      // palette positions read the layer's slot
+      for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, slot, 2);
       if (kind != K_RUNNER) b.nextBytes(p + RUNNER_REC, REC - RUNNER_REC);
-      else if (nextRunner(st)) recordTail(st, p);
-      else return false;
+      else {
+        nextRunner(st);
+        recordTail(st, p);
+      }
     }
   }
   return !b.overrun;

@@ -62,8 +62,9 @@ export const rSpeed = new StaticArray<u16>(N);
 const SOURCES: StaticArray<string> = ["root", "leaves", "", "all", "geometric"];
 /** Default width in rings: WAVE 3, RIPPLE 2, CHASE 1 (a single ring), WHEEL 0, BOUNCE 3, spawners 0. */
 const WIDTH_DEFAULT: StaticArray<u8> = [3, 2, 1, 0, 3, 0, 0, 0];
-/** Identity value of each animates target (color: unused). */
-const IDENTITY: StaticArray<u8> = [0, 255, 255, 0, 0, 0, 0];
+/** Identity value of each animates target (color: unused); 8 entries, read masked to 3 bits, as a
+ * record from a file may hold any value. */
+const IDENTITY: StaticArray<u8> = [0, 255, 255, 0, 0, 0, 0, 0];
 
 /** Field k's value (validated, so within its range), or `fallback` when absent. */
 function num(k: i32, fallback: i32): i32 {
@@ -78,7 +79,7 @@ function yes(k: i32): bool {
 
 /** The identity value of animates index `a` (0 colour). */
 export function identityOf(a: i32): u8 {
-  return IDENTITY[a];
+  return IDENTITY[a & 7];
 }
 
 /**
@@ -136,20 +137,19 @@ export function recordTail(s: i32, rec: usize): void {
   const fall: u8 = k == R_WAVE || k == R_BOUNCE ? 128 : k == R_RIPPLE ? 255 : 0;
   store<u8>(rec + 10, rise);
   store<u8>(rec + 11, fall);
-  store<u8>(rec + 12, IDENTITY[load<u8>(rec, 1) & 15]);
+  store<u8>(rec + 12, identityOf(load<u8>(rec, 1)));
   store<u8>(rec + 13, rAmount[s]);
 }
 
 // The compiled scene form stores a runner step's fields packed to their bit widths (12 bytes), in
-// the order of `fields`; loading checks each against its range (a compiled form is a file, so any
-// bytes may come). A new field array goes into `fields` too.
+// the order of `fields`. A value read from a file is whatever its bits hold: none traps (angles
+// wrap, divisions are floating point). A new field array goes into `fields` too.
 let writing = false;
 let bits: u32 = 0; // pending bits, `count` of them
 let count: u32 = 0;
-let fits = true;
 
-/** One field at `p` (a u16 when `wide`) of `width` bits, lo-hi: put, or read and stored when in range. */
-function field(p: usize, width: u32, lo: u32, hi: u32, wide: bool = false): void {
+/** One field at `p` (a u16 when `wide`) of `width` bits: put, or read and stored. */
+function field(p: usize, width: u32, wide: bool = false): void {
   if (writing) {
     bits |= (wide ? <u32>load<u16>(p) : <u32>load<u8>(p)) << count;
     for (count += width; count >= 8; count -= 8) {
@@ -162,34 +162,31 @@ function field(p: usize, width: u32, lo: u32, hi: u32, wide: bool = false): void
   const v = bits & ((1 << width) - 1);
   bits >>= width;
   count -= width;
-  if (v < lo || v > hi) fits = false;
-  else if (wide) store<u16>(p, <u16>v);
+  if (wide) store<u16>(p, <u16>v);
   else store<u8>(p, <u8>v);
 }
 
-function fields(s: i32): bool {
+function fields(s: i32): void {
   const at = <usize>s;
   const wide = at << 1;
   bits = 0;
   count = 0;
-  fits = true;
-  field(changetype<usize>(rKind) + at, 3, 0, 7); // R_WAVE-MATRIX
-  field(changetype<usize>(rSource) + at, 2, 0, 3); // SRC_ROOT-SRC_ALL
-  field(changetype<usize>(rPanel) + at, 8, 0, 255);
-  field(changetype<usize>(rGeometric) + at, 1, 0, 1);
-  field(changetype<usize>(rReverse) + at, 1, 0, 1);
-  field(changetype<usize>(rRepeat) + at, 1, 0, 1);
-  field(changetype<usize>(rAngle) + wide, 9, 0, 359, true);
-  field(changetype<usize>(rWidth) + at, 8, 0, 255);
-  field(changetype<usize>(rCount) + at, 5, 1, 30);
-  field(changetype<usize>(rRepeatCount) + at, 8, 1, 255);
-  field(changetype<usize>(rLines) + at, 3, 1, 6);
-  field(changetype<usize>(rThickness) + wide, 9, 0, 359, true);
-  field(changetype<usize>(rAmount) + at, 8, 0, 255);
-  field(changetype<usize>(rWaves) + at, 8, 1, 255);
-  field(changetype<usize>(rSpeed) + wide, 16, 0, 65535, true);
+  field(changetype<usize>(rKind) + at, 3); // R_WAVE-MATRIX
+  field(changetype<usize>(rSource) + at, 2); // SRC_ROOT-SRC_ALL
+  field(changetype<usize>(rPanel) + at, 8);
+  field(changetype<usize>(rGeometric) + at, 1);
+  field(changetype<usize>(rReverse) + at, 1);
+  field(changetype<usize>(rRepeat) + at, 1);
+  field(changetype<usize>(rAngle) + wide, 9, true); // 0-359
+  field(changetype<usize>(rWidth) + at, 8);
+  field(changetype<usize>(rCount) + at, 5); // 1-30
+  field(changetype<usize>(rRepeatCount) + at, 8);
+  field(changetype<usize>(rLines) + at, 3); // 1-6
+  field(changetype<usize>(rThickness) + wide, 9, true); // 0-359
+  field(changetype<usize>(rAmount) + at, 8);
+  field(changetype<usize>(rWaves) + at, 8);
+  field(changetype<usize>(rSpeed) + wide, 16, true);
   if (writing && count > 0) put(bits);
-  return fits;
 }
 
 /** Appends step `s`'s fields to the compiled form being written (playback/bytes.ts). */
@@ -198,9 +195,8 @@ export function putRunner(s: i32): void {
   fields(s);
 }
 
-/** Reads step `s`'s fields from the compiled form being read; false when one is out of its range
- * (that one is left as it was). */
-export function nextRunner(s: i32): bool {
+/** Reads step `s`'s fields from the compiled form being read. */
+export function nextRunner(s: i32): void {
   writing = false;
-  return fields(s);
+  fields(s);
 }

@@ -60,12 +60,9 @@ function resolve(out: i32, level: i32): void {
     let a = 0;
     let b = count;
     if (op == S.SEL_FRACTION) {
-      const x = nextF64();
-      const y = nextF64();
-      if (!(x >= 0 && x <= y && y <= 1)) return malformed();
       // x*n <= k < y*n, so 0-0.5 and 0.5-1 split the order without overlap
-      a = <i32>Math.ceil(x * <f64>count);
-      b = <i32>Math.ceil(y * <f64>count);
+      a = <i32>Math.ceil(nextF64() * <f64>count);
+      b = <i32>Math.ceil(nextF64() * <f64>count);
     } else if (op >= S.SEL_DEPTH) {
       const v = <i32>next();
       if (op == S.SEL_LAST) a = count - v;
