@@ -94,26 +94,25 @@ async function save(doc: object): Promise<string> {
   return res.body.id;
 }
 
-/** playback/bytes.ts hashBytes and fold: 8 bytes at a time, rotl64((h ^ w) * K, 29), folded. */
-function hashBytes(b: Buffer): number {
+/** playback/bytes.ts hashBytes, 8 bytes at a time: rotl64((h ^ w) * K, 29), continuing `h`. */
+function hashBytes(h: bigint, b: Buffer): bigint {
   const M = (1n << 64n) - 1n;
-  const step = (h: bigint, w: bigint) => {
+  const step = (w: bigint) => {
     const x = ((h ^ w) * 0x9e3779b97f4a7c15n) & M;
-    return ((x << 29n) | (x >> 35n)) & M;
+    h = ((x << 29n) | (x >> 35n)) & M;
   };
-  let h = 0x811c9dc5n;
   let i = 0;
-  for (; i + 8 <= b.length; i += 8) h = step(h, b.readBigUInt64LE(i));
-  for (; i < b.length; i++) h = step(h, BigInt(b[i]));
-  return Number((h ^ (h >> 32n)) & 0xffffffffn);
+  for (; i + 8 <= b.length; i += 8) step(b.readBigUInt64LE(i));
+  for (; i < b.length; i++) step(BigInt(b[i]));
+  return h;
 }
 
-/** A compiled form with its prefix made valid for `file` (length, hash) and its own hash. */
+/** A compiled form with its prefix made valid for `file`: the hash of the file and the rest of the
+ * form, folded to 32 bits. */
 function sealed(form: Buffer, file: Buffer): Buffer {
   const out = Buffer.from(form);
-  out.writeUInt32LE(file.length, 5);
-  out.writeUInt32LE(hashBytes(file), 9);
-  out.writeUInt32LE(hashBytes(out.subarray(5)), 1);
+  const h = hashBytes(hashBytes(0x811c9dc5n, file), out.subarray(5));
+  out.writeUInt32LE(Number((h ^ (h >> 32n)) & 0xffffffffn), 1);
   return out;
 }
 
@@ -122,8 +121,7 @@ test("saving writes the compiled form; every damaged or foreign one plays exactl
   const form = fs.readFileSync(path.join(compiledDir, id));
   const file = fs.readFileSync(path.join(scenesDir, id));
   assert.equal(form[0], 1, "compiled form version 1");
-  assert.equal(form.readUInt32LE(5), file.length, "bound to the scene file's length");
-  assert.deepEqual(sealed(form, file), form, "and its hash; the form's own hash covers the rest");
+  assert.deepEqual(sealed(form, file), form, "bound to the scene file by a hash of it and the rest of the form");
   const reference = await trace(id);
   assert.ok(new Set(reference).size > 10, "the trace changes over time");
 
@@ -133,7 +131,7 @@ test("saving writes the compiled form; every damaged or foreign one plays exactl
     ["another version", Buffer.concat([Buffer.from([2]), form.subarray(1)])],
     ["one byte changed", Buffer.from(form.map((b, i) => (i === form.length - 20 ? b ^ 0x10 : b)))],
     ["truncated", form.subarray(0, form.length - 7)],
-    ["only a prefix", form.subarray(0, 13)],
+    ["only a prefix", form.subarray(0, 5)],
     ["empty", Buffer.alloc(0)],
     ["garbage", Buffer.from("garbage, not a compiled scene at all")],
     ["another scene's", other],
@@ -165,9 +163,9 @@ test("a scene file rewritten by hand plays what it says, not its old compiled fo
 });
 
 test("crafted compiled forms with valid hashes never trap: what would index a table is refused", async () => {
-  // one layer of one step: its record starts at byte 38 (13 prefix, 13 scene and layer bytes,
+  // one layer of one step: its record starts at byte 33 (5 prefix, 16 scene bytes, 6 layer bytes,
   // `panels`, the fallback's length and the fallback, the duration), its animates target and blend
-  // at byte 39, its colorFrom at 40
+  // at byte 34, its colorFrom at 35
   const simple = {
     name: "simple",
     layers: [{ group: 1, sequence: [{ type: "SOLID", color: "#00FF00", duration: 0 }] }],
@@ -176,18 +174,18 @@ test("crafted compiled forms with valid hashes never trap: what would index a ta
   const reference = await trace(id);
   const form = fs.readFileSync(path.join(compiledDir, id));
   const file = fs.readFileSync(path.join(scenesDir, id));
-  assert.equal(form.length, 52);
-  assert.equal(form[32], 0, "panels: all");
-  assert.equal(form[35], 17, "fallback: none");
+  assert.equal(form.length, 47);
+  assert.equal(form[27], 0, "panels: all");
+  assert.equal(form[30], 17, "fallback: none");
   const crafted = (at: number, value: number, to = file) =>
     sealed(Buffer.from(form.map((b, i) => (i === at ? value : b))), to);
   // what would index a table out of range is refused: the scene plays from its JSON
   const refused: Array<[string, number, number]> = [
-    ["layer count 9", 13, 9],
-    ["startAfter a layer that does not exist", 29, 4],
-    ["13 steps", 31, 13],
-    ["an unknown selector", 32, 40],
-    ["a fallback length past the end", 33, 200],
+    ["layer count 9", 5, 9],
+    ["startAfter a layer that does not exist", 24, 4],
+    ["13 steps", 26, 13],
+    ["an unknown selector", 27, 40],
+    ["a fallback length past the end", 28, 200],
   ];
   for (const [what, at, value] of refused) {
     fs.writeFileSync(path.join(compiledDir, id), crafted(at, value));
@@ -196,11 +194,11 @@ test("crafted compiled forms with valid hashes never trap: what would index a ta
   }
   // other odd values play as they are: nothing traps
   const odd: Array<[string, number, number]> = [
-    ["async mode 3", 28, 0x30],
-    ["an animates target past the table", 39, 0x0f],
-    ["a blend past the table", 39, 0xa0],
-    ["a colour reference of kind 7", 40, 7],
-    ["a palette position", 40, 1],
+    ["async mode 3", 23, 0x30],
+    ["an animates target past the table", 34, 0x0f],
+    ["a blend past the table", 34, 0xa0],
+    ["a colour reference of kind 7", 35, 7],
+    ["a palette position", 35, 1],
   ];
   for (const [what, at, value] of odd) {
     fs.writeFileSync(path.join(compiledDir, id), crafted(at, value));
@@ -210,7 +208,7 @@ test("crafted compiled forms with valid hashes never trap: what would index a ta
   // with a scene file that no longer validates either, the play is refused as such a file always was
   const invalid = Buffer.from('{"layers":[]}');
   fs.writeFileSync(path.join(scenesDir, id), invalid);
-  fs.writeFileSync(path.join(compiledDir, id), crafted(13, 9, invalid));
+  fs.writeFileSync(path.join(compiledDir, id), crafted(5, 9, invalid));
   const before = host.output().length;
   assert.equal((await api(host, "POST", `/api/scenes/${id}/play`)).status, 202);
   await advance(host, 0);

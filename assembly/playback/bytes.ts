@@ -4,7 +4,7 @@
 // for each window (a scene without a stored compiled form, a flat animation's selector). Reading
 // past the end gives zeros and sets `overrun`; nothing read ever needs more memory than the window.
 import { host_store_read } from "../host/imports";
-import { chunk, CHUNK } from "../scene/store";
+import { chunk, CHUNK, MAX_SCENE_FILE } from "../scene/store";
 
 // ---- writer -------------------------------------------------------------------------------------
 
@@ -123,12 +123,15 @@ export function next32(): u32 {
 }
 
 export function nextF64(): f64 {
-  return reinterpret<f64>((<u64>next32()) | ((<u64>next32()) << 32));
+  nextBytes(word, 8);
+  return load<f64>(word);
 }
 
+const word = memory.data(8);
+
 export function putF64(v: f64): void {
-  const bits = reinterpret<u64>(v);
-  for (let i: u64 = 0; i < 64; i += 8) put(<u32>(bits >> i));
+  store<f64>(word, v);
+  putBytes(word, 8);
 }
 
 // ---- hashing ------------------------------------------------------------------------------------
@@ -148,25 +151,21 @@ export function fold(h: u64): u32 {
 }
 
 export const HASH_SEED: u64 = 0x811c9dc5;
-/** The length of the file last hashed by hashFile. */
-export let hashedLength: u32 = 0;
 
-/** The hash of stored file `key` from `offset` on (read in CHUNK-byte windows), and its length in
- * hashedLength; `overrun` when it cannot be read or is longer than `limit`. */
-export function hashFile(key: usize, keyLength: u32, offset: u32, limit: u32): u32 {
-  let h = HASH_SEED;
+/** The hash of stored file `key` from `offset` on (read in CHUNK-byte windows), continuing `h`;
+ * `overrun` when it cannot be read or is longer than a scene file can be. */
+export function hashFile(key: usize, keyLength: u32, offset: u32, h: u64): u64 {
   let at = offset;
   overrun = false;
   while (true) {
     const got = host_store_read(key, keyLength, at, chunk, CHUNK);
     if (got == 0) break;
     at += <u32>got;
-    if (got < 0 || at - offset > limit) {
+    if (got < 0 || at - offset > MAX_SCENE_FILE + 512) {
       overrun = true;
       break;
     }
     h = hashBytes(h, chunk, <u32>got);
   }
-  hashedLength = at - offset;
-  return fold(h);
+  return h;
 }

@@ -10,7 +10,6 @@ import {
   sizeOf,
   after,
   member,
-  element,
   stringEquals,
   stringValue,
   sourceOf,
@@ -40,7 +39,7 @@ import { BLENDS } from "../scene/validate";
 import { checkSelector, SEL_ALL, SEL_NONE } from "../scene/targeting";
 import { resolveSelector, setCount } from "../topology/targeting";
 import { appearance, findPalette } from "../state/appearance";
-import { parseRunner, putRunner, nextRunner, recordTail, FLAT_STEP, SCRATCH_STEP } from "../runner/fields";
+import { parseRunner, putRunner, nextRunner, recordTail, yes, FLAT_STEP, SCRATCH_STEP } from "../runner/fields";
 import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/palette";
 import * as b from "./bytes";
 import { sceneKey, keyLength, compiledKey, compiledKeyLength, MAX_SCENE_FILE } from "../scene/store";
@@ -114,18 +113,14 @@ function colorRef(t: i32, p: usize, fallbackKind: u8): void {
   store<u8>(p + 3, <u8>data);
 }
 
-function flag(t: i32): bool {
-  return t >= 0 && kindOf(t) == J_TRUE;
-}
-
 // ---- compiling: the validated JSON document into bytes ------------------------------------------
 
 /** The compiled form's version: a stored form of another version is ignored (the scene is compiled
  * from its JSON at play, as one without a compiled form). Bump it with any change of the layout. */
 export const COMPILED_VERSION: u8 = 1;
-/** The prefix: the version, the hash of the bytes after the hash, and the length and hash of the
- * scene file the form was compiled from (bytes.ts hashBytes). */
-export const PREFIX: u32 = 13;
+/** The prefix: the version, and the hash (bytes.ts hashBytes) of the scene file the form was
+ * compiled from followed by the rest of the form. */
+export const PREFIX: u32 = 5;
 const rec = memory.data(REC);
 const RUNNER_REC: u32 = 10;
 
@@ -138,13 +133,13 @@ function putRgb(c: u32): void {
 /**
  * Compiles the validated scene at token `root` (after validateScene: its state.ts tables) through
  * the writer of playback/bytes.ts (writeInto first), the prefix left for sealCompiled:
- *   layer count; flags (1 loop, 2 colors, 4 palette, 8 << i colour i given); speed (f64); background
- *   (RGB); each given colour (RGB); the palette name; the slot count and each slot's palette name;
+ *   layer count; flags (1 loop, 2 colors, 4 palette); speed (f64); background (RGB); per base
+ *   colour 1 and its RGB, or 0; the palette name;
  *   per layer: group id; name (raw bytes, empty when not a name of at most 32 bytes); flags (1
- *   disabled, async mode << 4); startAfter layer and step (255: none); palette slot; step count;
- *   `panels`, the length of `fallback` (u16) and `fallback` (scene/targeting.ts checkSelector);
- *   per step: duration (u16), the
- *   record (REC bytes, its kind in the top bits of the first) and, for a runner, its fields
+ *   disabled, 2 palette, async mode << 4); the palette name; startAfter layer and step (255: none);
+ *   step count; `panels`, the length of `fallback` (u16) and `fallback` (scene/targeting.ts
+ *   checkSelector); per step: duration (u16), the record (its kind in the top bits of the first
+ *   byte; a runner's without its last 4 bytes, which its fields give) and, for a runner, its fields
  *   (runner/fields.ts putRunner).
  * Names are a length byte and UTF-8. Writes no table the player reads.
  */
@@ -154,13 +149,16 @@ export function compileScene(root: i32): void {
   b.put(n);
   const colors = member(root, "colors");
   const pal = member(root, "palette");
-  let flags = (flag(member(root, "loop")) ? 1 : 0) | (colors >= 0 ? 2 : 0) | (pal >= 0 ? 4 : 0);
-  for (let i = 0; i < 3; i++) if (colors >= 0 && member(colors, COLOR_KEYS[i]) >= 0) flags |= 8 << i;
-  b.put(flags);
+  const loop = member(root, "loop");
+  b.put((loop >= 0 && kindOf(loop) == J_TRUE ? 1 : 0) | (colors >= 0 ? 2 : 0) | (pal >= 0 ? 4 : 0));
   b.putF64(speed);
   const bg = member(root, "background");
   putRgb(bg >= 0 ? hex(bg) : 0);
-  for (let i = 0; i < 3; i++) if (flags & (8 << i)) putRgb(hex(member(colors, COLOR_KEYS[i])));
+  for (let i = 0; i < 3; i++) {
+    const c = colors >= 0 ? member(colors, COLOR_KEYS[i]) : -1;
+    b.put(c >= 0 ? 1 : 0);
+    if (c >= 0) putRgb(hex(c));
+  }
   if (pal >= 0) putName(pal);
   const layers = member(root, "layers");
   let layer = layers + 1;
@@ -223,8 +221,8 @@ function compileStep(st: i32, p: usize, blend: i32, s: i32): u8 {
   const type = F.nameIndex(F.slot[F.K_TYPE], F.TYPES);
   const kind = type >= 0 ? K_LOCAL : F.slot[F.K_RUNNER] >= 0 ? K_RUNNER : K_GAP;
   let head = <u32>max(type, 0);
-  if (flag(F.slot[F.K_LOOP])) head |= 0x10;
-  if (flag(F.slot[F.K_PINGPONG])) head |= 0x20;
+  if (yes(F.K_LOOP)) head |= 0x10;
+  if (yes(F.K_PINGPONG)) head |= 0x20;
   store<u8>(p, <u8>head);
   const animates = max(F.nameIndex(F.slot[F.K_ANIMATES], F.ANIMATES), 0);
   store<u8>(p + 1, <u8>(animates | (blend << 4)));
@@ -234,8 +232,9 @@ function compileStep(st: i32, p: usize, blend: i32, s: i32): u8 {
   colorRef(to, p + 6, 2); // default: the primary base colour
   const params = F.slot[F.K_PARAMS];
   const np = params >= 0 ? sizeOf(params) : 0;
-  store<u8>(p + 10, np > 0 ? <u8>intIn(element(params, 0), 0, 255, 0) : 0);
-  store<u8>(p + 11, np > 1 ? <u8>intIn(element(params, 1), 0, 255, 0) : 0);
+  // params[0] and params[1] (validated integers 0-255; numbers are one token each)
+  store<u8>(p + 10, np > 0 ? <u8>intIn(params + 1, 0, 255, 0) : 0);
+  store<u8>(p + 11, np > 1 ? <u8>intIn(params + 2, 0, 255, 0) : 0);
   const from = F.slot[F.K_FROM];
   const toS = F.slot[F.K_TO];
   store<u8>(p + 12, from >= 0 ? <u8>intIn(from, 0, 255, 0) : 0);
@@ -247,9 +246,7 @@ function compileStep(st: i32, p: usize, blend: i32, s: i32): u8 {
 /** Fills the prefix of the compiled form [p, p+n) for the scene file [file, file+length) it goes with. */
 export function sealCompiled(p: usize, n: u32, file: usize, length: u32): void {
   store<u8>(p, COMPILED_VERSION);
-  store<u32>(p + 5, length);
-  store<u32>(p + 9, b.fold(b.hashBytes(b.HASH_SEED, file, length)));
-  store<u32>(p + 1, b.fold(b.hashBytes(b.HASH_SEED, p + 5, n - 5)));
+  store<u32>(p + 1, b.fold(b.hashBytes(b.hashBytes(b.HASH_SEED, file, length), p + PREFIX, n - PREFIX)));
 }
 
 // ---- loading: the compiled bytes into the tables ------------------------------------------------
@@ -285,7 +282,7 @@ export function loadScene(): bool {
   sceneSpeed = b.nextF64();
   background = nextRgb();
   hasColors = (flags & 2) != 0;
-  for (let i = 0; i < 3; i++) baseColors[i] = flags & (8 << i) ? nextRgb() : appearance.baseColors[i];
+  for (let i = 0; i < 3; i++) baseColors[i] = b.next() ? nextRgb() : appearance.baseColors[i];
   paletteName = flags & 4 ? b.nextText() : null;
   slotCount = 0;
   for (let l = 0; l < n; l++) {
@@ -335,8 +332,8 @@ export function loadScene(): bool {
 
 /**
  * Loads scene `id`'s stored compiled form, when there is one of this version, whole, and compiled
- * from the scene file as it is now (its length and hash: a file rewritten by anything else, an older
- * firmware or a hand, does not match): 1. 0 when there is none such (no table was written: compile
+ * from the scene file as it is now (its hash: a file rewritten by anything else, an older firmware
+ * or a hand, does not match): 1. 0 when there is none such (no table was written: compile
  * the JSON instead), -1 when its bytes are not a compiled scene after all (tables may have been
  * written). Needs rootAt() done.
  */
@@ -345,13 +342,10 @@ export function loadCompiled(id: string): i32 {
   const ckl = compiledKeyLength;
   b.readFile(ck, ckl, 0);
   const version = b.next();
-  const own = b.next32();
-  const length = b.next32();
   const hash = b.next32();
   if (b.overrun || version != COMPILED_VERSION) return 0;
-  const file = b.hashFile(sceneKey(id), keyLength, 0, MAX_SCENE_FILE + 512);
-  if (b.overrun || b.hashedLength != length || file != hash) return 0;
-  if (b.hashFile(ck, ckl, 5, 0xffff) != own || b.overrun) return 0;
+  const file = b.hashFile(sceneKey(id), keyLength, 0, b.HASH_SEED);
+  if (b.overrun || b.fold(b.hashFile(ck, ckl, PREFIX, file)) != hash || b.overrun) return 0;
   b.readFile(ck, ckl, PREFIX);
   return loadScene() ? 1 : -1;
 }

@@ -72,7 +72,8 @@ function num(k: i32, fallback: i32): i32 {
   return t >= 0 ? <i32>intIn(t, 0, 65535, fallback) : fallback;
 }
 
-function yes(k: i32): bool {
+/** Whether field k is true (its token, when given, a JSON true). */
+export function yes(k: i32): bool {
   const t = slot[k];
   return t >= 0 && kindOf(t) == J_TRUE;
 }

@@ -51,33 +51,34 @@ export function libraryId(id: string): bool {
 const KEY_CAP = 19; // "compiled/" and an id of at most 10 characters
 const keyBuf = memory.data(KEY_CAP);
 const compiledBuf = memory.data(KEY_CAP);
-/** A scene's compiled form (docs/playback.md, "The compiled form") is kept under its own key. */
-const COMPILED_PREFIX = "compiled/";
 
-/** `prefix` and `id` into `buf`; returns the key's length. A character no id has makes a key every
- * host refuses (a second `/`). */
-function buildKey(buf: usize, prefix: string, id: string): u32 {
-  const n = min(<u32>id.length, KEY_CAP - <u32>prefix.length);
-  for (let i = 0; i < prefix.length; i++) store<u8>(buf + i, <u8>prefix.charCodeAt(i));
-  for (let i: u32 = 0; i < n; i++) {
+/** `prefix` (UTF-8, `n` bytes) and `id` into `buf`; returns the key's length. A character no id has
+ * makes a key every host refuses (a second `/`). */
+function buildKey(buf: usize, prefix: usize, n: u32, id: string): u32 {
+  const k = min(<u32>id.length, KEY_CAP - n);
+  memory.copy(buf, prefix, n);
+  for (let i: u32 = 0; i < k; i++) {
     const c = <u32>id.charCodeAt(i);
-    store<u8>(buf + prefix.length + i, idChar(c) ? <u8>c : 0x2f);
+    store<u8>(buf + n + i, idChar(c) ? <u8>c : 0x2f);
   }
-  return <u32>prefix.length + n;
+  return n + k;
 }
+
+const SCENES_BYTES = memory.data<u8>([0x73, 0x63, 0x65, 0x6e, 0x65, 0x73, 0x2f]); // "scenes/"
+const COMPILED_BYTES = memory.data<u8>([0x63, 0x6f, 0x6d, 0x70, 0x69, 0x6c, 0x65, 0x64, 0x2f]); // "compiled/"
 
 /** A scene's store key, in a fixed buffer: valid until the next call; the length is `keyLength`. */
 export let keyLength: u32 = 0;
 export function sceneKey(id: string): usize {
-  keyLength = buildKey(keyBuf, SCENE_PREFIX, id);
+  keyLength = buildKey(keyBuf, SCENES_BYTES, 7, id);
   return keyBuf;
 }
 
-/** The key of a scene's compiled form, in a buffer of its own (both keys may be in use at once);
- * the length is `compiledKeyLength`. */
+/** The key of a scene's compiled form (docs/playback.md, "The compiled form"), in a buffer of its
+ * own (both keys may be in use at once); the length is `compiledKeyLength`. */
 export let compiledKeyLength: u32 = 0;
 export function compiledKey(id: string): usize {
-  compiledKeyLength = buildKey(compiledBuf, COMPILED_PREFIX, id);
+  compiledKeyLength = buildKey(compiledBuf, COMPILED_BYTES, 9, id);
   return compiledBuf;
 }
 
