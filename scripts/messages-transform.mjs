@@ -16,6 +16,11 @@
 // - a top-level `const NAME = "..."` used only as such an argument is replaced there the same way;
 // - `raw("...")` / `w.raw("...")` (json/writer.ts) becomes `__rawMessage(id)`, which writes the
 //   UTF-8 bytes straight into the response: no string, no allocation.
+// Before that, in a message argument, `N.toString()` of an integer constant N that the source
+// declares at its top level (`const N = 8`) or imports by that name from the one source declaring
+// it is folded into the text around it ("at most " + N.toString() + " deep" becomes one literal):
+// no number formatting or concatenation at run time. The marker of this trick is that name rule: a
+// local that shadows such a constant inside a message call would be folded wrongly (none does).
 // The table is compressed with a small dictionary: up to 31 common substrings ("must be ", " or ",
 // "schemaVersion"...), each written as one control byte that no message holds, expanded again by
 // __message and __rawMessage (a build-time check proves every message expands to itself).
