@@ -16,6 +16,11 @@
 // - a top-level `const NAME = "..."` used only as such an argument is replaced there the same way;
 // - `raw("...")` / `w.raw("...")` (json/writer.ts) becomes `__rawMessage(id)`, which writes the
 //   UTF-8 bytes straight into the response: no string, no allocation.
+// Before that, in a message argument, `N.toString()` of an integer constant N that the source
+// declares at its top level (`const N = 8`) or imports by that name from the one source declaring
+// it is folded into the text around it ("at most " + N.toString() + " deep" becomes one literal):
+// no number formatting or concatenation at run time. The marker of this trick is that name rule: a
+// local that shadows such a constant inside a message call would be folded wrongly (none does).
 // The table is compressed with a small dictionary: up to 31 common substrings ("must be ", " or ",
 // "schemaVersion"...), each written as one control byte that no message holds, expanded again by
 // __message and __rawMessage (a build-time check proves every message expands to itself).
@@ -68,6 +73,70 @@ function messageSlots(holder, key, node, out) {
     messageSlots(node, "ifElse", node.ifElse, out);
   }
   return out;
+}
+
+/** The integer constants a source declares at its top level (`const N = 8`, `export const N: u32 =
+ * 8`), by name, as decimal text. */
+function integerConstants(source) {
+  const out = new Map();
+  for (const st of source.statements) {
+    if (st.kind !== NodeKind.Variable) continue;
+    for (const d of st.declarations) {
+      const init = d.initializer;
+      if (!(d.flags & CommonFlags.Const) || !init || init.kind !== NodeKind.Literal) continue;
+      if (init.literalKind === LiteralKind.Integer) out.set(d.name.text, i64_to_string(init.value));
+    }
+  }
+  return out;
+}
+
+/** The constants a message of `source` may fold: its own, and those it imports by a name that only
+ * one source declares (with one value). */
+function foldable(source, declared) {
+  const consts = new Map(declared.get(source));
+  for (const st of source.statements) {
+    if (st.kind !== NodeKind.Import || !st.declarations) continue;
+    for (const d of st.declarations) {
+      const name = d.foreignName.text;
+      const values = [...declared.values()].filter((m) => m.has(name)).map((m) => m.get(name));
+      if (values.length === 1 && d.name.text === name) consts.set(name, values[0]);
+    }
+  }
+  return consts;
+}
+
+/** A message argument with `N.toString()` of an integer constant folded into its text, and literals
+ * then side by side joined: "at most " + MAX.toString() + " deep" is one text, "at most 4 deep". */
+function fold(node, consts) {
+  const e = node.kind === NodeKind.Call && node.args.length === 0 ? node.expression : null;
+  if (e && e.kind === NodeKind.PropertyAccess && e.property.text === "toString" && isIdent(e.expression)) {
+    const text = consts.get(e.expression.text);
+    if (text !== undefined) return Node.createStringLiteralExpression(text, node.range);
+  }
+  if (node.kind === NodeKind.Parenthesized) node.expression = fold(node.expression, consts);
+  else if (node.kind === NodeKind.Ternary) {
+    node.ifThen = fold(node.ifThen, consts);
+    node.ifElse = fold(node.ifElse, consts);
+  } else if (node.kind === NodeKind.Binary && node.operator === Token.Plus) {
+    node.left = fold(node.left, consts);
+    node.right = fold(node.right, consts);
+    const join = (a, b) => Node.createStringLiteralExpression(a.value + b.value, node.range);
+    if (isString(node.left) && isString(node.right)) return join(node.left, node.right);
+    const l = node.left;
+    if (l.kind === NodeKind.Binary && l.operator === Token.Plus && isString(l.right) && isString(node.right)) {
+      l.right = join(l.right, node.right); // (x + "a") + "b" is x + "ab"
+      return l;
+    }
+  }
+  return node;
+}
+
+/** Folds the integer constants in the message arguments of one source. */
+function foldMessages(source, consts) {
+  (function scan(node) {
+    if (isMessageCall(node)) node.args = node.args.map((a) => fold(a, consts));
+    for (const [, , child] of children(node)) scan(child);
+  })(source);
 }
 
 /** Message slots of the non-empty string returns in `node` (nested functions excluded). */
@@ -172,6 +241,8 @@ export default class MessagesTransform extends Transform {
     const sources = parser.sources.filter(
       (s) => s.normalizedPath.startsWith("assembly/") && !s.normalizedPath.startsWith("assembly/panel/"),
     );
+    const declared = new Map(sources.map((s) => [s, integerConstants(s)]));
+    for (const s of sources) foldMessages(s, foldable(s, declared));
     const scans = sources.map(scanSource);
     // Literal uses over all sources, and how many of them a rewrite would take over.
     const uses = new Map();

@@ -18,7 +18,9 @@ import {
 import { STORE_MISSING, STORE_FULL, STORE_IO_ERROR } from "../store/kv";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 import { validateScene, REQUIRE_NAME, SCENE_OK, SCENE_TOO_NEW, tooNewVersion } from "../scene/validate";
-import { canonicalLength, writeCanonicalInPlace, spillLength, spillTo, releaseSpill } from "../scene/canonical";
+import { canonicalLength, writeCanonicalInPlace, spillLength, spillTo } from "../scene/canonical";
+import { compileScene, sealCompiled } from "../playback/compile";
+import { writeInto, outLength } from "../playback/bytes";
 import { sceneDuration } from "../scene/startafter";
 import { schema, layerCount, nameToken, FIRMWARE_SCHEMA } from "../scene/state";
 import {
@@ -35,6 +37,7 @@ import {
   checkSceneFile,
   readSceneChunk,
   putSceneHeader,
+  writeCompiledFile,
   HEADER_ROOM,
   lastLength,
   chunk,
@@ -56,41 +59,48 @@ export function sendRejected(req: u32, result: i32): void {
 /**
  * Stores the validated document at token `root` of the open JSON document, whose source bytes are
  * [src, src+len) followed by BODY_SLACK spare bytes and preceded by HEADER_ROOM free ones (a request
- * body: core_http_begin), as scene `id`: its summary header (scene/store.ts), then its canonical form. The canonical form is written over the source bytes (scene/canonical); when legacy rewrites
- * make it longer than the source, the rest goes into the spare bytes, or (longer still) the JSON
- * document is closed and the scene is assembled in a block of its own. Either way the tokens are
- * unusable afterwards. Returns 0 or a negative STORE_* status; on failure the old file, if any, is intact.
+ * body: core_http_begin), as scene `id`: its summary header (scene/store.ts), then its canonical
+ * form; and its compiled form (playback/compile.ts) under `compiled/<id>`. The compiled form is
+ * written into the end of the spare bytes, the canonical form over the source bytes
+ * (scene/canonical); when legacy rewrites make it longer than the source, the rest goes into the
+ * spare bytes before the compiled form (which is not kept when there is no room for both). The tokens
+ * are unusable afterwards. Returns 0 or a negative STORE_* status; on failure the old files, if any, are intact.
  * For playback (the one-shot scene) as well as the library endpoints.
  */
 export function storeValidatedScene(id: string, root: i32, src: usize, len: u32): i32 {
-  // the summary header comes from the tokens, before the canonical form overwrites their source
+  // the summary header and the compiled form come from the tokens, before the canonical form
+  // overwrites their source
   const name = nameToken >= 0 ? String.UTF8.encode(stringValue(nameToken)) : new ArrayBuffer(0);
   const duration = sceneDuration();
   const layers = layerCount;
   const version = schema;
+  // the compiled form goes to the end of the spare bytes: no memory of its own (playback/compile.ts)
+  const spare = src + len;
+  writeInto(spare, BODY_SLACK, 0);
+  compileScene(root);
   const length = canonicalLength(root);
+  // the spill of legacy rewrites (at most 24 bytes a step, 2,306 in all) comes first: a compiled form
+  // it would reach is not kept (the scene plays from its JSON until it is saved in canonical form)
+  const compiled = length + outLength <= len + BODY_SLACK ? outLength : 0;
+  writeInto(0, 0, 0);
+  const form = spare + BODY_SLACK - compiled;
+  memory.copy(form, spare, compiled);
   const inPlace = writeCanonicalInPlace(root, src, len);
-  if (inPlace < 0) {
+  if (inPlace < 0 || length > len + BODY_SLACK) {
     log(LOG_ERROR, "scenes: canonical form of scene " + id + " overflowed its spill");
     return STORE_IO_ERROR;
   }
-  let rc: i32 = 0;
-  if (spillLength() == 0 || length <= len + BODY_SLACK) {
-    // the request body's spare bytes take the spill, and its URL's room the header: no second copy
-    if (spillLength() > 0) spillTo(src + <usize>inPlace);
-    const at = putSceneHeader(src, version, layers, duration, name);
-    rc = writeSceneFile(id, at, <u32>(src - at) + length);
-  } else {
-    closeJson();
-    const block = heap.alloc(HEADER_ROOM + length);
-    const dest = block + HEADER_ROOM;
-    memory.copy(dest, src, <usize>inPlace);
-    spillTo(dest + <usize>inPlace);
-    const at = putSceneHeader(dest, version, layers, duration, name);
-    rc = writeSceneFile(id, at, <u32>(dest - at) + length);
-    heap.free(block);
+  // the request body's spare bytes take the spill, and its URL's room the header: no second copy
+  spillTo(src + <usize>inPlace);
+  const at = putSceneHeader(src, version, layers, duration, name);
+  const total = <u32>(src - at) + length;
+  const rc = writeSceneFile(id, at, total);
+  // the compiled form goes with this file (its length and hash): written after it, it matches no other
+  if (rc >= 0) {
+    if (compiled > 0) sealCompiled(form, compiled, at, total);
+    if (compiled == 0 || writeCompiledFile(id, form, compiled) < 0)
+      log(LOG_WARN, "scenes: scene " + id + " plays from its JSON (no compiled form)");
   }
-  releaseSpill();
   if (rc < 0) log(LOG_ERROR, "scenes: writing scene " + id + " failed (" + rc.toString() + ")");
   return rc;
 }

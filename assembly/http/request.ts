@@ -13,9 +13,10 @@ export const M_PUT: u32 = 4;
 export const M_PATCH: u32 = 5;
 export const M_DELETE: u32 = 6;
 
-/** Every request body buffer (core_http_begin) has this many spare bytes after the body, so a scene
- * whose canonical form outgrows its body by up to that much is finished in place (api/scenes.ts)
- * instead of needing a second buffer of its whole size at the memory peak. */
+/** Every request body buffer (core_http_begin) has this many spare bytes after the body: a scene's
+ * compiled form is written there (a maximal scene's takes about 2.4 KB), and the canonical form's
+ * growth (legacy rewrites, at most 2,306 bytes) where the compiled form leaves room, so storing a
+ * scene (api/scenes.ts) needs no second buffer of its size at the memory peak. */
 export const BODY_SLACK: u32 = 2560;
 
 /** Opens the JSON body and returns its root token (0), or -1 after answering 400 invalid_json with

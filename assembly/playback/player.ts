@@ -1,6 +1,6 @@
-// Scene playback: a stored scene is parsed once at play into the compact form of compile.ts, then
-// this state machine runs it on the scene clock (wall time x speed), sending the bus traffic of
-// each step as it starts. See docs/playback.md.
+// Scene playback: a stored scene's compiled form (compile.ts, made at save) is loaded into fixed
+// tables at play, then this state machine runs it on the scene clock (wall time x speed), sending
+// the bus traffic of each step as it starts. See docs/playback.md.
 import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START, T_ANIM_PARAMS } from "../bus/protocol";
 import { sendAnimStart, sendColor, sendBackground, sendBaseColors, sendPalette } from "../bus/commands";
@@ -14,7 +14,6 @@ import {
   asyncMode,
   disabled,
   stepCount,
-  startToken,
   MAX_LAYERS,
   MAX_STEPS,
   ASYNC_NO,
@@ -23,11 +22,13 @@ import {
 import { app, changed } from "../state/app";
 import { appearance, activePalette } from "../state/appearance";
 import { config } from "../state/config";
-import { storeRead, storeWrite } from "../store/kv";
+import { storeRead } from "../store/kv";
+import { host_store_write } from "../host/imports";
 import { rootAt, count } from "../topology/rooted";
 import { setCount, setHas } from "../topology/targeting";
 import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
+import { readWritten } from "./bytes";
 import { sameName } from "../palette/palette";
 import { runnerStart } from "../runner/compile";
 import { rKind, R_RAIN, FLAT_STEP } from "../runner/fields";
@@ -60,24 +61,18 @@ const lafter = new StaticArray<i32>(8);
 const lafterStep = new StaticArray<i32>(8);
 const lspawner = new StaticArray<bool>(8); // a spawner step of the layer is launching drops
 
-/** Plays a stored scene (the one-shot scene when `id` is ONE_SHOT_ID). False when it cannot be
- * read or no longer validates (nothing changes then). */
+/** Plays a stored scene (the one-shot scene when `id` is ONE_SHOT_ID) from its compiled form, or,
+ * when it has none that matches its file, from its JSON (parsed, validated and compiled as at save).
+ * False when it cannot be read or no longer validates (nothing changes then). */
 export function playScene(id: string, now: u32): bool {
-  const buf = readSceneFile(id);
-  if (buf == 0) return false;
-  resetErrors();
-  let ok = parseJson(buf, lastLength) == PARSE_OK && validateScene(0, ALLOW_ID) == SCENE_OK;
-  if (ok) {
-    rootAt(config.logicalRoot);
-    c.compileScene(0);
-    copyLayerState();
-  }
-  closeJson();
-  heap.free(buf);
-  if (!ok) {
-    log(LOG_WARN, "playback: scene " + id + " cannot be played");
+  rootAt(config.logicalRoot);
+  const compiled = c.loadCompiled(id);
+  if (compiled <= 0 && !playJson(id)) {
+    // a compiled form that turned out corrupt has overwritten tables of what plays: stop that
+    if (compiled < 0) stopPlayback();
     return false;
   }
+  copyLayerState();
   // scene start: stop everything, black, then the background and the scene's look
   clearAll();
   sendColor(ADDR_BROADCAST, 0);
@@ -101,6 +96,24 @@ export function playScene(id: string, now: u32): bool {
   return true;
 }
 
+/** The scene's JSON into the tables, as before compiled forms (a file of an older firmware, or
+ * written by hand): parsed, validated, and compiled as at save, a window at a time (so no memory
+ * beyond the window); false when it cannot be read or does not validate. */
+function playJson(id: string): bool {
+  const buf = readSceneFile(id);
+  if (buf == 0) return false;
+  resetErrors();
+  let ok = parseJson(buf, lastLength) == PARSE_OK && validateScene(0, ALLOW_ID) == SCENE_OK;
+  if (ok) {
+    readWritten(c.compileOpen, c.PREFIX);
+    ok = c.loadScene();
+  }
+  closeJson();
+  heap.free(buf);
+  if (!ok) log(LOG_WARN, "playback: scene " + id + " cannot be played");
+  return ok;
+}
+
 const slotUsed = new StaticArray<bool>(MAX_LAYERS + 1);
 
 /** Palette slot 0 gets the scene's palette when the scene changes the look (or the appearance's
@@ -117,7 +130,7 @@ function sendPalettes(restore: bool): void {
 function copyLayerState(): void {
   nLayers = c.layerCount;
   for (let l = 0; l < nLayers; l++) {
-    const hasAfter = startToken[l] >= 0;
+    const hasAfter = afterLayer[l] >= 0;
     ldisabled[l] = disabled[l];
     lafter[l] = hasAfter ? afterLayer[l] : -1;
     lafterStep[l] = afterStep[l];
@@ -390,12 +403,15 @@ export function groupOfName(name: string): i32 {
   return c.groupOfName(name);
 }
 
+const lastPlayed = memory.data(12); // "1" or "0", then the id (at most 10 characters)
+const LAST_PLAYED_KEY_BYTES = memory.data<u8>([0x70, 0x6c, 0x61, 0x79, 0x62, 0x61, 0x63, 0x6b]); // "playback"
+
 function persistLastPlayed(): void {
-  const bytes = new Array<u8>();
-  bytes.push(app.lastPlayedSceneIsStored ? 0x31 : 0x30);
   const id = app.lastPlayedSceneId;
-  for (let i = 0; i < id.length; i++) bytes.push(<u8>id.charCodeAt(i));
-  storeWrite(LAST_PLAYED_KEY, bytes);
+  const n = min(id.length, 11);
+  store<u8>(lastPlayed, app.lastPlayedSceneIsStored ? 0x31 : 0x30);
+  for (let i = 0; i < n; i++) store<u8>(lastPlayed + 1 + i, <u8>id.charCodeAt(i));
+  host_store_write(LAST_PLAYED_KEY_BYTES, 8, lastPlayed, 1 + n);
 }
 
 /** Boot: the last played scene (for POST /api/scenes/play after a reboot). */

@@ -1,9 +1,34 @@
-// A runner step's fields, parsed once at play (the JSON document is released afterwards) into
-// fixed arrays indexed by compact step number (playback/compile.ts: layer · 12 + step; the flat
-// animation of POST /api/animations/play uses FLAT_STEP). Defaults follow the scene format.
-import { member, sizeOf, intIn, kindOf, stringEquals, sourceOf, lengthOf, J_TRUE, J_STRING } from "../json/reader";
-import { RUNNERS, ANIMATES } from "../scene/step";
+// A runner step's fields, parsed once (at save into the compiled scene form, playback/compile.ts;
+// for POST /api/animations/play when it is requested) into fixed arrays indexed by compact step
+// number (layer · 12 + step; the flat animation uses FLAT_STEP). Defaults follow the scene format.
+import { sizeOf, intIn, kindOf, stringEquals, sourceOf, lengthOf, J_TRUE, J_STRING } from "../json/reader";
+import {
+  RUNNERS,
+  ANIMATES,
+  nameIndex,
+  slot,
+  K_RUNNER,
+  K_SOURCE,
+  K_ORIGIN_PANEL,
+  K_DIRECTIONALITY,
+  K_REVERSE,
+  K_REPEAT,
+  K_ANGLE,
+  K_WAVE_WIDTH,
+  K_RIPPLE_WIDTH,
+  K_WIDTH,
+  K_PARAMS,
+  K_COUNT,
+  K_REPEAT_COUNT,
+  K_LINES,
+  K_THICKNESS,
+  K_WAVES,
+  K_SPEED,
+  K_ANIMATES,
+  K_AMOUNT,
+} from "../scene/step";
 import { parseDecimal } from "../scene/text";
+import { put, next } from "../playback/bytes";
 import { SRC_ROOT, SRC_LEAVES, SRC_PANEL, SRC_ALL } from "./distance";
 
 export const R_WAVE: u8 = 0;
@@ -14,7 +39,9 @@ export const R_BOUNCE: u8 = 4;
 export const R_RAIN: u8 = 5; // RAIN, SPARKLE, MATRIX: spawners (assembly/runner/spawn.ts)
 
 export const FLAT_STEP = 96;
-const N = FLAT_STEP + 1;
+/** Compiling a scene parses its runner steps here: never into a step that may be playing. */
+export const SCRATCH_STEP = FLAT_STEP + 1;
+const N = FLAT_STEP + 2;
 export const rKind = new StaticArray<u8>(N);
 export const rSource = new StaticArray<u8>(N);
 export const rPanel = new StaticArray<u8>(N);
@@ -31,95 +58,146 @@ export const rAmount = new StaticArray<u8>(N);
 export const rWaves = new StaticArray<u8>(N);
 export const rSpeed = new StaticArray<u16>(N);
 
+/** The `source` names, at their SRC_* values (SRC_PANEL is `panel:N`), then the legacy form. */
+const SOURCES: StaticArray<string> = ["root", "leaves", "", "all", "geometric"];
 /** Default width in rings: WAVE 3, RIPPLE 2, CHASE 1 (a single ring), WHEEL 0, BOUNCE 3, spawners 0. */
 const WIDTH_DEFAULT: StaticArray<u8> = [3, 2, 1, 0, 3, 0, 0, 0];
-/** Identity value of each animates target (color: unused). */
-const IDENTITY: StaticArray<u8> = [0, 255, 255, 0, 0, 0, 0];
+/** Identity value of each animates target (color: unused); 8 entries, read masked to 3 bits, as a
+ * record from a file may hold any value. */
+const IDENTITY: StaticArray<u8> = [0, 255, 255, 0, 0, 0, 0, 0];
 
-function num(st: i32, key: string, lo: i32, hi: i32, fallback: i32): i32 {
-  const t = member(st, key);
-  return t >= 0 ? <i32>intIn(t, lo, hi, fallback) : fallback;
+/** Field k's value (validated, so within its range), or `fallback` when absent. */
+function num(k: i32, fallback: i32): i32 {
+  const t = slot[k];
+  return t >= 0 ? <i32>intIn(t, 0, 65535, fallback) : fallback;
 }
 
-function yes(st: i32, key: string): bool {
-  const t = member(st, key);
+/** Whether field k is true (its token, when given, a JSON true). */
+export function yes(k: i32): bool {
+  const t = slot[k];
   return t >= 0 && kindOf(t) == J_TRUE;
-}
-
-function nameIndex(t: i32, list: StaticArray<string>): i32 {
-  if (t < 0) return -1;
-  for (let i = 0; i < list.length; i++) if (stringEquals(t, list[i])) return i;
-  return -1;
 }
 
 /** The identity value of animates index `a` (0 colour). */
 export function identityOf(a: i32): u8 {
-  return IDENTITY[a];
+  return IDENTITY[a & 7];
 }
 
 /**
- * Parses runner step `st` into step number `s`; writes into its compact record `rec`
- * (playback/compile.ts REC bytes): param0/param1 (rise, fall: uniform over the step's pulses, so
- * update params keeps them) and from/to (identity and amount for modifier sweeps).
+ * Parses the runner step whose fields scene/step.ts readFields has read into step number `s`;
+ * writes into its compact record `rec` (playback/compile.ts REC bytes): param0/param1 (rise, fall:
+ * uniform over the step's pulses, so update params keeps them) and from/to (identity and amount for
+ * modifier sweeps).
  */
-export function parseRunner(st: i32, s: i32, rec: usize): void {
-  const k = <u8>max(nameIndex(member(st, "runner"), RUNNERS), 0);
+export function parseRunner(s: i32, rec: usize): void {
+  const k = <u8>max(nameIndex(slot[K_RUNNER], RUNNERS), 0);
   rKind[s] = k;
-  // source (and the legacy forms originPanel: N and source: "geometric")
-  let src = SRC_ROOT;
-  let panel = 0;
-  let geometric = false;
-  const t = member(st, "source");
-  if (t >= 0 && kindOf(t) == J_STRING) {
-    if (stringEquals(t, "leaves")) src = SRC_LEAVES;
-    else if (stringEquals(t, "all")) src = SRC_ALL;
-    else if (stringEquals(t, "geometric")) geometric = true;
-    else if (!stringEquals(t, "root")) {
-      // validated: panel:N
-      const n = parseDecimal(sourceOf(t) + 6, lengthOf(t) - 6);
-      if (n > 0) {
-        src = SRC_PANEL;
-        panel = n;
-      }
-    }
-  }
-  const origin = num(st, "originPanel", 1, 254, 0);
-  if (origin > 0) {
-    src = SRC_PANEL;
-    panel = origin;
-  }
+  // source (and the legacy forms originPanel: N and source: "geometric"); validated
+  const t = slot[K_SOURCE];
+  let src = nameIndex(t, SOURCES);
+  let panel = num(K_ORIGIN_PANEL, 0);
+  if (src < 0 && t >= 0) panel = parseDecimal(sourceOf(t) + 6, lengthOf(t) - 6); // panel:N
+  const geometric = src == SOURCES.length - 1;
+  if (panel > 0) src = SRC_PANEL;
+  else if (src < 0 || geometric) src = SRC_ROOT;
   rSource[s] = <u8>src;
   rPanel[s] = <u8>min(panel, 255);
-  const dir = member(st, "directionality");
+  const dir = slot[K_DIRECTIONALITY];
   // MATRIX is geometric unless told otherwise (scene format, "Spawner details")
   rGeometric[s] = geometric || (dir >= 0 ? stringEquals(dir, "geometric") : k == R_RAIN + 2);
-  rReverse[s] = yes(st, "reverse");
-  rRepeat[s] = yes(st, "repeat");
-  rAngle[s] = <u16>num(st, "angle", 0, 359, 0);
+  rReverse[s] = yes(K_REVERSE);
+  rRepeat[s] = yes(K_REPEAT);
+  rAngle[s] = <u16>num(K_ANGLE, 0);
   // width: the runner's own key, else width, else params[0], else the default
-  const key = k == R_WAVE ? "waveWidth" : k == R_RIPPLE ? "rippleWidth" : "width";
-  let w = num(st, key, 0, 255, -1);
-  if (w < 0) w = num(st, "width", 0, 255, -1);
+  const key = k == R_WAVE ? K_WAVE_WIDTH : k == R_RIPPLE ? K_RIPPLE_WIDTH : K_WIDTH;
+  let w = num(key, -1);
+  if (w < 0) w = num(K_WIDTH, -1);
   if (w < 0) {
-    const p = member(st, "params");
+    const p = slot[K_PARAMS];
     if (p >= 0 && sizeOf(p) > 0) w = load<u8>(rec + 10); // encodeStep put params[0] there
   }
   rWidth[s] = <u8>(w < 0 ? WIDTH_DEFAULT[k] : w);
-  rCount[s] = <u8>num(st, "count", 1, 30, 1);
-  rRepeatCount[s] = <u8>num(st, "repeatCount", 1, 255, 1);
-  rLines[s] = <u8>num(st, "lines", 1, 6, 1);
-  rThickness[s] = <u16>num(st, "thickness", 0, 359, 0);
-  rWaves[s] = <u8>num(st, "waves", 1, 255, 1);
-  rSpeed[s] = <u16>num(st, "speed", 0, 65535, 0);
-  const a = max(nameIndex(member(st, "animates"), ANIMATES), 0);
-  const amount = num(st, "amount", 0, 255, a == 3 ? 128 : 255 - IDENTITY[a]);
-  rAmount[s] = <u8>amount;
+  rCount[s] = <u8>num(K_COUNT, 1);
+  rRepeatCount[s] = <u8>num(K_REPEAT_COUNT, 1);
+  rLines[s] = <u8>num(K_LINES, 1);
+  rThickness[s] = <u16>num(K_THICKNESS, 0);
+  rWaves[s] = <u8>num(K_WAVES, 1);
+  rSpeed[s] = <u16>num(K_SPEED, 0);
+  const a = max(nameIndex(slot[K_ANIMATES], ANIMATES), 0);
+  rAmount[s] = <u8>num(K_AMOUNT, a == 3 ? 128 : 255 - IDENTITY[a]);
+  recordTail(s, rec);
+}
+
+/** Bytes 10-13 of runner step `s`'s record (its animates target in byte 1) from its fields: the
+ * compiled form leaves them out. */
+export function recordTail(s: i32, rec: usize): void {
+  const k = rKind[s];
   // the pulse shape: WAVE and BOUNCE a triangle, RIPPLE a sharp front fading over its width,
   // CHASE and WHEEL hard-edged
   const rise: u8 = k == R_WAVE || k == R_BOUNCE ? 128 : 0;
   const fall: u8 = k == R_WAVE || k == R_BOUNCE ? 128 : k == R_RIPPLE ? 255 : 0;
   store<u8>(rec + 10, rise);
   store<u8>(rec + 11, fall);
-  store<u8>(rec + 12, IDENTITY[a]);
-  store<u8>(rec + 13, <u8>amount);
+  store<u8>(rec + 12, identityOf(load<u8>(rec, 1)));
+  store<u8>(rec + 13, rAmount[s]);
+}
+
+// The compiled scene form stores a runner step's fields packed to their bit widths (12 bytes), in
+// the order of `fields`. A value read from a file is whatever its bits hold: none traps (angles
+// wrap, divisions are floating point). A new field array goes into `fields` too.
+let writing = false;
+let bits: u32 = 0; // pending bits, `count` of them
+let count: u32 = 0;
+
+/** One field at `p` (a u16 when `wide`) of `width` bits: put, or read and stored. */
+function field(p: usize, width: u32, wide: bool = false): void {
+  if (writing) {
+    bits |= (wide ? <u32>load<u16>(p) : <u32>load<u8>(p)) << count;
+    for (count += width; count >= 8; count -= 8) {
+      put(bits);
+      bits >>= 8;
+    }
+    return;
+  }
+  for (; count < width; count += 8) bits |= next() << count;
+  const v = bits & ((1 << width) - 1);
+  bits >>= width;
+  count -= width;
+  if (wide) store<u16>(p, <u16>v);
+  else store<u8>(p, <u8>v);
+}
+
+function fields(s: i32): void {
+  const at = <usize>s;
+  const wide = at << 1;
+  bits = 0;
+  count = 0;
+  field(changetype<usize>(rKind) + at, 3); // R_WAVE-MATRIX
+  field(changetype<usize>(rSource) + at, 2); // SRC_ROOT-SRC_ALL
+  field(changetype<usize>(rPanel) + at, 8);
+  field(changetype<usize>(rGeometric) + at, 1);
+  field(changetype<usize>(rReverse) + at, 1);
+  field(changetype<usize>(rRepeat) + at, 1);
+  field(changetype<usize>(rAngle) + wide, 9, true); // 0-359
+  field(changetype<usize>(rWidth) + at, 8);
+  field(changetype<usize>(rCount) + at, 5); // 1-30
+  field(changetype<usize>(rRepeatCount) + at, 8);
+  field(changetype<usize>(rLines) + at, 3); // 1-6
+  field(changetype<usize>(rThickness) + wide, 9, true); // 0-359
+  field(changetype<usize>(rAmount) + at, 8);
+  field(changetype<usize>(rWaves) + at, 8);
+  field(changetype<usize>(rSpeed) + wide, 16, true);
+  if (writing && count > 0) put(bits);
+}
+
+/** Appends step `s`'s fields to the compiled form being written (playback/bytes.ts). */
+export function putRunner(s: i32): void {
+  writing = true;
+  fields(s);
+}
+
+/** Reads step `s`'s fields from the compiled form being read. */
+export function nextRunner(s: i32): void {
+  writing = false;
+  fields(s);
 }

@@ -46,35 +46,35 @@ import {
 } from "./state";
 
 // Step fields, by index.
-const K_ID = 0;
-const K_TYPE = 1;
-const K_RUNNER = 2;
-const K_COLOR = 3;
-const K_COLOR_TO = 4;
-const K_COLOR_FROM = 5;
-const K_DURATION = 6;
-const K_LOOP = 7;
-const K_PINGPONG = 8;
-const K_PARAMS = 9;
-const K_ANIMATES = 10;
-const K_FROM = 11;
-const K_TO = 12;
-const K_AMOUNT = 13;
-const K_SOURCE = 14;
-const K_DIRECTIONALITY = 15;
-const K_ANGLE = 16;
-const K_REVERSE = 17;
-const K_WAVE_WIDTH = 18;
-const K_RIPPLE_WIDTH = 19;
-const K_WIDTH = 20;
-const K_COUNT = 21;
-const K_REPEAT = 22;
-const K_REPEAT_COUNT = 23;
-const K_WAVES = 24;
-const K_SPEED = 25;
-const K_LINES = 26;
-const K_THICKNESS = 27;
-const K_ORIGIN_PANEL = 28;
+export const K_ID = 0;
+export const K_TYPE = 1;
+export const K_RUNNER = 2;
+export const K_COLOR = 3;
+export const K_COLOR_TO = 4;
+export const K_COLOR_FROM = 5;
+export const K_DURATION = 6;
+export const K_LOOP = 7;
+export const K_PINGPONG = 8;
+export const K_PARAMS = 9;
+export const K_ANIMATES = 10;
+export const K_FROM = 11;
+export const K_TO = 12;
+export const K_AMOUNT = 13;
+export const K_SOURCE = 14;
+export const K_DIRECTIONALITY = 15;
+export const K_ANGLE = 16;
+export const K_REVERSE = 17;
+export const K_WAVE_WIDTH = 18;
+export const K_RIPPLE_WIDTH = 19;
+export const K_WIDTH = 20;
+export const K_COUNT = 21;
+export const K_REPEAT = 22;
+export const K_REPEAT_COUNT = 23;
+export const K_WAVES = 24;
+export const K_SPEED = 25;
+export const K_LINES = 26;
+export const K_THICKNESS = 27;
+export const K_ORIGIN_PANEL = 28;
 
 const KEYS: StaticArray<string> = [
   "id",
@@ -146,16 +146,28 @@ const KIND_RUNNER = 2;
 const ID_MAX = 32;
 const ID_RULE = "must be 1-32 characters of [a-zA-Z0-9_-]";
 
-/** Value token of each field of the step being checked, or -1; the field of each member in order. */
-const slot = new StaticArray<i32>(NKEYS);
+/** Value token of each field (K_*) of the step being checked or read, or -1; the field of each
+ * member in order. */
+export const slot = new StaticArray<i32>(NKEYS);
 const memberKey = new StaticArray<i32>(NKEYS + 2);
 
 function keyIndex(m: i32): i32 {
   return lookup(m, KEYS, KEY_SIGS);
 }
 
-function nameIndex(t: i32, names: StaticArray<string>): i32 {
-  for (let k = 0; k < names.length; k++) if (stringEquals(t, names[k])) return k;
+/** Fills `slot` for the validated step `v` (members of other keys are skipped): compiling a step
+ * reads its fields from there, with one key lookup per member. */
+export function readFields(v: i32): void {
+  for (let k = 0; k < NKEYS; k++) slot[k] = -1;
+  for (let m = firstMember(v); m >= 0; m = nextMember(v, m)) {
+    const k = keyIndex(m);
+    if (k >= 0) slot[k] = m + 1;
+  }
+}
+
+/** The index of string token t in `names`, or -1 (also for t = -1: no such member). */
+export function nameIndex(t: i32, names: StaticArray<string>): i32 {
+  if (t >= 0) for (let k = 0; k < names.length; k++) if (stringEquals(t, names[k])) return k;
   return -1;
 }
 
@@ -289,7 +301,53 @@ function applies(k: i32, kind: i32, runner: i32): string {
   return "";
 }
 
+/** The integer ranges of step fields: lowest << 16 | highest. */
+const RANGES = memory.data<u32>([0xffff, 0xff, 359, 0x1001e, 0x100ff, 0x10006, 0x100fe]);
+/** Per field (K_*): the schemaVersion it needs << 4 | for an integer, 1 + its index in RANGES (0:
+ * not an integer). The schema rule reads "<key> needs schemaVersion N or later". */
+const FORM = memory.data<u8>([
+  0, // id (checkId)
+  0, // type
+  0, // runner
+  0, // color
+  0, // colorTo
+  0, // colorFrom
+  1, // duration 0-65535
+  0, // loop
+  0, // pingpong
+  0, // params
+  0, // animates
+  2, // from 0-255
+  2, // to
+  2, // amount
+  0, // source
+  0, // directionality
+  3, // angle 0-359
+  0, // reverse
+  2, // waveWidth
+  2, // rippleWidth
+  2, // width
+  4, // count 1-30
+  0x50, // repeat: schemaVersion 5
+  0x55, // repeatCount 1-255, schemaVersion 5
+  0x75, // waves 1-255, schemaVersion 7
+  1, // speed
+  6, // lines 1-6
+  3, // thickness
+  7, // originPanel 1-254
+]);
+
 function checkField(k: i32, t: i32, kind: i32, type: i32, runner: i32, li: i32, si: i32, count: i32): bool {
+  const form = <i32>load<u8>(FORM + k);
+  if (schema < form >> 4) return tooOld(form >> 4, KEYS[k]);
+  if (form & 15) {
+    const range = load<u32>(RANGES + ((<usize>(form & 15) - 1) << 2));
+    const v = needInt(t, range >> 16, range & 0xffff);
+    if (v < 0 || k != K_DURATION) return v >= 0;
+    if (v == 0 && si != count - 1) return bad("0 (infinite) is only allowed on the last step");
+    stepDuration[li * MAX_STEPS + si] = <u32>v;
+    return true;
+  }
   switch (k) {
     case K_ID:
       return checkId(t, li, si);
@@ -297,19 +355,6 @@ function checkField(k: i32, t: i32, kind: i32, type: i32, runner: i32, li: i32, 
     case K_COLOR_TO:
     case K_COLOR_FROM:
       return checkColor(t);
-    case K_DURATION: {
-      const d = needInt(t, 0, 65535);
-      if (d < 0) return false;
-      if (d == 0 && si != count - 1) return bad("0 (infinite) is only allowed on the last step");
-      stepDuration[li * MAX_STEPS + si] = <u32>d;
-      return true;
-    }
-    case K_LOOP:
-    case K_PINGPONG:
-    case K_REVERSE:
-      return needBool(t);
-    case K_REPEAT:
-      return (schema >= 5 || tooOld(5, "repeat")) && needBool(t);
     case K_PARAMS:
       return checkParams(t);
     case K_ANIMATES: {
@@ -318,36 +363,14 @@ function checkField(k: i32, t: i32, kind: i32, type: i32, runner: i32, li: i32, 
       if (a < 0) return bad("must be one of " + list(ANIMATES));
       return schema >= ANIMATES_SCHEMA[a] || tooOld(ANIMATES_SCHEMA[a], "animates " + ANIMATES[a]);
     }
-    case K_FROM:
-    case K_TO:
-    case K_AMOUNT:
-    case K_WAVE_WIDTH:
-    case K_RIPPLE_WIDTH:
-    case K_WIDTH:
-      return needInt(t, 0, 255) >= 0;
     case K_SOURCE:
       return checkSource(t);
     case K_DIRECTIONALITY:
       if (stringEquals(t, "topology")) return true;
       if (stringEquals(t, "geometric")) return schema >= 3 || tooOld(3, "geometric directionality");
       return bad('must be "topology" or "geometric"');
-    case K_ANGLE:
-    case K_THICKNESS:
-      return needInt(t, 0, 359) >= 0;
-    case K_COUNT:
-      return needInt(t, 1, 30) >= 0;
-    case K_REPEAT_COUNT:
-      return (schema >= 5 || tooOld(5, "repeatCount")) && needInt(t, 1, 255) >= 0;
-    case K_WAVES:
-      return (schema >= 7 || tooOld(7, "waves")) && needInt(t, 1, 255) >= 0;
-    case K_SPEED:
-      return needInt(t, 0, 65535) >= 0;
-    case K_LINES:
-      return needInt(t, 1, 6) >= 0;
-    case K_ORIGIN_PANEL:
-      return needInt(t, 1, 254) >= 0;
   }
-  return true;
+  return needBool(t); // loop, pingpong, reverse, repeat
 }
 
 function checkId(t: i32, li: i32, si: i32): bool {

@@ -48,21 +48,38 @@ export function libraryId(id: string): bool {
 
 // The key of the scene being read or written, built in place: listing the library reads hundreds of
 // files, and a string per key would be garbage.
-const KEY_CAP = 18; // "scenes/" and an id of at most 10 characters
+const KEY_CAP = 19; // "compiled/" and an id of at most 10 characters
 const keyBuf = memory.data(KEY_CAP);
+const compiledBuf = memory.data(KEY_CAP);
 
-/** A scene's store key, in a fixed buffer: valid until the next call; the length is `keyLength`.
- * A character no id has makes a key every host refuses (a second `/`). */
+/** `prefix` (UTF-8, `n` bytes) and `id` into `buf`; returns the key's length. A character no id has
+ * makes a key every host refuses (a second `/`). */
+function buildKey(buf: usize, prefix: usize, n: u32, id: string): u32 {
+  const k = min(<u32>id.length, KEY_CAP - n);
+  memory.copy(buf, prefix, n);
+  for (let i: u32 = 0; i < k; i++) {
+    const c = <u32>id.charCodeAt(i);
+    store<u8>(buf + n + i, idChar(c) ? <u8>c : 0x2f);
+  }
+  return n + k;
+}
+
+const SCENES_BYTES = memory.data<u8>([0x73, 0x63, 0x65, 0x6e, 0x65, 0x73, 0x2f]); // "scenes/"
+const COMPILED_BYTES = memory.data<u8>([0x63, 0x6f, 0x6d, 0x70, 0x69, 0x6c, 0x65, 0x64, 0x2f]); // "compiled/"
+
+/** A scene's store key, in a fixed buffer: valid until the next call; the length is `keyLength`. */
 export let keyLength: u32 = 0;
 export function sceneKey(id: string): usize {
-  const n = min(<u32>id.length, KEY_CAP - <u32>SCENE_PREFIX.length);
-  for (let i = 0; i < SCENE_PREFIX.length; i++) store<u8>(keyBuf + i, <u8>SCENE_PREFIX.charCodeAt(i));
-  for (let i: u32 = 0; i < n; i++) {
-    const c = <u32>id.charCodeAt(i);
-    store<u8>(keyBuf + SCENE_PREFIX.length + i, idChar(c) ? <u8>c : 0x2f);
-  }
-  keyLength = <u32>SCENE_PREFIX.length + n;
+  keyLength = buildKey(keyBuf, SCENES_BYTES, 7, id);
   return keyBuf;
+}
+
+/** The key of a scene's compiled form (docs/playback.md, "The compiled form"), in a buffer of its
+ * own (both keys may be in use at once); the length is `compiledKeyLength`. */
+export let compiledKeyLength: u32 = 0;
+export function compiledKey(id: string): usize {
+  compiledKeyLength = buildKey(compiledBuf, COMPILED_BYTES, 9, id);
+  return compiledBuf;
 }
 
 /** 0 when the scene exists, STORE_MISSING when not, STORE_IO_ERROR when the store fails. */
@@ -117,8 +134,16 @@ export function writeSceneFile(id: string, ptr: usize, len: u32): i32 {
   return host_store_write(k, keyLength, ptr, len);
 }
 
+/** Writes a scene's compiled form; 0 or a negative STORE_* status. */
+export function writeCompiledFile(id: string, ptr: usize, len: u32): i32 {
+  const k = compiledKey(id);
+  return host_store_write(k, compiledKeyLength, ptr, len);
+}
+
 export function deleteSceneFile(id: string): i32 {
   libraryVersion++;
+  const c = compiledKey(id);
+  host_store_delete(c, compiledKeyLength); // a compiled form left behind matches no other file
   const k = sceneKey(id);
   return host_store_delete(k, keyLength);
 }

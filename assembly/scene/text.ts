@@ -204,14 +204,12 @@ export function signatures(keys: StaticArray<string>): StaticArray<u32> {
 export function lookup(t: i32, keys: StaticArray<string>, sigs: StaticArray<u32>): i32 {
   const n = lengthOf(t);
   if (kindOf(t) != J_STRING || n == 0) return -1;
-  if (hasEscape(t)) {
-    for (let k = 0; k < keys.length; k++) if (stringEquals(t, keys[k])) return k;
-    return -1;
-  }
   const p = sourceOf(t);
   const sig = (n << 16) | ((<u32>load<u8>(p)) << 8) | (<u32>load<u8>(p + n - 1));
   for (let k = 0; k < keys.length; k++) {
     if (unchecked(sigs[k]) == sig && stringEquals(t, unchecked(keys[k]))) return k;
   }
+  // a key with escapes has another signature than its text: compare it with each (rare)
+  if (hasEscape(t)) for (let k = 0; k < keys.length; k++) if (stringEquals(t, keys[k])) return k;
   return -1;
 }

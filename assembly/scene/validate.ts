@@ -89,7 +89,7 @@ export const GROUP_NAME_MAX = 32;
 /** The schemaVersion of a document answered with SCENE_TOO_NEW. */
 export let tooNewVersion: i64 = 0;
 
-const BLENDS: StaticArray<string> = [
+export const BLENDS: StaticArray<string> = [
   "opaque",
   "add",
   "max",

@@ -1,33 +1,34 @@
-// Targeting resolution: a validated selector (a layer's `panels` or `fallback`, a token of the open
-// JSON document) becomes a set of panel indices against the rooted tree (topology/rooted.ts).
-// Sets are bitsets of 4 words (indices 0-127) in a fixed pool: no allocation per call.
-import { kindOf, sizeOf, after, firstMember, stringEquals, intIn, J_STRING, J_ARRAY } from "../json/reader";
-import { textOf, tp, tl, startsWith, bytesAre, parseDecimal, indexOfByte } from "../scene/text";
-import { decimal } from "../scene/targeting";
+// Targeting resolution: a selector (a layer's `panels` or `fallback`), stored pre-parsed in the
+// compiled scene form (scene/targeting.ts checkSelector), becomes a set of panel indices against
+// the rooted tree (topology/rooted.ts) as it is read. Sets are bitsets of 4 words (indices 0-127) in
+// a fixed pool: no allocation per call.
+import * as S from "../scene/targeting";
+import { next, nextF64, malformed, overrun } from "../playback/bytes";
 import { tree } from "./tree";
 import { depth, children, order, root, count, inSubtree } from "./rooted";
 
 export const SET_WORDS = 4;
-/** Pool slots: 0-9 for the caller (0-7 layers, 8 the flat animation), 10 and up scratch for
- * nested selectors (2 per level, 5 levels). */
+/** Pool slots: 0-9 for the caller (0-7 layers, 8 the flat animation, 9 a layer's fallback), 10
+ * and up scratch for nested selectors (2 per level, 5 levels). */
 const POOL = 20;
 export const sets = new StaticArray<u32>(POOL * SET_WORDS);
 
+// Sets are indexed by pool slot (< POOL) and panel index (1-127): every access is in range.
 export function setClear(s: i32): void {
-  for (let i = 0; i < SET_WORDS; i++) sets[s * SET_WORDS + i] = 0;
+  for (let i = 0; i < SET_WORDS; i++) unchecked((sets[s * SET_WORDS + i] = 0));
 }
 
 export function setAdd(s: i32, p: i32): void {
-  if (p >= 1 && p <= count) sets[s * SET_WORDS + (p >> 5)] |= 1 << (p & 31);
+  if (p >= 1 && p <= count) unchecked((sets[s * SET_WORDS + (p >> 5)] |= 1 << (p & 31)));
 }
 
 export function setHas(s: i32, p: i32): bool {
-  return (sets[s * SET_WORDS + (p >> 5)] & (1 << (p & 31))) != 0;
+  return (unchecked(sets[s * SET_WORDS + (p >> 5)]) & (1 << (p & 31))) != 0;
 }
 
 export function setCount(s: i32): i32 {
   let n = 0;
-  for (let i = 0; i < SET_WORDS; i++) n += <i32>popcnt(sets[s * SET_WORDS + i]);
+  for (let i = 0; i < SET_WORDS; i++) n += <i32>popcnt(unchecked(sets[s * SET_WORDS + i]));
   return n;
 }
 
@@ -40,106 +41,79 @@ function setAllPanels(s: i32): void {
   for (let p = 1; p <= count; p++) setAdd(s, p);
 }
 
-/** Resolves the selector at token `v` into set `out` (0-9). Uses the current rooting. */
-export function resolveSelector(v: i32, out: i32): void {
-  resolve(v, out, 0);
+/** Resolves the selector next in the compiled form being read (playback/bytes.ts) into set `out`
+ * (0-9), with the current rooting. One that is not well formed marks the reader malformed. */
+export function resolveSelector(out: i32): void {
+  resolve(out, 0);
 }
 
-function resolve(v: i32, out: i32, level: i32): void {
+function resolve(out: i32, level: i32): void {
   setClear(out);
-  const kind = kindOf(v);
-  if (kind == J_STRING) return resolveString(v, out);
-  if (kind == J_ARRAY) return addIndices(v, out);
-  const m = firstMember(v);
-  const value = m + 1;
+  const op = <i32>next();
+  if (overrun) return;
+  // objects nest at most MAX_SELECTOR_DEPTH deep: the scratch sets suffice
+  if (op >= S.SEL_EXCLUDE && op <= S.SEL_EVERY && level >= S.MAX_SELECTOR_DEPTH) return malformed();
   const scratch = 10 + level * 2;
-  if (stringEquals(m, "exclude")) {
-    addIndices(value, scratch);
-    for (let p = 1; p <= count; p++) if (!setHas(scratch, p)) setAdd(out, p);
-    return;
-  }
-  if (stringEquals(m, "not")) {
-    resolve(value, scratch, level + 1);
-    for (let p = 1; p <= count; p++) if (!setHas(scratch, p)) setAdd(out, p);
-    return;
-  }
-  const union = stringEquals(m, "any");
-  if (!union) setAllPanels(out);
-  const n = sizeOf(value);
-  let t = value + 1;
-  for (let i = 0; i < n; i++) {
-    resolve(t, scratch + 1, level + 1);
-    for (let w = 0; w < SET_WORDS; w++) {
-      const a = sets[out * SET_WORDS + w];
-      const b = sets[(scratch + 1) * SET_WORDS + w];
-      sets[out * SET_WORDS + w] = union ? a | b : a & b;
+  if (op < S.SEL_LIST) {
+    // a string form: one walk over the canonical positions k (panel order[k]); all, first, last and
+    // fraction take the positions [a, b)
+    let a = 0;
+    let b = count;
+    if (op == S.SEL_FRACTION) {
+      // x*n <= k < y*n, so 0-0.5 and 0.5-1 split the order without overlap
+      a = <i32>Math.ceil(nextF64() * <f64>count);
+      b = <i32>Math.ceil(nextF64() * <f64>count);
+    } else if (op >= S.SEL_DEPTH) {
+      const v = <i32>next();
+      if (op == S.SEL_LAST) a = count - v;
+      else if (op == S.SEL_FIRST) b = v;
+      else a = v; // a depth's lowest, a panel
+      if (op == S.SEL_DEPTH) b = <i32>next();
     }
-    t = after(t);
+    if (op == S.SEL_NEIGHBORS) {
+      if (tree.exists(a)) for (let slot = 0; slot < 3; slot++) setAdd(out, tree.connectedPanel(a, slot));
+      return;
+    }
+    if (op == S.SEL_SUBTREE && !tree.exists(a)) return;
+    for (let k = 0; k < count; k++) {
+      const x = <i32>order[k];
+      let yes = k >= a && k < b;
+      if (op == S.SEL_ROOT) yes = x == root;
+      else if (op == S.SEL_LEAVES) yes = children[x] == 0;
+      else if (op == S.SEL_BRANCHES) yes = children[x] >= 2;
+      else if (op == S.SEL_EVEN || op == S.SEL_ODD) yes = (k & 1) == op - S.SEL_EVEN;
+      else if (op == S.SEL_DEPTH) yes = <i32>depth[x] >= a && <i32>depth[x] <= b;
+      else if (op == S.SEL_SUBTREE) yes = inSubtree(x, a);
+      if (yes) setAdd(out, x);
+    }
+    return;
+  }
+  if (op == S.SEL_LIST) return addIndices(out);
+  if (op == S.SEL_EXCLUDE || op == S.SEL_NOT) {
+    if (op == S.SEL_EXCLUDE) addIndices(scratch);
+    else resolve(scratch, level + 1);
+    for (let p = 1; p <= count; p++) if (!setHas(scratch, p)) setAdd(out, p);
+    return;
+  }
+  if (op == S.SEL_NONE) return;
+  if (op > S.SEL_EVERY) return malformed();
+  // any, all
+  const union = op == S.SEL_ANY;
+  if (!union) setAllPanels(out);
+  const n = <i32>next();
+  for (let i = 0; i < n && !overrun; i++) {
+    resolve(scratch + 1, level + 1);
+    for (let w = 0; w < SET_WORDS; w++) {
+      const x = sets[out * SET_WORDS + w];
+      const y = sets[(scratch + 1) * SET_WORDS + w];
+      sets[out * SET_WORDS + w] = union ? x | y : x & y;
+    }
   }
 }
 
-/** Listed indices that exist; missing ones are skipped. */
-function addIndices(v: i32, out: i32): void {
+/** A count, then that many panel indices; indices that do not exist are skipped. */
+function addIndices(out: i32): void {
   setClear(out);
-  const n = sizeOf(v);
-  let t = v + 1;
-  for (let i = 0; i < n; i++) {
-    setAdd(out, <i32>intIn(t, 1, 254, 0));
-    t = after(t);
-  }
-}
-
-/** Canonical positions [a, b) into `out`. */
-function addPositions(out: i32, a: i32, b: i32): void {
-  for (let k = max(a, 0); k < min(b, count); k++) setAdd(out, order[k]);
-}
-
-function resolveString(v: i32, out: i32): void {
-  textOf(v);
-  const p = tp;
-  const n = tl;
-  if (bytesAre(p, n, "all")) return setAllPanels(out);
-  if (bytesAre(p, n, "root")) return setAdd(out, root);
-  const leaves = bytesAre(p, n, "leaves");
-  if (leaves || bytesAre(p, n, "branches")) {
-    for (let q = 1; q <= count; q++) if (leaves ? children[q] == 0 : children[q] >= 2) setAdd(out, q);
-    return;
-  }
-  const even = bytesAre(p, n, "even");
-  if (even || bytesAre(p, n, "odd")) {
-    for (let k = even ? 0 : 1; k < count; k += 2) setAdd(out, order[k]);
-    return;
-  }
-  if (startsWith(p, n, "depth:")) {
-    const q = p + 6;
-    const m = n - 6;
-    const dash = indexOfByte(q, m, 0x2d);
-    const a = dash < 0 ? parseDecimal(q, m) : parseDecimal(q, <u32>dash);
-    const b = dash < 0 ? a : parseDecimal(q + dash + 1, m - dash - 1);
-    for (let x = 1; x <= count; x++) if (<i32>depth[x] >= a && <i32>depth[x] <= b) setAdd(out, x);
-    return;
-  }
-  if (startsWith(p, n, "subtree:")) {
-    const s = parseDecimal(p + 8, n - 8);
-    if (!tree.exists(s)) return;
-    for (let x = 1; x <= count; x++) if (inSubtree(x, s)) setAdd(out, x);
-    return;
-  }
-  if (startsWith(p, n, "neighbors:")) {
-    const s = parseDecimal(p + 10, n - 10);
-    if (!tree.exists(s)) return;
-    for (let slot = 0; slot < 3; slot++) setAdd(out, tree.connectedPanel(s, slot));
-    return;
-  }
-  if (startsWith(p, n, "first:")) return addPositions(out, 0, parseDecimal(p + 6, n - 6));
-  if (startsWith(p, n, "last:")) return addPositions(out, count - parseDecimal(p + 5, n - 5), count);
-  if (startsWith(p, n, "fraction:")) {
-    const q = p + 9;
-    const m = n - 9;
-    const dash = indexOfByte(q, m, 0x2d);
-    const a = decimal(q, <u32>dash);
-    const b = decimal(q + dash + 1, m - dash - 1);
-    // positions k with a*n <= k < b*n (so 0-0.5 and 0.5-1 split the order without overlap)
-    addPositions(out, <i32>Math.ceil(a * <f64>count), <i32>Math.ceil(b * <f64>count));
-  }
+  const n = next();
+  for (let i: u32 = 0; i < n; i++) setAdd(out, <i32>next());
 }

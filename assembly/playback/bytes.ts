@@ -1,0 +1,171 @@
+// The byte streams of the compiled scene form (docs/playback.md, "The compiled form"). The writer
+// fills a fixed buffer with a window of what is put (the rest is only counted), so compiling needs no
+// memory of its own; the reader reads a stored file in CHUNK-byte windows, or a compile done again
+// for each window (a scene without a stored compiled form, a flat animation's selector). Reading
+// past the end gives zeros and sets `overrun`; nothing read ever needs more memory than the window.
+import { host_store_read } from "../host/imports";
+import { chunk, CHUNK, MAX_SCENE_FILE } from "../scene/store";
+
+// ---- writer -------------------------------------------------------------------------------------
+
+/** Where the window goes, and how many bytes have been put in all. */
+export let out: usize = 0;
+export let outLength: u32 = 0;
+let outCap: u32 = 0;
+let outFrom: u32 = 0;
+
+/** Bytes [from, from+cap) of what is put next go to [p, p+cap); outLength counts them all. Between
+ * compiles the window is empty (writeInto(0, 0, 0)): the selector check puts its compiled form
+ * whenever it runs. */
+export function writeInto(p: usize, cap: u32, from: u32): void {
+  out = p;
+  outCap = cap;
+  outFrom = from;
+  outLength = 0;
+}
+
+export function put(b: u32): void {
+  const i = outLength++ - outFrom; // before the window: wraps to a large value
+  if (i < outCap) store<u8>(out + i, <u8>b);
+}
+
+/** Puts v (u16) over the two bytes put at stream offset `at`, when they are in the window. */
+export function patch16(at: u32, v: u32): void {
+  const i = at - outFrom;
+  if (i < outCap) store<u8>(out + i, <u8>v);
+  if (i + 1 < outCap) store<u8>(out + i + 1, <u8>(v >> 8));
+}
+
+/** n bytes at p. */
+export function putBytes(p: usize, n: u32): void {
+  for (let i: u32 = 0; i < n; i++) put(load<u8>(p + i));
+}
+
+// ---- reader -------------------------------------------------------------------------------------
+
+let rp: usize = 0; // the next byte
+let rend: usize = 0; // the end of the window
+let rkey: usize = 0; // the file read, or 0: `regenerate` writes each window
+let rkeyLength: u32 = 0;
+let roffset: u32 = 0; // where what is not yet in the window starts
+let regenerate: () => void = nothing;
+/** A read went past the end (or the file failed), or what was read is malformed. */
+export let overrun = false;
+
+function nothing(): void {}
+
+/** What is being read is not a compiled form (a selector or value out of its range). */
+export function malformed(): void {
+  overrun = true;
+}
+
+/** Reads the stored file `key` (its bytes stay valid while it is read) from `offset` on. */
+export function readFile(key: usize, keyLength: u32, offset: u32): void {
+  rp = 0;
+  rend = 0;
+  rkey = key;
+  rkeyLength = keyLength;
+  roffset = offset;
+  overrun = false;
+}
+
+/** Reads what `write` puts, from `offset` on: it is called again for each window. */
+export function readWritten(write: () => void, offset: u32): void {
+  readFile(0, 0, offset);
+  regenerate = write;
+}
+
+export function next(): u32 {
+  if (rp == rend) {
+    // the next window
+    let got: i32 = 0;
+    if (rkey) got = host_store_read(rkey, rkeyLength, roffset, chunk, CHUNK);
+    else {
+      writeInto(chunk, CHUNK, roffset);
+      regenerate();
+      got = <i32>min(CHUNK, outLength - min(outLength, roffset));
+      writeInto(0, 0, 0);
+    }
+    if (got <= 0) {
+      overrun = true;
+      return 0;
+    }
+    roffset += <u32>got;
+    rp = chunk;
+    rend = chunk + got;
+  }
+  return <u32>load<u8>(rp++);
+}
+
+/** Reads past n bytes. */
+export function skip(n: u32): void {
+  for (let i: u32 = 0; i < n && !overrun; i++) next();
+}
+
+/** n bytes to p. */
+export function nextBytes(p: usize, n: u32): void {
+  for (let i: u32 = 0; i < n; i++) store<u8>(p + i, <u8>next());
+}
+
+const TEXT_CAP: u32 = 128; // a palette name: 30 characters
+const text = memory.data(TEXT_CAP);
+
+/** A length byte and that many UTF-8 bytes, as a string. */
+export function nextText(): string {
+  const n = min(next(), TEXT_CAP);
+  nextBytes(text, n);
+  return String.UTF8.decodeUnsafe(text, n);
+}
+
+export function next32(): u32 {
+  const v = next() | (next() << 8) | (next() << 16);
+  return v | (next() << 24);
+}
+
+export function nextF64(): f64 {
+  nextBytes(word, 8);
+  return load<f64>(word);
+}
+
+const word = memory.data(8);
+
+export function putF64(v: f64): void {
+  store<f64>(word, v);
+  putBytes(word, 8);
+}
+
+// ---- hashing ------------------------------------------------------------------------------------
+
+/** A hash of [p, p+n) continuing `h`, 8 bytes at a time (each step is a bijection of h, so one
+ * changed word always changes the result); `fold` keeps 32 bits of it. Hashing a file in windows of
+ * a multiple of 8 bytes gives the hash of the whole. */
+export function hashBytes(h: u64, p: usize, n: u32): u64 {
+  let i: u32 = 0;
+  for (; i + 8 <= n; i += 8) h = rotl<u64>((h ^ load<u64>(p + i)) * 0x9e3779b97f4a7c15, 29);
+  for (; i < n; i++) h = rotl<u64>((h ^ (<u64>load<u8>(p + i))) * 0x9e3779b97f4a7c15, 29);
+  return h;
+}
+
+export function fold(h: u64): u32 {
+  return <u32>(h ^ (h >> 32));
+}
+
+export const HASH_SEED: u64 = 0x811c9dc5;
+
+/** The hash of stored file `key` from `offset` on (read in CHUNK-byte windows), continuing `h`;
+ * `overrun` when it cannot be read or is longer than a scene file can be. */
+export function hashFile(key: usize, keyLength: u32, offset: u32, h: u64): u64 {
+  let at = offset;
+  overrun = false;
+  while (true) {
+    const got = host_store_read(key, keyLength, at, chunk, CHUNK);
+    if (got == 0) break;
+    at += <u32>got;
+    if (got < 0 || at - offset > MAX_SCENE_FILE + 512) {
+      overrun = true;
+      break;
+    }
+    h = hashBytes(h, chunk, <u32>got);
+  }
+  return h;
+}
