@@ -2,10 +2,10 @@
 // A PATCH is storage plus a session restart: the cached broker is dropped and the next tick
 // resolves and connects again.
 import * as w from "../json/writer";
-import { parseMqttPatch, brokerMissing, commitMqtt, writeMqttSettings, KEYS } from "../mqtt/config";
+import { parseMqttPatch, brokerMissing, commitMqtt, writeMqttSettings, KEYS, mqtt } from "../mqtt/config";
 import { writeRuntime, restartSession, stopSession } from "../mqtt/session";
 import { persistMqtt } from "../mqtt/service";
-import { jsonBody, sendInvalid } from "../http/request";
+import { jsonBody, sendInvalid, sendStoreFailure } from "../http/request";
 import { sendError } from "../http/response";
 
 export function getMqtt(req: u32, _param: string, _body: usize, _len: u32): void {
@@ -27,9 +27,17 @@ export function applyMqtt(req: u32, v: i32, allowed: string[]): bool {
     sendError(req, 422, "broker_required");
     return false;
   }
+  const old = mqtt;
+  commitMqtt(c);
+  const rc = persistMqtt(); // stored before the answer; on a failure nothing changes
+  if (rc < 0) {
+    commitMqtt(old);
+    sendStoreFailure(req, rc, "the MQTT settings");
+    return false;
+  }
+  commitMqtt(old);
   stopSession();
   commitMqtt(c);
-  persistMqtt();
   restartSession();
   return true;
 }

@@ -22,16 +22,18 @@ export function pushAppearance(): void {
   sendPalette(activePalette());
 }
 
-export function persistAppearance(): void {
+/** Stores the appearance; 0 or a negative STORE_* status. */
+export function persistAppearance(): i32 {
   w.beginCapture();
   writeAppearance();
-  storeWrite(APPEARANCE_KEY, w.endCapture());
+  return storeWrite(APPEARANCE_KEY, w.endCapture());
 }
 
-/** Applies a validated appearance change, persists it and sends what changed. */
-export function changeAppearance(patch: AppearancePatch): void {
+/** Applies a validated appearance change, persists it (unless it was stored already) and sends what
+ * changed. */
+export function changeAppearance(patch: AppearancePatch, persist: bool = true): void {
   applyAppearancePatch(patch);
-  persistAppearance();
+  if (persist) persistAppearance();
   if (patch.hasBrightness) sendBrightness(appearance.brightness);
   if (!patch.hasBaseColors && patch.palette === null) return;
   // A playing scene keeps its own colours and palettes (the appearance fills in the rest).

@@ -25,10 +25,11 @@ import { app } from "../state/app";
 import * as w from "../json/writer";
 import { mqttTick } from "../mqtt/service";
 
-export function persistConfiguration(): void {
+/** Stores the configuration; 0 or a negative STORE_* status. */
+export function persistConfiguration(): i32 {
   w.beginCapture();
   writeConfiguration();
-  storeWrite(CONFIG_KEY, w.endCapture());
+  return storeWrite(CONFIG_KEY, w.endCapture());
 }
 
 /** Returns true when it applied queued work (which may allocate). */
@@ -39,7 +40,8 @@ export function runLoop(now: u32): bool {
     switch (item.kind) {
       case W_APPEARANCE:
         // b = 1: an MQTT brightness command, dropped while the power is off
-        if (item.b == 0 || app.isOn) changeAppearance(item.appearance!);
+        // b = 2: an HTTP change, applied to the state and stored before it was answered
+        if (item.b != 1 || app.isOn) changeAppearance(item.appearance!, item.b != 2);
         break;
       case W_POWER:
         setPower(item.a != 0);

@@ -2,7 +2,8 @@
 import { parseJson, PARSE_OK, PARSE_TOO_MANY_TOKENS } from "../json/reader";
 import { resetErrors, validationError } from "../json/validate";
 import { sendError, sendLiteral } from "./response";
-import { enqueue, Work } from "../core/queue";
+import { enqueue, queueLength, QUEUE_SIZE, Work } from "../core/queue";
+import { STORE_FULL } from "../store/kv";
 
 export const M_OTHER: u32 = 0;
 export const M_GET: u32 = 1;
@@ -38,6 +39,19 @@ export function queueOrBusy(req: u32, kind: u8, a: i32, b: i32): Work | null {
   const w = enqueue(kind, a, b);
   if (!w) sendError(req, 503, "busy");
   return w;
+}
+
+/** Answers a failed store write: 507 storage_full when the store is full, else 500 naming `what`. */
+export function sendStoreFailure(req: u32, rc: i32, what: string): void {
+  if (rc == STORE_FULL) sendError(req, 507, "storage_full");
+  else sendError(req, 500, what + " could not be stored");
+}
+
+/** Whether the work queue has room for one more item (so a change can be stored before queueing it). */
+export function queueHasRoom(req: u32): bool {
+  if (queueLength() < QUEUE_SIZE) return true;
+  sendError(req, 503, "busy");
+  return false;
 }
 
 export function sendAccepted(req: u32): void {

@@ -1,5 +1,7 @@
 // Custom palettes in the host's store: one file per palette, key "palettes/<hex>", where <hex> is
-// the lower-case hex of the UTF-8 bytes of the name with ASCII letters folded to lower case.
+// the lower-case hex of the UTF-8 bytes of the name case-folded (palette.ts foldCase). Palettes stored
+// before names folded beyond ASCII have the key of the ASCII-only fold: they are still found and read
+// (legacy keys, below).
 // - Injective on folded names (hex of bytes is), so two names share a file exactly when they are
 //   equal case-insensitively, which is how names are unique (DECISIONS.md).
 // - Only [0-9a-f] follows the prefix: no name can reach outside "palettes/" (no "/", no "..").
@@ -29,7 +31,7 @@ import { resetErrors, fail, parseHexColorAt, validationError } from "../json/val
 import { log, LOG_WARN } from "../util/log";
 import { STORE_MISSING } from "../store/kv";
 import * as w from "../json/writer";
-import { Palette, BASE_COLORS_NAME, sameName } from "./palette";
+import { Palette, BASE_COLORS_NAME, sameName, foldCase } from "./palette";
 import { BUILTIN_PALETTES } from "./builtin";
 import { validatePalette, nameToken, packStops } from "./validate";
 
@@ -57,22 +59,52 @@ const HEX = "0123456789abcdef";
 
 // ---- keys -------------------------------------------------------------------------------------
 
-/** Writes the key of the UTF-8 name at src into dest; its length, or 0 when no name is that long. */
-function keyFromUtf8(src: usize, len: u32, dest: usize): u32 {
-  if (len == 0 || len > MAX_NAME_BYTES) return 0;
-  memory.copy(dest, prefixBytes, PREFIX_LEN);
-  for (let k: u32 = 0; k < len; k++) {
-    let b = <u32>load<u8>(src + k);
-    if (b >= 0x41 && b <= 0x5a) b |= 0x20;
-    store<u8>(dest + PREFIX_LEN + 2 * k, <u8>HEX.charCodeAt(b >> 4));
-    store<u8>(dest + PREFIX_LEN + 2 * k + 1, <u8>HEX.charCodeAt(b & 15));
-  }
-  return PREFIX_LEN + 2 * len;
+function hexByte(dest: usize, b: u32): usize {
+  store<u8>(dest, <u8>HEX.charCodeAt(b >> 4));
+  store<u8>(dest + 1, <u8>HEX.charCodeAt(b & 15));
+  return dest + 2;
 }
 
-function keyFromName(name: string, dest: usize): u32 {
+/** Writes the key of the UTF-8 name at src into dest; its length, or 0 when no name is that long.
+ * `legacy`: ASCII letters fold only (the keys of palettes stored before foldCase). */
+function keyFromUtf8(src: usize, len: u32, dest: usize, legacy: bool = false): u32 {
+  if (len == 0 || len > MAX_NAME_BYTES) return 0;
+  memory.copy(dest, prefixBytes, PREFIX_LEN);
+  let out = dest + PREFIX_LEN;
+  let k: u32 = 0;
+  while (k < len) {
+    const b = <u32>load<u8>(src + k);
+    // a 2- or 3-byte sequence is folded as a code point (a fold is never longer in UTF-8)
+    const n: u32 = legacy || b < 0xc2 || b >= 0xf0 ? 1 : b < 0xe0 ? 2 : 3;
+    let ok = k + n <= len;
+    for (let i: u32 = 1; ok && i < n; i++) ok = (<u32>load<u8>(src + k + i) & 0xc0) == 0x80;
+    if (!ok || n == 1) {
+      out = hexByte(out, b >= 0x41 && b <= 0x5a ? b | 0x20 : b);
+      k++;
+      continue;
+    }
+    let c: u32 =
+      n == 2
+        ? ((b & 0x1f) << 6) | (<u32>load<u8>(src + k + 1) & 0x3f)
+        : ((b & 0x0f) << 12) | ((<u32>load<u8>(src + k + 1) & 0x3f) << 6) | (<u32>load<u8>(src + k + 2) & 0x3f);
+    c = foldCase(c);
+    if (c < 0x80) out = hexByte(out, c);
+    else if (c < 0x800) {
+      out = hexByte(out, 0xc0 | (c >> 6));
+      out = hexByte(out, 0x80 | (c & 0x3f));
+    } else {
+      out = hexByte(out, 0xe0 | (c >> 12));
+      out = hexByte(out, 0x80 | ((c >> 6) & 0x3f));
+      out = hexByte(out, 0x80 | (c & 0x3f));
+    }
+    k += n;
+  }
+  return <u32>(out - dest);
+}
+
+function keyFromName(name: string, dest: usize, legacy: bool = false): u32 {
   const bytes = String.UTF8.encode(name);
-  return keyFromUtf8(changetype<usize>(bytes), <u32>bytes.byteLength, dest);
+  return keyFromUtf8(changetype<usize>(bytes), <u32>bytes.byteLength, dest, legacy);
 }
 
 /** The store key of a palette name, or null when the name is too long or empty to exist. */
@@ -109,7 +141,9 @@ function readAt(key: usize, keyLen: u32): i32 {
     closeJson();
     return P_CORRUPT;
   }
-  const k = keyOfToken(nameToken(0), checkBuf);
+  let k = keyOfToken(nameToken(0), checkBuf);
+  if (k != keyLen || memory.compare(checkBuf, key, keyLen) != 0)
+    k = keyFromName(stringValue(nameToken(0)), checkBuf, true); // a legacy key
   if (k != keyLen || memory.compare(checkBuf, key, keyLen) != 0) {
     closeJson();
     fail("name", "does not match the file's key");
@@ -123,7 +157,25 @@ export function readPaletteNamed(name: string): i32 {
   closeJson();
   const k = keyFromName(name, keyBuf);
   if (k == 0) return P_MISSING;
+  const status = readAt(keyBuf, k);
+  if (status != P_MISSING || !legacyKey(name, k)) return status;
   return readAt(keyBuf, k);
+}
+
+/** The legacy key of a name (ASCII letters folded only), or null when it is the same as its key: a
+ * palette stored before names folded beyond ASCII, which an update or delete removes. */
+export function legacyPaletteKey(name: string): string | null {
+  const k = keyFromName(name, keyBuf);
+  if (k == 0 || !legacyKey(name, k)) return null;
+  return String.UTF8.decodeUnsafe(keyBuf, keyFromName(name, keyBuf, true));
+}
+
+/** The legacy key of `name` into keyBuf when it differs from its key (of length k); false if not. */
+function legacyKey(name: string, k: u32): bool {
+  const old = keyFromName(name, checkBuf, true);
+  if (old == k && memory.compare(checkBuf, keyBuf, k) == 0) return false;
+  memory.copy(keyBuf, checkBuf, old);
+  return true;
 }
 
 /** Whether a palette file exists under this name's key (without reading it): P_OK, P_MISSING or
@@ -131,7 +183,8 @@ export function readPaletteNamed(name: string): i32 {
 export function paletteFileStatus(name: string): i32 {
   const k = keyFromName(name, keyBuf);
   if (k == 0) return P_MISSING;
-  const n = host_store_read(keyBuf, k, 0, fileBuf, 1);
+  let n = host_store_read(keyBuf, k, 0, fileBuf, 1);
+  if (n == STORE_MISSING && legacyKey(name, k)) n = host_store_read(keyBuf, k, 0, fileBuf, 1);
   if (n >= 0) return P_OK;
   return n == STORE_MISSING ? P_MISSING : P_IO_ERROR;
 }
