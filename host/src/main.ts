@@ -19,6 +19,7 @@ Options:
   --manual-clock      test hook: the clock only advances through POST /__test__/clock
   --no-mdns           neither advertise (_tessera._tcp) nor browse (_mqtt._tcp) by mDNS
   --seed N            test hook: host_random() replays a fixed sequence (0-4294967295)
+  --ws-ping-ms N      WebSocket ping interval (default 10000, 100-600000; docs/desktop-host.md)
   --help              this text
 `;
 
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
         "manual-clock": { type: "boolean", default: false },
         "no-mdns": { type: "boolean", default: false },
         seed: { type: "string" },
+        "ws-ping-ms": { type: "string", default: "10000" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -60,6 +62,8 @@ async function main(): Promise<void> {
     fail("--log-level must be error, warn, info or debug");
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && (!/^\d+$/.test(values.seed!) || seed > 0xffffffff)) fail("--seed must be 0-4294967295");
+  const wsPingMs = Number(values["ws-ping-ms"]);
+  if (!Number.isInteger(wsPingMs) || wsPingMs < 100 || wsPingMs > 600000) fail("--ws-ping-ms must be 100-600000");
   if (values.panels !== undefined && values.topology !== undefined) fail("give --panels or --topology, not both");
   let wires;
   try {
@@ -82,6 +86,7 @@ async function main(): Promise<void> {
     manualClock: values["manual-clock"],
     mdns: !values["no-mdns"],
     seed,
+    wsPingMs,
     onListening: (url) => console.log(`Open the Tessera app: ${url}/`),
   }).catch((e: Error) => fail(e.message));
   console.log(`Tessera controller ${controller.hostname} listening on ${controller.url}`);

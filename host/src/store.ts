@@ -10,6 +10,7 @@ const KEY = /^[a-z0-9_-][a-z0-9._-]*(\/[a-z0-9_-][a-z0-9._-]*)?$/;
 export class FileStore {
   constructor(readonly dir: string) {
     fs.mkdirSync(dir, { recursive: true });
+    removeTemporaries(dir);
   }
 
   /** The file of a key, or null when the key is not a valid store key. */
@@ -87,6 +88,21 @@ export class FileStore {
     };
     walk(this.dir, "");
     return keys.sort().join("\n");
+  }
+}
+
+/** Temporary files a write left behind when the process was killed (`<key>.tmp`): never a value. */
+function removeTemporaries(dir: string): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) removeTemporaries(file);
+    else if (entry.name.endsWith(".tmp")) {
+      try {
+        fs.rmSync(file, { force: true });
+      } catch {
+        // not removable: a later write of that key fails and says so
+      }
+    }
   }
 }
 
