@@ -1,7 +1,7 @@
 /*
  * main.c: the POSIX host's command line (the desktop host's flags) and main loop. One lock owns the
  * core, the panels and the bus queue; the main loop delivers bus packets and ticks the core when
- * due, CivetWeb's threads take the lock for each request and frame.
+ * due, the server's thread (server.c) takes the lock for each request and frame.
  */
 #include <errno.h>
 #include <limits.h>
@@ -46,6 +46,7 @@ static const char HELP[] =
     "  --manual-clock      test hook: the clock only advances through POST /__test__/clock\n"
     "  --no-mdns           do not advertise or browse by mDNS\n"
     "  --seed N            test hook: host_random() replays a fixed sequence (0-4294967295)\n"
+    "  --ws-ping-ms N      WebSocket ping interval (default 10000, 100-600000; docs/porting.md)\n"
     "  --help              this text\n";
 
 static void fail(const char *message) {
@@ -69,7 +70,7 @@ static void on_signal(int sig) {
 
 int main(int argc, char **argv) {
   const char *port_arg = "8080", *host = NULL, *data_dir = "data", *panels_arg = NULL, *topology = NULL;
-  const char *variant = "large", *level = "info", *seed_arg = NULL;
+  const char *variant = "large", *level = "info", *seed_arg = NULL, *ping_arg = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **target = NULL;
@@ -86,10 +87,10 @@ int main(int argc, char **argv) {
       return 0;
     }
     const char *names[] = {"--port",     "--host",    "--data-dir",  "--panels",
-                           "--topology", "--variant", "--log-level", "--seed"};
-    const char **targets[] = {&port_arg, &host, &data_dir, &panels_arg, &topology, &variant, &level, &seed_arg};
+                           "--topology", "--variant", "--log-level", "--seed", "--ws-ping-ms"};
+    const char **targets[] = {&port_arg, &host, &data_dir, &panels_arg, &topology, &variant, &level, &seed_arg, &ping_arg};
     const char *value = NULL;
-    for (int k = 0; k < 8; k++) {
+    for (int k = 0; k < 9; k++) {
       size_t n = strlen(names[k]);
       if (strncmp(a, names[k], n) == 0 && (a[n] == 0 || a[n] == '=')) {
         target = targets[k];
@@ -118,6 +119,9 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 4; k++)
     if (strcmp(level, levels[k]) == 0) posix_log_level = k;
   if (posix_log_level < 0) fail("--log-level must be error, warn, info or debug");
+  long ping_ms;
+  if (ping_arg && !integer(ping_arg, 100, 600000, &ping_ms)) fail("--ws-ping-ms must be 100-600000");
+  if (ping_arg) posix_ws_ping_ms = (int)ping_ms;
   if (panels_arg && topology) fail("give --panels or --topology, not both");
   long long seed = -1;
   if (seed_arg) {

@@ -63,7 +63,8 @@ int posix_mdns_pending(void);
 int posix_mdns_pump(void); /* with the lock: delivers queued answers and the end of a browse */
 void posix_mdns_shutdown(void); /* at exit: withdraws the advertisement */
 
-/* server.c: HTTP + /ws. Returns the bound port or -1. */
+/* server.c: HTTP + /ws on its own thread. Returns the bound port or -1. --ws-ping-ms sets the ping interval. */
+extern int posix_ws_ping_ms;
 int server_start(const char *host, int port);
 void server_stop(void);
 
