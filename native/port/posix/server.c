@@ -1040,8 +1040,10 @@ static int ws_flush(conn_t *c, uint64_t now) {
   pthread_mutex_lock(&ws_lock);
   int r = tessera_wsq_flush(&c->q, write_fd, &c->fd, (uint32_t)now);
   int stalled = r == TESSERA_WSQ_PENDING && tessera_wsq_stalled(&c->q, (uint32_t)now, WS_STALL_MS) && !c->closing;
+  /* closed for being behind (by the core's thread) and not even the close frame goes out: dropped */
+  int gone = r == TESSERA_WSQ_PENDING && c->closing && tessera_wsq_stalled(&c->q, (uint32_t)now, WS_CLOSE_GRACE_MS);
   pthread_mutex_unlock(&ws_lock);
-  if (r == TESSERA_WSQ_ERROR) return 1;
+  if (r == TESSERA_WSQ_ERROR || gone) return 1;
   if (r == TESSERA_WSQ_DONE) {
     if (c->peer_closed) return 1;
     shutdown(c->fd, SHUT_WR); /* our close is out: the client's close or the deadline ends it */
