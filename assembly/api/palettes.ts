@@ -20,7 +20,6 @@ import {
   readPaletteNamed,
   paletteFileStatus,
   paletteKey,
-  legacyPaletteKey,
   openList,
   nextKey,
   readCurrent,
@@ -179,11 +178,7 @@ export function createPalette(req: u32, _param: string, body: usize, len: u32): 
 /** Writes a palette file; false after answering 507 (storage full) or 500. */
 function store(req: u32, name: string, stops: StaticArray<u32>): bool {
   const rc = storeWrite(paletteKey(name)!, canonicalBytes(name, stops));
-  if (rc == 0) {
-    const legacy = legacyPaletteKey(name); // stored under the ASCII-only fold before: now replaced
-    if (legacy !== null) storeDelete(legacy);
-    return true;
-  }
+  if (rc == 0) return true;
   if (rc == STORE_FULL) sendError(req, 507, "storage_full");
   else sendError(req, 500, "palette " + quoted(name) + " could not be stored");
   return false;
@@ -230,12 +225,7 @@ export function deletePalette(req: u32, encoded: string, _body: usize, _len: u32
   if (key === null) return sendError(req, 404, "not_found");
   const active = sameName(appearance.palette, name);
   if ((active || sceneUsesPalette(name)) && !queueOrBusy(req, W_PALETTE, 0, 0)) return;
-  let rc = storeDelete(key);
-  const legacy = legacyPaletteKey(name);
-  if (legacy !== null) {
-    const old = storeDelete(legacy);
-    if (rc == STORE_MISSING) rc = old;
-  }
+  const rc = storeDelete(key);
   if (rc == STORE_MISSING) return sendError(req, 404, "not_found");
   if (rc < 0) return sendError(req, 500, "palette " + quoted(name) + " could not be deleted");
   if (active) {

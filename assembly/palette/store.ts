@@ -1,7 +1,7 @@
 // Custom palettes in the host's store: one file per palette, key "palettes/<hex>", where <hex> is
 // the lower-case hex of the UTF-8 bytes of the name case-folded (palette.ts foldCase). Palettes stored
-// before names folded beyond ASCII have the key of the ASCII-only fold: they are still found and read
-// (legacy keys, below).
+// before names folded beyond ASCII (their key folds ASCII letters only) are moved to their key at boot
+// (migrateLegacyKeys).
 // - Injective on folded names (hex of bytes is), so two names share a file exactly when they are
 //   equal case-insensitively, which is how names are unique (DECISIONS.md).
 // - Only [0-9a-f] follows the prefix: no name can reach outside "palettes/" (no "/", no "..").
@@ -12,7 +12,7 @@
 // the file's own key; anything else is "corrupt" and is reported, never trusted.
 // Memory: a file is read into one static buffer and checked on the reader's tape, and a listing is
 // one heap buffer freed after use, so serving every palette allocates nothing per palette.
-import { host_store_read, host_store_list } from "../host/imports";
+import { host_store_read, host_store_list, host_store_write, host_store_delete } from "../host/imports";
 import {
   parseJson,
   closeJson,
@@ -141,9 +141,7 @@ function readAt(key: usize, keyLen: u32): i32 {
     closeJson();
     return P_CORRUPT;
   }
-  let k = keyOfToken(nameToken(0), checkBuf);
-  if (k != keyLen || memory.compare(checkBuf, key, keyLen) != 0)
-    k = keyFromName(stringValue(nameToken(0)), checkBuf, true); // a legacy key
+  const k = keyOfToken(nameToken(0), checkBuf);
   if (k != keyLen || memory.compare(checkBuf, key, keyLen) != 0) {
     closeJson();
     fail("name", "does not match the file's key");
@@ -157,25 +155,7 @@ export function readPaletteNamed(name: string): i32 {
   closeJson();
   const k = keyFromName(name, keyBuf);
   if (k == 0) return P_MISSING;
-  const status = readAt(keyBuf, k);
-  if (status != P_MISSING || !legacyKey(name, k)) return status;
   return readAt(keyBuf, k);
-}
-
-/** The legacy key of a name (ASCII letters folded only), or null when it is the same as its key: a
- * palette stored before names folded beyond ASCII, which an update or delete removes. */
-export function legacyPaletteKey(name: string): string | null {
-  const k = keyFromName(name, keyBuf);
-  if (k == 0 || !legacyKey(name, k)) return null;
-  return String.UTF8.decodeUnsafe(keyBuf, keyFromName(name, keyBuf, true));
-}
-
-/** The legacy key of `name` into keyBuf when it differs from its key (of length k); false if not. */
-function legacyKey(name: string, k: u32): bool {
-  const old = keyFromName(name, checkBuf, true);
-  if (old == k && memory.compare(checkBuf, keyBuf, k) == 0) return false;
-  memory.copy(keyBuf, checkBuf, old);
-  return true;
 }
 
 /** Whether a palette file exists under this name's key (without reading it): P_OK, P_MISSING or
@@ -183,8 +163,7 @@ function legacyKey(name: string, k: u32): bool {
 export function paletteFileStatus(name: string): i32 {
   const k = keyFromName(name, keyBuf);
   if (k == 0) return P_MISSING;
-  let n = host_store_read(keyBuf, k, 0, fileBuf, 1);
-  if (n == STORE_MISSING && legacyKey(name, k)) n = host_store_read(keyBuf, k, 0, fileBuf, 1);
+  const n = host_store_read(keyBuf, k, 0, fileBuf, 1);
   if (n >= 0) return P_OK;
   return n == STORE_MISSING ? P_MISSING : P_IO_ERROR;
 }
@@ -213,6 +192,39 @@ export function loadPalette(name: string): Palette | null {
   const p = new Palette(stringValue(nameToken(0)), packStops(0), false);
   closeJson();
   return p;
+}
+
+// ---- boot: keys of the ASCII-only fold ------------------------------------------------------------
+
+/** Moves each palette file whose key is its name's ASCII-only fold (stored before names folded beyond
+ * ASCII) to its key, so every casing finds it. Only keys with a non-ASCII byte can differ; a file
+ * whose new key is taken already stays where it is (and reads as corrupt), with a warning. */
+export function migrateLegacyKeys(): void {
+  if (!openList()) return;
+  const listed = listPtr;
+  while (nextKey()) {
+    const key = listPtr + keyAt;
+    let wide = false;
+    for (let i = PREFIX_LEN; i + 1 < keyLen && !wide; i += 2) wide = load<u8>(key + i) >= 0x38; // byte >= 0x80
+    if (!wide) continue;
+    const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
+    if (n <= 0 || <u32>n > FILE_CAP) continue;
+    closeJson();
+    resetErrors();
+    if (parseJson(fileBuf, <u32>n) != PARSE_OK || !validatePalette(0)) continue;
+    const k = keyOfToken(nameToken(0), checkBuf);
+    const old = keyFromName(stringValue(nameToken(0)), keyBuf, true);
+    closeJson();
+    if (k == 0 || (k == keyLen && memory.compare(checkBuf, key, k) == 0)) continue; // its key already
+    if (old != keyLen || memory.compare(keyBuf, key, old) != 0) continue; // not a legacy key: corrupt
+    if (host_store_read(checkBuf, k, 0, keyBuf, 1) != STORE_MISSING) {
+      log(LOG_WARN, "palettes: " + currentKey() + " clashes with another palette's name; left as it is");
+      continue;
+    }
+    if (host_store_write(checkBuf, k, fileBuf, <u32>n) == 0) host_store_delete(key, keyLen);
+  }
+  if (listPtr == listed) closeList();
+  resetErrors();
 }
 
 // ---- listing ----------------------------------------------------------------------------------
