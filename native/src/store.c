@@ -35,7 +35,7 @@ static void remove_temporaries(const char *dir, int depth) {
     int n = snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
     if (n < 0 || (size_t)n >= sizeof full) continue;
     struct stat st;
-    if (lstat(full, &st) != 0) continue;
+    if (stat(full, &st) != 0) continue;
     if (S_ISDIR(st.st_mode)) {
       if (depth == 0) remove_temporaries(full, 1);
     } else if (ends_tmp(e->d_name) && unlink(full) == 0) {
