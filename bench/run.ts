@@ -16,6 +16,7 @@ import { benchRunners } from "./runners.js";
 import { benchSpawners } from "./spawners.js";
 import { benchWamr } from "./wamr.js";
 import { benchWeb } from "./web.js";
+import { benchHostileLoad, reportHostileLoad } from "./hostile-load.js";
 
 const PANELS = 100;
 
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
     "10. The web app: gzipped assets and the live preview with 100 panels (8 runner layers)",
     await benchWeb(),
   );
+  // Slow clients: each host's RSS and a fresh client's PING latency under a client that never reads.
+  console.log(reportHostileLoad(await benchHostileLoad(60)));
   // The device fit: the core under 32-bit WAMR, classic and fast, with its memory and instruction counts.
   console.log((await benchWamr()).text);
 }
