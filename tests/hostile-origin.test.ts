@@ -139,11 +139,12 @@ test("no response carries a CORS header, preflights included", async () => {
 });
 
 test("a WebSocket upgrade from a foreign page or name is refused with a JSON answer, its own page is served", async () => {
-  for (const headers of [
+  const refused: Record<string, string>[] = [
     { Origin: "http://evil.example" },
     { Host: "evil.example", Origin: "http://evil.example" },
     { Host: "rebound.example" },
-  ]) {
+  ];
+  for (const headers of refused) {
     await assert.rejects(RawWs.open(host.port, headers), (e: any) => {
       assert.ok([403, 421].includes(e.answer.status), `status ${e.answer.status}`);
       assert.equal(typeof e.answer.json.error, "string");
