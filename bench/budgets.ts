@@ -7,8 +7,11 @@
 
 /** build/controller.wasm on the device: at most 64 KiB. */
 export const IMAGE_BUDGET = 64 * 1024;
-/** What the release image may not exceed today (bytes). */
-export const IMAGE_CEILING = 88 * 1024;
+/** What the release image may not exceed today (bytes). Raised from 88 KiB by issue 17 (hostile
+ * clients), which put behaviour into the core that no host can own: the Host/Origin policy and its
+ * `allowedHosts` setting (about 1.4 KB), storing a change before answering it (0.4 KB), palette names
+ * folded beyond ASCII and the move of palettes stored under the old keys (1.3 KB). */
+export const IMAGE_CEILING = 91 * 1024;
 /** Linear memory: one page, never grown. */
 export const MEMORY_PAGES_BUDGET = 1;
 /** The core's device heap on a 32-bit classic-interpreter WAMR build (bytes; bench/wamr.ts), and the goal. */
