@@ -292,7 +292,7 @@ export class Server {
     ws.on("message", (data: Buffer, isBinary: boolean) => {
       c.saidAt = performance.now();
       c.alive = true;
-      if (!isBinary || !c.inCore) return; // the protocol is binary only; text frames are dropped like bad frames
+      if (!isBinary || !c.inCore || c.closing) return; // the protocol is binary only; text frames are dropped like bad frames
       this.core.wsFrame(conn, new Uint8Array(data.buffer, data.byteOffset, data.length));
       this.core.kick();
     });
