@@ -106,7 +106,11 @@ test("PATCH logicalRoot: 202 {ok:true, logicalRoot:N} and GET shows it; a missin
     assert.equal(res.text, `{"ok":true,"logicalRoot":${root}}`);
     assert.deepEqual(await configuration(), { powerStateOnBoot: 2, logicalRoot: root, allowedHosts: [] });
   }
-  const both = await api(host, "PATCH", "/api/configuration", { powerStateOnBoot: 1, logicalRoot: 4, allowedHosts: [] });
+  const both = await api(host, "PATCH", "/api/configuration", {
+    powerStateOnBoot: 1,
+    logicalRoot: 4,
+    allowedHosts: [],
+  });
   assert.equal(both.status, 202, both.text);
   assert.equal(both.text, '{"ok":true,"logicalRoot":4}');
   assert.deepEqual(await configuration(), { powerStateOnBoot: 1, logicalRoot: 4, allowedHosts: [] });

@@ -77,7 +77,7 @@ function keyFromUtf8(src: usize, len: u32, dest: usize, legacy: bool = false): u
     // a 2- or 3-byte sequence is folded as a code point (a fold is never longer in UTF-8)
     const n: u32 = legacy || b < 0xc2 || b >= 0xf0 ? 1 : b < 0xe0 ? 2 : 3;
     let ok = k + n <= len;
-    for (let i: u32 = 1; ok && i < n; i++) ok = (<u32>load<u8>(src + k + i) & 0xc0) == 0x80;
+    for (let i: u32 = 1; ok && i < n; i++) ok = ((<u32>load<u8>(src + k + i)) & 0xc0) == 0x80;
     if (!ok || n == 1) {
       out = hexByte(out, b >= 0x41 && b <= 0x5a ? b | 0x20 : b);
       k++;
@@ -85,8 +85,8 @@ function keyFromUtf8(src: usize, len: u32, dest: usize, legacy: bool = false): u
     }
     let c: u32 =
       n == 2
-        ? ((b & 0x1f) << 6) | (<u32>load<u8>(src + k + 1) & 0x3f)
-        : ((b & 0x0f) << 12) | ((<u32>load<u8>(src + k + 1) & 0x3f) << 6) | (<u32>load<u8>(src + k + 2) & 0x3f);
+        ? ((b & 0x1f) << 6) | ((<u32>load<u8>(src + k + 1)) & 0x3f)
+        : ((b & 0x0f) << 12) | (((<u32>load<u8>(src + k + 1)) & 0x3f) << 6) | ((<u32>load<u8>(src + k + 2)) & 0x3f);
     c = foldCase(c);
     if (c < 0x80) out = hexByte(out, c);
     else if (c < 0x800) {

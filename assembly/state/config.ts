@@ -37,7 +37,7 @@ function hostName(i: i32, path: string): bool {
   const n = lengthOf(i);
   let ok = n > 0 && n <= MAX_HOST_NAME && load<u8>(p) != 0x2e && load<u8>(p + n - 1) != 0x2e;
   for (let k: u32 = 0; ok && k < n; k++) {
-    const c = <u32>load<u8>(p + k) | 0x20;
+    const c = (<u32>load<u8>(p + k)) | 0x20;
     ok = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c == 0x2d || c == 0x2e;
   }
   return ok || fail(path, "must be a host name of 1-253 letters, digits, '-' and '.'");
