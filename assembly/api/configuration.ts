@@ -30,7 +30,7 @@ export function patchConfiguration(req: u32, _param: string, body: usize, len: u
   if (rc < 0) {
     config.powerStateOnBoot = power;
     config.allowedHosts = hosts;
-    return sendStoreFailure(req, rc, "the configuration");
+    return sendStoreFailure(req, rc);
   }
   if (root >= 0 && !queueOrBusy(req, W_LOGICAL_ROOT, root, 0)) return;
   if (root < 0) {

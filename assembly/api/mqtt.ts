@@ -32,7 +32,7 @@ export function applyMqtt(req: u32, v: i32, allowed: string[]): bool {
   const rc = persistMqtt(); // stored before the answer; on a failure nothing changes
   if (rc < 0) {
     commitMqtt(old);
-    sendStoreFailure(req, rc, "the MQTT settings");
+    sendStoreFailure(req, rc);
     return false;
   }
   commitMqtt(old);

@@ -42,7 +42,7 @@ export function postPower(req: u32, _param: string, body: usize, len: u32): void
   const bytes = new Array<u8>();
   bytes.push(on ? 0x31 : 0x30);
   const rc = storeWrite(POWER_KEY, bytes);
-  if (rc < 0) return sendStoreFailure(req, rc, "the power state");
+  if (rc < 0) return sendStoreFailure(req, rc);
   if (!queueOrBusy(req, W_POWER, on ? 1 : 0, 0)) return;
   // two literal raw() calls rather than a chosen string: the messages transform moves them to UTF-8
   w.begin(req, 202);

@@ -13,7 +13,7 @@ import {
 } from "../playback/player";
 import { sendAnimControl } from "../bus/commands";
 import { activePalette } from "../state/appearance";
-import { changeAppearance, setPower } from "./look";
+import { changeAppearance, setPower, appearanceCaughtUp } from "./look";
 import { sendPower, sendColor, sendPalette } from "../bus/commands";
 import { discoveryTick } from "../bus/discovery";
 import { queryTick } from "../bus/query";
@@ -79,6 +79,7 @@ export function runLoop(now: u32): bool {
     }
     item = dequeue();
   }
+  if (worked) appearanceCaughtUp();
   playbackTick(now);
   discoveryTick(now);
   queryTick(now);

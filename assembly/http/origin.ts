@@ -30,11 +30,17 @@ function equalsName(p: usize, n: u32, s: string): bool {
   return true;
 }
 
+/** [a, a+an) equals [b, b+bn) (ASCII, case-insensitively). */
 function bytesEqual(a: usize, an: u32, b: usize, bn: u32): bool {
   if (an != bn) return false;
   for (let i: u32 = 0; i < an; i++) if (lower(load<u8>(a + i)) != lower(load<u8>(b + i))) return false;
   return true;
 }
+
+// The few words the policy knows, as bytes (static memory is scarce: a string costs twice and more).
+const LOCALHOST = memory.data<u8>([0x6c, 0x6f, 0x63, 0x61, 0x6c, 0x68, 0x6f, 0x73, 0x74]); // localhost
+const DOT_LOCAL = memory.data<u8>([0x2e, 0x6c, 0x6f, 0x63, 0x61, 0x6c]); // .local
+const HTTPS = memory.data<u8>([0x68, 0x74, 0x74, 0x70, 0x73]); // https (http: its first 4)
 
 /** Four decimal numbers 0-255 separated by dots. */
 function isIpv4(p: usize, n: u32): bool {
@@ -104,12 +110,12 @@ function splitAuthority(p: usize, n: u32): bool {
 
 /** nameAt/nameLen is one of the controller's own names (not an IP literal). */
 function isOwnName(): bool {
-  if (equalsName(nameAt, nameLen, "localhost")) return true;
+  if (bytesEqual(nameAt, nameLen, LOCALHOST, 9)) return true;
   const host = deviceName();
   if (host.length > 0) {
     if (equalsName(nameAt, nameLen, host)) return true;
     const k = <u32>host.length;
-    if (nameLen == k + 6 && equalsName(nameAt, k, host) && equalsName(nameAt + k, 6, ".local")) return true;
+    if (nameLen == k + 6 && equalsName(nameAt, k, host) && bytesEqual(nameAt + k, 6, DOT_LOCAL, 6)) return true;
   }
   const extra = config.allowedHosts;
   for (let i = 0; i < extra.length; i++) if (equalsName(nameAt, nameLen, extra[i])) return true;
@@ -142,7 +148,7 @@ export function allowRequest(req: u32, p: usize, hostLen: u32, originLen: u32, a
   while (i < originLen && load<u8>(o + i) != 0x3a) i++;
   const scheme = i;
   const ok =
-    (equalsName(o, scheme, "http") || equalsName(o, scheme, "https")) &&
+    (bytesEqual(o, scheme, HTTPS, 4) || bytesEqual(o, scheme, HTTPS, 5)) &&
     i + 3 <= originLen &&
     load<u8>(o + i + 1) == 0x2f &&
     load<u8>(o + i + 2) == 0x2f;

@@ -41,10 +41,9 @@ export function queueOrBusy(req: u32, kind: u8, a: i32, b: i32): Work | null {
   return w;
 }
 
-/** Answers a failed store write: 507 storage_full when the store is full, else 500 naming `what`. */
-export function sendStoreFailure(req: u32, rc: i32, what: string): void {
-  if (rc == STORE_FULL) sendError(req, 507, "storage_full");
-  else sendError(req, 500, what + " could not be stored");
+/** Answers a failed store write: 507 storage_full when the store is full, else 500 storage_error. */
+export function sendStoreFailure(req: u32, rc: i32): void {
+  sendError(req, rc == STORE_FULL ? 507 : 500, rc == STORE_FULL ? "storage_full" : "storage_error");
 }
 
 /** Whether the work queue has room for one more item (so a change can be stored before queueing it). */

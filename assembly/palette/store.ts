@@ -218,7 +218,7 @@ export function migrateLegacyKeys(): void {
     if (k == 0 || (k == keyLen && memory.compare(checkBuf, key, k) == 0)) continue; // its key already
     if (old != keyLen || memory.compare(keyBuf, key, old) != 0) continue; // not a legacy key: corrupt
     if (host_store_read(checkBuf, k, 0, keyBuf, 1) != STORE_MISSING) {
-      log(LOG_WARN, "palettes: " + currentKey() + " clashes with another palette's name; left as it is");
+      log(LOG_WARN, "palettes: kept " + currentKey());
       continue;
     }
     if (host_store_write(checkBuf, k, fileBuf, <u32>n) == 0) host_store_delete(key, keyLen);

@@ -20,6 +20,8 @@ import { METHOD_CODES, HTTP_HTML } from "./abi.js";
 
 /** The host reads at most this much of a request body; the core's own limit is far below it. */
 const HOST_BODY_CAP = 1 << 20;
+/** A declared body longer than this is not read at all: the core answers 413 at once. */
+const HOST_EARLY_CAP = 64 * 1024;
 /** No valid frame is near this size; larger ones are closed with 1009 by the WebSocket layer. */
 const WS_MAX_PAYLOAD = 64 * 1024;
 /** A request head (request line and headers) must arrive within this. */
@@ -223,6 +225,15 @@ export class Server {
       this.responses.delete(id);
       return;
     }
+    const method = METHOD_CODES[req.method ?? ""] ?? 0;
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > HOST_EARLY_CAP) {
+      // not read: the core answers 413 (or ignores a GET's body) at once, and the connection closes
+      res.shouldKeepAlive = false;
+      this.core.http(id, method, Buffer.from(req.url ?? "/"), Buffer.alloc(0), Math.min(declared, 0xffffffff));
+      this.core.kick();
+      return;
+    }
     const chunks: Buffer[] = [];
     let length = 0;
     req.on("data", (chunk: Buffer) => {
@@ -231,7 +242,6 @@ export class Server {
     });
     req.on("end", () => {
       if (!this.responses.has(id)) return; // the client went away
-      const method = METHOD_CODES[req.method ?? ""] ?? 0;
       const body = length <= HOST_BODY_CAP ? Buffer.concat(chunks) : Buffer.alloc(0);
       this.core.http(id, method, Buffer.from(req.url ?? "/"), body, length);
       this.core.kick();
