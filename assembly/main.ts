@@ -8,6 +8,7 @@ import { seenLibrary } from "./core/loop";
 import { route } from "./http/router";
 import { closeJson } from "./json/reader";
 import { sendError } from "./http/response";
+import { allowRequest } from "./http/origin";
 import { BODY_SLACK, M_POST, M_PUT, M_PATCH } from "./http/request";
 import { HEADER_ROOM } from "./scene/store";
 import { handleFrame, sendPanelsStates, sendAppState, broadcastAppStateIfChanged } from "./ws/commands";
@@ -120,6 +121,15 @@ export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32
   }
   sendError(req, 503, "busy");
   return 0;
+}
+
+/** Before core_http_begin, and before a WebSocket upgrade is accepted: the request's Host, then its
+ * Origin (0 bytes: none), are in the rx buffer. Returns 1 when the request is meant for this
+ * controller (http/origin.ts); 0 after answering it (400, 403, 421; 431 when the two did not fit the
+ * rx buffer and the host passed only their lengths). */
+export function core_http_allow(req: u32, hostLen: u32, originLen: u32): u32 {
+  const fits = hostLen <= RX_CAP && originLen <= RX_CAP - hostLen;
+  return allowRequest(req, rx, hostLen, originLen, fits) ? 1 : 0;
 }
 
 /** The URL of `req` is in place: read its body and handle it. Every request is answered exactly once. */

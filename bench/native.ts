@@ -47,18 +47,16 @@ function have(cmd: string): boolean {
   return spawnSync(cmd, ["--version"], { stdio: "ignore" }).status === 0;
 }
 
-function missingTools(): string[] {
+export function missingTools(): string[] {
   const missing: string[] = [];
   if (!have("cmake")) missing.push("cmake");
   if (!have("wasm2c")) missing.push("wasm2c (wabt)");
   if (!have("cc")) missing.push("a C compiler");
-  if (!fs.existsSync("/usr/include/civetweb.h") && !fs.existsSync("/usr/local/include/civetweb.h"))
-    missing.push("CivetWeb (libcivetweb-dev)");
   return missing;
 }
 
 /** Configures and builds one flavour of the host; the path of the binary, or an error message. */
-function build(dir: string, extra: string[]): string | Error {
+export function build(dir: string, extra: string[]): string | Error {
   const steps = [
     ["-S", "native", "-B", dir, "-DCMAKE_BUILD_TYPE=Release", ...extra],
     ["--build", dir, "--parallel", "2"],

@@ -154,7 +154,7 @@ export function reportNative(panels: number, bench: NativeBench): void {
       `\nthe panels and the core (glibc mallinfo2 samples; native/port/posix/memory.c, docs/porting.md).`
     : "";
   section(
-    `8. The native POSIX host (native/, CivetWeb) with ${panels} panels`,
+    `8. The native POSIX host (native/) with ${panels} panels`,
     [body, ...bench.skipped.map((s) => `skipped: ${s}`)].filter(Boolean).join("\n\n"),
   );
 }

@@ -17,6 +17,7 @@ import { benchSpawners } from "./spawners.js";
 import { benchWamr } from "./wamr.js";
 import { benchWeb } from "./web.js";
 import { benchFirmware } from "./firmware.js";
+import { benchHostileLoad, reportHostileLoad } from "./hostile-load.js";
 
 const PANELS = 100;
 
@@ -55,6 +56,8 @@ async function main(): Promise<void> {
     await benchWeb(),
   );
   reportFigures("11. Panel firmware: a 64 KiB image to 100 emulated panels", await benchFirmware());
+  // Slow clients: each host's RSS and a fresh client's PING latency under a client that never reads.
+  console.log(reportHostileLoad(await benchHostileLoad(60)));
   // The device fit: the core under 32-bit WAMR, classic and fast, with its memory and instruction counts.
   console.log((await benchWamr()).text);
 }

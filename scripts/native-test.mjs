@@ -1,4 +1,4 @@
-// Builds the native POSIX host (native/: wasm2c, CivetWeb, libmosquitto, libmdnsd) with CMake and runs
+// Builds the native POSIX host (native/: wasm2c, libmosquitto, libmdnsd) with CMake and runs
 // the black-box test files against it (TESSERA_HOST). Where cmake, wasm2c or a library is missing it
 // says so and counts the files as skipped; with CI=true it fails instead. `--sanitize` (or
 // TESSERA_SANITIZE=1) builds with AddressSanitizer + UndefinedBehaviorSanitizer into native/build-asan
@@ -49,7 +49,6 @@ if (!have("cmake")) missing.push("cmake (apt-get install cmake)");
 if (!have("wasm2c")) missing.push("wasm2c (apt-get install wabt)");
 if (!have("cc")) missing.push("a C compiler (apt-get install gcc)");
 const header = (name) => fs.existsSync(`/usr/include/${name}`) || fs.existsSync(`/usr/local/include/${name}`);
-if (!header("civetweb.h")) missing.push("CivetWeb (apt-get install libcivetweb-dev)");
 if (!header("mosquitto.h")) missing.push("libmosquitto (apt-get install libmosquitto-dev)");
 if (!header("libmdnsd/mdnsd.h")) missing.push("libmdnsd (apt-get install libmdnsd-dev)");
 

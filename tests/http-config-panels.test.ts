@@ -83,7 +83,7 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 test("GET /api/configuration answers the defaults", async () => {
   const res = await api(host, "GET", "/api/configuration");
   assert.equal(res.status, 200);
-  assert.equal(res.text, '{"powerStateOnBoot":0,"logicalRoot":0}');
+  assert.equal(res.text, '{"powerStateOnBoot":0,"logicalRoot":0,"allowedHosts":[]}');
 });
 
 test("PATCH powerStateOnBoot 0-2: 200 {} and GET shows it", async () => {
@@ -91,12 +91,12 @@ test("PATCH powerStateOnBoot 0-2: 200 {} and GET shows it", async () => {
     const res = await api(host, "PATCH", "/api/configuration", { powerStateOnBoot: mode });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.text, "{}");
-    assert.deepEqual(await configuration(), { powerStateOnBoot: mode, logicalRoot: 0 });
+    assert.deepEqual(await configuration(), { powerStateOnBoot: mode, logicalRoot: 0, allowedHosts: [] });
   }
   const empty = await api(host, "PATCH", "/api/configuration", {});
   assert.equal(empty.status, 200, empty.text);
   assert.equal(empty.text, "{}");
-  assert.deepEqual(await configuration(), { powerStateOnBoot: 2, logicalRoot: 0 });
+  assert.deepEqual(await configuration(), { powerStateOnBoot: 2, logicalRoot: 0, allowedHosts: [] });
 });
 
 test("PATCH logicalRoot: 202 {ok:true, logicalRoot:N} and GET shows it; a missing panel is accepted", async () => {
@@ -104,12 +104,16 @@ test("PATCH logicalRoot: 202 {ok:true, logicalRoot:N} and GET shows it; a missin
     const res = await api(host, "PATCH", "/api/configuration", { logicalRoot: root });
     assert.equal(res.status, 202, res.text);
     assert.equal(res.text, `{"ok":true,"logicalRoot":${root}}`);
-    assert.deepEqual(await configuration(), { powerStateOnBoot: 2, logicalRoot: root });
+    assert.deepEqual(await configuration(), { powerStateOnBoot: 2, logicalRoot: root, allowedHosts: [] });
   }
-  const both = await api(host, "PATCH", "/api/configuration", { powerStateOnBoot: 1, logicalRoot: 4 });
+  const both = await api(host, "PATCH", "/api/configuration", {
+    powerStateOnBoot: 1,
+    logicalRoot: 4,
+    allowedHosts: [],
+  });
   assert.equal(both.status, 202, both.text);
   assert.equal(both.text, '{"ok":true,"logicalRoot":4}');
-  assert.deepEqual(await configuration(), { powerStateOnBoot: 1, logicalRoot: 4 });
+  assert.deepEqual(await configuration(), { powerStateOnBoot: 1, logicalRoot: 4, allowedHosts: [] });
 });
 
 test("bad configuration patches: 422 naming the path (400 for malformed JSON), nothing changes", async () => {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { crc8 } from "crc";
-import { startHost, api, waitFor } from "./helpers/host.js";
+import { startHost, api, waitFor, tempDir } from "./helpers/host.js";
 import { Client, T, frame, type Frame } from "./helpers/frames.js";
 
 const host = await startHost({ panels: 3 });
@@ -302,8 +302,8 @@ test("URL-encoded names: spaces, non-ASCII, reserved characters; bad encodings a
   const put = await api(host, "PUT", `/api/palettes/${enc("Cœur ❤")}`, doc("Cœur ❤", [[0, "#00FF00"]]));
   assert.deepEqual([put.status, put.body], [200, {}]);
   assert.deepEqual((await api(host, "GET", `/api/palettes/${enc("Cœur ❤")}`)).body, doc("Cœur ❤", [[0, "#00FF00"]]));
-  // Case folding is ASCII only: Œ and œ are different letters to the firmware.
-  assert.equal((await api(host, "GET", `/api/palettes/${enc("CŒUR ❤")}`)).status, 404);
+  // Case folds beyond ASCII (Latin, Greek, Cyrillic...: docs/decisions.md): Œ and œ are one letter.
+  assert.equal((await api(host, "GET", `/api/palettes/${enc("CŒUR ❤")}`)).body.name, "Cœur ❤");
   assert.equal((await api(host, "GET", `/api/palettes/${enc("cœur ❤")}`)).status, 200);
   for (const bad of ["%", "%2", "a%zz", "%C5", "%C0%80", "%ED%A0%80", "%F4%90%80%80", "%FF"]) {
     for (const method of ["GET", "PUT", "DELETE"]) {
@@ -312,6 +312,57 @@ test("URL-encoded names: spaces, non-ASCII, reserved characters; bad encodings a
     }
   }
   for (const n of names) await remove(n);
+});
+
+test("names are unique under Unicode simple case folding (Latin, Greek, Cyrillic, Armenian); other scripts compare exactly", async () => {
+  const pairs: [string, string][] = [
+    ["Äpfel", "äpfel"],
+    ["ΣΑΣ", "σας"], // final sigma folds to σ
+    ["ПРИВЕТ", "привет"],
+    ["ŁÓDŹ", "łódź"],
+    ["ẞtraße", "ßtraße"],
+    ["ԱՐԵՎ", "արեվ"],
+    ["ＡＢＣ", "ａｂｃ"],
+    ["KELVIN", "kelvin"], // the Kelvin sign
+  ];
+  for (const [a, b] of pairs) {
+    assert.equal((await api(host, "POST", "/api/palettes", doc(a))).status, 200, a);
+    const clash = await api(host, "POST", "/api/palettes", doc(b));
+    assert.deepEqual([clash.status, clash.body], [409, { error: "name_exists" }], `${a} / ${b}`);
+    const got = await api(host, "GET", `/api/palettes/${enc(b)}`);
+    assert.equal(got.body.name, a, "found by the other casing, kept as created");
+    const put = await api(host, "PUT", `/api/palettes/${enc(b)}`, doc(b, [[0, "#123456"]]));
+    assert.equal(put.status, 200);
+    assert.equal((await api(host, "GET", `/api/palettes/${enc(a)}`)).body.name, a, "the name keeps its casing");
+  }
+  // outside the folded blocks (Latin Extended-B, Georgian): different names
+  for (const n of ["Ǆ x", "ǆ x", "Ⴀ", "ⴀ"])
+    assert.equal((await api(host, "POST", "/api/palettes", doc(n))).status, 200, n);
+  for (const n of [...pairs.map(([, b]) => b), "Ǆ x", "ǆ x", "Ⴀ", "ⴀ"])
+    assert.equal((await api(host, "DELETE", `/api/palettes/${enc(n)}`)).status, 204, n);
+});
+
+test("a palette stored before names folded beyond ASCII is moved to its key at boot", async () => {
+  // files under the key of the ASCII-only fold: hex of the name with only its ASCII letters lowered
+  const legacy = (name: string) =>
+    "palettes/" + Buffer.from(name.replace(/[A-Z]/g, (c) => c.toLowerCase())).toString("hex");
+  const dir = tempDir();
+  fs.mkdirSync(path.join(dir, "palettes"));
+  for (const name of ["ÄPFEL", "ΣΑΣ"])
+    fs.writeFileSync(path.join(dir, legacy(name)), JSON.stringify({ schemaVersion: 1, name, stops: [[0, "#FF0000"]] }));
+  const old = await startHost({ panels: 1, dataDir: dir });
+  try {
+    assert.equal((await api(old, "GET", `/api/palettes/${enc("äpfel")}`)).body.name, "ÄPFEL");
+    assert.equal((await api(old, "GET", `/api/palettes/${enc("σας")}`)).body.name, "ΣΑΣ");
+    assert.equal((await api(old, "POST", "/api/palettes", doc("äpfel"))).status, 409);
+    assert.equal(fs.existsSync(path.join(dir, legacy("ÄPFEL"))), false, "moved");
+    const list = (await api(old, "GET", "/api/palettes")).body as { name: string }[];
+    assert.equal(list.filter((p) => p.name === "ÄPFEL").length, 1, "listed once");
+    assert.equal((await api(old, "DELETE", `/api/palettes/${enc("äpfel")}`)).status, 204);
+    assert.equal((await api(old, "GET", `/api/palettes/${enc("ÄPFEL")}`)).status, 404);
+  } finally {
+    await old.stop();
+  }
 });
 
 test("names cannot reach outside the palette store", async () => {

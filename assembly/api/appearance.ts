@@ -1,8 +1,10 @@
-// GET /api/appearance, PATCH /api/appearance (202, applied on the next tick).
+// GET /api/appearance, PATCH /api/appearance: the change is stored before the 202 (a storage failure
+// answers 507 or 500 and changes nothing) and applied on the next tick (core/look.ts).
 import { begin, finish } from "../json/writer";
 import { writeAppearance, parseAppearancePatch } from "../state/appearance";
-import { jsonBody, sendInvalid, queueOrBusy, sendAccepted } from "../http/request";
+import { jsonBody, sendInvalid, queueOrBusy, sendAccepted, queueHasRoom, sendStoreFailure } from "../http/request";
 import { W_APPEARANCE } from "../core/queue";
+import { storeAppearanceAhead } from "../core/look";
 
 export function getAppearance(req: u32, _param: string, _body: usize, _len: u32): void {
   begin(req, 200);
@@ -15,7 +17,10 @@ export function patchAppearance(req: u32, _param: string, body: usize, len: u32)
   if (v < 0) return;
   const patch = parseAppearancePatch(v);
   if (!patch) return sendInvalid(req);
-  const w = queueOrBusy(req, W_APPEARANCE, 0, 0);
+  if (!queueHasRoom(req)) return;
+  const rc = storeAppearanceAhead(patch);
+  if (rc < 0) return sendStoreFailure(req, rc);
+  const w = queueOrBusy(req, W_APPEARANCE, 0, 2); // b = 2: stored already
   if (!w) return;
   w.appearance = patch;
   sendAccepted(req);

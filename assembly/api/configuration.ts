@@ -1,8 +1,10 @@
-// GET /api/configuration, PATCH /api/configuration. powerStateOnBoot is storage only (200); a
-// patch that includes logicalRoot reaches the panels' playback and so is queued (202).
+// GET /api/configuration, PATCH /api/configuration. powerStateOnBoot and allowedHosts are storage
+// only (200); a patch that includes logicalRoot reaches the panels' playback and so is queued (202).
+// Either way the whole patch is stored before the answer; a storage failure answers 507 or 500 and
+// changes nothing.
 import * as w from "../json/writer";
-import { writeConfiguration, parseConfigPatch, applyConfigPatch } from "../state/config";
-import { jsonBody, sendInvalid, queueOrBusy } from "../http/request";
+import { writeConfiguration, parseConfigPatch, applyConfigPatch, config } from "../state/config";
+import { jsonBody, sendInvalid, queueOrBusy, queueHasRoom, sendStoreFailure } from "../http/request";
 import { W_LOGICAL_ROOT } from "../core/queue";
 import { persistConfiguration } from "../core/loop";
 
@@ -18,12 +20,19 @@ export function patchConfiguration(req: u32, _param: string, body: usize, len: u
   const patch = parseConfigPatch(v);
   if (!patch) return sendInvalid(req);
   const root = patch.logicalRoot;
-  if (root >= 0 && !queueOrBusy(req, W_LOGICAL_ROOT, root, 0)) return;
-  patch.logicalRoot = -1; // the queued item applies it
-  if (patch.powerStateOnBoot >= 0) {
-    applyConfigPatch(patch);
-    persistConfiguration();
+  if (root >= 0 && !queueHasRoom(req)) return;
+  const power = config.powerStateOnBoot;
+  const oldRoot = config.logicalRoot;
+  const hosts = config.allowedHosts;
+  applyConfigPatch(patch);
+  const rc = persistConfiguration(); // with the new root, which the queued item applies
+  config.logicalRoot = oldRoot;
+  if (rc < 0) {
+    config.powerStateOnBoot = power;
+    config.allowedHosts = hosts;
+    return sendStoreFailure(req, rc);
   }
+  if (root >= 0 && !queueOrBusy(req, W_LOGICAL_ROOT, root, 0)) return;
   if (root < 0) {
     w.begin(req, 200);
     w.raw("{}");

@@ -8,13 +8,14 @@ import {
   commitMqtt,
   writeMqttSettings,
   KEYS,
+  mqtt,
   topicPrefix,
   discoveryPrefix,
 } from "../mqtt/config";
 import { clearRetained } from "../mqtt/topics";
 import { writeRuntime, restartSession, stopSession, connected } from "../mqtt/session";
 import { persistMqtt } from "../mqtt/service";
-import { jsonBody, sendInvalid } from "../http/request";
+import { jsonBody, sendInvalid, sendStoreFailure } from "../http/request";
 import { sendError } from "../http/response";
 
 export function getMqtt(req: u32, _param: string, _body: usize, _len: u32): void {
@@ -36,12 +37,20 @@ export function applyMqtt(req: u32, v: i32, allowed: string[]): bool {
     sendError(req, 422, "broker_required");
     return false;
   }
+  const old = mqtt;
+  commitMqtt(c);
+  const rc = persistMqtt(); // stored before the answer; on a failure nothing changes
+  if (rc < 0) {
+    commitMqtt(old);
+    sendStoreFailure(req, rc);
+    return false;
+  }
+  commitMqtt(old);
   // new prefixes: nothing retained is left under the old ones (before the session ends)
   const moved = connected() && (topicPrefix(c) != topicPrefix() || discoveryPrefix(c) != discoveryPrefix());
   if (moved) clearRetained();
   stopSession(!moved);
   commitMqtt(c);
-  persistMqtt();
   restartSession();
   return true;
 }

@@ -16,6 +16,7 @@ import {
 import { app } from "../state/app";
 import { log, LOG_WARN } from "../util/log";
 import { loadLastPlayed } from "../playback/player";
+import { migrateLegacyKeys } from "../palette/store";
 
 const SETTINGS_LIMIT: u32 = 4096;
 
@@ -35,6 +36,7 @@ function openDocument(key: string): Uint8Array | null {
 }
 
 export function loadSettings(): void {
+  migrateLegacyKeys();
   resetErrors();
   const appearanceBytes = openDocument(APPEARANCE_KEY);
   if (appearanceBytes) {

@@ -22,16 +22,61 @@ export function pushAppearance(): void {
   sendPalette(activePalette());
 }
 
-export function persistAppearance(): void {
+/** Stores the appearance; 0 or a negative STORE_* status. */
+export function persistAppearance(): i32 {
   w.beginCapture();
   writeAppearance();
-  storeWrite(APPEARANCE_KEY, w.endCapture());
+  return storeWrite(APPEARANCE_KEY, w.endCapture());
 }
 
-/** Applies a validated appearance change, persists it and sends what changed. */
-export function changeAppearance(patch: AppearancePatch): void {
+// The appearance as stored ahead of the tick: the live one with every queued HTTP change applied
+// (aheadSet false: the same as the live one). An HTTP change is applied to it and stored before its
+// 202; the live appearance takes the change at the tick (the deferred-execution rule), and once the
+// queue is drained the two are the same again (appearanceCaughtUp).
+let aheadSet = false;
+let aheadBrightness: u32 = 0;
+const aheadColors = new StaticArray<u32>(3);
+let aheadPalette = "";
+
+/** Stores the appearance with `patch` applied on top of what is stored ahead; the live appearance
+ * does not change. 0, or a negative STORE_* status (then nothing changed). */
+export function storeAppearanceAhead(patch: AppearancePatch): i32 {
+  const brightness = appearance.brightness;
+  const c0 = appearance.baseColors[0];
+  const c1 = appearance.baseColors[1];
+  const c2 = appearance.baseColors[2];
+  const palette = appearance.palette;
+  if (aheadSet) {
+    appearance.brightness = aheadBrightness;
+    for (let i = 0; i < 3; i++) appearance.baseColors[i] = aheadColors[i];
+    appearance.palette = aheadPalette;
+  }
   applyAppearancePatch(patch);
-  persistAppearance();
+  const rc = persistAppearance();
+  if (rc == 0) {
+    aheadSet = true;
+    aheadBrightness = appearance.brightness;
+    for (let i = 0; i < 3; i++) aheadColors[i] = appearance.baseColors[i];
+    aheadPalette = appearance.palette;
+  }
+  appearance.brightness = brightness;
+  appearance.baseColors[0] = c0;
+  appearance.baseColors[1] = c1;
+  appearance.baseColors[2] = c2;
+  appearance.palette = palette;
+  return rc;
+}
+
+/** The work queue is drained: every stored change is live. */
+export function appearanceCaughtUp(): void {
+  aheadSet = false;
+}
+
+/** Applies a validated appearance change, persists it (unless it was stored already) and sends what
+ * changed. */
+export function changeAppearance(patch: AppearancePatch, persist: bool = true): void {
+  applyAppearancePatch(patch);
+  if (persist) persistAppearance();
   if (patch.hasBrightness) sendBrightness(appearance.brightness);
   if (!patch.hasBaseColors && patch.palette === null) return;
   // A playing scene keeps its own colours and palettes (the appearance fills in the rest).

@@ -15,7 +15,7 @@ import {
 } from "../playback/player";
 import { sendAnimControl } from "../bus/commands";
 import { activePalette } from "../state/appearance";
-import { changeAppearance, setPower } from "./look";
+import { changeAppearance, setPower, appearanceCaughtUp } from "./look";
 import { sendPower, sendColor, sendPalette } from "../bus/commands";
 import { discoveryTick } from "../bus/discovery";
 import { queryTick } from "../bus/query";
@@ -36,10 +36,11 @@ import { serialTick, serialIdle } from "../firmware/serial";
 /** The library version MQTT last looked at (main.ts core_tick reads it too). */
 export let seenLibrary: u32 = 0;
 
-export function persistConfiguration(): void {
+/** Stores the configuration; 0 or a negative STORE_* status. */
+export function persistConfiguration(): i32 {
   w.beginCapture();
   writeConfiguration();
-  storeWrite(CONFIG_KEY, w.endCapture());
+  return storeWrite(CONFIG_KEY, w.endCapture());
 }
 
 /** Returns true when it applied queued work (which may allocate). */
@@ -60,7 +61,8 @@ export function runLoop(): bool {
     switch (item.kind) {
       case W_APPEARANCE:
         // b = 1: an MQTT brightness command, dropped while the power is off
-        if (item.b == 0 || app.isOn) changeAppearance(item.appearance!);
+        // b = 2: an HTTP change, applied to the state and stored before it was answered
+        if (item.b != 1 || app.isOn) changeAppearance(item.appearance!, item.b != 2);
         break;
       case W_POWER:
         setPower(item.a != 0);
@@ -98,6 +100,7 @@ export function runLoop(): bool {
     }
     item = dequeue();
   }
+  if (worked) appearanceCaughtUp();
   if (wake & WAKE_PLAYBACK) {
     playbackTick(now);
     if (playbackIdle()) wakeDone(WAKE_PLAYBACK);

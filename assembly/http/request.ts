@@ -3,7 +3,8 @@ import { parseJson, errorOffset, errorReason, PARSE_OK, PARSE_TOO_MANY_TOKENS } 
 import * as w from "../json/writer";
 import { resetErrors, validationError } from "../json/validate";
 import { sendError, sendLiteral } from "./response";
-import { enqueue, Work } from "../core/queue";
+import { enqueue, queueLength, QUEUE_SIZE, Work } from "../core/queue";
+import { STORE_FULL } from "../store/kv";
 
 export const M_OTHER: u32 = 0;
 export const M_GET: u32 = 1;
@@ -51,6 +52,18 @@ export function queueOrBusy(req: u32, kind: u8, a: i32, b: i32): Work | null {
   const w = enqueue(kind, a, b);
   if (!w) sendError(req, 503, "busy");
   return w;
+}
+
+/** Answers a failed store write: 507 storage_full when the store is full, else 500 storage_error. */
+export function sendStoreFailure(req: u32, rc: i32): void {
+  sendError(req, rc == STORE_FULL ? 507 : 500, rc == STORE_FULL ? "storage_full" : "storage_error");
+}
+
+/** Whether the work queue has room for one more item (so a change can be stored before queueing it). */
+export function queueHasRoom(req: u32): bool {
+  if (queueLength() < QUEUE_SIZE) return true;
+  sendError(req, 503, "busy");
+  return false;
 }
 
 export function sendAccepted(req: u32): void {

@@ -52,11 +52,12 @@ export function advertise(): void {
   host_mdns_advertise(p.bytes.dataStart, <u32>p.bytes.length);
 }
 
-export function persistMqtt(): void {
+/** Stores the MQTT settings; 0 or a negative STORE_* status. */
+export function persistMqtt(): i32 {
   w.beginCapture();
   writeMqttSettings(true);
   w.byte(0x7d);
-  storeWrite(MQTT_KEY, w.endCapture());
+  return storeWrite(MQTT_KEY, w.endCapture());
 }
 
 /** The session's timers and the states that changed. Returns true when it needs no more ticks until

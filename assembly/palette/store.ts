@@ -1,5 +1,7 @@
 // Custom palettes in the host's store: one file per palette, key "palettes/<hex>", where <hex> is
-// the lower-case hex of the UTF-8 bytes of the name with ASCII letters folded to lower case.
+// the lower-case hex of the UTF-8 bytes of the name case-folded (palette.ts foldCase). Palettes stored
+// before names folded beyond ASCII (their key folds ASCII letters only) are moved to their key at boot
+// (migrateLegacyKeys).
 // - Injective on folded names (hex of bytes is), so two names share a file exactly when they are
 //   equal case-insensitively, which is how names are unique (DECISIONS.md).
 // - Only [0-9a-f] follows the prefix: no name can reach outside "palettes/" (no "/", no "..").
@@ -10,7 +12,7 @@
 // the file's own key; anything else is "corrupt" and is reported, never trusted.
 // Memory: a file is read into one static buffer and checked on the reader's tape, and a listing is
 // one heap buffer freed after use, so serving every palette allocates nothing per palette.
-import { host_store_read, host_store_list } from "../host/imports";
+import { host_store_read, host_store_list, host_store_write, host_store_delete } from "../host/imports";
 import {
   parseJson,
   closeJson,
@@ -29,7 +31,7 @@ import { resetErrors, fail, parseHexColorAt, validationError } from "../json/val
 import { log, LOG_WARN } from "../util/log";
 import { STORE_MISSING } from "../store/kv";
 import * as w from "../json/writer";
-import { Palette, BASE_COLORS_NAME, sameName } from "./palette";
+import { Palette, BASE_COLORS_NAME, sameName, foldCase } from "./palette";
 import { BUILTIN_PALETTES } from "./builtin";
 import { validatePalette, nameToken, packStops } from "./validate";
 
@@ -57,22 +59,52 @@ const HEX = "0123456789abcdef";
 
 // ---- keys -------------------------------------------------------------------------------------
 
-/** Writes the key of the UTF-8 name at src into dest; its length, or 0 when no name is that long. */
-function keyFromUtf8(src: usize, len: u32, dest: usize): u32 {
-  if (len == 0 || len > MAX_NAME_BYTES) return 0;
-  memory.copy(dest, prefixBytes, PREFIX_LEN);
-  for (let k: u32 = 0; k < len; k++) {
-    let b = <u32>load<u8>(src + k);
-    if (b >= 0x41 && b <= 0x5a) b |= 0x20;
-    store<u8>(dest + PREFIX_LEN + 2 * k, <u8>HEX.charCodeAt(b >> 4));
-    store<u8>(dest + PREFIX_LEN + 2 * k + 1, <u8>HEX.charCodeAt(b & 15));
-  }
-  return PREFIX_LEN + 2 * len;
+function hexByte(dest: usize, b: u32): usize {
+  store<u8>(dest, <u8>HEX.charCodeAt(b >> 4));
+  store<u8>(dest + 1, <u8>HEX.charCodeAt(b & 15));
+  return dest + 2;
 }
 
-function keyFromName(name: string, dest: usize): u32 {
+/** Writes the key of the UTF-8 name at src into dest; its length, or 0 when no name is that long.
+ * `legacy`: ASCII letters fold only (the keys of palettes stored before foldCase). */
+function keyFromUtf8(src: usize, len: u32, dest: usize, legacy: bool = false): u32 {
+  if (len == 0 || len > MAX_NAME_BYTES) return 0;
+  memory.copy(dest, prefixBytes, PREFIX_LEN);
+  let out = dest + PREFIX_LEN;
+  let k: u32 = 0;
+  while (k < len) {
+    const b = <u32>load<u8>(src + k);
+    // a 2- or 3-byte sequence is folded as a code point (a fold is never longer in UTF-8)
+    const n: u32 = legacy || b < 0xc2 || b >= 0xf0 ? 1 : b < 0xe0 ? 2 : 3;
+    let ok = k + n <= len;
+    for (let i: u32 = 1; ok && i < n; i++) ok = ((<u32>load<u8>(src + k + i)) & 0xc0) == 0x80;
+    if (!ok || n == 1) {
+      out = hexByte(out, b >= 0x41 && b <= 0x5a ? b | 0x20 : b);
+      k++;
+      continue;
+    }
+    let c: u32 =
+      n == 2
+        ? ((b & 0x1f) << 6) | ((<u32>load<u8>(src + k + 1)) & 0x3f)
+        : ((b & 0x0f) << 12) | (((<u32>load<u8>(src + k + 1)) & 0x3f) << 6) | ((<u32>load<u8>(src + k + 2)) & 0x3f);
+    c = foldCase(c);
+    if (c < 0x80) out = hexByte(out, c);
+    else if (c < 0x800) {
+      out = hexByte(out, 0xc0 | (c >> 6));
+      out = hexByte(out, 0x80 | (c & 0x3f));
+    } else {
+      out = hexByte(out, 0xe0 | (c >> 12));
+      out = hexByte(out, 0x80 | ((c >> 6) & 0x3f));
+      out = hexByte(out, 0x80 | (c & 0x3f));
+    }
+    k += n;
+  }
+  return <u32>(out - dest);
+}
+
+function keyFromName(name: string, dest: usize, legacy: bool = false): u32 {
   const bytes = String.UTF8.encode(name);
-  return keyFromUtf8(changetype<usize>(bytes), <u32>bytes.byteLength, dest);
+  return keyFromUtf8(changetype<usize>(bytes), <u32>bytes.byteLength, dest, legacy);
 }
 
 /** The store key of a palette name, or null when the name is too long or empty to exist. */
@@ -160,6 +192,39 @@ export function loadPalette(name: string): Palette | null {
   const p = new Palette(stringValue(nameToken(0)), packStops(0), false);
   closeJson();
   return p;
+}
+
+// ---- boot: keys of the ASCII-only fold ------------------------------------------------------------
+
+/** Moves each palette file whose key is its name's ASCII-only fold (stored before names folded beyond
+ * ASCII) to its key, so every casing finds it. Only keys with a non-ASCII byte can differ; a file
+ * whose new key is taken already stays where it is (and reads as corrupt), with a warning. */
+export function migrateLegacyKeys(): void {
+  if (!openList()) return;
+  const listed = listPtr;
+  while (nextKey()) {
+    const key = listPtr + keyAt;
+    let wide = false;
+    for (let i = PREFIX_LEN; i + 1 < keyLen && !wide; i += 2) wide = load<u8>(key + i) >= 0x38; // byte >= 0x80
+    if (!wide) continue;
+    const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
+    if (n <= 0 || <u32>n > FILE_CAP) continue;
+    closeJson();
+    resetErrors();
+    if (parseJson(fileBuf, <u32>n) != PARSE_OK || !validatePalette(0)) continue;
+    const k = keyOfToken(nameToken(0), checkBuf);
+    const old = keyFromName(stringValue(nameToken(0)), keyBuf, true);
+    closeJson();
+    if (k == 0 || (k == keyLen && memory.compare(checkBuf, key, k) == 0)) continue; // its key already
+    if (old != keyLen || memory.compare(keyBuf, key, old) != 0) continue; // not a legacy key: corrupt
+    if (host_store_read(checkBuf, k, 0, keyBuf, 1) != STORE_MISSING) {
+      log(LOG_WARN, "palettes: kept " + currentKey());
+      continue;
+    }
+    if (host_store_write(checkBuf, k, fileBuf, <u32>n) == 0) host_store_delete(key, keyLen);
+  }
+  if (listPtr == listed) closeList();
+  resetErrors();
 }
 
 // ---- listing ----------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
-// Device configuration: power state at boot and the logical root. Persisted under "configuration"
-// in the API's JSON shape and read back through the API's validation.
-import { member, numberValue } from "../json/reader";
-import { expectObject, onlyKeys, expectInt } from "../json/validate";
+// Device configuration: power state at boot, the logical root and the extra names the controller
+// answers to (http/origin.ts). Persisted under "configuration" in the API's JSON shape and read back
+// through the API's validation.
+import { member, numberValue, sizeOf, element, stringValue, lengthOf, sourceOf } from "../json/reader";
+import { expectObject, onlyKeys, expectInt, expectArray, expectString, fail } from "../json/validate";
 import * as w from "../json/writer";
 
 export const CONFIG_KEY = "configuration";
@@ -11,9 +12,14 @@ export const BOOT_ON: i32 = 0;
 export const BOOT_OFF: i32 = 1;
 export const BOOT_RESTORE: i32 = 2;
 
+/** Names beyond its own the controller answers to (docs/decisions.md, "Host and Origin"). */
+export const MAX_ALLOWED_HOSTS = 4;
+const MAX_HOST_NAME: u32 = 253;
+
 export class Configuration {
   powerStateOnBoot: i32 = BOOT_ON;
   logicalRoot: i32 = 0;
+  allowedHosts: string[] = [];
 }
 
 export const config = new Configuration();
@@ -21,10 +27,24 @@ export const config = new Configuration();
 export class ConfigPatch {
   powerStateOnBoot: i32 = -1; // -1: absent
   logicalRoot: i32 = -1;
+  allowedHosts: string[] | null = null; // null: absent
+}
+
+/** A DNS name: 1-253 of letters, digits, `-` and `.`, not starting or ending with a dot. */
+function hostName(i: i32, path: string): bool {
+  if (!expectString(i, path)) return false;
+  const p = sourceOf(i);
+  const n = lengthOf(i);
+  let ok = n > 0 && n <= MAX_HOST_NAME && load<u8>(p) != 0x2e && load<u8>(p + n - 1) != 0x2e;
+  for (let k: u32 = 0; ok && k < n; k++) {
+    const c = (<u32>load<u8>(p + k)) | 0x20;
+    ok = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c == 0x2d || c == 0x2e;
+  }
+  return ok || fail(path, "must be a host name");
 }
 
 export function parseConfigPatch(v: i32): ConfigPatch | null {
-  if (!expectObject(v, "") || !onlyKeys(v, "", ["powerStateOnBoot", "logicalRoot"])) return null;
+  if (!expectObject(v, "") || !onlyKeys(v, "", ["powerStateOnBoot", "logicalRoot", "allowedHosts"])) return null;
   const patch = new ConfigPatch();
   const p = member(v, "powerStateOnBoot");
   if (p >= 0) {
@@ -36,12 +56,30 @@ export function parseConfigPatch(v: i32): ConfigPatch | null {
     if (!expectInt(r, "logicalRoot", 0, 254)) return null;
     patch.logicalRoot = <i32>numberValue(r);
   }
+  const h = member(v, "allowedHosts");
+  if (h >= 0) {
+    if (!expectArray(h, "allowedHosts")) return null;
+    const n = sizeOf(h);
+    if (n > MAX_ALLOWED_HOSTS) {
+      fail("allowedHosts", "must have at most 4 names");
+      return null;
+    }
+    const names = new Array<string>();
+    for (let k = 0; k < n; k++) {
+      const e = element(h, k);
+      if (!hostName(e, "allowedHosts[" + k.toString() + "]")) return null;
+      names.push(stringValue(e)); // compared case-insensitively
+    }
+    patch.allowedHosts = names;
+  }
   return patch;
 }
 
 export function applyConfigPatch(patch: ConfigPatch): void {
   if (patch.powerStateOnBoot >= 0) config.powerStateOnBoot = patch.powerStateOnBoot;
   if (patch.logicalRoot >= 0) config.logicalRoot = patch.logicalRoot;
+  const hosts = patch.allowedHosts;
+  if (hosts !== null) config.allowedHosts = hosts;
 }
 
 export function writeConfiguration(): void {
@@ -49,5 +87,11 @@ export function writeConfiguration(): void {
   w.int(config.powerStateOnBoot);
   w.raw(',"logicalRoot":');
   w.int(config.logicalRoot);
-  w.byte(0x7d);
+  w.raw(',"allowedHosts":[');
+  const hosts = config.allowedHosts;
+  for (let i = 0; i < hosts.length; i++) {
+    if (i > 0) w.byte(0x2c);
+    w.str(hosts[i]);
+  }
+  w.raw("]}");
 }

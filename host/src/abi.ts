@@ -57,6 +57,7 @@ export const CORE_EXPORTS = {
   core_rx_buffer: sig([I32], [I32]), // len → ptr | 0
   core_http_begin: sig([I32, I32, I32, I32], [I32]), // req, method, urlLen, bodyLen → ptr | 0 (answered)
   core_http_dispatch: sig([I32], []), // req
+  core_http_allow: sig([I32, I32, I32], [I32]), // req, hostLen, originLen (Host then Origin in the rx buffer) → 1 | 0 (answered)
   core_ws_open: sig([I32], [I32]), // conn → 1 accepted | 0 refused
   core_ws_frame: sig([I32, I32], []), // conn, len (frame in the rx buffer)
   core_ws_close: sig([I32], []), // conn

@@ -53,6 +53,9 @@ export interface ControllerOptions {
   storeLimit?: number;
   /** Test hook: emulated panels whose bootloader fails (docs/desktop-host.md). */
   panelFaults?: PanelFault[];
+  /** WebSocket ping interval in ms (default 10000); a connection silent for two intervals may be
+   * closed to make room, one that answers nothing for an interval is dropped (docs/desktop-host.md). */
+  wsPingMs?: number;
 }
 
 export interface RunningController {
@@ -148,14 +151,19 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
     if (!immediate && !closed) immediate = setImmediate(tick);
   };
 
-  server = new Server({
-    http: (...a) => core.http(...a),
-    httpMore: (r, b, m) => core.httpMore(r, b, m),
-    wsOpen: (c) => core.wsOpen(c),
-    wsFrame: (c, f) => core.wsFrame(c, f),
-    wsClose: (c) => core.wsClose(c),
-    kick,
-  });
+  server = new Server(
+    {
+      allow: (r, h, o) => core.allow(r, h, o),
+      log,
+      http: (...a) => core.http(...a),
+      httpMore: (r, b, m) => core.httpMore(r, b, m),
+      wsOpen: (c) => core.wsOpen(c),
+      wsFrame: (c, f) => core.wsFrame(c, f),
+      wsClose: (c) => core.wsClose(c),
+      kick,
+    },
+    opts.wsPingMs,
+  );
   core = new Core(opts.coreWasm ?? path.join(ROOT, "build/controller.wasm"), VARIANT_LIMITS[opts.variant], {
     busSend: (bytes) => bus.sendFromController(bytes),
     httpHead: (r, s, l) => server.httpHead(r, s, l),

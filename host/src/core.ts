@@ -217,6 +217,19 @@ export class Core {
     return this.guard(() => this.dispatch(req, body, more), 0);
   }
 
+  /** core_http_allow: Host then Origin through the rx buffer. False when the core refused the request
+   * (and answered it through httpHead/httpBody/httpEnd). */
+  allow(req: number, host: Uint8Array, origin: Uint8Array): boolean {
+    return this.guard(() => {
+      const ptr = this.exports.core_rx_buffer(host.length + origin.length);
+      if (ptr !== 0) {
+        this.bytes(ptr, host.length).set(host);
+        this.bytes(ptr + host.length, origin.length).set(origin);
+      }
+      return this.exports.core_http_allow(req, host.length, origin.length) === 1;
+    }, false);
+  }
+
   /** core_http_dispatch of a request begun with core_http_begin; the core reads `body` meanwhile. */
   dispatch(req: number, body: Uint8Array, more = false): number {
     const b = { req: req >>> 0, bytes: body, read: 0, more };

@@ -26,6 +26,7 @@ Options:
   --store-limit BYTES test hook: the store holds at most this many bytes (then it is full)
   --panel-fault F     test hook, repeatable: silent:ADDRESS, nak:ADDRESS:PAGE or verify:ADDRESS
                       (an emulated panel's bootloader never answers, refuses a page, reads back wrong)
+  --ws-ping-ms N      WebSocket ping interval (default 10000, 100-600000; docs/desktop-host.md)
   --help              this text
 `;
 
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
         serial: { type: "string" },
         "store-limit": { type: "string" },
         "panel-fault": { type: "string", multiple: true },
+        "ws-ping-ms": { type: "string", default: "10000" },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -93,6 +95,8 @@ async function main(): Promise<void> {
   } catch (e) {
     fail((e as Error).message);
   }
+  const wsPingMs = Number(values["ws-ping-ms"]);
+  if (!Number.isInteger(wsPingMs) || wsPingMs < 100 || wsPingMs > 600000) fail("--ws-ping-ms must be 100-600000");
   if (values.panels !== undefined && values.topology !== undefined) fail("give --panels or --topology, not both");
   let wires;
   try {
@@ -119,6 +123,7 @@ async function main(): Promise<void> {
     serial: values.serial,
     storeLimit,
     panelFaults,
+    wsPingMs,
     onListening: (url) => console.log(`Open the Tessera app: ${url}/`),
   }).catch((e: Error) => die(e, port, values.host));
   console.log(`Tessera controller ${controller.hostname} listening on ${controller.url}`);

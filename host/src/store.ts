@@ -15,6 +15,7 @@ export class FileStore {
     private readonly limit?: number,
   ) {
     fs.mkdirSync(dir, { recursive: true });
+    removeTemporaries(dir);
   }
 
   /** Whether `more` bytes would pass the limit. */
@@ -145,6 +146,21 @@ export class FileStore {
     };
     walk(this.dir, "");
     return keys.sort().join("\n");
+  }
+}
+
+/** Temporary files a write left behind when the process was killed (`<key>.tmp`): never a value. */
+function removeTemporaries(dir: string): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) removeTemporaries(file);
+    else if (entry.name.endsWith(".tmp")) {
+      try {
+        fs.rmSync(file, { force: true });
+      } catch {
+        // not removable: a later write of that key fails and says so
+      }
+    }
   }
 }
 

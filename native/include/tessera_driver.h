@@ -27,6 +27,11 @@ uint32_t tessera_tick(void);
 
 /* An HTTP request: url as sent (with query), the body bytes read (body_len, at most the port's cap)
  * and the full length seen (total_len >= body_len; above the core's limit it answers 413). */
+/* The Host/Origin policy (core_http_allow) for request req, before tessera_http or a WebSocket upgrade:
+ * origin NULL or origin_len 0 when the request has none. Returns 1 when the request may go on; 0 when
+ * the core refused it and answered req (port_http_*). */
+int tessera_http_allow(uint32_t req, const char *host, uint32_t host_len, const char *origin, uint32_t origin_len);
+
 void tessera_http(uint32_t req, uint32_t method, const uint8_t *url, uint32_t url_len, const uint8_t *body,
                   uint32_t body_len, uint32_t total_len);
 

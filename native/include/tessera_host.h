@@ -163,6 +163,13 @@ uint32_t core_rx_buffer(uint32_t len);
  * method: TESSERA_METHOD_*. */
 uint32_t core_http_begin(uint32_t req, uint32_t method, uint32_t url_len, uint32_t body_len);
 
+/* Before core_http_begin (and before accepting a WebSocket upgrade): the request's Host header then
+ * its Origin header (origin_len 0: none) are in the rx buffer (core_rx_buffer(host_len + origin_len);
+ * when that is 0, call it with the lengths alone). Returns 1 when the request is meant for this
+ * controller, 0 when the core has answered it (400 host_required, 403 cross_origin, 421
+ * misdirected_request, 431 header_too_large): send that answer and go no further. */
+uint32_t core_http_allow(uint32_t req, uint32_t host_len, uint32_t origin_len);
+
 /* The URL and body of req are in place: handle it. Every request is answered exactly once. */
 void core_http_dispatch(uint32_t req);
 

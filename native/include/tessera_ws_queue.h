@@ -23,6 +23,7 @@ extern "C" {
 /* WebSocket opcodes (RFC 6455 5.2) the queue sends. */
 #define TESSERA_WS_BINARY 0x2
 #define TESSERA_WS_CLOSE 0x8
+#define TESSERA_WS_PING 0x9
 #define TESSERA_WS_PONG 0xA
 
 /* Bytes of bookkeeping per queued frame, on top of its payload. */

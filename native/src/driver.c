@@ -145,6 +145,21 @@ void tessera_serial_receive(const uint8_t *bytes, uint32_t len) {
   }
 }
 
+int tessera_http_allow(uint32_t req, const char *host, uint32_t host_len, const char *origin, uint32_t origin_len) {
+  if (!origin) origin_len = 0;
+  uint32_t total = host_len + origin_len;
+  uint32_t ptr = total >= host_len ? core_rx_buffer(total) : 0;
+  if (recovered()) return 0;
+  uint8_t *dst = ptr ? tessera_rt_mem(ptr, total) : NULL;
+  if (dst) { /* else the core answers 431: the lengths alone say they do not fit */
+    if (host_len) memcpy(dst, host, host_len);
+    if (origin_len) memcpy(dst + host_len, origin, origin_len);
+  }
+  uint32_t ok = core_http_allow(req, host_len, origin_len);
+  if (recovered()) return 0;
+  return ok == 1;
+}
+
 int tessera_ws_open(uint32_t conn) {
   uint32_t ok = core_ws_open(conn);
   if (recovered()) return 0;

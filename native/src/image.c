@@ -41,6 +41,7 @@ const tessera_abi_fn_t tessera_abi_exports[] = {
     {"core_init", "(ii)"},
     {"core_tick", "()i"},
     {"core_rx_buffer", "(i)i"},
+    {"core_http_allow", "(iii)i"},
     {"core_http_begin", "(iiii)i"},
     {"core_http_dispatch", "(i)"},
     {"core_ws_open", "(i)i"},

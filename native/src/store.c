@@ -49,6 +49,30 @@ static uint64_t used_bytes(const char *dir, int depth) {
 /* 1 when `more` bytes would pass the limit (a full partition). */
 static int over_limit(uint32_t more) { return limit > 0 && used_bytes(root, 0) + more > limit; }
 
+static int ends_tmp(const char *s);
+
+/* Temporary files a write left behind when the process was killed (`<key>.tmp`, never a value): removed
+ * when the store opens, in the data directory and its folders (one level, as keys have). */
+static void remove_temporaries(const char *dir, int depth) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    char full[PATH_MAX];
+    int n = snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+    if (n < 0 || (size_t)n >= sizeof full) continue;
+    struct stat st;
+    if (stat(full, &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      if (depth == 0) remove_temporaries(full, 1);
+    } else if (ends_tmp(e->d_name) && unlink(full) == 0) {
+      tessera_logf(TESSERA_LOG_INFO, "store: removed %s, left by an interrupted write", full);
+    }
+  }
+  closedir(d);
+}
+
 int tessera_store_open(const char *dir) {
   if (strlen(dir) + 300 >= sizeof root) return -1;
   snprintf(root, sizeof root, "%s", dir);
@@ -63,6 +87,7 @@ int tessera_store_open(const char *dir) {
     }
   }
   if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
+  remove_temporaries(root, 0);
   return 0;
 }
 

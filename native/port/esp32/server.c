@@ -61,6 +61,8 @@
 #define ANSWER_SEND_MS 15000   /* an answer (up to ANSWER_CAP) */
 #define SEND_WAIT_MS 2000      /* any other write of the server's (handshake, 302, 408, 503) */
 #define STALE_MS 1000          /* a read deadline passed this long ago was an earlier request's */
+#define HOST_CAP 128           /* Host and Origin kept for the core's policy; longer ones get 431 */
+#define ORIGIN_CAP 160
 
 #define WS_SLOTS (ESP32_WS_CLIENTS + 1) /* the core's connections, and one to refuse a ninth with 1013 */
 #define WS_FRAME_CAP 1024               /* no valid frame is larger (the core's receive buffer) */
@@ -72,6 +74,7 @@
 #define WS_QUEUE_CAP (6 * 1024)
 #define WS_CLOSE_BEHIND 1008 /* policy violation: the client does not keep up */
 #define WS_CLOSE_TRY_LATER 1013
+#define WS_CLOSE_POLICY 1008 /* Host or Origin not this controller's */
 #define WS_CLOSE_RESTARTED 1011
 
 /* ---- Sessions: bounded reads and writes (the overrides every session gets in on_open) ----------- */
@@ -232,7 +235,21 @@ int esp32_server_pump(void) {
     }
     ws_leave();
     if (state == WS_OPENING) {
-      if (!tessera_ws_open(id)) {
+      /* the Host/Origin policy (a refusal's answer has nowhere to go after the handshake: 1008) */
+      const char *host = (const char *)buf + WS_QUEUE_CAP, *origin = host + HOST_CAP;
+      uint32_t rid = tessera_request_open();
+      int allowed = rid && tessera_http_allow(rid, host, strlen(host), origin[ORIGIN_CAP] ? origin : NULL,
+                                              origin[ORIGIN_CAP] ? strlen(origin) : 0);
+      tessera_answer_t refused;
+      if (rid && tessera_request_take(rid, &refused)) free(refused.body);
+      if (!allowed) {
+        ws_enter();
+        if (w->id == id && w->state == WS_OPEN) {
+          w->in_core = 0;
+          ws_close_with(w, rid ? WS_CLOSE_POLICY : WS_CLOSE_TRY_LATER);
+        }
+        ws_leave();
+      } else if (!tessera_ws_open(id)) {
         ws_enter();
         if (w->id == id && (w->state == WS_OPEN || w->state == WS_GONE)) { /* it may have closed meanwhile */
           w->in_core = 0;
@@ -295,9 +312,21 @@ void esp32_server_flush(void) {
 }
 
 /* ---- WebSocket /ws (the server task) ------------------------------------------------------------- */
-static esp_err_t ws_handshake(int fd) {
-  uint8_t *buf = malloc(WS_QUEUE_CAP);
+static int read_host_origin(httpd_req_t *req, char host[HOST_CAP], char origin[ORIGIN_CAP], const char **origin_out);
+
+/* The handshake's Host and Origin wait for the core's policy after the queue's bytes (WS_EXTRA). */
+#define WS_EXTRA (HOST_CAP + ORIGIN_CAP + 1)
+
+static esp_err_t ws_handshake(httpd_req_t *req, int fd) {
+  uint8_t *buf = malloc(WS_QUEUE_CAP + WS_EXTRA);
   if (!buf) return ESP_FAIL;
+  char *host = (char *)buf + WS_QUEUE_CAP, *origin = host + HOST_CAP;
+  const char *op = NULL;
+  if (read_host_origin(req, host, origin, &op) != 0) {
+    free(buf);
+    return ESP_FAIL; /* a Host or Origin too long to be one of ours: closed */
+  }
+  origin[ORIGIN_CAP] = op ? 1 : 0; /* whether there was an Origin */
   ws_enter();
   ws_t *w = NULL;
   for (int i = 0; i < WS_SLOTS && !w; i++)
@@ -318,7 +347,7 @@ static esp_err_t on_ws(httpd_req_t *req) {
   int fd = httpd_req_to_sockfd(req);
   if (req->method == HTTP_GET) { /* the handshake is done */
     read_done(req);
-    return ws_handshake(fd);
+    return ws_handshake(req, fd);
   }
   static inbound_t frame; /* only the server task receives */
   httpd_ws_frame_t f = {0};
@@ -393,6 +422,19 @@ static esp_err_t send_error(httpd_req_t *req, uint32_t status, const char *json)
   return send_answer(req, status, (int32_t)strlen(json), (const uint8_t *)json, strlen(json));
 }
 
+/* Host and Origin of req for the core's policy (tessera_http_allow); *origin_out NULL when there is
+ * none. 0, or -1 when one is longer than its buffer (answered 431). */
+static int read_host_origin(httpd_req_t *req, char host[HOST_CAP], char origin[ORIGIN_CAP], const char **origin_out) {
+  esp_err_t e = httpd_req_get_hdr_value_str(req, "Host", host, HOST_CAP);
+  if (e != ESP_OK && e != ESP_ERR_NOT_FOUND) return -1; /* truncated */
+  if (e != ESP_OK) host[0] = 0;
+  *origin_out = NULL;
+  e = httpd_req_get_hdr_value_str(req, "Origin", origin, ORIGIN_CAP);
+  if (e != ESP_OK && e != ESP_ERR_NOT_FOUND) return -1;
+  if (e == ESP_OK) *origin_out = origin;
+  return 0;
+}
+
 /* Captive portal: a request for another host that came in over the setup network (a phone's
  * connectivity check) is sent to the setup page, which the core serves. */
 static int redirect_to_setup(httpd_req_t *req) {
@@ -457,10 +499,13 @@ typedef struct {
   const char *url;
   const uint8_t *body;
   size_t got, total;
+  const char *host, *origin; /* origin NULL: none */
 } http_job_t;
 
 static void http_job(void *arg) { /* core thread, lock held */
   http_job_t *j = arg;
+  /* the Host/Origin policy first (the core answers a refusal) */
+  if (!tessera_http_allow(j->id, j->host, strlen(j->host), j->origin, j->origin ? strlen(j->origin) : 0)) return;
   tessera_http(j->id, j->method, (const uint8_t *)j->url, strlen(j->url), j->body, j->got, j->total);
   tessera_tick(); /* applies what the request queued (a 202) */
 }
@@ -503,7 +548,15 @@ static int serve(httpd_req_t *req, SemaphoreHandle_t wake) {
     if (n == HTTPD_SOCK_ERR_TIMEOUT) send_error(req, 408, "{\"error\":\"timeout\"}");
     return 1;
   }
-  http_job_t job = {id, method_code(req->method), req->uri, body, got, total};
+  char host[HOST_CAP], origin[ORIGIN_CAP];
+  const char *op = NULL;
+  if (read_host_origin(req, host, origin, &op) != 0) {
+    free(body);
+    release(id);
+    send_error(req, 431, "{\"error\":\"header_too_large\"}");
+    return 1;
+  }
+  http_job_t job = {id, method_code(req->method), req->uri, body, got, total, host, op};
   esp32_run_on_core(http_job, &job);
   free(body);
   tessera_answer_t a;

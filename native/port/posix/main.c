@@ -1,7 +1,7 @@
 /*
  * main.c: the POSIX host's command line (the desktop host's flags) and main loop. One lock owns the
  * core, the panels and the bus queue; the main loop delivers bus packets and ticks the core when
- * due, CivetWeb's threads take the lock for each request and frame.
+ * due, the server's thread (server.c) takes the lock for each request and frame.
  */
 #include <errno.h>
 #include <limits.h>
@@ -52,6 +52,7 @@ static const char HELP[] =
     "  --store-limit BYTES test hook: the store holds at most this many bytes (then it is full)\n"
     "  --panel-fault F     test hook, repeatable: silent:ADDRESS, nak:ADDRESS:PAGE or verify:ADDRESS\n"
     "                      (an emulated panel's bootloader never answers, refuses a page, reads back wrong)\n"
+    "  --ws-ping-ms N      WebSocket ping interval (default 10000, 100-600000; docs/porting.md)\n"
     "  --help              this text\n";
 
 static void fail(const char *message) {
@@ -76,7 +77,7 @@ static void on_signal(int sig) {
 int main(int argc, char **argv) {
   const char *port_arg = "8080", *host = NULL, *data_dir = "data", *panels_arg = NULL, *topology = NULL;
   const char *variant = "large", *level = "info", *seed_arg = NULL, *ota_arg = NULL, *serial = NULL;
-  const char *limit_arg = NULL;
+  const char *limit_arg = NULL, *ping_arg = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **target = NULL;
@@ -97,10 +98,10 @@ int main(int argc, char **argv) {
         fail("--panel-fault: expected silent:ADDRESS, nak:ADDRESS:PAGE or verify:ADDRESS");
       continue;
     }
-    const char *names[] = {"--port",      "--host", "--data-dir", "--panels", "--topology", "--variant",
-                           "--log-level", "--seed", "--ota-port", "--serial", "--store-limit"};
+    const char *names[] = {"--port",      "--host", "--data-dir", "--panels", "--topology",    "--variant",
+                           "--log-level", "--seed", "--ota-port", "--serial", "--store-limit", "--ws-ping-ms"};
     const char **targets[] = {&port_arg, &host,     &data_dir, &panels_arg, &topology,  &variant,
-                              &level,    &seed_arg, &ota_arg,  &serial,     &limit_arg};
+                              &level,    &seed_arg, &ota_arg,  &serial,     &limit_arg, &ping_arg};
     const char *value = NULL;
     for (int k = 0; k < (int)(sizeof names / sizeof *names); k++) {
       size_t n = strlen(names[k]);
@@ -134,6 +135,9 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 4; k++)
     if (strcmp(level, levels[k]) == 0) posix_log_level = k;
   if (posix_log_level < 0) fail("--log-level must be error, warn, info or debug");
+  long ping_ms;
+  if (ping_arg && !integer(ping_arg, 100, 600000, &ping_ms)) fail("--ws-ping-ms must be 100-600000");
+  if (ping_arg) posix_ws_ping_ms = (int)ping_ms;
   if (panels_arg && topology) fail("give --panels or --topology, not both");
   long long seed = -1;
   if (seed_arg) {

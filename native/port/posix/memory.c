@@ -5,7 +5,7 @@
  *   panels = heap taken by the panel instances (bus.c), plus the bus queue (static);
  *   core   = heap taken by loading the core (the runtime, its module and instance, the linear memory);
  *   host   = the heap in use now minus both, and minus any growth of the core's linear memory:
- *            what the host itself holds (CivetWeb's worker buffers and connections, pending answers).
+ *            what the host itself holds (the server's connection buffers and send queues, pending answers).
  * Printed as one line "memory {json}" on stdout at SIGUSR1 (and at exit with TESSERA_MEMORY=1).
  */
 #include <malloc.h>

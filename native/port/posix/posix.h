@@ -70,7 +70,8 @@ void posix_mdns_shutdown(void); /* at exit: withdraws the advertisement */
 /* serial.c: --serial PATH (a tty or a pty, 57600 8N1 raw). 0, or -1 when it cannot be opened. */
 int serial_open(const char *path);
 
-/* server.c: HTTP + /ws. Returns the bound port or -1. */
+/* server.c: HTTP + /ws on its own thread. Returns the bound port or -1. --ws-ping-ms sets the ping interval. */
+extern int posix_ws_ping_ms;
 int server_start(const char *host, int port);
 void server_stop(void);
 /* With the lock, after a self-update booted another core: requests in flight get 500 (as after a

@@ -1,135 +1,631 @@
 /*
- * server.c: HTTP and WebSocket (/ws) on one port with CivetWeb. Request bodies are read up to a
- * bounded cap and the full length is passed on (so the core answers 413); answers are collected
- * per request (bounded) and written by the request's own thread once the core ends them, which may
- * be later (a live panel query). Nothing here interprets a request.
+ * server.c: HTTP/1.1 and WebSocket (/ws, RFC 6455) on one port, served by one thread that never
+ * blocks on a socket: every socket is non-blocking and watched with poll(), so a slow or hostile
+ * client holds nothing but its own connection slot (docs/porting.md, "The POSIX server"):
+ *
+ * - A request head must arrive within HEAD_MS of its first byte (IDLE_MS for a kept-alive connection
+ *   to start one), its body within BODY_MS of the head, and the answer must go out within SEND_MS;
+ *   past a deadline the request gets 408 (or the connection is closed). With every slot taken, a
+ *   newcomer takes the slot of the connection that has waited longest for a request head (then a
+ *   body): slow requests never lock others out.
+ * - Every request (and WebSocket upgrade) first goes through the core's Host/Origin policy
+ *   (tessera_http_allow). Errors of this layer (a malformed request line or header, a NUL, an
+ *   oversized head, a bad Content-Length, a timeout) are answered with the documented JSON body.
+ * - The core is called with the core lock held (posix_lock), never while writing a socket. What the
+ *   core sends to a WebSocket goes into that connection's bounded send queue (native/src/ws_queue.c:
+ *   mirror batches merged for a client that is behind); this thread writes the queues out as the
+ *   sockets take them. A client whose queue overflows, or does not move for WS_STALL_MS, is closed
+ *   (1008) and dropped WS_CLOSE_GRACE_MS later.
+ * - WebSocket frames are checked as RFC 6455 asks: client frames must be masked, fragmented
+ *   messages are reassembled (control frames may come between the fragments), a message above
+ *   WS_MESSAGE_CAP closes the connection with 1009, protocol errors with 1002. Pings are answered;
+ *   every ws_ping_ms the server pings each connection and drops one that answered nothing since the
+ *   previous ping. With the core's eight slots taken, a newcomer takes the slot of the connection
+ *   whose client has sent no message for the longest, if that is at least 2 x ws_ping_ms; else 1013.
  */
-#include <civetweb.h>
+#include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "posix.h"
 #include "tessera_driver.h"
 #include "tessera_host.h"
+#include "tessera_netio.h"
 #include "tessera_port.h"
 #include "tessera_requests.h"
 #include "tessera_web.h"
+#include "tessera_ws_queue.h"
 
-#define BODY_CAP (64 * 1024)                /* read at most this much of a body; the core's limit is 32 KiB */
-#define STREAM_AT (32 * 1024) /* a longer body goes to the core as it arrives (the firmware upload) */
-#define STREAM_PIECE 4096
-#define BODY_COUNT_LIMIT (16 * 1024 * 1024) /* past this the rest is not even counted */
-#define URL_CAP 8192
-#define ANSWER_CAP (1024 * 1024) /* the largest answer kept */
+#define MAX_CONNS 128                      /* connection slots (HTTP and WebSocket) */
+#define HEAD_CAP 8192                      /* request line + headers */
+#define FIELD_CAP 1024                     /* Host and Origin kept for the policy (longer: 431) */
+#define BODY_CAP (64 * 1024)               /* read at most this much of a body; the core's limit is 32 KiB */
+#define STREAM_AT (32 * 1024) /* a longer POST/PUT/PATCH body goes to the core as it arrives (the firmware upload) */
+#define BODY_COUNT_LIMIT (16 * 1024 * 1024) /* a chunked body past this is not even counted */
+#define ANSWER_CAP (1024 * 1024)           /* the largest answer kept */
 #define MAX_REQUESTS 64
-#define MAX_SOCKETS 32
+#define IDLE_MS 5000     /* a kept-alive connection with no request under way */
+#define HEAD_MS 10000    /* a request head, from its first byte (and a new connection's first request) */
+#define BODY_MS 30000    /* a request body, from the end of its head */
+#define ANSWER_MS 30000  /* the core's answer (a live panel query takes a few ms) */
+#define SEND_MS 15000    /* an answer going out */
+#define LINGER_MS 2000   /* reading what is left after an answer that closes the connection */
+#define WS_FRAME_MS 10000 /* a WebSocket frame, from its first byte */
+#define WS_MESSAGE_CAP (64 * 1024)
 #define WS_FRAME_CAP 1024 /* no valid frame is larger; the core would drop it */
-#define ANSWER_TIMEOUT_S 30
-#define WORKER_THREADS "24"  /* connections served at once: 8 WebSockets and keep-alive HTTP clients */
-#define REQUEST_HEAD_CAP "4096"
+/* A connection's send queue: above the largest frame the core sends (the 100-panel mirror snapshot,
+ * 5,134 bytes) several times over. */
+#define WS_QUEUE_CAP (32 * 1024)
+#define WS_STALL_MS 10000
+#define WS_CLOSE_GRACE_MS 2000
+#define WS_CLOSE_BEHIND 1008
+#define WS_CLOSE_TRY_LATER 1013
+#define WS_CLOSE_RESTARTED 1011
+#define WS_CLOSE_PROTOCOL 1002
+#define WS_CLOSE_TOO_BIG 1009
+
+int posix_ws_ping_ms = 10000;
+
+typedef enum {
+  C_FREE,
+  C_HEAD, /* reading a request head */
+  C_BODY, /* reading its body */
+  C_CORE, /* the core has it; waiting for the answer */
+  C_SEND, /* the answer is going out */
+  C_WS,   /* a WebSocket */
+  C_LINGER, /* answered and shut for writing: what the client still sends is read and dropped, so the
+               close does not reset the connection before the client has read the answer */
+} cstate_t;
 
 typedef struct {
-  int used;
-  uint32_t id;
-  struct mg_connection *conn;
-  int in_core; /* the core knows this connection */
-} socket_t;
+  cstate_t state;
+  int fd;
+  uint64_t since;    /* when the current state (or request head) began */
+  uint64_t deadline; /* when the current state gives up */
+  /* input: bytes received and not yet consumed */
+  uint8_t *in;
+  size_t in_len;
+  /* the request */
+  uint32_t method;
+  int keep_alive, head_only, close_after;
+  char *url;
+  size_t url_len;
+  char host[FIELD_CAP], origin[FIELD_CAP], inm[256], ws_key[64];
+  uint32_t host_len, origin_len;
+  int has_host, has_origin, upgrade, ws_version_ok;
+  int idle; /* kept alive, waiting for the next request */
+  int chunked, expect_continue;
+  uint64_t content_length, body_total;
+  uint8_t *body;
+  size_t body_got;
+  /* chunked decoding */
+  int ch_state; /* 0 size line, 1 data, 2 CRLF after data, 3 trailers, 4 done */
+  uint64_t ch_left;
+  uint32_t req_id;    /* in the request table while C_CORE */
+  uint32_t stream_id; /* a body handed to the core piece by piece (STREAM_AT), in the table while C_BODY */
+  /* output: head + body */
+  uint8_t *out;
+  size_t out_len, out_sent;
+  /* WebSocket (id, live and q under ws_lock) */
+  uint32_t ws_id;
+  int ws_live;  /* the core may send to it */
+  int in_core;  /* the core knows it */
+  tessera_wsq_t q;
+  uint8_t *qbuf;
+  int closing;       /* our close frame is queued; the slot is freed once it is out (or at the deadline) */
+  int peer_closed;   /* the client's close frame arrived */
+  int alive;         /* heard from since the last ping */
+  uint64_t said_at;  /* the client's last message */
+  uint64_t frame_at; /* a frame has started and not ended: its deadline */
+  int f_active, f_op, f_fin;
+  uint64_t f_left;
+  uint8_t f_mask[4];
+  uint32_t f_pos;
+  int msg_op; /* 0 none, 1 text, 2 binary: the message being reassembled */
+  uint8_t *msg;
+  size_t msg_len, msg_cap;
+  uint8_t ctrl[125];
+  uint32_t ctrl_len;
+} conn_t;
 
-static struct mg_context *ctx;
+static conn_t conns[MAX_CONNS];
 static tessera_request_t requests[MAX_REQUESTS];
-static socket_t sockets[MAX_SOCKETS];
-static pthread_cond_t answered = PTHREAD_COND_INITIALIZER;
-static uint32_t next_socket = 1;
+static int listen_fd = -1;
+static int wake_pipe[2] = {-1, -1};
+static pthread_t thread;
+static volatile int stopping;
+static pthread_mutex_t ws_lock = PTHREAD_MUTEX_INITIALIZER; /* the WebSocket slots and queues */
+static uint32_t next_ws = 1;
+static int answers_waiting; /* core lock: an answer ended since we last looked */
 
-static socket_t *find_socket(uint32_t id) {
-  for (int i = 0; i < MAX_SOCKETS; i++)
-    if (sockets[i].used && sockets[i].id == id) return &sockets[i];
+static void wake(void) {
+  char b = 1;
+  if (wake_pipe[1] >= 0 && write(wake_pipe[1], &b, 1) < 0) { /* full: a wake-up is pending anyway */
+  }
+}
+
+static uint64_t now_ms(void) { return posix_now_ms(); }
+
+/* ---- The core's output side (core lock held); HTTP answers: native/src/requests.c ---------------- */
+static void on_answered(void) {
+  answers_waiting = 1;
+  wake();
+}
+
+static conn_t *ws_by_id(uint32_t id) { /* ws_lock held */
+  for (int i = 0; i < MAX_CONNS; i++)
+    if (conns[i].ws_live && conns[i].ws_id == id) return &conns[i];
   return NULL;
 }
 
-/* ---- The core's output side (called with the lock held); HTTP answers: native/src/requests.c. ---- */
-static void wake_handlers(void) { pthread_cond_broadcast(&answered); }
+static void ws_shut(conn_t *c, uint16_t code) { /* ws_lock held */
+  if (c->closing) return;
+  tessera_wsq_close(&c->q, code, (uint32_t)now_ms());
+  c->closing = 1;
+  c->ws_live = 0;
+}
 
-static void ws_close_with(struct mg_connection *c, int code) {
-  unsigned char payload[2] = {(unsigned char)(code >> 8), (unsigned char)code};
-  mg_websocket_write(c, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, (const char *)payload, 2);
+static void ws_push(conn_t *c, const uint8_t *data, uint32_t len) { /* ws_lock held */
+  if (tessera_wsq_push(&c->q, TESSERA_WS_BINARY, data, len, (uint32_t)now_ms()) == TESSERA_WSQ_FULL) {
+    tessera_logf(TESSERA_LOG_WARN, "ws: connection %u does not keep up (%u bytes waiting), closed", (unsigned)c->ws_id,
+                 (unsigned)c->q.used);
+    ws_shut(c, WS_CLOSE_BEHIND);
+  }
 }
 
 void port_ws_send(uint32_t conn, const uint8_t *data, uint32_t len) {
-  socket_t *s = find_socket(conn);
-  if (s && s->in_core) mg_websocket_write(s->conn, MG_WEBSOCKET_OPCODE_BINARY, (const char *)data, len);
+  pthread_mutex_lock(&ws_lock);
+  conn_t *c = ws_by_id(conn);
+  if (c) ws_push(c, data, len);
+  pthread_mutex_unlock(&ws_lock);
+  wake();
 }
 
 void port_ws_broadcast(const uint8_t *data, uint32_t len) {
-  for (int i = 0; i < MAX_SOCKETS; i++)
-    if (sockets[i].used && sockets[i].in_core)
-      mg_websocket_write(sockets[i].conn, MG_WEBSOCKET_OPCODE_BINARY, (const char *)data, len);
+  pthread_mutex_lock(&ws_lock);
+  for (int i = 0; i < MAX_CONNS; i++)
+    if (conns[i].ws_live) ws_push(&conns[i], data, len);
+  pthread_mutex_unlock(&ws_lock);
+  wake();
+}
+
+/* ota.c swapped the core (the core lock held): requests in flight fail as after a restart, and every
+ * open connection is opened again in the new core, which sends it APP_STATE (closed 1013 if refused). */
+void server_core_swapped(void) {
+  tessera_requests_fail_all();
+  pthread_mutex_lock(&ws_lock);
+  for (int i = 0; i < MAX_CONNS; i++) {
+    conn_t *c = &conns[i];
+    if (c->state != C_WS || !c->in_core || c->closing) continue;
+    if (!tessera_ws_open(c->ws_id)) {
+      c->in_core = 0;
+      ws_shut(c, WS_CLOSE_TRY_LATER);
+    }
+  }
+  pthread_mutex_unlock(&ws_lock);
+  wake();
 }
 
 void port_core_restarted(const char *reason) {
   (void)reason;
   tessera_requests_fail_all();
-  for (int i = 0; i < MAX_SOCKETS; i++) {
-    if (!sockets[i].used || !sockets[i].in_core) continue;
-    sockets[i].in_core = 0;
-    ws_close_with(sockets[i].conn, 1011);
+  pthread_mutex_lock(&ws_lock);
+  for (int i = 0; i < MAX_CONNS; i++)
+    if (conns[i].state == C_WS && conns[i].in_core) {
+      conns[i].in_core = 0;
+      ws_shut(&conns[i], WS_CLOSE_RESTARTED);
+    }
+  pthread_mutex_unlock(&ws_lock);
+  wake();
+}
+
+/* ---- Connections ------------------------------------------------------------------------------- */
+static void reset_request(conn_t *c) {
+  free(c->url);
+  free(c->body);
+  c->url = NULL;
+  c->body = NULL;
+  c->url_len = c->body_got = 0;
+  c->method = 0;
+  c->keep_alive = c->head_only = c->close_after = 0;
+  c->host_len = c->origin_len = 0;
+  c->has_host = c->has_origin = c->upgrade = c->ws_version_ok = c->chunked = c->expect_continue = 0;
+  c->inm[0] = c->ws_key[0] = 0;
+  c->content_length = c->body_total = 0;
+  c->ch_state = 0;
+  c->ch_left = 0;
+  c->req_id = 0;
+  c->stream_id = 0;
+}
+
+/* A streamed body ends, complete or not: the core finishes or fails the upload (it answers then). */
+static void stream_end(conn_t *c) {
+  tessera_http_more(c->stream_id, NULL, 0, 0);
+  tessera_tick();
+}
+
+static void drop(conn_t *c) {
+  if (c->state == C_FREE) return;
+  if (c->stream_id) { /* the client went away mid-upload */
+    tessera_answer_t a;
+    posix_lock();
+    stream_end(c);
+    if (tessera_request_take(c->stream_id, &a)) free(a.body);
+    posix_unlock();
+    c->stream_id = 0;
+  }
+  if (c->state == C_CORE && c->req_id) {
+    tessera_answer_t a;
+    posix_lock();
+    if (tessera_request_take(c->req_id, &a)) free(a.body);
+    posix_unlock();
+  }
+  int in_core = 0;
+  uint32_t id = 0;
+  pthread_mutex_lock(&ws_lock);
+  if (c->state == C_WS) {
+    in_core = c->in_core;
+    id = c->ws_id;
+    c->ws_live = 0;
+    c->in_core = 0;
+  }
+  uint8_t *qbuf = c->qbuf;
+  c->qbuf = NULL;
+  c->state = C_FREE;
+  pthread_mutex_unlock(&ws_lock);
+  if (in_core) {
+    posix_lock();
+    tessera_ws_close(id);
+    posix_unlock();
+    posix_kick();
+  }
+  free(qbuf);
+  reset_request(c);
+  free(c->in);
+  free(c->out);
+  free(c->msg);
+  close(c->fd);
+  memset(c, 0, sizeof *c);
+  c->fd = -1;
+}
+
+static void enter(conn_t *c, cstate_t state, uint64_t timeout_ms) {
+  uint64_t now = now_ms();
+  c->state = state;
+  c->since = now;
+  c->deadline = now + timeout_ms;
+}
+
+/* ---- Answers ----------------------------------------------------------------------------------- */
+static const char *reason_of(uint32_t status) {
+  switch (status) {
+  case 100: return "Continue";
+  case 101: return "Switching Protocols";
+  case 200: return "OK";
+  case 201: return "Created";
+  case 202: return "Accepted";
+  case 204: return "No Content";
+  case 302: return "Found";
+  case 304: return "Not Modified";
+  case 400: return "Bad Request";
+  case 403: return "Forbidden";
+  case 404: return "Not Found";
+  case 405: return "Method Not Allowed";
+  case 408: return "Request Timeout";
+  case 409: return "Conflict";
+  case 411: return "Length Required";
+  case 413: return "Payload Too Large";
+  case 414: return "URI Too Long";
+  case 421: return "Misdirected Request";
+  case 422: return "Unprocessable Entity";
+  case 431: return "Request Header Fields Too Large";
+  case 500: return "Internal Server Error";
+  case 501: return "Not Implemented";
+  case 503: return "Service Unavailable";
+  case 505: return "HTTP Version Not Supported";
+  case 507: return "Insufficient Storage";
+  default: return "Status";
   }
 }
 
-/* ---- HTTP ---------------------------------------------------------------------------------------- */
-void server_core_swapped(void) {
-  tessera_requests_fail_all();
-  for (int i = 0; i < MAX_SOCKETS; i++) {
-    if (!sockets[i].used || !sockets[i].in_core) continue;
-    if (!tessera_ws_open(sockets[i].id)) {
-      sockets[i].in_core = 0;
-      ws_close_with(sockets[i].conn, 1013);
+/* Puts an answer in c->out and starts sending it. length < 0: chunked. extra: more header lines. */
+static void respond(conn_t *c, uint32_t status, int32_t length, const uint8_t *body, size_t len, const char *type,
+                    const char *extra) {
+  uint32_t code = status & 0xffff;
+  if (!type) type = (status & TESSERA_HTTP_HTML) ? "text/html; charset=utf-8" : "application/json";
+  int bodyless = code == 204 || code == 304;
+  int send_body = !c->head_only && !bodyless;
+  char head[1024];
+  int n = snprintf(head, sizeof head, "HTTP/1.1 %u %s\r\n", (unsigned)code, reason_of(code));
+  if (!bodyless) n += snprintf(head + n, sizeof head - (size_t)n, "Content-Type: %s\r\n", type);
+  if (!bodyless && length >= 0)
+    n += snprintf(head + n, sizeof head - (size_t)n, "Content-Length: %zu\r\n", len);
+  else if (!bodyless)
+    n += snprintf(head + n, sizeof head - (size_t)n, "Transfer-Encoding: chunked\r\n");
+  if (c->close_after || !c->keep_alive) n += snprintf(head + n, sizeof head - (size_t)n, "Connection: close\r\n");
+  if (extra) n += snprintf(head + n, sizeof head - (size_t)n, "%s", extra);
+  n += snprintf(head + n, sizeof head - (size_t)n, "\r\n");
+  if (n >= (int)sizeof head) n = (int)sizeof head - 1;
+  char frame[32];
+  int fl = 0;
+  size_t total = (size_t)n;
+  if (send_body) {
+    if (length >= 0) total += len;
+    else {
+      fl = len ? snprintf(frame, sizeof frame, "%zx\r\n", len) : 0;
+      total += (size_t)fl + len + (len ? 2 : 0) + 5;
     }
   }
+  free(c->out);
+  c->out = malloc(total);
+  if (!c->out) {
+    c->close_after = 1;
+    c->out_len = c->out_sent = 0;
+    enter(c, C_SEND, SEND_MS);
+    return;
+  }
+  size_t at = 0;
+  memcpy(c->out, head, (size_t)n);
+  at = (size_t)n;
+  if (send_body) {
+    if (length >= 0) {
+      if (len) memcpy(c->out + at, body, len);
+      at += len;
+    } else {
+      if (len) {
+        memcpy(c->out + at, frame, (size_t)fl);
+        at += (size_t)fl;
+        memcpy(c->out + at, body, len);
+        at += len;
+        memcpy(c->out + at, "\r\n", 2);
+        at += 2;
+      }
+      memcpy(c->out + at, "0\r\n\r\n", 5);
+      at += 5;
+    }
+  }
+  c->out_len = at;
+  c->out_sent = 0;
+  enter(c, C_SEND, SEND_MS);
 }
 
-static uint32_t method_code(const char *m) {
+static void respond_error(conn_t *c, uint32_t status, const char *error, int close_after) {
+  char body[96];
+  int n = snprintf(body, sizeof body, "{\"error\":\"%s\"}", error);
+  if (close_after) c->close_after = 1;
+  respond(c, status, n, (const uint8_t *)body, (size_t)n, NULL, NULL);
+}
+
+/* The core's answer to request id, taken from the table (core lock held by the caller). */
+static int take_answer(conn_t *c, uint32_t id) {
+  tessera_answer_t a;
+  if (!tessera_request_take(id, &a)) return 0;
+  respond(c, a.status, a.length, a.body, a.len, NULL, NULL);
+  free(a.body);
+  return 1;
+}
+
+/* ---- Requests ---------------------------------------------------------------------------------- */
+static int is_tchar(int ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || strchr("!#$%&'*+-.^_`|~", ch);
+}
+
+static uint32_t method_code(const char *m, size_t n) {
   static const char *const names[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"};
   for (uint32_t i = 0; i < 6; i++)
-    if (strcmp(m, names[i]) == 0) return i + 1;
+    if (strlen(names[i]) == n && memcmp(m, names[i], n) == 0) return i + 1;
   return TESSERA_METHOD_OTHER;
 }
 
-static void send_answer(struct mg_connection *c, int head_only, uint32_t status, int32_t length, const uint8_t *body,
-                        size_t len) {
-  char number[32];
-  /* TESSERA_HTTP_HTML in the status: the setup page */
-  mg_response_header_start(c, (int)(status & 0xffff));
-  mg_response_header_add(c, "Content-Type", (status & TESSERA_HTTP_HTML) ? "text/html; charset=utf-8" : "application/json",
-                         -1);
-  if (length >= 0) {
-    snprintf(number, sizeof number, "%d", length);
-    mg_response_header_add(c, "Content-Length", number, -1);
-  } else {
-    mg_response_header_add(c, "Transfer-Encoding", "chunked", -1);
-  }
-  mg_response_header_send(c);
-  if (head_only) return;
-  if (length >= 0) {
-    if (len) mg_write(c, body, len);
-  } else {
-    if (len) mg_send_chunk(c, (const char *)body, (unsigned)len);
-    mg_send_chunk(c, "", 0);
-  }
+static void copy_field(char *dst, size_t cap, uint32_t *len, const char *v, size_t n) {
+  *len = (uint32_t)(n > 0xffffffu ? 0xffffffu : n);
+  if (n >= cap) n = cap - 1; /* the length says it did not fit: the core answers 431 */
+  memcpy(dst, v, n);
+  dst[n] = 0;
 }
 
+/* 1 when the comma-separated list v contains token (case-insensitively). */
+static int has_token(const char *v, size_t n, const char *token) {
+  size_t t = strlen(token);
+  size_t i = 0;
+  while (i < n) {
+    while (i < n && (v[i] == ' ' || v[i] == '\t' || v[i] == ',')) i++;
+    size_t s = i;
+    while (i < n && v[i] != ',') i++;
+    size_t e = i;
+    while (e > s && (v[e - 1] == ' ' || v[e - 1] == '\t')) e--;
+    if (e - s == t && strncasecmp(v + s, token, t) == 0) return 1;
+  }
+  return 0;
+}
+
+/* Parses the head in c->in[0..len) (len includes the blank line). 0 ok, else the status to answer. */
+static int parse_head(conn_t *c, size_t len, const char **error) {
+  char *p = (char *)c->in, *end = p + len;
+  *error = "bad_request";
+  /* request line: method SP target SP version */
+  char *eol = memchr(p, '\n', len);
+  if (!eol) return 400;
+  char *line_end = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
+  char *sp1 = memchr(p, ' ', (size_t)(line_end - p));
+  if (!sp1 || sp1 == p) return 400;
+  for (char *q = p; q < sp1; q++)
+    if (!is_tchar((unsigned char)*q)) return 400;
+  char *target = sp1 + 1;
+  char *sp2 = memchr(target, ' ', (size_t)(line_end - target));
+  if (!sp2 || sp2 == target) return 400;
+  for (char *q = target; q < sp2; q++)
+    if ((unsigned char)*q <= 0x20 || (unsigned char)*q >= 0x7f) return 400; /* NUL, controls, spaces */
+  char *version = sp2 + 1;
+  size_t vlen = (size_t)(line_end - version);
+  int http10;
+  if (vlen == 8 && memcmp(version, "HTTP/1.1", 8) == 0) http10 = 0;
+  else if (vlen == 8 && memcmp(version, "HTTP/1.0", 8) == 0) http10 = 1;
+  else if (vlen == 8 && memcmp(version, "HTTP/", 5) == 0 && version[6] == '.') {
+    *error = "http_version_not_supported";
+    return 505;
+  } else return 400;
+  c->method = method_code(p, (size_t)(sp1 - p));
+  c->head_only = c->method == TESSERA_METHOD_HEAD;
+  c->url_len = (size_t)(sp2 - target);
+  c->url = malloc(c->url_len + 1);
+  if (!c->url) return 500;
+  memcpy(c->url, target, c->url_len);
+  c->url[c->url_len] = 0;
+  c->keep_alive = !http10;
+  int conn_close = 0, conn_keep = 0, conn_upgrade = 0, upgrade_ws = 0, has_length = 0, has_te = 0;
+  /* header lines */
+  for (p = eol + 1; p < end;) {
+    eol = memchr(p, '\n', (size_t)(end - p));
+    if (!eol) return 400;
+    line_end = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
+    if (line_end == p) break; /* the blank line */
+    if (*p == ' ' || *p == '\t') return 400; /* obsolete line folding */
+    char *colon = memchr(p, ':', (size_t)(line_end - p));
+    if (!colon || colon == p) return 400;
+    for (char *q = p; q < colon; q++)
+      if (!is_tchar((unsigned char)*q)) return 400;
+    char *v = colon + 1;
+    char *ve = line_end;
+    for (char *q = v; q < ve; q++)
+      if (((unsigned char)*q < 0x20 && *q != '\t') || *q == 0x7f) return 400; /* NUL, CR, controls */
+    while (v < ve && (*v == ' ' || *v == '\t')) v++;
+    while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t')) ve--;
+    size_t name_len = (size_t)(colon - p), vn = (size_t)(ve - v);
+#define IS(name) (name_len == sizeof(name) - 1 && strncasecmp(p, name, name_len) == 0)
+    if (IS("host")) {
+      if (c->has_host) return 400; /* RFC 9112 3.2: exactly one */
+      c->has_host = 1;
+      copy_field(c->host, sizeof c->host, &c->host_len, v, vn);
+    } else if (IS("origin")) {
+      if (c->has_origin) {
+        *error = "cross_origin";
+        return 403;
+      }
+      c->has_origin = 1;
+      copy_field(c->origin, sizeof c->origin, &c->origin_len, v, vn);
+    } else if (IS("content-length")) {
+      uint64_t value = 0;
+      if (vn == 0 || vn > 15) return 400;
+      for (size_t i = 0; i < vn; i++) {
+        if (v[i] < '0' || v[i] > '9') return 400;
+        value = value * 10 + (uint64_t)(v[i] - '0');
+      }
+      if (has_length && value != c->content_length) return 400;
+      has_length = 1;
+      c->content_length = value;
+    } else if (IS("transfer-encoding")) {
+      if (has_te || vn != 7 || strncasecmp(v, "chunked", 7) != 0) {
+        *error = "unsupported_transfer_encoding";
+        return 501;
+      }
+      has_te = 1;
+    } else if (IS("connection")) {
+      conn_close |= has_token(v, vn, "close");
+      conn_keep |= has_token(v, vn, "keep-alive");
+      conn_upgrade |= has_token(v, vn, "upgrade");
+    } else if (IS("upgrade")) {
+      upgrade_ws = has_token(v, vn, "websocket");
+    } else if (IS("expect")) {
+      if (vn == 12 && strncasecmp(v, "100-continue", 12) == 0) c->expect_continue = 1;
+    } else if (IS("if-none-match")) {
+      uint32_t ignored;
+      copy_field(c->inm, sizeof c->inm, &ignored, v, vn);
+    } else if (IS("sec-websocket-key")) {
+      uint32_t ignored;
+      copy_field(c->ws_key, sizeof c->ws_key, &ignored, v, vn);
+    } else if (IS("sec-websocket-version")) {
+      c->ws_version_ok = (vn == 2 && memcmp(v, "13", 2) == 0) || (vn == 1 && v[0] == '8');
+    }
+#undef IS
+    p = eol + 1;
+  }
+  if (has_te && has_length) return 400; /* both: a request smuggling attempt */
+  c->chunked = has_te;
+  if (http10) c->keep_alive = conn_keep && !conn_close;
+  else c->keep_alive = !conn_close;
+  c->upgrade = conn_upgrade && upgrade_ws;
+  return 0;
+}
+
+/* ---- SHA-1 and base64 for the handshake (RFC 6455 4.2.2) --------------------------------------- */
+static uint32_t rol(uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
+
+static void sha1(const uint8_t *data, size_t len, uint8_t out[20]) {
+  uint32_t h[5] = {0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0};
+  uint8_t block[64];
+  uint64_t bits = (uint64_t)len * 8;
+  size_t total = ((len + 8) / 64 + 1) * 64;
+  for (size_t off = 0; off < total; off += 64) {
+    for (size_t i = 0; i < 64; i++) {
+      size_t k = off + i;
+      if (k < len) block[i] = data[k];
+      else if (k == len) block[i] = 0x80;
+      else if (k >= total - 8) block[i] = (uint8_t)(bits >> (8 * (total - 1 - k)));
+      else block[i] = 0;
+    }
+    uint32_t w[80];
+    for (int i = 0; i < 16; i++)
+      w[i] = (uint32_t)block[4 * i] << 24 | (uint32_t)block[4 * i + 1] << 16 | (uint32_t)block[4 * i + 2] << 8 |
+             block[4 * i + 3];
+    for (int i = 16; i < 80; i++) w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
+    for (int i = 0; i < 80; i++) {
+      uint32_t f, k;
+      if (i < 20) f = (b & c) | (~b & d), k = 0x5A827999;
+      else if (i < 40) f = b ^ c ^ d, k = 0x6ED9EBA1;
+      else if (i < 60) f = (b & c) | (b & d) | (c & d), k = 0x8F1BBCDC;
+      else f = b ^ c ^ d, k = 0xCA62C1D6;
+      uint32_t t = rol(a, 5) + f + e + k + w[i];
+      e = d, d = c, c = rol(b, 30), b = a, a = t;
+    }
+    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e;
+  }
+  for (int i = 0; i < 20; i++) out[i] = (uint8_t)(h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+static void base64(const uint8_t *in, size_t n, char *out) {
+  static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t o = 0;
+  for (size_t i = 0; i < n; i += 3) {
+    uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
+    out[o++] = t[v >> 18 & 63];
+    out[o++] = t[v >> 12 & 63];
+    out[o++] = i + 1 < n ? t[v >> 6 & 63] : '=';
+    out[o++] = i + 2 < n ? t[v & 63] : '=';
+  }
+  out[o] = 0;
+}
+
+/* A key of 16 bytes in base64 (RFC 6455 4.1). */
+static int valid_ws_key(const char *k) {
+  if (strlen(k) != 24 || k[22] != '=' || k[23] != '=') return 0;
+  for (int i = 0; i < 22; i++)
+    if (!(isalnum((unsigned char)k[i]) || k[i] == '+' || k[i] == '/')) return 0;
+  return 1;
+}
+
+/* ---- Handling a request ------------------------------------------------------------------------ */
 /* POST /__test__/clock {"advance": ms} with --manual-clock: the clock moves in steps of at most 5 ms,
  * and at each step the core ticks and every bus packet is delivered (as the desktop host does). */
-static int test_clock(struct mg_connection *c, uint32_t method, const uint8_t *body, size_t len) {
+static void test_clock(conn_t *c) {
   double advance = 0;
-  int ok = method == TESSERA_METHOD_POST;
+  int ok = c->method == TESSERA_METHOD_POST;
   char text[256];
-  size_t n = len < sizeof text - 1 ? len : sizeof text - 1;
-  memcpy(text, body ? (const char *)body : "", n);
+  size_t n = c->body_got < sizeof text - 1 ? c->body_got : sizeof text - 1;
+  memcpy(text, c->body ? (const char *)c->body : "", n);
   text[n] = 0;
   const char *p = text;
   while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') p++;
@@ -142,9 +638,8 @@ static int test_clock(struct mg_connection *c, uint32_t method, const uint8_t *b
     if (!p || end == p + 1) ok = 0;
   }
   if (!ok || !(advance >= 0) || advance > 1e9) {
-    static const char bad[] = "{\"error\":\"invalid_json\"}";
-    send_answer(c, 0, 400, sizeof bad - 1, (const uint8_t *)bad, sizeof bad - 1);
-    return 400;
+    respond_error(c, 400, "invalid_json", 0);
+    return;
   }
   posix_lock();
   for (int first = 1; first || advance > 0; first = 0) {
@@ -161,253 +656,797 @@ static int test_clock(struct mg_connection *c, uint32_t method, const uint8_t *b
   char answer[64];
   int alen = snprintf(answer, sizeof answer, "{\"now\":%.15g}", posix_virtual_ms);
   posix_unlock();
-  send_answer(c, 0, 200, alen, (const uint8_t *)answer, (size_t)alen);
-  return 200;
+  respond(c, 200, alen, (const uint8_t *)answer, (size_t)alen, NULL, NULL);
 }
 
 /* GET or HEAD of a web app asset (tessera_web.h): the gzip bytes with their headers, or 304. */
-static int serve_asset(struct mg_connection *c, const struct mg_request_info *ri, uint32_t method) {
-  if (method != TESSERA_METHOD_GET && method != TESSERA_METHOD_HEAD) return 0;
-  const tessera_web_asset_t *a = tessera_web_find(ri->request_uri);
+static int serve_asset(conn_t *c) {
+  if (c->method != TESSERA_METHOD_GET && c->method != TESSERA_METHOD_HEAD) return 0;
+  const tessera_web_asset_t *a = tessera_web_find(c->url);
   if (!a) return 0;
-  char scratch[1024];
-  while (mg_read(c, scratch, sizeof scratch) > 0) {
-  } /* a GET body is not wanted */
-  int fresh = tessera_web_not_modified(a, mg_get_header(c, "If-None-Match"));
-  char number[32];
-  mg_response_header_start(c, fresh ? 304 : 200);
-  mg_response_header_add(c, "Cache-Control", a->cache_control, -1);
-  mg_response_header_add(c, "ETag", a->etag, -1);
-  if (!fresh) {
-    snprintf(number, sizeof number, "%u", (unsigned)a->gzip_len);
-    mg_response_header_add(c, "Content-Type", a->content_type, -1);
-    mg_response_header_add(c, "Content-Encoding", "gzip", -1);
-    mg_response_header_add(c, "Content-Length", number, -1);
-  }
-  mg_response_header_send(c);
-  if (!fresh && method == TESSERA_METHOD_GET) mg_write(c, a->gzip, a->gzip_len);
-  return fresh ? 304 : 200;
-}
-
-static int wait_answer(struct mg_connection *c, uint32_t id, uint32_t method);
-
-/* A body longer than STREAM_AT with a Content-Length: handed to the core a piece at a time, outside
- * the lock while the piece is read, so the image is never whole here (only a route that streams takes
- * it: any other answers 413 at once). Once answered, the rest is drained unread. */
-static int stream_request(struct mg_connection *c, uint32_t method, const char *url, int url_len, long long length) {
-  posix_lock();
-  uint32_t id = tessera_request_open();
-  if (!id) {
-    posix_unlock();
-    static const char busy[] = "{\"error\":\"busy\"}";
-    send_answer(c, 0, 503, sizeof busy - 1, (const uint8_t *)busy, sizeof busy - 1);
-    return 503;
-  }
-  tessera_http_stream(id, method, (const uint8_t *)url, (uint32_t)url_len,
-                      length > UINT32_MAX ? UINT32_MAX : (uint32_t)length);
-  posix_unlock();
-  uint8_t piece[STREAM_PIECE];
-  int n, answered = 0;
-  while ((n = mg_read(c, piece, sizeof piece)) > 0) {
-    if (answered) continue; /* drained */
-    posix_lock();
-    answered = tessera_request_done(id);
-    if (!answered) tessera_http_more(id, piece, (uint32_t)n, 1);
-    posix_unlock();
-  }
-  posix_lock();
-  tessera_http_more(id, NULL, 0, 0); /* the end (an upload that is still open finishes or fails) */
-  tessera_tick();
-  posix_kick();
-  return wait_answer(c, id, method);
-}
-
-static int on_request(struct mg_connection *c, void *data) {
-  (void)data;
-  const struct mg_request_info *ri = mg_get_request_info(c);
-  uint32_t method = method_code(ri->request_method);
-  int served = serve_asset(c, ri, method);
-  if (served) return served;
-
-  char url[URL_CAP];
-  int url_len = snprintf(url, sizeof url, "%s%s%s", ri->request_uri ? ri->request_uri : "/",
-                         ri->query_string ? "?" : "", ri->query_string ? ri->query_string : "");
-  if (url_len < 0) url_len = 0;
-  if (url_len >= (int)sizeof url) url_len = sizeof url - 1; /* still far above the core's 414 limit */
-
-  if (ri->content_length > STREAM_AT &&
-      (method == TESSERA_METHOD_POST || method == TESSERA_METHOD_PUT || method == TESSERA_METHOD_PATCH) &&
-      !(posix_manual_clock && strcmp(ri->local_uri ? ri->local_uri : "", "/__test__/clock") == 0))
-    return stream_request(c, method, url, url_len, ri->content_length);
-
-  /* The body: bounded buffer, then only counted. */
-  size_t want = ri->content_length >= 0 && ri->content_length < BODY_CAP ? (size_t)ri->content_length : BODY_CAP;
-  uint8_t *body = want ? malloc(want) : NULL;
-  size_t got = 0;
-  uint64_t total = 0;
-  char scratch[4096];
-  for (;;) {
-    int n;
-    if (body && got < want) {
-      n = mg_read(c, body + got, want - got);
-      if (n > 0) got += (size_t)n;
-    } else {
-      n = mg_read(c, scratch, sizeof scratch);
-    }
-    if (n <= 0) break;
-    total += (uint64_t)n;
-    if (total > BODY_COUNT_LIMIT) break;
-  }
-
-  if (posix_manual_clock && strcmp(ri->local_uri ? ri->local_uri : "", "/__test__/clock") == 0) {
-    int status = test_clock(c, method, body, got);
-    free(body);
-    return status;
-  }
-
-  posix_lock();
-  uint32_t id = tessera_request_open();
-  if (!id) {
-    posix_unlock();
-    free(body);
-    static const char busy[] = "{\"error\":\"busy\"}";
-    send_answer(c, method == TESSERA_METHOD_HEAD, 503, sizeof busy - 1, (const uint8_t *)busy, sizeof busy - 1);
-    return 503;
-  }
-  tessera_http(id, method, (const uint8_t *)url, (uint32_t)url_len, body, (uint32_t)got,
-               total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
-  tessera_tick(); /* applies what the request queued (a 202), as the desktop host's kick does */
-  posix_kick();
-  free(body);
-  return wait_answer(c, id, method);
-}
-
-/* With the lock held: waits for the core's answer to `id` and writes it; unlocks. */
-static int wait_answer(struct mg_connection *c, uint32_t id, uint32_t method) {
-  struct timespec deadline;
-  clock_gettime(CLOCK_REALTIME, &deadline);
-  deadline.tv_sec += ANSWER_TIMEOUT_S;
-  while (!tessera_request_done(id))
-    if (pthread_cond_timedwait(&answered, posix_mutex(), &deadline) == ETIMEDOUT) break;
-  tessera_answer_t a;
-  int ok = tessera_request_take(id, &a);
-  posix_unlock();
-
-  if (!ok) {
-    static const char err[] = "{\"error\":\"internal_error\"}";
-    send_answer(c, method == TESSERA_METHOD_HEAD, 500, sizeof err - 1, (const uint8_t *)err, sizeof err - 1);
-    return 500;
-  }
-  send_answer(c, method == TESSERA_METHOD_HEAD, a.status, a.length, a.body, a.len);
-  free(a.body);
-  return (int)(a.status & 0xffff);
-}
-
-/* ---- WebSocket /ws ------------------------------------------------------------------------------ */
-static int ws_connect(const struct mg_connection *c, void *data) {
-  (void)c;
-  (void)data;
-  return 0; /* accept the handshake */
-}
-
-static void ws_ready(struct mg_connection *c, void *data) {
-  (void)data;
-  posix_lock();
-  socket_t *s = NULL;
-  for (int i = 0; i < MAX_SOCKETS; i++)
-    if (!sockets[i].used) {
-      s = &sockets[i];
-      break;
-    }
-  if (!s) {
-    posix_unlock();
-    ws_close_with(c, 1013);
-    return;
-  }
-  s->used = 1;
-  s->id = next_socket++;
-  s->conn = c;
-  s->in_core = 1; /* so that what core_ws_open sends reaches it */
-  mg_set_user_connection_data(c, s);
-  if (!tessera_ws_open(s->id)) {
-    s->in_core = 0;
-    ws_close_with(c, 1013);
-  }
-  posix_unlock();
-  posix_kick();
-}
-
-static int ws_data(struct mg_connection *c, int flags, char *data, size_t len, void *cbdata) {
-  (void)cbdata;
-  int op = flags & 0x0f;
-  if (op == MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE) return 0;
-  if (op != MG_WEBSOCKET_OPCODE_BINARY || !(flags & 0x80)) return 1; /* text, control, fragments: dropped */
-  posix_lock();
-  socket_t *s = mg_get_user_connection_data(c);
-  int keep = 1;
-  if (!s || !s->used || !s->in_core) keep = 0;
-  else if (len <= WS_FRAME_CAP) {
-    tessera_ws_frame(s->id, (const uint8_t *)data, (uint32_t)len);
-    tessera_tick();
-  }
-  posix_unlock();
-  posix_kick();
-  return keep;
-}
-
-static void ws_closed(const struct mg_connection *c, void *data) {
-  (void)data;
-  posix_lock();
-  socket_t *s = mg_get_user_connection_data(c);
-  if (s && s->used && s->conn == c) {
-    if (s->in_core) tessera_ws_close(s->id);
-    memset(s, 0, sizeof *s);
-  }
-  posix_unlock();
-}
-
-static int quiet_log(const struct mg_connection *c, const char *message) {
-  (void)c;
-  tessera_logf(TESSERA_LOG_DEBUG, "civetweb: %s", message);
+  int fresh = tessera_web_not_modified(a, c->inm[0] ? c->inm : NULL);
+  char extra[512];
+  snprintf(extra, sizeof extra, "Cache-Control: %s\r\nETag: %s\r\n%s", a->cache_control, a->etag,
+           fresh ? "" : "Content-Encoding: gzip\r\n");
+  if (fresh) respond(c, 304, 0, NULL, 0, NULL, extra);
+  else respond(c, 200, (int32_t)a->gzip_len, a->gzip, a->gzip_len, a->content_type, extra);
   return 1;
 }
 
-int server_start(const char *host, int port) {
-  char ports[300];
-  if (host) snprintf(ports, sizeof ports, strchr(host, ':') ? "[%s]:%d" : "%s:%d", host, port);
-  else snprintf(ports, sizeof ports, "+%d", port); /* IPv4 and IPv6 */
-  tessera_requests_init(requests, MAX_REQUESTS, ANSWER_CAP, wake_handlers);
-  mg_init_library(MG_FEATURES_WEBSOCKET);
-  struct mg_callbacks callbacks;
-  memset(&callbacks, 0, sizeof callbacks);
-  callbacks.log_message = quiet_log;
-  /* Each worker thread serves one connection at a time (an open WebSocket keeps its thread) and owns a
-   * request buffer of max_request_size: together most of the host's own heap (docs/porting.md). */
-  const char *options[] = {"listening_ports", ports,
-                           "num_threads", WORKER_THREADS,
-                           "max_request_size", REQUEST_HEAD_CAP, /* request line + headers; URLs > 512 get 414 */
-                           "enable_keep_alive", "yes",
-                           "keep_alive_timeout_ms", "5000",
-                           "websocket_timeout_ms", "86400000",
-                           "request_timeout_ms", "30000",
-                           "decode_url", "no",  /* the core gets the URL as sent */
-                           "tcp_nodelay", "1",  /* small frames and answers go out at once */
-                           NULL};
-  ctx = mg_start(&callbacks, NULL, options);
-  if (!ctx && !host && port == 0) {
-    /* port 0 cannot be shared by two sockets: IPv4 only */
-    snprintf(ports, sizeof ports, "%d", port);
-    ctx = mg_start(&callbacks, NULL, options);
+/* The body is in (or was too large to keep): hand the request to the core. */
+static void dispatch(conn_t *c) {
+  if (posix_manual_clock && strncmp(c->url, "/__test__/clock", 15) == 0 && (c->url[15] == 0 || c->url[15] == '?')) {
+    test_clock(c);
+    return;
   }
-  if (!ctx) return -1;
-  mg_set_request_handler(ctx, "/", on_request, NULL);
-  mg_set_websocket_handler(ctx, "/ws", ws_connect, ws_ready, ws_data, ws_closed, NULL);
-  struct mg_server_port bound[4];
-  int n = mg_get_server_ports(ctx, 4, bound);
-  return n > 0 ? bound[0].port : -1;
+  posix_lock();
+  uint32_t id = c->stream_id;
+  if (id) {
+    stream_end(c);
+    c->stream_id = 0;
+  } else {
+    id = tessera_request_open();
+    if (!id) {
+      posix_unlock();
+      respond_error(c, 503, "busy", 0);
+      return;
+    }
+    uint64_t total = c->chunked ? c->body_total : c->content_length;
+    tessera_http(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len, c->body, (uint32_t)c->body_got,
+                 total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
+    tessera_tick(); /* applies what the request queued (a 202), as the desktop host's kick does */
+  }
+  int done = tessera_request_done(id) && take_answer(c, id);
+  posix_unlock();
+  posix_kick();
+  free(c->body);
+  c->body = NULL;
+  if (!done) {
+    c->req_id = id;
+    enter(c, C_CORE, ANSWER_MS); /* a live panel query: answered from the main loop */
+  }
+}
+
+static void ws_accept(conn_t *c);
+
+/* The head is in: the policy, then the WebSocket upgrade, an asset, or the body. */
+static void on_head(conn_t *c) {
+  /* the Host/Origin policy first, for every request */
+  posix_lock();
+  uint32_t id = tessera_request_open();
+  int allowed = 0;
+  if (id) {
+    allowed = tessera_http_allow(id, c->host, c->host_len, c->has_origin ? c->origin : NULL, c->origin_len);
+    if (!allowed) {
+      c->close_after = 1; /* a body, if any, is not read */
+      if (!take_answer(c, id)) respond_error(c, 500, "internal_error", 1);
+    } else {
+      tessera_answer_t a;
+      if (tessera_request_take(id, &a)) free(a.body);
+    }
+  }
+  posix_unlock();
+  if (!id) {
+    respond_error(c, 503, "busy", 1);
+    return;
+  }
+  if (!allowed) return;
+  if (c->upgrade) {
+    const char *path_end = c->url + strcspn(c->url, "?");
+    if (path_end - c->url != 3 || memcmp(c->url, "/ws", 3) != 0) respond_error(c, 404, "not_found", 1);
+    else if (!c->ws_version_ok || c->method != TESSERA_METHOD_GET || !valid_ws_key(c->ws_key))
+      respond_error(c, 400, "bad_request", 1);
+    else ws_accept(c);
+    return;
+  }
+  if (serve_asset(c)) {
+    if (c->content_length || c->chunked) c->close_after = 1; /* a GET body is not read */
+    return;
+  }
+  if (!c->chunked && c->content_length > STREAM_AT &&
+      (c->method == TESSERA_METHOD_POST || c->method == TESSERA_METHOD_PUT || c->method == TESSERA_METHOD_PATCH)) {
+    /* handed over as it arrives, never held whole: only a route that streams takes it, others answer 413 */
+    posix_lock();
+    uint32_t id = tessera_request_open();
+    if (id)
+      tessera_http_stream(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len,
+                          c->content_length > UINT32_MAX ? UINT32_MAX : (uint32_t)c->content_length);
+    posix_unlock();
+    if (!id) {
+      respond_error(c, 503, "busy", 1);
+      return;
+    }
+    c->stream_id = id;
+    if (c->expect_continue) (void)tessera_send_now(c->fd, "HTTP/1.1 100 Continue\r\n\r\n", 25);
+    enter(c, C_BODY, BODY_MS);
+    return;
+  }
+  if (!c->chunked && c->content_length > BODY_CAP) {
+    /* not read: the core answers 413 (or ignores a GET's body), and the connection closes after */
+    c->close_after = 1;
+    dispatch(c);
+    return;
+  }
+  if (c->content_length || c->chunked) {
+    size_t cap = c->chunked ? BODY_CAP : (size_t)c->content_length;
+    c->body = malloc(cap ? cap : 1);
+    if (!c->body) {
+      respond_error(c, 503, "busy", 1);
+      return;
+    }
+    if (c->expect_continue) (void)tessera_send_now(c->fd, "HTTP/1.1 100 Continue\r\n\r\n", 25);
+    enter(c, C_BODY, BODY_MS);
+    return;
+  }
+  dispatch(c);
+}
+
+/* Consumes body bytes from c->in. Returns 1 when the body is complete, 0 for more, -1 malformed. */
+static int take_body(conn_t *c) {
+  size_t used = 0;
+  int complete = 0;
+  if (c->stream_id) { /* to the core at once; once it has answered (413, 409, 422) the rest is drained */
+    size_t want = (size_t)c->content_length - c->body_got;
+    size_t n = c->in_len < want ? c->in_len : want;
+    posix_lock();
+    if (n && !tessera_request_done(c->stream_id)) tessera_http_more(c->stream_id, c->in, (uint32_t)n, 1);
+    posix_unlock();
+    c->body_got += n;
+    used = n;
+    complete = c->body_got == c->content_length;
+  } else if (!c->chunked) {
+    size_t want = (size_t)c->content_length - c->body_got;
+    size_t n = c->in_len < want ? c->in_len : want;
+    memcpy(c->body + c->body_got, c->in, n);
+    c->body_got += n;
+    used = n;
+    complete = c->body_got == c->content_length;
+  } else {
+    while (used < c->in_len && !complete) {
+      uint8_t *p = c->in + used;
+      size_t avail = c->in_len - used;
+      if (c->ch_state == 0 || c->ch_state == 2 || c->ch_state == 3) {
+        uint8_t *nl = memchr(p, '\n', avail);
+        if (!nl) {
+          if (avail > 1024) return -1; /* no line is that long */
+          break;
+        }
+        size_t line = (size_t)(nl - p);
+        if (line > 0 && p[line - 1] == '\r') line--;
+        used += (size_t)(nl - p) + 1;
+        if (c->ch_state == 2) {
+          if (line != 0) return -1;
+          c->ch_state = 0;
+        } else if (c->ch_state == 3) {
+          if (line == 0) complete = 1; /* the end of the trailers */
+        } else {
+          uint64_t size = 0;
+          size_t i = 0;
+          for (; i < line && isxdigit(p[i]); i++) {
+            if (i >= 12) return -1;
+            size = size * 16 + (uint64_t)(isdigit(p[i]) ? p[i] - '0' : (p[i] | 0x20) - 'a' + 10);
+          }
+          if (i == 0 || (i < line && p[i] != ';' && p[i] != ' ' && p[i] != '\t')) return -1;
+          c->ch_left = size;
+          c->ch_state = size ? 1 : 3;
+        }
+      } else {
+        size_t n = avail < c->ch_left ? avail : (size_t)c->ch_left;
+        size_t keep = c->body_got < BODY_CAP ? BODY_CAP - c->body_got : 0;
+        if (keep > n) keep = n;
+        memcpy(c->body + c->body_got, p, keep);
+        c->body_got += keep;
+        c->body_total += n;
+        c->ch_left -= n;
+        used += n;
+        if (!c->ch_left) c->ch_state = 2;
+        if (c->body_total > BODY_COUNT_LIMIT) {
+          c->close_after = 1; /* the rest is not read: the core answers 413 */
+          complete = 1;
+        }
+      }
+    }
+  }
+  memmove(c->in, c->in + used, c->in_len - used);
+  c->in_len -= used;
+  return complete;
+}
+
+/* The end of a request head in c->in: its length (blank line included), 0 when not yet there. */
+static size_t head_end(const conn_t *c) {
+  for (size_t i = 0; i + 1 < c->in_len; i++) {
+    if (c->in[i] != '\n') continue;
+    if (c->in[i + 1] == '\n') return i + 2;
+    if (i + 2 < c->in_len && c->in[i + 1] == '\r' && c->in[i + 2] == '\n') return i + 3;
+  }
+  return 0;
+}
+
+/* Parses whatever is in c->in for the current state; may change state. */
+static void advance_http(conn_t *c) {
+  while (c->state == C_HEAD && c->in_len > 0) {
+    size_t n = head_end(c);
+    if (!n) {
+      if (c->in_len >= HEAD_CAP) {
+        int line_done = memchr(c->in, '\n', c->in_len) != NULL;
+        c->keep_alive = 0;
+        respond_error(c, line_done ? 431 : 414, line_done ? "header_too_large" : "uri_too_long", 1);
+      }
+      return;
+    }
+    const char *error;
+    int status = parse_head(c, n, &error);
+    memmove(c->in, c->in + n, c->in_len - n);
+    c->in_len -= n;
+    if (status) {
+      respond_error(c, (uint32_t)status, error, 1);
+      return;
+    }
+    on_head(c);
+  }
+  if (c->state == C_BODY) {
+    int r = take_body(c);
+    if (r < 0) respond_error(c, 400, "bad_request", 1);
+    else if (r > 0) dispatch(c);
+  }
+}
+
+/* ---- WebSocket --------------------------------------------------------------------------------- */
+static void ws_accept(conn_t *c) {
+  char accept_src[64 + 36], accept[32];
+  uint8_t digest[20];
+  int n = snprintf(accept_src, sizeof accept_src, "%s258EAFA5-E914-47DA-95CA-C5AB0DC85B11", c->ws_key);
+  sha1((const uint8_t *)accept_src, (size_t)n, digest);
+  base64(digest, 20, accept);
+  uint8_t *qbuf = malloc(WS_QUEUE_CAP);
+  char head[256];
+  int hl = snprintf(head, sizeof head,
+                    "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    "Sec-WebSocket-Accept: %s\r\n\r\n",
+                    accept);
+  if (!qbuf || tessera_send_now(c->fd, head, (size_t)hl) != hl) { /* a fresh socket takes 130 bytes */
+    free(qbuf);
+    c->close_after = 1;
+    c->keep_alive = 0;
+    respond_error(c, 503, "busy", 1);
+    return;
+  }
+  uint64_t now = now_ms();
+  reset_request(c);
+  pthread_mutex_lock(&ws_lock);
+  c->qbuf = qbuf;
+  tessera_wsq_init(&c->q, qbuf, WS_QUEUE_CAP, (uint32_t)now);
+  c->ws_id = next_ws++;
+  c->state = C_WS;
+  c->ws_live = 1; /* so that what core_ws_open sends reaches it */
+  c->in_core = 1;
+  c->deadline = 0;
+  c->said_at = now;
+  c->alive = 1;
+  pthread_mutex_unlock(&ws_lock);
+  uint32_t id = c->ws_id;
+  posix_lock();
+  int ok = tessera_ws_open(id);
+  if (!ok) {
+    /* every slot in use: the connection silent longest makes room, if it has been for long enough */
+    conn_t *victim = NULL;
+    pthread_mutex_lock(&ws_lock);
+    for (int i = 0; i < MAX_CONNS; i++) {
+      conn_t *v = &conns[i];
+      if (v == c || v->state != C_WS || !v->in_core || v->closing) continue;
+      if (now - v->said_at < 2 * (uint64_t)posix_ws_ping_ms) continue;
+      if (!victim || v->said_at < victim->said_at) victim = v;
+    }
+    uint32_t vid = victim ? victim->ws_id : 0;
+    if (victim) {
+      victim->in_core = 0;
+      ws_shut(victim, WS_CLOSE_TRY_LATER);
+      victim->deadline = now + WS_CLOSE_GRACE_MS;
+    }
+    pthread_mutex_unlock(&ws_lock);
+    if (victim) {
+      tessera_logf(TESSERA_LOG_INFO, "ws: every connection in use; closing %u, silent longest, for a newcomer",
+                   (unsigned)vid);
+      tessera_ws_close(vid);
+      ok = tessera_ws_open(id);
+    }
+  }
+  tessera_tick();
+  posix_unlock();
+  posix_kick();
+  if (!ok) {
+    pthread_mutex_lock(&ws_lock);
+    c->in_core = 0;
+    ws_shut(c, WS_CLOSE_TRY_LATER);
+    c->deadline = now + WS_CLOSE_GRACE_MS;
+    pthread_mutex_unlock(&ws_lock);
+  }
+}
+
+/* Our close frame is queued; the slot goes once it is out, or at the deadline. */
+static void ws_close_now(conn_t *c, uint16_t code) {
+  int in_core;
+  uint32_t id;
+  pthread_mutex_lock(&ws_lock);
+  in_core = c->in_core;
+  id = c->ws_id;
+  c->in_core = 0;
+  ws_shut(c, code);
+  c->deadline = now_ms() + WS_CLOSE_GRACE_MS;
+  pthread_mutex_unlock(&ws_lock);
+  if (in_core) {
+    posix_lock();
+    tessera_ws_close(id);
+    posix_unlock();
+    posix_kick();
+  }
+}
+
+static void ws_message(conn_t *c) {
+  c->said_at = now_ms();
+  if (c->msg_op != TESSERA_WS_BINARY || !c->in_core || c->closing) return; /* text: dropped like a bad frame */
+  if (c->msg_len > WS_FRAME_CAP) return;                                 /* larger than any valid frame */
+  posix_lock();
+  tessera_ws_frame(c->ws_id, c->msg, (uint32_t)c->msg_len);
+  tessera_tick();
+  posix_unlock();
+  posix_kick();
+}
+
+static void ws_control(conn_t *c) {
+  if (c->f_op == TESSERA_WS_CLOSE) {
+    c->peer_closed = 1;
+    uint16_t code = 1000;
+    if (c->ctrl_len == 1) code = WS_CLOSE_PROTOCOL;
+    else if (c->ctrl_len >= 2) {
+      uint16_t got = (uint16_t)(c->ctrl[0] << 8 | c->ctrl[1]);
+      int valid = (got >= 1000 && got <= 1003) || (got >= 1007 && got <= 1011) || (got >= 3000 && got <= 4999);
+      code = valid ? got : WS_CLOSE_PROTOCOL;
+    }
+    ws_close_now(c, code); /* answered with the client's code, then closed */
+  } else if (c->f_op == TESSERA_WS_PING) {
+    pthread_mutex_lock(&ws_lock);
+    tessera_wsq_push(&c->q, TESSERA_WS_PONG, c->ctrl, c->ctrl_len, (uint32_t)now_ms());
+    pthread_mutex_unlock(&ws_lock);
+  } /* a pong: alive, nothing more */
+}
+
+/* Parses frames from c->in. */
+static void advance_ws(conn_t *c) {
+  size_t used = 0;
+  while (c->state == C_WS && !c->peer_closed) {
+    uint8_t *p = c->in + used;
+    size_t avail = c->in_len - used;
+    if (!c->f_active) {
+      if (avail == 0) break;
+      if (!c->frame_at) c->frame_at = now_ms() + WS_FRAME_MS;
+      if (avail < 2) break;
+      int fin = p[0] & 0x80, rsv = p[0] & 0x70, op = p[0] & 0x0f, masked = p[1] & 0x80;
+      uint64_t len = p[1] & 0x7f;
+      size_t hl = 2;
+      if (len == 126) hl = 4;
+      else if (len == 127) hl = 10;
+      if (avail < hl + 4) break;
+      if (len == 126) len = (uint64_t)p[2] << 8 | p[3];
+      else if (len == 127) {
+        len = 0;
+        for (int i = 0; i < 8; i++) len = len << 8 | p[2 + i];
+      }
+      int control = op >= 8;
+      int known = op == 0 || op == 1 || op == 2 || op == 8 || op == 9 || op == 10;
+      if (rsv || !known || !masked || (len >> 63) || (control && (!fin || len > 125)) ||
+          (op == 0 && !c->msg_op) || ((op == 1 || op == 2) && c->msg_op)) {
+        c->peer_closed = 1; /* nothing after a broken frame can be read */
+        ws_close_now(c, WS_CLOSE_PROTOCOL);
+        break;
+      }
+      if (!control && c->msg_len + len > WS_MESSAGE_CAP) {
+        c->peer_closed = 1;
+        ws_close_now(c, WS_CLOSE_TOO_BIG);
+        break;
+      }
+      memcpy(c->f_mask, p + hl, 4);
+      used += hl + 4;
+      c->f_active = 1;
+      c->f_op = op;
+      c->f_fin = fin != 0;
+      c->f_left = len;
+      c->f_pos = 0;
+      c->ctrl_len = 0;
+      if (!control) {
+        if (op) c->msg_op = op;
+        if (c->msg_len + len > c->msg_cap) {
+          size_t cap = c->msg_len + (size_t)len;
+          uint8_t *m = realloc(c->msg, cap ? cap : 1);
+          if (!m) {
+            c->peer_closed = 1;
+            ws_close_now(c, WS_CLOSE_TOO_BIG);
+            break;
+          }
+          c->msg = m;
+          c->msg_cap = cap;
+        }
+      }
+      continue;
+    }
+    size_t n = avail < c->f_left ? avail : (size_t)c->f_left;
+    uint8_t *dst = c->f_op >= 8 ? c->ctrl + c->ctrl_len : c->msg + c->msg_len;
+    for (size_t i = 0; i < n; i++) dst[i] = p[i] ^ c->f_mask[(c->f_pos + i) & 3];
+    c->f_pos += (uint32_t)n;
+    c->f_left -= n;
+    if (c->f_op >= 8) c->ctrl_len += (uint32_t)n;
+    else c->msg_len += n;
+    used += n;
+    if (c->f_left) break;
+    /* the frame is complete */
+    c->f_active = 0;
+    c->frame_at = 0;
+    c->alive = 1;
+    if (c->f_op >= 8) ws_control(c);
+    else if (c->f_fin) {
+      ws_message(c);
+      c->msg_op = 0;
+      c->msg_len = 0;
+      if (c->msg_cap > WS_FRAME_CAP * 4) { /* a large message's buffer is not kept */
+        free(c->msg);
+        c->msg = NULL;
+        c->msg_cap = 0;
+      }
+    }
+  }
+  if (c->state != C_WS) return;
+  memmove(c->in, c->in + used, c->in_len - used);
+  c->in_len -= used;
+  if (c->peer_closed) c->in_len = 0; /* nothing after a close frame counts */
+}
+
+static int write_fd(void *ctx, const uint8_t *data, uint32_t len) { return tessera_send_now(*(int *)ctx, data, len); }
+
+/* Writes what the socket takes of the queue. 0 keep, 1 the connection is done. */
+static int ws_flush(conn_t *c, uint64_t now) {
+  pthread_mutex_lock(&ws_lock);
+  int r = tessera_wsq_flush(&c->q, write_fd, &c->fd, (uint32_t)now);
+  int stalled = r == TESSERA_WSQ_PENDING && tessera_wsq_stalled(&c->q, (uint32_t)now, WS_STALL_MS) && !c->closing;
+  /* closed for being behind (by the core's thread) and not even the close frame goes out: dropped */
+  int gone = r == TESSERA_WSQ_PENDING && c->closing && tessera_wsq_stalled(&c->q, (uint32_t)now, WS_CLOSE_GRACE_MS);
+  pthread_mutex_unlock(&ws_lock);
+  if (r == TESSERA_WSQ_ERROR || gone) return 1;
+  if (r == TESSERA_WSQ_DONE) {
+    if (c->peer_closed) return 1;
+    shutdown(c->fd, SHUT_WR); /* our close is out: the client's close or the deadline ends it */
+  }
+  if (stalled) {
+    tessera_logf(TESSERA_LOG_WARN, "ws: connection %u took nothing for %u ms, closed", (unsigned)c->ws_id,
+                 (unsigned)WS_STALL_MS);
+    ws_close_now(c, WS_CLOSE_BEHIND);
+  }
+  return 0;
+}
+
+static void ping_all(uint64_t now) {
+  for (int i = 0; i < MAX_CONNS; i++) {
+    conn_t *c = &conns[i];
+    if (c->state != C_WS || c->closing) continue;
+    if (!c->alive) {
+      tessera_logf(TESSERA_LOG_INFO, "ws: connection %u answered no ping, dropped", (unsigned)c->ws_id);
+      drop(c);
+      continue;
+    }
+    c->alive = 0;
+    pthread_mutex_lock(&ws_lock);
+    tessera_wsq_push(&c->q, TESSERA_WS_PING, NULL, 0, (uint32_t)now);
+    pthread_mutex_unlock(&ws_lock);
+  }
+}
+
+/* ---- The loop ---------------------------------------------------------------------------------- */
+static conn_t *free_slot(uint64_t now) {
+  for (int i = 0; i < MAX_CONNS; i++)
+    if (conns[i].state == C_FREE) return &conns[i];
+  /* full: a closing connection, else the one waiting longest for a request head, then for a body, makes room */
+  conn_t *victim = NULL;
+  static const cstate_t order[] = {C_LINGER, C_HEAD, C_BODY};
+  for (int pass = 0; pass < 3 && !victim; pass++)
+    for (int i = 0; i < MAX_CONNS; i++) {
+      conn_t *c = &conns[i];
+      if (c->state != order[pass]) continue;
+      if (!victim || c->since < victim->since) victim = c;
+    }
+  (void)now;
+  if (!victim) return NULL;
+  drop(victim);
+  return victim;
+}
+
+static void on_accept(uint64_t now) {
+  for (int k = 0; k < 16; k++) {
+    int fd = accept(listen_fd, NULL, NULL);
+    if (fd < 0) return;
+    int flags = fcntl(fd, F_GETFL, 0);
+    fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    conn_t *c = free_slot(now);
+    uint8_t *in = c ? malloc(HEAD_CAP) : NULL;
+    if (!in) {
+      close(fd);
+      continue;
+    }
+    memset(c, 0, sizeof *c);
+    c->fd = fd;
+    c->in = in;
+    enter(c, C_HEAD, HEAD_MS);
+  }
+}
+
+/* The answer is out: the next request, or the end of the connection. 1 when it was dropped. */
+static void advance_ws(conn_t *c);
+
+static int answer_sent(conn_t *c) {
+  free(c->out);
+  c->out = NULL;
+  c->out_len = c->out_sent = 0;
+  if (c->close_after || !c->keep_alive) {
+    shutdown(c->fd, SHUT_WR);
+    enter(c, C_LINGER, LINGER_MS);
+    return 1;
+  }
+  reset_request(c);
+  enter(c, C_HEAD, IDLE_MS);
+  c->idle = 1;
+  advance_http(c); /* a pipelined request may be waiting */
+  if (c->state == C_WS) advance_ws(c);
+  return 0;
+}
+
+static void on_readable(conn_t *c) {
+  if (c->state == C_LINGER) {
+    char scratch[4096];
+    ssize_t n;
+    while ((n = recv(c->fd, scratch, sizeof scratch, MSG_DONTWAIT)) > 0) {
+    }
+    if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) drop(c);
+    return;
+  }
+  for (;;) {
+    size_t room = HEAD_CAP - c->in_len;
+    if (room == 0) break;
+    ssize_t n = recv(c->fd, c->in + c->in_len, room, MSG_DONTWAIT);
+    if (n == 0) {
+      if (c->state == C_WS && c->closing) c->peer_closed = 1;
+      drop(c);
+      return;
+    }
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) break;
+      drop(c);
+      return;
+    }
+    if (c->state == C_HEAD && c->idle) {
+      c->idle = 0; /* a kept-alive connection starts a request: the head's own deadline */
+      c->since = now_ms();
+      c->deadline = c->since + HEAD_MS;
+    }
+    c->in_len += (size_t)n;
+    if (c->state != C_WS) advance_http(c);
+    if (c->state == C_WS) advance_ws(c);
+    if (c->state == C_FREE || c->state == C_CORE || c->state == C_SEND) return;
+  }
+}
+
+static void on_writable(conn_t *c) {
+  while (c->out_sent < c->out_len) {
+    int n = tessera_send_now(c->fd, c->out + c->out_sent, c->out_len - c->out_sent);
+    if (n < 0) {
+      drop(c);
+      return;
+    }
+    if (n == 0) return;
+    c->out_sent += (size_t)n;
+  }
+  answer_sent(c);
+}
+
+static void collect_answers(void) {
+  int any = 0;
+  for (int i = 0; i < MAX_CONNS && !any; i++) any = conns[i].state == C_CORE;
+  if (!any) return;
+  posix_lock();
+  if (answers_waiting) {
+    answers_waiting = 0;
+    for (int i = 0; i < MAX_CONNS; i++) {
+      conn_t *c = &conns[i];
+      if (c->state != C_CORE || !tessera_request_done(c->req_id)) continue;
+      uint32_t id = c->req_id;
+      c->req_id = 0;
+      if (!take_answer(c, id)) respond_error(c, 500, "internal_error", 0);
+    }
+  }
+  posix_unlock();
+}
+
+static void check_deadlines(uint64_t now) {
+  for (int i = 0; i < MAX_CONNS; i++) {
+    conn_t *c = &conns[i];
+    switch (c->state) {
+    case C_HEAD:
+      if (now < c->deadline) break;
+      if (c->in_len == 0) drop(c); /* idle: closed quietly */
+      else {
+        c->keep_alive = 0;
+        respond_error(c, 408, "timeout", 1);
+      }
+      break;
+    case C_BODY:
+      if (now >= c->deadline) {
+        free(c->body);
+        c->body = NULL;
+        respond_error(c, 408, "timeout", 1);
+      }
+      break;
+    case C_CORE:
+      if (now >= c->deadline) {
+        posix_lock();
+        tessera_answer_t a;
+        if (tessera_request_take(c->req_id, &a)) free(a.body);
+        posix_unlock();
+        c->req_id = 0;
+        respond_error(c, 500, "internal_error", 0);
+      }
+      break;
+    case C_SEND:
+    case C_LINGER:
+      if (now >= c->deadline) drop(c);
+      break;
+    case C_WS:
+      if (c->deadline && now >= c->deadline) drop(c); /* a close that did not finish */
+      else if (c->frame_at && now >= c->frame_at && !c->closing) ws_close_now(c, WS_CLOSE_BEHIND);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+static void *serve(void *arg) {
+  (void)arg;
+  static struct pollfd fds[MAX_CONNS + 2];
+  static int slot_of[MAX_CONNS + 2];
+  uint64_t next_ping = now_ms() + (uint64_t)posix_ws_ping_ms;
+  while (!stopping) {
+    uint64_t now = now_ms();
+    int nfds = 0;
+    fds[nfds].fd = listen_fd;
+    fds[nfds].events = POLLIN;
+    slot_of[nfds++] = -1;
+    fds[nfds].fd = wake_pipe[0];
+    fds[nfds].events = POLLIN;
+    slot_of[nfds++] = -1;
+    int wants_flush = 0;
+    for (int i = 0; i < MAX_CONNS; i++) {
+      conn_t *c = &conns[i];
+      if (c->state == C_FREE) continue;
+      short ev = 0;
+      if (c->state == C_HEAD || c->state == C_BODY || c->state == C_LINGER) ev = POLLIN;
+      else if (c->state == C_SEND) ev = POLLOUT;
+      else if (c->state == C_WS) {
+        ev = c->peer_closed ? 0 : POLLIN;
+        pthread_mutex_lock(&ws_lock);
+        if (c->q.used) ev |= POLLOUT, wants_flush = 1;
+        pthread_mutex_unlock(&ws_lock);
+      }
+      if (!ev) continue; /* waiting for the core (or a close): a hang-up is found when writing */
+      fds[nfds].fd = c->fd;
+      fds[nfds].events = ev;
+      slot_of[nfds++] = i;
+    }
+    int timeout = wants_flush ? 200 : 1000;
+    if (next_ping > now && next_ping - now < (uint64_t)timeout) timeout = (int)(next_ping - now);
+    int r = poll(fds, (nfds_t)nfds, timeout);
+    if (r < 0 && errno != EINTR) break;
+    now = now_ms();
+    if (fds[1].revents & POLLIN) {
+      char drain[64];
+      while (read(wake_pipe[0], drain, sizeof drain) > 0) {
+      }
+    }
+    for (int k = 2; k < nfds; k++) {
+      conn_t *c = &conns[slot_of[k]];
+      short re = fds[k].revents;
+      if (!re || c->fd != fds[k].fd || c->state == C_FREE) continue;
+      if (re & POLLNVAL) {
+        drop(c);
+        continue;
+      }
+      if ((re & (POLLIN | POLLHUP | POLLERR)) &&
+          (c->state == C_HEAD || c->state == C_BODY || c->state == C_WS || c->state == C_LINGER))
+        on_readable(c);
+      if (c->state == C_SEND && (re & (POLLOUT | POLLERR | POLLHUP))) on_writable(c);
+    }
+    if (fds[0].revents & POLLIN) on_accept(now);
+    collect_answers();
+    if (now >= next_ping) {
+      ping_all(now);
+      next_ping = now + (uint64_t)posix_ws_ping_ms;
+    }
+    /* WebSocket queues, and answers that became ready */
+    for (int i = 0; i < MAX_CONNS; i++) {
+      conn_t *c = &conns[i];
+      if (c->state == C_WS) {
+        if (ws_flush(c, now)) drop(c);
+      } else if (c->state == C_SEND && c->out_sent == 0)
+        on_writable(c);
+    }
+    check_deadlines(now);
+  }
+  for (int i = 0; i < MAX_CONNS; i++) drop(&conns[i]);
+  return NULL;
+}
+
+static int open_listener(const char *host, int port) {
+  struct addrinfo hints, *res = NULL;
+  memset(&hints, 0, sizeof hints);
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  char service[16];
+  snprintf(service, sizeof service, "%d", port);
+  int fd = -1;
+  if (!host) { /* IPv4 and IPv6 on one socket, else IPv4 alone */
+    fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0) {
+      int zero = 0, one = 1;
+      setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
+      setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+      struct sockaddr_in6 a;
+      memset(&a, 0, sizeof a);
+      a.sin6_family = AF_INET6;
+      a.sin6_port = htons((uint16_t)port);
+      a.sin6_addr = in6addr_any;
+      if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && listen(fd, 128) == 0) return fd;
+      close(fd);
+    }
+    hints.ai_family = AF_INET;
+  } else hints.ai_family = AF_UNSPEC;
+  if (getaddrinfo(host, service, &hints, &res) != 0) return -1;
+  for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+    fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+    if (fd < 0) continue;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0) break;
+    close(fd);
+    fd = -1;
+  }
+  freeaddrinfo(res);
+  return fd;
+}
+
+int server_start(const char *host, int port) {
+  tessera_requests_init(requests, MAX_REQUESTS, ANSWER_CAP, on_answered);
+  for (int i = 0; i < MAX_CONNS; i++) conns[i].fd = -1;
+  listen_fd = open_listener(host, port);
+  if (listen_fd < 0) return -1;
+  fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL, 0) | O_NONBLOCK);
+  if (pipe(wake_pipe) != 0) return -1;
+  for (int k = 0; k < 2; k++) {
+    fcntl(wake_pipe[k], F_SETFL, fcntl(wake_pipe[k], F_GETFL, 0) | O_NONBLOCK);
+    fcntl(wake_pipe[k], F_SETFD, FD_CLOEXEC);
+  }
+  struct sockaddr_storage addr;
+  socklen_t alen = sizeof addr;
+  if (getsockname(listen_fd, (struct sockaddr *)&addr, &alen) != 0) return -1;
+  int bound = addr.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&addr)->sin6_port)
+                                         : ntohs(((struct sockaddr_in *)&addr)->sin_port);
+  if (pthread_create(&thread, NULL, serve, NULL) != 0) return -1;
+  return bound;
 }
 
 void server_stop(void) {
-  if (ctx) mg_stop(ctx);
-  ctx = NULL;
+  if (listen_fd < 0) return;
+  stopping = 1;
+  wake();
+  pthread_join(thread, NULL);
+  close(listen_fd);
+  listen_fd = -1;
 }

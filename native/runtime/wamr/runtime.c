@@ -98,12 +98,12 @@ static void *count_realloc(void *p, unsigned int size) {
 
 enum {
   F_INIT, F_TICK, F_RX_BUFFER, F_HTTP_BEGIN, F_HTTP_DISPATCH, F_WS_OPEN, F_WS_FRAME, F_WS_CLOSE, F_BUS_RECEIVE,
-  F_MQTT_EVENT, F_MQTT_MESSAGE, F_MDNS_RESULT, F_MDNS_DONE, F_SERIAL_RECEIVE, F_COUNT
+  F_MQTT_EVENT, F_MQTT_MESSAGE, F_MDNS_RESULT, F_MDNS_DONE, F_SERIAL_RECEIVE, F_HTTP_ALLOW, F_COUNT
 };
 static const char *const EXPORTS[F_COUNT] = {
     "core_init",     "core_tick",        "core_rx_buffer",  "core_http_begin",  "core_http_dispatch",
     "core_ws_open",  "core_ws_frame",    "core_ws_close",   "core_bus_receive", "core_mqtt_event",
-    "core_mqtt_message", "core_mdns_result", "core_mdns_done", "core_serial_receive"};
+    "core_mqtt_message", "core_mdns_result", "core_mdns_done", "core_serial_receive", "core_http_allow"};
 static wasm_function_inst_t functions[F_COUNT];
 
 /* ---- Imports: WAMR native functions (first argument the exec env), forwarded to abi.c. -------- */
@@ -368,6 +368,10 @@ uint32_t core_rx_buffer(uint32_t len) {
 uint32_t core_http_begin(uint32_t req, uint32_t method, uint32_t url_len, uint32_t body_len) {
   uint32_t a[4] = {req, method, url_len, body_len};
   return call(F_HTTP_BEGIN, 4, a) ? a[0] : 0;
+}
+uint32_t core_http_allow(uint32_t req, uint32_t host_len, uint32_t origin_len) {
+  uint32_t a[3] = {req, host_len, origin_len};
+  return call(F_HTTP_ALLOW, 3, a) ? a[0] : 0;
 }
 void core_http_dispatch(uint32_t req) {
   uint32_t a[1] = {req};

@@ -86,6 +86,9 @@ uint32_t core_rx_buffer(uint32_t len) { GUARDED(0, return Z_controllerZ_core_rx_
 uint32_t core_http_begin(uint32_t req, uint32_t method, uint32_t url_len, uint32_t body_len) {
   GUARDED(0, return Z_controllerZ_core_http_begin(&core, req, method, url_len, body_len));
 }
+uint32_t core_http_allow(uint32_t req, uint32_t host_len, uint32_t origin_len) {
+  GUARDED(0, return Z_controllerZ_core_http_allow(&core, req, host_len, origin_len));
+}
 void core_http_dispatch(uint32_t req) { GUARDED(, Z_controllerZ_core_http_dispatch(&core, req)); }
 uint32_t core_ws_open(uint32_t conn) { GUARDED(0, return Z_controllerZ_core_ws_open(&core, conn)); }
 void core_ws_frame(uint32_t conn, uint32_t len) { GUARDED(, Z_controllerZ_core_ws_frame(&core, conn, len)); }

@@ -80,12 +80,12 @@ static uint32_t held(void) {
 
 enum {
   F_INIT, F_TICK, F_RX_BUFFER, F_HTTP_BEGIN, F_HTTP_DISPATCH, F_WS_OPEN, F_WS_FRAME, F_WS_CLOSE, F_BUS_RECEIVE,
-  F_MQTT_EVENT, F_MQTT_MESSAGE, F_MDNS_RESULT, F_MDNS_DONE, F_COUNT
+  F_MQTT_EVENT, F_MQTT_MESSAGE, F_MDNS_RESULT, F_MDNS_DONE, F_SERIAL_RECEIVE, F_HTTP_ALLOW, F_COUNT
 };
 static const char *const EXPORTS[F_COUNT] = {
     "core_init",     "core_tick",        "core_rx_buffer",  "core_http_begin",  "core_http_dispatch",
     "core_ws_open",  "core_ws_frame",    "core_ws_close",   "core_bus_receive", "core_mqtt_event",
-    "core_mqtt_message", "core_mdns_result", "core_mdns_done"};
+    "core_mqtt_message", "core_mdns_result", "core_mdns_done", "core_serial_receive", "core_http_allow"};
 static IM3Function functions[F_COUNT];
 
 /* ---- Imports: wasm3 raw functions, forwarded to abi.c. Each argument and result takes one 64-bit slot
@@ -117,6 +117,17 @@ RAW(n_store_list) {
   *result = (uint32_t)host_store_list(p, pl, b, c);
   m3ApiSuccess();
 }
+RAW(n_store_append) {
+  RESULT; ARG(k); ARG(kl); ARG(p); ARG(l);
+  *result = (uint32_t)host_store_append(k, kl, p, l);
+  m3ApiSuccess();
+}
+RAW(n_store_rename) {
+  RESULT; ARG(f); ARG(fl); ARG(t); ARG(tl);
+  *result = (uint32_t)host_store_rename(f, fl, t, tl);
+  m3ApiSuccess();
+}
+RAW(n_serial_write) { ARG(p); ARG(l); host_serial_write(p, l); m3ApiSuccess(); }
 RAW(n_clock_ms) { RESULT; *result = host_clock_ms(); m3ApiSuccess(); }
 RAW(n_clock_us) { RESULT; *result = host_clock_us(); m3ApiSuccess(); }
 RAW(n_random) { RESULT; *result = host_random(); m3ApiSuccess(); }
@@ -149,6 +160,9 @@ static const struct {
     {"host_store_write", "i(iiii)", n_store_write},
     {"host_store_delete", "i(ii)", n_store_delete},
     {"host_store_list", "i(iiii)", n_store_list},
+    {"host_store_append", "i(iiii)", n_store_append},
+    {"host_store_rename", "i(iiii)", n_store_rename},
+    {"host_serial_write", "v(ii)", n_serial_write},
     {"host_clock_ms", "i()", n_clock_ms},
     {"host_clock_us", "i()", n_clock_us},
     {"host_random", "i()", n_random},
@@ -313,3 +327,8 @@ void core_mdns_result(uint32_t host_len, uint32_t port) {
   call(F_MDNS_RESULT, 2, a, NULL);
 }
 void core_mdns_done(void) { call(F_MDNS_DONE, 0, NULL, NULL); }
+void core_serial_receive(uint32_t len) { call(F_SERIAL_RECEIVE, 1, &len, NULL); }
+uint32_t core_http_allow(uint32_t req, uint32_t host_len, uint32_t origin_len) {
+  uint32_t a[3] = {req, host_len, origin_len}, ok;
+  return call(F_HTTP_ALLOW, 3, a, &ok) ? ok : 0;
+}

@@ -1,0 +1,164 @@
+// Which requests are meant for this controller (docs/decisions.md, "Host and Origin"). The spec has no
+// authentication, so a web page on the LAN must not be able to drive the controller through a
+// visitor's browser (cross-site requests) or read it through a name it controls (DNS rebinding):
+// - `Host` must name the controller: `<hostname>` or `<hostname>.local` (its mDNS name), an IP literal
+//   (IPv4 dotted quad or a bracketed IPv6 address), `localhost`, or a name of the configuration's
+//   `allowedHosts`; any port; one trailing dot and letter case are ignored. A request without one is
+//   400 host_required, another name 421 misdirected_request.
+// - A request (or WebSocket upgrade) that carries `Origin` must come from a page of such a name: the
+//   Origin's host is the request's own Host (the controller's own page), or one of the names above
+//   other than an IP literal (another IP is another machine). Else 403 cross_origin; `Origin: null`
+//   (a sandboxed or file page) too. No CORS header is ever sent, so a cross-site page cannot read an
+//   answer either. Clients that send no Origin (curl, scripts, Home Assistant) are unaffected.
+// Everything is checked on the header bytes as sent (the host's rx buffer), without strings.
+import { sendError } from "./response";
+import { deviceName } from "../mqtt/config";
+import { config } from "../state/config";
+
+/** Longest Host or Origin value looked at; a longer one is not one of ours. */
+const VALUE_CAP: u32 = 255;
+
+/** ASCII lower case of one byte. */
+function lower(c: u32): u32 {
+  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+}
+
+/** [p, p+n) equals `s` (ASCII, case-insensitively). */
+function equalsName(p: usize, n: u32, s: string): bool {
+  if (<u32>s.length != n) return false;
+  for (let i: u32 = 0; i < n; i++) if (lower(load<u8>(p + i)) != lower(<u32>s.charCodeAt(i))) return false;
+  return true;
+}
+
+/** [a, a+an) equals [b, b+bn) (ASCII, case-insensitively). */
+function bytesEqual(a: usize, an: u32, b: usize, bn: u32): bool {
+  if (an != bn) return false;
+  for (let i: u32 = 0; i < an; i++) if (lower(load<u8>(a + i)) != lower(load<u8>(b + i))) return false;
+  return true;
+}
+
+// The few words the policy knows, as bytes (static memory is scarce: a string costs twice and more).
+const LOCALHOST = memory.data<u8>([0x6c, 0x6f, 0x63, 0x61, 0x6c, 0x68, 0x6f, 0x73, 0x74]); // localhost
+const DOT_LOCAL = memory.data<u8>([0x2e, 0x6c, 0x6f, 0x63, 0x61, 0x6c]); // .local
+const HTTPS = memory.data<u8>([0x68, 0x74, 0x74, 0x70, 0x73]); // https (http: its first 4)
+
+/** Four decimal numbers 0-255 separated by dots. */
+function isIpv4(p: usize, n: u32): bool {
+  let parts = 0;
+  let digits = 0;
+  let value: u32 = 0;
+  for (let i: u32 = 0; i <= n; i++) {
+    const c = i < n ? <u32>load<u8>(p + i) : 0x2e;
+    if (c == 0x2e) {
+      if (digits == 0 || value > 255) return false;
+      parts++;
+      digits = 0;
+      value = 0;
+    } else if (c >= 0x30 && c <= 0x39) {
+      if (++digits > 3) return false;
+      value = value * 10 + c - 0x30;
+    } else return false;
+  }
+  return parts == 4;
+}
+
+/** The inside of `[...]`: hex digits, colons, dots (an embedded IPv4), and a `%zone`. */
+function isIpv6(p: usize, n: u32): bool {
+  if (n < 2) return false;
+  let colons = 0;
+  for (let i: u32 = 0; i < n; i++) {
+    const c = lower(load<u8>(p + i));
+    if (c == 0x25) return colons >= 2 && i + 1 < n; // the zone: anything after it
+    if (c == 0x3a) colons++;
+    else if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || c == 0x2e)) return false;
+  }
+  return colons >= 2;
+}
+
+// The host part of the authority being looked at (set by splitAuthority).
+let nameAt: usize = 0;
+let nameLen: u32 = 0;
+let nameIsIp = false;
+
+/** Splits `host[:port]` or `[v6][:port]` at [p, p+n) into nameAt/nameLen; false when malformed. */
+function splitAuthority(p: usize, n: u32): bool {
+  if (n == 0 || n > VALUE_CAP) return false;
+  let end: u32 = 0;
+  if (load<u8>(p) == 0x5b) {
+    while (end < n && load<u8>(p + end) != 0x5d) end++;
+    if (end == n || !isIpv6(p + 1, end - 1)) return false;
+    nameAt = p + 1;
+    nameLen = end - 1;
+    nameIsIp = true;
+    end++;
+  } else {
+    while (end < n && load<u8>(p + end) != 0x3a) end++;
+    nameAt = p;
+    nameLen = end;
+    if (nameLen > 0 && load<u8>(p + nameLen - 1) == 0x2e) nameLen--; // "name." is "name"
+    if (nameLen == 0) return false;
+    nameIsIp = isIpv4(nameAt, nameLen);
+  }
+  if (end == n) return true;
+  if (load<u8>(p + end) != 0x3a || end + 1 == n) return false;
+  for (let i = end + 1; i < n; i++) {
+    const c = <u32>load<u8>(p + i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return n - end - 1 <= 5;
+}
+
+/** nameAt/nameLen is one of the controller's own names (not an IP literal). */
+function isOwnName(): bool {
+  if (bytesEqual(nameAt, nameLen, LOCALHOST, 9)) return true;
+  const host = deviceName();
+  if (host.length > 0) {
+    if (equalsName(nameAt, nameLen, host)) return true;
+    const k = <u32>host.length;
+    if (nameLen == k + 6 && equalsName(nameAt, k, host) && bytesEqual(nameAt + k, 6, DOT_LOCAL, 6)) return true;
+  }
+  const extra = config.allowedHosts;
+  for (let i = 0; i < extra.length; i++) if (equalsName(nameAt, nameLen, extra[i])) return true;
+  return false;
+}
+
+/**
+ * The policy for one request: Host (hostLen bytes) then Origin (originLen bytes, 0: none) at `p`.
+ * True when the request may go on; false after answering it (400, 403, 421 or 431).
+ */
+export function allowRequest(req: u32, p: usize, hostLen: u32, originLen: u32, available: bool): bool {
+  if (!available) {
+    sendError(req, 431, "header_too_large");
+    return false;
+  }
+  if (hostLen == 0) {
+    sendError(req, 400, "host_required");
+    return false;
+  }
+  if (!splitAuthority(p, hostLen) || !(nameIsIp || isOwnName())) {
+    sendError(req, 421, "misdirected_request");
+    return false;
+  }
+  const hostAt = nameAt;
+  const hostNameLen = nameLen;
+  if (originLen == 0) return true;
+  const o = p + hostLen;
+  // scheme://authority with nothing after it but an optional "/"
+  let i: u32 = 0;
+  while (i < originLen && load<u8>(o + i) != 0x3a) i++;
+  const scheme = i;
+  const ok =
+    (bytesEqual(o, scheme, HTTPS, 4) || bytesEqual(o, scheme, HTTPS, 5)) &&
+    i + 3 <= originLen &&
+    load<u8>(o + i + 1) == 0x2f &&
+    load<u8>(o + i + 2) == 0x2f;
+  if (ok) {
+    const at = o + i + 3;
+    let n = originLen - i - 3;
+    if (n > 0 && load<u8>(at + n - 1) == 0x2f) n--;
+    if (splitAuthority(at, n) && (bytesEqual(nameAt, nameLen, hostAt, hostNameLen) || (!nameIsIp && isOwnName())))
+      return true;
+  }
+  sendError(req, 403, "cross_origin");
+  return false;
+}

@@ -1,0 +1,95 @@
+// A write is acknowledged only once it is stored, black box: when the store cannot write (here a
+// directory stands where the write's temporary file goes, which fails like a full disk on every host
+// and whatever the user), PATCH /api/configuration, /api/mqtt, /api/appearance and POST
+// /api/state/power answer the documented storage error, change nothing and damage nothing stored;
+// an acknowledged change survives a hard kill right after its answer; temporary files a kill left
+// behind are removed at boot.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { startHost, api, tempDir } from "./helpers/host.js";
+
+const BLOCKED = ["appearance", "configuration", "mqtt", "power"];
+
+test("a write that fails is answered 500/507 JSON, changes nothing, and the stored values survive", async () => {
+  const dir = tempDir();
+  let host = await startHost({ panels: 2, dataDir: dir });
+  try {
+    assert.equal((await api(host, "PATCH", "/api/appearance", { brightness: 40 })).status, 202);
+    assert.equal((await api(host, "PATCH", "/api/configuration", { powerStateOnBoot: 2 })).status, 200);
+    assert.equal((await api(host, "PATCH", "/api/mqtt", { broker: "broker.one", enabled: false })).status, 200);
+    assert.equal((await api(host, "POST", "/api/state/power", { isOn: true })).status, 202);
+    const before = Object.fromEntries(BLOCKED.map((k) => [k, fs.readFileSync(path.join(dir, k), "utf8")]));
+    for (const k of BLOCKED) fs.mkdirSync(path.join(dir, `${k}.tmp`)); // no temporary file can be made
+
+    const failed = [
+      await api(host, "PATCH", "/api/appearance", { brightness: 200, palette: "Ocean" }),
+      await api(host, "PATCH", "/api/configuration", { powerStateOnBoot: 1 }),
+      await api(host, "PATCH", "/api/configuration", { logicalRoot: 1 }),
+      await api(host, "PATCH", "/api/mqtt", { broker: "broker.two" }),
+      await api(host, "POST", "/api/state/power", { isOn: false }),
+    ];
+    for (const res of failed) {
+      assert.ok([500, 507].includes(res.status), `${res.status} ${res.text}`);
+      assert.equal(typeof res.body.error, "string");
+    }
+    // nothing changed, in memory or on disk
+    const look = (await api(host, "GET", "/api/appearance")).body;
+    assert.equal(look.brightness, 40);
+    assert.notEqual(look.palette, "Ocean");
+    assert.deepEqual((await api(host, "GET", "/api/configuration")).body, {
+      powerStateOnBoot: 2,
+      logicalRoot: 0,
+      allowedHosts: [],
+    });
+    assert.equal((await api(host, "GET", "/api/mqtt")).body.broker, "broker.one");
+    assert.equal((await api(host, "GET", "/api/state")).body.isOn, true);
+    for (const k of BLOCKED) assert.equal(fs.readFileSync(path.join(dir, k), "utf8"), before[k], k);
+
+    await host.kill();
+    host = await startHost({ panels: 2, dataDir: dir });
+    assert.equal((await api(host, "GET", "/api/appearance")).body.brightness, 40);
+    assert.equal((await api(host, "GET", "/api/configuration")).body.powerStateOnBoot, 2);
+    assert.equal((await api(host, "GET", "/api/mqtt")).body.broker, "broker.one");
+    assert.equal((await api(host, "GET", "/api/state")).body.isOn, true);
+
+    // once the store writes again, so do the endpoints
+    for (const k of BLOCKED) fs.rmdirSync(path.join(dir, `${k}.tmp`));
+    assert.equal((await api(host, "PATCH", "/api/appearance", { brightness: 200 })).status, 202);
+  } finally {
+    await host.stop();
+  }
+});
+
+test("an acknowledged change survives a hard kill right after its answer", async () => {
+  const dir = tempDir();
+  for (let round = 0; round < 4; round++) {
+    const host = await startHost({ panels: 2, dataDir: dir });
+    if (round > 0) {
+      assert.equal((await api(host, "GET", "/api/appearance")).body.brightness, 100 + round - 1, `round ${round}`);
+      assert.equal((await api(host, "GET", "/api/configuration")).body.logicalRoot, round - 1);
+      assert.equal((await api(host, "GET", "/api/state")).body.isOn, round % 2 === 0);
+    }
+    assert.equal((await api(host, "PATCH", "/api/configuration", { powerStateOnBoot: 2 })).status, 200);
+    assert.equal((await api(host, "POST", "/api/state/power", { isOn: round % 2 === 1 })).status, 202);
+    assert.equal((await api(host, "PATCH", "/api/configuration", { logicalRoot: round })).status, 202);
+    assert.equal((await api(host, "PATCH", "/api/appearance", { brightness: 100 + round })).status, 202);
+    await host.kill(); // at once: no tick has to run for the change to be kept
+  }
+});
+
+test("temporary files left by a kill are removed at boot", async () => {
+  const dir = tempDir();
+  fs.mkdirSync(path.join(dir, "palettes"), { recursive: true });
+  fs.writeFileSync(path.join(dir, "appearance.tmp"), "{half a wri");
+  fs.writeFileSync(path.join(dir, "palettes", "6f6365616e.tmp"), "{");
+  const host = await startHost({ panels: 1, dataDir: dir });
+  try {
+    assert.equal(fs.existsSync(path.join(dir, "appearance.tmp")), false);
+    assert.equal(fs.existsSync(path.join(dir, "palettes", "6f6365616e.tmp")), false);
+    assert.equal((await api(host, "GET", "/api/appearance")).status, 200);
+  } finally {
+    await host.stop();
+  }
+});
