@@ -63,9 +63,9 @@ export function sendRejected(req: u32, result: i32): void {
  * form; and its compiled form (playback/compile.ts) under `compiled/<id>`. The compiled form is
  * written into the end of the spare bytes, the canonical form over the source bytes
  * (scene/canonical); when legacy rewrites make it longer than the source, the rest goes into the
- * spare bytes before the compiled form (which is not kept when there is no room for both). The tokens
- * are unusable afterwards. Returns 0 or a negative STORE_* status; on failure the old files, if any, are intact.
- * For playback (the one-shot scene) as well as the library endpoints.
+ * spare bytes before the compiled form (which is not kept when there is no room for both). The
+ * tokens are unusable afterwards. Returns 0 or a negative STORE_* status; on failure the old files,
+ * if any, are intact. For playback (the one-shot scene) as well as the library endpoints.
  */
 export function storeValidatedScene(id: string, root: i32, src: usize, len: u32): i32 {
   // the summary header and the compiled form come from the tokens, before the canonical form
@@ -95,7 +95,7 @@ export function storeValidatedScene(id: string, root: i32, src: usize, len: u32)
   const at = putSceneHeader(src, version, layers, duration, name);
   const total = <u32>(src - at) + length;
   const rc = writeSceneFile(id, at, total);
-  // the compiled form goes with this file (its length and hash): written after it, it matches no other
+  // the compiled form goes with this file (its hash): written after it, it matches no other
   if (rc >= 0) {
     if (compiled > 0) sealCompiled(form, compiled, at, total);
     if (compiled == 0 || writeCompiledFile(id, form, compiled) < 0)

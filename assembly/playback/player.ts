@@ -22,8 +22,7 @@ import {
 import { app, changed } from "../state/app";
 import { appearance, activePalette } from "../state/appearance";
 import { config } from "../state/config";
-import { storeRead } from "../store/kv";
-import { host_store_write } from "../host/imports";
+import { storeRead, storeWrite } from "../store/kv";
 import { rootAt, count } from "../topology/rooted";
 import { setCount, setHas } from "../topology/targeting";
 import { log, LOG_WARN } from "../util/log";
@@ -403,15 +402,12 @@ export function groupOfName(name: string): i32 {
   return c.groupOfName(name);
 }
 
-const lastPlayed = memory.data(12); // "1" or "0", then the id (at most 10 characters)
-const LAST_PLAYED_KEY_BYTES = memory.data<u8>([0x70, 0x6c, 0x61, 0x79, 0x62, 0x61, 0x63, 0x6b]); // "playback"
-
 function persistLastPlayed(): void {
+  const bytes = new Array<u8>();
+  bytes.push(app.lastPlayedSceneIsStored ? 0x31 : 0x30);
   const id = app.lastPlayedSceneId;
-  const n = min(id.length, 11);
-  store<u8>(lastPlayed, app.lastPlayedSceneIsStored ? 0x31 : 0x30);
-  for (let i = 0; i < n; i++) store<u8>(lastPlayed + 1 + i, <u8>id.charCodeAt(i));
-  host_store_write(LAST_PLAYED_KEY_BYTES, 8, lastPlayed, 1 + n);
+  for (let i = 0; i < id.length; i++) bytes.push(<u8>id.charCodeAt(i));
+  storeWrite(LAST_PLAYED_KEY, bytes);
 }
 
 /** Boot: the last played scene (for POST /api/scenes/play after a reboot). */
