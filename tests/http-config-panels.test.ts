@@ -134,7 +134,7 @@ test("bad configuration patches: 422 naming the path (400 for malformed JSON), n
     {
       body: '{"powerStateOnBoot":0,"mqtt":true}',
       status: 422,
-      error: /^mqtt: unknown field \(accepted: powerStateOnBoot, logicalRoot\)$/,
+      error: /^mqtt: unknown field \(accepted: powerStateOnBoot, logicalRoot, allowedHosts\)$/,
     },
     { body: "[]", status: 422, error: /^\$: / },
     { body: "", status: 400, error: /^invalid_json$/ },
