@@ -4,7 +4,8 @@
  * entry may be partly written (sent); it is removed once its last byte is out. Nothing here allocates.
  *
  * The one thing the queue knows of the core's frames is the MIRROR_BATCH layout (assembly/ws/frame.ts,
- * assembly/ws/mirror.ts), so it can merge batches: a 14-byte header (type 9, protocol version u16 = 1,
+ * assembly/ws/mirror.ts), so it can merge batches for a client that is behind (its queue more than half
+ * full; a client that keeps up gets every batch with its own time): a 14-byte header (type 9, protocol version u16 = 1,
  * nonce u32, header CRC u16 over bytes 0-6, payload CRC u16, payload size u16, a reserved byte), then
  * the payload: controller millis u32, record count u16, records. Merging appends the new records,
  * adds the counts, takes the newer millis and recomputes the payload size and CRC (CRC-16/MODBUS,
@@ -83,7 +84,9 @@ static int merge(tessera_wsq_t *q, uint32_t tail, const uint8_t *data, uint32_t 
 int tessera_wsq_push(tessera_wsq_t *q, uint8_t opcode, const uint8_t *data, uint32_t len, uint32_t now_ms) {
   if (q->closing) return TESSERA_WSQ_SHUT;
   int mirror = opcode == TESSERA_WS_BINARY && is_mirror(data, len);
-  if (mirror && q->used > 0) {
+  /* only a client that is behind (its queue half full) gets merged batches: merging moves earlier
+   * records to the newer batch's time, which a client that keeps up should never see */
+  if (mirror && q->used > q->cap / 2) {
     uint32_t tail = tail_of(q);
     int in_flight = tail == 0 && q->sent > 0;
     if ((q->buf[tail + 1] & FLAG_MIRROR) && !in_flight && merge(q, tail, data, len)) {

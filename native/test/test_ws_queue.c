@@ -134,12 +134,19 @@ static void test_partial_writes_and_would_block(void) {
   for (int i = 0; i < 3; i++) CHECK(len[i] == 1000 && memcmp(sink.data + at[i], data, 1000) == 0);
 }
 
+/* Batches merge only for a client that is behind: its queue more than half full. */
+static uint8_t backlog[sizeof store / 2];
+
 static void test_mirror_batches_merge(void) {
   tessera_wsq_t q;
   tessera_wsq_init(&q, store, sizeof store, 0);
   memset(&sink, 0, sizeof sink);
   uint8_t f1[512], f2[512], f3[512];
   uint32_t l1 = mirror(f1, 1000, 2, 10), l2 = mirror(f2, 1034, 1, 20), l3 = mirror(f3, 1068, 3, 30);
+  CHECK_EQ(tessera_wsq_push(&q, TESSERA_WS_BINARY, f1, l1, 0), TESSERA_WSQ_QUEUED);
+  CHECK_EQ(tessera_wsq_push(&q, TESSERA_WS_BINARY, f2, l2, 0), TESSERA_WSQ_QUEUED); /* keeping up: no merge */
+  tessera_wsq_init(&q, store, sizeof store, 0);
+  CHECK_EQ(tessera_wsq_push(&q, TESSERA_WS_BINARY, backlog, sizeof backlog, 0), TESSERA_WSQ_QUEUED);
   CHECK_EQ(tessera_wsq_push(&q, TESSERA_WS_BINARY, f1, l1, 0), TESSERA_WSQ_QUEUED);
   CHECK_EQ(tessera_wsq_push(&q, TESSERA_WS_BINARY, f2, l2, 0), TESSERA_WSQ_MERGED);
   CHECK_EQ(tessera_wsq_push(&q, TESSERA_WS_BINARY, f3, l3, 0), TESSERA_WSQ_MERGED);
@@ -148,10 +155,10 @@ static void test_mirror_batches_merge(void) {
   CHECK_EQ(tessera_wsq_flush(&q, sink_write, &sink, 1), TESSERA_WSQ_IDLE);
   uint32_t at[4], len[4];
   uint8_t op[4];
-  CHECK_EQ(frames_in(&sink, at, len, op, 4), 1);
-  const uint8_t *m = sink.data + at[0];
+  CHECK_EQ(frames_in(&sink, at, len, op, 4), 2); /* the backlog, then one merged batch */
+  const uint8_t *m = sink.data + at[1];
   uint32_t size = get16(m + 11);
-  CHECK_EQ(len[0], 14 + size);
+  CHECK_EQ(len[1], 14 + size);
   CHECK_EQ(size, 6 + 6 * 11);
   CHECK_EQ(m[0], 9);
   CHECK_EQ(get16(m + 7), crc16(m, 7));          /* header CRC still right */
@@ -198,15 +205,16 @@ static void test_full_queue_means_the_client_is_behind(void) {
   while ((result = tessera_wsq_push(&q, TESSERA_WS_BINARY, data, sizeof data, 0)) == TESSERA_WSQ_QUEUED) queued++;
   CHECK_EQ(result, TESSERA_WSQ_FULL);
   CHECK_EQ(queued, 3); /* 3 x 304 bytes, and room kept for a close frame */
-  /* mirror batches: merged until the merged batch no longer fits */
+  /* mirror batches behind a backlog (more than half full): merged until the merged batch no longer fits */
   tessera_wsq_init(&q, small, sizeof small, 0);
   uint8_t f[512];
   uint32_t l = mirror(f, 1, 10, 0); /* 130 bytes, 110 of records */
   int merged = 0;
+  CHECK_EQ(tessera_wsq_push(&q, TESSERA_WS_BINARY, backlog, 520, 0), TESSERA_WSQ_QUEUED);
   CHECK_EQ(tessera_wsq_push(&q, TESSERA_WS_BINARY, f, l, 0), TESSERA_WSQ_QUEUED);
   while ((result = tessera_wsq_push(&q, TESSERA_WS_BINARY, f, l, 0)) == TESSERA_WSQ_MERGED) merged++;
   CHECK_EQ(result, TESSERA_WSQ_FULL);
-  CHECK_EQ(merged, 8); /* 134 + 8 x 110 = 1014 bytes; a ninth would pass 1024 - 6 */
+  CHECK_EQ(merged, 3); /* 524 + 134 + 3 x 110 = 988 bytes; a fourth would pass 1024 - 6 */
   uint8_t too_big[2000] = {0};
   tessera_wsq_init(&q, small, sizeof small, 0);
   CHECK_EQ(tessera_wsq_push(&q, TESSERA_WS_BINARY, too_big, sizeof too_big, 0), TESSERA_WSQ_FULL);

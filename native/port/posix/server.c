@@ -751,9 +751,14 @@ static void on_head(conn_t *c) {
     if (id)
       tessera_http_stream(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len,
                           c->content_length > UINT32_MAX ? UINT32_MAX : (uint32_t)c->content_length);
+    int answered = id && tessera_request_done(id) && take_answer(c, id); /* 413 for a route that does not stream */
     posix_unlock();
     if (!id) {
       respond_error(c, 503, "busy", 1);
+      return;
+    }
+    if (answered) {
+      c->close_after = 1; /* the body is not read */
       return;
     }
     c->stream_id = id;
