@@ -27,6 +27,8 @@ before(async () => {
   prefix = `tessera/${host.hostname}`;
   firmware = (await state()).controllerFirmware;
   await connectToBroker(host, broker.port);
+  // the birth message comes after the five configs: from then on a fresh subscriber gets them retained
+  await obs.waitFor(`${prefix}/status`, (p) => p === "online");
 });
 
 after(async () => {
