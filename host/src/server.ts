@@ -441,14 +441,19 @@ export class Server {
     for (const conn of this.conns.keys()) this.wsSend(conn, bytes);
   }
 
-  /** After a core restart: pending requests get 500, connections are closed (the core forgot them). */
-  resetAfterCoreRestart(): void {
+  /** Requests the core forgot (it restarted or was swapped) get 500. */
+  private failPending(): void {
     for (const [id, sink] of this.responses) {
       if (!sink.started) sink.head(500, { "Content-Type": "application/json" });
       sink.body(Buffer.from('{"error":"internal_error"}'));
       sink.end();
       this.responses.delete(id);
     }
+  }
+
+  /** After a core restart: pending requests get 500, connections are closed (the core forgot them). */
+  resetAfterCoreRestart(): void {
+    this.failPending();
     for (const c of this.conns.values()) {
       c.inCore = false;
       this.shut(c, 1011, "controller restarted");
@@ -458,12 +463,7 @@ export class Server {
   /** After a self-update swapped the core: requests in flight get 500 as after a restart, and every
    * open connection is opened again in the new core, which sends it APP_STATE (1013 if refused). */
   reopenAfterCoreSwap(): void {
-    for (const [id, sink] of this.responses) {
-      if (!sink.started) sink.head(500, { "Content-Type": "application/json" });
-      sink.body(Buffer.from('{"error":"internal_error"}'));
-      sink.end();
-      this.responses.delete(id);
-    }
+    this.failPending();
     for (const c of this.conns.values()) {
       if (!c.inCore || c.closing) continue;
       c.inCore = this.core.wsOpen(c.id);
