@@ -94,7 +94,7 @@ function MqttSettings() {
   if (missing) return <p class="muted">MQTT is not on this controller (the small variant).</p>;
   if (!m) return null;
   const set = (p: typeof form) => {
-    setForm({ ...form, ...p });
+    setForm((f) => ({ ...f, ...p })); // from the latest form: edits in quick succession all count
     setDone("");
   };
   const state = m.connected
@@ -118,7 +118,7 @@ function MqttSettings() {
         delete (body as Record<string, unknown>)[k];
       if (!body.password) delete body.password;
       setM(await api<Mqtt>("PATCH", "/api/mqtt", body));
-      setForm({ ...form, password: "" });
+      setForm((f) => ({ ...f, password: "" }));
       setDone("Saved.");
     });
   const brokerErr = apiErr?.detail === "broker_required";
