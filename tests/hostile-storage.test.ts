@@ -62,6 +62,74 @@ test("a write that fails is answered 500/507 JSON, changes nothing, and the stor
   }
 });
 
+test(
+  "a full disk (ENOSPC on write) is answered 507 storage_full and changes nothing",
+  { skip: !fs.existsSync("/dev/full") },
+  async () => {
+    // <key>.tmp as a link to /dev/full: the temporary file opens, and every write to it fails with ENOSPC,
+    // as on a full filesystem; the host removes the link like any temporary file of a failed write
+    const dir = tempDir();
+    const host = await startHost({ panels: 2, dataDir: dir });
+    try {
+      assert.equal((await api(host, "PATCH", "/api/appearance", { brightness: 40 })).status, 202);
+      assert.equal((await api(host, "PATCH", "/api/mqtt", { broker: "broker.one", enabled: false })).status, 200);
+      assert.equal((await api(host, "PATCH", "/api/configuration", { powerStateOnBoot: 2 })).status, 200);
+      assert.equal((await api(host, "POST", "/api/state/power", { isOn: true })).status, 202);
+      assert.equal(
+        (
+          await api(host, "POST", "/api/palettes", {
+            name: "keep",
+            stops: [
+              [0, "#000000"],
+              [255, "#FFFFFF"],
+            ],
+          })
+        ).status,
+        200,
+      );
+      const full = (key: string) => fs.symlinkSync("/dev/full", path.join(dir, `${key}.tmp`));
+      const keep = Buffer.from("keep").toString("hex");
+      const cases: [string, string, string, unknown][] = [
+        ["appearance", "PATCH", "/api/appearance", { brightness: 200 }],
+        ["configuration", "PATCH", "/api/configuration", { powerStateOnBoot: 1 }],
+        ["mqtt", "PATCH", "/api/mqtt", { broker: "broker.two" }],
+        ["power", "POST", "/api/state/power", { isOn: false }],
+        [
+          `palettes/${keep}`,
+          "PUT",
+          "/api/palettes/keep",
+          {
+            name: "keep",
+            stops: [
+              [0, "#FF0000"],
+              [255, "#00FF00"],
+            ],
+          },
+        ],
+      ];
+      for (const [key, method, url, body] of cases) {
+        const stored = fs.readFileSync(path.join(dir, key), "utf8");
+        full(key);
+        const res = await api(host, method, url, body);
+        assert.equal(res.status, 507, `${method} ${url}: ${res.status} ${res.text}`);
+        assert.deepEqual(res.body, { error: "storage_full" });
+        assert.equal(fs.readFileSync(path.join(dir, key), "utf8"), stored, `${key} unchanged`);
+        assert.equal(fs.existsSync(path.join(dir, `${key}.tmp`)), false, `${key}.tmp removed`);
+      }
+      assert.equal((await api(host, "GET", "/api/appearance")).body.brightness, 40);
+      assert.equal((await api(host, "GET", "/api/configuration")).body.powerStateOnBoot, 2);
+      assert.equal((await api(host, "GET", "/api/mqtt")).body.broker, "broker.one");
+      assert.equal((await api(host, "GET", "/api/state")).body.isOn, true);
+      assert.deepEqual((await api(host, "GET", "/api/palettes/keep")).body.stops, [
+        [0, "#000000"],
+        [255, "#FFFFFF"],
+      ]);
+    } finally {
+      await host.stop();
+    }
+  },
+);
+
 test("an acknowledged change survives a hard kill right after its answer", async () => {
   const dir = tempDir();
   for (let round = 0; round < 4; round++) {
