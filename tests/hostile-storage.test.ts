@@ -147,6 +147,35 @@ test("an acknowledged change survives a hard kill right after its answer", async
   }
 });
 
+test("killed during a stream of writes, the host keeps the last acknowledged change (or the one in flight)", async () => {
+  // one client writes brightness 1, 2, 3... one after another; the host is killed while a write is in
+  // flight (its answer not awaited), after a varying number of acknowledged ones
+  const dir = tempDir();
+  let acked = 0;
+  for (let round = 0; round < 6; round++) {
+    const host = await startHost({ panels: 1, dataDir: dir });
+    try {
+      const stored = (await api(host, "GET", "/api/appearance")).body.brightness;
+      if (round > 0) assert.ok(stored === acked || stored === acked + 1, `round ${round}: ${stored} after ${acked}`);
+      acked = round > 0 ? stored : 0;
+      const stopAt = acked + 3 + round * 4;
+      for (;;) {
+        const value = acked + 1;
+        const answer = api(host, "PATCH", "/api/appearance", { brightness: value }).catch(() => null);
+        if (value === stopAt) {
+          await host.kill();
+          await answer;
+          break;
+        }
+        assert.equal((await answer)?.status, 202);
+        acked = value;
+      }
+    } finally {
+      await host.kill();
+    }
+  }
+});
+
 test("temporary files left by a kill are removed at boot", async () => {
   const dir = tempDir();
   fs.mkdirSync(path.join(dir, "palettes"), { recursive: true });
