@@ -7,6 +7,16 @@ import assert from "node:assert/strict";
 import net from "node:net";
 import { startHost, api, type Host } from "./helpers/host.js";
 import { rawRequest, rng } from "./helpers/raw.js";
+import { Client } from "./helpers/frames.js";
+
+async function pingPong(): Promise<void> {
+  const c = await Client.connect(host.wsUrl);
+  try {
+    await c.sync();
+  } finally {
+    c.close();
+  }
+}
 
 let host: Host;
 before(async () => {
@@ -115,6 +125,37 @@ test("slowloris: 40 slow heads and bodies block nobody; a slow head gets 408 JSO
     }
   } finally {
     for (const d of all) d.stop();
+  }
+});
+
+test("a client that asks for 20,000 large replies and never reads holds up nobody, and is closed", async () => {
+  // each sends its requests at once (pipelined) and then reads nothing: a host that answered them all
+  // would hold 20,000 replies for it; a bounded one answers what its socket takes and closes it
+  const ask = Buffer.from(`GET /api/panels/edges HTTP/1.1\r\nHost: localhost:${host.port}\r\n\r\n`.repeat(20000));
+  const readers = Array.from({ length: 3 }, () => {
+    const s = net.connect(host.port, "127.0.0.1");
+    let got = "";
+    s.on("data", (d) => (got += d.toString("latin1")));
+    s.on("error", () => {});
+    s.pause();
+    s.write(ask);
+    return { s, got: () => got, ended: new Promise<void>((resolve) => s.on("close", () => resolve())) };
+  });
+  try {
+    // others are served meanwhile, for longer than the hosts wait for a reader that stopped (15 s)
+    for (let i = 0; i < 10; i++) {
+      assert.equal((await api(host, "GET", "/api/state")).status, 200);
+      await pingPong();
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+    for (const r of readers) r.s.resume();
+    await Promise.all(readers.map((r) => r.ended));
+    for (const r of readers) {
+      const answers = r.got().match(/HTTP\/1\.1 200 /g)?.length ?? 0;
+      assert.ok(answers < 1000, `${answers} of 20,000 answered to a client that did not read`);
+    }
+  } finally {
+    for (const r of readers) r.s.destroy();
   }
 });
 

@@ -6,6 +6,11 @@
 // - a request head must arrive within HEADERS_TIMEOUT_MS, the whole request within
 //   REQUEST_TIMEOUT_MS; errors of the HTTP layer itself (a malformed request, oversized headers, a
 //   timeout) are answered with the documented JSON body;
+// - a connection has one request at a time in the core: a pipelined request waits (its socket paused)
+//   until the answer before it has been taken by the socket down to HTTP_SEND_CAP bytes; a client
+//   that pipelines more than MAX_PIPELINED requests is dropped, and one that takes nothing for
+//   SEND_TIMEOUT_MS is dropped too (a client asking for large replies and never reading them holds
+//   its own connection only, not the host's memory);
 // - each WebSocket connection has a bounded send queue (WS_QUEUE_CAP bytes not yet taken by the
 //   socket): while a client is behind, mirror batches are merged into one waiting batch; a client
 //   that still does not keep up is closed (1008) and dropped WS_CLOSE_GRACE_MS later;
@@ -38,6 +43,18 @@ const WS_CLOSE_GRACE_MS = 2000;
 /** A send queue that does not move for this long: the client is gone. */
 const WS_STALL_MS = 10_000;
 export const WS_PING_MS = 10_000;
+/** An answer's bytes waiting in one connection's socket before its next pipelined request is taken. */
+const HTTP_SEND_CAP = 64 * 1024;
+/** Requests a client may send ahead of its answers (browsers send none ahead). */
+const MAX_PIPELINED = 32;
+/** A connection on which nothing moves (read or written) for this long is dropped (a reader that stopped). */
+export const SEND_TIMEOUT_MS = 15_000;
+
+/** The requests of one connection: one in the core at a time, the rest waiting in order. */
+interface Pipeline {
+  busy: boolean;
+  waiting: (() => void)[];
+}
 
 export interface CoreGate {
   /** core_http_allow: false when the core refused the request and answered it. */
@@ -177,6 +194,7 @@ export class Server {
   private nextReq = 1;
   private nextConn = 1;
   private readonly pinger: NodeJS.Timeout;
+  private readonly pipelines = new WeakMap<Duplex, Pipeline>();
   /** Extra GET routes outside /api and /ws (for example the web UI), served by the host. */
   staticHandler: ((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | null = null;
 
@@ -191,8 +209,9 @@ export class Server {
         connectionsCheckingInterval: 1000,
         requireHostHeader: false, // the core answers a request without Host (400 host_required)
       },
-      (req, res) => this.onRequest(req, res),
+      (req, res) => this.gate(req, res),
     );
+    this.http.timeout = SEND_TIMEOUT_MS; // no listener: Node destroys a socket idle this long
     this.http.on("upgrade", (req: http.IncomingMessage, socket: Duplex, head: Buffer) =>
       this.onUpgrade(req, socket, head),
     );
@@ -216,6 +235,37 @@ export class Server {
   private allowed(id: number, req: http.IncomingMessage): boolean {
     const origin = req.headers.origin;
     return this.core.allow(id, Buffer.from(req.headers.host ?? ""), Buffer.from(origin ?? ""));
+  }
+
+  /** Takes a request when its connection has no other under way (Node keeps the answers in order). */
+  private gate(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const socket = req.socket;
+    let p = this.pipelines.get(socket);
+    if (!p) this.pipelines.set(socket, (p = { busy: false, waiting: [] }));
+    const pipe = p;
+    const start = () => {
+      pipe.busy = true;
+      res.once("close", () => {
+        // the next request once this answer has (mostly) left for the socket
+        const next = () => {
+          pipe.busy = false;
+          const run = pipe.waiting.shift();
+          if (run) run();
+          else if (socket.isPaused()) socket.resume();
+        };
+        if (socket.writableLength > HTTP_SEND_CAP && !socket.destroyed) socket.once("drain", next);
+        else next();
+      });
+      this.onRequest(req, res);
+    };
+    if (!pipe.busy) return start();
+    if (pipe.waiting.length >= MAX_PIPELINED) {
+      this.core.log?.("warn", `http: a client sent more than ${MAX_PIPELINED} requests ahead of its answers, dropped`);
+      socket.destroy();
+      return;
+    }
+    socket.pause(); // what it sent is parsed already; nothing more is read until its answers go out
+    pipe.waiting.push(start);
   }
 
   private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
