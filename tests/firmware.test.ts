@@ -10,10 +10,10 @@ import path from "node:path";
 import http from "node:http";
 import { startHost, tempDir, waitFor, api, waitForDiscovery, ROOT, type Host } from "./helpers/host.js";
 import { makeImage, BUS_VERSION } from "../host/src/bus/image.js";
+import { panelImage, factoryWasm as wasm } from "./helpers/panel-image.js";
 import { advance } from "./helpers/playback.js";
 
 const PANELS = 5;
-const wasm = fs.readFileSync(path.join(ROOT, "build/panel.wasm"));
 const hosts: Host[] = [];
 after(async () => {
   for (const h of hosts) await h.stop();
@@ -68,29 +68,11 @@ async function follow(h: Host, seen: Set<string> = new Set()): Promise<any> {
   return last;
 }
 
-/** A larger image: panel.wasm followed by a custom section of padding (still a valid module). */
-function padded(version: number, extra: number): Buffer {
-  const name = Buffer.from("pad");
-  const size = name.length + 1 + extra;
-  const leb: number[] = [];
-  for (let v = size; ;) {
-    const b = v & 0x7f;
-    v >>>= 7;
-    if (v === 0) {
-      leb.push(b);
-      break;
-    }
-    leb.push(b | 0x80);
-  }
-  const section = Buffer.concat([Buffer.from([0, ...leb, name.length]), name, Buffer.alloc(extra, 0xa5)]);
-  return makeImage(Buffer.concat([wasm, section]), version);
-}
-
 test("a good image flashes every panel through every state; after a restart they run it", async () => {
   const dataDir = tempDir();
   let h = await start({ dataDir });
   assert.deepEqual(await status(h), { state: "idle", panel: 0, total: 0, progress: 0, firmware: [1, 1] });
-  const image = padded(7, 40000); // ~49 KB: streamed by the host (above its 32 KiB document limit)
+  const image = panelImage(7, 40000); // reports 7 in HELLO; ~49 KB: streamed by the host (above its 32 KiB document limit)
   const seen = new Set<string>();
   const res = await upload(h, image);
   assert.deepEqual(res, { status: 200, body: { status: "flashing", panels: PANELS } });
@@ -127,7 +109,7 @@ test("a good image flashes every panel through every state; after a restart they
 test("422 for each kind of bad image, and nothing is stored", async () => {
   const dataDir = tempDir();
   const h = await start({ dataDir });
-  const good = makeImage(wasm, 3);
+  const good = panelImage(3);
   const cases: [string, Buffer, string][] = [];
   const badMagic = Buffer.from(good);
   badMagic[0] ^= 0xff;
@@ -162,7 +144,7 @@ test("422 for each kind of bad image, and nothing is stored", async () => {
 test("507 on a full store: the previous image and the settings are intact, the partial image removed", async () => {
   const dataDir = tempDir();
   let h = await start({ dataDir });
-  const first = makeImage(wasm, 2);
+  const first = panelImage(2);
   assert.equal((await upload(h, first)).status, 200);
   assert.equal((await follow(h)).state, "done");
   await api(h, "PATCH", "/api/appearance", { brightness: 77 });
@@ -176,7 +158,7 @@ test("507 on a full store: the previous image and the settings are intact, the p
         0,
       );
   h = await start({ dataDir, extraArgs: ["--store-limit", String(used(dataDir) + 20000)] });
-  const res = await upload(h, padded(9, 40000));
+  const res = await upload(h, panelImage(9, 40000));
   assert.deepEqual(res, { status: 507, body: { error: "filesystem write failed" } });
   assert.ok(fs.readFileSync(path.join(dataDir, "firmware/panel.fw")).equals(first), "the previous image");
   assert.deepEqual(fs.readdirSync(path.join(dataDir, "firmware")), ["panel.fw"], "no partial image left");
@@ -191,11 +173,11 @@ for (const [flag, message] of [
 ]) {
   test(`an injected fault (${flag}) ends in error naming the panel`, async () => {
     const h = await start({ extraArgs: ["--panel-fault", flag] });
-    assert.equal((await upload(h, makeImage(wasm, 5))).status, 200);
+    assert.equal((await upload(h, panelImage(5))).status, 200);
     const end = await follow(h);
     assert.equal(end.state, "error");
     assert.equal(end.error, message);
     // the controller works again: a new upload is accepted (and fails the same way)
-    assert.equal((await upload(h, makeImage(wasm, 5))).status, 200);
+    assert.equal((await upload(h, panelImage(5))).status, 200);
   });
 }

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import type { Wire } from "./topology.js";
 import path from "node:path";
 import { instantiatePanel, deliver, type PanelExports } from "./panel.js";
-import { PanelFlash, FACTORY_VERSION, type PanelFault } from "./flash.js";
+import { PanelFlash, type PanelFault } from "./flash.js";
 
 export type { PanelExports } from "./panel.js";
 
@@ -31,7 +31,6 @@ interface Delivery {
 export class VirtualBus {
   private readonly panels: PanelExports[] = [];
   private readonly flashes: PanelFlash[] = [];
-  private readonly versions: number[] = [];
   private readonly modules = new Map<string, WebAssembly.Module>();
   private readonly factory: WebAssembly.Module;
   private readonly clock: () => number;
@@ -69,13 +68,11 @@ export class VirtualBus {
   private boot(i: number): PanelExports {
     const image = this.flashes[i].boot();
     let module = this.factory;
-    this.versions[i] = FACTORY_VERSION;
     if (image) {
       const key = this.flashes[i].committed!.readUInt32LE(12).toString(16) + ":" + image.wasm.length;
       try {
         module = this.modules.get(key) ?? new WebAssembly.Module(new Uint8Array(image.wasm));
         this.modules.set(key, module);
-        this.versions[i] = image.version;
       } catch {
         console.error(`[warn] panel ${i + 1}: its flashed image is no panel firmware; running the factory one`);
       }
@@ -84,13 +81,8 @@ export class VirtualBus {
       transmit: (port, bytes) => this.transmit(i, port, bytes),
       linked: (port) => this.links[i][port] !== undefined,
       clock: this.clock,
-      flash: (op, offset, data, len) => this.flashes[i].op(op, offset, data, len, this.versions[i]),
+      flash: (op, offset, data, len) => this.flashes[i].op(op, offset, data, len),
     });
-  }
-
-  /** The firmware version each panel runs, by wiring position. */
-  get firmware(): number[] {
-    return [...this.versions];
   }
 
   get size(): number {
