@@ -181,3 +181,17 @@ for (const [flag, message] of [
     assert.equal((await upload(h, panelImage(5))).status, 200);
   });
 }
+
+test("an image whose payload is no panel firmware: after the restart the panels run the built-in one, and the log says so", async () => {
+  const dataDir = tempDir();
+  const h = await start({ dataDir });
+  // a valid image (header, length, CRC-32) whose panel.wasm is an empty module: the panels take it,
+  // but cannot run it; its header says version 9, which nothing runs
+  const empty = makeImage(Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]), 9);
+  assert.equal((await upload(h, empty)).status, 200);
+  assert.equal((await follow(h)).state, "done");
+  await advance(h, 400);
+  await waitForDiscovery(h, PANELS);
+  assert.deepEqual((await status(h)).firmware, [1, 1]);
+  await waitFor(() => /panel 1: .*running the built-in firmware/.test(h.output()), 5000);
+});

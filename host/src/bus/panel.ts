@@ -14,6 +14,18 @@ export interface PanelExports {
   panel_is_on(): number;
 }
 
+/** The exports a panel firmware must have for a host to run it. */
+export const PANEL_EXPORTS = [
+  "memory",
+  "panel_rx_buffer",
+  "panel_rx",
+  "panel_address",
+  "panel_color",
+  "panel_render",
+  "panel_led",
+  "panel_is_on",
+] as const;
+
 /** What a panel needs from its host (assembly/panel/imports.ts): a wire model and a clock. */
 export interface PanelHost {
   /** The panel transmits `bytes` (borrowed: copy what you keep) on edge port `port`. */
