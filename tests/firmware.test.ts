@@ -12,6 +12,7 @@ import { startHost, tempDir, waitFor, api, waitForDiscovery, ROOT, type Host } f
 import { makeImage, BUS_VERSION } from "../host/src/bus/image.js";
 import { panelImage, factoryWasm as wasm } from "./helpers/panel-image.js";
 import { advance } from "./helpers/playback.js";
+import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
 
 const PANELS = 5;
 const hosts: Host[] = [];
@@ -194,4 +195,55 @@ test("an image whose payload is no panel firmware: after the restart the panels 
   await waitForDiscovery(h, PANELS);
   assert.deepEqual((await status(h)).firmware, [1, 1]);
   await waitFor(() => /panel 1: .*running the built-in firmware/.test(h.output()), 5000);
+});
+
+test("the mirror stream shows the bootloader exchange, and nothing else goes on the bus while it runs", async () => {
+  const h = await start();
+  const c = await Client.connect(h.wsUrl);
+  try {
+    c.send(frame(T.SET_MIRROR, [1]));
+    await c.sync();
+    // a scene plays (its step packets would go on the bus), and the brightness changes during the flash
+    const play = await api(h, "POST", "/api/animations/play", {
+      group: 1,
+      type: "BREATHE",
+      color: "#FF0000",
+      duration: 0,
+    });
+    assert.ok(play.status < 300, play.text);
+    const image = panelImage(3);
+    const pages = Math.ceil(image.length / 128);
+    c.frames.length = 0;
+    assert.equal((await upload(h, image)).status, 200);
+    await advance(h, 10);
+    assert.ok((await api(h, "PATCH", "/api/appearance", { brightness: 99 })).status < 300);
+    assert.equal((await follow(h)).state, "done");
+    await advance(h, 100); // the last mirror batch goes out (at most one every 34 ms)
+    await c.sync();
+    const packets = c.frames.filter((f) => f.type === T.MIRROR_BATCH).flatMap(mirroredPackets);
+    const first = packets.findIndex((p) => p.type === 22);
+    const restart = packets.findIndex((p) => p.type === 27);
+    assert.ok(first >= 0 && restart > first, "BOOT_ENTER ... BOOT_RESTART mirrored");
+    const during = packets.slice(first, restart + 1);
+    assert.deepEqual(
+      [...new Set(during.map((p) => p.type))].sort(),
+      [22, 23, 24, 25, 26, 27].filter((t) => t !== 25), // BOOT_ACKs go upstream: not the controller's
+      "only bootloader packets while flashing",
+    );
+    assert.equal(during[during.length - 1].address, 0, "BOOT_RESTART is a broadcast");
+    for (let a = 1; a <= PANELS; a++) {
+      const mine = during.filter((p) => p.address === a);
+      assert.equal(mine[0].type, 22, `panel ${a}: BOOT_ENTER first`);
+      assert.equal(mine[0].body.readUInt32LE(0), image.length, "BOOT_ENTER carries the image's length");
+      const written = new Set(mine.filter((p) => p.type === 23).map((p) => p.body.readUInt16LE(0)));
+      const read = new Set(mine.filter((p) => p.type === 24).map((p) => p.body.readUInt16LE(0)));
+      assert.equal(written.size, pages, `panel ${a}: every page written`);
+      assert.equal(read.size, pages, `panel ${a}: every page read back`);
+      const page5 = mine.find((p) => p.type === 23 && p.body.readUInt16LE(0) === 5)!;
+      assert.deepEqual(page5.body.subarray(4), image.subarray(5 * 128, 6 * 128), "BOOT_WRITE carries the page");
+      assert.equal(mine[mine.length - 1].type, 26, `panel ${a}: BOOT_LEAVE last`);
+    }
+  } finally {
+    c.close();
+  }
 });
