@@ -116,7 +116,8 @@ static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | 
 
 /* A whole, valid image (magic "TSPF", bus protocol 6, length, CRC-32). */
 static int image_valid(const uint8_t *p, uint32_t n) {
-  return n >= 16 && le32(p) == 0x46505354u && p[4] == 6 && le32(p + 8) == n - 16 && crc32(p + 16, n - 16) == le32(p + 12);
+  return n >= 16 && le32(p) == 0x46505354u && p[4] == 6 && le32(p + 8) == n - 16 &&
+         crc32(p + 16, n - 16) == le32(p + 12);
 }
 
 static int flash_file(int i, char *out, size_t cap) {
@@ -225,7 +226,9 @@ static uint32_t panel_clock_ms(void *ctx) {
   return port_clock_ms();
 }
 
-static uint32_t panel_linked(void *ctx, uint32_t port) { return port < 3 && links[(intptr_t)ctx][port].to != UNPLUGGED; }
+static uint32_t panel_linked(void *ctx, uint32_t port) {
+  return port < 3 && links[(intptr_t)ctx][port].to != UNPLUGGED;
+}
 
 static int32_t panel_flash(void *ctx, uint32_t op, uint32_t offset, uint8_t *data, uint32_t len) {
   int i = (int)(intptr_t)ctx;

@@ -108,14 +108,20 @@ const panel_module_t *panel_load(const char *dir, const uint8_t *image, uint32_t
   }
   if (!failed) {
     void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-    const panel_module_t *(*entry)(void) = handle ? (const panel_module_t *(*)(void))dlsym(handle, PANEL_MODULE_SYMBOL) : NULL;
-    if (!handle) failed = "dlopen refused its shared object";
+    typedef const panel_module_t *(*entry_t)(void);
+    entry_t entry = handle ? (entry_t)dlsym(handle, PANEL_MODULE_SYMBOL) : NULL;
+    if (!handle) {
+      failed = dlerror(); /* and the next start builds it afresh */
+      unlink(so);
+    }
     else if (!entry) failed = "its shared object has no " PANEL_MODULE_SYMBOL;
     else if (!(module = entry()) || module->abi != PANEL_MODULE_ABI) failed = "its shared object is for another host";
     if (failed) module = NULL;
     else tessera_logf(TESSERA_LOG_INFO, "panels: image %08x runs from %s", crc, so);
   }
-  if (failed) tessera_logf(TESSERA_LOG_WARN, "panel %d: cannot run its flashed image %08x (%s): running the built-in firmware", panel, crc, failed);
+  if (failed)
+    tessera_logf(TESSERA_LOG_WARN, "panel %d: cannot run its flashed image %08x (%s): running the built-in firmware",
+                 panel, crc, failed);
   if (loaded_count < 16) loaded[loaded_count++] = (loaded_t){crc, size, module};
   return module ? module : panel_builtin();
 }
