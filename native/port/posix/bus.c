@@ -180,6 +180,7 @@ int bus_start(const wire_t *wires, int n) {
   }
   for (int i = 0; i < n; i++)
     if (boot(i) != 0) return -1;
+  if (flash_dir[0]) panel_prune(flash_dir);
   return 0;
 }
 

@@ -3,9 +3,11 @@
  * panel.wasm; this host has no wasm runtime for panels, so it does what its build does with the
  * factory one: wasm2c translates the payload, the C compiler builds it with panel_module.c into a
  * shared object, and dlopen loads it. The objects are cached under <data-dir>/.panels/cache by the
- * image's CRC-32 and length (made once, on the first boot that needs them); when any step fails the
- * panel runs the built-in firmware and the log says why. The tools' paths are the build's (CMake).
+ * image's CRC-32 and length (made on the first boot that needs them, removed at a start that no
+ * longer does); when any step fails the panel runs the built-in firmware and the log says why. The
+ * tools' paths are the build's (CMake).
  */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -124,4 +126,24 @@ const panel_module_t *panel_load(const char *dir, const uint8_t *image, uint32_t
                  panel, crc, failed);
   if (loaded_count < 16) loaded[loaded_count++] = (loaded_t){crc, size, module};
   return module ? module : panel_builtin();
+}
+
+void panel_prune(const char *dir) {
+  char cache[4200], keep[16][64], file[4300];
+  int kept = 0;
+  snprintf(cache, sizeof cache, "%s/cache", dir);
+  for (int i = 0; i < loaded_count; i++)
+    if (loaded[i].module)
+      snprintf(keep[kept++], sizeof keep[0], "panel-%d-%08x-%u.so", PANEL_MODULE_ABI, loaded[i].crc, loaded[i].len);
+  DIR *d = opendir(cache);
+  if (!d) return;
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t n = strlen(e->d_name);
+    int used = 0;
+    for (int k = 0; k < kept; k++) used |= strcmp(e->d_name, keep[k]) == 0;
+    if (used || n < 3 || strcmp(e->d_name + n - 3, ".so") != 0) continue;
+    snprintf(file, sizeof file, "%s/%s", cache, e->d_name);
+    unlink(file);
+  }
+  closedir(d);
 }

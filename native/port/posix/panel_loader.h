@@ -11,4 +11,8 @@
  * firmware when the image cannot run. */
 const panel_module_t *panel_load(const char *dir, const uint8_t *image, uint32_t len, int panel);
 
+/* Removes the shared objects under <dir>/cache that no panel of this run has loaded (images flashed
+ * over since). */
+void panel_prune(const char *dir);
+
 #endif
