@@ -2,8 +2,11 @@
 // desktop host, the clock driven by the test hook so the run takes as long as the emulation, not the
 // pacing. Reported: the emulation's own time; the time on a real bus at the port's 115,200 baud,
 // modelled from the bytes and the wiring depth of each panel; the bytes on the wires; and the
-// upload's memory in the core and the host for a 64 KiB and a 256 KiB image (it must not grow).
+// upload's memory in the core and the host for a 64 KiB and a 256 KiB image (it must not grow),
+// on the desktop host in process and on the POSIX host (its peak resident memory, when it is built).
 import fs from "node:fs";
+import os from "node:os";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import http from "node:http";
 import { startBenchController } from "./controller.js";
@@ -25,7 +28,7 @@ function imageOf(size: number): Buffer {
   const len = 1 + name.length + extra;
   const leb = [0x80 | (len & 0x7f), 0x80 | ((len >> 7) & 0x7f), (len >> 14) & 0x7f];
   const section = Buffer.concat([Buffer.from([0, ...leb, name.length]), name, Buffer.alloc(extra)]);
-  return makeImage(Buffer.concat([wasm, section]), 2);
+  return makeImage(Buffer.concat([wasm, section]));
 }
 
 function post(url: string, body: Uint8Array): Promise<number> {
@@ -67,6 +70,52 @@ export function modelSeconds(imageBytes: number, n = PANELS, baud = BAUD): numbe
   return ms / 1000;
 }
 
+/** The POSIX host's peak resident memory (VmHWM, KiB) before any upload, after a 64 KiB one and
+ * after a 256 KiB one; its one panel never answers the bootloader (--panel-fault silent:1), so each
+ * flash ends at once and nothing is loaded after it. Null when native/build-posix is not built. */
+async function posixUploadPeaks(): Promise<[number, number, number] | null> {
+  const binary = path.join(ROOT, "native/build-posix/tessera-host");
+  if (!fs.existsSync(binary) || !fs.existsSync("/proc/self/status")) return null;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-bench-fw-"));
+  const args = ["--port", "0", "--data-dir", dataDir, "--panels", "1", "--panel-fault", "silent:1"];
+  const child = spawn(binary, [...args, "--log-level", "error", "--ota-port", "0", "--no-mdns"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout!.on("data", (d) => {
+        out += d;
+        const m = /listening on (http:\/\/localhost:\d+)/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      child.once("exit", (code) => reject(new Error(`${binary} exited (${code})`)));
+    });
+    const hwm = () => Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, "utf8"))![1]);
+    const settle = async () => {
+      for (let i = 0; i < 500; i++) {
+        const s = (await (await fetch(`${url}/api/firmware/status`)).json()) as { state: string };
+        if (s.state === "idle" || s.state === "error" || s.state === "done") return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error("the flash did not end");
+    };
+    while (((await (await fetch(`${url}/api/panels`)).json()) as unknown[]).length < 1)
+      await new Promise((r) => setTimeout(r, 20));
+    const before = hwm();
+    if ((await post(url, imageOf(64 * 1024))) !== 200) throw new Error("POSIX host: 64 KiB upload refused");
+    await settle();
+    const after64 = hwm();
+    if ((await post(url, imageOf(256 * 1024 - 64))) !== 200) throw new Error("POSIX host: 256 KiB upload refused");
+    await settle();
+    return [before, after64, hwm()];
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => (child.exitCode === null ? child.once("exit", r) : r(null)));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 export async function benchFirmware(): Promise<Record<string, string | number>> {
   const ctrl = await startBenchController(PANELS, { manualClock: true });
   const figures: Record<string, string | number> = {};
@@ -103,15 +152,19 @@ export async function benchFirmware(): Promise<Record<string, string | number>> 
     figures["core linear memory before / after"] = `${linearBefore} B / ${core.memoryBytes} B (the 2-page cap)`;
     figures["core buffers of the upload and flash"] =
       "512 B read window and 128 B page in the rx buffer (no memory of their own); the header in globals";
-    figures["host: the largest piece of the 64 KiB body held at once"] = `${piece} B (one socket read)`;
+    figures["desktop host: the largest piece of the 64 KiB body held at once"] = `${piece} B (one socket read)`;
     // the same for a 256 KiB image: neither side follows the image's size
     piece = 0;
     const heapBefore = core.memoryBytes;
     if ((await post(ctrl.url, imageOf(256 * 1024 - 64))) !== 200) throw new Error("256 KiB upload refused");
-    figures["host: the largest piece of a 256 KiB body held at once"] = `${piece} B`;
+    figures["desktop host: the largest piece of a 256 KiB body held at once"] = `${piece} B`;
     figures["core linear memory after the 256 KiB upload"] = `${core.memoryBytes} B (was ${heapBefore} B)`;
   } finally {
     await ctrl.close();
   }
+  const peaks = await posixUploadPeaks();
+  figures["POSIX host: peak resident memory before / after a 64 KiB / after a 256 KiB upload"] = peaks
+    ? `${peaks[0]} / ${peaks[1]} / ${peaks[2]} KiB (VmHWM)`
+    : "not measured (native/build-posix not built)";
   return figures;
 }

@@ -117,10 +117,17 @@ if (!(process.argv.includes("--if-missing") && upToDate(outputs))) {
 
 // build/panel.fw: panel.wasm as a flashable image (docs/bus-protocol.md, "The panel firmware image"):
 // magic "TSPF", bus protocol version, reserved 0, firmware version u16, payload length u32, CRC-32 u32.
-const PANEL_FIRMWARE_VERSION = 1; // what a panel with this firmware reports in HELLO (FACTORY_VERSION)
+// The firmware version is the one the panel reports in HELLO: the u16 after its "TSPV" marker
+// (assembly/panel/version.ts).
 const BUS_VERSION = 6; // assembly/bus/protocol.ts
 {
   const payload = fs.readFileSync(path.join(root, "build/panel.wasm"));
+  const marker = payload.indexOf("TSPV", 0, "latin1");
+  if (marker < 0 || payload.indexOf("TSPV", marker + 1, "latin1") >= 0) {
+    console.error("build failed: build/panel.wasm should hold its version marker TSPV once");
+    process.exit(1);
+  }
+  const PANEL_FIRMWARE_VERSION = payload.readUInt16LE(marker + 4);
   let crc = 0xffffffff;
   for (const b of payload) {
     crc ^= b;

@@ -10,11 +10,11 @@ import tty from "node:tty";
 import { startHost, tempDir, waitFor, api, ROOT, type Host } from "./helpers/host.js";
 import { advance } from "./helpers/playback.js";
 import { makeImage } from "../host/src/bus/image.js";
+import { panelImage, factoryWasm as wasm } from "./helpers/panel-image.js";
 
 const HAVE_SOCAT = spawnSync("socat", ["-V"], { stdio: "ignore" }).status === 0;
 const skip = !HAVE_SOCAT && process.env.CI !== "true" ? "socat is not installed (apt-get install socat)" : false;
 
-const wasm = fs.readFileSync(path.join(ROOT, "build/panel.wasm"));
 let socat: ChildProcess | undefined;
 let host: Host | undefined;
 let port: tty.ReadStream | undefined;
@@ -89,11 +89,11 @@ after(async () => {
 
 test("garbage, then a good frame: READY, OK, and the panels are flashed", { skip }, async () => {
   await write(Buffer.from("noise TST TSF\x00\xffTSFTS"));
-  await write(frame(makeImage(wasm, 4)));
+  await write(frame(panelImage(4)));
   await expect(["READY", "OK"]);
   assert.equal(await state(), "connecting");
   // a second frame while that flash runs
-  await write(frame(makeImage(wasm, 4)));
+  await write(frame(panelImage(4)));
   await expect(["ERR:flash already in progress"]);
   for (let i = 0; i < 1000 && (await state()) !== "done"; i++) await advance(host!, 10);
   assert.equal(await state(), "done");

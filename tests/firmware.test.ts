@@ -10,10 +10,11 @@ import path from "node:path";
 import http from "node:http";
 import { startHost, tempDir, waitFor, api, waitForDiscovery, ROOT, type Host } from "./helpers/host.js";
 import { makeImage, BUS_VERSION } from "../host/src/bus/image.js";
+import { panelImage, factoryWasm as wasm } from "./helpers/panel-image.js";
 import { advance } from "./helpers/playback.js";
+import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
 
 const PANELS = 5;
-const wasm = fs.readFileSync(path.join(ROOT, "build/panel.wasm"));
 const hosts: Host[] = [];
 after(async () => {
   for (const h of hosts) await h.stop();
@@ -68,29 +69,11 @@ async function follow(h: Host, seen: Set<string> = new Set()): Promise<any> {
   return last;
 }
 
-/** A larger image: panel.wasm followed by a custom section of padding (still a valid module). */
-function padded(version: number, extra: number): Buffer {
-  const name = Buffer.from("pad");
-  const size = name.length + 1 + extra;
-  const leb: number[] = [];
-  for (let v = size; ;) {
-    const b = v & 0x7f;
-    v >>>= 7;
-    if (v === 0) {
-      leb.push(b);
-      break;
-    }
-    leb.push(b | 0x80);
-  }
-  const section = Buffer.concat([Buffer.from([0, ...leb, name.length]), name, Buffer.alloc(extra, 0xa5)]);
-  return makeImage(Buffer.concat([wasm, section]), version);
-}
-
 test("a good image flashes every panel through every state; after a restart they run it", async () => {
   const dataDir = tempDir();
   let h = await start({ dataDir });
   assert.deepEqual(await status(h), { state: "idle", panel: 0, total: 0, progress: 0, firmware: [1, 1] });
-  const image = padded(7, 40000); // ~49 KB: streamed by the host (above its 32 KiB document limit)
+  const image = panelImage(7, 40000); // reports 7 in HELLO; ~49 KB: streamed by the host (above its 32 KiB document limit)
   const seen = new Set<string>();
   const res = await upload(h, image);
   assert.deepEqual(res, { status: 200, body: { status: "flashing", panels: PANELS } });
@@ -120,6 +103,9 @@ test("a good image flashes every panel through every state; after a restart they
   await h.stop();
   h = await start({ dataDir });
   assert.deepEqual((await status(h)).firmware, [7, 7]);
+  // a host that compiles flashed images (POSIX) keeps just this one's, no scratch files
+  const cache = path.join(dataDir, ".panels/cache");
+  if (fs.existsSync(cache)) assert.equal(fs.readdirSync(cache).length, 1, fs.readdirSync(cache).join(", "));
   const panels = await api(h, "GET", "/api/panels");
   assert.equal(panels.body.length, PANELS);
 });
@@ -127,7 +113,7 @@ test("a good image flashes every panel through every state; after a restart they
 test("422 for each kind of bad image, and nothing is stored", async () => {
   const dataDir = tempDir();
   const h = await start({ dataDir });
-  const good = makeImage(wasm, 3);
+  const good = panelImage(3);
   const cases: [string, Buffer, string][] = [];
   const badMagic = Buffer.from(good);
   badMagic[0] ^= 0xff;
@@ -162,7 +148,7 @@ test("422 for each kind of bad image, and nothing is stored", async () => {
 test("507 on a full store: the previous image and the settings are intact, the partial image removed", async () => {
   const dataDir = tempDir();
   let h = await start({ dataDir });
-  const first = makeImage(wasm, 2);
+  const first = panelImage(2);
   assert.equal((await upload(h, first)).status, 200);
   assert.equal((await follow(h)).state, "done");
   await api(h, "PATCH", "/api/appearance", { brightness: 77 });
@@ -176,7 +162,7 @@ test("507 on a full store: the previous image and the settings are intact, the p
         0,
       );
   h = await start({ dataDir, extraArgs: ["--store-limit", String(used(dataDir) + 20000)] });
-  const res = await upload(h, padded(9, 40000));
+  const res = await upload(h, panelImage(9, 40000));
   assert.deepEqual(res, { status: 507, body: { error: "filesystem write failed" } });
   assert.ok(fs.readFileSync(path.join(dataDir, "firmware/panel.fw")).equals(first), "the previous image");
   assert.deepEqual(fs.readdirSync(path.join(dataDir, "firmware")), ["panel.fw"], "no partial image left");
@@ -191,11 +177,76 @@ for (const [flag, message] of [
 ]) {
   test(`an injected fault (${flag}) ends in error naming the panel`, async () => {
     const h = await start({ extraArgs: ["--panel-fault", flag] });
-    assert.equal((await upload(h, makeImage(wasm, 5))).status, 200);
+    assert.equal((await upload(h, panelImage(5))).status, 200);
     const end = await follow(h);
     assert.equal(end.state, "error");
     assert.equal(end.error, message);
     // the controller works again: a new upload is accepted (and fails the same way)
-    assert.equal((await upload(h, makeImage(wasm, 5))).status, 200);
+    assert.equal((await upload(h, panelImage(5))).status, 200);
   });
 }
+
+test("an image whose payload is no panel firmware: after the restart the panels run the built-in one, and the log says so", async () => {
+  const dataDir = tempDir();
+  const h = await start({ dataDir });
+  // a valid image (header, length, CRC-32) whose panel.wasm is an empty module: the panels take it,
+  // but cannot run it; its header says version 9, which nothing runs
+  const empty = makeImage(Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]), 9);
+  assert.equal((await upload(h, empty)).status, 200);
+  assert.equal((await follow(h)).state, "done");
+  await advance(h, 400);
+  await waitForDiscovery(h, PANELS);
+  assert.deepEqual((await status(h)).firmware, [1, 1]);
+  await waitFor(() => /panel 1: .*running the built-in firmware/.test(h.output()), 5000);
+});
+
+test("the mirror stream shows the bootloader exchange, and nothing else goes on the bus while it runs", async () => {
+  const h = await start();
+  const c = await Client.connect(h.wsUrl);
+  try {
+    c.send(frame(T.SET_MIRROR, [1]));
+    await c.sync();
+    // a scene plays (its step packets would go on the bus), and the brightness changes during the flash
+    const play = await api(h, "POST", "/api/animations/play", {
+      group: 1,
+      type: "BREATHE",
+      color: "#FF0000",
+      duration: 0,
+    });
+    assert.ok(play.status < 300, play.text);
+    const image = panelImage(3);
+    const pages = Math.ceil(image.length / 128);
+    c.frames.length = 0;
+    assert.equal((await upload(h, image)).status, 200);
+    await advance(h, 10);
+    assert.ok((await api(h, "PATCH", "/api/appearance", { brightness: 99 })).status < 300);
+    assert.equal((await follow(h)).state, "done");
+    await advance(h, 100); // the last mirror batch goes out (at most one every 34 ms)
+    await c.sync();
+    const packets = c.frames.filter((f) => f.type === T.MIRROR_BATCH).flatMap(mirroredPackets);
+    const first = packets.findIndex((p) => p.type === 22);
+    const restart = packets.findIndex((p) => p.type === 27);
+    assert.ok(first >= 0 && restart > first, "BOOT_ENTER ... BOOT_RESTART mirrored");
+    const during = packets.slice(first, restart + 1);
+    assert.deepEqual(
+      [...new Set(during.map((p) => p.type))].sort(),
+      [22, 23, 24, 25, 26, 27].filter((t) => t !== 25), // BOOT_ACKs go upstream: not the controller's
+      "only bootloader packets while flashing",
+    );
+    assert.equal(during[during.length - 1].address, 0, "BOOT_RESTART is a broadcast");
+    for (let a = 1; a <= PANELS; a++) {
+      const mine = during.filter((p) => p.address === a);
+      assert.equal(mine[0].type, 22, `panel ${a}: BOOT_ENTER first`);
+      assert.equal(mine[0].body.readUInt32LE(0), image.length, "BOOT_ENTER carries the image's length");
+      const written = new Set(mine.filter((p) => p.type === 23).map((p) => p.body.readUInt16LE(0)));
+      const read = new Set(mine.filter((p) => p.type === 24).map((p) => p.body.readUInt16LE(0)));
+      assert.equal(written.size, pages, `panel ${a}: every page written`);
+      assert.equal(read.size, pages, `panel ${a}: every page read back`);
+      const page5 = mine.find((p) => p.type === 23 && p.body.readUInt16LE(0) === 5)!;
+      assert.deepEqual(page5.body.subarray(4), image.subarray(5 * 128, 6 * 128), "BOOT_WRITE carries the page");
+      assert.equal(mine[mine.length - 1].type, 26, `panel ${a}: BOOT_LEAVE last`);
+    }
+  } finally {
+    c.close();
+  }
+});

@@ -11,6 +11,7 @@ import net from "node:net";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startHost, api, waitFor, ROOT, type Host } from "./helpers/host.js";
+import { panelImage } from "./helpers/panel-image.js";
 
 const CHROMIUM = [process.env.TESSERA_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
   (p) => p && fs.existsSync(p),
@@ -402,6 +403,86 @@ test("MQTT settings are saved, and a refusal is shown next to the field it conce
     .screenshot({ path: path.join(OUT, `web-${HOST_NAME}-settings.png`), style: "header { position: static }" });
 });
 
+/** Chooses `bytes` as the panel firmware file and presses "Upload and flash". */
+async function flashFrom(p: Page, bytes: Buffer): Promise<void> {
+  await p
+    .getByLabel("Panel firmware image (.fw)")
+    .setInputFiles({ name: "panel.fw", mimeType: "application/octet-stream", buffer: bytes });
+  await p.getByRole("button", { name: "Upload and flash" }).click();
+}
+
+/** POSTs an image as another client would. */
+async function uploadElsewhere(bytes: Buffer): Promise<number> {
+  const res = await fetch(host.url + "/api/firmware/panels", {
+    method: "POST",
+    headers: { "Content-Type": "application/octet-stream" },
+    body: new Uint8Array(bytes),
+  });
+  await res.text();
+  return res.status;
+}
+
+test(
+  "panel firmware: 422 and 409 in words; an upload with its progress flashes every panel, which then run it",
+  { skip },
+  async () => {
+    const form = page.getByRole("form", { name: "Panel firmware" });
+    const state = form.locator("#fw-state");
+    const text = async () => (await state.textContent()) ?? "";
+    await eventually(async () => assert.match(await text(), /The panels run firmware version 1\./));
+    // a bad image: the controller's reason
+    const bad = panelImage(7);
+    bad[0] ^= 0xff;
+    await flashFrom(page, bad);
+    await eventually(async () =>
+      assert.equal(await form.getByRole("alert").textContent(), "The controller refused the image: bad magic."),
+    );
+    // a flash another client started (panels reporting 8): the page's upload is refused, then followed
+    assert.equal(await uploadElsewhere(panelImage(8, 30000)), 200);
+    await flashFrom(page, panelImage(7));
+    await eventually(async () =>
+      assert.equal(await form.getByRole("alert").textContent(), "A flash is already in progress: wait for it to end."),
+    );
+    await eventually(async () => assert.match(await text(), /^(Connecting to|Flashing|Verifying) panel \d+ of 12/));
+    await eventually(async () => assert.match(await text(), /^Done: 12 panels flashed/), 60000);
+    await eventually(async () => assert.match(await text(), /The panels run firmware version 8\.$/), 10000);
+    // the page's own upload (~40 KB, a panel.wasm reporting 7): its progress, the flash, the new version
+    await flashFrom(page, panelImage(7, 32000));
+    await eventually(async () =>
+      assert.equal(await form.getByRole("progressbar", { name: "Upload progress" }).getAttribute("value"), "100"),
+    );
+    assert.equal(await form.getByRole("alert").isHidden(), true, "the earlier refusal is gone");
+    await eventually(async () => assert.match(await text(), /^(Connecting to|Flashing|Verifying) panel \d+ of 12/));
+    await eventually(async () => assert.match(await text(), /^Done: 12 panels flashed/), 60000);
+    await eventually(async () => assert.match(await text(), /The panels run firmware version 7\.$/), 10000);
+    assert.deepEqual((await get("/api/firmware/status")).firmware, [7, 7]);
+    await form.screenshot({
+      path: path.join(OUT, `web-${HOST_NAME}-firmware.png`),
+      style: "header { position: static }",
+    });
+  },
+);
+
+test("panel firmware: a full store (507) is shown in words", { skip }, async () => {
+  const full = await startHost({ panels: 2, extraArgs: ["--store-limit", "4096"] });
+  const other = await browser.newPage();
+  try {
+    await other.goto(full.url + "/");
+    await flashFrom(other, panelImage(7));
+    const form = other.getByRole("form", { name: "Panel firmware" });
+    await eventually(async () =>
+      assert.equal(
+        await form.getByRole("alert").textContent(),
+        "The controller's storage is full (filesystem write failed): the image was not stored.",
+      ),
+    );
+    assert.equal((await api(full, "GET", "/api/firmware/status")).body.state, "idle");
+  } finally {
+    await other.close();
+    await full.stop();
+  }
+});
+
 test("the page works at 375 px: nothing wider than the screen, every main control reachable", { skip }, async () => {
   await page.setViewportSize({ width: 375, height: 812 });
   await page.reload();
@@ -431,7 +512,7 @@ test("the page works at 375 px: nothing wider than the screen, every main contro
 
 test("no script error all along; the only console errors are the refusals the steps asked for", { skip }, async () => {
   assert.deepEqual(pageErrors, []);
-  for (const e of consoleErrors) assert.match(e, /status of 422/, e);
+  for (const e of consoleErrors) assert.match(e, /status of (422|409)/, e);
 });
 
 test(

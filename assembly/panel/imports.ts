@@ -19,5 +19,3 @@ export const PANEL_FLASH_READ: u32 = 2;
 export const PANEL_FLASH_COMMIT: u32 = 3;
 // RESTART: after this call returns, the panel restarts, running its committed image.
 export const PANEL_FLASH_RESTART: u32 = 4;
-// VERSION: the running image's firmware version (its header's), reported in HELLO.
-export const PANEL_FLASH_VERSION: u32 = 5;

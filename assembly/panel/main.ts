@@ -2,7 +2,8 @@
 // this module; real panel firmware follows docs/bus-protocol.md. Packets arrive on an edge port;
 // those from the upstream port are handled and relayed to the child ports, those from a child port
 // are relayed upstream unchanged, so the tree behaves as one bus rooted at the controller.
-import { panel_tx, panel_linked, panel_clock_ms, panel_flash, PANEL_FLASH_VERSION } from "./imports";
+import { panel_tx, panel_linked, panel_clock_ms } from "./imports";
+import { firmwareVersion } from "./version";
 import { booting, bootPacket, bootReset } from "./boot";
 import "./abort"; // the panel's abort handler (asc --use abort=...)
 import { PanelState, scaleRgb } from "./state";
@@ -102,7 +103,7 @@ function adopt(port: u32): void {
   state.address = load<u8>(rx, HEADER_SIZE);
   state.upstream = port;
   store<u8>(tx + HEADER_SIZE, <u8>port);
-  store<u16>(tx + HEADER_SIZE + 1, <u16>panel_flash(PANEL_FLASH_VERSION, 0, 0, 0)); // the running image's
+  store<u16>(tx + HEADER_SIZE + 1, firmwareVersion());
   reply(T_HELLO);
 }
 

@@ -168,7 +168,7 @@ export class Panel {
           this.sent.push({ port, bytes: new Uint8Array(this.x.memory.buffer, ptr, len).slice() }),
         panel_linked: () => 0,
         panel_clock_ms: () => this.clock >>> 0,
-        panel_flash: (op: number) => (op === 5 ? 1 : -1), // no bootloader; version 1
+        panel_flash: () => -1, // no bootloader
       },
     };
     this.x = new WebAssembly.Instance(compiled, imports).exports as unknown as PanelExports;

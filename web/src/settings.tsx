@@ -1,9 +1,11 @@
 // Settings: power on boot, the logical root, MQTT with its live connection state, the firmware
-// version and the Wi-Fi setup form (/setup, which stays as it is for the device's first boot).
+// version, the panel firmware upload (firmware.tsx) and the Wi-Fi setup form (/setup, which stays
+// as it is for the device's first boot).
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, type Configuration, type Mqtt } from "./api.js";
 import type { AppState } from "./link.js";
 import { Err, useAction } from "./ui.js";
+import { PanelFirmware } from "./firmware.js";
 
 export function Settings(props: {
   config: Configuration | null;
@@ -59,6 +61,7 @@ export function Settings(props: {
       <p>
         <a href="/setup">Wi-Fi setup</a> <span class="muted small">(network name and password, and MQTT)</span>
       </p>
+      <PanelFirmware />
       <MqttSettings />
     </section>
   );

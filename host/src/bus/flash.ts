@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { FLASH } from "./panel.js";
-import { checkImage, FACTORY_VERSION, IMAGE_HEADER } from "./image.js";
+import { checkImage, IMAGE_HEADER } from "./image.js";
 
 /** A fault injected into the panel whose bus address is `address`. */
 export interface PanelFault {
@@ -45,10 +45,11 @@ export class PanelFlash {
     }
   }
 
-  /** The image the panel boots: its payload (a panel.wasm) and version; null for the factory one. */
-  boot(): { wasm: Uint8Array; version: number } | null {
+  /** The image the panel boots: its payload (a panel.wasm, which reports its own version); null for
+   * the factory one. */
+  boot(): { wasm: Uint8Array } | null {
     if (!this.committed) return null;
-    return { wasm: this.committed.subarray(IMAGE_HEADER), version: this.committed.readUInt16LE(6) };
+    return { wasm: this.committed.subarray(IMAGE_HEADER) };
   }
 
   private fault(kind: PanelFault["kind"], page?: number): boolean {
@@ -56,8 +57,8 @@ export class PanelFlash {
     return this.faults.some((f) => f.kind === kind && f.address === a && (page === undefined || f.page === page));
   }
 
-  /** panel_flash; `version` is the running image's. */
-  op(op: number, offset: number, data: Uint8Array, len: number, version: number): number {
+  /** panel_flash. */
+  op(op: number, offset: number, data: Uint8Array, len: number): number {
     switch (op) {
       case FLASH.erase:
         if (this.fault("silent")) return -1;
@@ -91,11 +92,7 @@ export class PanelFlash {
       case FLASH.restart:
         this.restartPending = true;
         return 0;
-      case FLASH.version:
-        return version;
     }
     return -1;
   }
 }
-
-export { FACTORY_VERSION };

@@ -5,8 +5,8 @@
 export const IMAGE_MAGIC = 0x46505354; // "TSPF" little-endian
 export const IMAGE_HEADER = 16;
 export const BUS_VERSION = 6;
-/** The version of the firmware a panel ships with (build/panel.wasm; `npm run build` writes it into build/panel.fw). */
-export const FACTORY_VERSION = 1;
+/** The marker before the version a panel firmware reports in HELLO (assembly/panel/version.ts). */
+export const VERSION_MARKER = "TSPV";
 
 export interface ImageHeader {
   busVersion: number;
@@ -32,8 +32,15 @@ export function crc32(bytes: Uint8Array): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
-/** An image of `payload`, reporting `version`. */
-export function makeImage(payload: Uint8Array, version = FACTORY_VERSION, busVersion = BUS_VERSION): Buffer {
+/** The version a panel.wasm reports (the u16 after its marker), or 0 when it has none. */
+export function panelVersion(wasm: Uint8Array): number {
+  const b = Buffer.from(wasm.buffer, wasm.byteOffset, wasm.byteLength);
+  const at = b.indexOf(VERSION_MARKER, 0, "latin1");
+  return at < 0 || at + 6 > b.length ? 0 : b.readUInt16LE(at + 4);
+}
+
+/** An image of `payload`; its header's version is the one the payload reports unless given. */
+export function makeImage(payload: Uint8Array, version = panelVersion(payload), busVersion = BUS_VERSION): Buffer {
   const out = Buffer.alloc(IMAGE_HEADER + payload.length);
   out.writeUInt32LE(IMAGE_MAGIC, 0);
   out[4] = busVersion;

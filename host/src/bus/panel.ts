@@ -14,6 +14,18 @@ export interface PanelExports {
   panel_is_on(): number;
 }
 
+/** The exports a panel firmware must have for a host to run it. */
+export const PANEL_EXPORTS = [
+  "memory",
+  "panel_rx_buffer",
+  "panel_rx",
+  "panel_address",
+  "panel_color",
+  "panel_render",
+  "panel_led",
+  "panel_is_on",
+] as const;
+
 /** What a panel needs from its host (assembly/panel/imports.ts): a wire model and a clock. */
 export interface PanelHost {
   /** The panel transmits `bytes` (borrowed: copy what you keep) on edge port `port`. */
@@ -23,13 +35,12 @@ export interface PanelHost {
   /** The panel clock in ms (taken as u32). */
   clock(): number;
   /** The panel's flash (panel_flash, assembly/panel/imports.ts): op, offset, the data (WRITE: to
-   * store; READ: to fill, return the count), len (ERASE: the image's size). Without it the panel has no bootloader (-1) and runs
-   * version 1. */
+   * store; READ: to fill, return the count), len (ERASE: the image's size). Without it the panel has no bootloader (-1). */
   flash?(op: number, offset: number, data: Uint8Array, len: number): number;
 }
 
 /** panel_flash ops (assembly/panel/imports.ts). */
-export const FLASH = { erase: 0, write: 1, read: 2, commit: 3, restart: 4, version: 5 } as const;
+export const FLASH = { erase: 0, write: 1, read: 2, commit: 3, restart: 4 } as const;
 
 /** One running panel: an instance of the panel firmware wired to `host`. */
 export function instantiatePanel(module: WebAssembly.Module, host: PanelHost): PanelExports {
@@ -41,7 +52,7 @@ export function instantiatePanel(module: WebAssembly.Module, host: PanelHost): P
       panel_linked: (port: number) => (host.linked(port) ? 1 : 0),
       panel_clock_ms: () => host.clock() >>> 0,
       panel_flash: (op: number, offset: number, ptr: number, len: number) => {
-        if (!host.flash) return op === FLASH.version ? 1 : -1;
+        if (!host.flash) return -1;
         const data =
           op === FLASH.write || op === FLASH.read
             ? new Uint8Array(exports!.memory.buffer, ptr, len)

@@ -4,8 +4,8 @@
 import fs from "node:fs";
 import type { Wire } from "./topology.js";
 import path from "node:path";
-import { instantiatePanel, deliver, type PanelExports } from "./panel.js";
-import { PanelFlash, FACTORY_VERSION, type PanelFault } from "./flash.js";
+import { instantiatePanel, deliver, PANEL_EXPORTS, type PanelExports } from "./panel.js";
+import { PanelFlash, type PanelFault } from "./flash.js";
 
 export type { PanelExports } from "./panel.js";
 
@@ -31,7 +31,6 @@ interface Delivery {
 export class VirtualBus {
   private readonly panels: PanelExports[] = [];
   private readonly flashes: PanelFlash[] = [];
-  private readonly versions: number[] = [];
   private readonly modules = new Map<string, WebAssembly.Module>();
   private readonly factory: WebAssembly.Module;
   private readonly clock: () => number;
@@ -67,30 +66,28 @@ export class VirtualBus {
 
   /** Starts panel `i` from the image its flash boots (the factory panel.wasm when none). */
   private boot(i: number): PanelExports {
+    const host = {
+      transmit: (port: number, bytes: Uint8Array) => this.transmit(i, port, bytes),
+      linked: (port: number) => this.links[i][port] !== undefined,
+      clock: this.clock,
+      flash: (op: number, offset: number, data: Uint8Array, len: number) => this.flashes[i].op(op, offset, data, len),
+    };
     const image = this.flashes[i].boot();
-    let module = this.factory;
-    this.versions[i] = FACTORY_VERSION;
     if (image) {
       const key = this.flashes[i].committed!.readUInt32LE(12).toString(16) + ":" + image.wasm.length;
       try {
-        module = this.modules.get(key) ?? new WebAssembly.Module(new Uint8Array(image.wasm));
+        const module = this.modules.get(key) ?? new WebAssembly.Module(new Uint8Array(image.wasm));
+        const names = WebAssembly.Module.exports(module).map((e) => e.name);
+        const missing = PANEL_EXPORTS.find((name) => !names.includes(name));
+        if (missing) throw new Error(`it exports no ${missing}`);
         this.modules.set(key, module);
-        this.versions[i] = image.version;
-      } catch {
-        console.error(`[warn] panel ${i + 1}: its flashed image is no panel firmware; running the factory one`);
+        return instantiatePanel(module, host);
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        console.error(`[warn] panel ${i + 1}: cannot run its flashed image (${why}): running the built-in firmware`);
       }
     }
-    return instantiatePanel(module, {
-      transmit: (port, bytes) => this.transmit(i, port, bytes),
-      linked: (port) => this.links[i][port] !== undefined,
-      clock: this.clock,
-      flash: (op, offset, data, len) => this.flashes[i].op(op, offset, data, len, this.versions[i]),
-    });
-  }
-
-  /** The firmware version each panel runs, by wiring position. */
-  get firmware(): number[] {
-    return [...this.versions];
+    return instantiatePanel(this.factory, host);
   }
 
   get size(): number {
