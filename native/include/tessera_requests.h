@@ -15,7 +15,6 @@
 #ifndef TESSERA_REQUESTS_H
 #define TESSERA_REQUESTS_H
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,8 +31,8 @@ typedef struct {
                      streamed: the slot's ring (the port's, cap bytes) */
   size_t len, cap;
   /* Streamed: bytes written into the ring and taken out of it (both only grow), and TESSERA_ANSWER_*
-   * flags, shared with the sender without the lock. */
-  _Atomic uint32_t put, got, flags;
+   * flags, shared with the sender without the lock (GCC's __atomic builtins: no header, any target). */
+  uint32_t put, got, flags;
 } tessera_request_t;
 
 /* A streamed answer's state (tessera_answer_flags). */

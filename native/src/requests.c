@@ -41,7 +41,7 @@ void tessera_requests_init_streamed(tessera_request_t *table, uint32_t count, ui
 static uint32_t index_of(const tessera_request_t *r) { return (uint32_t)(r - slots); }
 
 static void news(tessera_request_t *r, uint32_t flags) {
-  if (flags) atomic_fetch_or(&r->flags, flags);
+  if (flags) __atomic_fetch_or(&r->flags, flags, __ATOMIC_SEQ_CST);
   if (wake) wake(index_of(r));
 }
 
@@ -96,10 +96,10 @@ void port_http_head(uint32_t req, uint32_t status, int32_t length) {
 /* Streamed: into the ring as room allows, waiting for the sender when it is full. */
 static void put_streamed(tessera_request_t *r, const uint8_t *data, uint32_t len) {
   while (len > 0) {
-    uint32_t flags = atomic_load(&r->flags);
+    uint32_t flags = __atomic_load_n(&r->flags, __ATOMIC_ACQUIRE);
     if (flags & (TESSERA_ANSWER_CUT | TESSERA_ANSWER_GAVE_UP)) return;
-    uint32_t put = atomic_load_explicit(&r->put, memory_order_relaxed);
-    uint32_t room = (uint32_t)r->cap - (put - atomic_load(&r->got));
+    uint32_t put = r->put; /* only this thread writes it */
+    uint32_t room = (uint32_t)r->cap - (put - __atomic_load_n(&r->got, __ATOMIC_ACQUIRE));
     if (room == 0) {
       if (!wait_room(index_of(r))) {
         tessera_logf(TESSERA_LOG_WARN, "http: the answer to request %u was not taken in time, cut", r->id);
@@ -111,7 +111,7 @@ static void put_streamed(tessera_request_t *r, const uint8_t *data, uint32_t len
     uint32_t at = put % (uint32_t)r->cap, n = len < room ? len : room;
     if (n > (uint32_t)r->cap - at) n = (uint32_t)r->cap - at;
     memcpy(r->buf + at, data, n);
-    atomic_store(&r->put, put + n); /* the bytes before the count */
+    __atomic_store_n(&r->put, put + n, __ATOMIC_RELEASE); /* the bytes before the count */
     data += n;
     len -= n;
     r->len += n;
@@ -179,16 +179,16 @@ tessera_request_t *tessera_request_slot(uint32_t id, uint32_t *index) {
   return r;
 }
 
-uint32_t tessera_answer_flags(const tessera_request_t *r) { return atomic_load(&r->flags); }
+uint32_t tessera_answer_flags(const tessera_request_t *r) { return __atomic_load_n(&r->flags, __ATOMIC_ACQUIRE); }
 
 uint32_t tessera_answer_peek(const tessera_request_t *r, const uint8_t **data) {
-  uint32_t got = atomic_load_explicit(&r->got, memory_order_relaxed);
-  uint32_t ready = atomic_load(&r->put) - got, at = got % (uint32_t)r->cap;
+  uint32_t got = r->got; /* only the sender writes it */
+  uint32_t ready = __atomic_load_n(&r->put, __ATOMIC_ACQUIRE) - got, at = got % (uint32_t)r->cap;
   if (ready > (uint32_t)r->cap - at) ready = (uint32_t)r->cap - at;
   *data = r->buf + at;
   return ready;
 }
 
-void tessera_answer_taken(tessera_request_t *r, uint32_t n) { atomic_fetch_add(&r->got, n); }
+void tessera_answer_taken(tessera_request_t *r, uint32_t n) { __atomic_fetch_add(&r->got, n, __ATOMIC_RELEASE); }
 
-void tessera_answer_give_up(tessera_request_t *r) { atomic_fetch_or(&r->flags, TESSERA_ANSWER_GAVE_UP); }
+void tessera_answer_give_up(tessera_request_t *r) { __atomic_fetch_or(&r->flags, TESSERA_ANSWER_GAVE_UP, __ATOMIC_SEQ_CST); }

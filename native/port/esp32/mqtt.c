@@ -52,7 +52,7 @@ static void post_event(uint32_t id, uint32_t kind, uint32_t reason) {
 #include "mqtt_client.h"
 
 #define COMMANDS 32
-#define MESSAGE_CAP 1024 /* topic + payload: the core's receive buffer; larger messages are dropped */
+#define MESSAGE_CAP 1024       /* topic + payload: the core's receive buffer; larger messages are dropped */
 #define RECONNECT_POLL_MS 1000 /* how soon a stopped client notices it (auto-reconnect is off) */
 
 enum { CMD_CONNECT, CMD_PUBLISH, CMD_SUBSCRIBE, CMD_DISCONNECT };
@@ -62,7 +62,7 @@ typedef struct {
   int kind, retain;
   uint32_t session;
   uint16_t port, keepalive_s;
-  const char *s[5]; /* connect: host, client id, user name, password, will topic; else s[0] topic */
+  const char *s[5];     /* connect: host, client id, user name, password, will topic; else s[0] topic */
   const uint8_t *bytes; /* publish payload or will payload (NUL-terminated copy) */
   uint32_t len;
   char data[];
@@ -89,7 +89,8 @@ static client_state_t *state;           /* worker task only (and on_event throug
 
 static void deliver_message(void *arg) {
   message_t *m = arg;
-  if (m->session == session) tessera_mqtt_message((const char *)m->bytes, m->topic_len, m->bytes + m->topic_len, m->len);
+  if (m->session == session)
+    tessera_mqtt_message((const char *)m->bytes, m->topic_len, m->bytes + m->topic_len, m->len);
   free(m);
 }
 
@@ -151,11 +152,8 @@ static void on_event(void *arg, esp_event_base_t base, int32_t id, void *data) {
       s->ended = 1;
       post_event(s->id, s->connected ? TESSERA_MQTT_LOST : TESSERA_MQTT_FAILED, s->connected ? 0 : s->reason);
       break;
-    case MQTT_EVENT_DATA:
-      take_data(s, e);
-      break;
-    default:
-      break;
+    case MQTT_EVENT_DATA: take_data(s, e); break;
+    default: break;
   }
 }
 
@@ -207,11 +205,10 @@ static void run_command(command_t *c) {
       drop_client();
       open_client(c);
       break;
-    case CMD_DISCONNECT:
-      drop_client();
-      break;
+    case CMD_DISCONNECT: drop_client(); break;
     case CMD_PUBLISH: /* QoS 0: esp-mqtt refuses it (-1) while not connected, as the ABI wants */
-      if (current) esp_mqtt_client_publish(client, c->s[0], c->len ? (const char *)c->bytes : NULL, (int)c->len, 0, c->retain);
+      if (current)
+        esp_mqtt_client_publish(client, c->s[0], c->len ? (const char *)c->bytes : NULL, (int)c->len, 0, c->retain);
       break;
     case CMD_SUBSCRIBE:
       if (current) esp_mqtt_client_subscribe_single(client, c->s[0], 0);
