@@ -60,7 +60,8 @@
 #define ANSWER_STALL_MS 2000   /* per answer, the longest the core thread waits for room in its ring */
 #define ANSWER_TIMEOUT_MS 5000 /* the core answers a live query within 50 ms; this bounds a lost one */
 #define REQUEST_READ_MS 3000   /* a request head or a WebSocket frame, from its first byte */
-#define BODY_READ_MS 10000     /* a request body */
+#define BODY_READ_MS 10000     /* a request body up to BODY_WHOLE; each BODY_PIECE of a longer one */
+#define LINGER_MS 2000         /* reading the rest of a body after its answer, before closing */
 #define ANSWER_SEND_MS 15000   /* an answer, from its head */
 #define SEND_WAIT_MS 2000      /* any other write of the server's (handshake, 302, 408, 503) */
 #define STALE_MS 1000          /* a read deadline passed this long ago was an earlier request's */
@@ -684,6 +685,21 @@ static size_t stream_body(answer_t *a, http_job_t *j, uint8_t *piece) {
   return got;
 }
 
+/* After an answer that left `left` bytes of the body unread (413, 409, 422): read and drop them for
+ * at most LINGER_MS, so that the close does not reset the connection before the client has read the
+ * answer. Returns 1 when the body was read to its end (the connection can stay). */
+static int linger(httpd_req_t *req, uint8_t *piece, size_t left) {
+  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(req));
+  if (!s) return 0;
+  s->reading = 1;
+  s->read_by = now_ms() + LINGER_MS;
+  int n = 1;
+  while (left > 0 && (n = httpd_req_recv(req, (char *)piece, left < BODY_PIECE ? left : BODY_PIECE)) > 0)
+    left -= (size_t)n;
+  s->reading = 0;
+  return left == 0;
+}
+
 static void release(uint32_t id) {
   tessera_answer_t a;
   esp32_lock();
@@ -758,8 +774,9 @@ static int serve(httpd_req_t *req, uint8_t *piece) {
     send_error(req, 500, "{\"error\":\"internal_error\"}");
     return 1;
   }
-  if (a.finished) esp32_boot_answered(status & 0xffff);
-  return !a.finished || total > got; /* a cut answer, or a body left unread */
+  if (!a.finished) return 1; /* cut */
+  esp32_boot_answered(status & 0xffff);
+  return total > got && !linger(req, piece, total - got); /* a body left unread */
 }
 
 static void worker(void *arg) {
