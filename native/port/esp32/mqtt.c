@@ -52,6 +52,10 @@ static void post_event(uint32_t id, uint32_t kind, uint32_t reason) {
 #include "mqtt_client.h"
 
 #define COMMANDS 32
+/* Publish payloads (and topics) waiting for the worker, in bytes: past it a publish is dropped (QoS 0
+ * may be). Above a burst at connect (Home Assistant's discovery configs, the scene select's with 100
+ * names, the states); without it 32 queued payloads of up to 64 KiB could take the heap. */
+#define QUEUED_CAP (24 * 1024)
 #define MESSAGE_CAP 1024       /* topic + payload: the core's receive buffer; larger messages are dropped */
 #define RECONNECT_POLL_MS 1000 /* how soon a stopped client notices it (auto-reconnect is off) */
 
@@ -65,6 +69,7 @@ typedef struct {
   const char *s[5];     /* connect: host, client id, user name, password, will topic; else s[0] topic */
   const uint8_t *bytes; /* publish payload or will payload (NUL-terminated copy) */
   uint32_t len;
+  uint32_t queued; /* bytes counted in `queued` while it waits (publishes) */
   char data[];
 } command_t;
 
@@ -198,6 +203,8 @@ static void open_client(const command_t *c) {
   post_event(c->session, TESSERA_MQTT_FAILED, TESSERA_MQTT_UNREACHABLE);
 }
 
+static uint32_t queued; /* QUEUED_CAP: added on the core thread, taken off by the worker (__atomic) */
+
 static void run_command(command_t *c) {
   int current = client && state && state->id == c->session;
   switch (c->kind) {
@@ -214,6 +221,7 @@ static void run_command(command_t *c) {
       if (current) esp_mqtt_client_subscribe_single(client, c->s[0], 0);
       break;
   }
+  __atomic_fetch_sub(&queued, c->queued, __ATOMIC_RELAXED);
   free(c);
 }
 
@@ -268,9 +276,19 @@ void port_mqtt_connect(const tessera_mqtt_connect_t *p) {
 }
 
 void port_mqtt_publish(const char *topic, const uint8_t *payload, uint32_t len, int retain) {
+  uint32_t size = (uint32_t)strlen(topic) + len, waiting = __atomic_load_n(&queued, __ATOMIC_RELAXED);
+  if (waiting && waiting + size > QUEUED_CAP) { /* one alone always goes (up to abi.c's 64 KiB) */
+    tessera_logf(TESSERA_LOG_WARN, "mqtt: publish to %s dropped (%u bytes already wait for the worker)", topic,
+                 (unsigned)waiting);
+    return;
+  }
   command_t *c = command_new(CMD_PUBLISH, &topic, 1, payload, len);
-  if (c) c->retain = retain != 0;
-  send_command(c);
+  if (c) {
+    c->retain = retain != 0;
+    c->queued = size;
+    __atomic_fetch_add(&queued, size, __ATOMIC_RELAXED);
+    if (send_command(c) != 0) __atomic_fetch_sub(&queued, size, __ATOMIC_RELAXED);
+  }
 }
 
 void port_mqtt_subscribe(const char *topic) { send_command(command_new(CMD_SUBSCRIBE, &topic, 1, NULL, 0)); }
