@@ -31,7 +31,9 @@ typedef struct {
                      streamed: the slot's ring (the port's, cap bytes) */
   size_t len, cap;
   /* Streamed: bytes written into the ring and taken out of it (both only grow), and TESSERA_ANSWER_*
-   * flags, shared with the sender without the lock (GCC's __atomic builtins: no header, any target). */
+   * flags, shared with the sender without the lock (GCC's __atomic builtins: no header, any target;
+   * on the ESP32-C3, which has no atomic instructions, ESP-IDF's newlib/stdatomic.c supplies the
+   * read-modify-write ones). */
   uint32_t put, got, flags;
 } tessera_request_t;
 
