@@ -37,12 +37,14 @@ typedef struct {
   uint32_t put, got, flags;
 } tessera_request_t;
 
-/* A streamed answer's state (tessera_answer_flags). */
-#define TESSERA_ANSWER_HEAD 1u   /* status and length are set */
-#define TESSERA_ANSWER_DONE 2u   /* the core ended the answer: put is final */
-#define TESSERA_ANSWER_CUT 4u    /* bytes were dropped (the sender did not keep up, or the core restarted
-                                    after the head): the answer is incomplete, close the connection */
-#define TESSERA_ANSWER_GAVE_UP 8u /* the sender stopped taking: the core's thread no longer waits */
+/* A streamed answer's state (tessera_answer_flags): HEAD, status and length are set; DONE, the core
+ * ended the answer (put is final); CUT, bytes were dropped (the sender did not keep up, or the core
+ * restarted after the head): the answer is incomplete, close the connection; GAVE_UP, the sender
+ * stopped taking: the core's thread no longer waits. */
+#define TESSERA_ANSWER_HEAD 1u
+#define TESSERA_ANSWER_DONE 2u
+#define TESSERA_ANSWER_CUT 4u
+#define TESSERA_ANSWER_GAVE_UP 8u
 
 /* What the core answered. body is malloc'd (or NULL): the caller frees it. */
 typedef struct {
@@ -91,6 +93,28 @@ uint32_t tessera_answer_peek(const tessera_request_t *r, const uint8_t **data);
 void tessera_answer_taken(tessera_request_t *r, uint32_t n);
 /* The sender stops taking (its client is gone or too slow): the core's thread drops the rest. */
 void tessera_answer_give_up(tessera_request_t *r);
+
+/* The port's way out for a streamed answer (its sockets or server library), for tessera_answer_send.
+ * Each returns 0 when the bytes went out, -1 when they did not (the answer is given up). */
+typedef struct {
+  void *ctx;
+  int head_only; /* HEAD: the head alone, the core's body is dropped */
+  /* The status line and headers with Content-Length: len, then the body (a short answer, whole). */
+  int (*whole)(void *ctx, uint32_t status, const uint8_t *body, uint32_t len);
+  /* One chunk of a chunked answer (the first sends the head); len 0: the last chunk. */
+  int (*chunk)(void *ctx, uint32_t status, const uint8_t *data, uint32_t len);
+  /* HEAD: the head alone (length -1: chunked). */
+  int (*head)(void *ctx, uint32_t status, int32_t length);
+  /* Bytes were taken out of the ring: wake the core's thread if it waits for room. */
+  void (*took)(void *ctx);
+  int started, finished, failed; /* the head went out; the whole answer did; it will not (close) */
+} tessera_sender_t;
+
+/* Sends what the core has written so far, as far as it can go now: a short answer with its length
+ * (up to the ring's size) whole once the core ended it; any other answer chunked as it comes; for
+ * HEAD the head alone. Returns 1 once the answer is finished or failed (then s->failed says which),
+ * 0 while more is to come. */
+int tessera_answer_send(tessera_request_t *r, tessera_sender_t *s);
 
 #ifdef __cplusplus
 }

@@ -191,4 +191,60 @@ uint32_t tessera_answer_peek(const tessera_request_t *r, const uint8_t **data) {
 
 void tessera_answer_taken(tessera_request_t *r, uint32_t n) { __atomic_fetch_add(&r->got, n, __ATOMIC_RELEASE); }
 
-void tessera_answer_give_up(tessera_request_t *r) { __atomic_fetch_or(&r->flags, TESSERA_ANSWER_GAVE_UP, __ATOMIC_SEQ_CST); }
+void tessera_answer_give_up(tessera_request_t *r) {
+  __atomic_fetch_or(&r->flags, TESSERA_ANSWER_GAVE_UP, __ATOMIC_SEQ_CST);
+}
+
+static void send_failed(tessera_request_t *r, tessera_sender_t *s) {
+  s->failed = 1;
+  tessera_answer_give_up(r); /* the core's thread drops the rest at once */
+  s->took(s->ctx);
+}
+
+int tessera_answer_send(tessera_request_t *r, tessera_sender_t *s) {
+  if (s->finished || s->failed) return 1;
+  uint32_t flags = tessera_answer_flags(r);
+  if (!(flags & TESSERA_ANSWER_HEAD)) return 0;
+  int whole = r->length >= 0 && (size_t)r->length <= r->cap;
+  if (!s->started && whole && !(flags & TESSERA_ANSWER_DONE)) return 0; /* it comes within one core call */
+  const uint8_t *data;
+  uint32_t n;
+  int err = 0;
+  if (s->head_only) {
+    if (!s->started) err = s->head(s->ctx, r->status, r->length);
+    s->started = 1;
+    while ((n = tessera_answer_peek(r, &data)) > 0) tessera_answer_taken(r, n);
+    s->took(s->ctx);
+  } else if (!s->started && whole) {
+    if (flags & TESSERA_ANSWER_CUT) { /* the core restarted within it: nothing went out (the port says 500) */
+      send_failed(r, s);
+      return 1;
+    }
+    n = tessera_answer_peek(r, &data); /* from the ring's start: contiguous */
+    s->started = 1;
+    err = s->whole(s->ctx, r->status, data, n);
+    tessera_answer_taken(r, n);
+    if (err) send_failed(r, s);
+    else s->finished = 1;
+    return 1;
+  } else {
+    s->started = 1;
+    while (!err && (n = tessera_answer_peek(r, &data)) > 0) {
+      err = s->chunk(s->ctx, r->status, data, n);
+      tessera_answer_taken(r, n);
+      s->took(s->ctx);
+      flags = tessera_answer_flags(r); /* DONE seen after the last bytes taken: nothing more comes */
+    }
+  }
+  if (err || (flags & TESSERA_ANSWER_CUT)) {
+    send_failed(r, s);
+    return 1;
+  }
+  if (!(flags & TESSERA_ANSWER_DONE) || tessera_answer_peek(r, &data)) return 0;
+  if (!s->head_only && s->chunk(s->ctx, r->status, NULL, 0) != 0) {
+    send_failed(r, s);
+    return 1;
+  }
+  s->finished = 1;
+  return 1;
+}

@@ -303,6 +303,217 @@ static void restart_fails_pending_answers(void) {
   tessera_request_take(again, &a);
 }
 
+/* ---- tessera_answer_send: what goes out, in which form --------------------------------------------- */
+typedef struct {
+  char calls[64]; /* W whole, C chunk, E last chunk, H head */
+  uint32_t ncalls;
+  uint32_t status;
+  int32_t length;
+  uint8_t out[64 * 1024];
+  uint32_t len;
+  int fail_at; /* the call (1-based) that fails; 0: none */
+  int took;
+} wire_t;
+
+static int wire_call(wire_t *w, char kind) {
+  w->calls[w->ncalls++] = kind;
+  return w->fail_at && (int)w->ncalls == w->fail_at ? -1 : 0;
+}
+static int wire_whole(void *ctx, uint32_t status, const uint8_t *body, uint32_t len) {
+  wire_t *w = ctx;
+  w->status = status;
+  w->length = (int32_t)len;
+  memcpy(w->out + w->len, body, len);
+  w->len += len;
+  return wire_call(w, 'W');
+}
+static int wire_chunk(void *ctx, uint32_t status, const uint8_t *data, uint32_t len) {
+  wire_t *w = ctx;
+  w->status = status;
+  if (len) memcpy(w->out + w->len, data, len);
+  w->len += len;
+  return wire_call(w, len ? 'C' : 'E');
+}
+static int wire_head(void *ctx, uint32_t status, int32_t length) {
+  wire_t *w = ctx;
+  w->status = status;
+  w->length = length;
+  return wire_call(w, 'H');
+}
+static void wire_took(void *ctx) {
+  ((wire_t *)ctx)->took++;
+  signal_taken();
+}
+
+static tessera_sender_t wire_sender(wire_t *w, int head_only) {
+  memset(w, 0, sizeof *w);
+  return (tessera_sender_t){
+      .ctx = w, .head_only = head_only, .whole = wire_whole, .chunk = wire_chunk, .head = wire_head, .took = wire_took};
+}
+
+/* A short answer with its length goes out whole, and only once the core ended it. */
+static void send_short_answer_whole(void) {
+  streamed();
+  uint32_t id = tessera_request_open();
+  tessera_request_t *r = tessera_request_slot(id, NULL);
+  static wire_t w;
+  tessera_sender_t out = wire_sender(&w, 0);
+  CHECK_EQ(tessera_answer_send(r, &out), 0); /* nothing yet */
+  static const char json[] = "{\"status\":\"ok\"}";
+  port_http_head(id, 201, (int32_t)(sizeof json - 1));
+  port_http_body(id, (const uint8_t *)json, sizeof json - 1);
+  CHECK_EQ(tessera_answer_send(r, &out), 0); /* not ended: it would go out without its end */
+  CHECK_EQ(w.ncalls, 0);
+  port_http_end(id);
+  CHECK_EQ(tessera_answer_send(r, &out), 1);
+  CHECK(out.finished && !out.failed && out.started);
+  CHECK(strcmp(w.calls, "W") == 0);
+  CHECK_EQ(w.status, 201);
+  CHECK_EQ(w.len, sizeof json - 1);
+  CHECK(memcmp(w.out, json, w.len) == 0);
+  tessera_answer_t a;
+  tessera_request_take(id, &a);
+}
+
+/* A chunked answer of 48 KiB through the 2 KiB ring, sent as it comes on another thread: every byte
+ * in order, in chunks no larger than the ring, one last chunk. */
+typedef struct {
+  tessera_request_t *r;
+  tessera_sender_t out;
+  wire_t w;
+} wire_thread_t;
+
+static void *wire_sender_thread(void *arg) {
+  wire_thread_t *t = arg;
+  for (;;) {
+    pthread_mutex_lock(&mu);
+    const uint8_t *data;
+    while (!(tessera_answer_flags(t->r) & TESSERA_ANSWER_DONE) && tessera_answer_peek(t->r, &data) == 0 &&
+           !(t->out.started == 0 && (tessera_answer_flags(t->r) & TESSERA_ANSWER_HEAD)))
+      pthread_cond_wait(&changed, &mu);
+    pthread_mutex_unlock(&mu);
+    if (tessera_answer_send(t->r, &t->out)) return NULL;
+  }
+}
+
+static void send_long_answer_chunked(void) {
+  streamed();
+  uint32_t id = tessera_request_open();
+  static wire_thread_t t;
+  t.r = tessera_request_slot(id, NULL);
+  t.out = wire_sender(&t.w, 0);
+  pthread_t th;
+  pthread_create(&th, NULL, wire_sender_thread, &t);
+  static uint8_t body[48 * 1024];
+  pattern(body, sizeof body, 11);
+  port_http_head(id, 200, -1);
+  for (uint32_t at = 0; at < sizeof body; at += PIECE) port_http_body(id, body + at, PIECE);
+  port_http_end(id);
+  pthread_join(th, NULL);
+  CHECK(t.out.finished && !t.out.failed);
+  CHECK_EQ(t.w.len, sizeof body);
+  CHECK(memcmp(t.w.out, body, sizeof body) == 0);
+  CHECK(t.w.ncalls >= 2 && t.w.ncalls <= 60);
+  CHECK_EQ(t.w.calls[t.w.ncalls - 1], 'E');
+  CHECK(strchr(t.w.calls, 'E') == &t.w.calls[t.w.ncalls - 1]); /* one last chunk */
+  CHECK(strchr(t.w.calls, 'W') == NULL);
+  tessera_answer_t a;
+  tessera_request_take(id, &a);
+}
+
+/* An answer with a length larger than the ring cannot be held to send whole: it goes out chunked. */
+static void send_long_answer_with_a_length_chunked(void) {
+  streamed();
+  uint32_t id = tessera_request_open();
+  static wire_thread_t t;
+  t.r = tessera_request_slot(id, NULL);
+  t.out = wire_sender(&t.w, 0);
+  pthread_t th;
+  pthread_create(&th, NULL, wire_sender_thread, &t);
+  static uint8_t body[3 * RING];
+  pattern(body, sizeof body, 13);
+  port_http_head(id, 200, (int32_t)sizeof body);
+  port_http_body(id, body, sizeof body);
+  port_http_end(id);
+  pthread_join(th, NULL);
+  CHECK(t.out.finished);
+  CHECK_EQ(t.w.len, sizeof body);
+  CHECK(memcmp(t.w.out, body, sizeof body) == 0);
+  CHECK_EQ(t.w.calls[0], 'C');
+  CHECK_EQ(t.w.calls[t.w.ncalls - 1], 'E');
+  tessera_answer_t a;
+  tessera_request_take(id, &a);
+}
+
+/* HEAD: the head with the GET's length, the body dropped (and its room freed), no chunks. */
+static void send_head_alone(void) {
+  streamed();
+  uint32_t id = tessera_request_open();
+  tessera_request_t *r = tessera_request_slot(id, NULL);
+  static wire_t w;
+  tessera_sender_t out = wire_sender(&w, 1);
+  port_http_head(id, 200, 12);
+  port_http_body(id, (const uint8_t *)"{\"a\":[1,2]}\n", 12);
+  port_http_end(id);
+  CHECK_EQ(tessera_answer_send(r, &out), 1);
+  CHECK(out.finished && !out.failed);
+  CHECK(strcmp(w.calls, "H") == 0);
+  CHECK_EQ(w.length, 12);
+  CHECK_EQ(w.len, 0);
+  const uint8_t *data;
+  CHECK_EQ(tessera_answer_peek(r, &data), 0);
+  tessera_answer_t a;
+  tessera_request_take(id, &a);
+}
+
+/* A send that fails gives the answer up: the core's thread no longer waits for room, nothing more
+ * is sent, and there is no last chunk. */
+static void failed_send_gives_up(void) {
+  streamed();
+  uint32_t id = tessera_request_open();
+  tessera_request_t *r = tessera_request_slot(id, NULL);
+  static wire_t w;
+  tessera_sender_t out = wire_sender(&w, 0);
+  w.fail_at = 1;
+  static uint8_t body[RING];
+  pattern(body, sizeof body, 15);
+  port_http_head(id, 200, -1);
+  port_http_body(id, body, sizeof body); /* fills the ring */
+  CHECK_EQ(tessera_answer_send(r, &out), 1);
+  CHECK(out.failed && !out.finished);
+  CHECK(tessera_answer_flags(r) & TESSERA_ANSWER_GAVE_UP);
+  port_http_body(id, body, sizeof body); /* the ring is full, but nobody will take: not waited for */
+  port_http_end(id);
+  CHECK_EQ(waits, 0);
+  CHECK(strcmp(w.calls, "C") == 0);
+  tessera_answer_t a;
+  tessera_request_take(id, &a);
+}
+
+/* The core restarted: a chunked answer under way fails (no last chunk: the client sees it cut); a
+ * short one whose end never came fails before anything went out (the port answers 500). */
+static void restart_fails_the_send(void) {
+  streamed();
+  uint32_t chunked = tessera_request_open(), short_one = tessera_request_open();
+  tessera_request_t *c = tessera_request_slot(chunked, NULL), *s = tessera_request_slot(short_one, NULL);
+  static wire_t wc, ws;
+  tessera_sender_t oc = wire_sender(&wc, 0), os = wire_sender(&ws, 0);
+  port_http_head(chunked, 200, -1);
+  port_http_body(chunked, (const uint8_t *)"[1,", 3);
+  CHECK_EQ(tessera_answer_send(c, &oc), 0);
+  port_http_head(short_one, 200, 2);
+  tessera_requests_fail_all();
+  CHECK_EQ(tessera_answer_send(c, &oc), 1);
+  CHECK(oc.failed && oc.started);
+  CHECK(strcmp(wc.calls, "C") == 0);
+  CHECK_EQ(tessera_answer_send(s, &os), 1);
+  CHECK(os.failed && !os.started);
+  CHECK_EQ(ws.ncalls, 0);
+  tessera_answer_t a;
+  tessera_request_take(chunked, &a);
+  tessera_request_take(short_one, &a);
+}
+
 int main(void) {
   RUN(collected_answer_is_whole);
   RUN(streamed_answer_arrives_through_a_small_ring);
@@ -311,5 +522,11 @@ int main(void) {
   RUN(stalled_sender_cuts_the_answer);
   RUN(sender_giving_up_drops_the_rest);
   RUN(restart_fails_pending_answers);
+  RUN(send_short_answer_whole);
+  RUN(send_long_answer_chunked);
+  RUN(send_long_answer_with_a_length_chunked);
+  RUN(send_head_alone);
+  RUN(failed_send_gives_up);
+  RUN(restart_fails_the_send);
   return check_summary("test_requests");
 }

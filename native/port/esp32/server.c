@@ -561,85 +561,64 @@ static void http_job(void *arg) { /* core thread, lock held */
   xSemaphoreGive(news[j->slot]);
 }
 
-/* A request's answer on its way out. */
+/* A request's answer on its way out: tessera_answer_send (native/src/requests.c) decides, these send. */
 typedef struct {
   httpd_req_t *req;
   tessera_request_t *r;
   uint32_t slot;
-  int head_only;         /* HEAD: the core's body is dropped */
-  int started, finished; /* the head went out; the whole answer did */
-  int failed;            /* a send failed, or the answer was cut: close the connection */
-  char line[48];
+  tessera_sender_t out;
+  char line[48]; /* the status line, kept until the head has gone out */
 } answer_t;
 
+/* The session's answer deadline starts with the head (bounded socket waits from then on). */
+static void answer_starts(answer_t *a, uint32_t status) {
+  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(a->req));
+  if (s && !s->writing) {
+    s->writing = 1;
+    s->write_by = now_ms() + ANSWER_SEND_MS;
+  }
+  if (status) set_status(a->req, status, a->line);
+}
+
+static int send_whole(void *ctx, uint32_t status, const uint8_t *body, uint32_t len) {
+  answer_t *a = ctx;
+  answer_starts(a, status);
+  return httpd_resp_send(a->req, (const char *)body, (ssize_t)len) == ESP_OK ? 0 : -1;
+}
+
+static int send_chunk(void *ctx, uint32_t status, const uint8_t *data, uint32_t len) {
+  answer_t *a = ctx;
+  if (!a->line[0]) answer_starts(a, status); /* the first chunk carries the head */
+  return httpd_resp_send_chunk(a->req, (const char *)data, (ssize_t)len) == ESP_OK ? 0 : -1;
+}
+
 /* HEAD: the head as the answer's GET would have it (esp_http_server would send a body). */
-static esp_err_t send_head_only(answer_t *a) {
+static int send_head(void *ctx, uint32_t status, int32_t length) {
+  answer_t *a = ctx;
+  answer_starts(a, 0);
   char head[160];
-  uint32_t code = a->r->status & 0xffff;
+  uint32_t code = status & 0xffff;
   int n =
       snprintf(head, sizeof head, "HTTP/1.1 %u %s\r\nContent-Type: %s\r\n", (unsigned)code, code < 300 ? "OK" : "Error",
-               (a->r->status & TESSERA_HTTP_HTML) ? "text/html; charset=utf-8" : "application/json");
-  if (a->r->length >= 0) n += snprintf(head + n, sizeof head - n, "Content-Length: %d\r\n\r\n", (int)a->r->length);
+               (status & TESSERA_HTTP_HTML) ? "text/html; charset=utf-8" : "application/json");
+  if (length >= 0) n += snprintf(head + n, sizeof head - n, "Content-Length: %d\r\n\r\n", (int)length);
   else n += snprintf(head + n, sizeof head - n, "Transfer-Encoding: chunked\r\n\r\n");
-  return httpd_send(a->req, head, (size_t)n) == n ? ESP_OK : ESP_FAIL;
+  return httpd_send(a->req, head, (size_t)n) == n ? 0 : -1;
+}
+
+static void took(void *ctx) { xSemaphoreGive(room[((answer_t *)ctx)->slot]); }
+
+/* Sends what the core has written so far; the session's write deadline ends with the answer. */
+static void send_some(answer_t *a) {
+  if (!tessera_answer_send(a->r, &a->out)) return;
+  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(a->req));
+  if (s) s->writing = 0;
 }
 
 /* The worker stops taking: the core thread drops the rest at once (woken if it waits for room). */
 static void give_up(answer_t *a) {
   tessera_answer_give_up(a->r);
-  xSemaphoreGive(room[a->slot]);
-}
-
-/* Sends what the core has written so far (bounded socket waits: the session's answer deadline).
- * A short answer with its length goes out whole with that length once the core ended it; anything
- * else goes out chunked, as it comes. */
-static void send_some(answer_t *a) {
-  uint32_t flags = tessera_answer_flags(a->r);
-  if (a->finished || a->failed || !(flags & TESSERA_ANSWER_HEAD)) return;
-  int whole = a->r->length >= 0 && a->r->length <= ANSWER_RING;
-  if (!a->started && whole && !(flags & TESSERA_ANSWER_DONE)) return; /* it comes within one core call */
-  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(a->req));
-  if (!a->started) {
-    if (s) {
-      s->writing = 1;
-      s->write_by = now_ms() + ANSWER_SEND_MS;
-    }
-    if (!a->head_only) set_status(a->req, a->r->status, a->line);
-  }
-  const uint8_t *data;
-  uint32_t n;
-  esp_err_t err = ESP_OK;
-  if (a->head_only) {
-    if (!a->started) err = send_head_only(a);
-    while ((n = tessera_answer_peek(a->r, &data)) > 0) tessera_answer_taken(a->r, n);
-    xSemaphoreGive(room[a->slot]);
-    a->started = 1;
-    a->finished = err == ESP_OK && (flags & TESSERA_ANSWER_DONE);
-  } else if (!a->started && whole) {
-    n = tessera_answer_peek(a->r, &data); /* from the ring's start: contiguous */
-    err = httpd_resp_send(a->req, (const char *)data, (ssize_t)n);
-    tessera_answer_taken(a->r, n);
-    a->started = 1;
-    a->finished = err == ESP_OK;
-  } else {
-    a->started = 1;
-    while (err == ESP_OK && (n = tessera_answer_peek(a->r, &data)) > 0) {
-      err = httpd_resp_send_chunk(a->req, (const char *)data, (ssize_t)n);
-      tessera_answer_taken(a->r, n);
-      xSemaphoreGive(room[a->slot]);
-      flags = tessera_answer_flags(a->r); /* DONE seen after the last bytes taken: nothing more comes */
-    }
-    if (err == ESP_OK && (flags & TESSERA_ANSWER_DONE) && !tessera_answer_peek(a->r, &data) &&
-        !(flags & TESSERA_ANSWER_CUT)) {
-      err = httpd_resp_send_chunk(a->req, NULL, 0);
-      a->finished = err == ESP_OK;
-    }
-  }
-  if (err != ESP_OK || (flags & TESSERA_ANSWER_CUT)) {
-    a->failed = 1;
-    give_up(a);
-  }
-  if (s && (a->finished || a->failed)) s->writing = 0;
+  took(a);
 }
 
 /* Hands job j to the core thread and sends what it writes until it has run. */
@@ -725,7 +704,13 @@ static int serve(httpd_req_t *req, uint8_t *piece) {
     return 1; /* the body was not read */
   }
   size_t total = req->content_len, got = 0;
-  answer_t a = {.req = req, .r = r, .slot = slot, .head_only = req->method == HTTP_HEAD};
+  answer_t a = {.req = req, .r = r, .slot = slot};
+  a.out = (tessera_sender_t){.ctx = &a,
+                             .head_only = req->method == HTTP_HEAD,
+                             .whole = send_whole,
+                             .chunk = send_chunk,
+                             .head = send_head,
+                             .took = took};
   http_job_t job = {.kind = JOB_WHOLE,
                     .id = id,
                     .slot = slot,
@@ -763,18 +748,18 @@ static int serve(httpd_req_t *req, uint8_t *piece) {
   }
   /* the answer: a live query is answered later by the core thread (at most ANSWER_TIMEOUT_MS) */
   uint32_t until = now_ms() + ANSWER_TIMEOUT_MS, left;
-  while (!a.finished && !a.failed && (left = tessera_ms_left(now_ms(), until)) > 0) {
+  while (!a.out.finished && !a.out.failed && (left = tessera_ms_left(now_ms(), until)) > 0) {
     xSemaphoreTake(news[slot], pdMS_TO_TICKS(left) + 1);
     send_some(&a);
   }
-  if (!a.finished && !a.failed) give_up(&a);
+  if (!a.out.finished && !a.out.failed) give_up(&a);
   uint32_t status = r->status;
   release(id);
-  if (!a.started) {
+  if (!a.out.started) {
     send_error(req, 500, "{\"error\":\"internal_error\"}");
     return 1;
   }
-  if (!a.finished) return 1; /* cut */
+  if (!a.out.finished) return 1; /* cut */
   esp32_boot_answered(status & 0xffff);
   return total > got && !linger(req, piece, total - got); /* a body left unread */
 }
