@@ -2,8 +2,8 @@
  * host.c: the ESP32 port's core thread. WAMR on ESP-IDF must run on a pthread (its esp-idf platform
  * layer and our runtime adapter call pthread_self, which asserts on a plain FreeRTOS task), so the
  * core lives on one pthread: it runs the main loop (bus packets, ticks, the server's WebSocket traffic)
- * and the jobs other tasks hand it with esp32_run_on_core (the HTTP workers' requests, the mDNS browse
- * worker) or esp32_post_to_core (the MQTT client's events: its task must never wait for the core, see
+ * and the jobs other tasks hand it with esp32_run_on_core (the mDNS browse worker), esp32_start_on_core
+ * (the HTTP workers' requests: a worker sends the answer while the core writes it) or esp32_post_to_core (the MQTT client's events: its task must never wait for the core, see
  * mqtt.c). One FreeRTOS mutex guards the state both sides touch (the request table, the WebSocket
  * slots). The HTTP server task never waits for the core thread (server.c). Wi-Fi, mDNS, the serial
  * port and self-update run beside it and never call into the core themselves.
@@ -51,6 +51,11 @@ void esp32_run_on_core(void (*fn)(void *), void *arg) {
   ulTaskNotifyTake(pdTRUE, portMAX_DELAY); /* only the core thread notifies a task that handed it a job */
 }
 
+void esp32_start_on_core(void (*fn)(void *), void *arg) {
+  job_t job = {fn, arg, NULL};
+  xQueueSend(jobs, &job, portMAX_DELAY);
+}
+
 int esp32_post_to_core(void (*fn)(void *), void *arg) {
   job_t job = {fn, arg, NULL};
   return posts && xQueueSend(posts, &job, 0) == pdTRUE ? 0 : -1;
@@ -85,7 +90,7 @@ static void *core_thread(void *arg) {
       esp32_lock();
       job.fn(job.arg);
       esp32_unlock();
-      xTaskNotifyGive(job.waiter);
+      if (job.waiter) xTaskNotifyGive(job.waiter);
     }
     run_posts();
     esp32_lock();

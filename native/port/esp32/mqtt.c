@@ -52,7 +52,11 @@ static void post_event(uint32_t id, uint32_t kind, uint32_t reason) {
 #include "mqtt_client.h"
 
 #define COMMANDS 32
-#define MESSAGE_CAP 1024 /* topic + payload: the core's receive buffer; larger messages are dropped */
+/* Publish payloads (and topics) waiting for the worker, in bytes: past it a publish is dropped (QoS 0
+ * may be). Above a burst at connect (Home Assistant's discovery configs, the scene select's with 100
+ * names, the states); without it 32 queued payloads of up to 64 KiB could take the heap. */
+#define QUEUED_CAP (24 * 1024)
+#define MESSAGE_CAP 1024       /* topic + payload: the core's receive buffer; larger messages are dropped */
 #define RECONNECT_POLL_MS 1000 /* how soon a stopped client notices it (auto-reconnect is off) */
 
 enum { CMD_CONNECT, CMD_PUBLISH, CMD_SUBSCRIBE, CMD_DISCONNECT };
@@ -62,9 +66,10 @@ typedef struct {
   int kind, retain;
   uint32_t session;
   uint16_t port, keepalive_s;
-  const char *s[5]; /* connect: host, client id, user name, password, will topic; else s[0] topic */
+  const char *s[5];     /* connect: host, client id, user name, password, will topic; else s[0] topic */
   const uint8_t *bytes; /* publish payload or will payload (NUL-terminated copy) */
   uint32_t len;
+  uint32_t queued; /* bytes counted in `queued` while it waits (publishes) */
   char data[];
 } command_t;
 
@@ -89,7 +94,8 @@ static client_state_t *state;           /* worker task only (and on_event throug
 
 static void deliver_message(void *arg) {
   message_t *m = arg;
-  if (m->session == session) tessera_mqtt_message((const char *)m->bytes, m->topic_len, m->bytes + m->topic_len, m->len);
+  if (m->session == session)
+    tessera_mqtt_message((const char *)m->bytes, m->topic_len, m->bytes + m->topic_len, m->len);
   free(m);
 }
 
@@ -151,11 +157,8 @@ static void on_event(void *arg, esp_event_base_t base, int32_t id, void *data) {
       s->ended = 1;
       post_event(s->id, s->connected ? TESSERA_MQTT_LOST : TESSERA_MQTT_FAILED, s->connected ? 0 : s->reason);
       break;
-    case MQTT_EVENT_DATA:
-      take_data(s, e);
-      break;
-    default:
-      break;
+    case MQTT_EVENT_DATA: take_data(s, e); break;
+    default: break;
   }
 }
 
@@ -200,6 +203,8 @@ static void open_client(const command_t *c) {
   post_event(c->session, TESSERA_MQTT_FAILED, TESSERA_MQTT_UNREACHABLE);
 }
 
+static uint32_t queued; /* QUEUED_CAP: added on the core thread, taken off by the worker (__atomic) */
+
 static void run_command(command_t *c) {
   int current = client && state && state->id == c->session;
   switch (c->kind) {
@@ -207,16 +212,16 @@ static void run_command(command_t *c) {
       drop_client();
       open_client(c);
       break;
-    case CMD_DISCONNECT:
-      drop_client();
-      break;
+    case CMD_DISCONNECT: drop_client(); break;
     case CMD_PUBLISH: /* QoS 0: esp-mqtt refuses it (-1) while not connected, as the ABI wants */
-      if (current) esp_mqtt_client_publish(client, c->s[0], c->len ? (const char *)c->bytes : NULL, (int)c->len, 0, c->retain);
+      if (current)
+        esp_mqtt_client_publish(client, c->s[0], c->len ? (const char *)c->bytes : NULL, (int)c->len, 0, c->retain);
       break;
     case CMD_SUBSCRIBE:
       if (current) esp_mqtt_client_subscribe_single(client, c->s[0], 0);
       break;
   }
+  __atomic_fetch_sub(&queued, c->queued, __ATOMIC_RELAXED);
   free(c);
 }
 
@@ -271,9 +276,19 @@ void port_mqtt_connect(const tessera_mqtt_connect_t *p) {
 }
 
 void port_mqtt_publish(const char *topic, const uint8_t *payload, uint32_t len, int retain) {
+  uint32_t size = (uint32_t)strlen(topic) + len, waiting = __atomic_load_n(&queued, __ATOMIC_RELAXED);
+  if (waiting && waiting + size > QUEUED_CAP) { /* one alone always goes (up to abi.c's 64 KiB) */
+    tessera_logf(TESSERA_LOG_WARN, "mqtt: publish to %s dropped (%u bytes already wait for the worker)", topic,
+                 (unsigned)waiting);
+    return;
+  }
   command_t *c = command_new(CMD_PUBLISH, &topic, 1, payload, len);
-  if (c) c->retain = retain != 0;
-  send_command(c);
+  if (c) {
+    c->retain = retain != 0;
+    c->queued = size;
+    __atomic_fetch_add(&queued, size, __ATOMIC_RELAXED);
+    if (send_command(c) != 0) __atomic_fetch_sub(&queued, size, __ATOMIC_RELAXED);
+  }
 }
 
 void port_mqtt_subscribe(const char *topic) { send_command(command_new(CMD_SUBSCRIBE, &topic, 1, NULL, 0)); }

@@ -43,8 +43,8 @@
 #endif
 
 #define CHUNK 1460
-#define OTA_STACK 8192    /* the transfer task, during an update */
-#define LISTEN_STACK 4096 /* the invitations' task */
+#define OTA_STACK 8192     /* the transfer task, during an update */
+#define LISTEN_STACK 4096  /* the invitations' task */
 #define READ_WAIT_MS 10000 /* espota waits 10 s for each answer; a piece that takes longer ends it */
 #define SEND_WAIT_MS 5000
 

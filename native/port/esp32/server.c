@@ -9,10 +9,11 @@
  *   an answer must go out within ANSWER_SEND_MS; other writes wait at most SEND_WAIT_MS per call. A
  *   timeout is never retried: the request gets 408 or the connection is closed.
  * - HTTP requests are handed to HTTP_WORKERS worker tasks with httpd_req_async_handler_begin (ESP-IDF
- *   5.x's async handlers): a worker reads the body (up to a cap above the core's 32 KiB, so the core
- *   answers 413), hands the request to the core thread (esp32_run_on_core), waits for the answer
- *   (native/src/requests.c, at most ANSWER_TIMEOUT_MS) and sends it. WORK_QUEUE requests wait for a
- *   worker; beyond that: 503 at once.
+ *   5.x's async handlers): a worker reads a body up to the core's 32 KiB whole and streams a longer one
+ *   to the core in BODY_PIECE pieces (the firmware upload), hands the request to the core thread
+ *   (esp32_start_on_core) and sends the answer as the core writes it, through a fixed ANSWER_RING
+ *   per request (native/src/requests.c, streamed; see "The workers" below). WORK_QUEUE requests wait
+ *   for a worker; beyond that: 503 at once.
  * - WebSocket frames received are copied into a bounded queue for the core thread (never waiting for
  *   it); opens and closes are slot states the core thread picks up (esp32_server_pump). The slots and
  *   their send queues have their own short lock (ws_lock), taken by the core thread inside the core
@@ -46,19 +47,22 @@
 #include "tessera_netio.h"
 #include "tessera_port.h"
 #include "tessera_requests.h"
+#include "tessera_web.h"
 #include "tessera_wifi_policy.h"
 #include "tessera_ws_queue.h"
-#include "tessera_web.h"
 
-#define BODY_CAP (33 * 1024) /* one byte past any body the core accepts */
-#define HTTP_WORKERS 2       /* tasks that serve requests: the request table has a slot for each */
-#define WORK_QUEUE 4         /* requests waiting for a worker */
+#define BODY_WHOLE (32 * 1024) /* the core's document limit: a body up to it is read whole, a longer one streams */
+#define BODY_PIECE 1024        /* a streamed body's piece (the firmware upload), read outside the core lock */
+#define HTTP_WORKERS 2         /* tasks that serve requests: the request table has a slot for each */
+#define WORK_QUEUE 4           /* requests waiting for a worker */
 #define WORKER_STACK 4096
-#define ANSWER_CAP (48 * 1024)
+#define ANSWER_RING 2048       /* per request: the core thread writes the answer here as the worker sends it */
+#define ANSWER_STALL_MS 2000   /* per answer, the longest the core thread waits for room in its ring */
 #define ANSWER_TIMEOUT_MS 5000 /* the core answers a live query within 50 ms; this bounds a lost one */
 #define REQUEST_READ_MS 3000   /* a request head or a WebSocket frame, from its first byte */
-#define BODY_READ_MS 10000     /* a request body */
-#define ANSWER_SEND_MS 15000   /* an answer (up to ANSWER_CAP) */
+#define BODY_READ_MS 10000     /* a request body up to BODY_WHOLE; each BODY_PIECE of a longer one */
+#define LINGER_MS 2000         /* reading the rest of a body after its answer, before closing */
+#define ANSWER_SEND_MS 15000   /* an answer, from its head */
 #define SEND_WAIT_MS 2000      /* any other write of the server's (handshake, 302, 408, 503) */
 #define STALE_MS 1000          /* a read deadline passed this long ago was an earlier request's */
 #define HOST_CAP 128           /* Host and Origin kept for the core's policy; longer ones get 431 */
@@ -155,9 +159,10 @@ typedef struct {
 } inbound_t;
 
 static tessera_request_t requests[HTTP_WORKERS];
+static tessera_request_t *open_request(uint32_t *id, uint32_t *slot);
 static ws_t ws[WS_SLOTS];
 static uint32_t next_id = 1;
-static QueueHandle_t inbound; /* inbound_t, the httpd task to the core thread */
+static QueueHandle_t inbound;     /* inbound_t, the httpd task to the core thread */
 static SemaphoreHandle_t ws_lock; /* the slots and their queues; never held while waiting for anything */
 
 static void ws_enter(void) { xSemaphoreTake(ws_lock, portMAX_DELAY); }
@@ -237,16 +242,18 @@ int esp32_server_pump(void) {
     if (state == WS_OPENING) {
       /* the Host/Origin policy (a refusal's answer has nowhere to go after the handshake: 1008) */
       const char *host = (const char *)buf + WS_QUEUE_CAP, *origin = host + HOST_CAP;
-      uint32_t rid = tessera_request_open();
-      int allowed = rid && tessera_http_allow(rid, host, strlen(host), origin[ORIGIN_CAP] ? origin : NULL,
-                                              origin[ORIGIN_CAP] ? strlen(origin) : 0);
+      uint32_t rid = 0, slot;
+      tessera_request_t *r = open_request(&rid, &slot);
+      if (r) tessera_answer_give_up(r); /* a refusal's answer is not sent: the core thread drops it */
+      int allowed = r && tessera_http_allow(rid, host, strlen(host), origin[ORIGIN_CAP] ? origin : NULL,
+                                            origin[ORIGIN_CAP] ? strlen(origin) : 0);
       tessera_answer_t refused;
-      if (rid && tessera_request_take(rid, &refused)) free(refused.body);
+      if (r) tessera_request_take(rid, &refused);
       if (!allowed) {
         ws_enter();
         if (w->id == id && w->state == WS_OPEN) {
           w->in_core = 0;
-          ws_close_with(w, rid ? WS_CLOSE_POLICY : WS_CLOSE_TRY_LATER);
+          ws_close_with(w, r ? WS_CLOSE_POLICY : WS_CLOSE_TRY_LATER);
         }
         ws_leave();
       } else if (!tessera_ws_open(id)) {
@@ -406,20 +413,19 @@ static uint32_t method_code(int m) {
   }
 }
 
-/* status: the HTTP status, with TESSERA_HTTP_HTML set for an HTML page (the setup form). */
-static esp_err_t send_answer(httpd_req_t *req, uint32_t status, int32_t length, const uint8_t *body, size_t len) {
-  char line[48];
+/* The status line and Content-Type of an answer; status carries TESSERA_HTTP_HTML for an HTML page (the
+ * setup form). */
+static void set_status(httpd_req_t *req, uint32_t status, char line[48]) {
   uint32_t code = status & 0xffff;
-  snprintf(line, sizeof line, "%u %s", (unsigned)code, code < 300 ? "OK" : "Error");
+  snprintf(line, 48, "%u %s", (unsigned)code, code < 300 ? "OK" : "Error");
   httpd_resp_set_status(req, line);
   httpd_resp_set_type(req, (status & TESSERA_HTTP_HTML) ? "text/html; charset=utf-8" : "application/json");
-  if (length >= 0) return httpd_resp_send(req, (const char *)body, (ssize_t)len);
-  esp_err_t err = len ? httpd_resp_send_chunk(req, (const char *)body, (ssize_t)len) : ESP_OK;
-  return err == ESP_OK ? httpd_resp_send_chunk(req, NULL, 0) : err;
 }
 
 static esp_err_t send_error(httpd_req_t *req, uint32_t status, const char *json) {
-  return send_answer(req, status, (int32_t)strlen(json), (const uint8_t *)json, strlen(json));
+  char line[48];
+  set_status(req, status, line);
+  return httpd_resp_send(req, json, (ssize_t)strlen(json));
 }
 
 /* Host and Origin of req for the core's policy (tessera_http_allow); *origin_out NULL when there is
@@ -481,113 +487,291 @@ static int serve_asset(httpd_req_t *req) {
   return 1;
 }
 
-/* The workers: each waits on its own semaphore, given when the core ends any request. */
+/* ---- The workers ---------------------------------------------------------------------------------
+ * A worker serves one request at a time. It reads a body up to BODY_WHOLE whole (the core parses it
+ * whole), a longer one in BODY_PIECE pieces that go to the core as they arrive (the firmware upload:
+ * tessera_http_stream/more); the core takes each in windows and appends it to the store. The answer
+ * comes back through the request's ring (native/src/requests.c, streamed): the core thread writes it
+ * there in pieces as the core produces them (its JSON writer's 1 KiB) while the worker sends them
+ * (httpd_resp_send_chunk), so no answer is ever held whole. When the ring is full, the core thread
+ * waits for the worker, at most ANSWER_STALL_MS in all per answer; then the rest is dropped and the
+ * connection closed (a client that takes 48 KiB slower than that is cut rather than stall the bus).
+ * A worker never waits for a job in esp32_run_on_core: it hands it over (esp32_start_on_core) and
+ * sends what the core writes until the job says it has run. */
 typedef struct {
   httpd_req_t *req; /* the async copy */
 } work_t;
 
 static QueueHandle_t work;
-static SemaphoreHandle_t answered[HTTP_WORKERS];
+static SemaphoreHandle_t news[HTTP_WORKERS]; /* given when a request slot's answer has news */
+static SemaphoreHandle_t room[HTTP_WORKERS]; /* given when a worker took bytes out of a slot's ring */
+static uint32_t stall_by[HTTP_WORKERS];      /* the core thread's deadline for waiting on a slot's ring */
+static int stalling[HTTP_WORKERS];
+static uint8_t rings[HTTP_WORKERS][ANSWER_RING];
 
-static void wake_workers(void) { /* lock held, core thread */
-  for (int i = 0; i < HTTP_WORKERS; i++)
-    if (answered[i]) xSemaphoreGive(answered[i]);
+static void on_news(uint32_t slot) { xSemaphoreGive(news[slot]); } /* core thread, lock held */
+
+static int on_full(uint32_t slot) { /* core thread, lock held: waits for the slot's worker, bounded */
+  uint32_t now = now_ms();
+  if (!stalling[slot]) {
+    stalling[slot] = 1;
+    stall_by[slot] = now + ANSWER_STALL_MS;
+  }
+  uint32_t left = tessera_ms_left(now, stall_by[slot]);
+  if (!left) return 0;
+  xSemaphoreTake(room[slot], pdMS_TO_TICKS(left) + 1);
+  return 1;
 }
 
+/* Lock held: a new request slot for a worker or the WebSocket policy, its wake-ups cleared. */
+static tessera_request_t *open_request(uint32_t *id, uint32_t *slot) {
+  *id = tessera_request_open();
+  tessera_request_t *r = *id ? tessera_request_slot(*id, slot) : NULL;
+  if (!r) return NULL;
+  stalling[*slot] = 0;
+  xSemaphoreTake(news[*slot], 0);
+  xSemaphoreTake(room[*slot], 0);
+  return r;
+}
+
+typedef enum { JOB_WHOLE, JOB_STREAM, JOB_MORE } job_kind_t;
+
 typedef struct {
-  uint32_t id, method;
+  job_kind_t kind;
+  uint32_t id, slot, method;
   const char *url;
-  const uint8_t *body;
-  size_t got, total;
+  const uint8_t *bytes; /* the whole body, or the piece */
+  size_t len, total;
+  int more;
   const char *host, *origin; /* origin NULL: none */
+  int ran;                   /* set (__atomic) by the core thread at the end: the worker may free what it lent */
 } http_job_t;
 
 static void http_job(void *arg) { /* core thread, lock held */
   http_job_t *j = arg;
-  /* the Host/Origin policy first (the core answers a refusal) */
-  if (!tessera_http_allow(j->id, j->host, strlen(j->host), j->origin, j->origin ? strlen(j->origin) : 0)) return;
-  tessera_http(j->id, j->method, (const uint8_t *)j->url, strlen(j->url), j->body, j->got, j->total);
+  if (j->kind == JOB_MORE) tessera_http_more(j->id, j->bytes, (uint32_t)j->len, j->more);
+  else if (tessera_http_allow(j->id, j->host, strlen(j->host), j->origin, j->origin ? strlen(j->origin) : 0)) {
+    /* the Host/Origin policy first (the core answered a refusal) */
+    const uint8_t *url = (const uint8_t *)j->url;
+    if (j->kind == JOB_STREAM) tessera_http_stream(j->id, j->method, url, strlen(j->url), (uint32_t)j->total);
+    else tessera_http(j->id, j->method, url, strlen(j->url), j->bytes, (uint32_t)j->len, (uint32_t)j->total);
+  }
   tessera_tick(); /* applies what the request queued (a 202) */
+  __atomic_store_n(&j->ran, 1, __ATOMIC_RELEASE);
+  xSemaphoreGive(news[j->slot]);
+}
+
+/* A request's answer on its way out: tessera_answer_send (native/src/requests.c) decides, these send. */
+typedef struct {
+  httpd_req_t *req;
+  tessera_request_t *r;
+  uint32_t slot;
+  tessera_sender_t out;
+  char line[48]; /* the status line, kept until the head has gone out */
+} answer_t;
+
+/* The session's answer deadline starts with the head (bounded socket waits from then on). */
+static void answer_starts(answer_t *a, uint32_t status) {
+  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(a->req));
+  if (s && !s->writing) {
+    s->writing = 1;
+    s->write_by = now_ms() + ANSWER_SEND_MS;
+  }
+  if (status) set_status(a->req, status, a->line);
+}
+
+static int send_whole(void *ctx, uint32_t status, const uint8_t *body, uint32_t len) {
+  answer_t *a = ctx;
+  answer_starts(a, status);
+  return httpd_resp_send(a->req, (const char *)body, (ssize_t)len) == ESP_OK ? 0 : -1;
+}
+
+static int send_chunk(void *ctx, uint32_t status, const uint8_t *data, uint32_t len) {
+  answer_t *a = ctx;
+  if (!a->line[0]) answer_starts(a, status); /* the first chunk carries the head */
+  return httpd_resp_send_chunk(a->req, (const char *)data, (ssize_t)len) == ESP_OK ? 0 : -1;
+}
+
+/* HEAD: the head as the answer's GET would have it (esp_http_server would send a body). */
+static int send_head(void *ctx, uint32_t status, int32_t length) {
+  answer_t *a = ctx;
+  answer_starts(a, 0);
+  char head[160];
+  uint32_t code = status & 0xffff;
+  int n =
+      snprintf(head, sizeof head, "HTTP/1.1 %u %s\r\nContent-Type: %s\r\n", (unsigned)code, code < 300 ? "OK" : "Error",
+               (status & TESSERA_HTTP_HTML) ? "text/html; charset=utf-8" : "application/json");
+  if (length >= 0) n += snprintf(head + n, sizeof head - n, "Content-Length: %d\r\n\r\n", (int)length);
+  else n += snprintf(head + n, sizeof head - n, "Transfer-Encoding: chunked\r\n\r\n");
+  return httpd_send(a->req, head, (size_t)n) == n ? 0 : -1;
+}
+
+static void took(void *ctx) { xSemaphoreGive(room[((answer_t *)ctx)->slot]); }
+
+/* Sends what the core has written so far; the session's write deadline ends with the answer. */
+static void send_some(answer_t *a) {
+  if (!tessera_answer_send(a->r, &a->out)) return;
+  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(a->req));
+  if (s) s->writing = 0;
+}
+
+/* The worker stops taking: the core thread drops the rest at once (woken if it waits for room). */
+static void give_up(answer_t *a) {
+  tessera_answer_give_up(a->r);
+  took(a);
+}
+
+/* Hands job j to the core thread and sends what it writes until it has run. */
+static void run_job(answer_t *a, http_job_t *j) {
+  __atomic_store_n(&j->ran, 0, __ATOMIC_RELAXED);
+  esp32_start_on_core(http_job, j);
+  while (!__atomic_load_n(&j->ran, __ATOMIC_ACQUIRE)) {
+    send_some(a);
+    xSemaphoreTake(news[a->slot], pdMS_TO_TICKS(ANSWER_TIMEOUT_MS));
+  }
+  send_some(a);
+}
+
+/* A body longer than BODY_WHOLE, to the core piece by piece until the core has answered (413 for a
+ * route that does not stream, 409, 422, 507) or the body ended. Returns the bytes read. */
+static size_t stream_body(answer_t *a, http_job_t *j, uint8_t *piece) {
+  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(a->req));
+  size_t got = 0;
+  j->kind = JOB_STREAM;
+  run_job(a, j);
+  j->kind = JOB_MORE;
+  j->more = 1;
+  while (got < j->total && !(tessera_answer_flags(a->r) & TESSERA_ANSWER_HEAD)) {
+    size_t want = j->total - got < BODY_PIECE ? j->total - got : BODY_PIECE;
+    if (s) { /* each piece within BODY_READ_MS; a timeout ends the body (httpd_req_recv never retries) */
+      s->reading = 1;
+      s->read_by = now_ms() + BODY_READ_MS;
+    }
+    int n = httpd_req_recv(a->req, (char *)piece, want);
+    if (s) s->reading = 0;
+    if (n <= 0) break; /* the client left or stalled: the core sees a short body */
+    got += (size_t)n;
+    j->bytes = piece;
+    j->len = (size_t)n;
+    run_job(a, j);
+  }
+  if (!(tessera_answer_flags(a->r) & TESSERA_ANSWER_HEAD)) {
+    j->bytes = NULL;
+    j->len = 0;
+    j->more = 0;
+    run_job(a, j);
+  }
+  return got;
+}
+
+/* After an answer that left `left` bytes of the body unread (413, 409, 422): read and drop them for
+ * at most LINGER_MS, so that the close does not reset the connection before the client has read the
+ * answer. Returns 1 when the body was read to its end (the connection can stay). */
+static int linger(httpd_req_t *req, uint8_t *piece, size_t left) {
+  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(req));
+  if (!s) return 0;
+  s->reading = 1;
+  s->read_by = now_ms() + LINGER_MS;
+  int n = 1;
+  while (left > 0 && (n = httpd_req_recv(req, (char *)piece, left < BODY_PIECE ? left : BODY_PIECE)) > 0)
+    left -= (size_t)n;
+  s->reading = 0;
+  return left == 0;
 }
 
 static void release(uint32_t id) {
   tessera_answer_t a;
   esp32_lock();
-  if (tessera_request_take(id, &a)) free(a.body);
+  tessera_request_take(id, &a);
   esp32_unlock();
 }
 
 /* One request on a worker. Returns 1 when the connection must be closed afterwards. */
-static int serve(httpd_req_t *req, SemaphoreHandle_t wake) {
+static int serve(httpd_req_t *req, uint8_t *piece) {
+  uint32_t id = 0, slot = 0;
   esp32_lock();
-  uint32_t id = tessera_request_open(); /* a slot per worker: never 0 */
+  tessera_request_t *r = open_request(&id, &slot); /* a slot per worker: never NULL */
   esp32_unlock();
-  if (!id) {
+  if (!r) {
     send_error(req, 503, "{\"error\":\"busy\"}");
-    return 1;
-  }
-  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(req));
-  size_t total = req->content_len, want = total < BODY_CAP ? total : BODY_CAP;
-  uint8_t *body = want ? malloc(want) : NULL;
-  if (want && !body) {
-    release(id);
-    send_error(req, 503, "{\"error\":\"busy\"}");
-    return 1; /* the body was not read */
-  }
-  if (s) { /* the whole body within BODY_READ_MS; a timeout ends it (httpd_req_recv never retries) */
-    s->reading = 1;
-    s->read_by = now_ms() + BODY_READ_MS;
-  }
-  size_t got = 0;
-  int n = 0;
-  while (got < want && (n = httpd_req_recv(req, (char *)body + got, want - got)) > 0) got += (size_t)n;
-  if (s) s->reading = 0;
-  if (got < want) {
-    free(body);
-    release(id);
-    if (n == HTTPD_SOCK_ERR_TIMEOUT) send_error(req, 408, "{\"error\":\"timeout\"}");
     return 1;
   }
   char host[HOST_CAP], origin[ORIGIN_CAP];
   const char *op = NULL;
   if (read_host_origin(req, host, origin, &op) != 0) {
-    free(body);
     release(id);
     send_error(req, 431, "{\"error\":\"header_too_large\"}");
+    return 1; /* the body was not read */
+  }
+  size_t total = req->content_len, got = 0;
+  answer_t a = {.req = req, .r = r, .slot = slot};
+  a.out = (tessera_sender_t){.ctx = &a,
+                             .head_only = req->method == HTTP_HEAD,
+                             .whole = send_whole,
+                             .chunk = send_chunk,
+                             .head = send_head,
+                             .took = took};
+  http_job_t job = {.kind = JOB_WHOLE,
+                    .id = id,
+                    .slot = slot,
+                    .method = method_code(req->method),
+                    .url = req->uri,
+                    .total = total,
+                    .host = host,
+                    .origin = op};
+  if (total > BODY_WHOLE) got = stream_body(&a, &job, piece);
+  else {
+    uint8_t *body = total ? malloc(total) : NULL;
+    if (total && !body) {
+      release(id);
+      send_error(req, 503, "{\"error\":\"busy\"}");
+      return 1; /* the body was not read */
+    }
+    session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(req));
+    if (s) { /* the whole body within BODY_READ_MS; a timeout ends it (httpd_req_recv never retries) */
+      s->reading = 1;
+      s->read_by = now_ms() + BODY_READ_MS;
+    }
+    int n = 0;
+    while (got < total && (n = httpd_req_recv(req, (char *)body + got, total - got)) > 0) got += (size_t)n;
+    if (s) s->reading = 0;
+    if (got < total) {
+      free(body);
+      release(id);
+      if (n == HTTPD_SOCK_ERR_TIMEOUT) send_error(req, 408, "{\"error\":\"timeout\"}");
+      return 1;
+    }
+    job.bytes = body;
+    job.len = got;
+    run_job(&a, &job);
+    free(body);
+  }
+  /* the answer: a live query is answered later by the core thread (at most ANSWER_TIMEOUT_MS) */
+  uint32_t until = now_ms() + ANSWER_TIMEOUT_MS, left;
+  while (!a.out.finished && !a.out.failed && (left = tessera_ms_left(now_ms(), until)) > 0) {
+    xSemaphoreTake(news[slot], pdMS_TO_TICKS(left) + 1);
+    send_some(&a);
+  }
+  if (!a.out.finished && !a.out.failed) give_up(&a);
+  uint32_t status = r->status;
+  release(id);
+  if (!a.out.started) {
+    send_error(req, 500, "{\"error\":\"internal_error\"}");
     return 1;
   }
-  http_job_t job = {id, method_code(req->method), req->uri, body, got, total, host, op};
-  esp32_run_on_core(http_job, &job);
-  free(body);
-  tessera_answer_t a;
-  uint32_t until = now_ms() + ANSWER_TIMEOUT_MS, left;
-  esp32_lock();
-  while (!tessera_request_done(id) && (left = tessera_ms_left(now_ms(), until)) > 0) {
-    esp32_unlock();
-    xSemaphoreTake(wake, pdMS_TO_TICKS(left) + 1); /* a live query is answered later by the core thread */
-    esp32_lock();
-  }
-  int ok = tessera_request_take(id, &a);
-  esp32_unlock();
-  if (s) {
-    s->writing = 1;
-    s->write_by = now_ms() + ANSWER_SEND_MS;
-  }
-  esp_err_t err = ok ? send_answer(req, a.status, a.length, a.body, a.len)
-                     : send_error(req, 500, "{\"error\":\"internal_error\"}");
-  if (s) s->writing = 0;
-  if (ok) free(a.body);
-  if (ok && err == ESP_OK) esp32_boot_answered(a.status & 0xffff);
-  return err != ESP_OK || total > got; /* a failed send, or a body beyond the cap left unread */
+  if (!a.out.finished) return 1; /* cut */
+  esp32_boot_answered(status & 0xffff);
+  return total > got && !linger(req, piece, total - got); /* a body left unread */
 }
 
 static void worker(void *arg) {
-  SemaphoreHandle_t wake = arg;
+  (void)arg;
+  uint8_t *piece = malloc(BODY_PIECE); /* a streamed body's piece, for this worker's life */
   for (;;) {
     work_t w;
     if (xQueueReceive(work, &w, portMAX_DELAY) != pdTRUE) continue;
     int fd = httpd_req_to_sockfd(w.req);
-    int close_it = serve(w.req, wake);
+    int close_it = piece ? serve(w.req, piece) : (send_error(w.req, 503, "{\"error\":\"busy\"}"), 1);
     if (close_it) httpd_sess_trigger_close(server, fd); /* before complete: fd cannot be reused meanwhile */
     httpd_req_async_handler_complete(w.req);
   }
@@ -596,7 +780,7 @@ static void worker(void *arg) {
 static esp_err_t on_request(httpd_req_t *req) {
   read_done(req); /* the head is in; the worker times the body */
   if (redirect_to_setup(req)) return req->content_len ? ESP_FAIL : ESP_OK; /* a body is not read: close */
-  if (serve_asset(req)) return req->content_len ? ESP_FAIL : ESP_OK;     /* from flash, no core call */
+  if (serve_asset(req)) return req->content_len ? ESP_FAIL : ESP_OK;       /* from flash, no core call */
   work_t w = {NULL};
   if (httpd_req_async_handler_begin(req, &w.req) == ESP_OK) {
     if (xQueueSend(work, &w, 0) == pdTRUE) return ESP_OK; /* a worker takes it from here */
@@ -607,7 +791,12 @@ static esp_err_t on_request(httpd_req_t *req) {
 }
 
 int esp32_server_init(void) {
-  tessera_requests_init(requests, HTTP_WORKERS, ANSWER_CAP, wake_workers);
+  for (int i = 0; i < HTTP_WORKERS; i++) {
+    news[i] = xSemaphoreCreateBinary();
+    room[i] = xSemaphoreCreateBinary();
+    if (!news[i] || !room[i]) return -1;
+  }
+  tessera_requests_init_streamed(requests, HTTP_WORKERS, &rings[0][0], ANSWER_RING, on_news, on_full);
   inbound = xQueueCreate(WS_INBOUND, sizeof(inbound_t));
   work = xQueueCreate(WORK_QUEUE, sizeof(work_t));
   ws_lock = xSemaphoreCreateMutex();
@@ -615,10 +804,8 @@ int esp32_server_init(void) {
 }
 
 int esp32_server_start(void) {
-  for (int i = 0; i < HTTP_WORKERS; i++) {
-    answered[i] = xSemaphoreCreateBinary();
-    if (!answered[i] || xTaskCreate(worker, "tessera_http", WORKER_STACK, answered[i], 5, NULL) != pdPASS) return -1;
-  }
+  for (int i = 0; i < HTTP_WORKERS; i++)
+    if (xTaskCreate(worker, "tessera_http", WORKER_STACK, NULL, 5, NULL) != pdPASS) return -1;
   httpd_config_t config = HTTPD_DEFAULT_CONFIG();
   config.server_port = TESSERA_HTTP_PORT;
   config.max_uri_handlers = 8;
@@ -626,7 +813,7 @@ int esp32_server_start(void) {
   config.uri_match_fn = httpd_uri_match_wildcard;
   config.open_fn = on_open;
   config.close_fn = on_close;
-  config.lru_purge_enable = true; /* a newcomer to a full server takes the least recently used session */
+  config.lru_purge_enable = true;  /* a newcomer to a full server takes the least recently used session */
   config.keep_alive_enable = true; /* TCP keep-alive finds clients that vanished (a phone out of range) */
   config.stack_size = CONFIG_TESSERA_HTTPD_STACK_SIZE;
   if (httpd_start(&server, &config) != ESP_OK) return -1;

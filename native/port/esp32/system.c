@@ -25,4 +25,3 @@ void port_log(uint32_t level, const char *msg, uint32_t len) {
     default: ESP_LOGI(TAG, "%.*s", (int)len, msg); break;
   }
 }
-

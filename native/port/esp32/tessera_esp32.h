@@ -45,6 +45,10 @@ void esp32_unlock(void);
 /* Runs fn(arg) on the core thread with the lock held and returns when it has run. For tasks the core
  * thread never waits for (the HTTP workers, the mDNS browse task). */
 void esp32_run_on_core(void (*fn)(void *), void *arg);
+/* Queues fn(arg) for the core thread (lock held) and returns once it is queued: fn tells the caller
+ * itself when it has run. For the HTTP workers, which send an answer while the core thread writes it
+ * (a worker waiting in esp32_run_on_core could not drain it). */
+void esp32_start_on_core(void (*fn)(void *), void *arg);
 /* Queues fn(arg) for the core thread (lock held, in posting order) and returns at once: 0, or -1 when
  * the queue is full (then fn never runs: the caller still owns arg). For tasks the core thread may
  * itself wait for (the MQTT client's), which must never block on it. */
