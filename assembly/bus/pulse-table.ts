@@ -44,7 +44,8 @@ export function recordAt(p: i32): usize {
   return recs + <usize>p * REC;
 }
 
-/** Panel `p` gets its record (recordAt) at the next sendPrepares. */
+/** Panel `p` gets its record (recordAt) at the next sendPrepares (inlined: once per panel). */
+@inline
 export function include(p: i32): void {
   store<u8>(marks + p, MARKED);
   lo = min(lo, p);

@@ -51,7 +51,8 @@ let clockwise = false;
 // Per panel (index << 3), what a sweep starts from: hops, the projection on the axis, or the
 // distance to the source (RIPPLE); worked out once per step for every panel.
 const coordinate = memory.data(8 * (MAX_PANELS + 1));
-/** The leaves seen from the effective root, in index order (RIPPLE and WHEEL from `leaves`). */
+/** The leaves seen from the effective root, in index order (RIPPLE and WHEEL from `leaves`; RIPPLE's
+ * nearest leaf sorts them by x, after any use of the order). */
 const leaves = memory.data(MAX_PANELS);
 let leafCount = 0;
 
@@ -60,6 +61,8 @@ function wrap(v: f64, m: f64): f64 {
   return v - Math.floor(v / m) * m;
 }
 
+// @inline: called per panel and pulse; a call costs the interpreter more than the body
+@inline
 function round(v: f64): i32 {
   return <i32>Math.floor(v + 0.5);
 }
@@ -92,11 +95,34 @@ function centre(s: i32): void {
   cy = layoutY(p);
 }
 
+@inline
+function lx(q: usize): i32 {
+  return <i32>load<i16>(IX + (q << 1));
+}
+
+/** Sorts `leaves` by lattice x (insertion sort: a few dozen leaves, once per step). */
+function sortLeavesByX(): void {
+  for (let k = 1; k < leafCount; k++) {
+    const q = load<u8>(leaves + k);
+    const xq = lx(q);
+    let j = k;
+    for (; j > 0; j--) {
+      const r = load<u8>(leaves + j - 1);
+      if (lx(r) <= xq) break;
+      store<u8>(leaves + j, r);
+    }
+    store<u8>(leaves + j, q);
+  }
+}
+
 /** Per panel, what a sweep starts from (the coordinate table): hops, the projection on the axis,
  * or the distance to the source (RIPPLE). From the leaves, the nearest leaf's: found on the exact
  * integer lattice (4·d² = 3·dx² + dy² in lattice steps), the floating-point distance worked out
- * only for the nearest (and ties, whose float values may differ in the last bit). */
+ * only for the nearest (and ties, whose float values may differ in the last bit: the least of
+ * theirs, whatever the order). The leaves are sorted by x, so each panel looks only at those
+ * whose 3·dx² alone is not beyond the best so far, outwards from its own x. */
 function prepareCoordinates(perLeaf: bool): void {
+  if (perLeaf && coord == 2) sortLeavesByX();
   for (let i = 1; i <= count; i++) {
     const xi = <i32>load<i16>(IX + ((<usize>i) << 1));
     const yi = <i32>load<i16>(IY + ((<usize>i) << 1));
@@ -112,17 +138,29 @@ function prepareCoordinates(perLeaf: bool): void {
     } else {
       v = Infinity;
       let best = i32.MAX_VALUE;
-      for (let k = 0; k < leafCount; k++) {
-        const q = <usize>load<u8>(leaves + k);
-        const xq = <i32>load<i16>(IX + (q << 1));
-        const yq = <i32>load<i16>(IY + (q << 1));
-        const e = 3 * (xi - xq) * (xi - xq) + (yi - yq) * (yi - yq);
-        if (e > best) continue;
-        const dx = fx - <f64>xq * HALF_SQRT3;
-        const dy = fy - <f64>yq * 0.5;
-        const d = Math.sqrt(dx * dx + dy * dy);
-        v = e < best ? d : Math.min(v, d);
-        best = e;
+      // the first leaf at or right of xi, then rightwards and leftwards from there
+      let a = 0;
+      let b = leafCount;
+      while (a < b) {
+        const m = (a + b) >> 1;
+        if (lx(load<u8>(leaves + m)) < xi) a = m + 1;
+        else b = m;
+      }
+      for (let s = 1; s >= -1; s -= 2) {
+        for (let k = s > 0 ? a : a - 1; k >= 0 && k < leafCount; k += s) {
+          const q = <usize>load<u8>(leaves + k);
+          const xq = lx(q);
+          const yq = <i32>load<i16>(IY + (q << 1));
+          const ex = 3 * (xi - xq) * (xi - xq);
+          if (ex > best) break;
+          const e = ex + (yi - yq) * (yi - yq);
+          if (e > best) continue;
+          const dx = fx - <f64>xq * HALF_SQRT3;
+          const dy = fy - <f64>yq * 0.5;
+          const d = Math.sqrt(dx * dx + dy * dy);
+          v = e < best ? d : Math.min(v, d);
+          best = e;
+        }
       }
     }
     store<f64>(coordinate + ((<usize>i) << 3), v);
@@ -133,6 +171,7 @@ let ra: f64 = 0;
 let rb: f64 = 0;
 
 /** ra, rb: where the front is (rings) when panel i lights and goes dark again, before the shift. */
+@inline
 function raw(i: i32): void {
   const v = load<f64>(coordinate + ((<usize>i) << 3));
   ra = v;
@@ -160,8 +199,8 @@ function sweepOffset(j: i32): i32 {
 function fill(i: i32, j: i32, p: usize): void {
   memory.copy(p, template, 20);
   if (mode == 3) {
-    const dx = layoutX(i) - cx;
-    const dy = layoutY(i) - cy;
+    const dx = <f64>lx(i) * HALF_SQRT3 - cx; // layoutX(i), layoutY(i)
+    const dy = <f64>load<i16>(IY + ((<usize>i) << 1)) * 0.5 - cy;
     const d = Math.sqrt(dx * dx + dy * dy);
     let deg: f64 = sector;
     // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
@@ -194,8 +233,8 @@ function sendRecord(p: usize, address: u8): void {
   send(address, T_ANIM_PREPARE);
 }
 
-/** True when every target gets the same pulses as `first`. */
 /** Panel i is in the target set whose words start at `words` (targeting.ts bitsets). */
+@inline
 function targeted(words: usize, i: i32): bool {
   return ((load<u32>(words + (((<usize>i) >> 5) << 2)) >>> (i & 31)) & 1) != 0;
 }
