@@ -44,12 +44,32 @@ export function recordAt(p: i32): usize {
   return recs + <usize>p * REC;
 }
 
-/** Panel `p` gets its record (recordAt) at the next sendPrepares (inlined: once per panel). */
-@inline
+/** Panel `p` gets its record (recordAt) at the next sendPrepares. */
 export function include(p: i32): void {
   store<u8>(marks + p, MARKED);
   lo = min(lo, p);
   hi = max(hi, p);
+}
+
+/** Every panel 1..`last` of the bitset at `words` (32 panels a u32, targeting.ts) gets its record,
+ * as include() for each, without a call per panel. */
+export function includeSet(words: usize, last: i32): void {
+  for (let wi = 0; wi <= last >> 5; wi++) {
+    let b = load<u32>(words + ((<usize>wi) << 2));
+    if (wi == last >> 5) b &= <u32>(((<u64>2) << (last & 31)) - 1);
+    if (wi == 0) b &= ~1;
+    for (; b != 0; b &= b - 1) {
+      const p = (wi << 5) + <i32>ctz(b);
+      store<u8>(marks + p, MARKED);
+      lo = min(lo, p);
+      hi = max(hi, p);
+    }
+  }
+}
+
+/** Panel `p` does not get a record after all (the included range may stay wider: harmless). */
+export function exclude(p: i32): void {
+  store<u8>(marks + p, 0);
 }
 
 function entryBytes(): i32 {
@@ -170,7 +190,15 @@ export function plan(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
     m++;
   }
   if (m == 0) return planned;
-  const viaTable = tables(0, true) + PREPARE_BYTES * uses * (1 + n - m); // + unicasts for the rest
+  // the tables' bytes: counted by their packets, or, when every panel of the range is in the table
+  // (no gap to weigh), full packets of `per` entries
+  let bytes: i32;
+  if (m == hi - lo + 1) {
+    const e = entryBytes();
+    const per = (<i32>MAX_PACKET - <i32>TABLE_HEAD) / e;
+    bytes = ((m + per - 1) / per) * <i32>TABLE_HEAD + m * e;
+  } else bytes = tables(0, true);
+  const viaTable = bytes + PREPARE_BYTES * uses * (1 + n - m); // + unicasts for the rest
   useTable = viaTable < planned;
   if (useTable) planned = viaTable;
   return planned;

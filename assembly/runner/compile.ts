@@ -4,7 +4,7 @@
 import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
-import { recordAt, include, plan, forget, sendPrepares, addends } from "../bus/pulse-table";
+import { recordAt, includeSet, exclude, plan, forget, sendPrepares, addends } from "../bus/pulse-table";
 import { sets, setCount, SET_WORDS } from "../topology/targeting";
 import { count, root, children } from "../topology/rooted";
 import { MAX_PANELS } from "../topology/tree";
@@ -61,8 +61,6 @@ function wrap(v: f64, m: f64): f64 {
   return v - Math.floor(v / m) * m;
 }
 
-// @inline: called per panel and pulse; a call costs the interpreter more than the body
-@inline
 function round(v: f64): i32 {
   return <i32>Math.floor(v + 0.5);
 }
@@ -95,7 +93,6 @@ function centre(s: i32): void {
   cy = layoutY(p);
 }
 
-@inline
 function lx(q: usize): i32 {
   return <i32>load<i16>(IX + (q << 1));
 }
@@ -143,13 +140,13 @@ function prepareCoordinates(perLeaf: bool): void {
       let b = leafCount;
       while (a < b) {
         const m = (a + b) >> 1;
-        if (lx(load<u8>(leaves + m)) < xi) a = m + 1;
+        if (<i32>load<i16>(IX + ((<usize>load<u8>(leaves + m)) << 1)) < xi) a = m + 1;
         else b = m;
       }
       for (let s = 1; s >= -1; s -= 2) {
         for (let k = s > 0 ? a : a - 1; k >= 0 && k < leafCount; k += s) {
           const q = <usize>load<u8>(leaves + k);
-          const xq = lx(q);
+          const xq = <i32>load<i16>(IX + (q << 1));
           const yq = <i32>load<i16>(IY + (q << 1));
           const ex = 3 * (xi - xq) * (xi - xq);
           if (ex > best) break;
@@ -164,21 +161,6 @@ function prepareCoordinates(perLeaf: bool): void {
       }
     }
     store<f64>(coordinate + ((<usize>i) << 3), v);
-  }
-}
-
-let ra: f64 = 0;
-let rb: f64 = 0;
-
-/** ra, rb: where the front is (rings) when panel i lights and goes dark again, before the shift. */
-@inline
-function raw(i: i32): void {
-  const v = load<f64>(coordinate + ((<usize>i) << 3));
-  ra = v;
-  rb = v + extent;
-  if (coord == 2) {
-    ra = Math.max(0, v - 1);
-    rb = v + 1 + ringWidth;
   }
 }
 
@@ -211,15 +193,23 @@ function fill(i: i32, j: i32, p: usize): void {
     store<u16>(p, <u16>max(round(deg >= sector ? T / lines : (deg * T) / 360), 1), 6);
     return;
   }
-  raw(i);
+  // where the front is (rings) when panel i lights and goes dark again, before the shift
+  const v = load<f64>(coordinate + ((<usize>i) << 3));
+  let ra = v;
+  let rb = v + extent;
+  if (coord == 2) {
+    ra = Math.max(0, v - 1);
+    rb = v + 1 + ringWidth;
+  }
   const a = ra - lo;
   const b = rb - lo;
   const ia = flip ? span - b : a;
   const ib = flip ? span - a : b;
   if (mode == 0) {
-    // rounded apart from the sweep's offset: sweeps can share one pulse table
-    store<u16>(p, <u16>max(1, min(round((ib - ia) * K), 65535)), 12);
-    store<u16>(p, <u16>min(round(ia * K) + (j > 0 ? sweepOffset(j) : 0), 65535), 14);
+    // rounded apart from the sweep's offset: sweeps can share one pulse table. round() written
+    // out: this runs for every panel, and a call costs the interpreter more than the rounding
+    store<u16>(p, <u16>max(1, min(<i32>Math.floor((ib - ia) * K + 0.5), 65535)), 12);
+    store<u16>(p, <u16>min(<i32>Math.floor(ia * K + 0.5) + (j > 0 ? sweepOffset(j) : 0), 65535), 14);
   } else if (mode == 1) {
     let wc = round(wrap(((ia + ib) / 2) * K, lap)) + (j > 0 ? sweepOffset(j) : 0); // the engine wraps it
     if (wc > 65535) wc %= round(lap);
@@ -233,8 +223,16 @@ function sendRecord(p: usize, address: u8): void {
   send(address, T_ANIM_PREPARE);
 }
 
+/** Word `wi` of the target set at `words`: panels 32·wi to 32·wi + 31 (0 and those beyond `count`
+ * cleared), walked bit by bit by the per-panel loops (no test per panel). */
+function targetWord(words: usize, wi: i32): u32 {
+  let b = load<u32>(words + ((<usize>wi) << 2));
+  if (wi == 0) b &= ~1;
+  if (wi == count >> 5) b &= <u32>(((<u64>2) << (count & 31)) - 1);
+  return b;
+}
+
 /** Panel i is in the target set whose words start at `words` (targeting.ts bitsets). */
-@inline
 function targeted(words: usize, i: i32): bool {
   return ((load<u32>(words + (((<usize>i) >> 5) << 2)) >>> (i & 31)) & 1) != 0;
 }
@@ -295,14 +293,17 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     extent = k == R_CHASE ? 1 : k == R_BOUNCE ? 0 : w;
     prepareCoordinates(src == SRC_LEAVES);
     // the shift making the earliest target light at 0; L becomes the latest end
-    lo = Infinity;
-    let hi: f64 = -Infinity;
-    for (let i = 1; i <= count; i++) {
-      if (!targeted(words, i)) continue;
-      raw(i);
-      lo = Math.min(lo, ra);
-      hi = Math.max(hi, rb);
-    }
+    // (a panel's start and end grow with its coordinate: from the least and the greatest)
+    let vl = Infinity;
+    let vh = -Infinity;
+    for (let wi = 0; wi <= count >> 5; wi++)
+      for (let b = targetWord(words, wi); b != 0; b &= b - 1) {
+        const v = load<f64>(coordinate + ((<usize>((wi << 5) + <i32>ctz(b))) << 3));
+        vl = Math.min(vl, v);
+        vh = Math.max(vh, v);
+      }
+    lo = coord == 2 ? Math.max(0, vl - 1) : vl;
+    const hi = coord == 2 ? vh + 1 + ringWidth : vh + extent;
     L = hi - lo;
     span = L;
     flip = f.rReverse[s];
@@ -334,13 +335,14 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   // count sweeps differ only by a later start (the delay, or a train's window centre), added to
   // sweep 0's
   const records = recordAt(0);
-  for (let i = 1; i <= count; i++) {
-    if (!targeted(words, i)) continue;
-    const r = records + <usize>i * 20;
-    fill(i, 0, r);
-    if (mode == 0 && load<u16>(r, 14) == 65535) continue; // starts after the longest delay
-    include(i);
-  }
+  includeSet(words, count);
+  for (let wi = 0; wi <= count >> 5; wi++)
+    for (let b = targetWord(words, wi); b != 0; b &= b - 1) {
+      const i = (wi << 5) + <i32>ctz(b);
+      const r = records + <usize>i * 20;
+      fill(i, 0, r);
+      if (mode == 0 && load<u16>(r, 14) == 65535) exclude(i); // starts after the longest delay
+    }
   for (let u = 0; u < pulses; u++) store<u16>(addends + ((<usize>u) << 1), <u16>sweepOffset(u));
   const word = mode == 1 ? 2 : 7;
   let first = 1;
