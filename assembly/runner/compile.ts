@@ -4,7 +4,7 @@
 import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
-import { recordAt, includeSet, exclude, plan, forget, sendPrepares, addends } from "../bus/pulse-table";
+import { recordAt, marks, MARKED, includeRange, plan, forget, sendPrepares, addends } from "../bus/pulse-table";
 import { sets, setCount, SET_WORDS } from "../topology/targeting";
 import { count, root, children } from "../topology/rooted";
 import { MAX_PANELS } from "../topology/tree";
@@ -237,6 +237,18 @@ function targeted(words: usize, i: i32): bool {
   return ((load<u32>(words + (((<usize>i) >> 5) << 2)) >>> (i & 31)) & 1) != 0;
 }
 
+/** Stops and clears group `group` on every panel outside target set `set` (after a broadcast
+ * prepare meant for the set's panels). */
+export function stopUntargeted(set: i32, group: u8): void {
+  const words = changetype<usize>(sets) + ((<usize>set * SET_WORDS) << 2);
+  for (let q = 1; q <= count; q++) {
+    if (targeted(words, q)) continue;
+    store<u8>(body(), group);
+    store<u8>(body(), 0, 1);
+    send(<u8>q, T_ANIM_START);
+  }
+}
+
 /** True when every target gets the same pulses as `first`. */
 function uniform(words: usize, first: i32): bool {
   for (let i = first + 1; i <= count; i++) {
@@ -335,18 +347,21 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   // count sweeps differ only by a later start (the delay, or a train's window centre), added to
   // sweep 0's
   const records = recordAt(0);
-  includeSet(words, count);
+  let first = 0;
+  let last = 0;
   for (let wi = 0; wi <= count >> 5; wi++)
     for (let b = targetWord(words, wi); b != 0; b &= b - 1) {
       const i = (wi << 5) + <i32>ctz(b);
       const r = records + <usize>i * 20;
       fill(i, 0, r);
-      if (mode == 0 && load<u16>(r, 14) == 65535) exclude(i); // starts after the longest delay
+      if (first == 0) first = i;
+      last = i;
+      if (mode == 0 && load<u16>(r, 14) == 65535) continue; // starts after the longest delay
+      store<u8>(marks + i, MARKED);
     }
+  includeRange(first, last);
   for (let u = 0; u < pulses; u++) store<u16>(addends + ((<usize>u) << 1), <u16>sweepOffset(u));
   const word = mode == 1 ? 2 : 7;
-  let first = 1;
-  while (!targeted(words, first)) first++;
   // identical pulses on every target: broadcasts and a clear to each other panel, when that is cheaper
   if (t < count && 25 * pulses + 7 * (count - t) < plan(count, pulses, word) && uniform(words, first)) {
     forget();
@@ -354,12 +369,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
       fill(first, j, rec0);
       sendRecord(rec0, ADDR_BROADCAST);
     }
-    for (let q = 1; q <= count; q++) {
-      if (targeted(words, q)) continue;
-      store<u8>(body(), group);
-      store<u8>(body(), 0, 1);
-      send(<u8>q, T_ANIM_START);
-    }
+    stopUntargeted(set, group);
   } else sendPrepares(count, pulses, word);
   sendAnimStart(group, 1);
   return true;

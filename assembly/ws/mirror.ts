@@ -6,7 +6,6 @@
 // neither they nor the broadcast prepare that closes one are kept in the snapshot.
 import { host_ws_send, host_clock_ms } from "../host/imports";
 import {
-  packetSize,
   T_POWER,
   T_COLOR,
   T_ANIM_PREPARE,
@@ -52,13 +51,12 @@ function panelKind(type: u8): i32 {
   return type == T_POWER ? 0 : type == T_COLOR ? 1 : type == T_ANIM_PREPARE ? 2 : -1;
 }
 
-/** Slot index for (address, type), or -1 when the table does not keep it. */
-function slotOf(address: u32, type: u8): i32 {
+/** Slot index for (address, type) (`k` its panelKind), or -1 when the table does not keep it. */
+function slotOf(address: u32, type: u8, k: i32): i32 {
   if (address == 0) {
     for (let i = 0; i < 10; i++) if (load<u8>(TYPES + i) == type) return i;
     return -1;
   }
-  const k = panelKind(type);
   return k < 0 || address > <u32>MAX_PANELS ? -1 : 10 + k * MAX_PANELS + (<i32>address - 1);
 }
 
@@ -67,12 +65,6 @@ function slotData(slot: i32): usize {
   const k = (slot - 10) / MAX_PANELS;
   const panel = (slot - 10) % MAX_PANELS;
   return snapData + BROADCAST_BYTES + <usize>panel * PANEL_BYTES + <usize>load<u8>(PANEL_OFFSETS + k);
-}
-
-function slotType(slot: i32): u8 {
-  if (slot < 10) return load<u8>(TYPES + slot);
-  const k = (slot - 10) / MAX_PANELS;
-  return k == 0 ? T_POWER : k == 1 ? T_COLOR : T_ANIM_PREPARE;
 }
 
 /** Called for every mirrored packet the controller puts on the bus. */
@@ -89,13 +81,13 @@ export function mirrorPacket(ptr: usize, len: u32): void {
     tabled = load<u8>(ptr, HEADER_SIZE) == tableGroup;
     if (tabled && --tableUses == 0) tableGroup = 0;
   }
-  const slot = layerPalette || tabled ? -1 : slotOf(address, type);
+  const k = panelKind(type);
+  const slot = layerPalette || tabled ? -1 : slotOf(address, type, k);
   if (slot >= 0) {
     memory.copy(slotData(slot), ptr, len);
     store<u32>(snapSeq + ((<usize>slot) << 2), ++seq);
     if (address == 0) {
       // A broadcast supersedes what single panels were sent of the same type.
-      const k = panelKind(type);
       if (k >= 0) memory.fill(snapSeq + ((<usize>(10 + k * MAX_PANELS)) << 2), 0, MAX_PANELS * 4);
     }
   }
@@ -148,11 +140,10 @@ export function sendSnapshot(conn: u32, now: u32): void {
     }
     if (best < 0) break;
     after = bestSeq;
+    // a record is address, type, length and the packet: its own first three bytes, then itself
     const data = slotData(best);
-    const len = packetSize(slotType(best));
-    store<u8>(out + used, load<u8>(data));
-    store<u8>(out + used, slotType(best), 1);
-    store<u8>(out + used, <u8>len, 2);
+    const len = <u32>load<u8>(data, 2);
+    memory.copy(out + used, data, 3);
     memory.copy(out + used + 3, data, len);
     used += 3 + len;
     count++;
