@@ -297,6 +297,32 @@ test("SET_MIRROR(0) stops the stream", async () => {
   assert.ok(snap.records.some((r) => r.type === 19 && r.body[0] === 200));
 });
 
+test("the mirror follows the mirroring clients: a second one, one closing, SET_MIRROR(1) twice then (0)", async () => {
+  // the core counts its mirroring connections: every bus packet asks whether anyone mirrors
+  const a = await Client.connect(host.wsUrl);
+  const b = await Client.connect(host.wsUrl);
+  for (const c of [a, b]) {
+    c.send(frame(T.SET_MIRROR, [1]));
+    await c.next(T.MIRROR_BATCH); // the snapshot
+  }
+  o.send(frame(T.SET_COLOR, [3, 7, 8, 9]));
+  await batchesUntil(a, isColor(3, [7, 8, 9]));
+  await batchesUntil(b, isColor(3, [7, 8, 9]));
+  a.ws.close();
+  await sleep(50);
+  o.send(frame(T.SET_COLOR, [3, 10, 11, 12]));
+  await batchesUntil(b, isColor(3, [10, 11, 12])); // still mirrored to the one left
+  b.send(frame(T.SET_MIRROR, [1])); // again: counted once
+  await b.next(T.MIRROR_BATCH);
+  b.send(frame(T.SET_MIRROR, [0]));
+  await b.sync();
+  b.frames.length = 0;
+  o.send(frame(T.SET_COLOR, [3, 13, 14, 15]));
+  await o.sync();
+  assert.equal(await b.none(T.MIRROR_BATCH, 150), true);
+  b.ws.close();
+});
+
 test("a runner's pulse table is mirrored as sent (type 21, its own length); snapshots leave it out", async () => {
   // CHASE count 2 on the 5 panels: one table of 5 delays (9 + 10 B) serving two broadcast prepares
   // (uses 2: mask bits 12-14 = 1) instead of 10 unicasts

@@ -58,55 +58,15 @@ export const BOOT_BAD_CRC: u8 = 1; // the page's CRC-16 did not match its data
 export const BOOT_FAILED: u8 = 2; // the flash refused the erase, write or read
 export const BOOT_REFUSED: u8 = 3; // LEAVE: the written image is not bootable (header or CRC-32)
 
+// Total packet size by type (0: unknown, or variable length), read in place: one load a packet.
+const SIZES = memory.data<u8>([
+  0, 5, 7, 8, 6, 8, 7, 6, 5, 9, 0, 0, 25, 7, 7, 0, 10, 70, 14, 6, 8, 0, 9, 0, 8, 11, 5, 5,
+]);
+const TYPES_KNOWN: u8 = 28;
+
 /** Total packet size for a type, or 0 when the type is unknown. */
 export function packetSize(type: u8): u32 {
-  switch (type) {
-    case T_RESET:
-      return 5;
-    case T_ASSIGN:
-      return 7;
-    case T_HELLO:
-      return 8;
-    case T_PROBE:
-      return 7;
-    case T_EMPTY:
-      return 6;
-    case T_QUERY:
-      return 5;
-    case T_STATE:
-      return 9;
-    case T_POWER:
-      return 6;
-    case T_COLOR:
-      return 8;
-    case T_ANIM_PREPARE:
-      return 25;
-    case T_ANIM_START:
-      return 7;
-    case T_ANIM_CONTROL:
-      return 7;
-    case T_ANIM_PARAMS:
-      return 10;
-    case T_PALETTE:
-      return 70;
-    case T_BASE_COLORS:
-      return 14;
-    case T_BRIGHTNESS:
-      return 6;
-    case T_BACKGROUND:
-      return 8;
-    case T_BOOT_ENTER:
-      return 9;
-    case T_BOOT_READ:
-      return 8;
-    case T_BOOT_ACK:
-      return 11;
-    case T_BOOT_LEAVE:
-      return 5;
-    case T_BOOT_RESTART:
-      return 5;
-  }
-  return 0;
+  return type < TYPES_KNOWN ? <u32>load<u8>(SIZES + type) : 0;
 }
 
 /** The least size of a variable-length type (pulse table, BOOT_WRITE), or 0 for any other type. */
@@ -115,15 +75,12 @@ function variableMin(type: u8): u32 {
   return type == T_BOOT_WRITE ? BOOT_WRITE_HEAD + 1 : 0;
 }
 
+// a bit a type: POWER, COLOR, ANIM_PREPARE-ANIM_CONTROL, ANIM_PARAMS-BOOT_RESTART (PULSE_TABLE among them)
+const MIRRORED: u32 = (1 << T_POWER) | (1 << T_COLOR) | (7 << T_ANIM_PREPARE) | (0xfff << T_ANIM_PARAMS);
+
 /** True for the ten types of the spec, the pulse table and the bootloader's: what the mirror stream carries. */
 export function isMirrored(type: u8): bool {
-  return (
-    type == T_POWER ||
-    type == T_PULSE_TABLE ||
-    type == T_COLOR ||
-    (type >= T_ANIM_PREPARE && type <= T_ANIM_CONTROL) ||
-    (type >= T_ANIM_PARAMS && type <= T_BOOT_RESTART)
-  );
+  return type < 32 && ((MIRRORED >> type) & 1) != 0;
 }
 
 function packetCrc(ptr: usize, len: u32): u8 {

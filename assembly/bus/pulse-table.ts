@@ -23,9 +23,10 @@ const REC = 20;
 const PREPARE_BYTES = 25;
 const recs = memory.data(REC * (MAX_PANELS + 1));
 // Per panel: 0 not included, MARKED included, IN_TABLE included and carried by the table (plan()).
-// Loops read these bytes and the records in place: no call per panel or word.
-const marks = memory.data(MAX_PANELS + 1);
-const MARKED: u8 = 1;
+// Loops read these bytes and the records in place: no call per panel or word. A caller that walks
+// its own panels may mark them here itself and then give their range to includeRange().
+export const marks = memory.data(MAX_PANELS + 1);
+export const MARKED: u8 = 1;
 const IN_TABLE: u8 = 2;
 const addend = memory.data(REC);
 let lo = MAX_PANELS + 1; // the included range
@@ -51,6 +52,12 @@ export function include(p: i32): void {
   hi = max(hi, p);
 }
 
+/** Panels `first` to `last` hold every mark set in place (some may be 0: left out). */
+export function includeRange(first: i32, last: i32): void {
+  lo = min(lo, first);
+  hi = max(hi, last);
+}
+
 function entryBytes(): i32 {
   return (<i32>popcnt(mask)) << 1;
 }
@@ -73,11 +80,13 @@ function tables(group: u8, dry: bool): i32 {
     }
     const first = p;
     let last = p;
-    for (let q = p + 1; q <= hi && q - first < per; q++) {
-      if (load<u8>(marks + q) != IN_TABLE) continue;
-      if ((q - last - 1) * e > <i32>TABLE_HEAD) break; // the gap costs more than a new packet
-      last = q;
-    }
+    if (dense) last = min(hi, first + per - 1);
+    else
+      for (let q = p + 1; q <= hi && q - first < per; q++) {
+        if (load<u8>(marks + q) != IN_TABLE) continue;
+        if ((q - last - 1) * e > <i32>TABLE_HEAD) break; // the gap costs more than a new packet
+        last = q;
+      }
     const n = last - first + 1;
     bytes += <i32>TABLE_HEAD + n * e;
     if (!dry) {
@@ -119,6 +128,7 @@ let n = 0; // included panels
 let m = 0; // panels the table can hold
 let allSame = false; // every panel on the bus, one record: broadcasts only
 let useTable = false;
+let dense = false; // every panel of the included range is in the table: no gaps to look for
 let planned = 0; // bytes
 
 /** Works out how the included records go out (`all` panels on the bus, `sweeps` sweeps adding
@@ -169,7 +179,16 @@ export function plan(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
     m++;
   }
   if (m == 0) return planned;
-  const viaTable = tables(0, true) + PREPARE_BYTES * uses * (1 + n - m); // + unicasts for the rest
+  // the tables' bytes: counted by their packets, or, when every panel of the range is in the table
+  // (no gap to weigh), full packets of `per` entries
+  let bytes: i32;
+  dense = m == hi - lo + 1;
+  if (dense) {
+    const e = entryBytes();
+    const per = (<i32>MAX_PACKET - <i32>TABLE_HEAD) / e;
+    bytes = ((m + per - 1) / per) * <i32>TABLE_HEAD + m * e;
+  } else bytes = tables(0, true);
+  const viaTable = bytes + PREPARE_BYTES * uses * (1 + n - m); // + unicasts for the rest
   useTable = viaTable < planned;
   if (useTable) planned = viaTable;
   return planned;

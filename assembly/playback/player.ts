@@ -2,7 +2,7 @@
 // tables at play, then this state machine runs it on the scene clock (wall time x speed), sending
 // the bus traffic of each step as it starts. See docs/playback.md.
 import { body, send } from "../bus/send";
-import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START, T_ANIM_PARAMS } from "../bus/protocol";
+import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_PARAMS } from "../bus/protocol";
 import { sendAnimStart, sendColor, sendBackground, sendBaseColors, sendPalette } from "../bus/commands";
 import { parseJson, closeJson, PARSE_OK } from "../json/reader";
 import { resetErrors } from "../json/validate";
@@ -29,7 +29,7 @@ import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
 import { readWritten } from "./bytes";
 import { sameName } from "../palette/palette";
-import { runnerStart } from "../runner/compile";
+import { runnerStart, stopUntargeted } from "../runner/compile";
 import { rKind, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle, FLAT_SPAWNER } from "../runner/spawn";
 
@@ -220,12 +220,7 @@ function sendRecord(rec: usize, duration: u32, set: i32, g: u8, layer: u8): void
   if (t == count) prepare(rec, ADDR_BROADCAST, duration, g, layer);
   else if (25 + 7 * (count - t) < 25 * t) {
     prepare(rec, ADDR_BROADCAST, duration, g, layer);
-    for (let q = 1; q <= count; q++) {
-      if (setHas(set, q)) continue;
-      store<u8>(body(), g);
-      store<u8>(body(), 0, 1);
-      send(<u8>q, T_ANIM_START);
-    }
+    stopUntargeted(set, g);
   } else for (let q = 1; q <= count; q++) if (setHas(set, q)) prepare(rec, <u8>q, duration, g, layer);
   sendAnimStart(g, 1);
 }

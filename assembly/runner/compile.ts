@@ -4,7 +4,7 @@
 import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
-import { recordAt, include, plan, forget, sendPrepares, addends } from "../bus/pulse-table";
+import { recordAt, marks, MARKED, includeRange, plan, forget, sendPrepares, addends } from "../bus/pulse-table";
 import { sets, setCount, SET_WORDS } from "../topology/targeting";
 import { count, root, children } from "../topology/rooted";
 import { MAX_PANELS } from "../topology/tree";
@@ -51,7 +51,8 @@ let clockwise = false;
 // Per panel (index << 3), what a sweep starts from: hops, the projection on the axis, or the
 // distance to the source (RIPPLE); worked out once per step for every panel.
 const coordinate = memory.data(8 * (MAX_PANELS + 1));
-/** The leaves seen from the effective root, in index order (RIPPLE and WHEEL from `leaves`). */
+/** The leaves seen from the effective root, in index order (RIPPLE and WHEEL from `leaves`; RIPPLE's
+ * nearest leaf sorts them by x, after any use of the order). */
 const leaves = memory.data(MAX_PANELS);
 let leafCount = 0;
 
@@ -92,11 +93,33 @@ function centre(s: i32): void {
   cy = layoutY(p);
 }
 
+function lx(q: usize): i32 {
+  return <i32>load<i16>(IX + (q << 1));
+}
+
+/** Sorts `leaves` by lattice x (insertion sort: a few dozen leaves, once per step). */
+function sortLeavesByX(): void {
+  for (let k = 1; k < leafCount; k++) {
+    const q = load<u8>(leaves + k);
+    const xq = lx(q);
+    let j = k;
+    for (; j > 0; j--) {
+      const r = load<u8>(leaves + j - 1);
+      if (lx(r) <= xq) break;
+      store<u8>(leaves + j, r);
+    }
+    store<u8>(leaves + j, q);
+  }
+}
+
 /** Per panel, what a sweep starts from (the coordinate table): hops, the projection on the axis,
  * or the distance to the source (RIPPLE). From the leaves, the nearest leaf's: found on the exact
  * integer lattice (4·d² = 3·dx² + dy² in lattice steps), the floating-point distance worked out
- * only for the nearest (and ties, whose float values may differ in the last bit). */
+ * only for the nearest (and ties, whose float values may differ in the last bit: the least of
+ * theirs, whatever the order). The leaves are sorted by x, so each panel looks only at those
+ * whose 3·dx² alone is not beyond the best so far, outwards from its own x. */
 function prepareCoordinates(perLeaf: bool): void {
+  if (perLeaf && coord == 2) sortLeavesByX();
   for (let i = 1; i <= count; i++) {
     const xi = <i32>load<i16>(IX + ((<usize>i) << 1));
     const yi = <i32>load<i16>(IY + ((<usize>i) << 1));
@@ -112,34 +135,32 @@ function prepareCoordinates(perLeaf: bool): void {
     } else {
       v = Infinity;
       let best = i32.MAX_VALUE;
-      for (let k = 0; k < leafCount; k++) {
-        const q = <usize>load<u8>(leaves + k);
-        const xq = <i32>load<i16>(IX + (q << 1));
-        const yq = <i32>load<i16>(IY + (q << 1));
-        const e = 3 * (xi - xq) * (xi - xq) + (yi - yq) * (yi - yq);
-        if (e > best) continue;
-        const dx = fx - <f64>xq * HALF_SQRT3;
-        const dy = fy - <f64>yq * 0.5;
-        const d = Math.sqrt(dx * dx + dy * dy);
-        v = e < best ? d : Math.min(v, d);
-        best = e;
+      // the first leaf at or right of xi, then rightwards and leftwards from there
+      let a = 0;
+      let b = leafCount;
+      while (a < b) {
+        const m = (a + b) >> 1;
+        if (<i32>load<i16>(IX + ((<usize>load<u8>(leaves + m)) << 1)) < xi) a = m + 1;
+        else b = m;
+      }
+      for (let s = 1; s >= -1; s -= 2) {
+        for (let k = s > 0 ? a : a - 1; k >= 0 && k < leafCount; k += s) {
+          const q = <usize>load<u8>(leaves + k);
+          const xq = <i32>load<i16>(IX + (q << 1));
+          const yq = <i32>load<i16>(IY + (q << 1));
+          const ex = 3 * (xi - xq) * (xi - xq);
+          if (ex > best) break;
+          const e = ex + (yi - yq) * (yi - yq);
+          if (e > best) continue;
+          const dx = fx - <f64>xq * HALF_SQRT3;
+          const dy = fy - <f64>yq * 0.5;
+          const d = Math.sqrt(dx * dx + dy * dy);
+          v = e < best ? d : Math.min(v, d);
+          best = e;
+        }
       }
     }
     store<f64>(coordinate + ((<usize>i) << 3), v);
-  }
-}
-
-let ra: f64 = 0;
-let rb: f64 = 0;
-
-/** ra, rb: where the front is (rings) when panel i lights and goes dark again, before the shift. */
-function raw(i: i32): void {
-  const v = load<f64>(coordinate + ((<usize>i) << 3));
-  ra = v;
-  rb = v + extent;
-  if (coord == 2) {
-    ra = Math.max(0, v - 1);
-    rb = v + 1 + ringWidth;
   }
 }
 
@@ -160,8 +181,8 @@ function sweepOffset(j: i32): i32 {
 function fill(i: i32, j: i32, p: usize): void {
   memory.copy(p, template, 20);
   if (mode == 3) {
-    const dx = layoutX(i) - cx;
-    const dy = layoutY(i) - cy;
+    const dx = <f64>lx(i) * HALF_SQRT3 - cx; // layoutX(i), layoutY(i)
+    const dy = <f64>load<i16>(IY + ((<usize>i) << 1)) * 0.5 - cy;
     const d = Math.sqrt(dx * dx + dy * dy);
     let deg: f64 = sector;
     // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
@@ -172,15 +193,23 @@ function fill(i: i32, j: i32, p: usize): void {
     store<u16>(p, <u16>max(round(deg >= sector ? T / lines : (deg * T) / 360), 1), 6);
     return;
   }
-  raw(i);
+  // where the front is (rings) when panel i lights and goes dark again, before the shift
+  const v = load<f64>(coordinate + ((<usize>i) << 3));
+  let ra = v;
+  let rb = v + extent;
+  if (coord == 2) {
+    ra = Math.max(0, v - 1);
+    rb = v + 1 + ringWidth;
+  }
   const a = ra - lo;
   const b = rb - lo;
   const ia = flip ? span - b : a;
   const ib = flip ? span - a : b;
   if (mode == 0) {
-    // rounded apart from the sweep's offset: sweeps can share one pulse table
-    store<u16>(p, <u16>max(1, min(round((ib - ia) * K), 65535)), 12);
-    store<u16>(p, <u16>min(round(ia * K) + (j > 0 ? sweepOffset(j) : 0), 65535), 14);
+    // rounded apart from the sweep's offset: sweeps can share one pulse table. round() written
+    // out: this runs for every panel, and a call costs the interpreter more than the rounding
+    store<u16>(p, <u16>max(1, min(<i32>Math.floor((ib - ia) * K + 0.5), 65535)), 12);
+    store<u16>(p, <u16>min(<i32>Math.floor(ia * K + 0.5) + (j > 0 ? sweepOffset(j) : 0), 65535), 14);
   } else if (mode == 1) {
     let wc = round(wrap(((ia + ib) / 2) * K, lap)) + (j > 0 ? sweepOffset(j) : 0); // the engine wraps it
     if (wc > 65535) wc %= round(lap);
@@ -194,10 +223,30 @@ function sendRecord(p: usize, address: u8): void {
   send(address, T_ANIM_PREPARE);
 }
 
-/** True when every target gets the same pulses as `first`. */
+/** Word `wi` of the target set at `words`: panels 32·wi to 32·wi + 31 (0 and those beyond `count`
+ * cleared), walked bit by bit by the per-panel loops (no test per panel). */
+function targetWord(words: usize, wi: i32): u32 {
+  let b = load<u32>(words + ((<usize>wi) << 2));
+  if (wi == 0) b &= ~1;
+  if (wi == count >> 5) b &= <u32>(((<u64>2) << (count & 31)) - 1);
+  return b;
+}
+
 /** Panel i is in the target set whose words start at `words` (targeting.ts bitsets). */
 function targeted(words: usize, i: i32): bool {
   return ((load<u32>(words + (((<usize>i) >> 5) << 2)) >>> (i & 31)) & 1) != 0;
+}
+
+/** Stops and clears group `group` on every panel outside target set `set` (after a broadcast
+ * prepare meant for the set's panels). */
+export function stopUntargeted(set: i32, group: u8): void {
+  const words = changetype<usize>(sets) + ((<usize>set * SET_WORDS) << 2);
+  for (let q = 1; q <= count; q++) {
+    if (targeted(words, q)) continue;
+    store<u8>(body(), group);
+    store<u8>(body(), 0, 1);
+    send(<u8>q, T_ANIM_START);
+  }
 }
 
 /** True when every target gets the same pulses as `first`. */
@@ -256,14 +305,17 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     extent = k == R_CHASE ? 1 : k == R_BOUNCE ? 0 : w;
     prepareCoordinates(src == SRC_LEAVES);
     // the shift making the earliest target light at 0; L becomes the latest end
-    lo = Infinity;
-    let hi: f64 = -Infinity;
-    for (let i = 1; i <= count; i++) {
-      if (!targeted(words, i)) continue;
-      raw(i);
-      lo = Math.min(lo, ra);
-      hi = Math.max(hi, rb);
-    }
+    // (a panel's start and end grow with its coordinate: from the least and the greatest)
+    let vl = Infinity;
+    let vh = -Infinity;
+    for (let wi = 0; wi <= count >> 5; wi++)
+      for (let b = targetWord(words, wi); b != 0; b &= b - 1) {
+        const v = load<f64>(coordinate + ((<usize>((wi << 5) + <i32>ctz(b))) << 3));
+        vl = Math.min(vl, v);
+        vh = Math.max(vh, v);
+      }
+    lo = coord == 2 ? Math.max(0, vl - 1) : vl;
+    const hi = coord == 2 ? vh + 1 + ringWidth : vh + extent;
     L = hi - lo;
     span = L;
     flip = f.rReverse[s];
@@ -295,17 +347,21 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   // count sweeps differ only by a later start (the delay, or a train's window centre), added to
   // sweep 0's
   const records = recordAt(0);
-  for (let i = 1; i <= count; i++) {
-    if (!targeted(words, i)) continue;
-    const r = records + <usize>i * 20;
-    fill(i, 0, r);
-    if (mode == 0 && load<u16>(r, 14) == 65535) continue; // starts after the longest delay
-    include(i);
-  }
+  let first = 0;
+  let last = 0;
+  for (let wi = 0; wi <= count >> 5; wi++)
+    for (let b = targetWord(words, wi); b != 0; b &= b - 1) {
+      const i = (wi << 5) + <i32>ctz(b);
+      const r = records + <usize>i * 20;
+      fill(i, 0, r);
+      if (first == 0) first = i;
+      last = i;
+      if (mode == 0 && load<u16>(r, 14) == 65535) continue; // starts after the longest delay
+      store<u8>(marks + i, MARKED);
+    }
+  includeRange(first, last);
   for (let u = 0; u < pulses; u++) store<u16>(addends + ((<usize>u) << 1), <u16>sweepOffset(u));
   const word = mode == 1 ? 2 : 7;
-  let first = 1;
-  while (!targeted(words, first)) first++;
   // identical pulses on every target: broadcasts and a clear to each other panel, when that is cheaper
   if (t < count && 25 * pulses + 7 * (count - t) < plan(count, pulses, word) && uniform(words, first)) {
     forget();
@@ -313,12 +369,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
       fill(first, j, rec0);
       sendRecord(rec0, ADDR_BROADCAST);
     }
-    for (let q = 1; q <= count; q++) {
-      if (targeted(words, q)) continue;
-      store<u8>(body(), group);
-      store<u8>(body(), 0, 1);
-      send(<u8>q, T_ANIM_START);
-    }
+    stopUntargeted(set, group);
   } else sendPrepares(count, pulses, word);
   sendAnimStart(group, 1);
   return true;

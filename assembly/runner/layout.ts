@@ -56,10 +56,14 @@ export function updateLayout(): void {
   store<i16>(IY + 2, 0);
   store<u8>(turn + 1, 9); // slot 0 faces down, towards the controller
   // discovery order is depth first: a parent always has a smaller index than its children
+  // the tree's arrays read in place (no call per panel)
+  const parents = changetype<usize>(tree.parent);
+  const inEdges = changetype<usize>(tree.inEdge);
+  const linkEdges = changetype<usize>(tree.linkEdge);
   for (let i = 2; i <= count; i++) {
-    const p = <i32>tree.parent[i];
-    const inEdge = <i32>tree.inEdge[i];
-    const k = tree.connectedEdge(i, inEdge);
+    const p = <i32>load<u8>(parents + i);
+    const inEdge = <i32>load<u8>(inEdges + i);
+    const k = <i32>load<u8>(linkEdges + <usize>(i * 3 + inEdge)); // tree.connectedEdge(i, inEdge)
     const out = (<i32>load<u8>(turn + p) + 4 * k) % 12; // the parent's slot k normal
     store<i16>(IX + ((<usize>i) << 1), <i16>(x(p) + load<i8>(DX + out)));
     store<i16>(IY + ((<usize>i) << 1), <i16>(y(p) + load<i8>(DY + out)));

@@ -36,8 +36,21 @@ function atanSmall(z: f64): f64 {
   z = z / (1 + Math.sqrt(1 + z * z));
   z = z / (1 + Math.sqrt(1 + z * z));
   const z2 = z * z;
-  let sum: f64 = 0;
-  for (let k = 12; k >= 0; k--) sum = 1 / <f64>(2 * k + 1) - z2 * sum; // Horner, alternating
+  // Horner, alternating, unrolled: the loop's operations in its order (1/(2k+1) folded at compile
+  // time), so the same bits, at a quarter of the interpreter's work
+  let sum: f64 = 1 / 25.0;
+  sum = 1 / 23.0 - z2 * sum;
+  sum = 1 / 21.0 - z2 * sum;
+  sum = 1 / 19.0 - z2 * sum;
+  sum = 1 / 17.0 - z2 * sum;
+  sum = 1 / 15.0 - z2 * sum;
+  sum = 1 / 13.0 - z2 * sum;
+  sum = 1 / 11.0 - z2 * sum;
+  sum = 1 / 9.0 - z2 * sum;
+  sum = 1 / 7.0 - z2 * sum;
+  sum = 1 / 5.0 - z2 * sum;
+  sum = 1 / 3.0 - z2 * sum;
+  sum = 1 - z2 * sum;
   return 4 * z * sum;
 }
 

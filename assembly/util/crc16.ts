@@ -15,11 +15,14 @@ const HI = memory.data<u16>([
 
 export function crc16Update(crc: u32, ptr: usize, len: u32): u32 {
   crc &= 0xffff;
+  // the tables' addresses as load offsets, and the test at the bottom: the fewest operations a byte
+  // for an interpreter
   const end = ptr + len;
-  for (; ptr < end; ptr++) {
-    const x = (crc ^ load<u8>(ptr)) & 0xff;
-    crc = (crc >> 8) ^ load<u16>(HI + ((x >> 4) << 1)) ^ load<u16>(LO + ((x & 15) << 1));
-  }
+  if (ptr < end)
+    do {
+      const x = (crc ^ load<u8>(ptr)) & 0xff;
+      crc = (crc >> 8) ^ load<u16>((x >> 3) & 0x1e, HI) ^ load<u16>((x & 15) << 1, LO);
+    } while (++ptr < end);
   return crc;
 }
 

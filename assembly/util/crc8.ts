@@ -11,10 +11,13 @@ const HI = memory.data<u8>([
 
 /** The CRC continued over `len` bytes at `ptr` (`crc` below 256: 0, or a previous result). */
 export function crc8Update(crc: u32, ptr: usize, len: u32): u32 {
+  // the tables' addresses as load offsets, and the test at the bottom: the fewest operations a byte
+  // for an interpreter
   const end = ptr + len;
-  for (; ptr < end; ptr++) {
-    const x = crc ^ load<u8>(ptr);
-    crc = load<u8>(HI + (x >> 4)) ^ load<u8>(LO + (x & 15));
-  }
+  if (ptr < end)
+    do {
+      const x = crc ^ load<u8>(ptr);
+      crc = load<u8>(x >> 4, HI) ^ load<u8>(x & 15, LO);
+    } while (++ptr < end);
   return crc;
 }

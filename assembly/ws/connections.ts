@@ -1,23 +1,40 @@
 // Open WebSocket connections and their per-connection mirror flag. Fixed-size, like the device's
-// socket pool: a connection beyond MAX_CONNECTIONS is refused.
+// socket pool: a connection beyond MAX_CONNECTIONS is refused. Raw tables read in place, and the
+// mirroring connections counted: every bus packet asks whether anyone mirrors (ws/mirror.ts).
 
 export const MAX_CONNECTIONS: i32 = 8;
-const ids = new StaticArray<u32>(MAX_CONNECTIONS);
-const used = new StaticArray<bool>(MAX_CONNECTIONS);
-const mirroring = new StaticArray<bool>(MAX_CONNECTIONS);
+const ids = memory.data(MAX_CONNECTIONS * 4, 4); // u32 each
+const states = memory.data(MAX_CONNECTIONS); // 0 free, OPEN, or OPEN | MIRROR
+const OPEN: u8 = 1;
+const MIRRORING: u8 = 3; // OPEN | mirror on
+let mirrors = 0; // slots in state MIRRORING
+
+function stateOf(i: i32): u8 {
+  return load<u8>(states + i);
+}
+
+function idOf(i: i32): u32 {
+  return load<u32>(ids + ((<usize>i) << 2));
+}
+
+/** Sets slot i's state, keeping the count of mirroring slots. */
+function setState(i: i32, s: u8): void {
+  if (stateOf(i) == MIRRORING) mirrors--;
+  if (s == MIRRORING) mirrors++;
+  store<u8>(states + i, s);
+}
 
 function find(conn: u32): i32 {
-  for (let i = 0; i < MAX_CONNECTIONS; i++) if (used[i] && ids[i] == conn) return i;
+  for (let i = 0; i < MAX_CONNECTIONS; i++) if (stateOf(i) != 0 && idOf(i) == conn) return i;
   return -1;
 }
 
 export function openConnection(conn: u32): bool {
   if (find(conn) >= 0) return true;
   for (let i = 0; i < MAX_CONNECTIONS; i++) {
-    if (!used[i]) {
-      used[i] = true;
-      ids[i] = conn;
-      mirroring[i] = false;
+    if (stateOf(i) == 0) {
+      store<u32>(ids + ((<usize>i) << 2), conn);
+      setState(i, OPEN);
       return true;
     }
   }
@@ -26,7 +43,7 @@ export function openConnection(conn: u32): bool {
 
 export function closeConnection(conn: u32): void {
   const i = find(conn);
-  if (i >= 0) used[i] = false;
+  if (i >= 0) setState(i, 0);
 }
 
 export function isOpen(conn: u32): bool {
@@ -35,25 +52,22 @@ export function isOpen(conn: u32): bool {
 
 export function setMirroring(conn: u32, on: bool): void {
   const i = find(conn);
-  if (i >= 0) mirroring[i] = on;
+  if (i >= 0) setState(i, on ? MIRRORING : OPEN);
 }
 
 export function anyMirroring(): bool {
-  for (let i = 0; i < MAX_CONNECTIONS; i++) if (used[i] && mirroring[i]) return true;
-  return false;
+  return mirrors > 0;
 }
 
 /** Number of mirroring connections; `mirroringAt(k)` is the k-th one's id. */
 export function mirroringCount(): i32 {
-  let n = 0;
-  for (let i = 0; i < MAX_CONNECTIONS; i++) if (used[i] && mirroring[i]) n++;
-  return n;
+  return mirrors;
 }
 
 export function mirroringAt(k: i32): u32 {
   for (let i = 0; i < MAX_CONNECTIONS; i++) {
-    if (used[i] && mirroring[i]) {
-      if (k == 0) return ids[i];
+    if (stateOf(i) == MIRRORING) {
+      if (k == 0) return idOf(i);
       k--;
     }
   }

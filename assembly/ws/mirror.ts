@@ -6,7 +6,6 @@
 // neither they nor the broadcast prepare that closes one are kept in the snapshot.
 import { host_ws_send, host_clock_ms } from "../host/imports";
 import {
-  packetSize,
   T_POWER,
   T_COLOR,
   T_ANIM_PREPARE,
@@ -30,43 +29,42 @@ let lastFlush: u32 = 0;
 
 // Snapshot table. Broadcast packets (address 0): one slot for each of the ten types. Panels
 // 1..MAX_PANELS: one slot each for the types sent to single panels (on/off, colour, prepare).
-const TYPES: u8[] = [4, 5, 12, 13, 14, 16, 17, 18, 19, 20];
-const PANEL_TYPES: u8[] = [T_POWER, T_COLOR, T_ANIM_PREPARE];
+// Raw tables read in place (a call per array read or search costs an interpreter hundreds of
+// instructions, and every packet of a runner start comes here).
+const TYPES = memory.data<u8>([4, 5, 12, 13, 14, 16, 17, 18, 19, 20]);
+/** Where each broadcast type's packet is kept (the sizes of the ones before it summed). */
+const OFFSETS = memory.data<u8>([0, 6, 14, 39, 46, 53, 63, 133, 147, 153]);
 const BROADCAST_BYTES: u32 = 161; // sum of the ten sizes
-const PANEL_BYTES: u32 = 39; // 6 + 8 + 25
+const PANEL_BYTES: u32 = 39; // 6 + 8 + 25: POWER, COLOR, ANIM_PREPARE
+const PANEL_OFFSETS = memory.data<u8>([0, 6, 14]);
+// Sequence numbers (0: empty), u32 each: the ten broadcast slots, then per panel type a run of
+// MAX_PANELS (a broadcast clears its type's run in one fill).
 const SLOTS = 10 + MAX_PANELS * 3;
 const snapData = memory.data(BROADCAST_BYTES + PANEL_BYTES * <u32>MAX_PANELS);
-const snapSeq = new StaticArray<u32>(SLOTS); // 0: empty
+const snapSeq = memory.data(SLOTS * 4);
 let seq: u32 = 0;
 let tableGroup: u8 = 0; // the group of an open pulse table: the prepares it serves are not snapshots
 let tableUses: u32 = 0;
 
-function typeOffset(types: u8[], type: u8): i32 {
-  let offset = 0;
-  for (let i = 0; i < types.length; i++) {
-    if (types[i] == type) return offset;
-    offset += <i32>packetSize(types[i]);
-  }
-  return -1;
+/** The panel type index of `type` (POWER 0, COLOR 1, ANIM_PREPARE 2), or -1. */
+function panelKind(type: u8): i32 {
+  return type == T_POWER ? 0 : type == T_COLOR ? 1 : type == T_ANIM_PREPARE ? 2 : -1;
 }
 
-/** Slot index and data address for (address, type), or -1 when the table does not keep it. */
-function slotOf(address: u32, type: u8): i32 {
-  if (address == 0) return TYPES.indexOf(type);
-  if (address > <u32>MAX_PANELS) return -1;
-  const k = PANEL_TYPES.indexOf(type);
-  return k < 0 ? -1 : 10 + (<i32>address - 1) * 3 + k;
+/** Slot index for (address, type) (`k` its panelKind), or -1 when the table does not keep it. */
+function slotOf(address: u32, type: u8, k: i32): i32 {
+  if (address == 0) {
+    for (let i = 0; i < 10; i++) if (load<u8>(TYPES + i) == type) return i;
+    return -1;
+  }
+  return k < 0 || address > <u32>MAX_PANELS ? -1 : 10 + k * MAX_PANELS + (<i32>address - 1);
 }
 
 function slotData(slot: i32): usize {
-  if (slot < 10) return snapData + <usize>typeOffset(TYPES, TYPES[slot]);
-  const panel = (slot - 10) / 3;
-  const k = (slot - 10) % 3;
-  return snapData + BROADCAST_BYTES + <usize>panel * PANEL_BYTES + <usize>typeOffset(PANEL_TYPES, PANEL_TYPES[k]);
-}
-
-function slotType(slot: i32): u8 {
-  return slot < 10 ? TYPES[slot] : PANEL_TYPES[(slot - 10) % 3];
+  if (slot < 10) return snapData + <usize>load<u8>(OFFSETS + slot);
+  const k = (slot - 10) / MAX_PANELS;
+  const panel = (slot - 10) % MAX_PANELS;
+  return snapData + BROADCAST_BYTES + <usize>panel * PANEL_BYTES + <usize>load<u8>(PANEL_OFFSETS + k);
 }
 
 /** Called for every mirrored packet the controller puts on the bus. */
@@ -83,14 +81,14 @@ export function mirrorPacket(ptr: usize, len: u32): void {
     tabled = load<u8>(ptr, HEADER_SIZE) == tableGroup;
     if (tabled && --tableUses == 0) tableGroup = 0;
   }
-  const slot = layerPalette || tabled ? -1 : slotOf(address, type);
+  const k = panelKind(type);
+  const slot = layerPalette || tabled ? -1 : slotOf(address, type, k);
   if (slot >= 0) {
     memory.copy(slotData(slot), ptr, len);
-    snapSeq[slot] = ++seq;
+    store<u32>(snapSeq + ((<usize>slot) << 2), ++seq);
     if (address == 0) {
       // A broadcast supersedes what single panels were sent of the same type.
-      const k = PANEL_TYPES.indexOf(type);
-      if (k >= 0) for (let p = 0; p < MAX_PANELS; p++) snapSeq[10 + p * 3 + k] = 0;
+      if (k >= 0) memory.fill(snapSeq + ((<usize>(10 + k * MAX_PANELS)) << 2), 0, MAX_PANELS * 4);
     }
   }
   if (!anyMirroring()) return;
@@ -134,7 +132,7 @@ export function sendSnapshot(conn: u32, now: u32): void {
     let best = -1;
     let bestSeq: u32 = 0xffffffff;
     for (let s = 0; s < SLOTS; s++) {
-      const q = snapSeq[s];
+      const q = load<u32>(snapSeq + ((<usize>s) << 2));
       if (q > after && q < bestSeq) {
         best = s;
         bestSeq = q;
@@ -142,11 +140,10 @@ export function sendSnapshot(conn: u32, now: u32): void {
     }
     if (best < 0) break;
     after = bestSeq;
+    // a record is address, type, length and the packet: its own first three bytes, then itself
     const data = slotData(best);
-    const len = packetSize(slotType(best));
-    store<u8>(out + used, load<u8>(data));
-    store<u8>(out + used, slotType(best), 1);
-    store<u8>(out + used, <u8>len, 2);
+    const len = <u32>load<u8>(data, 2);
+    memory.copy(out + used, data, 3);
     memory.copy(out + used + 3, data, len);
     used += 3 + len;
     count++;
