@@ -39,6 +39,8 @@ let cap: i32 = 0;
 let count: i32 = 0;
 let depth: i32 = 0;
 let status: i32 = PARSE_OK;
+/** Whether the string str() last read had an escape (its bytes are not its text). */
+let lastEscaped = false;
 
 // Why and where a document was refused (the 400 answer says both): the first failure's byte offset
 // and its reason.
@@ -381,6 +383,10 @@ function container(isObject: bool): void {
   if (t < 0) return;
   pos++;
   const close: u32 = isObject ? 0x7d : 0x5d;
+  // one bit per key hash (keyBit): a key whose bit is still clear repeats no earlier key, so the
+  // scan of the earlier keys runs only on a hash collision, or once any key has an escape
+  let seen: u64 = 0;
+  let escaped = false;
   skipSpace();
   if (peek() == close) pos++;
   else {
@@ -391,10 +397,13 @@ function container(isObject: bool): void {
         const key = count;
         str();
         if (status != PARSE_OK) return;
-        if (duplicateKey(t, key)) {
+        const bit = keyBit(key);
+        escaped = escaped || lastEscaped;
+        if ((escaped || (seen & bit) != 0) && duplicateKey(t, key)) {
           pos = sourceOf(key) - 1; // its opening quote
           return fail(E_DUPLICATE);
         }
+        seen |= bit;
         skipSpace();
         if (peek() != 0x3a) return fail(E_COLON);
         pos++;
@@ -410,6 +419,14 @@ function container(isObject: bool): void {
   if (status != PARSE_OK) return;
   setHigh(t, <u32>count);
   depth--;
+}
+
+/** A bit of 64 picked by the key's length and first and last bytes. */
+function keyBit(key: i32): u64 {
+  const p = sourceOf(key);
+  const n = lengthOf(key);
+  const sig = (n << 16) | ((<u32>load<u8>(p)) << 8) | (<u32>load<u8>(p + n - 1));
+  return (<u64>1) << ((sig * 0x9e3779b1) >> 26);
 }
 
 /** True when the key just read equals an earlier key of the same object. */
@@ -461,6 +478,7 @@ function number(): void {
 
 function str(): void {
   pos++; // opening quote
+  lastEscaped = false;
   const t = token(J_STRING, pos);
   if (t < 0) return;
   const start = pos;
@@ -469,6 +487,7 @@ function str(): void {
     const c = <u32>load<u8>(pos);
     if (c == 0x22) break;
     if (c == 0x5c) {
+      lastEscaped = true;
       const at = pos;
       pos++;
       const e = peek();
