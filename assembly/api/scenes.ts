@@ -18,7 +18,7 @@ import {
 import { STORE_MISSING, STORE_FULL, STORE_IO_ERROR } from "../store/kv";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 import { validateScene, REQUIRE_NAME, SCENE_OK, SCENE_TOO_NEW, tooNewVersion } from "../scene/validate";
-import { canonicalLength, writeCanonicalInPlace, spillLength, spillTo } from "../scene/canonical";
+import { writeCanonicalInPlace, spillLength, spillTo, releaseSpill } from "../scene/canonical";
 import { compileScene, sealCompiled } from "../playback/compile";
 import { writeInto, outLength } from "../playback/bytes";
 import { sceneDuration } from "../scene/startafter";
@@ -74,22 +74,26 @@ export function storeValidatedScene(id: string, root: i32, src: usize, len: u32)
   const duration = sceneDuration();
   const layers = layerCount;
   const version = schema;
-  // the compiled form goes to the end of the spare bytes: no memory of its own (playback/compile.ts)
+  // the compiled form is written into the spare bytes (no memory of its own: playback/compile.ts);
+  // the canonical form then goes over the source bytes, in place, which leaves the spare bytes alone
   const spare = src + len;
   writeInto(spare, BODY_SLACK, 0);
   compileScene(root);
-  const length = canonicalLength(root);
-  // the spill of legacy rewrites (at most 24 bytes a step, 2,306 in all) comes first: a compiled form
-  // it would reach is not kept (the scene plays from its JSON until it is saved in canonical form)
-  const compiled = length + outLength <= len + BODY_SLACK ? outLength : 0;
+  const produced = outLength;
   writeInto(0, 0, 0);
-  const form = spare + BODY_SLACK - compiled;
-  memory.copy(form, spare, compiled);
   const inPlace = writeCanonicalInPlace(root, src, len);
+  const length = <u32>inPlace + spillLength();
   if (inPlace < 0 || length > len + BODY_SLACK) {
+    releaseSpill();
     log(LOG_ERROR, "scenes: canonical form of scene " + id + " overflowed its spill");
     return STORE_IO_ERROR;
   }
+  // the compiled form moves to the end of the spare bytes, and the spill of legacy rewrites (at
+  // most 24 bytes a step, 2,306 in all) follows the bytes in place: a compiled form the spill would
+  // reach is not kept (the scene plays from its JSON until it is saved in canonical form)
+  const compiled = produced <= BODY_SLACK && length + produced <= len + BODY_SLACK ? produced : 0;
+  const form = spare + BODY_SLACK - compiled;
+  memory.copy(form, spare, compiled);
   // the request body's spare bytes take the spill, and its URL's room the header: no second copy
   spillTo(src + <usize>inPlace);
   const at = putSceneHeader(src, version, layers, duration, name);

@@ -36,7 +36,6 @@ import {
   RW_GEOMETRIC_SOURCE_ONLY,
 } from "./state";
 
-let counting = true;
 let written: u32 = 0; // bytes produced
 let w: usize = 0; // where the next in-place byte goes
 let free: usize = 0; // input before this address has been read and may be overwritten
@@ -57,7 +56,6 @@ function drain(): void {
 
 function put(c: u8): void {
   written++;
-  if (counting) return;
   if (ringCount == 0 && w < free) {
     store<u8>(w++, c);
     return;
@@ -74,10 +72,6 @@ function put(c: u8): void {
 
 /** Copies input bytes [p, p+n) to the output. */
 function copy(p: usize, n: u32): void {
-  if (counting) {
-    written += n;
-    return;
-  }
   if (ringCount == 0 && w <= p) {
     // the usual case: nothing waits and the output is behind the input (memory.copy is a memmove)
     memory.copy(w, p, n);
@@ -119,14 +113,13 @@ function spanStart(t: i32): usize {
 
 /** Input before `p` is dead: the walk has read it, or it is whitespace and punctuation. */
 function reach(p: usize): void {
-  if (counting) return;
   if (p > free) free = p;
   drain();
 }
 
 /** Input before token t is dead (t may be the token after the document). */
 function reachToken(t: i32): void {
-  if (!counting) reach(t < tokenEnd ? spanStart(t) : srcEnd);
+  reach(t < tokenEnd ? spanStart(t) : srcEnd);
 }
 
 function value(t: i32): void {
@@ -193,23 +186,13 @@ function value(t: i32): void {
   }
 }
 
-/** Length of the canonical form of the validated document at `root`. */
-export function canonicalLength(root: i32): u32 {
-  counting = true;
-  written = 0;
-  cursor = 0;
-  value(root);
-  return written;
-}
-
 /**
  * Writes the canonical form of the validated document at `root` over its own source bytes
  * [src, src+len). Returns how many bytes are in place at `src`; the rest of the output
- * (canonicalLength minus that) waits in the spill ring for spillTo. -1 if the ring overflowed
+ * (spillLength) waits in the spill ring for spillTo. -1 if the ring overflowed
  * (a bug: it is sized by the rewrites' growth).
  */
 export function writeCanonicalInPlace(root: i32, src: usize, len: u32): i32 {
-  counting = false;
   written = 0;
   cursor = 0;
   w = src;
@@ -224,7 +207,6 @@ export function writeCanonicalInPlace(root: i32, src: usize, len: u32): i32 {
   value(root);
   free = src + len;
   drain();
-  counting = true;
   if (overflow) {
     releaseSpill();
     return -1;

@@ -193,21 +193,38 @@ export function signature(s: string): u32 {
   return n == 0 ? 0 : ((<u32>n) << 16) | ((<u32>s.charCodeAt(0)) << 8) | (<u32>s.charCodeAt(n - 1));
 }
 
-/** Signatures of a key table, for `lookup`. */
+/** Slots of a key table's hash (more than twice the largest table's keys). */
+const SLOTS = 64;
+
+function slotOf(sig: u32): u32 {
+  return (sig * 0x9e3779b1) >> 26;
+}
+
+/** The hash of a key table for `lookup`: per slot (open addressing) the signature of a key << 8 |
+ * its index + 1, or 0. Keys are at most 255 bytes. */
 export function signatures(keys: StaticArray<string>): StaticArray<u32> {
-  const out = new StaticArray<u32>(keys.length);
-  for (let i = 0; i < keys.length; i++) out[i] = signature(keys[i]);
+  const out = new StaticArray<u32>(SLOTS);
+  for (let i = 0; i < keys.length; i++) {
+    const sig = signature(keys[i]);
+    let h = slotOf(sig);
+    while (out[h] != 0) h = (h + 1) & (SLOTS - 1);
+    out[h] = (sig << 8) | (<u32>i + 1);
+  }
   return out;
 }
 
-/** The index of string token t in `keys` (with their `sigs`), or -1. */
-export function lookup(t: i32, keys: StaticArray<string>, sigs: StaticArray<u32>): i32 {
+/** The index of string token t in `keys` (with their `table` from signatures()), or -1: one probe
+ * of the hash for most keys, where a scan of the table cost a validation 29 compares per member. */
+export function lookup(t: i32, keys: StaticArray<string>, table: StaticArray<u32>): i32 {
   const n = lengthOf(t);
   if (kindOf(t) != J_STRING || n == 0) return -1;
   const p = sourceOf(t);
   const sig = (n << 16) | ((<u32>load<u8>(p)) << 8) | (<u32>load<u8>(p + n - 1));
-  for (let k = 0; k < keys.length; k++) {
-    if (unchecked(sigs[k]) == sig && stringEquals(t, unchecked(keys[k]))) return k;
+  for (let h = slotOf(sig); ; h = (h + 1) & (SLOTS - 1)) {
+    const e = unchecked(table[h]);
+    if (e == 0) break;
+    const k = <i32>(e & 0xff) - 1;
+    if (e >> 8 == sig && stringEquals(t, unchecked(keys[k]))) return k;
   }
   // a key with escapes has another signature than its text: compare it with each (rare)
   if (hasEscape(t)) for (let k = 0; k < keys.length; k++) if (stringEquals(t, keys[k])) return k;

@@ -98,6 +98,17 @@ describe("parseJson: objects", () => {
     expect<i32>(parse('{"\\u0062":1,"b":2}')).toBe(PARSE_INVALID);
   });
 
+  it("finds a duplicate among more keys than the key-hash filter has bits", () => {
+    // 100 distinct keys share the filter's 64 bits: collisions must not be taken for duplicates
+    let doc = "{";
+    for (let i = 0; i < 100; i++) doc += (i > 0 ? "," : "") + '"k' + i.toString() + '":' + i.toString();
+    expect<i32>(parse(doc + "}")).toBe(PARSE_OK);
+    expect<i32>(sizeOf(0)).toBe(100);
+    expect<i32>(parse(doc + ',"k57":0}')).toBe(PARSE_INVALID);
+    expect<i32>(parse(doc + ',"k\u0035":0}')).toBe(PARSE_INVALID);
+    expect<i32>(parse(doc + ',"k\u0035x":0}')).toBe(PARSE_OK);
+  });
+
   it("rejects duplicates after a nested value", () => {
     expect<i32>(parse('{"a":{"x":[1,2]},"b":0,"a":null}')).toBe(PARSE_INVALID);
   });
@@ -241,6 +252,20 @@ describe("parseJson: numbers", () => {
     expect<i64>(intIn(element(0, 0), 0, 5000, -1)).toBe(-1);
     expect<i64>(intIn(element(0, 2), 0, 255, -1)).toBe(10);
     expect<i64>(intIn(element(0, 2), 0, 9, -1)).toBe(-1);
+  });
+
+  it("reads integers in range, signed and long, and nothing else", () => {
+    expect<i32>(parse("[-0,-5,1e2,2.5,9999999999999999,99999999999999999,255,256]")).toBe(PARSE_OK);
+    expect<i64>(intIn(element(0, 0), 0, 10, -1)).toBe(0);
+    expect<i64>(intIn(element(0, 1), -10, 10, 99)).toBe(-5);
+    expect<i64>(intIn(element(0, 1), 0, 10, 99)).toBe(99);
+    expect<i64>(intIn(element(0, 2), 0, 1000, -1)).toBe(-1);
+    expect<i64>(intIn(element(0, 3), 0, 10, -1)).toBe(-1);
+    expect<i64>(intIn(element(0, 4), 0, 9999999999999999, -1)).toBe(9999999999999999);
+    expect<i64>(intIn(element(0, 5), 0, 99999999999999999, -1)).toBe(-1); // more than 16 characters
+    expect<i64>(intIn(element(0, 6), 0, 255, -1)).toBe(255);
+    expect<i64>(intIn(element(0, 7), 0, 255, -1)).toBe(-1);
+    expect<i64>(intIn(0, 0, 255, -1)).toBe(-1); // the array itself
   });
 
   it("rejects incomplete exponents and fractions", () => {
