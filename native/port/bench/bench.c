@@ -293,10 +293,10 @@ static void memory(const char *when) {
 #ifdef TESSERA_WAMR
   tessera_wamr_stats_t s;
   if (tessera_wamr_stats(&s))
-    printf("memory %s linear=%lu counted=%d live=%u peak=%u pool=%d pool_used=%u pool_highmark=%u image_copy=%u "
-           "module=%u instance=%u exec_env=%u fast=%d\n",
-           when, (unsigned long)linear, s.counted, s.live, s.peak, s.pool, s.pool_used, s.pool_highmark, s.image_copy,
-           s.module, s.instance, s.exec_env, s.fast_interp);
+    printf("memory %s linear=%lu counted=%d live=%u peak=%u blocks=%u pool=%d pool_used=%u pool_highmark=%u "
+           "image_copy=%u image_split=%d module=%u instance=%u exec_env=%u stack_size=%u stack_used=%u fast=%d\n",
+           when, (unsigned long)linear, s.counted, s.live, s.peak, s.blocks, s.pool, s.pool_used, s.pool_highmark,
+           s.image_copy, s.image_split, s.module, s.instance, s.exec_env, s.stack_size, s.stack_used, s.fast_interp);
 #elif defined(TESSERA_WASM3)
   tessera_wasm3_stats_t s;
   if (tessera_wasm3_stats(&s))
