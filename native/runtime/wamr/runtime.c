@@ -42,13 +42,15 @@
 #define TESSERA_WAMR_FAST_INTERP 0 /* unknown: copy the image, which both interpreters accept */
 #endif
 
-/* The one execution stack (WAMR's operand stack and frames; C runs on the thread's own stack). Frames
- * hold native pointers, so a 64-bit host needs more. On 32-bit (the device, the bench) the deepest use
- * measured (bench/wamr.ts paints the stack: the bench's workload, a body nested 1000 deep included,
- * which the core refuses after 16 levels) is printed by the bench; WAMR also refuses a frame unless
- * twice its size is free. docs/porting.md has the figures and the margin. */
+/* The one execution stack (WAMR's operand stack and frames; C runs on the thread's own stack). On 32-bit
+ * (the device, the bench) the deepest use measured is 10,716 B: a body nested 1000 deep sent to each
+ * endpoint that reads JSON, which the core's parser refuses after 16 levels of recursion (its only
+ * recursive function); every other path of the bench's workload stays under 4.8 KB. 12 KiB leaves
+ * 1.5 KB (about three more parser levels; WAMR also wants a frame's size twice free before pushing it).
+ * The bench prints the figure on every run (stack_used). Frames hold native pointers, so a 64-bit host
+ * (the PC test suite) gets more. docs/porting.md, "Device memory and time". */
 #ifndef TESSERA_WAMR_STACK_SIZE
-#define TESSERA_WAMR_STACK_SIZE (sizeof(void *) > 4 ? 32 * 1024 : 16 * 1024)
+#define TESSERA_WAMR_STACK_SIZE (sizeof(void *) > 4 ? 32 * 1024 : 12 * 1024)
 #endif
 #define STACK_SIZE TESSERA_WAMR_STACK_SIZE
 
@@ -104,6 +106,17 @@ static void *count_realloc(void *p, unsigned int size) {
   if (live > peak) peak = live;
   return n + 1;
 }
+#endif
+
+#if defined(ESP_PLATFORM) && !defined(TESSERA_WAMR_COUNT_ALLOC) && !defined(TESSERA_WAMR_POOL_BYTES)
+/* ESP-IDF: WAMR's own allocator there (platform/esp-idf/espidf_malloc.c, os_malloc) asks the heap for
+ * 12 bytes more per block, to return 8-aligned memory and keep the original pointer; the classic
+ * interpreter holds about 1,100 blocks (a few per function), so that is 13 KB. Nothing it allocates
+ * through here needs more than the heap's own alignment on a 32-bit target (8-byte values are moved as
+ * two words there; linear memory, which WAMR asserts 8-aligned, comes from os_mmap, not from here). */
+static void *device_malloc(unsigned int size) { return malloc(size); }
+static void *device_realloc(void *p, unsigned int size) { return realloc(p, size); }
+static void device_free(void *p) { free(p); }
 #endif
 
 enum {
@@ -297,18 +310,23 @@ static int fail(const char *what, const char *error) {
 int tessera_rt_load(void) {
   char error[128] = {0};
   if (!initialised) {
-#if defined(TESSERA_WAMR_COUNT_ALLOC) || defined(TESSERA_WAMR_POOL_BYTES)
+#if defined(TESSERA_WAMR_COUNT_ALLOC) || defined(TESSERA_WAMR_POOL_BYTES) || defined(ESP_PLATFORM)
     RuntimeInitArgs init;
     memset(&init, 0, sizeof init);
-#ifdef TESSERA_WAMR_COUNT_ALLOC
+#if defined(TESSERA_WAMR_COUNT_ALLOC)
     init.mem_alloc_type = Alloc_With_Allocator;
     init.mem_alloc_option.allocator.malloc_func = (void *)count_malloc;
     init.mem_alloc_option.allocator.realloc_func = (void *)count_realloc;
     init.mem_alloc_option.allocator.free_func = (void *)count_free;
-#else
+#elif defined(TESSERA_WAMR_POOL_BYTES)
     init.mem_alloc_type = Alloc_With_Pool;
     init.mem_alloc_option.pool.heap_buf = pool;
     init.mem_alloc_option.pool.heap_size = sizeof pool;
+#else
+    init.mem_alloc_type = Alloc_With_Allocator;
+    init.mem_alloc_option.allocator.malloc_func = (void *)device_malloc;
+    init.mem_alloc_option.allocator.realloc_func = (void *)device_realloc;
+    init.mem_alloc_option.allocator.free_func = (void *)device_free;
 #endif
     if (!wasm_runtime_full_init(&init)) return fail("wamr: init failed", "");
 #else
