@@ -195,10 +195,10 @@ function callgrind(binary: string, variant: Variant, fixtures: string, outDir: s
 
 const n = (f: Fields | undefined, k: string) => Number(f?.[k] ?? NaN);
 
-/** What ESP-IDF's system allocator adds to each block WAMR holds: WAMR 2.4.4's esp-idf os_malloc asks
- * for size + 8 + sizeof(uintptr_t) (to return 8-aligned memory and keep the original pointer) and TLSF
- * adds its 4-byte block header; rounding to 4 not counted. */
-const ESP_IDF_BLOCK_OVERHEAD = 16;
+/** What ESP-IDF's heap adds to each block WAMR holds, at most: runtime/wamr/runtime.c gives WAMR the heap's
+ * malloc on ESP-IDF, and TLSF (32-bit) adds a 4-byte header and rounds the size up to 4 bytes. (WAMR's
+ * own esp-idf os_malloc, which the adapter no longer uses, would add 12 bytes more.) */
+const ESP_IDF_BLOCK_OVERHEAD = 8;
 
 /** What the core holds on a device, from a counted run: WAMR's peak (RAM image, module, instance,
  * exec env and whatever it allocated later) plus linear memory (plus the old block while it grows: on
@@ -426,7 +426,7 @@ export async function benchWamr(options: { profile?: boolean } = {}): Promise<Wa
       "copied from flash into linear memory; runtime/wamr/ram_image.c); fast loads from flash. stack used: the most of",
       "the exec env's stack written over the run (painted), against its size. WAMR peak: the most WAMR held at once.",
       "total: WAMR peak + linear memory (+ the old block while linear memory grows, if it did). + ESP-IDF headers: total",
-      `+ ${ESP_IDF_BLOCK_OVERHEAD} B per block WAMR holds (its esp-idf os_malloc adds 12 B to each, TLSF a 4-byte header).`,
+      `+ ${ESP_IDF_BLOCK_OVERHEAD} B per block WAMR holds, at most (TLSF's 4-byte header and rounding to 4 on ESP-IDF).`,
       "",
       "WAMR's own pool statistics (Alloc_With_Pool, 1 MiB; wasm_runtime_get_mem_alloc_info), classic:",
       table(["build, variant", "used after load", "used at end", "highmark", "restarts"], poolRows, "lrrrr"),
