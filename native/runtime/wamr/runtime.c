@@ -7,17 +7,22 @@
  *
  * One copy of everything (docs/porting.md, "Device memory and time"):
  *  - the image: WAMR's classic interpreter rewrites opcodes in the buffer it loads and runs the code
- *    from it, so it needs the image in writable RAM: one private copy, kept while loaded (never
- *    freeable: wasm_runtime_is_underlying_binary_freeable is false in that mode), loaded with
- *    wasm_binary_freeable false so that WAMR points into that copy for names and data segments rather
- *    than copying them once more. The fast interpreter compiles the code into its own buffers; with
- *    wasm_binary_freeable true it copies the names and data segments it keeps and never writes into
- *    or reads the image after loading, so with TESSERA_WAMR_FAST_INTERP=1 it loads straight from the
- *    port's bytes (read-only flash on a device), no copy. (With freeable false it would write into
- *    the image: it NUL-terminates names in place, wasm_const_str_list_insert.)
- *  - the stack: one exec env, made once per instance. wasm_runtime_instantiate makes a temporary one
- *    (same size) only to run the start function and frees it before returning.
- * The copy comes from wasm_runtime_malloc, so the bench's allocators (WAMR's pool, TESSERA_WAMR_POOL_BYTES,
+ *    from it, so it needs the code in writable RAM, and only the code: it loads a RAM image
+ *    (ram_image.c) of the sections up to the code, without the data segments, which are copied from
+ *    the port's bytes (flash) into linear memory after instantiation, before the start function runs
+ *    (exported in the RAM image for that). The RAM image is kept while loaded (never freeable:
+ *    wasm_runtime_is_underlying_binary_freeable is false in that mode), loaded with
+ *    wasm_binary_freeable false so that WAMR points into it for names rather than copying them once
+ *    more. An image of another shape is copied and loaded whole. The fast interpreter compiles the
+ *    code into its own buffers; with wasm_binary_freeable true it copies the names and data segments
+ *    it keeps and never writes into or reads the image after loading, so with
+ *    TESSERA_WAMR_FAST_INTERP=1 it loads straight from the port's bytes (read-only flash on a device),
+ *    no copy. (With freeable false it would write into the image: it NUL-terminates names in place,
+ *    wasm_const_str_list_insert.)
+ *  - the stack: one exec env, made once per instance; with a RAM image WAMR makes no other (the start
+ *    function runs on it). Otherwise wasm_runtime_instantiate makes a temporary one (same size) only to
+ *    run the start function and frees it before returning.
+ * The RAM image comes from wasm_runtime_malloc, so the bench's allocators (WAMR's pool, TESSERA_WAMR_POOL_BYTES,
  * or a counting one, TESSERA_WAMR_COUNT_ALLOC) see it with everything else WAMR allocates; linear memory
  * is WAMR's os_mmap, outside them (heap_caps_malloc on ESP-IDF).
  */
@@ -37,17 +42,20 @@
 #define TESSERA_WAMR_FAST_INTERP 0 /* unknown: copy the image, which both interpreters accept */
 #endif
 
-/* The one execution stack (WAMR's operand stack and frames; C runs on the thread's own stack). Frames
- * hold native pointers, so a 64-bit host needs more: the classic interpreter's deepest use in the
- * black-box suite (a body nested 1000 deep, which the core refuses after 16 levels) fits 16 KiB on
- * 32-bit (the device, the bench) but needs 20 KiB on x86-64. */
+/* The one execution stack (WAMR's operand stack and frames; C runs on the thread's own stack). On 32-bit
+ * (the device, the bench) the deepest use measured is 10,716 B: a body nested 1000 deep sent to each
+ * endpoint that reads JSON, which the core's parser refuses after 16 levels of recursion (its only
+ * recursive function); every other path of the bench's workload stays under 4.8 KB. 12 KiB leaves
+ * 1.5 KB (about three more parser levels; WAMR also wants a frame's size twice free before pushing it).
+ * The bench prints the figure on every run (stack_used). Frames hold native pointers, so a 64-bit host
+ * (the PC test suite) gets more. docs/porting.md, "Device memory and time". */
 #ifndef TESSERA_WAMR_STACK_SIZE
-#define TESSERA_WAMR_STACK_SIZE (sizeof(void *) > 4 ? 32 * 1024 : 16 * 1024)
+#define TESSERA_WAMR_STACK_SIZE (sizeof(void *) > 4 ? 32 * 1024 : 12 * 1024)
 #endif
 #define STACK_SIZE TESSERA_WAMR_STACK_SIZE
 
 static int initialised;
-static uint8_t *image; /* the classic interpreter's writable copy, kept while loaded; NULL under fast */
+static uint8_t *image; /* the classic interpreter's RAM image (or whole copy), kept while loaded; NULL under fast */
 static wasm_module_t module;
 static wasm_module_inst_t instance;
 static wasm_exec_env_t exec_env;
@@ -64,7 +72,9 @@ static uint8_t pool[TESSERA_WAMR_POOL_BYTES] __attribute__((aligned(8)));
 #ifdef TESSERA_WAMR_COUNT_ALLOC
 /* The bench's allocator: malloc with a size header, counting the bytes WAMR holds and their peak
  * exactly (WAMR 2.4's pool statistics miss a realloc that grows in place, which its loader does). */
-static uint32_t live, peak;
+static uint32_t live, peak, blocks;
+static uint8_t *stack; /* the exec env's stack, painted with STACK_PAINT when it is made */
+#define STACK_PAINT 0xa5
 typedef union {
   uint32_t size;
   uint64_t align;
@@ -74,6 +84,7 @@ static void *count_malloc(unsigned int size) {
   if (!h) return NULL;
   h->size = size;
   live += size;
+  blocks++;
   if (live > peak) peak = live;
   return h + 1;
 }
@@ -81,6 +92,7 @@ static void count_free(void *p) {
   if (!p) return;
   header_t *h = (header_t *)p - 1;
   live -= h->size;
+  blocks--;
   free(h);
 }
 static void *count_realloc(void *p, unsigned int size) {
@@ -94,6 +106,17 @@ static void *count_realloc(void *p, unsigned int size) {
   if (live > peak) peak = live;
   return n + 1;
 }
+#endif
+
+#if defined(ESP_PLATFORM) && !defined(TESSERA_WAMR_COUNT_ALLOC) && !defined(TESSERA_WAMR_POOL_BYTES)
+/* ESP-IDF: WAMR's own allocator there (platform/esp-idf/espidf_malloc.c, os_malloc) asks the heap for
+ * 12 bytes more per block, to return 8-aligned memory and keep the original pointer; the classic
+ * interpreter holds about 1,100 blocks (a few per function), so that is 13 KB. Nothing it allocates
+ * through here needs more than the heap's own alignment on a 32-bit target (8-byte values are moved as
+ * two words there; linear memory, which WAMR asserts 8-aligned, comes from os_mmap, not from here). */
+static void *device_malloc(unsigned int size) { return malloc(size); }
+static void *device_realloc(void *p, unsigned int size) { return realloc(p, size); }
+static void device_free(void *p) { free(p); }
 #endif
 
 enum {
@@ -191,12 +214,22 @@ static NativeSymbol natives[] = {
     {"host_wifi_configure", (void *)n_wifi_configure, "(iiii)", NULL},
 };
 
+#ifdef TESSERA_WAMR_COUNT_ALLOC
+static void note_stack(void);
+#endif
+
 static void unload(void) {
+#ifdef TESSERA_WAMR_COUNT_ALLOC
+  note_stack();
+#endif
   if (exec_env) wasm_runtime_destroy_exec_env(exec_env);
   if (instance) wasm_runtime_deinstantiate(instance);
   if (module) wasm_runtime_unload(module);
   if (image) wasm_runtime_free(image);
   exec_env = NULL;
+#ifdef TESSERA_WAMR_COUNT_ALLOC
+  stack = NULL;
+#endif
   instance = NULL;
   module = NULL;
   image = NULL;
@@ -213,12 +246,44 @@ static uint32_t pool_used(void) {
   return 0;
 }
 
+/* The exec env, made on the calling thread. Counted builds paint its stack, so that the bench can read
+ * the most of it the core has used (stack_used). */
+static wasm_exec_env_t make_exec_env(void) {
+  uint32_t before = pool_used();
+  exec_env = wasm_runtime_create_exec_env(instance, STACK_SIZE);
+  if (!exec_env) return NULL;
+  exec_env_thread = pthread_self();
+#ifdef TESSERA_WAMR_COUNT_ALLOC
+  /* one block: the exec env's fields, then the stack (wasm_exec_env_create_internal), untouched so far */
+  stack = (uint8_t *)exec_env + (pool_used() - before) - STACK_SIZE;
+  memset(stack, STACK_PAINT, STACK_SIZE);
+#else
+  (void)before;
+#endif
+  return exec_env;
+}
+
+#ifdef TESSERA_WAMR_COUNT_ALLOC
+/* The most of the painted stack written so far (kept across exec envs). */
+static void note_stack(void) {
+  if (!stack) return;
+  uint32_t used = STACK_SIZE;
+  while (used && stack[used - 1] == STACK_PAINT) used--;
+  if (used > stats.stack_used) stats.stack_used = used;
+}
+#endif
+
 int tessera_wamr_stats(tessera_wamr_stats_t *out) {
+#ifdef TESSERA_WAMR_COUNT_ALLOC
+  note_stack();
+#endif
   *out = stats;
 #ifdef TESSERA_WAMR_COUNT_ALLOC
   out->counted = 1;
   out->live = live;
   out->peak = peak;
+  out->blocks = blocks;
+  out->stack_size = STACK_SIZE;
 #endif
 #ifdef TESSERA_WAMR_POOL_BYTES
   mem_alloc_info_t info;
@@ -245,18 +310,23 @@ static int fail(const char *what, const char *error) {
 int tessera_rt_load(void) {
   char error[128] = {0};
   if (!initialised) {
-#if defined(TESSERA_WAMR_COUNT_ALLOC) || defined(TESSERA_WAMR_POOL_BYTES)
+#if defined(TESSERA_WAMR_COUNT_ALLOC) || defined(TESSERA_WAMR_POOL_BYTES) || defined(ESP_PLATFORM)
     RuntimeInitArgs init;
     memset(&init, 0, sizeof init);
-#ifdef TESSERA_WAMR_COUNT_ALLOC
+#if defined(TESSERA_WAMR_COUNT_ALLOC)
     init.mem_alloc_type = Alloc_With_Allocator;
     init.mem_alloc_option.allocator.malloc_func = (void *)count_malloc;
     init.mem_alloc_option.allocator.realloc_func = (void *)count_realloc;
     init.mem_alloc_option.allocator.free_func = (void *)count_free;
-#else
+#elif defined(TESSERA_WAMR_POOL_BYTES)
     init.mem_alloc_type = Alloc_With_Pool;
     init.mem_alloc_option.pool.heap_buf = pool;
     init.mem_alloc_option.pool.heap_size = sizeof pool;
+#else
+    init.mem_alloc_type = Alloc_With_Allocator;
+    init.mem_alloc_option.allocator.malloc_func = (void *)device_malloc;
+    init.mem_alloc_option.allocator.realloc_func = (void *)device_realloc;
+    init.mem_alloc_option.allocator.free_func = (void *)device_free;
 #endif
     if (!wasm_runtime_full_init(&init)) return fail("wamr: init failed", "");
 #else
@@ -272,24 +342,36 @@ int tessera_rt_load(void) {
   const uint8_t *bytes = port_core_image(&len);
   if (!bytes || !len) return fail("wamr: no core image", "");
   build_id = tessera_build_id(bytes, len);
-  uint32_t used = pool_used();
-  uint8_t *load_from = (uint8_t *)bytes; /* the fast interpreter, freeable: only reads it while loading */
-  if (!TESSERA_WAMR_FAST_INTERP) {
-    image = wasm_runtime_malloc(len);
-    if (!image) return fail("wamr: out of memory", "");
-    memcpy(image, bytes, len);
-    load_from = image;
+  tessera_ram_image_t plan;
+  /* Classic: the RAM image if this image splits, else (or if WAMR refuses it) the whole image. */
+  for (int whole = TESSERA_WAMR_FAST_INTERP; !module; whole++) {
+    uint32_t used = pool_used(), load_len = len;
+    uint8_t *load_from = (uint8_t *)bytes; /* the fast interpreter, freeable: only reads it while loading */
+    memset(&plan, 0, sizeof plan);
+    plan.start = -1;
+    if (!TESSERA_WAMR_FAST_INTERP) {
+      uint32_t split = whole ? 0 : tessera_ram_image_plan(bytes, len, &plan);
+      if (!split) memset(&plan, 0, sizeof plan), plan.start = -1, whole = 1;
+      load_len = split ? split : len;
+      image = wasm_runtime_malloc(load_len);
+      if (!image) return fail("wamr: out of memory", "");
+      if (split) tessera_ram_image_write(bytes, len, &plan, image);
+      else memcpy(image, bytes, len);
+      load_from = image;
+    }
+    uint32_t at = pool_used();
+    stats.image_copy = at - used;
+    stats.image_split = load_from != bytes && load_len != len;
+    LoadArgs args;
+    memset(&args, 0, sizeof args);
+    args.name = "";
+    args.wasm_binary_freeable = TESSERA_WAMR_FAST_INTERP; /* above: fast keeps nothing of the image */
+    module = wasm_runtime_load_ex(load_from, load_len, &args, error, sizeof error);
+    if (module) stats.module = pool_used() - at;
+    else if (whole) return fail("wamr: load: ", error);
+    else unload(); /* the split image refused (memory.init needs the data count): load it whole */
   }
   uint32_t at = pool_used();
-  stats.image_copy = at - used;
-  LoadArgs args;
-  memset(&args, 0, sizeof args);
-  args.name = "";
-  args.wasm_binary_freeable = TESSERA_WAMR_FAST_INTERP; /* above: fast keeps nothing of the image */
-  module = wasm_runtime_load_ex(load_from, len, &args, error, sizeof error);
-  if (!module) return fail("wamr: load: ", error);
-  stats.module = pool_used() - at;
-  at = pool_used();
   instance = wasm_runtime_instantiate(module, STACK_SIZE, 0, error, sizeof error);
   if (!instance) return fail("wamr: instantiate: ", error);
   stats.instance = pool_used() - at;
@@ -298,10 +380,19 @@ int tessera_rt_load(void) {
     if (!functions[i]) return fail("wamr: missing export ", EXPORTS[i]);
   }
   at = pool_used();
-  exec_env = wasm_runtime_create_exec_env(instance, STACK_SIZE);
-  if (!exec_env) return fail("wamr: exec env", "");
+  if (!make_exec_env()) return fail("wamr: exec env", "");
   stats.exec_env = pool_used() - at;
-  exec_env_thread = pthread_self();
+  /* The RAM image: the data segments from the port's bytes, then the start function, which reads them. */
+  if (tessera_ram_image_init_memory(bytes, &plan, tessera_rt_mem(0, 0), tessera_rt_mem_size()))
+    return fail("wamr: instantiate: ", "data segment does not fit in memory");
+  if (plan.start >= 0) {
+    wasm_function_inst_t start = wasm_runtime_lookup_function(instance, TESSERA_RAM_IMAGE_START);
+    if (!start) return fail("wamr: missing export ", TESSERA_RAM_IMAGE_START);
+    if (!wasm_runtime_call_wasm(exec_env, start, 0, NULL)) {
+      const char *e = wasm_runtime_get_exception(instance);
+      return fail("wamr: start: ", e ? e : "exception");
+    }
+  }
   return 0;
 }
 
@@ -337,13 +428,14 @@ static int call(int f, uint32_t argc, uint32_t *argv) {
     /* another thread holds the host's lock now: give it an exec env (and signal env) of its own */
     /* the old one goes first, so that there is never more than one stack */
     if (!wasm_runtime_thread_env_inited()) wasm_runtime_init_thread_env();
+#ifdef TESSERA_WAMR_COUNT_ALLOC
+    note_stack();
+#endif
     wasm_runtime_destroy_exec_env(exec_env);
-    exec_env = wasm_runtime_create_exec_env(instance, STACK_SIZE);
-    if (!exec_env) {
+    if (!make_exec_env()) {
       trap_reason = "wamr: exec env";
       return 0;
     }
-    exec_env_thread = pthread_self();
   }
   if (wasm_runtime_call_wasm(exec_env, functions[f], argc, argv)) return 1;
   const char *e = wasm_runtime_get_exception(instance);
