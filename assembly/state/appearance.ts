@@ -1,8 +1,9 @@
 // Appearance: the global look of all panels (brightness, three base colours, active palette).
 // Persisted under the key "appearance" in the same JSON shape as the API, and read back through
 // the same validation, so a stored document can never hold what the API would reject.
-import { member, kindOf, sizeOf, element, stringValue, numberValue, J_ARRAY } from "../json/reader";
-import { expectObject, onlyKeys, expectInt, expectHexColor, expectString, fail } from "../json/validate";
+import { member, kindOf, sizeOf, element, stringValue, J_ARRAY } from "../json/reader";
+import { expectHexColor, expectString, fail } from "../json/validate";
+import { checkFields, present, F_INT } from "../json/fields";
 import * as w from "../json/writer";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
 import { BUILTIN_PALETTES } from "../palette/builtin";
@@ -45,19 +46,21 @@ export function activePalette(): Palette {
   return found ? found : basePalette(appearance.baseColors);
 }
 
+const KEYS: StaticArray<string> = ["brightness", "baseColors", "palette"];
+// The checks before the colours' and the palette's: key (in KEYS), kind, range, field (json/fields.ts).
+// prettier-ignore
+const ROWS = memory.data<u16>([
+  0, F_INT, 0, 255, <u16>offsetof<AppearancePatch>("brightness"),
+]);
+
 /** Validates a PATCH body (or, with `stored`, the stored document); null after recording the first
  * problem. The palette is checked last (finding a custom one closes the JSON document). A stored
  * appearance whose palette has gone (deleted, or its file corrupt) keeps its other fields and falls
  * back to Base colors. */
 export function parseAppearancePatch(v: i32, stored: bool = false): AppearancePatch | null {
-  if (!expectObject(v, "") || !onlyKeys(v, "", ["brightness", "baseColors", "palette"])) return null;
   const patch = new AppearancePatch();
-  const b = member(v, "brightness");
-  if (b >= 0) {
-    if (!expectInt(b, "brightness", 0, 255)) return null;
-    patch.hasBrightness = true;
-    patch.brightness = <u32>numberValue(b);
-  }
+  if (!checkFields(v, KEYS, KEYS, ROWS, 1, changetype<usize>(patch))) return null;
+  patch.hasBrightness = (present & 1) != 0;
   const colors = member(v, "baseColors");
   if (colors >= 0) {
     if (kindOf(colors) != J_ARRAY || sizeOf(colors) != 3) {
