@@ -1,27 +1,28 @@
 // GET /api/state, POST /api/state/power.
 import * as w from "../json/writer";
-import { app, controllerFirmware } from "../state/app";
+import { app, AppState } from "../state/app";
+import { fillFields, V_BOOL, V_STR, V_DECIMAL } from "../json/template";
+import * as t from "../generated/text";
 import { jsonBody, sendInvalid, queueOrBusy, queueHasRoom, sendStoreFailure } from "../http/request";
 import { storeWrite } from "../store/kv";
 import { POWER_KEY } from "../state/config";
 import { checkFields, F_BOOL, F_REQUIRED } from "../json/fields";
 import { W_POWER } from "../core/queue";
 
+// The answer's values: kind, field of AppState (json/template.ts fillFields), marker by marker.
+// prettier-ignore
+const FIELDS = memory.data<u8>([
+  V_BOOL, <u8>offsetof<AppState>("isOn"),
+  V_STR, <u8>offsetof<AppState>("lastPlayedSceneId"),
+  V_BOOL, <u8>offsetof<AppState>("lastPlayedSceneIsStored"),
+  V_BOOL, <u8>offsetof<AppState>("playing"),
+  V_DECIMAL, <u8>offsetof<AppState>("speed"),
+  V_STR, <u8>offsetof<AppState>("controllerFirmware"),
+]);
+
 export function getState(req: u32, _param: string, _body: usize, _len: u32): void {
   w.begin(req, 200);
-  w.raw('{"isOn":');
-  w.boolean(app.isOn);
-  w.raw(',"lastPlayedSceneId":');
-  w.str(app.lastPlayedSceneId);
-  w.raw(',"lastPlayedSceneIsStored":');
-  w.boolean(app.lastPlayedSceneIsStored);
-  w.raw(',"playing":');
-  w.boolean(app.playing);
-  w.raw(',"speed":');
-  w.decimal(app.speed);
-  w.raw(',"controllerFirmware":');
-  w.str(controllerFirmware);
-  w.byte(0x7d);
+  fillFields(t.STATE, t.STATE_LENGTH, FIELDS, changetype<usize>(app));
   w.finish();
 }
 

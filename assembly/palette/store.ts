@@ -168,15 +168,6 @@ export function paletteFileStatus(name: string): i32 {
   return n == STORE_MISSING ? P_MISSING : P_IO_ERROR;
 }
 
-/** Whether a palette of this name (any casing) exists: Base colors, a built-in or a custom file
- * (even an unreadable one). Reads no document, so it is safe while walking the tokens of another
- * (scene validation, for example). */
-export function paletteNameExists(name: string): bool {
-  if (sameName(name, BASE_COLORS_NAME)) return true;
-  for (let i = 0; i < BUILTIN_PALETTES.length; i++) if (sameName(BUILTIN_PALETTES[i].name, name)) return true;
-  return paletteFileStatus(name) == P_OK;
-}
-
 /** The stored palette with this name (any casing) as a Palette, or null when there is none or it
  * cannot be read. Closes the open JSON document: call it only when done with its tokens. */
 export function loadPalette(name: string): Palette | null {

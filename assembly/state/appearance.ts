@@ -4,7 +4,8 @@
 import { member, kindOf, sizeOf, element, stringValue, J_ARRAY } from "../json/reader";
 import { expectHexColor, expectString, fail } from "../json/validate";
 import { checkFields, present, F_INT } from "../json/fields";
-import * as w from "../json/writer";
+import { fillFields, V_INT, V_COLORS, V_STR } from "../json/template";
+import * as t from "../generated/text";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
 import { BUILTIN_PALETTES } from "../palette/builtin";
 import { loadPalette } from "../palette/store";
@@ -109,16 +110,15 @@ export function applyAppearancePatch(patch: AppearancePatch): void {
   }
 }
 
+// The document's values: kind, field of Appearance (json/template.ts fillFields), marker by marker.
+// prettier-ignore
+const FIELDS = memory.data<u8>([
+  V_INT, <u8>offsetof<Appearance>("brightness"),
+  V_COLORS, <u8>offsetof<Appearance>("baseColors"),
+  V_STR, <u8>offsetof<Appearance>("palette"),
+]);
+
 /** Writes the appearance as JSON to the current writer sink. */
 export function writeAppearance(): void {
-  w.raw('{"brightness":');
-  w.int(appearance.brightness);
-  w.raw(',"baseColors":[');
-  for (let i = 0; i < 3; i++) {
-    if (i > 0) w.byte(0x2c);
-    w.color(appearance.baseColors[i]);
-  }
-  w.raw('],"palette":');
-  w.str(appearance.palette);
-  w.byte(0x7d);
+  fillFields(t.APPEARANCE, t.APPEARANCE_LENGTH, FIELDS, changetype<usize>(appearance));
 }

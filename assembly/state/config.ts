@@ -4,7 +4,8 @@
 import { member, sizeOf, element, stringValue, lengthOf, sourceOf } from "../json/reader";
 import { expectArray, expectString, fail } from "../json/validate";
 import { checkFields, F_INT } from "../json/fields";
-import * as w from "../json/writer";
+import { fillFields, V_INT, V_STRS } from "../json/template";
+import * as t from "../generated/text";
 
 export const CONFIG_KEY = "configuration";
 export const POWER_KEY = "power";
@@ -81,16 +82,14 @@ export function applyConfigPatch(patch: ConfigPatch): void {
   if (hosts !== null) config.allowedHosts = hosts;
 }
 
+// The document's values: kind, field of Configuration (json/template.ts fillFields), marker by marker.
+// prettier-ignore
+const FIELDS = memory.data<u8>([
+  V_INT, <u8>offsetof<Configuration>("powerStateOnBoot"),
+  V_INT, <u8>offsetof<Configuration>("logicalRoot"),
+  V_STRS, <u8>offsetof<Configuration>("allowedHosts"),
+]);
+
 export function writeConfiguration(): void {
-  w.raw('{"powerStateOnBoot":');
-  w.int(config.powerStateOnBoot);
-  w.raw(',"logicalRoot":');
-  w.int(config.logicalRoot);
-  w.raw(',"allowedHosts":[');
-  const hosts = config.allowedHosts;
-  for (let i = 0; i < hosts.length; i++) {
-    if (i > 0) w.byte(0x2c);
-    w.str(hosts[i]);
-  }
-  w.raw("]}");
+  fillFields(t.CONFIGURATION, t.CONFIGURATION_LENGTH, FIELDS, changetype<usize>(config));
 }

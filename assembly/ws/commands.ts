@@ -23,7 +23,7 @@ import { sendSnapshot } from "./mirror";
 import { sendPower, sendColor, sendAnimControl } from "../bus/commands";
 import { requestStates, replied, replyOn, replyColor } from "../bus/query";
 import { tree } from "../topology/tree";
-import { app, controllerFirmware, takeChanged } from "../state/app";
+import { app, takeChanged } from "../state/app";
 
 /** Expected payload size per command type, -1 for types a client may not send. */
 function commandSize(type: u8): i32 {
@@ -135,7 +135,7 @@ function writeAppState(): void {
   store<u8>(out, app.playing ? 1 : 0, 2);
   store<f32>(out, <f32>app.speed, 4);
   writeAscii(out + 8, app.lastPlayedSceneId, 10);
-  writeAscii(out + 19, controllerFirmware, 31);
+  writeAscii(out + 19, app.controllerFirmware, 31);
 }
 
 /** Copies at most `max` characters (ids and versions are ASCII); the rest stays 0. */
