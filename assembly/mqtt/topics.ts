@@ -118,6 +118,8 @@ function byteValue(s: string): i32 {
   return n <= 255 ? n : -1;
 }
 
+/** Logs a command dropped. @message-args: its literal texts go to the UTF-8 message table
+ * (scripts/messages-transform.mjs). */
 function ignored(topic: string, payload: string, why: string): void {
   let cut = 32; // never between the two halves of a surrogate pair
   if (payload.length > cut && (payload.charCodeAt(cut - 1) & 0xfc00) == 0xd800) cut--;
