@@ -31,8 +31,7 @@ import { resetErrors, fail, parseHexColorAt, validationError } from "../json/val
 import { log, LOG_WARN } from "../util/log";
 import { STORE_MISSING } from "../store/kv";
 import * as w from "../json/writer";
-import { Palette, BASE_COLORS_NAME, sameName, foldCase } from "./palette";
-import { BUILTIN_PALETTES } from "./builtin";
+import { Palette, foldCase } from "./palette";
 import { validatePalette, nameToken, packStops } from "./validate";
 
 export const PALETTE_PREFIX = "palettes/";

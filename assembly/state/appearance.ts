@@ -7,7 +7,7 @@ import { checkFields, present, F_INT } from "../json/fields";
 import { fillFields, V_INT, V_COLORS, V_STR } from "../json/template";
 import * as t from "../generated/text";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
-import { BUILTIN_PALETTES } from "../palette/builtin";
+import { findBuiltin } from "../palette/builtin";
 import { loadPalette } from "../palette/store";
 import { log, LOG_WARN } from "../util/log";
 
@@ -35,10 +35,8 @@ export class AppearancePatch {
  * JSON document: call this only when done with its tokens. */
 export function findPalette(name: string): Palette | null {
   if (sameName(name, BASE_COLORS_NAME)) return basePalette(appearance.baseColors);
-  for (let i = 0; i < BUILTIN_PALETTES.length; i++) {
-    if (sameName(BUILTIN_PALETTES[i].name, name)) return BUILTIN_PALETTES[i];
-  }
-  return loadPalette(name);
+  const builtin = findBuiltin(name);
+  return builtin ? builtin : loadPalette(name);
 }
 
 /** The palette the panels show: the appearance palette, or Base colors if it has gone. */
