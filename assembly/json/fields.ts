@@ -7,7 +7,7 @@
 // list, host names, a palette by name) is in the key list but not in the rows: its document checks
 // it after them.
 import { member, firstMember, nextMember, kindOf, numberValue, stringValue, J_TRUE } from "./reader";
-import { expectObject, expectBool, expectInt, expectString, fail } from "./validate";
+import { expectObject, expectHexColor, expectBool, expectInt, expectString, fail } from "./validate";
 
 /** true or false: a bool at the offset. */
 export const F_BOOL: u16 = 1;
@@ -19,6 +19,8 @@ export const F_TEXT: u16 = 3;
 export const F_TOPIC: u16 = 4;
 /** A string of lo-hi UTF-8 bytes: a string. */
 export const F_BYTES: u16 = 5;
+/** A colour "#RRGGBB" (either case): an i32 0xRRGGBB. */
+export const F_COLOR: u16 = 6;
 /** Or'ed into a kind: the field must be present ("<key>: is required"). */
 export const F_REQUIRED: u16 = 8;
 
@@ -65,6 +67,10 @@ export function checkFields(
     } else if (type == F_INT) {
       if (!expectInt(t, key, lo, hi)) return false;
       store<i32>(at, <i32>numberValue(t));
+    } else if (type == F_COLOR) {
+      const rgb = expectHexColor(t, key);
+      if (rgb < 0) return false;
+      store<i32>(at, rgb);
     } else {
       if (!expectString(t, key)) return false;
       const s = stringValue(t);
@@ -72,11 +78,21 @@ export function checkFields(
         const n = String.UTF8.byteLength(s);
         if (n < lo || n > hi) return fail(key, "must be " + lo.toString() + "-" + hi.toString() + " bytes");
       } else if (s.length > hi) return fail(key, "must be at most " + hi.toString() + " characters");
-      if (type == F_TOPIC && (s.includes("+") || s.includes("#") || s.startsWith("/") || s.endsWith("/")))
-        return fail(key, "must be a topic without wildcards or outer slashes");
+      if (type == F_TOPIC && !topicPrefix(s)) return fail(key, "must be a topic without wildcards or outer slashes");
       store<usize>(at, changetype<usize>(s));
       __link(target, changetype<usize>(s), false); // what a field assignment does after the store
     }
+  }
+  return true;
+}
+
+/** No MQTT wildcard (`+`, `#`) and no slash at either end. */
+function topicPrefix(s: string): bool {
+  const n = s.length;
+  if (n > 0 && (s.charCodeAt(0) == 0x2f || s.charCodeAt(n - 1) == 0x2f)) return false;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c == 0x2b || c == 0x23) return false;
   }
   return true;
 }

@@ -106,8 +106,8 @@ export function publishSelect(): void {
 }
 
 /** The five entities: component and key of each config topic. */
-const COMPONENTS = ["switch", "light", "select", "binary_sensor", "sensor"];
-const ENTITY_KEYS = ["power", "light", "scene", "playing", "speed"];
+const COMPONENTS: StaticArray<string> = ["switch", "light", "select", "binary_sensor", "sensor"];
+const ENTITY_KEYS: StaticArray<string> = ["power", "light", "scene", "playing", "speed"];
 
 /** Empties the retained configs under the current prefixes (before they change), so Home Assistant
  * forgets the entities there instead of keeping a stale copy beside the new ones. */
