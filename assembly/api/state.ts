@@ -4,8 +4,7 @@ import { app, AppState } from "../state/app";
 import { fillFields, V_BOOL, V_STR, V_DECIMAL } from "../json/template";
 import * as t from "../generated/text";
 import { jsonBody, sendInvalid, queueOrBusy, queueHasRoom, sendStoreFailure } from "../http/request";
-import { storeWrite } from "../store/kv";
-import { POWER_KEY } from "../state/config";
+import { storePower } from "../core/look";
 import { checkFields, F_BOOL, F_REQUIRED } from "../json/fields";
 import { W_POWER } from "../core/queue";
 
@@ -40,9 +39,7 @@ export function postPower(req: u32, _param: string, body: usize, len: u32): void
   const isOn = load<bool>(on);
   if (!queueHasRoom(req)) return;
   // stored before the answer (powerStateOnBoot 2 restores it); the tick stores it again on a change
-  const bytes = new Array<u8>();
-  bytes.push(isOn ? 0x31 : 0x30);
-  const rc = storeWrite(POWER_KEY, bytes);
+  const rc = storePower(isOn);
   if (rc < 0) return sendStoreFailure(req, rc);
   if (!queueOrBusy(req, W_POWER, isOn ? 1 : 0, 0)) return;
   // two literal raw() calls rather than a chosen string: the messages transform moves them to UTF-8

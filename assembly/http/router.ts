@@ -5,7 +5,7 @@
 // not_found. HEAD is answered like GET (the host drops the body).
 import { M_GET, M_HEAD } from "./request";
 import { sendError } from "./response";
-import { PATTERNS, ROWS, ROW_COUNT, LARGE_ONLY, LIGHT, STREAM, dispatch } from "../api/routes";
+import { PATTERNS, ROWS, ROW_COUNT, LARGE_ONLY, LIGHT, STREAM, HANDLERS } from "../api/routes";
 import { mqttAvailable } from "../mqtt/service";
 
 let paramStart: usize = 0;
@@ -92,6 +92,6 @@ export function route(found: i32, req: u32, body: usize, len: u32): bool {
     return true;
   }
   const param = paramLength > 0 ? String.UTF8.decodeUnsafe(paramStart, paramLength) : "";
-  dispatch(found, req, param, body, len);
+  unchecked(HANDLERS[found])(req, param, body, len);
   return (load<u8>(ROWS + <usize>found * 3, 2) & LIGHT) != 0;
 }

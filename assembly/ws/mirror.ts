@@ -30,8 +30,8 @@ let lastFlush: u32 = 0;
 
 // Snapshot table. Broadcast packets (address 0): one slot for each of the ten types. Panels
 // 1..MAX_PANELS: one slot each for the types sent to single panels (on/off, colour, prepare).
-const TYPES: u8[] = [4, 5, 12, 13, 14, 16, 17, 18, 19, 20];
-const PANEL_TYPES: u8[] = [T_POWER, T_COLOR, T_ANIM_PREPARE];
+const TYPES: StaticArray<u8> = [4, 5, 12, 13, 14, 16, 17, 18, 19, 20];
+const PANEL_TYPES: StaticArray<u8> = [T_POWER, T_COLOR, T_ANIM_PREPARE];
 const BROADCAST_BYTES: u32 = 161; // sum of the ten sizes
 const PANEL_BYTES: u32 = 39; // 6 + 8 + 25
 const SLOTS = 10 + MAX_PANELS * 3;
@@ -41,7 +41,7 @@ let seq: u32 = 0;
 let tableGroup: u8 = 0; // the group of an open pulse table: the prepares it serves are not snapshots
 let tableUses: u32 = 0;
 
-function typeOffset(types: u8[], type: u8): i32 {
+function typeOffset(types: StaticArray<u8>, type: u8): i32 {
   let offset = 0;
   for (let i = 0; i < types.length; i++) {
     if (types[i] == type) return offset;
