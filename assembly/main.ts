@@ -5,7 +5,7 @@ import { host_clock_ms, host_http_read } from "./host/imports";
 import { wake } from "./core/wake";
 import { libraryVersion } from "./scene/store";
 import { seenLibrary } from "./core/loop";
-import { route } from "./http/router";
+import { findRoute, streams, route } from "./http/router";
 import { closeJson } from "./json/reader";
 import { sendError } from "./http/response";
 import { allowRequest } from "./http/origin";
@@ -24,7 +24,7 @@ import { loadSettings } from "./core/boot";
 import { sendBackground } from "./bus/commands";
 import { app, setBuild } from "./state/app";
 import { networkInit, advertise, mqttEvent, mqttMessage, mdnsResult, mdnsDone } from "./mqtt/service";
-import { uploadContinue, firmwareRequest } from "./api/firmware";
+import { uploadContinue } from "./api/firmware";
 import { onBootAck, flashRediscovered } from "./firmware/flash";
 import { serialReceive } from "./firmware/serial";
 
@@ -143,19 +143,16 @@ export function core_http_dispatch(req: u32): void {
     if (buf == 0 || pendingReq[i] != req) continue;
     pendingBuf[i] = 0;
     const urlLen = pendingUrlLen[i];
-    const method = pendingMethod[i];
     const want = pendingBodyLen[i];
+    const found = findRoute(pendingMethod[i], buf + HEADER_ROOM, urlLen);
     let got: u32 = 0;
-    if (firmwareRequest(req, method, buf + HEADER_ROOM, urlLen, want)) {
+    let light = true;
+    if (streams(found)) {
       heap.free(buf); // its body is streamed by the upload, if any
-      collectLight();
-      return;
-    }
-    if (want > BODY_LIMIT) {
+      route(found, req, 0, want);
+    } else if (want > BODY_LIMIT) {
       heap.free(buf);
       sendError(req, 413, "payload_too_large");
-      collectLight();
-      return;
     } else {
       const body = buf + HEADER_ROOM + urlLen;
       while (got < want) {
@@ -163,11 +160,11 @@ export function core_http_dispatch(req: u32): void {
         if (n <= 0) break;
         got += <u32>n;
       }
+      light = route(found, req, body, got);
+      closeJson();
+      heap.free(buf);
+      broadcastAppStateIfChanged();
     }
-    const light = route(req, method, buf + HEADER_ROOM, urlLen, buf + HEADER_ROOM + urlLen, got);
-    closeJson();
-    heap.free(buf);
-    broadcastAppStateIfChanged();
     if (light) collectLight();
     else collectNow();
     return;

@@ -5,7 +5,8 @@
 // tooling); either way every message and response is byte-identical (UTF-8 round trip).
 //
 // Three rewrites, each only for a text used nowhere else in the controller's sources (else its
-// UTF-16 copy stays anyway):
+// UTF-16 copy stays anyway), of the functions the source marks (`@message-args`, `@message-returns`,
+// `@message-raw` in the comment above a declaration: see below):
 // - a string literal argument of one of MESSAGE_CALLS (directly, or inside `+` concatenations,
 //   parentheses or `?:` of that argument) becomes `__message(id)`, which decodes it. These calls
 //   only run on error and log paths, which build strings already; a function that takes a text on
@@ -19,8 +20,8 @@
 // Before that, in a message argument, `N.toString()` of an integer constant N that the source
 // declares at its top level (`const N = 8`) or imports by that name from the one source declaring
 // it is folded into the text around it ("at most " + N.toString() + " deep" becomes one literal):
-// no number formatting or concatenation at run time. The marker of this trick is that name rule: a
-// local that shadows such a constant inside a message call would be folded wrongly (none does).
+// no number formatting or concatenation at run time; a function's own parameter or local of that
+// name shadows the constant there and is left alone.
 // The table is compressed with a small dictionary: up to 31 common substrings ("must be ", " or ",
 // "schemaVersion"...), each written as one control byte that no message holds, expanded again by
 // __message and __rawMessage (a build-time check proves every message expands to itself).
@@ -31,12 +32,44 @@ import { Transform } from "assemblyscript/transform";
 import { compress } from "./dictionary.mjs";
 import { Node, NodeKind, LiteralKind, Token, CommonFlags } from "assemblyscript";
 
-/** Calls whose string literal arguments are messages (only called when failing or logging). */
-const MESSAGE_CALLS = new Set(["fail", "bad", "badAt", "sendError", "log", "ignored", "tooOld"]);
-/** Functions that return "" when a rule holds and the broken rule's message otherwise (and the JSON
- * reader's refusal reasons, the firmware's outcome, failure and state names, which return a fixed
- * text per code). */
-const RULE_FUNCTIONS = new Set(["applies", "errorReason", "errorMessage", "failureText", "stateName"]);
+// The marker: a function whose comment just above its declaration holds
+// - `@message-args`: its string literal arguments are messages (it is only called when failing or
+//   logging; a call is recognised by the function's name);
+// - `@message-returns`: it returns "" when a rule holds and the broken rule's message otherwise, or
+//   a fixed text per code (the JSON reader's refusal reasons, the firmware's outcome and state names);
+// - `@message-raw`: json/writer.ts raw, whose literal argument is written as UTF-8 bytes.
+/** Functions recognised by name until their sources carry the marker (files owned by other work
+ * this round: json/reader.ts, scene/). */
+const UNMARKED_CALLS = ["bad", "badAt", "tooOld"];
+const UNMARKED_RETURNS = ["applies", "errorReason"];
+/** Filled from the markers (afterParse). */
+const MESSAGE_CALLS = new Set(UNMARKED_CALLS);
+const RULE_FUNCTIONS = new Set(UNMARKED_RETURNS);
+const RAW_CALLS = new Set();
+
+/** The comment lines just above a top-level declaration, as one text. */
+function leadingComment(source, node) {
+  const lines = source.text.slice(0, node.range.start).split("\n");
+  lines.pop(); // the declaration's own line, up to it ("export ")
+  const out = [];
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const t = lines[i].trim();
+    if (!(t.startsWith("//") || t.startsWith("/*") || t.startsWith("*"))) break;
+    out.push(t);
+  }
+  return out.join("\n");
+}
+
+/** Adds the marked functions of one source to the sets above. */
+function collectMarkers(source) {
+  for (const st of source.statements) {
+    if (st.kind !== NodeKind.FunctionDeclaration) continue;
+    const comment = leadingComment(source, st);
+    if (comment.includes("@message-args")) MESSAGE_CALLS.add(st.name.text);
+    if (comment.includes("@message-returns")) RULE_FUNCTIONS.add(st.name.text);
+    if (comment.includes("@message-raw")) RAW_CALLS.add(st.name.text).add("." + st.name.text);
+  }
+}
 const GENERATED = "assembly/generated/messages.ts";
 
 /** Every AST child of `node` as [holder, key, child] (arrays flattened), skipping back references. */
@@ -59,7 +92,7 @@ function calleeName(call) {
 }
 const isMessageCall = (n) => n.kind === NodeKind.Call && MESSAGE_CALLS.has(calleeName(n));
 const isRawCall = (n) =>
-  n.kind === NodeKind.Call && ["raw", ".raw"].includes(calleeName(n)) && n.args.length === 1 && isString(n.args[0]);
+  n.kind === NodeKind.Call && RAW_CALLS.has(calleeName(n)) && n.args.length === 1 && isString(n.args[0]);
 
 /** Message slots inside a message call's argument: [holder, key] of literals and identifiers. */
 function messageSlots(holder, key, node, out) {
@@ -131,12 +164,30 @@ function fold(node, consts) {
   return node;
 }
 
-/** Folds the integer constants in the message arguments of one source. */
-function foldMessages(source, consts) {
+/** The names a function declares: its parameters and every variable in its body. */
+function localNames(fn, out = new Set()) {
+  for (const p of fn.signature?.parameters ?? []) out.add(p.name.text);
   (function scan(node) {
-    if (isMessageCall(node)) node.args = node.args.map((a) => fold(a, consts));
+    if (node.kind === NodeKind.VariableDeclaration) out.add(node.name.text);
     for (const [, , child] of children(node)) scan(child);
-  })(source);
+  })(fn.body ?? fn);
+  return out;
+}
+
+/** Folds the integer constants in the message arguments of one source; inside a function, not a
+ * name it declares itself (a local that shadows a constant keeps its own value). */
+function foldMessages(source, consts) {
+  (function scan(node, names) {
+    if (node.kind === NodeKind.FunctionDeclaration || node.kind === NodeKind.Function) {
+      const shadowed = [...localNames(node)].filter((n) => names.has(n));
+      if (shadowed.length > 0) {
+        names = new Map(names);
+        for (const n of shadowed) names.delete(n);
+      }
+    }
+    if (isMessageCall(node)) node.args = node.args.map((a) => fold(a, names));
+    for (const [, , child] of children(node)) scan(child, names);
+  })(source, consts);
 }
 
 /** Message slots of the non-empty string returns in `node` (nested functions excluded). */
@@ -241,6 +292,7 @@ export default class MessagesTransform extends Transform {
     const sources = parser.sources.filter(
       (s) => s.normalizedPath.startsWith("assembly/") && !s.normalizedPath.startsWith("assembly/panel/"),
     );
+    for (const s of sources) collectMarkers(s);
     const declared = new Map(sources.map((s) => [s, integerConstants(s)]));
     for (const s of sources) foldMessages(s, foldable(s, declared));
     const scans = sources.map(scanSource);

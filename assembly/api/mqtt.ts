@@ -27,7 +27,7 @@ export function getMqtt(req: u32, _param: string, _body: usize, _len: u32): void
 
 /** Validates the MQTT members of object `v` (`allowed` keys in all), commits, persists and restarts
  * the session; false after answering 422. */
-export function applyMqtt(req: u32, v: i32, allowed: string[]): bool {
+export function applyMqtt(req: u32, v: i32, allowed: StaticArray<string>): bool {
   const c = parseMqttPatch(v, allowed);
   if (!c) {
     sendInvalid(req);

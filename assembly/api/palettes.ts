@@ -14,7 +14,7 @@ import { persistAppearance } from "../core/look";
 import { sceneUsesPalette } from "../playback/player";
 import { appearance } from "../state/appearance";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
-import { BUILTIN_PALETTES } from "../palette/builtin";
+import { BUILTIN_COUNT, builtinAt, findBuiltin } from "../palette/builtin";
 import { validatePalette, nameToken, packStops } from "../palette/validate";
 import {
   readPaletteNamed,
@@ -45,10 +45,7 @@ import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 /** `Base colors` or a built-in with this name (any casing), synthesized/taken from the image. */
 function reservedPalette(name: string): Palette | null {
   if (sameName(name, BASE_COLORS_NAME)) return basePalette(appearance.baseColors);
-  for (let i = 0; i < BUILTIN_PALETTES.length; i++) {
-    if (sameName(BUILTIN_PALETTES[i].name, name)) return BUILTIN_PALETTES[i];
-  }
-  return null;
+  return findBuiltin(name);
 }
 
 function quoted(s: string): string {
@@ -107,9 +104,10 @@ export function listPalettes(req: u32, _param: string, _body: usize, _len: u32):
   w.begin(req, 200);
   w.byte(0x5b);
   writePaletteDoc(BASE_COLORS_NAME, basePalette(appearance.baseColors).stops);
-  for (let i = 0; i < BUILTIN_PALETTES.length; i++) {
+  for (let i = 0; i < BUILTIN_COUNT; i++) {
     w.byte(0x2c);
-    writePaletteDoc(BUILTIN_PALETTES[i].name, BUILTIN_PALETTES[i].stops);
+    const p = builtinAt(i);
+    writePaletteDoc(p.name, p.stops);
   }
   if (openList()) {
     while (nextKey()) {

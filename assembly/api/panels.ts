@@ -6,8 +6,7 @@ import { tree } from "../topology/tree";
 import { requestStates, replied, replyOn, replyColor } from "../bus/query";
 import { jsonBody, sendInvalid, queueOrBusy, sendAccepted } from "../http/request";
 import { sendError } from "../http/response";
-import { expectObject, onlyKeys, expectInt, expectHexColor, fail } from "../json/validate";
-import { member, numberValue } from "../json/reader";
+import { checkFields, F_INT, F_COLOR, F_REQUIRED, ROW } from "../json/fields";
 import { W_PANEL_POWER, W_PANEL_COLOR } from "../core/queue";
 
 export function getPanels(req: u32, _param: string, _body: usize, _len: u32): void {
@@ -56,13 +55,15 @@ export function getEdges(req: u32, _param: string, _body: usize, _len: u32): voi
   w.finish();
 }
 
-/** The one required member `key` of a body that has no other members, or null after recording why. */
-function soleField(v: i32, key: string): i32 {
-  if (!expectObject(v, "") || !onlyKeys(v, "", [key])) return -1;
-  const field = member(v, key);
-  if (field < 0) fail(key, "is required");
-  return field;
-}
+// The two bodies, {"value": 0 or 1} and {"color": "#RRGGBB"}: key, kind, range, offset (json/fields.ts).
+const VALUE_KEYS: StaticArray<string> = ["value"];
+const COLOR_KEYS: StaticArray<string> = ["color"];
+// prettier-ignore
+const ONE_FIELD = memory.data<u16>([
+  0, F_INT | F_REQUIRED, 0, 1, 0,
+  0, F_COLOR | F_REQUIRED, 0, 0, 0,
+]);
+const field = memory.data(4); // the value read
 
 /** A decimal panel address 1-999 from a path segment, or -1. */
 function parseAddress(s: string): i32 {
@@ -99,9 +100,8 @@ export function putPanelOn(req: u32, segment: string, body: usize, len: u32): vo
   if (!tree.exists(address)) return noPanel(req, address);
   const v = jsonBody(req, body, len);
   if (v < 0) return;
-  const value = soleField(v, "value");
-  if (value < 0 || !expectInt(value, "value", 0, 1)) return sendInvalid(req);
-  if (queueOrBusy(req, W_PANEL_POWER, address, <i32>numberValue(value))) sendAccepted(req);
+  if (!checkFields(v, VALUE_KEYS, VALUE_KEYS, ONE_FIELD, 1, field)) return sendInvalid(req);
+  if (queueOrBusy(req, W_PANEL_POWER, address, load<i32>(field))) sendAccepted(req);
 }
 
 export function putPanelColor(req: u32, segment: string, body: usize, len: u32): void {
@@ -109,9 +109,6 @@ export function putPanelColor(req: u32, segment: string, body: usize, len: u32):
   if (!tree.exists(address)) return noPanel(req, address);
   const v = jsonBody(req, body, len);
   if (v < 0) return;
-  const color = soleField(v, "color");
-  if (color < 0) return sendInvalid(req);
-  const rgb = expectHexColor(color, "color");
-  if (rgb < 0) return sendInvalid(req);
-  if (queueOrBusy(req, W_PANEL_COLOR, address, rgb)) sendAccepted(req);
+  if (!checkFields(v, COLOR_KEYS, COLOR_KEYS, ONE_FIELD + ROW * 2, 1, field)) return sendInvalid(req);
+  if (queueOrBusy(req, W_PANEL_COLOR, address, load<i32>(field))) sendAccepted(req);
 }

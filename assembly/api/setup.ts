@@ -7,37 +7,34 @@
 import { host_wifi_configure } from "../host/imports";
 import { jsonBody, sendInvalid } from "../http/request";
 import * as w from "../json/writer";
-import { member, stringValue } from "../json/reader";
-import { expectObject, onlyKeys, expectString, fail, setPathPrefix } from "../json/validate";
+import { member } from "../json/reader";
+import { fail, setPathPrefix } from "../json/validate";
+import { checkFields, F_BYTES, F_REQUIRED } from "../json/fields";
 import { applyMqtt } from "./mqtt";
 import { mqttAvailable } from "../mqtt/service";
 
-const MQTT_FIELDS = ["enabled", "brokerDiscovery", "broker", "port", "username", "password"];
+const MQTT_FIELDS: StaticArray<string> = ["enabled", "brokerDiscovery", "broker", "port", "username", "password"];
+const KEYS: StaticArray<string> = ["ssid", "password", "mqtt"];
 
-/** A string member of `min`-`max` UTF-8 bytes, or null after recording the failure. */
-function field(v: i32, key: string, min: i32, max: i32): ArrayBuffer | null {
-  const t = member(v, key);
-  if (t < 0) {
-    if (min == 0) return new ArrayBuffer(0);
-    fail(key, "is required");
-    return null;
-  }
-  if (!expectString(t, key)) return null;
-  const b = String.UTF8.encode(stringValue(t));
-  if (b.byteLength < min || b.byteLength > max) {
-    fail(key, "must be " + min.toString() + "-" + max.toString() + " bytes");
-    return null;
-  }
-  return b;
+class Credentials {
+  ssid: string = "";
+  password: string = "";
 }
+
+// The checks before the mqtt part's: key (in KEYS), kind, range in UTF-8 bytes, field (json/fields.ts).
+// prettier-ignore
+const ROWS = memory.data<u16>([
+  0, F_BYTES | F_REQUIRED, 1, 32, <u16>offsetof<Credentials>("ssid"),
+  1, F_BYTES, 0, 64, <u16>offsetof<Credentials>("password"),
+]);
 
 export function postSetup(req: u32, _param: string, body: usize, len: u32): void {
   const v = jsonBody(req, body, len);
   if (v < 0) return;
-  if (!expectObject(v, "") || !onlyKeys(v, "", ["ssid", "password", "mqtt"])) return sendInvalid(req);
-  const ssid = field(v, "ssid", 1, 32);
-  const pass = ssid ? field(v, "password", 0, 64) : null;
-  if (!ssid || !pass) return sendInvalid(req);
+  const c = new Credentials();
+  if (!checkFields(v, KEYS, KEYS, ROWS, 2, changetype<usize>(c))) return sendInvalid(req);
+  const ssid = String.UTF8.encode(c.ssid);
+  const pass = String.UTF8.encode(c.password);
   const m = member(v, "mqtt");
   if (m >= 0 && !mqttAvailable()) {
     fail("mqtt", "this controller has no MQTT (small variant)");

@@ -1,52 +1,50 @@
 // GET /api/state, POST /api/state/power.
 import * as w from "../json/writer";
-import { app, controllerFirmware } from "../state/app";
+import { app, AppState } from "../state/app";
+import { fillFields, V_BOOL, V_STR, V_DECIMAL } from "../json/template";
+import * as t from "../generated/text";
 import { jsonBody, sendInvalid, queueOrBusy, queueHasRoom, sendStoreFailure } from "../http/request";
-import { storeWrite } from "../store/kv";
-import { POWER_KEY } from "../state/config";
-import { expectObject, onlyKeys, expectBool, fail } from "../json/validate";
+import { storePower } from "../core/look";
+import { checkFields, F_BOOL, F_REQUIRED } from "../json/fields";
 import { W_POWER } from "../core/queue";
-import { member, kindOf, J_TRUE } from "../json/reader";
+
+// The answer's values: kind, field of AppState (json/template.ts fillFields), marker by marker.
+// prettier-ignore
+const FIELDS = memory.data<u8>([
+  V_BOOL, <u8>offsetof<AppState>("isOn"),
+  V_STR, <u8>offsetof<AppState>("lastPlayedSceneId"),
+  V_BOOL, <u8>offsetof<AppState>("lastPlayedSceneIsStored"),
+  V_BOOL, <u8>offsetof<AppState>("playing"),
+  V_DECIMAL, <u8>offsetof<AppState>("speed"),
+  V_STR, <u8>offsetof<AppState>("controllerFirmware"),
+]);
 
 export function getState(req: u32, _param: string, _body: usize, _len: u32): void {
   w.begin(req, 200);
-  w.raw('{"isOn":');
-  w.boolean(app.isOn);
-  w.raw(',"lastPlayedSceneId":');
-  w.str(app.lastPlayedSceneId);
-  w.raw(',"lastPlayedSceneIsStored":');
-  w.boolean(app.lastPlayedSceneIsStored);
-  w.raw(',"playing":');
-  w.boolean(app.playing);
-  w.raw(',"speed":');
-  w.decimal(app.speed);
-  w.raw(',"controllerFirmware":');
-  w.str(controllerFirmware);
-  w.byte(0x7d);
+  fillFields(t.STATE, t.STATE_LENGTH, FIELDS, changetype<usize>(app));
   w.finish();
 }
 
+const KEYS: StaticArray<string> = ["isOn"];
+// prettier-ignore
+const ROWS = memory.data<u16>([0, F_BOOL | F_REQUIRED, 0, 0, 0]); // isOn, into `on`
+const on = memory.data(1);
+
 export function postPower(req: u32, _param: string, body: usize, len: u32): void {
   const v = jsonBody(req, body, len);
-  if (v < 0) return;
-  if (!expectObject(v, "") || !onlyKeys(v, "", ["isOn"])) return sendInvalid(req);
-  const isOn = member(v, "isOn");
-  if (isOn < 0) {
-    fail("isOn", "is required");
-    return sendInvalid(req);
+  if (v < 0 || !checkFields(v, KEYS, KEYS, ROWS, 1, on)) {
+    if (v >= 0) sendInvalid(req);
+    return;
   }
-  if (!expectBool(isOn, "isOn")) return sendInvalid(req);
-  const on = kindOf(isOn) == J_TRUE;
+  const isOn = load<bool>(on);
   if (!queueHasRoom(req)) return;
   // stored before the answer (powerStateOnBoot 2 restores it); the tick stores it again on a change
-  const bytes = new Array<u8>();
-  bytes.push(on ? 0x31 : 0x30);
-  const rc = storeWrite(POWER_KEY, bytes);
+  const rc = storePower(isOn);
   if (rc < 0) return sendStoreFailure(req, rc);
-  if (!queueOrBusy(req, W_POWER, on ? 1 : 0, 0)) return;
+  if (!queueOrBusy(req, W_POWER, isOn ? 1 : 0, 0)) return;
   // two literal raw() calls rather than a chosen string: the messages transform moves them to UTF-8
   w.begin(req, 202);
-  if (on) w.raw('{"isOn":true}');
+  if (isOn) w.raw('{"isOn":true}');
   else w.raw('{"isOn":false}');
   w.finish();
 }

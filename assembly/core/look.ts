@@ -105,8 +105,13 @@ export function setPower(on: bool): void {
   if (app.isOn != on) {
     app.isOn = on;
     changed();
-    const bytes = new Array<u8>();
-    bytes.push(on ? 0x31 : 0x30);
-    storeWrite(POWER_KEY, bytes);
+    storePower(on);
   }
+}
+
+/** Stores the power state ("1" or "0", for powerStateOnBoot 2); 0 or a negative STORE_* status. */
+export function storePower(on: bool): i32 {
+  const bytes = new Array<u8>();
+  bytes.push(on ? 0x31 : 0x30);
+  return storeWrite(POWER_KEY, bytes);
 }

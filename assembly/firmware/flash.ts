@@ -24,7 +24,8 @@ export const F_VERIFYING: u8 = 3;
 export const F_DONE: u8 = 4;
 export const F_ERROR: u8 = 5;
 
-/** The status's name of a state (its texts go to the message table, scripts/messages-transform.mjs). */
+/** The status's name of a state. @message-returns: its texts go to the UTF-8 message table
+ * (scripts/messages-transform.mjs). */
 export function stateName(s: u8): string {
   switch (s) {
     case F_CONNECTING:
@@ -255,6 +256,7 @@ export function flashRediscovered(): void {
   }
 }
 
+/** @message-returns: its texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
 function failureText(kind: i32): string {
   switch (kind) {
     case X_SILENT:

@@ -22,7 +22,8 @@ export const E_WRITE = 7;
 export const E_BUSY = 8;
 export const E_FRAME_CRC = 9;
 export const E_TIMEOUT = 10;
-/** The text of an outcome ("" for 0). Its texts go to the message table (scripts/messages-transform.mjs). */
+/** The text of an outcome ("" for 0). @message-returns: its texts go to the UTF-8 message table
+ * (scripts/messages-transform.mjs). */
 export function errorMessage(code: i32): string {
   switch (code) {
     case E_MAGIC:

@@ -34,13 +34,17 @@ function answer(text: string): void {
   host_serial_write(line, <u32>n + 1);
 }
 
+function answerError(code: i32): void {
+  answer("ERR:" + errorMessage(code));
+}
+
 function finishFrame(code: i32, now: u32): void {
   phase = S_SEEK;
   have = 0;
   if (code == 0) code = stageFinish();
   else stageAbort();
   if (code != 0) {
-    answer("ERR:" + errorMessage(code));
+    answerError(code);
     return;
   }
   answer("OK");
@@ -81,10 +85,10 @@ export function serialReceive(ptr: usize, len: u32, now: u32): void {
       have = 0;
       if (size < IMAGE_HEADER || size > IMAGE_HEADER + IMAGE_MAX) {
         phase = S_SEEK;
-        answer("ERR:" + errorMessage(size < IMAGE_HEADER ? E_LENGTH : E_TOO_LARGE));
+        answerError(size < IMAGE_HEADER ? E_LENGTH : E_TOO_LARGE);
       } else if (flashBusy() || !stageBegin(size)) {
         phase = S_SEEK;
-        answer("ERR:" + errorMessage(E_BUSY));
+        answerError(E_BUSY);
       } else {
         phase = S_PAYLOAD;
         left = size;
@@ -106,6 +110,6 @@ export function serialTick(now: u32): void {
   if (phase == S_SIZE) {
     phase = S_SEEK; // nothing staged yet
     have = 0;
-    answer("ERR:" + errorMessage(E_TIMEOUT));
+    answerError(E_TIMEOUT);
   } else finishFrame(E_TIMEOUT, now);
 }

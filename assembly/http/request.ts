@@ -6,13 +6,13 @@ import { sendError, sendLiteral } from "./response";
 import { enqueue, queueLength, QUEUE_SIZE, Work } from "../core/queue";
 import { STORE_FULL } from "../store/kv";
 
-export const M_OTHER: u32 = 0;
-export const M_GET: u32 = 1;
-export const M_HEAD: u32 = 2;
-export const M_POST: u32 = 3;
-export const M_PUT: u32 = 4;
-export const M_PATCH: u32 = 5;
-export const M_DELETE: u32 = 6;
+export const M_OTHER: u8 = 0;
+export const M_GET: u8 = 1;
+export const M_HEAD: u8 = 2;
+export const M_POST: u8 = 3;
+export const M_PUT: u8 = 4;
+export const M_PATCH: u8 = 5;
+export const M_DELETE: u8 = 6;
 
 /** Every request body buffer (core_http_begin) has this many spare bytes after the body: a scene's
  * compiled form is written there (a maximal scene's takes about 2.4 KB), and the canonical form's

@@ -1,7 +1,8 @@
 // Whole HTTP responses in one call: errors and literal bodies. Longer bodies use json/writer directly.
 import { begin, finish, raw, str, byte } from "../json/writer";
 
-/** `{"error":"<message>"}` with the given status. */
+/** `{"error":"<message>"}` with the given status. @message-args: its literal texts go to the UTF-8
+ * message table (scripts/messages-transform.mjs). */
 export function sendError(request: u32, code: u32, message: string): void {
   begin(request, code);
   raw('{"error":');

@@ -18,15 +18,46 @@ export function fill(ptr: usize, len: u32, put: (marker: i32) => void): void {
   }
 }
 
-/** Expands the text [ptr, ptr+len) to `dest` as it is (no markers); returns the end. */
-export function unpack(ptr: usize, len: u32, dest: usize): usize {
-  for (let i: u32 = 0; i < len; i++) {
-    const b = <u32>load<u8>(ptr + i);
-    if (b >= <u32>TEXT_CODE && b < 32) {
-      const e = (<usize>(b - TEXT_CODE)) << 1;
-      const start = <u32>load<u16>(TEXT_DICT_AT + e);
-      dest = unpack(TEXT_DICT + start, <u32>load<u16>(TEXT_DICT_AT + e + 2) - start, dest);
-    } else store<u8>(dest++, <u8>b);
+// ---- answers as tables: a template whose marker k is field k of a row table -------------------
+
+/** The kinds of a field's value (fillFields), read from the object's field at the row's offset. */
+export const V_BOOL: u8 = 1; // a bool: true or false
+export const V_INT: u8 = 2; // an i32 (or a u32 below 2^31)
+export const V_STR: u8 = 3; // a string, quoted and escaped
+export const V_DECIMAL: u8 = 4; // an f64, at most three decimals
+export const V_COLORS: u8 = 5; // a StaticArray<u32> of colours: "#RRGGBB", ...
+export const V_STRS: u8 = 6; // an Array<string>: "a", ...
+
+let fieldRows: usize = 0;
+let fieldBase: usize = 0;
+
+/** Writes the template [ptr, ptr+len) into the JSON writer; its marker k is row k (two bytes: kind,
+ * byte offset of a field, offsetof<Class>("field")) of `rows`, read from the object at `base`. */
+export function fillFields(ptr: usize, len: u32, rows: usize, base: usize): void {
+  fieldRows = rows;
+  fieldBase = base;
+  fill(ptr, len, putField);
+}
+
+function putField(marker: i32): void {
+  const row = fieldRows + ((<usize>marker - 1) << 1);
+  const at = fieldBase + <usize>load<u8>(row, 1);
+  const kind = load<u8>(row);
+  if (kind == V_BOOL) w.boolean(load<bool>(at));
+  else if (kind == V_INT) w.int(load<i32>(at));
+  else if (kind == V_STR) w.str(changetype<string>(load<usize>(at)));
+  else if (kind == V_DECIMAL) w.decimal(load<f64>(at));
+  else if (kind == V_COLORS) {
+    const a = changetype<StaticArray<u32>>(load<usize>(at));
+    for (let i = 0; i < a.length; i++) {
+      if (i > 0) w.byte(0x2c);
+      w.color(a[i]);
+    }
+  } else {
+    const a = changetype<Array<string>>(load<usize>(at));
+    for (let i = 0; i < a.length; i++) {
+      if (i > 0) w.byte(0x2c);
+      w.str(a[i]);
+    }
   }
-  return dest;
 }

@@ -36,6 +36,8 @@ export function validationError(): string {
   return firstError;
 }
 
+/** Records "<path>: <rule>" unless a problem is recorded already; false. @message-args: its literal
+ * texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
 export function fail(path: string, rule: string): bool {
   if (firstError.length == 0) firstError = (path.length > 0 ? pathPrefix + path : "$") + ": " + rule;
   return false;

@@ -93,7 +93,9 @@ export function byte(c: u32): void {
   store<u8>(buf + used++, <u8>c);
 }
 
-/** Appends a string as UTF-8, unquoted and unescaped (for JSON punctuation and known-safe text). */
+/** Appends a string as UTF-8, unquoted and unescaped (for JSON punctuation and known-safe text).
+ * @message-raw: a literal argument is written from the UTF-8 message table instead, without a
+ * string (scripts/messages-transform.mjs). */
 export function raw(s: string): void {
   rawUnits(changetype<usize>(s), s.length);
 }

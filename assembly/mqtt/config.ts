@@ -1,8 +1,9 @@
 // MQTT settings (GET/PATCH /api/mqtt, the setup form). Persisted under "mqtt" in the API's JSON
 // shape plus the password, and read back through the same validation. An empty topicPrefix or
 // discoveryPrefix means the default (`tessera/<hostname>`, `homeassistant`).
-import { member, numberValue, stringValue, kindOf, J_TRUE } from "../json/reader";
-import { expectObject, onlyKeys, expectInt, expectBool, expectString, fail } from "../json/validate";
+import { member, stringValue } from "../json/reader";
+import { fail } from "../json/validate";
+import { checkFields, F_BOOL, F_INT, F_TEXT, F_TOPIC } from "../json/fields";
 import * as w from "../json/writer";
 import { fill } from "../json/template";
 import * as t from "../generated/text";
@@ -13,7 +14,7 @@ export const MODE_AUTO: i32 = 1;
 export const MODE_MDNS: i32 = 2;
 export const MODE_HOSTS: i32 = 3;
 export const DEFAULT_DISCOVERY_PREFIX = "homeassistant";
-const MAX_TEXT = 64;
+const MAX_TEXT: u16 = 64;
 
 export class MqttConfig {
   enabled: bool = false;
@@ -58,7 +59,7 @@ export function discoveryPrefix(c: MqttConfig = mqtt): string {
   return c.discoveryPrefix.length > 0 ? c.discoveryPrefix : DEFAULT_DISCOVERY_PREFIX;
 }
 
-export const KEYS = [
+export const KEYS: StaticArray<string> = [
   "enabled",
   "brokerDiscovery",
   "broker",
@@ -69,57 +70,26 @@ export const KEYS = [
   "discoveryPrefix",
 ];
 
-/** A string member of at most 64 characters; `topic` also forbids wildcards and outer slashes. */
-function text(v: i32, key: string, topic: bool): string | null {
-  const t = member(v, key);
-  if (t < 0) return null;
-  if (!expectString(t, key)) return null;
-  const s = stringValue(t);
-  if (s.length > MAX_TEXT) {
-    fail(key, "must be at most 64 characters");
-    return null;
-  }
-  if (topic && (s.includes("+") || s.includes("#") || s.startsWith("/") || s.endsWith("/"))) {
-    fail(key, "must be a topic without wildcards or outer slashes");
-    return null;
-  }
-  return s;
-}
+// The checks, in order (the first problem is the message): key (in KEYS), kind, range, field.
+// prettier-ignore
+const ROWS = memory.data<u16>([
+  0, F_BOOL, 0, 0, <u16>offsetof<MqttConfig>("enabled"),
+  1, F_INT, 0, 3, <u16>offsetof<MqttConfig>("brokerDiscovery"),
+  3, F_INT, 1, 65535, <u16>offsetof<MqttConfig>("port"),
+  2, F_TEXT, 0, MAX_TEXT, <u16>offsetof<MqttConfig>("broker"),
+  4, F_TEXT, 0, MAX_TEXT, <u16>offsetof<MqttConfig>("username"),
+  5, F_TEXT, 0, MAX_TEXT, <u16>offsetof<MqttConfig>("password"),
+  6, F_TOPIC, 0, MAX_TEXT, <u16>offsetof<MqttConfig>("topicPrefix"),
+  7, F_TOPIC, 0, MAX_TEXT, <u16>offsetof<MqttConfig>("discoveryPrefix"),
+]);
 
 /** Applies the members of object `v` (among KEYS, `allowed` more) onto a copy of the settings;
  * null after recording the first problem. An empty password keeps the stored one; an empty
  * username drops it. */
-export function parseMqttPatch(v: i32, allowed: string[] = KEYS): MqttConfig | null {
-  if (!expectObject(v, "") || !onlyKeys(v, "", allowed)) return null;
+export function parseMqttPatch(v: i32, allowed: StaticArray<string> = KEYS): MqttConfig | null {
   const c = mqtt.copy();
-  const e = member(v, "enabled");
-  if (e >= 0) {
-    if (!expectBool(e, "enabled")) return null;
-    c.enabled = kindOf(e) == J_TRUE;
-  }
-  const d = member(v, "brokerDiscovery");
-  if (d >= 0) {
-    if (!expectInt(d, "brokerDiscovery", 0, 3)) return null;
-    c.brokerDiscovery = <i32>numberValue(d);
-  }
-  const p = member(v, "port");
-  if (p >= 0) {
-    if (!expectInt(p, "port", 1, 65535)) return null;
-    c.port = <i32>numberValue(p);
-  }
-  for (let k = 2; k < KEYS.length; k++) {
-    if (k == 3) continue;
-    const key = KEYS[k];
-    if (member(v, key) < 0) continue;
-    const s = text(v, key, k >= 6);
-    if (s === null) return null;
-    if (k == 2) c.broker = s;
-    else if (k == 4) c.username = s;
-    else if (k == 5) {
-      if (s.length > 0) c.password = s;
-    } else if (k == 6) c.topicPrefix = s;
-    else c.discoveryPrefix = s;
-  }
+  if (!checkFields(v, allowed, KEYS, ROWS, 8, changetype<usize>(c))) return null;
+  if (c.password.length == 0) c.password = mqtt.password;
   // MQTT sends a password only with a user name: without one a stored password is dropped
   if (c.username.length == 0 && c.password.length > 0) {
     const given = member(v, "password");

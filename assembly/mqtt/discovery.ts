@@ -10,7 +10,7 @@ import { publishText } from "./session";
 import { host_http_port } from "../host/imports";
 import { listSceneIds } from "../scene/store";
 import { readSummary, summaryName, summaryNameLength } from "../scene/summary";
-import { controllerFirmware } from "../state/app";
+import { app } from "../state/app";
 import * as t from "../generated/text";
 
 const LABEL_MAX = 40;
@@ -30,7 +30,7 @@ function put(marker: i32): void {
   else if (marker == 3) w.raw(key);
   else if (marker == 4) w.strBody(topicPrefix());
   else if (marker == 5) w.raw(large ? "large" : "small");
-  else if (marker == 6) w.strBody(controllerFirmware);
+  else if (marker == 6) w.strBody(app.controllerFirmware);
   else if (marker == 7) w.int(host_http_port());
   else if (marker == 8) {
     for (let i = 0; i < ids.length; i++) {
@@ -106,8 +106,8 @@ export function publishSelect(): void {
 }
 
 /** The five entities: component and key of each config topic. */
-const COMPONENTS = ["switch", "light", "select", "binary_sensor", "sensor"];
-const ENTITY_KEYS = ["power", "light", "scene", "playing", "speed"];
+const COMPONENTS: StaticArray<string> = ["switch", "light", "select", "binary_sensor", "sensor"];
+const ENTITY_KEYS: StaticArray<string> = ["power", "light", "scene", "playing", "speed"];
 
 /** Empties the retained configs under the current prefixes (before they change), so Home Assistant
  * forgets the entities there instead of keeping a stale copy beside the new ones. */

@@ -6,7 +6,7 @@ import { restartSession, sessionTick, sessionTimed, sessionEvent, sessionBrowse 
 import { setVariant } from "./discovery";
 import { announce, publishStates, handleMessage } from "./topics";
 import { Packer } from "./pack";
-import { controllerFirmware } from "../state/app";
+import { app } from "../state/app";
 import { tree } from "../topology/tree";
 import { storeRead, storeWrite } from "../store/kv";
 import { parseJson, closeJson, PARSE_OK } from "../json/reader";
@@ -46,7 +46,7 @@ export function advertise(): void {
     .u16(<i32>host_http_port())
     .str(deviceName())
     .str("_tessera._tcp")
-    .str("version=" + controllerFirmware)
+    .str("version=" + app.controllerFirmware)
     .str(large ? "variant=large" : "variant=small")
     .str("panels=" + tree.count.toString());
   host_mdns_advertise(p.bytes.dataStart, <u32>p.bytes.length);

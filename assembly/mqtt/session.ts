@@ -24,11 +24,11 @@ const S_MANUAL = 0;
 const S_MDNS = 1;
 const S_LOCAL = 2;
 const S_HOST = 3;
-const SOURCES = ["manual", "mdns", "homeassistant_local", "homeassistant"];
-const DEFAULT_HOSTS = ["", "", "homeassistant.local", "homeassistant"];
+const SOURCES: StaticArray<string> = ["manual", "mdns", "homeassistant_local", "homeassistant"];
+const DEFAULT_HOSTS: StaticArray<string> = ["", "", "homeassistant.local", "homeassistant"];
 
 /** host reasons of core_mqtt_event(EV_FAILED, reason). */
-const REASONS = ["unreachable", "auth", "refused", "unavailable"];
+const REASONS: StaticArray<string> = ["unreachable", "auth", "refused", "unavailable"];
 export const EV_CONNECTED: u32 = 1;
 export const EV_LOST: u32 = 2;
 export const EV_FAILED: u32 = 3;

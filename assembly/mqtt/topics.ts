@@ -11,7 +11,7 @@ import { libraryId, sceneStatus, libraryVersion } from "../scene/store";
 import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
 
-const COMMANDS = ["power", "brightness", "scene", "stop", "light"];
+const COMMANDS: StaticArray<string> = ["power", "brightness", "scene", "stop", "light"];
 const C_LIGHT = 4;
 
 // What was last published; -1 / "\0" force a publish.
@@ -28,7 +28,7 @@ let sentLibrary: u32 = 0;
 let sentVersion: u32 = 0;
 let fresh = false;
 
-const STATES = ["power", "light", "brightness", "scene", "playing", "speed"];
+const STATES: StaticArray<string> = ["power", "light", "brightness", "scene", "playing", "speed"];
 
 /** The prefixes are about to change: empties every retained config, state and the status under the
  * current ones, so nothing stale stays on the broker. */
@@ -118,6 +118,8 @@ function byteValue(s: string): i32 {
   return n <= 255 ? n : -1;
 }
 
+/** Logs a command dropped. @message-args: its literal texts go to the UTF-8 message table
+ * (scripts/messages-transform.mjs). */
 function ignored(topic: string, payload: string, why: string): void {
   let cut = 32; // never between the two halves of a surrogate pair
   if (payload.length > cut && (payload.charCodeAt(cut - 1) & 0xfc00) == 0xd800) cut--;

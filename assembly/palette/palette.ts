@@ -12,55 +12,68 @@ export class Palette {
   ) {}
 }
 
+const EVEN: u16 = 0x7fff; // pairs: an even upper case, then its lower case
+const ODD: u16 = 0x7ffe; // pairs: an odd upper case, then its lower case
+
 /**
- * Unicode simple case folding (CaseFolding.txt, status C and S) of one code point, for the scripts
- * palette names are likely to use: Basic Latin, Latin-1, Latin Extended-A, Latin Extended Additional,
- * Greek, Cyrillic, Armenian, the Kelvin, Ohm and Angstrom signs and fullwidth Latin. Any other code
- * point is its own fold (docs/decisions.md, "Palette names: case folding"). Every fold is in the BMP
- * and no longer in UTF-8 than the original.
+ * Unicode simple case folding (CaseFolding.txt, status C and S) of the scripts palette names are
+ * likely to use: Basic Latin, Latin-1, Latin Extended-A, Latin Extended Additional, Greek, Cyrillic,
+ * Armenian, the Kelvin, Ohm and Angstrom signs and fullwidth Latin. A row: first and last code
+ * point, and the fold: a difference (an i16), or EVEN / ODD pairs; the first row that holds a code
+ * point decides (exceptions come before their range), and a code point in none is its own fold
+ * (docs/decisions.md, "Palette names: case folding"). Every fold is in the BMP and no longer in
+ * UTF-8 than the original.
  */
+// prettier-ignore
+const FOLDS = memory.data<u16>([
+  0xb5, 0xb5, 0x3bc - 0xb5, // micro sign → μ
+  0xd7, 0xd7, 0, // ×
+  0xc0, 0xde, 32,
+  0x130, 0x131, 0, // dotted and dotless I
+  0x138, 0x138, 0, // kra
+  0x149, 0x149, 0, // ŉ
+  0x178, 0x178, <u16>(0xff - 0x178), // Ÿ
+  0x17f, 0x17f, <u16>(0x73 - 0x17f), // long s
+  0x139, 0x148, ODD,
+  0x179, 0x17e, ODD,
+  0x100, 0x17f, EVEN,
+  0x386, 0x386, 0x3ac - 0x386,
+  0x388, 0x38a, 37,
+  0x38c, 0x38c, 0x3cc - 0x38c,
+  0x38e, 0x38f, 63,
+  0x3a2, 0x3a2, 0,
+  0x391, 0x3ab, 32,
+  0x3c2, 0x3c2, 1, // final sigma
+  0x400, 0x40f, 80,
+  0x410, 0x42f, 32,
+  0x4c0, 0x4c0, 0x4cf - 0x4c0,
+  0x4c1, 0x4ce, ODD,
+  0x460, 0x481, EVEN,
+  0x48a, 0x4bf, EVEN,
+  0x4d0, 0x52f, EVEN,
+  0x531, 0x556, 48, // Armenian
+  0x1e9b, 0x1e9b, <u16>(0x1e61 - 0x1e9b),
+  0x1e9e, 0x1e9e, <u16>(0xdf - 0x1e9e), // capital sharp s → ß
+  0x1e00, 0x1e95, EVEN,
+  0x1ea0, 0x1eff, EVEN,
+  0x2126, 0x2126, <u16>(0x3c9 - 0x2126), // Ohm sign → ω
+  0x212a, 0x212a, <u16>(0x6b - 0x212a), // Kelvin sign → k
+  0x212b, 0x212b, <u16>(0xe5 - 0x212b), // Angstrom sign → å
+  0xff21, 0xff3a, 32, // fullwidth A-Z
+]);
+const FOLD_ROWS = 34;
+
+/** The simple case fold of code point `c` (FOLDS; ASCII without the table). */
 export function foldCase(c: u32): u32 {
   if (c < 0x80) return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
-  if (c < 0x100) {
-    if (c == 0xb5) return 0x3bc; // micro sign → μ
-    return c >= 0xc0 && c <= 0xde && c != 0xd7 ? c + 0x20 : c;
+  for (let i = 0; i < FOLD_ROWS; i++) {
+    const row = FOLDS + <usize>i * 6;
+    if (c < <u32>load<u16>(row) || c > <u32>load<u16>(row, 2)) continue;
+    const d = load<u16>(row, 4);
+    if (d == EVEN) return c & 1 ? c : c + 1;
+    if (d == ODD) return c & 1 ? c + 1 : c;
+    return c + <u32>(<i32>(<i16>d));
   }
-  if (c < 0x180) {
-    // pairs: even upper/odd lower, except 0x139-0x148 and 0x179-0x17e (odd upper/even lower)
-    if (c == 0x130 || c == 0x131 || c == 0x138 || c == 0x149) return c; // dotted/dotless I, kra, ŉ
-    if (c == 0x178) return 0xff; // Ÿ
-    if (c == 0x17f) return 0x73; // long s
-    if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e)) return c & 1 ? c + 1 : c;
-    return c & 1 ? c : c + 1;
-  }
-  if (c >= 0x370 && c < 0x400) {
-    if (c == 0x386) return 0x3ac;
-    if (c >= 0x388 && c <= 0x38a) return c + 37;
-    if (c == 0x38c) return 0x3cc;
-    if (c == 0x38e || c == 0x38f) return c + 63;
-    if (c >= 0x391 && c <= 0x3ab && c != 0x3a2) return c + 32;
-    if (c == 0x3c2) return 0x3c3; // final sigma
-    return c;
-  }
-  if (c >= 0x400 && c < 0x530) {
-    if (c < 0x410) return c + 80;
-    if (c < 0x430) return c + 32;
-    if (c == 0x4c0) return 0x4cf;
-    if (c >= 0x4c1 && c <= 0x4ce) return c & 1 ? c + 1 : c;
-    if ((c >= 0x460 && c <= 0x481) || (c >= 0x48a && c <= 0x4bf) || c >= 0x4d0) return c & 1 ? c : c + 1;
-    return c;
-  }
-  if (c >= 0x531 && c <= 0x556) return c + 48; // Armenian
-  if (c >= 0x1e00 && c <= 0x1eff) {
-    if (c == 0x1e9b) return 0x1e61;
-    if (c == 0x1e9e) return 0xdf; // capital sharp s → ß
-    if ((c >= 0x1e00 && c <= 0x1e95) || c >= 0x1ea0) return c & 1 ? c : c + 1;
-    return c;
-  }
-  if (c == 0x2126) return 0x3c9; // Ohm sign → ω
-  if (c == 0x212a) return 0x6b; // Kelvin sign → k
-  if (c == 0x212b) return 0xe5; // Angstrom sign → å
-  if (c >= 0xff21 && c <= 0xff3a) return c + 32; // fullwidth A-Z
   return c;
 }
 

@@ -31,8 +31,7 @@ import { resetErrors, fail, parseHexColorAt, validationError } from "../json/val
 import { log, LOG_WARN } from "../util/log";
 import { STORE_MISSING } from "../store/kv";
 import * as w from "../json/writer";
-import { Palette, BASE_COLORS_NAME, sameName, foldCase } from "./palette";
-import { BUILTIN_PALETTES } from "./builtin";
+import { Palette, foldCase } from "./palette";
 import { validatePalette, nameToken, packStops } from "./validate";
 
 export const PALETTE_PREFIX = "palettes/";
@@ -166,15 +165,6 @@ export function paletteFileStatus(name: string): i32 {
   const n = host_store_read(keyBuf, k, 0, fileBuf, 1);
   if (n >= 0) return P_OK;
   return n == STORE_MISSING ? P_MISSING : P_IO_ERROR;
-}
-
-/** Whether a palette of this name (any casing) exists: Base colors, a built-in or a custom file
- * (even an unreadable one). Reads no document, so it is safe while walking the tokens of another
- * (scene validation, for example). */
-export function paletteNameExists(name: string): bool {
-  if (sameName(name, BASE_COLORS_NAME)) return true;
-  for (let i = 0; i < BUILTIN_PALETTES.length; i++) if (sameName(BUILTIN_PALETTES[i].name, name)) return true;
-  return paletteFileStatus(name) == P_OK;
 }
 
 /** The stored palette with this name (any casing) as a Palette, or null when there is none or it

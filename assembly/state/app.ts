@@ -9,11 +9,11 @@ export class AppState {
   lastPlayedSceneIsStored: bool = false;
   playing: bool = false;
   speed: f64 = 1.0;
+  /** The version, "+" and the host's build identifier of this image (setBuild, from core_init). */
+  controllerFirmware: string = FIRMWARE_VERSION;
 }
 
 export const app = new AppState();
-/** The version, "+" and the host's build identifier of this image (setBuild, from core_init). */
-export let controllerFirmware: string = FIRMWARE_VERSION;
 
 /** core_init: `id` is the first four bytes of the image's MD5 (docs/host-abi.md), as 8 hex digits. */
 export function setBuild(id: u32): void {
@@ -22,7 +22,7 @@ export function setBuild(id: u32): void {
     const d = (id >> shift) & 15;
     s += String.fromCharCode(<i32>(d < 10 ? 0x30 + d : 0x57 + d));
   }
-  controllerFirmware = s;
+  app.controllerFirmware = s;
 }
 
 let dirty = false;

@@ -1,11 +1,13 @@
 // Appearance: the global look of all panels (brightness, three base colours, active palette).
 // Persisted under the key "appearance" in the same JSON shape as the API, and read back through
 // the same validation, so a stored document can never hold what the API would reject.
-import { member, kindOf, sizeOf, element, stringValue, numberValue, J_ARRAY } from "../json/reader";
-import { expectObject, onlyKeys, expectInt, expectHexColor, expectString, fail } from "../json/validate";
-import * as w from "../json/writer";
+import { member, kindOf, sizeOf, element, stringValue, J_ARRAY } from "../json/reader";
+import { expectHexColor, expectString, fail } from "../json/validate";
+import { checkFields, present, F_INT } from "../json/fields";
+import { fillFields, V_INT, V_COLORS, V_STR } from "../json/template";
+import * as t from "../generated/text";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
-import { BUILTIN_PALETTES } from "../palette/builtin";
+import { findBuiltin } from "../palette/builtin";
 import { loadPalette } from "../palette/store";
 import { log, LOG_WARN } from "../util/log";
 
@@ -33,10 +35,8 @@ export class AppearancePatch {
  * JSON document: call this only when done with its tokens. */
 export function findPalette(name: string): Palette | null {
   if (sameName(name, BASE_COLORS_NAME)) return basePalette(appearance.baseColors);
-  for (let i = 0; i < BUILTIN_PALETTES.length; i++) {
-    if (sameName(BUILTIN_PALETTES[i].name, name)) return BUILTIN_PALETTES[i];
-  }
-  return loadPalette(name);
+  const builtin = findBuiltin(name);
+  return builtin ? builtin : loadPalette(name);
 }
 
 /** The palette the panels show: the appearance palette, or Base colors if it has gone. */
@@ -45,19 +45,21 @@ export function activePalette(): Palette {
   return found ? found : basePalette(appearance.baseColors);
 }
 
+const KEYS: StaticArray<string> = ["brightness", "baseColors", "palette"];
+// The checks before the colours' and the palette's: key (in KEYS), kind, range, field (json/fields.ts).
+// prettier-ignore
+const ROWS = memory.data<u16>([
+  0, F_INT, 0, 255, <u16>offsetof<AppearancePatch>("brightness"),
+]);
+
 /** Validates a PATCH body (or, with `stored`, the stored document); null after recording the first
  * problem. The palette is checked last (finding a custom one closes the JSON document). A stored
  * appearance whose palette has gone (deleted, or its file corrupt) keeps its other fields and falls
  * back to Base colors. */
 export function parseAppearancePatch(v: i32, stored: bool = false): AppearancePatch | null {
-  if (!expectObject(v, "") || !onlyKeys(v, "", ["brightness", "baseColors", "palette"])) return null;
   const patch = new AppearancePatch();
-  const b = member(v, "brightness");
-  if (b >= 0) {
-    if (!expectInt(b, "brightness", 0, 255)) return null;
-    patch.hasBrightness = true;
-    patch.brightness = <u32>numberValue(b);
-  }
+  if (!checkFields(v, KEYS, KEYS, ROWS, 1, changetype<usize>(patch))) return null;
+  patch.hasBrightness = (present & 1) != 0;
   const colors = member(v, "baseColors");
   if (colors >= 0) {
     if (kindOf(colors) != J_ARRAY || sizeOf(colors) != 3) {
@@ -106,16 +108,15 @@ export function applyAppearancePatch(patch: AppearancePatch): void {
   }
 }
 
+// The document's values: kind, field of Appearance (json/template.ts fillFields), marker by marker.
+// prettier-ignore
+const FIELDS = memory.data<u8>([
+  V_INT, <u8>offsetof<Appearance>("brightness"),
+  V_COLORS, <u8>offsetof<Appearance>("baseColors"),
+  V_STR, <u8>offsetof<Appearance>("palette"),
+]);
+
 /** Writes the appearance as JSON to the current writer sink. */
 export function writeAppearance(): void {
-  w.raw('{"brightness":');
-  w.int(appearance.brightness);
-  w.raw(',"baseColors":[');
-  for (let i = 0; i < 3; i++) {
-    if (i > 0) w.byte(0x2c);
-    w.color(appearance.baseColors[i]);
-  }
-  w.raw('],"palette":');
-  w.str(appearance.palette);
-  w.byte(0x7d);
+  fillFields(t.APPEARANCE, t.APPEARANCE_LENGTH, FIELDS, changetype<usize>(appearance));
 }

@@ -1,9 +1,11 @@
 // Device configuration: power state at boot, the logical root and the extra names the controller
 // answers to (http/origin.ts). Persisted under "configuration" in the API's JSON shape and read back
 // through the API's validation.
-import { member, numberValue, sizeOf, element, stringValue, lengthOf, sourceOf } from "../json/reader";
-import { expectObject, onlyKeys, expectInt, expectArray, expectString, fail } from "../json/validate";
-import * as w from "../json/writer";
+import { member, sizeOf, element, stringValue, lengthOf, sourceOf } from "../json/reader";
+import { expectArray, expectString, fail } from "../json/validate";
+import { checkFields, F_INT } from "../json/fields";
+import { fillFields, V_INT, V_STRS } from "../json/template";
+import * as t from "../generated/text";
 
 export const CONFIG_KEY = "configuration";
 export const POWER_KEY = "power";
@@ -43,19 +45,17 @@ function hostName(i: i32, path: string): bool {
   return ok || fail(path, "must be a host name");
 }
 
+const KEYS: StaticArray<string> = ["powerStateOnBoot", "logicalRoot", "allowedHosts"];
+// The checks before allowedHosts': key (in KEYS), kind, range, field (json/fields.ts).
+// prettier-ignore
+const ROWS = memory.data<u16>([
+  0, F_INT, 0, 2, <u16>offsetof<ConfigPatch>("powerStateOnBoot"),
+  1, F_INT, 0, 254, <u16>offsetof<ConfigPatch>("logicalRoot"),
+]);
+
 export function parseConfigPatch(v: i32): ConfigPatch | null {
-  if (!expectObject(v, "") || !onlyKeys(v, "", ["powerStateOnBoot", "logicalRoot", "allowedHosts"])) return null;
   const patch = new ConfigPatch();
-  const p = member(v, "powerStateOnBoot");
-  if (p >= 0) {
-    if (!expectInt(p, "powerStateOnBoot", 0, 2)) return null;
-    patch.powerStateOnBoot = <i32>numberValue(p);
-  }
-  const r = member(v, "logicalRoot");
-  if (r >= 0) {
-    if (!expectInt(r, "logicalRoot", 0, 254)) return null;
-    patch.logicalRoot = <i32>numberValue(r);
-  }
+  if (!checkFields(v, KEYS, KEYS, ROWS, 2, changetype<usize>(patch))) return null;
   const h = member(v, "allowedHosts");
   if (h >= 0) {
     if (!expectArray(h, "allowedHosts")) return null;
@@ -82,16 +82,14 @@ export function applyConfigPatch(patch: ConfigPatch): void {
   if (hosts !== null) config.allowedHosts = hosts;
 }
 
+// The document's values: kind, field of Configuration (json/template.ts fillFields), marker by marker.
+// prettier-ignore
+const FIELDS = memory.data<u8>([
+  V_INT, <u8>offsetof<Configuration>("powerStateOnBoot"),
+  V_INT, <u8>offsetof<Configuration>("logicalRoot"),
+  V_STRS, <u8>offsetof<Configuration>("allowedHosts"),
+]);
+
 export function writeConfiguration(): void {
-  w.raw('{"powerStateOnBoot":');
-  w.int(config.powerStateOnBoot);
-  w.raw(',"logicalRoot":');
-  w.int(config.logicalRoot);
-  w.raw(',"allowedHosts":[');
-  const hosts = config.allowedHosts;
-  for (let i = 0; i < hosts.length; i++) {
-    if (i > 0) w.byte(0x2c);
-    w.str(hosts[i]);
-  }
-  w.raw("]}");
+  fillFields(t.CONFIGURATION, t.CONFIGURATION_LENGTH, FIELDS, changetype<usize>(config));
 }

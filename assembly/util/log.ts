@@ -5,6 +5,7 @@ export const LOG_ERROR: u32 = 0;
 export const LOG_WARN: u32 = 1;
 export const LOG_INFO: u32 = 2;
 
+/** @message-args: its literal texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
 export function log(level: u32, message: string): void {
   const bytes = String.UTF8.encode(message);
   host_log(level, changetype<usize>(bytes), <u32>bytes.byteLength);

@@ -23,25 +23,16 @@ import { sendSnapshot } from "./mirror";
 import { sendPower, sendColor, sendAnimControl } from "../bus/commands";
 import { requestStates, replied, replyOn, replyColor } from "../bus/query";
 import { tree } from "../topology/tree";
-import { app, controllerFirmware, takeChanged } from "../state/app";
+import { app, takeChanged } from "../state/app";
 
-/** Expected payload size per command type, -1 for types a client may not send. */
+/** Expected payload size by command type, -1 for a type a client may not send: TOGGLE 2,
+ * SET_COLOR 4, GET_EDGES_LIST 0, GET_PANELS_STATES 0, ANIMATION_TRIGGER 2, SET_MIRROR 1, PING 0. */
+// prettier-ignore
+const COMMAND_SIZE = memory.data<i8>([-1, 2, -1, 4, 0, 0, -1, -1, 2, -1, 1, 0]);
+const COMMAND_TYPES: u8 = 12;
+
 function commandSize(type: u8): i32 {
-  switch (type) {
-    case WS_TOGGLE:
-      return 2;
-    case WS_SET_COLOR:
-      return 4;
-    case WS_GET_EDGES_LIST:
-    case WS_GET_PANELS_STATES:
-    case WS_PING:
-      return 0;
-    case WS_ANIMATION_TRIGGER:
-      return 2;
-    case WS_SET_MIRROR:
-      return 1;
-  }
-  return -1;
+  return type < COMMAND_TYPES ? <i32>load<i8>(COMMAND_SIZE + <usize>type) : -1;
 }
 
 export function handleFrame(conn: u32, ptr: usize, len: u32, now: u32): void {
@@ -135,7 +126,7 @@ function writeAppState(): void {
   store<u8>(out, app.playing ? 1 : 0, 2);
   store<f32>(out, <f32>app.speed, 4);
   writeAscii(out + 8, app.lastPlayedSceneId, 10);
-  writeAscii(out + 19, controllerFirmware, 31);
+  writeAscii(out + 19, app.controllerFirmware, 31);
 }
 
 /** Copies at most `max` characters (ids and versions are ASCII); the rest stays 0. */
