@@ -3,6 +3,11 @@
 // preallocated; when it is full the request is answered 503 busy.
 import { AppearancePatch } from "../state/appearance";
 import { wakeUp, WAKE_QUEUE } from "./wake";
+import { keepSlot, keepString } from "../rt/arena";
+
+/** A queued text is a scene id (1-32 characters); a palette name is at most 30 characters. */
+const TEXT_MAX = 32;
+const PALETTE_MAX = 64;
 
 export const W_APPEARANCE: u8 = 1;
 export const W_POWER: u8 = 2;
@@ -18,12 +23,32 @@ export const W_SPEED: u8 = 32;
 export const W_TRIGGER: u8 = 33;
 export const W_ANIMATION: u8 = 34;
 
+/** Queued work outlives the export that queued it, so each slot has its own fixed room for its text
+ * and appearance change (allocated at start-up, rt/arena.ts): set them with setText, setAppearance. */
 export class Work {
   kind: u8 = 0;
   a: i32 = 0;
   b: i32 = 0;
   appearance: AppearancePatch | null = null;
   text: string | null = null;
+  private keptText: string = keepSlot(TEXT_MAX);
+  private keptPatch: AppearancePatch = new AppearancePatch();
+  private keptPalette: string = keepSlot(PALETTE_MAX);
+
+  setText(s: string | null): void {
+    this.text = s !== null ? keepString(this.keptText, s) : null;
+  }
+
+  setAppearance(p: AppearancePatch): void {
+    const k = this.keptPatch;
+    k.hasBrightness = p.hasBrightness;
+    k.brightness = p.brightness;
+    k.hasBaseColors = p.hasBaseColors;
+    for (let i = 0; i < 3; i++) k.baseColors[i] = p.baseColors[i];
+    const name = p.palette;
+    k.palette = name !== null ? keepString(this.keptPalette, name) : null;
+    this.appearance = k;
+  }
 }
 
 export const QUEUE_SIZE: i32 = 16;

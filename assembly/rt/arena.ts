@@ -148,3 +148,12 @@ export function keepSlot(capacity: i32): string {
   changetype<OBJECT>(p - OBJECT_OVERHEAD - BLOCK_OVERHEAD).rtSize = 0;
   return changetype<string>(p);
 }
+
+/** A copy of `s` in the export's memory, for a caller that must keep a value a kept slot is about
+ * to be given (keepString overwrites the slot in place). */
+export function cloneString(s: string): string {
+  const n = <usize>s.length << 1;
+  const p = arenaNew(n, idof<string>());
+  memory.copy(p, changetype<usize>(s), n);
+  return changetype<string>(p);
+}

@@ -4,6 +4,7 @@
 import { member, numberValue, sizeOf, element, stringValue, lengthOf, sourceOf } from "../json/reader";
 import { expectObject, onlyKeys, expectInt, expectArray, expectString, fail } from "../json/validate";
 import * as w from "../json/writer";
+import { keepSlot, keepString, cloneString } from "../rt/arena";
 
 export const CONFIG_KEY = "configuration";
 export const POWER_KEY = "power";
@@ -14,7 +15,7 @@ export const BOOT_RESTORE: i32 = 2;
 
 /** Names beyond its own the controller answers to (docs/decisions.md, "Host and Origin"). */
 export const MAX_ALLOWED_HOSTS = 4;
-const MAX_HOST_NAME: u32 = 253;
+const MAX_HOST_NAME = 253;
 
 export class Configuration {
   powerStateOnBoot: i32 = BOOT_ON;
@@ -23,6 +24,28 @@ export class Configuration {
 }
 
 export const config = new Configuration();
+// The names outlive the export that set them: fixed slots and an array of room for all of them,
+// allocated at start-up (rt/arena.ts). setAllowedHosts copies into them.
+const hostKept = new StaticArray<string>(MAX_ALLOWED_HOSTS);
+for (let i = 0; i < MAX_ALLOWED_HOSTS; i++) hostKept[i] = keepSlot(MAX_HOST_NAME);
+config.allowedHosts = hostKept.slice<string[]>(0);
+config.allowedHosts.length = 0;
+
+/** Makes `hosts` (at most MAX_ALLOWED_HOSTS, none of them the kept ones) the allowed names. */
+export function setAllowedHosts(hosts: string[]): void {
+  const kept = config.allowedHosts;
+  const n = min(hosts.length, MAX_ALLOWED_HOSTS);
+  for (let i = 0; i < n; i++) kept[i] = keepString(hostKept[i], hosts[i]);
+  kept.length = n;
+}
+
+/** The allowed names, copied into the export's memory (to put back with setAllowedHosts). */
+export function allowedHostsCopy(): string[] {
+  const kept = config.allowedHosts;
+  const out = new Array<string>(kept.length);
+  for (let i = 0; i < kept.length; i++) out[i] = cloneString(kept[i]);
+  return out;
+}
 
 export class ConfigPatch {
   powerStateOnBoot: i32 = -1; // -1: absent
@@ -35,7 +58,7 @@ function hostName(i: i32, path: string): bool {
   if (!expectString(i, path)) return false;
   const p = sourceOf(i);
   const n = lengthOf(i);
-  let ok = n > 0 && n <= MAX_HOST_NAME && load<u8>(p) != 0x2e && load<u8>(p + n - 1) != 0x2e;
+  let ok = n > 0 && n <= <u32>MAX_HOST_NAME && load<u8>(p) != 0x2e && load<u8>(p + n - 1) != 0x2e;
   for (let k: u32 = 0; ok && k < n; k++) {
     const c = (<u32>load<u8>(p + k)) | 0x20;
     ok = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c == 0x2d || c == 0x2e;
@@ -79,7 +102,7 @@ export function applyConfigPatch(patch: ConfigPatch): void {
   if (patch.powerStateOnBoot >= 0) config.powerStateOnBoot = patch.powerStateOnBoot;
   if (patch.logicalRoot >= 0) config.logicalRoot = patch.logicalRoot;
   const hosts = patch.allowedHosts;
-  if (hosts !== null) config.allowedHosts = hosts;
+  if (hosts !== null) setAllowedHosts(hosts);
 }
 
 export function writeConfiguration(): void {
