@@ -18,7 +18,8 @@ import { startDiscovery, onHello, onEmpty } from "./bus/discovery";
 import { onState, setQueryHandler } from "./bus/query";
 import { writePanels } from "./api/panels";
 import { runLoop } from "./core/loop";
-import { arenaEnter, arenaLeave, arenaStart, arenaHold, arenaTop } from "./rt/arena";
+import { arenaEnter, arenaLeave, arenaStart, arenaHold, arenaTop, arenaDepth } from "./rt/arena";
+import { resetErrors } from "./json/validate";
 import { pushPower, pushAppearance } from "./core/look";
 import { loadSettings } from "./core/boot";
 import { sendBackground } from "./bus/commands";
@@ -52,6 +53,17 @@ function heldTo(): usize {
   return end;
 }
 
+/** An export ends (rt/arena.ts). The outermost one also forgets the open JSON document and the first
+ * validation error: both point into the memory it gives back, and a later export must not read them
+ * (or free the document's tape) as if they were its own. */
+function leave(): void {
+  if (arenaDepth() == 1) {
+    closeJson();
+    resetErrors();
+  }
+  arenaLeave();
+}
+
 /** POST, PUT and PATCH carry a document; any other method's body is ignored, whatever its size. */
 function takesBody(method: u32): bool {
   return method == M_POST || method == M_PUT || method == M_PATCH;
@@ -60,6 +72,8 @@ function takesBody(method: u32): bool {
 /** Boot: read the stored settings, then discover the panels; the look is pushed when discovery ends.
  * `build` is the host's identifier of this image (controllerFirmware). */
 export function core_init(maxPanels: u32, build: u32): void {
+  arenaStart(); // what module start-up allocated stays below the floor; core_init is an export like any
+  arenaEnter();
   setBuild(build);
   loadSettings();
   networkInit(maxPanels > 32);
@@ -75,7 +89,7 @@ export function core_init(maxPanels: u32, build: u32): void {
     advertise();
     flashRediscovered();
   });
-  arenaStart(); // all start-up allocated (settings, the firmware identifier) stays below the floor
+  leave();
 }
 
 let idleTicks = 0;
@@ -89,7 +103,7 @@ export function core_tick(): u32 {
   idleTicks = 0;
   arenaEnter();
   runLoop();
-  arenaLeave();
+  leave();
   return 10;
 }
 
@@ -105,7 +119,7 @@ export function core_rx_buffer(len: u32): usize {
 export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
   arenaEnter();
   const at = httpBegin(req, method, urlLen, bodyLen);
-  arenaLeave();
+  leave();
   return at;
 }
 
@@ -147,7 +161,7 @@ export function core_http_allow(req: u32, hostLen: u32, originLen: u32): u32 {
   arenaEnter();
   const fits = hostLen <= RX_CAP && originLen <= RX_CAP - hostLen;
   const ok = allowRequest(req, rx, hostLen, originLen, fits);
-  arenaLeave();
+  leave();
   return ok ? 1 : 0;
 }
 
@@ -156,7 +170,7 @@ export function core_http_dispatch(req: u32): void {
   arenaEnter();
   httpDispatch(req);
   arenaHold(heldTo()); // this request's buffer is given back with the rest of the export's memory
-  arenaLeave();
+  leave();
 }
 
 function httpDispatch(req: u32): void {
@@ -193,7 +207,7 @@ export function core_ws_open(conn: u32): u32 {
   arenaEnter();
   const open = openConnection(conn);
   if (open) sendAppState(conn);
-  arenaLeave();
+  leave();
   return open ? 1 : 0;
 }
 
@@ -203,14 +217,14 @@ export function core_ws_frame(conn: u32, len: u32): void {
   arenaEnter();
   handleFrame(conn, rx, len, host_clock_ms());
   broadcastAppStateIfChanged();
-  arenaLeave();
+  leave();
 }
 
 export function core_ws_close(conn: u32): void {
   arenaEnter();
   setMirroring(conn, false);
   closeConnection(conn);
-  arenaLeave();
+  leave();
 }
 
 /** A packet of `len` bytes from the bus is in the rx buffer. */
@@ -238,7 +252,7 @@ export function core_bus_receive(len: u32): void {
       );
       break;
   }
-  arenaLeave();
+  leave();
 }
 
 /** `len` bytes from the serial port are in the rx buffer (the firmware frame, docs/bus-protocol.md). */
@@ -246,7 +260,7 @@ export function core_serial_receive(len: u32): void {
   if (len > RX_CAP) return;
   arenaEnter();
   serialReceive(rx, len, host_clock_ms());
-  arenaLeave();
+  leave();
 }
 
 /** The MQTT session changed: kind 1 connected, 2 lost, 3 connect failed with `reason` (0 unreachable,
@@ -254,7 +268,7 @@ export function core_serial_receive(len: u32): void {
 export function core_mqtt_event(kind: u32, reason: u32): void {
   arenaEnter();
   mqttEvent(kind, reason, host_clock_ms());
-  arenaLeave();
+  leave();
 }
 
 /** A message on a subscribed topic: the topic's `topicLen` bytes then the payload's in the rx buffer. */
@@ -262,7 +276,7 @@ export function core_mqtt_message(topicLen: u32, payloadLen: u32): void {
   if (topicLen + payloadLen > RX_CAP || topicLen > RX_CAP) return;
   arenaEnter();
   mqttMessage(rx, topicLen, payloadLen);
-  arenaLeave();
+  leave();
 }
 
 /** An mDNS browse answer: the host name or address (`hostLen` bytes) in the rx buffer, and its port
@@ -271,12 +285,12 @@ export function core_mdns_result(hostLen: u32, port: u32): void {
   if (hostLen > RX_CAP) return;
   arenaEnter();
   mdnsResult(rx, hostLen, port, host_clock_ms());
-  arenaLeave();
+  leave();
 }
 
 /** The browse ended (its time is up). */
 export function core_mdns_done(): void {
   arenaEnter();
   mdnsDone(host_clock_ms());
-  arenaLeave();
+  leave();
 }

@@ -4,7 +4,7 @@
 // changes nothing.
 import * as w from "../json/writer";
 import { writeConfiguration, parseConfigPatch, applyConfigPatch, config } from "../state/config";
-import { allowedHostsCopy, setAllowedHosts } from "../state/config";
+import { allowedHosts, setAllowedHosts } from "../state/config";
 import { jsonBody, sendInvalid, queueOrBusy, queueHasRoom, sendStoreFailure } from "../http/request";
 import { W_LOGICAL_ROOT } from "../core/queue";
 import { persistConfiguration } from "../core/loop";
@@ -24,7 +24,7 @@ export function patchConfiguration(req: u32, _param: string, body: usize, len: u
   if (root >= 0 && !queueHasRoom(req)) return;
   const power = config.powerStateOnBoot;
   const oldRoot = config.logicalRoot;
-  const hosts = allowedHostsCopy();
+  const hosts = allowedHosts();
   applyConfigPatch(patch);
   const rc = persistConfiguration(); // with the new root, which the queued item applies
   config.logicalRoot = oldRoot;

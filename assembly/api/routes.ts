@@ -18,8 +18,6 @@ import { getLayout } from "./layout";
 /** Every handler's signature: the request, the `*` segment ("" when none), the body. */
 export type Handler = (req: u32, param: string, body: usize, len: u32) => void;
 
-/** A route that leaves at most a few hundred bytes of garbage: the collector may wait (core/collect.ts). */
-export const LIGHT: u32 = 1;
 /** A route only where MQTT is (the large variant): elsewhere the path is unknown. */
 export const LARGE_ONLY: u32 = 2;
 
@@ -33,34 +31,33 @@ export class Route {
 }
 
 export const ROUTES: Route[] = [
-  new Route("api/state", M_GET, getState, LIGHT),
+  new Route("api/state", M_GET, getState),
   new Route("api/state/power", M_POST, postPower),
-  new Route("api/appearance", M_GET, getAppearance, LIGHT),
+  new Route("api/appearance", M_GET, getAppearance),
   new Route("api/appearance", M_PATCH, patchAppearance),
-  new Route("api/configuration", M_GET, getConfiguration, LIGHT),
+  new Route("api/configuration", M_GET, getConfiguration),
   new Route("api/configuration", M_PATCH, patchConfiguration),
-  new Route("api/mqtt", M_GET, getMqtt, LIGHT | LARGE_ONLY),
+  new Route("api/mqtt", M_GET, getMqtt, LARGE_ONLY),
   new Route("api/mqtt", M_PATCH, patchMqtt, LARGE_ONLY),
   new Route("api/setup", M_POST, postSetup),
   new Route("api/panels", M_GET, getPanels),
-  new Route("api/panels/edges", M_GET, getEdges, LIGHT),
+  new Route("api/panels/edges", M_GET, getEdges),
   new Route("api/panels/*/on", M_PUT, putPanelOn),
   new Route("api/panels/*/color", M_PUT, putPanelColor),
-  new Route("api/layout", M_GET, getLayout, LIGHT),
+  new Route("api/layout", M_GET, getLayout),
   new Route("api/palettes", M_GET, listPalettes),
   new Route("api/palettes", M_POST, createPalette),
-  new Route("api/palettes/*", M_GET, getPalette, LIGHT),
+  new Route("api/palettes/*", M_GET, getPalette),
   new Route("api/palettes/*", M_PUT, updatePalette),
   new Route("api/palettes/*", M_DELETE, deletePalette),
   new Route("api/scenes", M_GET, listScenes),
   new Route("api/scenes", M_POST, createScene),
-  // a play request only queues the play (the tick that applies it collects after itself)
-  new Route("api/scenes/play", M_POST, playLast, LIGHT),
+  new Route("api/scenes/play", M_POST, playLast),
   new Route("api/scenes/stop", M_POST, stop),
   new Route("api/scenes/speed", M_POST, speed),
   new Route("api/scenes/play/one-shot", M_POST, playOneShot),
-  new Route("api/scenes/*/play", M_POST, playById, LIGHT),
-  new Route("api/scenes/*", M_GET, getScene, LIGHT),
+  new Route("api/scenes/*/play", M_POST, playById),
+  new Route("api/scenes/*", M_GET, getScene),
   new Route("api/scenes/*", M_PATCH, patchScene),
   new Route("api/scenes/*", M_DELETE, deleteScene),
   new Route("api/animations/play", M_POST, animationPlay),

@@ -5,7 +5,7 @@
 // not_found. HEAD is answered like GET (the host drops the body).
 import { M_GET, M_HEAD } from "./request";
 import { sendError } from "./response";
-import { ROUTES, LARGE_ONLY, LIGHT } from "../api/routes";
+import { ROUTES, LARGE_ONLY } from "../api/routes";
 import { mqttAvailable } from "../mqtt/service";
 
 let paramStart: usize = 0;
@@ -64,15 +64,14 @@ function find(method: u32, url: usize, urlLen: u32): i32 {
   return found >= 0 ? -2 - found : -1;
 }
 
-/** Handles the request; returns whether it was light (core/collect.ts): a LIGHT route, or an error. */
-export function route(req: u32, method: u32, url: usize, urlLen: u32, body: usize, len: u32): bool {
+/** Handles the request. */
+export function route(req: u32, method: u32, url: usize, urlLen: u32, body: usize, len: u32): void {
   const i = find(method, url, urlLen);
   if (i < 0) {
     sendError(req, i < -1 ? 405 : 404, i < -1 ? "method_not_allowed" : "not_found");
-    return true;
+    return;
   }
   const r = ROUTES[i];
   const param = paramLength > 0 ? String.UTF8.decodeUnsafe(paramStart, paramLength) : "";
   r.handler(req, param, body, len);
-  return (r.flags & LIGHT) != 0;
 }

@@ -45,8 +45,10 @@ export const mqtt = new MqttConfig();
 const kept = [keepSlot(MAX_TEXT), keepSlot(MAX_TEXT), keepSlot(MAX_TEXT), keepSlot(MAX_TEXT), keepSlot(MAX_TEXT)];
 let hostname = "";
 
+const hostnameKept = keepSlot(64); // core_init's memory is given back (rt/arena.ts)
+
 export function setHostname(name: string): void {
-  hostname = name;
+  hostname = keepString(hostnameKept, name);
 }
 
 export function deviceName(): string {

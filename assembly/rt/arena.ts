@@ -13,7 +13,7 @@
 // Block layout, as AssemblyScript's other runtimes (its std library reads the object header): a
 // 4-byte size before each block, then for an object (arenaNew) the 16-byte object header.
 import { BLOCK, BLOCK_OVERHEAD, OBJECT, OBJECT_OVERHEAD } from "~lib/rt/common";
-import { host_panic } from "../host/imports";
+import { host_panic, host_log } from "../host/imports";
 
 /** Blocks start at 8-byte boundaries (f64 tables); AssemblyScript's own runtimes use 16 (v128). */
 const ALIGN_MASK: usize = 7;
@@ -72,7 +72,7 @@ export function arenaRealloc(ptr: usize, size: usize): usize {
     return ptr;
   }
   if (size <= have) return ptr;
-  const moved = arenaAlloc(size + (size >> 1)); // room to grow again in place of a copy
+  const moved = arenaAlloc(size); // arrays grow their capacity geometrically themselves
   memory.copy(moved, ptr, have);
   return moved;
 }
@@ -80,7 +80,7 @@ export function arenaRealloc(ptr: usize, size: usize): usize {
 /** Only the last block's memory comes back at once; the rest at the end of the export. */
 export function arenaFree(ptr: usize): void {
   const block = changetype<BLOCK>(ptr - BLOCK_OVERHEAD);
-  if (ptr + block.mmInfo == top) top = changetype<usize>(block);
+  if (ptr + block.mmInfo == top && ptr > floor) top = changetype<usize>(block);
 }
 
 export function arenaNew(size: usize, id: u32): usize {
@@ -114,8 +114,47 @@ export function arenaEnter(): void {
 /** An export ends: the outermost one gives back everything above the floor. */
 export function arenaLeave(): void {
   if (--depth > 0) return;
-  if (!ASC_NO_ASSERT) memory.fill(floor, POISON, top - floor);
+  if (!ASC_NO_ASSERT) {
+    if (top > peak) reportPeak(top);
+    memory.fill(floor, POISON, top - floor);
+  }
   top = floor;
+}
+
+// Debug builds log each new high-water mark (info level), to measure the worst workloads.
+let peak: usize = 0;
+const line = memory.data(64);
+
+function putNumber(at: usize, n: usize): usize {
+  let digits: usize = 1;
+  for (let v = n; v >= 10; v /= 10) digits++;
+  for (let i = digits; i > 0; i--) {
+    store<u8>(at + i - 1, <u8>(0x30 + (n % 10)));
+    n /= 10;
+  }
+  return at + digits;
+}
+
+function putText(at: usize, s: string): usize {
+  for (let i = 0; i < s.length; i++) store<u8>(at + i, <u8>s.charCodeAt(i));
+  return at + s.length;
+}
+
+function reportPeak(at: usize): void {
+  peak = at;
+  let p = putText(line, "arena peak ");
+  p = putNumber(p, peak - base);
+  p = putText(p, " B, start-up ");
+  p = putNumber(p, base - __heap_base);
+  p = putText(p, " B, static ");
+  p = putNumber(p, __heap_base);
+  p = putText(p, " B");
+  host_log(2, line, <u32>(p - line));
+}
+
+/** Exports running: 1 in the outermost. */
+export function arenaDepth(): i32 {
+  return depth;
 }
 
 /** Where the next block goes (the end of what is allocated). */
@@ -152,7 +191,7 @@ export function keepSlot(capacity: i32): string {
 /** A copy of `s` in the export's memory, for a caller that must keep a value a kept slot is about
  * to be given (keepString overwrites the slot in place). */
 export function cloneString(s: string): string {
-  const n = <usize>s.length << 1;
+  const n = (<usize>s.length) << 1;
   const p = arenaNew(n, idof<string>());
   memory.copy(p, changetype<usize>(s), n);
   return changetype<string>(p);

@@ -4,7 +4,6 @@
 import { member, numberValue, sizeOf, element, stringValue, lengthOf, sourceOf } from "../json/reader";
 import { expectObject, onlyKeys, expectInt, expectArray, expectString, fail } from "../json/validate";
 import * as w from "../json/writer";
-import { keepSlot, keepString, cloneString } from "../rt/arena";
 
 export const CONFIG_KEY = "configuration";
 export const POWER_KEY = "power";
@@ -20,30 +19,32 @@ const MAX_HOST_NAME = 253;
 export class Configuration {
   powerStateOnBoot: i32 = BOOT_ON;
   logicalRoot: i32 = 0;
-  allowedHosts: string[] = [];
 }
 
 export const config = new Configuration();
-// The names outlive the export that set them: fixed slots and an array of room for all of them,
-// allocated at start-up (rt/arena.ts). setAllowedHosts copies into them.
-const hostKept = new StaticArray<string>(MAX_ALLOWED_HOSTS);
-for (let i = 0; i < MAX_ALLOWED_HOSTS; i++) hostKept[i] = keepSlot(MAX_HOST_NAME);
-config.allowedHosts = hostKept.slice<string[]>(0);
-config.allowedHosts.length = 0;
+// The names outlive the export that set them, and an export's memory is given back when it returns
+// (rt/arena.ts): they are kept as bytes in static memory (host names are ASCII) and made into strings
+// again by allowedHosts(), in the memory of the export that asks.
+const hostBytes = memory.data(MAX_ALLOWED_HOSTS * MAX_HOST_NAME);
+const hostLength = new StaticArray<u8>(MAX_ALLOWED_HOSTS);
+let hostCount = 0;
 
-/** Makes `hosts` (at most MAX_ALLOWED_HOSTS, none of them the kept ones) the allowed names. */
+/** Makes `hosts` (validated: at most MAX_ALLOWED_HOSTS names of MAX_HOST_NAME ASCII bytes) the
+ * allowed names. */
 export function setAllowedHosts(hosts: string[]): void {
-  const kept = config.allowedHosts;
-  const n = min(hosts.length, MAX_ALLOWED_HOSTS);
-  for (let i = 0; i < n; i++) kept[i] = keepString(hostKept[i], hosts[i]);
-  kept.length = n;
+  hostCount = min(hosts.length, MAX_ALLOWED_HOSTS);
+  for (let i = 0; i < hostCount; i++) {
+    const h = hosts[i];
+    const n = min(h.length, MAX_HOST_NAME);
+    for (let k = 0; k < n; k++) store<u8>(hostBytes + i * MAX_HOST_NAME + k, <u8>h.charCodeAt(k));
+    hostLength[i] = <u8>n;
+  }
 }
 
-/** The allowed names, copied into the export's memory (to put back with setAllowedHosts). */
-export function allowedHostsCopy(): string[] {
-  const kept = config.allowedHosts;
-  const out = new Array<string>(kept.length);
-  for (let i = 0; i < kept.length; i++) out[i] = cloneString(kept[i]);
+/** The allowed names (new strings). */
+export function allowedHosts(): string[] {
+  const out = new Array<string>(hostCount);
+  for (let i = 0; i < hostCount; i++) out[i] = String.UTF8.decodeUnsafe(hostBytes + i * MAX_HOST_NAME, hostLength[i]);
   return out;
 }
 
@@ -111,7 +112,7 @@ export function writeConfiguration(): void {
   w.raw(',"logicalRoot":');
   w.int(config.logicalRoot);
   w.raw(',"allowedHosts":[');
-  const hosts = config.allowedHosts;
+  const hosts = allowedHosts();
   for (let i = 0; i < hosts.length; i++) {
     if (i > 0) w.byte(0x2c);
     w.str(hosts[i]);
