@@ -18,7 +18,7 @@ import { startDiscovery, onHello, onEmpty } from "./bus/discovery";
 import { onState, setQueryHandler } from "./bus/query";
 import { writePanels } from "./api/panels";
 import { runLoop } from "./core/loop";
-import { arenaEnter, arenaLeave, arenaStart, arenaHold, arenaTop, arenaDepth } from "./rt/arena";
+import { arenaEnter, arenaLeave, arenaStart, arenaHold, arenaTop, arenaUsed } from "./rt/arena";
 import { resetErrors } from "./json/validate";
 import { pushPower, pushAppearance } from "./core/look";
 import { loadSettings } from "./core/boot";
@@ -53,11 +53,12 @@ function heldTo(): usize {
   return end;
 }
 
-/** An export ends (rt/arena.ts). The outermost one also forgets the open JSON document and the first
- * validation error: both point into the memory it gives back, and a later export must not read them
- * (or free the document's tape) as if they were its own. */
+/** An export ends (rt/arena.ts). The outermost one, if it allocated, also forgets the open JSON
+ * document and the first validation error: both point into the memory it gives back, and a later
+ * export must not read them (or free the document's tape) as if they were its own. An export that
+ * allocated nothing (a frame, a packet) cannot have set either. */
 function leave(): void {
-  if (arenaDepth() == 1) {
+  if (arenaUsed()) {
     closeJson();
     resetErrors();
   }

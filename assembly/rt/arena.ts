@@ -152,9 +152,10 @@ function reportPeak(at: usize): void {
   host_log(2, line, <u32>(p - line));
 }
 
-/** Exports running: 1 in the outermost. */
-export function arenaDepth(): i32 {
-  return depth;
+/** The outermost export is running and has allocated: what it leaves behind points into memory
+ * about to be given back. */
+export function arenaUsed(): bool {
+  return depth == 1 && top != floor;
 }
 
 /** Where the next block goes (the end of what is allocated). */
