@@ -1,6 +1,6 @@
 // The controller core's exports, host → core: the whole surface a host drives. Each export does
-// its work and returns; the minimal runtime's collector runs at the end of exports, when no managed
-// reference is left on the stack, as core/collect.ts decides. See docs/host-abi.md.
+// its work and returns. Memory is an arena (rt/arena.ts): what an export allocates is given back when
+// it returns, so every export runs between arenaEnter and arenaLeave. See docs/host-abi.md.
 import { host_clock_ms, host_http_read } from "./host/imports";
 import { wake } from "./core/wake";
 import { libraryVersion } from "./scene/store";
@@ -18,7 +18,8 @@ import { startDiscovery, onHello, onEmpty } from "./bus/discovery";
 import { onState, setQueryHandler } from "./bus/query";
 import { writePanels } from "./api/panels";
 import { runLoop } from "./core/loop";
-import { collectNow, collectLight, collectPending } from "./core/collect";
+import { arenaEnter, arenaLeave, arenaStart, arenaHold, arenaTop, arenaUsed } from "./rt/arena";
+import { resetErrors } from "./json/validate";
 import { pushPower, pushAppearance } from "./core/look";
 import { loadSettings } from "./core/boot";
 import { sendBackground } from "./bus/commands";
@@ -32,7 +33,9 @@ import { serialReceive } from "./firmware/serial";
 import { RX_CAP, rx } from "./core/rx";
 
 // HTTP bodies are the one large input: a buffer per request, at most MAX_PENDING at once. The host
-// keeps the body; the core reads it (host_http_read) only for methods that take one.
+// keeps the body; the core reads it (host_http_read) only for methods that take one. The buffer is
+// in the arena from core_http_begin to the end of its dispatch: the arena's floor stays above the
+// pending buffers (heldTo) so the exports between them do not give it back.
 const BODY_LIMIT: u32 = 32768;
 const URL_LIMIT: u32 = 512;
 const MAX_PENDING = 2;
@@ -41,6 +44,26 @@ const pendingBuf = new StaticArray<usize>(MAX_PENDING);
 const pendingMethod = new StaticArray<u32>(MAX_PENDING);
 const pendingUrlLen = new StaticArray<u32>(MAX_PENDING);
 const pendingBodyLen = new StaticArray<u32>(MAX_PENDING);
+const pendingEnd = new StaticArray<usize>(MAX_PENDING);
+
+/** The floor for the pending buffers: the end of the highest one (0: none pending). */
+function heldTo(): usize {
+  let end: usize = 0;
+  for (let i = 0; i < MAX_PENDING; i++) if (pendingBuf[i] != 0 && pendingEnd[i] > end) end = pendingEnd[i];
+  return end;
+}
+
+/** An export ends (rt/arena.ts). The outermost one, if it allocated, also forgets the open JSON
+ * document and the first validation error: both point into the memory it gives back, and a later
+ * export must not read them (or free the document's tape) as if they were its own. An export that
+ * allocated nothing (a frame, a packet) cannot have set either. */
+function leave(): void {
+  if (arenaUsed()) {
+    closeJson();
+    resetErrors();
+  }
+  arenaLeave();
+}
 
 /** POST, PUT and PATCH carry a document; any other method's body is ignored, whatever its size. */
 function takesBody(method: u32): bool {
@@ -50,6 +73,8 @@ function takesBody(method: u32): bool {
 /** Boot: read the stored settings, then discover the panels; the look is pushed when discovery ends.
  * `build` is the host's identifier of this image (controllerFirmware). */
 export function core_init(maxPanels: u32, build: u32): void {
+  arenaStart(); // what module start-up allocated stays below the floor; core_init is an export like any
+  arenaEnter();
   setBuild(build);
   loadSettings();
   networkInit(maxPanels > 32);
@@ -65,7 +90,7 @@ export function core_init(maxPanels: u32, build: u32): void {
     advertise();
     flashRediscovered();
   });
-  collectNow();
+  leave();
 }
 
 let idleTicks = 0;
@@ -76,12 +101,10 @@ export function core_tick(): u32 {
   // takes: WAMR's classic interpreter finds the end of an if or block by scanning its body whenever
   // its small cache misses, and the inlined loop wrapped in a skipped if cost an idle tick 12 k.
   if (wake == 0 && libraryVersion == seenLibrary && ++idleTicks < 100) return 10;
-  // Ticks without queued work allocate next to nothing, so the collector runs after queued work, and
-  // once in 100 other ticks (a quiet one counts in the line above).
-  if (runLoop() || ++idleTicks >= 100) {
-    idleTicks = 0;
-    collectNow();
-  }
+  idleTicks = 0;
+  arenaEnter();
+  runLoop();
+  leave();
   return 10;
 }
 
@@ -95,6 +118,13 @@ export function core_rx_buffer(len: u32): usize {
  * body above BODY_LIMIT may be for a route that streams it (the firmware upload): that is known at
  * dispatch, which answers 413 for any other. */
 export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
+  arenaEnter();
+  const at = httpBegin(req, method, urlLen, bodyLen);
+  leave();
+  return at;
+}
+
+function httpBegin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
   if (!takesBody(method)) bodyLen = 0;
   const large = bodyLen > BODY_LIMIT;
   if (large && method != M_POST) {
@@ -105,7 +135,6 @@ export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32
     sendError(req, 414, "uri_too_long");
     return 0;
   }
-  if (bodyLen > 0) collectPending();
   for (let i = 0; i < MAX_PENDING; i++) {
     if (pendingBuf[i] == 0) {
       // free room before the URL takes a stored scene's header (api/scenes.ts storeValidatedScene),
@@ -116,6 +145,8 @@ export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32
       pendingMethod[i] = method;
       pendingUrlLen[i] = urlLen;
       pendingBodyLen[i] = bodyLen;
+      pendingEnd[i] = arenaTop();
+      arenaHold(heldTo());
       return buf + HEADER_ROOM;
     }
   }
@@ -128,16 +159,23 @@ export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32
  * controller (http/origin.ts); 0 after answering it (400, 403, 421; 431 when the two did not fit the
  * rx buffer and the host passed only their lengths). */
 export function core_http_allow(req: u32, hostLen: u32, originLen: u32): u32 {
+  arenaEnter();
   const fits = hostLen <= RX_CAP && originLen <= RX_CAP - hostLen;
-  return allowRequest(req, rx, hostLen, originLen, fits) ? 1 : 0;
+  const ok = allowRequest(req, rx, hostLen, originLen, fits);
+  leave();
+  return ok ? 1 : 0;
 }
 
 /** The URL of `req` is in place: read its body and handle it. Every request is answered exactly once. */
 export function core_http_dispatch(req: u32): void {
-  if (uploadContinue(req)) {
-    collectLight();
-    return; // more of a streamed upload's body has arrived
-  }
+  arenaEnter();
+  httpDispatch(req);
+  arenaHold(heldTo()); // this request's buffer is given back with the rest of the export's memory
+  leave();
+}
+
+function httpDispatch(req: u32): void {
+  if (uploadContinue(req)) return; // more of a streamed upload's body has arrived
   for (let i = 0; i < MAX_PENDING; i++) {
     const buf = pendingBuf[i];
     if (buf == 0 || pendingReq[i] != req) continue;
@@ -145,49 +183,49 @@ export function core_http_dispatch(req: u32): void {
     const urlLen = pendingUrlLen[i];
     const want = pendingBodyLen[i];
     const found = findRoute(pendingMethod[i], buf + HEADER_ROOM, urlLen);
-    let got: u32 = 0;
-    let light = true;
     if (streams(found)) {
-      heap.free(buf); // its body is streamed by the upload, if any
-      route(found, req, 0, want);
+      route(found, req, 0, want); // its body is streamed by the upload, if any
     } else if (want > BODY_LIMIT) {
-      heap.free(buf);
       sendError(req, 413, "payload_too_large");
     } else {
       const body = buf + HEADER_ROOM + urlLen;
+      let got: u32 = 0;
       while (got < want) {
         const n = host_http_read(req, body + got, want - got);
         if (n <= 0) break;
         got += <u32>n;
       }
-      light = route(found, req, body, got);
+      route(found, req, body, got);
       closeJson();
-      heap.free(buf);
       broadcastAppStateIfChanged();
     }
-    if (light) collectLight();
-    else collectNow();
     return;
   }
 }
 
 /** A WebSocket connection opened; returns 0 to refuse it (all connection slots in use). */
 export function core_ws_open(conn: u32): u32 {
-  if (!openConnection(conn)) return 0;
-  sendAppState(conn);
-  return 1;
+  arenaEnter();
+  const open = openConnection(conn);
+  if (open) sendAppState(conn);
+  leave();
+  return open ? 1 : 0;
 }
 
 /** A binary frame of `len` bytes is in the rx buffer. */
 export function core_ws_frame(conn: u32, len: u32): void {
   if (len > RX_CAP) return;
+  arenaEnter();
   handleFrame(conn, rx, len, host_clock_ms());
   broadcastAppStateIfChanged();
+  leave();
 }
 
 export function core_ws_close(conn: u32): void {
+  arenaEnter();
   setMirroring(conn, false);
   closeConnection(conn);
+  leave();
 }
 
 /** A packet of `len` bytes from the bus is in the rx buffer. */
@@ -196,6 +234,7 @@ export function core_bus_receive(len: u32): void {
   const from = <i32>load<u8>(rx);
   const body = rx + HEADER_SIZE;
   const now = host_clock_ms();
+  arenaEnter();
   switch (load<u8>(rx, 1)) {
     case T_HELLO:
       onHello(from, <i32>load<u8>(body), load<u16>(body, 1), now);
@@ -214,40 +253,45 @@ export function core_bus_receive(len: u32): void {
       );
       break;
   }
-  collectLight();
+  leave();
 }
 
 /** `len` bytes from the serial port are in the rx buffer (the firmware frame, docs/bus-protocol.md). */
 export function core_serial_receive(len: u32): void {
   if (len > RX_CAP) return;
+  arenaEnter();
   serialReceive(rx, len, host_clock_ms());
-  collectLight();
+  leave();
 }
 
 /** The MQTT session changed: kind 1 connected, 2 lost, 3 connect failed with `reason` (0 unreachable,
  * 1 bad credentials, 2 refused, 3 MQTT unavailable on this host). */
 export function core_mqtt_event(kind: u32, reason: u32): void {
+  arenaEnter();
   mqttEvent(kind, reason, host_clock_ms());
-  collectNow();
+  leave();
 }
 
 /** A message on a subscribed topic: the topic's `topicLen` bytes then the payload's in the rx buffer. */
 export function core_mqtt_message(topicLen: u32, payloadLen: u32): void {
   if (topicLen + payloadLen > RX_CAP || topicLen > RX_CAP) return;
+  arenaEnter();
   mqttMessage(rx, topicLen, payloadLen);
-  collectNow();
+  leave();
 }
 
 /** An mDNS browse answer: the host name or address (`hostLen` bytes) in the rx buffer, and its port
  * (0 when the record has none). */
 export function core_mdns_result(hostLen: u32, port: u32): void {
   if (hostLen > RX_CAP) return;
+  arenaEnter();
   mdnsResult(rx, hostLen, port, host_clock_ms());
-  collectNow();
+  leave();
 }
 
 /** The browse ended (its time is up). */
 export function core_mdns_done(): void {
+  arenaEnter();
   mdnsDone(host_clock_ms());
-  collectNow();
+  leave();
 }

@@ -2,6 +2,9 @@
 // web app (scripts/build-web.mjs: build/web/, which embeds panel.wasm).
 // `--if-missing` skips the WebAssembly build when the release files exist and are newer than every
 // source; the web app is always rebuilt (esbuild takes a moment, and unchanged files are not rewritten).
+// `--poison` builds controller.wasm from the `poison` target instead: the release build with asserts,
+// whose arena fills the memory it gives back with a pattern (assembly/rt/arena.ts), so a reference
+// kept past its export breaks the black-box tests loudly. Never ship it.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -87,12 +90,13 @@ if (fs.existsSync(stale)) fs.rmSync(stale);
 const outputs = ["controller.wasm", "controller.debug.wasm", "panel.wasm", "panel.debug.wasm"].map((f) =>
   path.join(root, "build", f),
 );
-if (!(process.argv.includes("--if-missing") && upToDate(outputs))) {
+const poison = process.argv.includes("--poison");
+if (poison || !(process.argv.includes("--if-missing") && upToDate(outputs))) {
   // The controller's messages go into one UTF-8 table (scripts/messages-transform.mjs). On the command
   // line, not in asconfig.json: asc resolves an asconfig transform path as a package name.
   const messages = ["--transform", "./scripts/messages-transform.mjs"];
   for (const [config, target, extra] of [
-    ["asconfig.json", "release", messages],
+    ["asconfig.json", poison ? "poison" : "release", messages],
     ["asconfig.json", "debug", messages],
     ["assembly/panel/asconfig.json", "release", []],
     ["assembly/panel/asconfig.json", "debug", []],

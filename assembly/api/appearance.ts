@@ -22,6 +22,6 @@ export function patchAppearance(req: u32, _param: string, body: usize, len: u32)
   if (rc < 0) return sendStoreFailure(req, rc);
   const w = queueOrBusy(req, W_APPEARANCE, 0, 2); // b = 2: stored already
   if (!w) return;
-  w.appearance = patch;
+  w.setAppearance(patch);
   sendAccepted(req);
 }

@@ -4,6 +4,7 @@
 // changes nothing.
 import * as w from "../json/writer";
 import { writeConfiguration, parseConfigPatch, applyConfigPatch, config } from "../state/config";
+import { allowedHosts, setAllowedHosts } from "../state/config";
 import { jsonBody, sendInvalid, queueOrBusy, queueHasRoom, sendStoreFailure } from "../http/request";
 import { W_LOGICAL_ROOT } from "../core/queue";
 import { persistConfiguration } from "../core/loop";
@@ -23,13 +24,13 @@ export function patchConfiguration(req: u32, _param: string, body: usize, len: u
   if (root >= 0 && !queueHasRoom(req)) return;
   const power = config.powerStateOnBoot;
   const oldRoot = config.logicalRoot;
-  const hosts = config.allowedHosts;
+  const hosts = allowedHosts();
   applyConfigPatch(patch);
   const rc = persistConfiguration(); // with the new root, which the queued item applies
   config.logicalRoot = oldRoot;
   if (rc < 0) {
     config.powerStateOnBoot = power;
-    config.allowedHosts = hosts;
+    setAllowedHosts(hosts);
     return sendStoreFailure(req, rc);
   }
   if (root >= 0 && !queueOrBusy(req, W_LOGICAL_ROOT, root, 0)) return;

@@ -37,7 +37,7 @@ export function applyMqtt(req: u32, v: i32, allowed: StaticArray<string>): bool 
     sendError(req, 422, "broker_required");
     return false;
   }
-  const old = mqtt;
+  const old = mqtt.copy();
   commitMqtt(c);
   const rc = persistMqtt(); // stored before the answer; on a failure nothing changes
   if (rc < 0) {

@@ -32,7 +32,7 @@ function powered(req: u32): bool {
 function queuePlay(req: u32, id: string): void {
   const item = queueOrBusy(req, W_PLAY, 0, 0);
   if (!item) return;
-  item.text = id;
+  item.setText(id);
   sendAccepted(req);
 }
 

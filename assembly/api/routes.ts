@@ -17,8 +17,6 @@ import { postSetup } from "./setup";
 import { getLayout } from "./layout";
 import { postFirmware, getFirmwareStatus } from "./firmware";
 
-/** A route that leaves at most a few hundred bytes of garbage: the collector may wait (core/collect.ts). */
-export const LIGHT: u8 = 1;
 /** A route only where MQTT is (the large variant): elsewhere the path is unknown. */
 export const LARGE_ONLY: u8 = 2;
 /** A route whose body is not read before its handler runs (it streams it). */
@@ -34,39 +32,39 @@ export const PATTERNS =
 /** The rows, three bytes each: pattern line, method, flags. A pattern's rows are adjacent. */
 // prettier-ignore
 export const ROWS = memory.data<u8>([
-  0, M_GET, LIGHT, // 0 state: getState
+  0, M_GET, 0, // 0 state: getState
   1, M_POST, 0, // 1 state/power: postPower
-  2, M_GET, LIGHT, // 2 appearance: getAppearance
+  2, M_GET, 0, // 2 appearance: getAppearance
   2, M_PATCH, 0, // 3 patchAppearance
-  3, M_GET, LIGHT, // 4 configuration: getConfiguration
+  3, M_GET, 0, // 4 configuration: getConfiguration
   3, M_PATCH, 0, // 5 patchConfiguration
-  4, M_GET, LIGHT | LARGE_ONLY, // 6 mqtt: getMqtt
+  4, M_GET, LARGE_ONLY, // 6 mqtt: getMqtt
   4, M_PATCH, LARGE_ONLY, // 7 patchMqtt
   5, M_POST, 0, // 8 setup: postSetup
   6, M_GET, 0, // 9 panels: getPanels
-  7, M_GET, LIGHT, // 10 panels/edges: getEdges
+  7, M_GET, 0, // 10 panels/edges: getEdges
   8, M_PUT, 0, // 11 panels/*/on: putPanelOn
   9, M_PUT, 0, // 12 panels/*/color: putPanelColor
-  10, M_GET, LIGHT, // 13 layout: getLayout
+  10, M_GET, 0, // 13 layout: getLayout
   11, M_GET, 0, // 14 palettes: listPalettes
   11, M_POST, 0, // 15 createPalette
-  12, M_GET, LIGHT, // 16 palettes/*: getPalette
+  12, M_GET, 0, // 16 palettes/*: getPalette
   12, M_PUT, 0, // 17 updatePalette
   12, M_DELETE, 0, // 18 deletePalette
   13, M_GET, 0, // 19 scenes: listScenes
   13, M_POST, 0, // 20 createScene
-  14, M_POST, LIGHT, // 21 scenes/play: playLast (it only queues the play; the tick collects after itself)
+  14, M_POST, 0, // 21 scenes/play: playLast
   15, M_POST, 0, // 22 scenes/stop: stop
   16, M_POST, 0, // 23 scenes/speed: speed
   17, M_POST, 0, // 24 scenes/play/one-shot: playOneShot
-  18, M_POST, LIGHT, // 25 scenes/*/play: playById
-  19, M_GET, LIGHT, // 26 scenes/*: getScene
+  18, M_POST, 0, // 25 scenes/*/play: playById
+  19, M_GET, 0, // 26 scenes/*: getScene
   19, M_PATCH, 0, // 27 patchScene
   19, M_DELETE, 0, // 28 deleteScene
   20, M_POST, 0, // 29 animations/play: animationPlay
   21, M_POST, 0, // 30 animations/trigger: trigger
-  22, M_POST, LIGHT | STREAM, // 31 firmware/panels: postFirmware
-  23, M_GET, LIGHT | STREAM, // 32 firmware/status: getFirmwareStatus
+  22, M_POST, STREAM, // 31 firmware/panels: postFirmware
+  23, M_GET, STREAM, // 32 firmware/status: getFirmwareStatus
 ]);
 export const ROW_COUNT = 33;
 

@@ -8,12 +8,14 @@ import {
   writeAppearance,
   AppearancePatch,
   applyAppearancePatch,
+  setAppearancePalette,
 } from "../state/appearance";
 import { app, changed } from "../state/app";
 import { POWER_KEY } from "../state/config";
 import { storeWrite } from "../store/kv";
 import * as w from "../json/writer";
 import { haltPlayback, refreshSceneLook } from "../playback/player";
+import { keepSlot, keepString, cloneString } from "../rt/arena";
 
 /** Brightness, base colours and the active palette, to every panel. */
 export function pushAppearance(): void {
@@ -37,6 +39,7 @@ let aheadSet = false;
 let aheadBrightness: u32 = 0;
 const aheadColors = new StaticArray<u32>(3);
 let aheadPalette = "";
+const aheadKept = keepSlot(64); // outlives the export (rt/arena.ts)
 
 /** Stores the appearance with `patch` applied on top of what is stored ahead; the live appearance
  * does not change. 0, or a negative STORE_* status (then nothing changed). */
@@ -45,7 +48,7 @@ export function storeAppearanceAhead(patch: AppearancePatch): i32 {
   const c0 = appearance.baseColors[0];
   const c1 = appearance.baseColors[1];
   const c2 = appearance.baseColors[2];
-  const palette = appearance.palette;
+  const palette = cloneString(appearance.palette); // its slot changes below
   if (aheadSet) {
     appearance.brightness = aheadBrightness;
     for (let i = 0; i < 3; i++) appearance.baseColors[i] = aheadColors[i];
@@ -57,13 +60,13 @@ export function storeAppearanceAhead(patch: AppearancePatch): i32 {
     aheadSet = true;
     aheadBrightness = appearance.brightness;
     for (let i = 0; i < 3; i++) aheadColors[i] = appearance.baseColors[i];
-    aheadPalette = appearance.palette;
+    aheadPalette = keepString(aheadKept, appearance.palette);
   }
   appearance.brightness = brightness;
   appearance.baseColors[0] = c0;
   appearance.baseColors[1] = c1;
   appearance.baseColors[2] = c2;
-  appearance.palette = palette;
+  setAppearancePalette(palette);
   return rc;
 }
 

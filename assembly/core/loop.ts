@@ -62,7 +62,7 @@ export function runLoop(): bool {
       case W_APPEARANCE:
         // b = 1: an MQTT brightness command, dropped while the power is off
         // b = 2: an HTTP change, applied to the state and stored before it was answered
-        if (item.b != 1 || app.isOn) changeAppearance(item.appearance!, item.b != 2);
+        if (item.b != 1 || app.isOn) changeAppearance(item.appearance()!, item.b != 2);
         break;
       case W_POWER:
         setPower(item.a != 0);
@@ -80,7 +80,7 @@ export function runLoop(): bool {
         restartIfPlaying(now);
         break;
       case W_PLAY:
-        if (app.isOn) playScene(item.text!, now);
+        if (app.isOn) playScene(item.text()!, now);
         break;
       case W_STOP:
         stopPlayback();

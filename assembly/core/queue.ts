@@ -18,17 +18,77 @@ export const W_SPEED: u8 = 32;
 export const W_TRIGGER: u8 = 33;
 export const W_ANIMATION: u8 = 34;
 
+export const QUEUE_SIZE: i32 = 16;
+/** Room for a queued text in UTF-8: a scene id (1-32 characters) or a palette name (at most 30
+ * characters, 120 bytes). */
+const TEXT_ROOM: u32 = 120;
+const texts = memory.data(<i32>TEXT_ROOM * QUEUE_SIZE);
+
+/** Queued work outlives the export that queued it, and an export's memory is given back when it
+ * returns (rt/arena.ts): a slot keeps its text as bytes in static memory and its appearance change
+ * as plain fields, set with setText and setAppearance; text() and appearance() make them again in
+ * the memory of the export that takes the item. */
 export class Work {
   kind: u8 = 0;
   a: i32 = 0;
   b: i32 = 0;
-  appearance: AppearancePatch | null = null;
-  text: string | null = null;
+  private at: usize = 0;
+  private textLen: i32 = -1; // -1: none
+  private hasPatch: bool = false;
+  private hasBrightness: bool = false;
+  private hasBaseColors: bool = false;
+  private brightness: u32 = 0;
+  private c0: u32 = 0;
+  private c1: u32 = 0;
+  private c2: u32 = 0;
+
+  constructor(index: i32) {
+    this.at = texts + <usize>index * TEXT_ROOM;
+  }
+
+  /** `s` fits: callers queue validated ids and names only. */
+  setText(s: string | null): void {
+    this.textLen = -1;
+    if (s !== null && <u32>String.UTF8.byteLength(s) <= TEXT_ROOM)
+      this.textLen = <i32>String.UTF8.encodeUnsafe(changetype<usize>(s), s.length, this.at);
+  }
+
+  clear(): void {
+    this.textLen = -1;
+    this.hasPatch = false;
+  }
+
+  text(): string | null {
+    return this.textLen >= 0 ? String.UTF8.decodeUnsafe(this.at, <usize>this.textLen) : null;
+  }
+
+  setAppearance(p: AppearancePatch): void {
+    this.hasPatch = true;
+    this.hasBrightness = p.hasBrightness;
+    this.brightness = p.brightness;
+    this.hasBaseColors = p.hasBaseColors;
+    this.c0 = p.baseColors[0];
+    this.c1 = p.baseColors[1];
+    this.c2 = p.baseColors[2];
+    this.setText(p.palette);
+  }
+
+  appearance(): AppearancePatch | null {
+    if (!this.hasPatch) return null;
+    const p = new AppearancePatch();
+    p.hasBrightness = this.hasBrightness;
+    p.brightness = this.brightness;
+    p.hasBaseColors = this.hasBaseColors;
+    p.baseColors[0] = this.c0;
+    p.baseColors[1] = this.c1;
+    p.baseColors[2] = this.c2;
+    p.palette = this.text();
+    return p;
+  }
 }
 
-export const QUEUE_SIZE: i32 = 16;
 const ring = new StaticArray<Work>(QUEUE_SIZE);
-for (let i = 0; i < QUEUE_SIZE; i++) ring[i] = new Work();
+for (let i = 0; i < QUEUE_SIZE; i++) ring[i] = new Work(i);
 let head = 0; // next to take
 let size = 0;
 
@@ -41,8 +101,7 @@ export function enqueue(kind: u8, a: i32, b: i32): Work | null {
   w.kind = kind;
   w.a = a;
   w.b = b;
-  w.appearance = null;
-  w.text = null;
+  w.clear();
   return w;
 }
 

@@ -13,7 +13,7 @@
 // Everything is checked on the header bytes as sent (the host's rx buffer), without strings.
 import { sendError } from "./response";
 import { deviceName } from "../mqtt/config";
-import { config } from "../state/config";
+import { allowedHosts } from "../state/config";
 
 /** Longest Host or Origin value looked at; a longer one is not one of ours. */
 const VALUE_CAP: u32 = 255;
@@ -117,7 +117,7 @@ function isOwnName(): bool {
     const k = <u32>host.length;
     if (nameLen == k + 6 && equalsName(nameAt, k, host) && bytesEqual(nameAt + k, 6, DOT_LOCAL, 6)) return true;
   }
-  const extra = config.allowedHosts;
+  const extra = allowedHosts();
   for (let i = 0; i < extra.length; i++) if (equalsName(nameAt, nameLen, extra[i])) return true;
   return false;
 }

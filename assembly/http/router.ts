@@ -5,7 +5,7 @@
 // not_found. HEAD is answered like GET (the host drops the body).
 import { M_GET, M_HEAD } from "./request";
 import { sendError } from "./response";
-import { PATTERNS, ROWS, ROW_COUNT, LARGE_ONLY, LIGHT, STREAM, HANDLERS } from "../api/routes";
+import { PATTERNS, ROWS, ROW_COUNT, LARGE_ONLY, STREAM, HANDLERS } from "../api/routes";
 import { mqttAvailable } from "../mqtt/service";
 
 let paramStart: usize = 0;
@@ -84,14 +84,12 @@ export function streams(found: i32): bool {
   return i >= 0 && (load<u8>(ROWS + <usize>i * 3, 2) & STREAM) != 0;
 }
 
-/** Handles the request found by findRoute; returns whether it was light (core/collect.ts): a LIGHT
- * route, or an error. */
-export function route(found: i32, req: u32, body: usize, len: u32): bool {
+/** Handles the request found by findRoute. */
+export function route(found: i32, req: u32, body: usize, len: u32): void {
   if (found < 0) {
     sendError(req, found < -1 ? 405 : 404, found < -1 ? "method_not_allowed" : "not_found");
-    return true;
+    return;
   }
   const param = paramLength > 0 ? String.UTF8.decodeUnsafe(paramStart, paramLength) : "";
   unchecked(HANDLERS[found])(req, param, body, len);
-  return (load<u8>(ROWS + <usize>found * 3, 2) & LIGHT) != 0;
 }

@@ -7,6 +7,7 @@ import { checkFields, F_BOOL, F_INT, F_TEXT, F_TOPIC } from "../json/fields";
 import * as w from "../json/writer";
 import { fill } from "../json/template";
 import * as t from "../generated/text";
+import { keepSlot, keepString, cloneString } from "../rt/arena";
 
 export const MQTT_KEY = "mqtt";
 export const MODE_MANUAL: i32 = 0;
@@ -30,21 +31,25 @@ export class MqttConfig {
     const c = new MqttConfig();
     c.enabled = this.enabled;
     c.brokerDiscovery = this.brokerDiscovery;
-    c.broker = this.broker;
+    c.broker = cloneString(this.broker); // `mqtt`'s strings are kept slots, overwritten by commitMqtt
     c.port = this.port;
-    c.username = this.username;
-    c.password = this.password;
-    c.topicPrefix = this.topicPrefix;
-    c.discoveryPrefix = this.discoveryPrefix;
+    c.username = cloneString(this.username);
+    c.password = cloneString(this.password);
+    c.topicPrefix = cloneString(this.topicPrefix);
+    c.discoveryPrefix = cloneString(this.discoveryPrefix);
     return c;
   }
 }
 
-export let mqtt = new MqttConfig();
+export const mqtt = new MqttConfig();
+// the settings outlive every export: their strings live in slots allocated at start-up (rt/arena.ts)
+const kept = [keepSlot(MAX_TEXT), keepSlot(MAX_TEXT), keepSlot(MAX_TEXT), keepSlot(MAX_TEXT), keepSlot(MAX_TEXT)];
 let hostname = "";
 
+const hostnameKept = keepSlot(64); // core_init's memory is given back (rt/arena.ts)
+
 export function setHostname(name: string): void {
-  hostname = name;
+  hostname = keepString(hostnameKept, name);
 }
 
 export function deviceName(): string {
@@ -107,8 +112,16 @@ export function brokerMissing(c: MqttConfig): bool {
   return c.enabled && c.brokerDiscovery == MODE_MANUAL && c.broker.length == 0;
 }
 
+/** Makes `c` the settings (copied into the kept ones). */
 export function commitMqtt(c: MqttConfig): void {
-  mqtt = c;
+  mqtt.enabled = c.enabled;
+  mqtt.brokerDiscovery = c.brokerDiscovery;
+  mqtt.broker = keepString(kept[0], c.broker);
+  mqtt.port = c.port;
+  mqtt.username = keepString(kept[1], c.username);
+  mqtt.password = keepString(kept[2], c.password);
+  mqtt.topicPrefix = keepString(kept[3], c.topicPrefix);
+  mqtt.discoveryPrefix = keepString(kept[4], c.discoveryPrefix);
 }
 
 let withPassword = false;

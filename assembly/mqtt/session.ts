@@ -10,6 +10,7 @@ import * as w from "../json/writer";
 import { fill } from "../json/template";
 import * as t from "../generated/text";
 import { wakeUp, WAKE_MQTT } from "../core/wake";
+import { keepSlot, keepString } from "../rt/arena";
 
 // Phases.
 const P_OFF = 0; // disabled
@@ -50,6 +51,7 @@ let failedAll = false;
 let lastError = "none";
 let source = "none";
 let resolvedBroker = "";
+const brokerKept = keepSlot(256); // a DNS name outlives the export that resolved it (rt/arena.ts)
 let resolvedPort = 0;
 
 export function connected(): bool {
@@ -112,7 +114,7 @@ function runStep(now: u32): void {
 }
 
 function connectTo(host: string, port: i32, s: i32, now: u32): void {
-  resolvedBroker = host;
+  resolvedBroker = keepString(brokerKept, host);
   resolvedPort = port;
   source = SOURCES[s];
   phase = P_CONNECT;

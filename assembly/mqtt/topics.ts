@@ -10,6 +10,7 @@ import { enqueue, queueLength, QUEUE_SIZE, W_POWER, W_APPEARANCE, W_PLAY, W_STOP
 import { libraryId, sceneStatus, libraryVersion } from "../scene/store";
 import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
+import { keepSlot, keepString } from "../rt/arena";
 
 const COMMANDS: StaticArray<string> = ["power", "brightness", "scene", "stop", "light"];
 const C_LIGHT = 4;
@@ -21,6 +22,7 @@ let sentLight: i32 = -1;
 let litBrightness: u32 = 255;
 let sentBrightness: i32 = -1;
 let sentScene = "\0";
+const sentKept = keepSlot(32); // a scene id outlives the export (rt/arena.ts)
 let sentPlaying: i32 = -1;
 let sentSpeed: i64 = -1;
 let sentLibrary: u32 = 0;
@@ -89,7 +91,7 @@ export function publishStates(): void {
   const lit = on == 1 && sentBrightness > 0 ? 1 : 0;
   if (lit != sentLight) state("light", (sentLight = lit) ? "ON" : "OFF");
   const scene = currentScene();
-  if (scene != sentScene) state("scene", (sentScene = scene));
+  if (scene != sentScene) state("scene", (sentScene = keepString(sentKept, scene)));
   const playing = app.playing ? 1 : 0;
   if (playing != sentPlaying) state("playing", (sentPlaying = playing) ? "true" : "false");
   const milli = <i64>Math.round(app.speed * 1000);
@@ -171,7 +173,7 @@ export function handleMessage(topic: string, payload: string): void {
   }
   const item = enqueue(kind, a, 1);
   if (!item) return ignored(topic, payload, "work queue full");
-  item.text = text;
+  item.setText(text);
 }
 
 /** Queues a brightness change (applied only while on); false when the queue is full. */
@@ -181,6 +183,6 @@ function brightness(value: u32): bool {
   const patch = new AppearancePatch();
   patch.hasBrightness = true;
   patch.brightness = value;
-  item.appearance = patch;
+  item.setAppearance(patch);
   return true;
 }

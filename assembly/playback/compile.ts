@@ -43,6 +43,7 @@ import { parseRunner, putRunner, nextRunner, recordTail, yes, FLAT_STEP, SCRATCH
 import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/palette";
 import * as b from "./bytes";
 import { sceneKey, keyLength, compiledKey, compiledKeyLength, MAX_SCENE_FILE } from "../scene/store";
+import { keepSlot, keepString } from "../rt/arena";
 
 export const K_LOCAL: u8 = 0;
 export const K_RUNNER: u8 = 1;
@@ -73,6 +74,10 @@ export let background: u32 = 0;
 export let hasColors = false;
 export const baseColors = new StaticArray<u32>(3);
 export let paletteName: string | null = null;
+// the names outlive the export that loaded the scene: fixed slots allocated at start-up (rt/arena.ts)
+const paletteKept = keepSlot(64);
+const slotKept = new StaticArray<string>(MAX_LAYERS + 1);
+for (let k = 0; k <= MAX_LAYERS; k++) slotKept[k] = keepSlot(64);
 
 const COLOR_KEYS: StaticArray<string> = ["primary", "secondary", "tertiary"];
 const CHANNELS: StaticArray<string> = ["r", "g", "b"];
@@ -262,7 +267,7 @@ function nextRgb(): u32 {
 function slotOf(name: string): u8 {
   if (paletteName !== null && sameName(paletteName!, name)) return 0;
   for (let k = 1; k <= slotCount; k++) if (sameName(slotName[k]!, name)) return <u8>k;
-  slotName[++slotCount] = name;
+  slotName[++slotCount] = keepString(slotKept[slotCount], name);
   return <u8>slotCount;
 }
 
@@ -283,7 +288,7 @@ export function loadScene(): bool {
   background = nextRgb();
   hasColors = (flags & 2) != 0;
   for (let i = 0; i < 3; i++) baseColors[i] = b.next() ? nextRgb() : appearance.baseColors[i];
-  paletteName = flags & 4 ? b.nextText() : null;
+  paletteName = flags & 4 ? keepString(paletteKept, b.nextText()) : null;
   slotCount = 0;
   for (let l = 0; l < n; l++) {
     layerGroup[l] = <u8>b.next();

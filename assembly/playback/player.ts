@@ -32,11 +32,13 @@ import { sameName } from "../palette/palette";
 import { runnerStart, stopUntargeted } from "../runner/compile";
 import { rKind, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle, FLAT_SPAWNER } from "../runner/spawn";
+import { keepSlot, keepString } from "../rt/arena";
 
 const S_WAIT: u8 = 0;
 const S_RUN: u8 = 1;
 const S_DONE: u8 = 2;
 export const LAST_PLAYED_KEY = "playback";
+const lastPlayedKept = keepSlot(32); // the last played id outlives the export (rt/arena.ts)
 
 let active = false; // the state machine runs
 let ended = false; // the barrier fired on a non-looping scene
@@ -83,7 +85,7 @@ export function playScene(id: string, now: u32): bool {
   sendPalettes(restore);
   app.speed = c.sceneSpeed;
   app.playing = true;
-  app.lastPlayedSceneId = id;
+  app.lastPlayedSceneId = keepString(lastPlayedKept, id);
   app.lastPlayedSceneIsStored = id != ONE_SHOT_ID;
   changed();
   persistLastPlayed();
@@ -410,7 +412,7 @@ export function loadLastPlayed(): void {
   const b = storeRead(LAST_PLAYED_KEY, 16);
   if (!b || b.length < 9) return;
   app.lastPlayedSceneIsStored = b[0] == 0x31;
-  app.lastPlayedSceneId = String.UTF8.decodeUnsafe(b.dataStart + 1, b.length - 1);
+  app.lastPlayedSceneId = keepString(lastPlayedKept, String.UTF8.decodeUnsafe(b.dataStart + 1, b.length - 1));
 }
 
 /** A look edit while a scene is on the panels (the appearance, or a stored palette it uses): the

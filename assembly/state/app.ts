@@ -2,6 +2,7 @@
 // `changed()`, so the APP_STATE broadcast follows every change without a client asking.
 import { FIRMWARE_VERSION } from "../generated/version";
 import { wakeUp, WAKE_STATE, WAKE_MQTT } from "../core/wake";
+import { keepSlot, keepString } from "../rt/arena";
 
 export class AppState {
   isOn: bool = true;
@@ -14,6 +15,7 @@ export class AppState {
 }
 
 export const app = new AppState();
+const firmwareKept = keepSlot(32); // core_init's memory is given back (rt/arena.ts)
 
 /** core_init: `id` is the first four bytes of the image's MD5 (docs/host-abi.md), as 8 hex digits. */
 export function setBuild(id: u32): void {
@@ -22,7 +24,7 @@ export function setBuild(id: u32): void {
     const d = (id >> shift) & 15;
     s += String.fromCharCode(<i32>(d < 10 ? 0x30 + d : 0x57 + d));
   }
-  app.controllerFirmware = s;
+  app.controllerFirmware = keepString(firmwareKept, s);
 }
 
 let dirty = false;

@@ -10,6 +10,7 @@ import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/pal
 import { findBuiltin } from "../palette/builtin";
 import { loadPalette } from "../palette/store";
 import { log, LOG_WARN } from "../util/log";
+import { keepSlot, keepString } from "../rt/arena";
 
 export const APPEARANCE_KEY = "appearance";
 
@@ -20,6 +21,12 @@ export class Appearance {
 }
 
 export const appearance = new Appearance();
+const paletteKept = keepSlot(64); // the palette name outlives the export (rt/arena.ts)
+
+/** Sets the appearance's palette name (copied into its fixed slot). */
+export function setAppearancePalette(name: string): void {
+  appearance.palette = keepString(paletteKept, name);
+}
 
 /** A validated change: only the fields present in the request. */
 export class AppearancePatch {
@@ -104,7 +111,7 @@ export function applyAppearancePatch(patch: AppearancePatch): void {
     // The palette may have been deleted since the change was validated (PATCH, then DELETE before
     // the tick): then the appearance falls back to Base colors.
     const found = findPalette(name);
-    appearance.palette = found ? found.name : BASE_COLORS_NAME;
+    setAppearancePalette(found ? found.name : BASE_COLORS_NAME);
   }
 }
 

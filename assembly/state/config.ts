@@ -4,8 +4,7 @@
 import { member, sizeOf, element, stringValue, lengthOf, sourceOf } from "../json/reader";
 import { expectArray, expectString, fail } from "../json/validate";
 import { checkFields, F_INT } from "../json/fields";
-import { fillFields, V_INT, V_STRS } from "../json/template";
-import * as t from "../generated/text";
+import * as w from "../json/writer";
 
 export const CONFIG_KEY = "configuration";
 export const POWER_KEY = "power";
@@ -16,15 +15,39 @@ export const BOOT_RESTORE: i32 = 2;
 
 /** Names beyond its own the controller answers to (docs/decisions.md, "Host and Origin"). */
 export const MAX_ALLOWED_HOSTS = 4;
-const MAX_HOST_NAME: u32 = 253;
+const MAX_HOST_NAME = 253;
 
 export class Configuration {
   powerStateOnBoot: i32 = BOOT_ON;
   logicalRoot: i32 = 0;
-  allowedHosts: string[] = [];
 }
 
 export const config = new Configuration();
+// The names outlive the export that set them, and an export's memory is given back when it returns
+// (rt/arena.ts): they are kept as bytes in static memory (host names are ASCII) and made into strings
+// again by allowedHosts(), in the memory of the export that asks.
+const hostBytes = memory.data(MAX_ALLOWED_HOSTS * MAX_HOST_NAME);
+const hostLength = new StaticArray<u8>(MAX_ALLOWED_HOSTS);
+let hostCount = 0;
+
+/** Makes `hosts` (validated: at most MAX_ALLOWED_HOSTS names of MAX_HOST_NAME ASCII bytes) the
+ * allowed names. */
+export function setAllowedHosts(hosts: string[]): void {
+  hostCount = min(hosts.length, MAX_ALLOWED_HOSTS);
+  for (let i = 0; i < hostCount; i++) {
+    const h = hosts[i];
+    const n = min(h.length, MAX_HOST_NAME);
+    for (let k = 0; k < n; k++) store<u8>(hostBytes + i * MAX_HOST_NAME + k, <u8>h.charCodeAt(k));
+    hostLength[i] = <u8>n;
+  }
+}
+
+/** The allowed names (new strings). */
+export function allowedHosts(): string[] {
+  const out = new Array<string>(hostCount);
+  for (let i = 0; i < hostCount; i++) out[i] = String.UTF8.decodeUnsafe(hostBytes + i * MAX_HOST_NAME, hostLength[i]);
+  return out;
+}
 
 export class ConfigPatch {
   powerStateOnBoot: i32 = -1; // -1: absent
@@ -37,7 +60,7 @@ function hostName(i: i32, path: string): bool {
   if (!expectString(i, path)) return false;
   const p = sourceOf(i);
   const n = lengthOf(i);
-  let ok = n > 0 && n <= MAX_HOST_NAME && load<u8>(p) != 0x2e && load<u8>(p + n - 1) != 0x2e;
+  let ok = n > 0 && n <= <u32>MAX_HOST_NAME && load<u8>(p) != 0x2e && load<u8>(p + n - 1) != 0x2e;
   for (let k: u32 = 0; ok && k < n; k++) {
     const c = (<u32>load<u8>(p + k)) | 0x20;
     ok = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c == 0x2d || c == 0x2e;
@@ -79,17 +102,19 @@ export function applyConfigPatch(patch: ConfigPatch): void {
   if (patch.powerStateOnBoot >= 0) config.powerStateOnBoot = patch.powerStateOnBoot;
   if (patch.logicalRoot >= 0) config.logicalRoot = patch.logicalRoot;
   const hosts = patch.allowedHosts;
-  if (hosts !== null) config.allowedHosts = hosts;
+  if (hosts !== null) setAllowedHosts(hosts);
 }
 
-// The document's values: kind, field of Configuration (json/template.ts fillFields), marker by marker.
-// prettier-ignore
-const FIELDS = memory.data<u8>([
-  V_INT, <u8>offsetof<Configuration>("powerStateOnBoot"),
-  V_INT, <u8>offsetof<Configuration>("logicalRoot"),
-  V_STRS, <u8>offsetof<Configuration>("allowedHosts"),
-]);
-
 export function writeConfiguration(): void {
-  fillFields(t.CONFIGURATION, t.CONFIGURATION_LENGTH, FIELDS, changetype<usize>(config));
+  w.raw('{"powerStateOnBoot":');
+  w.int(config.powerStateOnBoot);
+  w.raw(',"logicalRoot":');
+  w.int(config.logicalRoot);
+  w.raw(',"allowedHosts":[');
+  const hosts = allowedHosts();
+  for (let i = 0; i < hosts.length; i++) {
+    if (i > 0) w.byte(0x2c);
+    w.str(hosts[i]);
+  }
+  w.raw("]}");
 }
