@@ -205,16 +205,24 @@ void port_ws_broadcast(const uint8_t *data, uint32_t len) {
  * open connection is opened again in the new core, which sends it APP_STATE (closed 1013 if refused). */
 void server_core_swapped(void) {
   tessera_requests_fail_all();
+  /* The ids first, under ws_lock; the opens without it: the new core answers each open at once with
+   * APP_STATE through port_ws_send, which takes ws_lock. */
+  uint32_t ids[MAX_CONNS];
+  int n = 0;
   pthread_mutex_lock(&ws_lock);
-  for (int i = 0; i < MAX_CONNS; i++) {
-    conn_t *c = &conns[i];
-    if (c->state != C_WS || !c->in_core || c->closing) continue;
-    if (!tessera_ws_open(c->ws_id)) {
+  for (int i = 0; i < MAX_CONNS; i++)
+    if (conns[i].state == C_WS && conns[i].in_core && !conns[i].closing) ids[n++] = conns[i].ws_id;
+  pthread_mutex_unlock(&ws_lock);
+  for (int k = 0; k < n; k++) {
+    if (tessera_ws_open(ids[k])) continue;
+    pthread_mutex_lock(&ws_lock);
+    conn_t *c = ws_by_id(ids[k]);
+    if (c) {
       c->in_core = 0;
       ws_shut(c, WS_CLOSE_TRY_LATER);
     }
+    pthread_mutex_unlock(&ws_lock);
   }
-  pthread_mutex_unlock(&ws_lock);
   wake();
 }
 
