@@ -9,15 +9,6 @@ import { startHost, api, type Host } from "./helpers/host.js";
 import { rawRequest, rng } from "./helpers/raw.js";
 import { Client } from "./helpers/frames.js";
 
-async function pingPong(): Promise<void> {
-  const c = await Client.connect(host.wsUrl);
-  try {
-    await c.sync();
-  } finally {
-    c.close();
-  }
-}
-
 let host: Host;
 before(async () => {
   host = await startHost({ panels: 3 });
@@ -145,7 +136,7 @@ test("a client that asks for 20,000 large replies and never reads holds up nobod
     // others are served meanwhile, for longer than the hosts wait for a reader that stopped (15 s)
     for (let i = 0; i < 10; i++) {
       assert.equal((await api(host, "GET", "/api/state")).status, 200);
-      await pingPong();
+      await Client.pingPong(host.wsUrl);
       await new Promise((r) => setTimeout(r, 2000));
     }
     for (const r of readers) r.s.resume();

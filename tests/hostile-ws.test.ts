@@ -21,15 +21,6 @@ after(async () => {
   await host.stop();
 });
 
-async function pingPong(): Promise<void> {
-  const c = await Client.connect(host.wsUrl);
-  try {
-    await c.sync();
-  } finally {
-    c.close();
-  }
-}
-
 test("a client that never reads holds up nobody and is closed; a mirroring client never notices", async () => {
   // built first: this process must not stall while its clients are pinged every PING_MS
   const asks = Buffer.concat(Array.from({ length: 20000 }, () => RawWs.encode(2, frame(T.GET_EDGES_LIST))));
@@ -45,7 +36,7 @@ test("a client that never reads holds up nobody and is closed; a mirroring clien
       // HTTP, a fresh client's PING and the mirror stream all go on
       assert.equal((await api(host, "PATCH", "/api/appearance", { brightness: brightness++ })).status, 202);
       assert.equal((await api(host, "GET", "/api/state")).status, 200);
-      await pingPong();
+      await Client.pingPong(host.wsUrl);
       await mirror.next(T.MIRROR_BATCH, 5000);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -175,7 +166,7 @@ test("RFC 6455: unmasked frames and protocol errors close with 1002, oversized m
   ws.send(0x8, code);
   await ws.waitClosed(5000);
   assert.equal(ws.closeCode, 4000);
-  await pingPong();
+  await Client.pingPong(host.wsUrl);
 });
 
 test("WebSocket fuzz: random and mutated frames never crash or wedge the host", async () => {
@@ -216,7 +207,7 @@ test("WebSocket fuzz: random and mutated frames never crash or wedge the host", 
       );
       ws.destroy();
     }
-    await pingPong();
+    await Client.pingPong(host.wsUrl);
     assert.equal((await api(host, "GET", "/api/state")).status, 200);
   } catch (e) {
     console.error(`WebSocket fuzz failed with FUZZ_SEED=${seed}`);

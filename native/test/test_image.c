@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "read_file.h"
 #include "tessera_image.h"
 #include "tessera_md5.h"
 
@@ -38,18 +39,6 @@ static void test_md5(void) {
     }
   }
   CHECK_EQ(tessera_build_id((const uint8_t *)"abc", 3), 0x90015098u);
-}
-
-static uint8_t *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = malloc((size_t)n);
-  *len = b ? fread(b, 1, (size_t)n, f) : 0;
-  fclose(f);
-  return b;
 }
 
 /* The offset of `name` in the image (the first occurrence), or -1. */

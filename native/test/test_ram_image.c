@@ -6,6 +6,7 @@
 
 #include "../runtime/wamr/ram_image.c"
 #include "check.h"
+#include "read_file.h"
 
 #define HEADER 0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00
 /* type () -> (); function 0 of type 0; memory of 1 page; export "f"; start 0; data count 2; code; data
@@ -75,23 +76,11 @@ static void test_left_whole(void) {
   CHECK_EQ(tessera_ram_image_init_memory(plain, &plan, NULL, 0), 0);
 }
 
-static uint8_t *read_file(const char *path, uint32_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = malloc((size_t)n);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) free(b), b = NULL;
-  fclose(f);
-  *len = (uint32_t)n;
-  return b;
-}
-
 /* The core: split, without a data, data count, start or custom section, written to the byte it planned. */
 static void test_controller(void) {
-  uint32_t len = 0;
-  uint8_t *image = read_file("build/controller.wasm", &len);
+  size_t file_len = 0;
+  uint8_t *image = read_file("build/controller.wasm", &file_len);
+  uint32_t len = (uint32_t)file_len;
   CHECK(image != NULL);
   if (!image) return;
   tessera_ram_image_t plan;

@@ -132,6 +132,16 @@ export class Client {
   }
 
   /** A PING/PONG round trip: everything sent before it has been handled. */
+  /** A fresh connection's PING answered: the host still serves newcomers. */
+  static async pingPong(url: string): Promise<void> {
+    const c = await Client.connect(url);
+    try {
+      await c.sync();
+    } finally {
+      c.close();
+    }
+  }
+
   async sync(): Promise<void> {
     this.send(frame(T.PING));
     await this.next(T.PONG);
