@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The one list of what is formatted: folders (or files) of the repository. */
-const FORMATTED = ["native/port/esp32", "main", "components"];
+const FORMATTED = ["native", "main", "components"];
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CI = process.env.CI === "true";

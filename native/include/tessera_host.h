@@ -111,8 +111,8 @@ void host_serial_write(uint32_t ptr, uint32_t len);
 uint32_t host_clock_ms(void);
 uint32_t host_clock_us(void);
 uint32_t host_random(void);
-void host_log(uint32_t level, uint32_t ptr, uint32_t len);   /* UTF-8 line, level TESSERA_LOG_* */
-void host_panic(uint32_t ptr, uint32_t len);                 /* UTF-8 message; the core traps right after */
+void host_log(uint32_t level, uint32_t ptr, uint32_t len); /* UTF-8 line, level TESSERA_LOG_* */
+void host_panic(uint32_t ptr, uint32_t len);               /* UTF-8 message; the core traps right after */
 
 /* Network identity: the mDNS hostname ("tessera-<chipid>", without ".local") copied into buf (at most
  * cap bytes; returns its full length), and the port the HTTP server listens on (80 on a device). */

@@ -60,9 +60,9 @@ void tessera_ota_done(tessera_ota_t *ota);
 /* What receiving an image needs from the port. Every call returns at once or within its own bound. */
 typedef struct {
   void *ctx;
-  int (*recv)(void *ctx, uint8_t *buf, uint32_t cap); /* bytes (> 0); 0 closed; < 0 error or timeout */
-  int (*send)(void *ctx, const char *text);           /* 0, or -1 */
-  int (*write)(void *ctx, const uint8_t *data, uint32_t len); /* to the update slot: 0, or -1 */
+  int (*recv)(void *ctx, uint8_t *buf, uint32_t cap);                  /* bytes (> 0); 0 closed; < 0 error or timeout */
+  int (*send)(void *ctx, const char *text);                            /* 0, or -1 */
+  int (*write)(void *ctx, const uint8_t *data, uint32_t len);          /* to the update slot: 0, or -1 */
   void (*digest_update)(void *ctx, const uint8_t *data, uint32_t len); /* MD5 */
   void (*digest_final)(void *ctx, uint8_t out[16]);
   int (*finish)(void *ctx); /* the image is complete and its MD5 matches: end it, set it to boot; 0 or -1 */

@@ -79,7 +79,6 @@ void port_mqtt_publish(const char *topic, const uint8_t *payload, uint32_t len, 
 void port_mqtt_subscribe(const char *topic);
 void port_mqtt_disconnect(void);
 
-
 /* Wi-Fi setup (host_wifi_configure, from the core's POST /api/setup): join this network from now
  * on. The port stores it (on a device: esp_wifi keeps it in NVS), leaves the setup access point once
  * connected and reconnects; the POSIX port only logs it. Not NUL-terminated. */

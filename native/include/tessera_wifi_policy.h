@@ -31,12 +31,12 @@ extern "C" {
 #define TESSERA_WIFI_PORTAL_CLOSE_MS 5000u
 
 typedef struct {
-  int retries;     /* failed attempts in a row before the setup network opens */
-  int have_network; /* station credentials are stored */
-  int failures;    /* failed attempts in a row */
-  int portal;      /* the setup network is up */
-  int ap_clients;  /* stations on the setup network */
-  int leaving;     /* the device dropped the station itself: its "left" disconnection is not a failure */
+  int retries;         /* failed attempts in a row before the setup network opens */
+  int have_network;    /* station credentials are stored */
+  int failures;        /* failed attempts in a row */
+  int portal;          /* the setup network is up */
+  int ap_clients;      /* stations on the setup network */
+  int leaving;         /* the device dropped the station itself: its "left" disconnection is not a failure */
   uint32_t backoff_ms; /* the next retry delay while the setup network is up */
 } tessera_wifi_t;
 

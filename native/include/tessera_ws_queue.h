@@ -46,12 +46,12 @@ enum {
 };
 
 typedef struct {
-  uint8_t *buf;          /* the port's storage, cap bytes */
-  uint32_t cap;          /* at most TESSERA_WSQ_MAX_CAP */
-  uint32_t used;         /* bytes of queued entries from buf[0] */
-  uint32_t sent;         /* bytes of the head frame (wire header + payload) already written */
-  uint32_t progress_ms;  /* when the queue last moved (a byte written, or it became non-empty) */
-  int closing;           /* a close frame is queued: nothing more is accepted */
+  uint8_t *buf;                   /* the port's storage, cap bytes */
+  uint32_t cap;                   /* at most TESSERA_WSQ_MAX_CAP */
+  uint32_t used;                  /* bytes of queued entries from buf[0] */
+  uint32_t sent;                  /* bytes of the head frame (wire header + payload) already written */
+  uint32_t progress_ms;           /* when the queue last moved (a byte written, or it became non-empty) */
+  int closing;                    /* a close frame is queued: nothing more is accepted */
   uint32_t frames, merged, bytes; /* counters: frames accepted, mirror batches merged, bytes written */
 } tessera_wsq_t;
 

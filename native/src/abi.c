@@ -298,5 +298,6 @@ void host_mqtt_disconnect(void) { port_mqtt_disconnect(); }
 void host_wifi_configure(uint32_t ssid, uint32_t ssid_len, uint32_t pass, uint32_t pass_len) {
   const uint8_t *s = in(ssid, ssid_len, "host_wifi_configure: out of bounds");
   const uint8_t *p = in(pass, pass_len, "host_wifi_configure: out of bounds");
-  if (s && p && ssid_len <= 32 && pass_len <= 64) port_wifi_configure((const char *)s, ssid_len, (const char *)p, pass_len);
+  if (s && p && ssid_len <= 32 && pass_len <= 64)
+    port_wifi_configure((const char *)s, ssid_len, (const char *)p, pass_len);
 }

@@ -110,8 +110,7 @@ void tessera_http(uint32_t req, uint32_t method, const uint8_t *url, uint32_t ur
   recovered();
 }
 
-uint32_t tessera_http_stream(uint32_t req, uint32_t method, const uint8_t *url, uint32_t url_len,
-                             uint32_t total_len) {
+uint32_t tessera_http_stream(uint32_t req, uint32_t method, const uint8_t *url, uint32_t url_len, uint32_t total_len) {
   uint32_t ptr = core_http_begin(req, method, url_len, total_len);
   if (recovered() || ptr == 0) return 0;
   uint8_t *dst = tessera_rt_mem(ptr, url_len);

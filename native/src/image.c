@@ -38,22 +38,14 @@ const tessera_abi_fn_t tessera_abi_imports[] = {
 };
 
 const tessera_abi_fn_t tessera_abi_exports[] = {
-    {"core_init", "(ii)"},
-    {"core_tick", "()i"},
-    {"core_rx_buffer", "(i)i"},
-    {"core_http_allow", "(iii)i"},
-    {"core_http_begin", "(iiii)i"},
-    {"core_http_dispatch", "(i)"},
-    {"core_ws_open", "(i)i"},
-    {"core_ws_frame", "(ii)"},
-    {"core_ws_close", "(i)"},
-    {"core_bus_receive", "(i)"},
-    {"core_serial_receive", "(i)"},
-    {"core_mqtt_event", "(ii)"},
-    {"core_mqtt_message", "(ii)"},
-    {"core_mdns_result", "(ii)"},
-    {"core_mdns_done", "()"},
-    {NULL, NULL},
+    {"core_init", "(ii)"},          {"core_tick", "()i"},
+    {"core_rx_buffer", "(i)i"},     {"core_http_allow", "(iii)i"},
+    {"core_http_begin", "(iiii)i"}, {"core_http_dispatch", "(i)"},
+    {"core_ws_open", "(i)i"},       {"core_ws_frame", "(ii)"},
+    {"core_ws_close", "(i)"},       {"core_bus_receive", "(i)"},
+    {"core_serial_receive", "(i)"}, {"core_mqtt_event", "(ii)"},
+    {"core_mqtt_message", "(ii)"},  {"core_mdns_result", "(ii)"},
+    {"core_mdns_done", "()"},       {NULL, NULL},
 };
 
 #define MAX_TYPES 128
@@ -150,7 +142,8 @@ int tessera_image_check(const uint8_t *image, size_t len, char *why, size_t cap)
         uint32_t module_len = name(&s, &module), field_len = name(&s, &field);
         uint32_t kind = byte_at(&s);
         if (s.bad) break;
-        if (kind != 0 || !is(module, module_len, "tessera")) return fail(why, cap, "import not in the host ABI: ", field, field_len);
+        if (kind != 0 || !is(module, module_len, "tessera"))
+          return fail(why, cap, "import not in the host ABI: ", field, field_len);
         uint32_t t = leb(&s);
         const tessera_abi_fn_t *fn = find(tessera_abi_imports, field, field_len);
         if (!fn) return fail(why, cap, "import not in the host ABI: ", field, field_len);
@@ -196,9 +189,11 @@ int tessera_image_check(const uint8_t *image, size_t len, char *why, size_t cap)
   if (r.bad || bodies != defined || (has_data_count && data != data_count))
     return fail(why, cap, "a malformed or incomplete WebAssembly module", NULL, 0);
   for (const tessera_abi_fn_t *fn = tessera_abi_imports; fn->name; fn++)
-    if (!(imports_seen >> (fn - tessera_abi_imports) & 1)) return fail(why, cap, "import missing: ", fn->name, (uint32_t)strlen(fn->name));
+    if (!(imports_seen >> (fn - tessera_abi_imports) & 1))
+      return fail(why, cap, "import missing: ", fn->name, (uint32_t)strlen(fn->name));
   for (const tessera_abi_fn_t *fn = tessera_abi_exports; fn->name; fn++)
-    if (!(exports_seen >> (fn - tessera_abi_exports) & 1)) return fail(why, cap, "export missing: ", fn->name, (uint32_t)strlen(fn->name));
+    if (!(exports_seen >> (fn - tessera_abi_exports) & 1))
+      return fail(why, cap, "export missing: ", fn->name, (uint32_t)strlen(fn->name));
   if (!memory_seen) return fail(why, cap, "export missing: memory", NULL, 0);
   return 0;
 }

@@ -19,7 +19,8 @@ static uint32_t rotl(uint32_t x, unsigned n) { return (x << n) | (x >> (32 - n))
 static void transform(uint32_t s[4], const uint8_t *p) {
   uint32_t w[16];
   for (int i = 0; i < 16; i++)
-    w[i] = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 | (uint32_t)p[4 * i + 2] << 16 | (uint32_t)p[4 * i + 3] << 24;
+    w[i] =
+        (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 | (uint32_t)p[4 * i + 2] << 16 | (uint32_t)p[4 * i + 3] << 24;
   uint32_t a = s[0], b = s[1], c = s[2], d = s[3];
   for (int i = 0; i < 64; i++) {
     uint32_t f;

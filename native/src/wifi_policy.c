@@ -30,8 +30,8 @@ tessera_wifi_action_t tessera_wifi_disconnected(tessera_wifi_t *w, int we_left) 
   }
   if (w->portal) {
     a.connect_in_ms = (int32_t)(w->ap_clients > 0 ? TESSERA_WIFI_PORTAL_BUSY_RETRY_MS : w->backoff_ms);
-    w->backoff_ms = w->backoff_ms * 2 > TESSERA_WIFI_PORTAL_RETRY_MAX_MS ? TESSERA_WIFI_PORTAL_RETRY_MAX_MS
-                                                                         : w->backoff_ms * 2;
+    w->backoff_ms =
+        w->backoff_ms * 2 > TESSERA_WIFI_PORTAL_RETRY_MAX_MS ? TESSERA_WIFI_PORTAL_RETRY_MAX_MS : w->backoff_ms * 2;
   } else {
     uint32_t delay = TESSERA_WIFI_FIRST_RETRY_MS;
     for (int i = 1; i < w->failures && delay < TESSERA_WIFI_RETRY_MAX_MS; i++) delay *= 2;

@@ -248,7 +248,7 @@ static void test_confirmation_of_a_new_image(void) {
   CHECK_EQ(tessera_boot_answered(&b, 500), TESSERA_BOOT_NOTHING); /* an error answer proves nothing */
   CHECK_EQ(tessera_boot_answered(&b, 200), TESSERA_BOOT_MARK_VALID);
   CHECK_EQ(tessera_boot_answered(&b, 200), TESSERA_BOOT_NOTHING); /* once */
-  CHECK_EQ(tessera_boot_core_trapped(&b), TESSERA_BOOT_NOTHING);   /* confirmed: a trap is only a trap */
+  CHECK_EQ(tessera_boot_core_trapped(&b), TESSERA_BOOT_NOTHING);  /* confirmed: a trap is only a trap */
   tessera_boot_init(&b, 1);
   CHECK_EQ(tessera_boot_core_started(&b, 0), TESSERA_BOOT_ROLL_BACK);
   tessera_boot_init(&b, 1);

@@ -18,19 +18,17 @@
 #define START 0x08, 0x01, 0x00
 #define DATA_COUNT 0x0c, 0x01, 0x02
 #define CODE 0x0a, 0x04, 0x01, 0x02, 0x00, 0x0b
-#define DATA                                                                                                  \
-  0x0b, 0x12, 0x02, 0x00, 0x41, 0x10, 0x0b, 0x03, 'a', 'b', 'c', 0x00, 0x41, 0x80, 0x80, 0x04, 0x0b, 0x02, 'x', \
-      'y'
+#define DATA \
+  0x0b, 0x12, 0x02, 0x00, 0x41, 0x10, 0x0b, 0x03, 'a', 'b', 'c', 0x00, 0x41, 0x80, 0x80, 0x04, 0x0b, 0x02, 'x', 'y'
 #define CUSTOM 0x00, 0x03, 0x01, 'n', 0xff
 
 static const uint8_t MODULE[] = {HEADER, TYPE, FUNCTION, MEMORY, EXPORT, START, DATA_COUNT, CODE, DATA, CUSTOM};
 
 static void test_small_module(void) {
-  static const uint8_t expected[] = {
-      HEADER, TYPE, FUNCTION, MEMORY,
-      /* the export section with the start function's export added */
-      0x07, 0x15, 0x02, 0x01, 'f', 0x00, 0x00, 0x0d, 't', 'e', 's', 's', 'e', 'r', 'a', '.', 's', 't', 'a', 'r', 't',
-      0x00, 0x00, CODE};
+  static const uint8_t expected[] = {HEADER, TYPE, FUNCTION, MEMORY,
+                                     /* the export section with the start function's export added */
+                                     0x07, 0x15, 0x02, 0x01, 'f', 0x00, 0x00, 0x0d, 't', 'e', 's', 's', 'e', 'r', 'a',
+                                     '.', 's', 't', 'a', 'r', 't', 0x00, 0x00, CODE};
   tessera_ram_image_t plan;
   uint32_t size = tessera_ram_image_plan(MODULE, sizeof MODULE, &plan);
   CHECK_EQ(size, sizeof expected);
@@ -59,7 +57,8 @@ static void test_left_whole(void) {
   static const uint8_t passive[] = {HEADER, TYPE, FUNCTION, MEMORY, EXPORT, CODE, 0x0b, 0x04, 0x01, 0x01, 0x01, 'z'};
   CHECK_EQ(tessera_ram_image_plan(passive, sizeof passive, &plan), 0);
   /* an offset that is not an i32.const (global.get 0) */
-  static const uint8_t global[] = {HEADER, TYPE, FUNCTION, MEMORY, EXPORT, CODE, 0x0b, 0x06, 0x01, 0x00, 0x23, 0x00, 0x0b, 0x00};
+  static const uint8_t global[] = {HEADER, TYPE, FUNCTION, MEMORY, EXPORT, CODE, 0x0b,
+                                   0x06,   0x01, 0x00,     0x23,   0x00,   0x0b, 0x00};
   CHECK_EQ(tessera_ram_image_plan(global, sizeof global, &plan), 0);
   /* a start function and no export section to name it in */
   static const uint8_t no_export[] = {HEADER, TYPE, FUNCTION, MEMORY, START, CODE};

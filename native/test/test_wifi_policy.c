@@ -94,8 +94,8 @@ static void test_captive_portal_redirect(void) {
   const char *ip = "192.168.4.1";
   CHECK_EQ(tessera_portal_redirect(1, 1, "connectivitycheck.gstatic.com", ip), 1);
   CHECK_EQ(tessera_portal_redirect(1, 1, "", ip), 1);
-  CHECK_EQ(tessera_portal_redirect(1, 1, "192.168.4.1", ip), 0);             /* the portal itself */
-  CHECK_EQ(tessera_portal_redirect(1, 0, "tessera-abc123.local", ip), 0);    /* a client on the home network */
+  CHECK_EQ(tessera_portal_redirect(1, 1, "192.168.4.1", ip), 0);                   /* the portal itself */
+  CHECK_EQ(tessera_portal_redirect(1, 0, "tessera-abc123.local", ip), 0);          /* a client on the home network */
   CHECK_EQ(tessera_portal_redirect(0, 1, "connectivitycheck.gstatic.com", ip), 0); /* no setup network */
 }
 

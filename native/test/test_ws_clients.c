@@ -122,13 +122,13 @@ static void test_a_slow_client_does_not_hold_up_a_fast_one(void) {
   }
   CHECK_EQ(next, record); /* every record, in order */
   CHECK_EQ(frames, 400);
-  CHECK(slow_full);       /* the slow client's queue filled up... */
-  CHECK(qs.merged > 5);   /* ...after merging batches once it was half full... */
-  CHECK(qs.closing);      /* ...and it is being closed: its close frame waits behind a full socket, */
+  CHECK(slow_full);     /* the slow client's queue filled up... */
+  CHECK(qs.merged > 5); /* ...after merging batches once it was half full... */
+  CHECK(qs.closing);    /* ...and it is being closed: its close frame waits behind a full socket, */
   CHECK(slow_open && tessera_wsq_stalled(&qs, now_ms() + 5000, 5000)); /* so the port drops it after 5 s */
-  CHECK(worst_ms < 50);   /* no flush ever waited for a socket */
-  printf("  slow client: %u batches merged, closed after %u frames accepted; worst flush %d ms\n", qs.merged,
-         qs.frames, worst_ms);
+  CHECK(worst_ms < 50);                                                /* no flush ever waited for a socket */
+  printf("  slow client: %u batches merged, closed after %u frames accepted; worst flush %d ms\n", qs.merged, qs.frames,
+         worst_ms);
   close(fast[0]);
   close(fast[1]);
   close(slow[0]);

@@ -12,7 +12,7 @@
 typedef struct {
   uint8_t data[70000];
   uint32_t len;
-  int take;     /* bytes it still takes (then it would block), or -1: every write fails */
+  int take; /* bytes it still takes (then it would block), or -1: every write fails */
   int calls;
 } sink_t;
 
@@ -161,12 +161,12 @@ static void test_mirror_batches_merge(void) {
   CHECK_EQ(len[1], 14 + size);
   CHECK_EQ(size, 6 + 6 * 11);
   CHECK_EQ(m[0], 9);
-  CHECK_EQ(get16(m + 7), crc16(m, 7));          /* header CRC still right */
+  CHECK_EQ(get16(m + 7), crc16(m, 7));         /* header CRC still right */
   CHECK_EQ(get16(m + 9), crc16(m + 14, size)); /* payload CRC recomputed */
   uint32_t millis;
   memcpy(&millis, m + 14, 4);
-  CHECK_EQ(millis, 1068);       /* the newest batch's time */
-  CHECK_EQ(get16(m + 18), 6);   /* 2 + 1 + 3 records */
+  CHECK_EQ(millis, 1068);     /* the newest batch's time */
+  CHECK_EQ(get16(m + 18), 6); /* 2 + 1 + 3 records */
   const uint8_t tags[6] = {10, 11, 20, 30, 31, 32};
   for (int i = 0; i < 6; i++) CHECK_EQ(m[20 + i * 11 + 10], tags[i]); /* in order */
 }
@@ -245,8 +245,7 @@ static void test_close_frame(void) {
   /* a close always fits, even in a full queue */
   static uint8_t small[512];
   tessera_wsq_init(&q, small, sizeof small, 0);
-  while (tessera_wsq_push(&q, TESSERA_WS_BINARY, data, 100, 0) == TESSERA_WSQ_QUEUED) {
-  }
+  while (tessera_wsq_push(&q, TESSERA_WS_BINARY, data, 100, 0) == TESSERA_WSQ_QUEUED) {}
   tessera_wsq_close(&q, 1011, 0);
   memset(&sink, 0, sizeof sink);
   sink.take = 100000;

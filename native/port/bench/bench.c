@@ -25,12 +25,12 @@
 #include <unistd.h>
 
 #include "posix.h"
-#include "tessera_store.h"
 #include "tessera_driver.h"
 #include "tessera_host.h"
 #include "tessera_port.h"
 #include "tessera_requests.h"
 #include "tessera_runtime.h"
+#include "tessera_store.h"
 
 #ifdef TESSERA_WAMR
 #include "tessera_wamr.h"
@@ -47,11 +47,11 @@
 #endif
 
 #define ANSWER_CAP (512 * 1024)
-#define LIBRARY 99      /* scenes with 64-character names; the maximal scene makes 100, the library's limit */
-#define WS_CONN 1       /* the one WebSocket connection, with the mirror on */
-#define SET_COLORS 8    /* SET_COLOR frames measured */
-#define STATE_GETS 3    /* GET /api/state measured */
-#define START_TICKS 16  /* at most this many ticks for a start's bus traffic */
+#define LIBRARY 99     /* scenes with 64-character names; the maximal scene makes 100, the library's limit */
+#define WS_CONN 1      /* the one WebSocket connection, with the mirror on */
+#define SET_COLORS 8   /* SET_COLOR frames measured */
+#define STATE_GETS 3   /* GET /api/state measured */
+#define START_TICKS 16 /* at most this many ticks for a start's bus traffic */
 
 /* ---- The port (tessera_port.h). ---------------------------------------------------------------- */
 static uint64_t clock_us;
@@ -293,10 +293,11 @@ static void memory(const char *when) {
 #ifdef TESSERA_WAMR
   tessera_wamr_stats_t s;
   if (tessera_wamr_stats(&s))
-    printf("memory %s linear=%lu counted=%d live=%u peak=%u blocks=%u pool=%d pool_used=%u pool_highmark=%u "
-           "image_copy=%u image_split=%d module=%u instance=%u exec_env=%u stack_size=%u stack_used=%u fast=%d\n",
-           when, (unsigned long)linear, s.counted, s.live, s.peak, s.blocks, s.pool, s.pool_used, s.pool_highmark,
-           s.image_copy, s.image_split, s.module, s.instance, s.exec_env, s.stack_size, s.stack_used, s.fast_interp);
+    printf(
+        "memory %s linear=%lu counted=%d live=%u peak=%u blocks=%u pool=%d pool_used=%u pool_highmark=%u "
+        "image_copy=%u image_split=%d module=%u instance=%u exec_env=%u stack_size=%u stack_used=%u fast=%d\n",
+        when, (unsigned long)linear, s.counted, s.live, s.peak, s.blocks, s.pool, s.pool_used, s.pool_highmark,
+        s.image_copy, s.image_split, s.module, s.instance, s.exec_env, s.stack_size, s.stack_used, s.fast_interp);
 #elif defined(TESSERA_WASM3)
   tessera_wasm3_stats_t s;
   if (tessera_wasm3_stats(&s))
@@ -381,11 +382,16 @@ int main(int argc, char **argv) {
    * its parser's recursion up to there, on top of each handler's own frames, is the deepest use of the
    * execution stack (a stack overflow traps). */
   {
-    static const char *const DEEP[][2] = {
-        {"PATCH", "/api/appearance"}, {"PATCH", "/api/configuration"}, {"PATCH", "/api/mqtt"},
-        {"POST", "/api/setup"},       {"POST", "/api/palettes"},       {"POST", "/api/scenes"},
-        {"POST", "/api/scenes/play/one-shot"}, {"POST", "/api/animations/play"},
-        {"PUT", "/api/panels/1/color"}, {"POST", "/api/state/power"}};
+    static const char *const DEEP[][2] = {{"PATCH", "/api/appearance"},
+                                          {"PATCH", "/api/configuration"},
+                                          {"PATCH", "/api/mqtt"},
+                                          {"POST", "/api/setup"},
+                                          {"POST", "/api/palettes"},
+                                          {"POST", "/api/scenes"},
+                                          {"POST", "/api/scenes/play/one-shot"},
+                                          {"POST", "/api/animations/play"},
+                                          {"PUT", "/api/panels/1/color"},
+                                          {"POST", "/api/state/power"}};
     static char deep[2100];
     int n = snprintf(deep, sizeof deep, "{\"brightness\":");
     for (int i = 0; i < 1000; i++) deep[n++] = '[';

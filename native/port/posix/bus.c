@@ -17,8 +17,8 @@
 
 #define CONTROLLER (-1)
 #define UNPLUGGED (-2)
-#define PACKET_CAP 256   /* the length byte: a pulse table (type 21) can be 255 bytes */
-#define QUEUE_CAP 2048   /* deliveries in flight */
+#define PACKET_CAP 256 /* the length byte: a pulse table (type 21) can be 255 bytes */
+#define QUEUE_CAP 2048 /* deliveries in flight */
 
 /* An emulated panel's flash (host/src/bus/flash.ts): the image being written, and whether the panel
  * restarts after the packet it is handling. The committed image is a file,
@@ -269,9 +269,7 @@ static int32_t panel_flash(void *ctx, uint32_t op, uint32_t offset, uint8_t *dat
       f->staged_len = 0;
       return 0;
     }
-    case 4: /* restart, once this packet is handled */
-      f->restart = 1;
-      return 0;
+    case 4: /* restart, once this packet is handled */ f->restart = 1; return 0;
   }
   return -1;
 }

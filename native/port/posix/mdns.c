@@ -34,9 +34,9 @@
 #include "tessera_host.h"
 #include "tessera_port.h"
 
-#define MAX_RECORDS 8   /* one advertisement: PTR, SRV, TXT, A, the service-type PTR */
-#define MAX_FOUND 8     /* services followed in one browse */
-#define MAX_RESULTS 8   /* answers waiting for the main loop */
+#define MAX_RECORDS 8 /* one advertisement: PTR, SRV, TXT, A, the service-type PTR */
+#define MAX_FOUND 8   /* services followed in one browse */
+#define MAX_RESULTS 8 /* answers waiting for the main loop */
 #define NAME_CAP 256
 
 int posix_mdns_enabled = 1;
@@ -51,7 +51,7 @@ typedef struct {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static mdns_daemon_t *responder; /* the advertisement */
-static mdns_daemon_t *browser; /* one per browse, freed at its end (this libmdnsd cannot drop a query) */
+static mdns_daemon_t *browser;   /* one per browse, freed at its end (this libmdnsd cannot drop a query) */
 static int sock = -1, wake_pipe[2] = {-1, -1}, started;
 static mdns_record_t *records[MAX_RECORDS];
 static int record_count;
@@ -105,8 +105,7 @@ static void report(const char *host, uint16_t port) {
 static int asked(mdns_answer_t *a, void *arg) { return 0; }
 
 static mdns_answer_t *cached(const char *name, int type, mdns_answer_t *last) {
-  while ((last = mdnsd_list(browser, name, type, last)) && last->ttl == 0) {
-  }
+  while ((last = mdnsd_list(browser, name, type, last)) && last->ttl == 0) {}
   return last;
 }
 
@@ -225,8 +224,7 @@ static void *run(void *arg) {
     int n = select((sock > wake_pipe[0] ? sock : wake_pipe[0]) + 1, &in, NULL, NULL, &wait);
     if (n > 0 && FD_ISSET(wake_pipe[0], &in)) {
       char drain[16];
-      while (read(wake_pipe[0], drain, sizeof drain) > 0) {
-      }
+      while (read(wake_pipe[0], drain, sizeof drain) > 0) {}
     }
     pthread_mutex_lock(&lock);
     if (n > 0 && FD_ISSET(sock, &in)) {
@@ -254,8 +252,7 @@ static void *run(void *arg) {
 }
 
 static void wake(void) {
-  if (wake_pipe[1] >= 0 && write(wake_pipe[1], "", 1) < 0) {
-  }
+  if (wake_pipe[1] >= 0 && write(wake_pipe[1], "", 1) < 0) {}
 }
 
 /* Starts the responder on first use (under the core lock); 0 when it runs. */

@@ -52,11 +52,12 @@ void memory_report(void) {
   size_t now = heap_in_use(), linear = linear_bytes();
   long panels = (long)(marks[MEMORY_PANELS_STARTED] - marks[MEMORY_START]);
   long core = (long)(marks[MEMORY_CORE_LOADED] - marks[MEMORY_PANELS_STARTED]);
-  long host = (long)now - (long)marks[MEMORY_CORE_LOADED] + (long)marks[MEMORY_START] -
-              ((long)linear - (long)linear_at_load);
-  printf("memory {\"hostHeap\":%ld,\"coreHeap\":%ld,\"coreLinear\":%zu,\"panelsHeap\":%ld,\"panelsStatic\":%zu,"
-         "\"heapInUse\":%zu,\"rssKiB\":%ld,\"threads\":%ld}\n",
-         host, core + ((long)linear - (long)linear_at_load), linear, panels, bus_static_bytes(), now,
-         status_value("VmRSS:"), status_value("Threads:"));
+  long host =
+      (long)now - (long)marks[MEMORY_CORE_LOADED] + (long)marks[MEMORY_START] - ((long)linear - (long)linear_at_load);
+  printf(
+      "memory {\"hostHeap\":%ld,\"coreHeap\":%ld,\"coreLinear\":%zu,\"panelsHeap\":%ld,\"panelsStatic\":%zu,"
+      "\"heapInUse\":%zu,\"rssKiB\":%ld,\"threads\":%ld}\n",
+      host, core + ((long)linear - (long)linear_at_load), linear, panels, bus_static_bytes(), now,
+      status_value("VmRSS:"), status_value("Threads:"));
   fflush(stdout);
 }

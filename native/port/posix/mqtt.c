@@ -291,8 +291,7 @@ int posix_mqtt_pump(void) {
     if (it->gen == atomic_load(&generation)) {
       if (it->kind == 0)
         tessera_mqtt_message((const char *)it->bytes, it->topic_len, it->bytes + it->topic_len, it->payload_len);
-      else
-        tessera_mqtt_event(it->kind, it->reason);
+      else tessera_mqtt_event(it->kind, it->reason);
       delivered++;
     }
     free(it);

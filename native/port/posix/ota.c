@@ -257,7 +257,8 @@ int posix_ota_start(int port, const char *data_dir) {
   udp = socket(AF_INET, SOCK_DGRAM, 0);
   struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port), .sin_addr = {htonl(INADDR_ANY)}};
   pthread_t t;
-  if (udp < 0 || bind(udp, (struct sockaddr *)&me, sizeof me) != 0 || pthread_create(&t, NULL, listen_loop, NULL) != 0) {
+  if (udp < 0 || bind(udp, (struct sockaddr *)&me, sizeof me) != 0 ||
+      pthread_create(&t, NULL, listen_loop, NULL) != 0) {
     tessera_logf(TESSERA_LOG_WARN, "ota: cannot listen on udp %d (%s); self-update is off", port, strerror(errno));
     if (udp >= 0) close(udp);
     udp = -1;

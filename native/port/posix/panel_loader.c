@@ -75,10 +75,25 @@ static const char *build(const char *cache, const uint8_t *wasm, uint32_t len, c
   snprintf(out, sizeof out, "%s/panel.so", dir);
   snprintf(inc, sizeof inc, "-I%s", dir);
   char *translate[] = {TESSERA_WASM2C, in, "-n", "panel", "-o", c, NULL};
-  char *compile[] = {TESSERA_CC, "-O1", "-shared", "-fPIC", "-fvisibility=hidden", "-Wl,-z,defs", "-w",
-                     "-DPANEL_MODULE_SHARED", "-DWASM_RT_MEMCHECK_SIGNAL_HANDLER=0", inc,
-                     "-I" TESSERA_POSIX_DIR, "-I" TESSERA_WASM_RT_DIR, TESSERA_POSIX_DIR "/panel_module.c", c,
-                     TESSERA_WASM_RT_DIR "/wasm-rt-impl.c", "-o", out, "-lm", NULL};
+  char *compile[] = {TESSERA_CC,
+                     "-O1",
+                     "-shared",
+                     "-fPIC",
+                     "-fvisibility=hidden",
+                     "-Wl,-z,defs",
+                     "-w",
+                     "-DPANEL_MODULE_SHARED",
+                     "-DWASM_RT_MEMCHECK_SIGNAL_HANDLER=0",
+                     inc,
+                     "-I" TESSERA_POSIX_DIR,
+                     "-I" TESSERA_WASM_RT_DIR,
+                     TESSERA_POSIX_DIR "/panel_module.c",
+                     c,
+                     TESSERA_WASM_RT_DIR "/wasm-rt-impl.c",
+                     "-o",
+                     out,
+                     "-lm",
+                     NULL};
   if (write_file(in, wasm, len) != 0) failed = "cannot write its panel.wasm";
   else if (run(translate) != 0) failed = "wasm2c refused its panel.wasm";
   else if (run(compile) != 0) failed = "the C compiler refused its translation";
@@ -115,8 +130,7 @@ const panel_module_t *panel_load(const char *dir, const uint8_t *image, uint32_t
     if (!handle) {
       failed = dlerror(); /* and the next start builds it afresh */
       unlink(so);
-    }
-    else if (!entry) failed = "its shared object has no " PANEL_MODULE_SYMBOL;
+    } else if (!entry) failed = "its shared object has no " PANEL_MODULE_SYMBOL;
     else if (!(module = entry()) || module->abi != PANEL_MODULE_ABI) failed = "its shared object is for another host";
     if (failed) module = NULL;
     else tessera_logf(TESSERA_LOG_INFO, "panels: image %08x runs from %s", crc, so);

@@ -58,13 +58,13 @@ int posix_net_pump(void); /* call with the lock, outside any core call; returns 
 
 /* mqtt.c: the MQTT session (libmosquitto). Events and messages wait in a queue for the main loop. */
 int posix_mqtt_pending(void);
-int posix_mqtt_pump(void); /* with the lock: delivers a few queued items, returns how many */
+int posix_mqtt_pump(void);      /* with the lock: delivers a few queued items, returns how many */
 void posix_mqtt_shutdown(void); /* with the lock, at exit: publishes the will, disconnects, waits briefly */
 
 /* mdns.c: the advertisement and browses (libmdnsd); --no-mdns clears posix_mdns_enabled. */
 extern int posix_mdns_enabled;
 int posix_mdns_pending(void);
-int posix_mdns_pump(void); /* with the lock: delivers queued answers and the end of a browse */
+int posix_mdns_pump(void);      /* with the lock: delivers queued answers and the end of a browse */
 void posix_mdns_shutdown(void); /* at exit: withdraws the advertisement */
 
 /* serial.c: --serial PATH (a tty or a pty, 57600 8N1 raw). 0, or -1 when it cannot be opened. */

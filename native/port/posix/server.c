@@ -48,20 +48,20 @@
 #include "tessera_web.h"
 #include "tessera_ws_queue.h"
 
-#define MAX_CONNS 128                      /* connection slots (HTTP and WebSocket) */
-#define HEAD_CAP 8192                      /* request line + headers */
-#define FIELD_CAP 1024                     /* Host and Origin kept for the policy (longer: 431) */
-#define BODY_CAP (64 * 1024)               /* read at most this much of a body; the core's limit is 32 KiB */
+#define MAX_CONNS 128         /* connection slots (HTTP and WebSocket) */
+#define HEAD_CAP 8192         /* request line + headers */
+#define FIELD_CAP 1024        /* Host and Origin kept for the policy (longer: 431) */
+#define BODY_CAP (64 * 1024)  /* read at most this much of a body; the core's limit is 32 KiB */
 #define STREAM_AT (32 * 1024) /* a longer POST/PUT/PATCH body goes to the core as it arrives (the firmware upload) */
 #define BODY_COUNT_LIMIT (16 * 1024 * 1024) /* a chunked body past this is not even counted */
-#define ANSWER_CAP (1024 * 1024)           /* the largest answer kept */
+#define ANSWER_CAP (1024 * 1024)            /* the largest answer kept */
 #define MAX_REQUESTS 64
-#define IDLE_MS 5000     /* a kept-alive connection with no request under way */
-#define HEAD_MS 10000    /* a request head, from its first byte (and a new connection's first request) */
-#define BODY_MS 30000    /* a request body, from the end of its head */
-#define ANSWER_MS 30000  /* the core's answer (a live panel query takes a few ms) */
-#define SEND_MS 15000    /* an answer going out */
-#define LINGER_MS 2000   /* reading what is left after an answer that closes the connection */
+#define IDLE_MS 5000      /* a kept-alive connection with no request under way */
+#define HEAD_MS 10000     /* a request head, from its first byte (and a new connection's first request) */
+#define BODY_MS 30000     /* a request body, from the end of its head */
+#define ANSWER_MS 30000   /* the core's answer (a live panel query takes a few ms) */
+#define SEND_MS 15000     /* an answer going out */
+#define LINGER_MS 2000    /* reading what is left after an answer that closes the connection */
 #define WS_FRAME_MS 10000 /* a WebSocket frame, from its first byte */
 #define WS_MESSAGE_CAP (64 * 1024)
 #define WS_FRAME_CAP 1024 /* no valid frame is larger; the core would drop it */
@@ -80,11 +80,11 @@ int posix_ws_ping_ms = 10000;
 
 typedef enum {
   C_FREE,
-  C_HEAD, /* reading a request head */
-  C_BODY, /* reading its body */
-  C_CORE, /* the core has it; waiting for the answer */
-  C_SEND, /* the answer is going out */
-  C_WS,   /* a WebSocket */
+  C_HEAD,   /* reading a request head */
+  C_BODY,   /* reading its body */
+  C_CORE,   /* the core has it; waiting for the answer */
+  C_SEND,   /* the answer is going out */
+  C_WS,     /* a WebSocket */
   C_LINGER, /* answered and shut for writing: what the client still sends is read and dropped, so the
                close does not reset the connection before the client has read the answer */
 } cstate_t;
@@ -120,8 +120,8 @@ typedef struct {
   size_t out_len, out_sent;
   /* WebSocket (id, live and q under ws_lock) */
   uint32_t ws_id;
-  int ws_live;  /* the core may send to it */
-  int in_core;  /* the core knows it */
+  int ws_live; /* the core may send to it */
+  int in_core; /* the core knows it */
   tessera_wsq_t q;
   uint8_t *qbuf;
   int closing;       /* our close frame is queued; the slot is freed once it is out (or at the deadline) */
@@ -319,32 +319,32 @@ static void enter(conn_t *c, cstate_t state, uint64_t timeout_ms) {
 /* ---- Answers ----------------------------------------------------------------------------------- */
 static const char *reason_of(uint32_t status) {
   switch (status) {
-  case 100: return "Continue";
-  case 101: return "Switching Protocols";
-  case 200: return "OK";
-  case 201: return "Created";
-  case 202: return "Accepted";
-  case 204: return "No Content";
-  case 302: return "Found";
-  case 304: return "Not Modified";
-  case 400: return "Bad Request";
-  case 403: return "Forbidden";
-  case 404: return "Not Found";
-  case 405: return "Method Not Allowed";
-  case 408: return "Request Timeout";
-  case 409: return "Conflict";
-  case 411: return "Length Required";
-  case 413: return "Payload Too Large";
-  case 414: return "URI Too Long";
-  case 421: return "Misdirected Request";
-  case 422: return "Unprocessable Entity";
-  case 431: return "Request Header Fields Too Large";
-  case 500: return "Internal Server Error";
-  case 501: return "Not Implemented";
-  case 503: return "Service Unavailable";
-  case 505: return "HTTP Version Not Supported";
-  case 507: return "Insufficient Storage";
-  default: return "Status";
+    case 100: return "Continue";
+    case 101: return "Switching Protocols";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 302: return "Found";
+    case 304: return "Not Modified";
+    case 400: return "Bad Request";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 411: return "Length Required";
+    case 413: return "Payload Too Large";
+    case 414: return "URI Too Long";
+    case 421: return "Misdirected Request";
+    case 422: return "Unprocessable Entity";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 503: return "Service Unavailable";
+    case 505: return "HTTP Version Not Supported";
+    case 507: return "Insufficient Storage";
+    default: return "Status";
   }
 }
 
@@ -358,10 +358,8 @@ static void respond(conn_t *c, uint32_t status, int32_t length, const uint8_t *b
   char head[1024];
   int n = snprintf(head, sizeof head, "HTTP/1.1 %u %s\r\n", (unsigned)code, reason_of(code));
   if (!bodyless) n += snprintf(head + n, sizeof head - (size_t)n, "Content-Type: %s\r\n", type);
-  if (!bodyless && length >= 0)
-    n += snprintf(head + n, sizeof head - (size_t)n, "Content-Length: %zu\r\n", len);
-  else if (!bodyless)
-    n += snprintf(head + n, sizeof head - (size_t)n, "Transfer-Encoding: chunked\r\n");
+  if (!bodyless && length >= 0) n += snprintf(head + n, sizeof head - (size_t)n, "Content-Length: %zu\r\n", len);
+  else if (!bodyless) n += snprintf(head + n, sizeof head - (size_t)n, "Transfer-Encoding: chunked\r\n");
   if (c->close_after || !c->keep_alive) n += snprintf(head + n, sizeof head - (size_t)n, "Connection: close\r\n");
   if (extra) n += snprintf(head + n, sizeof head - (size_t)n, "%s", extra);
   n += snprintf(head + n, sizeof head - (size_t)n, "\r\n");
@@ -427,7 +425,8 @@ static int take_answer(conn_t *c, uint32_t id) {
 
 /* ---- Requests ---------------------------------------------------------------------------------- */
 static int is_tchar(int ch) {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || strchr("!#$%&'*+-.^_`|~", ch);
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+         strchr("!#$%&'*+-.^_`|~", ch);
 }
 
 static uint32_t method_code(const char *m, size_t n) {
@@ -499,7 +498,7 @@ static int parse_head(conn_t *c, size_t len, const char **error) {
     eol = memchr(p, '\n', (size_t)(end - p));
     if (!eol) return 400;
     line_end = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
-    if (line_end == p) break; /* the blank line */
+    if (line_end == p) break;                /* the blank line */
     if (*p == ' ' || *p == '\t') return 400; /* obsolete line folding */
     char *colon = memchr(p, ':', (size_t)(line_end - p));
     if (!colon || colon == p) return 400;
@@ -998,7 +997,7 @@ static void ws_close_now(conn_t *c, uint16_t code) {
 static void ws_message(conn_t *c) {
   c->said_at = now_ms();
   if (c->msg_op != TESSERA_WS_BINARY || !c->in_core || c->closing) return; /* text: dropped like a bad frame */
-  if (c->msg_len > WS_FRAME_CAP) return;                                 /* larger than any valid frame */
+  if (c->msg_len > WS_FRAME_CAP) return;                                   /* larger than any valid frame */
   posix_lock();
   tessera_ws_frame(c->ws_id, c->msg, (uint32_t)c->msg_len);
   tessera_tick();
@@ -1047,8 +1046,8 @@ static void advance_ws(conn_t *c) {
       }
       int control = op >= 8;
       int known = op == 0 || op == 1 || op == 2 || op == 8 || op == 9 || op == 10;
-      if (rsv || !known || !masked || (len >> 63) || (control && (!fin || len > 125)) ||
-          (op == 0 && !c->msg_op) || ((op == 1 || op == 2) && c->msg_op)) {
+      if (rsv || !known || !masked || (len >> 63) || (control && (!fin || len > 125)) || (op == 0 && !c->msg_op) ||
+          ((op == 1 || op == 2) && c->msg_op)) {
         c->peer_closed = 1; /* nothing after a broken frame can be read */
         ws_close_now(c, WS_CLOSE_PROTOCOL);
         break;
@@ -1217,8 +1216,7 @@ static void on_readable(conn_t *c) {
   if (c->state == C_LINGER) {
     char scratch[4096];
     ssize_t n;
-    while ((n = recv(c->fd, scratch, sizeof scratch, MSG_DONTWAIT)) > 0) {
-    }
+    while ((n = recv(c->fd, scratch, sizeof scratch, MSG_DONTWAIT)) > 0) {}
     if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) drop(c);
     return;
   }
@@ -1283,41 +1281,40 @@ static void check_deadlines(uint64_t now) {
   for (int i = 0; i < MAX_CONNS; i++) {
     conn_t *c = &conns[i];
     switch (c->state) {
-    case C_HEAD:
-      if (now < c->deadline) break;
-      if (c->in_len == 0) drop(c); /* idle: closed quietly */
-      else {
-        c->keep_alive = 0;
-        respond_error(c, 408, "timeout", 1);
-      }
-      break;
-    case C_BODY:
-      if (now >= c->deadline) {
-        free(c->body);
-        c->body = NULL;
-        respond_error(c, 408, "timeout", 1);
-      }
-      break;
-    case C_CORE:
-      if (now >= c->deadline) {
-        posix_lock();
-        tessera_answer_t a;
-        if (tessera_request_take(c->req_id, &a)) free(a.body);
-        posix_unlock();
-        c->req_id = 0;
-        respond_error(c, 500, "internal_error", 0);
-      }
-      break;
-    case C_SEND:
-    case C_LINGER:
-      if (now >= c->deadline) drop(c);
-      break;
-    case C_WS:
-      if (c->deadline && now >= c->deadline) drop(c); /* a close that did not finish */
-      else if (c->frame_at && now >= c->frame_at && !c->closing) ws_close_now(c, WS_CLOSE_BEHIND);
-      break;
-    default:
-      break;
+      case C_HEAD:
+        if (now < c->deadline) break;
+        if (c->in_len == 0) drop(c); /* idle: closed quietly */
+        else {
+          c->keep_alive = 0;
+          respond_error(c, 408, "timeout", 1);
+        }
+        break;
+      case C_BODY:
+        if (now >= c->deadline) {
+          free(c->body);
+          c->body = NULL;
+          respond_error(c, 408, "timeout", 1);
+        }
+        break;
+      case C_CORE:
+        if (now >= c->deadline) {
+          posix_lock();
+          tessera_answer_t a;
+          if (tessera_request_take(c->req_id, &a)) free(a.body);
+          posix_unlock();
+          c->req_id = 0;
+          respond_error(c, 500, "internal_error", 0);
+        }
+        break;
+      case C_SEND:
+      case C_LINGER:
+        if (now >= c->deadline) drop(c);
+        break;
+      case C_WS:
+        if (c->deadline && now >= c->deadline) drop(c); /* a close that did not finish */
+        else if (c->frame_at && now >= c->frame_at && !c->closing) ws_close_now(c, WS_CLOSE_BEHIND);
+        break;
+      default: break;
     }
   }
 }
@@ -1361,8 +1358,7 @@ static void *serve(void *arg) {
     now = now_ms();
     if (fds[1].revents & POLLIN) {
       char drain[64];
-      while (read(wake_pipe[0], drain, sizeof drain) > 0) {
-      }
+      while (read(wake_pipe[0], drain, sizeof drain) > 0) {}
     }
     for (int k = 2; k < nfds; k++) {
       conn_t *c = &conns[slot_of[k]];
@@ -1388,8 +1384,7 @@ static void *serve(void *arg) {
       conn_t *c = &conns[i];
       if (c->state == C_WS) {
         if (ws_flush(c, now)) drop(c);
-      } else if (c->state == C_SEND && c->out_sent == 0)
-        on_writable(c);
+      } else if (c->state == C_SEND && c->out_sent == 0) on_writable(c);
     }
     check_deadlines(now);
   }

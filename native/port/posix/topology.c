@@ -35,8 +35,7 @@ static int validate(const wire_t *w, int n, char *err, int err_len) {
     const char *names[3] = {"parent", "edge", "inEdge"};
     int vals[3] = {w[i].parent, w[i].edge, w[i].in_edge};
     for (int k = 0; k < 3; k++)
-      if (vals[k] < 0)
-        return snprintf(err, err_len, "panels[%d].%s: must be a non-negative integer", i, names[k]), -1;
+      if (vals[k] < 0) return snprintf(err, err_len, "panels[%d].%s: must be a non-negative integer", i, names[k]), -1;
     if (w[i].edge > 2 || w[i].in_edge > 2) return snprintf(err, err_len, "panels[%d]: edge slots are 0-2", i), -1;
     if (w[i].parent >= id)
       return snprintf(err, err_len, "panels[%d].parent: must name an earlier panel (1-%d) or 0 for the controller", i,
@@ -46,8 +45,7 @@ static int validate(const wire_t *w, int n, char *err, int err_len) {
       return snprintf(err, err_len, "panels[%d].parent: only the first panel is wired to the controller", i), -1;
     if (w[i].parent > 0) {
       if (used[w[i].parent][w[i].edge])
-        return snprintf(err, err_len, "panels[%d]: slot %d of panel %d is already used", i, w[i].edge, w[i].parent),
-               -1;
+        return snprintf(err, err_len, "panels[%d]: slot %d of panel %d is already used", i, w[i].edge, w[i].parent), -1;
       used[w[i].parent][w[i].edge] = 1;
       if (used[id][w[i].in_edge]) return snprintf(err, err_len, "panels[%d].inEdge: slot already used", i), -1;
     }
@@ -190,7 +188,8 @@ int topology_load(const char *file, wire_t *out, char *err, int err_len) {
         n = 0;
         if (!eat(&r, ']')) {
           do {
-            if (n >= MAX_EMULATED_PANELS + 1) return snprintf(err, err_len, "at most %d panels", MAX_EMULATED_PANELS), -1;
+            if (n >= MAX_EMULATED_PANELS + 1)
+              return snprintf(err, err_len, "at most %d panels", MAX_EMULATED_PANELS), -1;
             if (!panel(&r, &out[n])) break;
             n++;
           } while (eat(&r, ','));

@@ -105,8 +105,7 @@ uint32_t tessera_ram_image_plan(const uint8_t *bytes, uint32_t len, tessera_ram_
     reader_t s = {r.p, r.p + n, 1};
     switch (id) {
       case SEC_CUSTOM:
-      case SEC_DATA_COUNT:
-        break;
+      case SEC_DATA_COUNT: break;
       case SEC_START:
         plan->start = u32(&s);
         if (!s.ok) return 0;
@@ -125,8 +124,7 @@ uint32_t tessera_ram_image_plan(const uint8_t *bytes, uint32_t len, tessera_ram_
         export_rest = (uint32_t)(s.end - s.p);
         have_export = 1;
         break;
-      default:
-        size += 1 + leb_size(n) + n;
+      default: size += 1 + leb_size(n) + n;
     }
     r.p += n;
   }
@@ -173,8 +171,7 @@ void tessera_ram_image_write(const uint8_t *bytes, uint32_t len, const tessera_r
   }
 }
 
-int tessera_ram_image_init_memory(const uint8_t *bytes, const tessera_ram_image_t *plan, uint8_t *memory,
-                                  size_t size) {
+int tessera_ram_image_init_memory(const uint8_t *bytes, const tessera_ram_image_t *plan, uint8_t *memory, size_t size) {
   if (!plan->data_len) return 0;
   reader_t r = {bytes + plan->data_at, bytes + plan->data_at + plan->data_len, 1};
   uint32_t count = u32(&r);

@@ -25,7 +25,7 @@ typedef struct {
   uint32_t blocks;     /* allocations WAMR holds now (each costs the device's allocator a header) */
   uint32_t stack_size; /* the exec env's wasm stack */
   uint32_t stack_used; /* the most of it written so far (counted builds: the stack is painted) */
-  int fast_interp; /* built for the fast interpreter (TESSERA_WAMR_FAST_INTERP) */
+  int fast_interp;     /* built for the fast interpreter (TESSERA_WAMR_FAST_INTERP) */
 } tessera_wamr_stats_t;
 
 /* Fills *out; 0 when the runtime is not initialised. */
@@ -43,7 +43,6 @@ uint32_t tessera_ram_image_plan(const uint8_t *bytes, uint32_t len, tessera_ram_
 /* Writes the RAM image (tessera_ram_image_plan's size) into out. */
 void tessera_ram_image_write(const uint8_t *bytes, uint32_t len, const tessera_ram_image_t *plan, uint8_t *out);
 /* Copies the image's data segments into linear memory (memory, size bytes); -1 when one does not fit. */
-int tessera_ram_image_init_memory(const uint8_t *bytes, const tessera_ram_image_t *plan, uint8_t *memory,
-                                  size_t size);
+int tessera_ram_image_init_memory(const uint8_t *bytes, const tessera_ram_image_t *plan, uint8_t *memory, size_t size);
 
 #endif /* TESSERA_WAMR_H */

@@ -64,18 +64,18 @@ const char *tessera_rt_take_trap(void) {
 }
 
 /* Runs one export; on a trap records it and returns `fallback` from the enclosing function. */
-#define GUARDED(fallback, call)                              \
-  do {                                                       \
-    if (!loaded) {                                           \
-      if (!trap_reason) trap_reason = "core not loaded";     \
-      return fallback;                                       \
-    }                                                        \
-    wasm_rt_trap_t code_ = wasm_rt_impl_try();               \
-    if (code_ != WASM_RT_TRAP_NONE) {                        \
-      trapped(code_);                                        \
-      return fallback;                                       \
-    }                                                        \
-    call;                                                    \
+#define GUARDED(fallback, call)                          \
+  do {                                                   \
+    if (!loaded) {                                       \
+      if (!trap_reason) trap_reason = "core not loaded"; \
+      return fallback;                                   \
+    }                                                    \
+    wasm_rt_trap_t code_ = wasm_rt_impl_try();           \
+    if (code_ != WASM_RT_TRAP_NONE) {                    \
+      trapped(code_);                                    \
+      return fallback;                                   \
+    }                                                    \
+    call;                                                \
   } while (0)
 
 void core_init(uint32_t max_panels, uint32_t build) { GUARDED(, Z_controllerZ_core_init(&core, max_panels, build)); }
@@ -98,26 +98,55 @@ void core_mqtt_event(uint32_t kind, uint32_t reason) { GUARDED(, Z_controllerZ_c
 void core_mqtt_message(uint32_t topic_len, uint32_t payload_len) {
   GUARDED(, Z_controllerZ_core_mqtt_message(&core, topic_len, payload_len));
 }
-void core_mdns_result(uint32_t host_len, uint32_t port) { GUARDED(, Z_controllerZ_core_mdns_result(&core, host_len, port)); }
+void core_mdns_result(uint32_t host_len, uint32_t port) {
+  GUARDED(, Z_controllerZ_core_mdns_result(&core, host_len, port));
+}
 void core_mdns_done(void) { GUARDED(, Z_controllerZ_core_mdns_done(&core)); }
 void core_serial_receive(uint32_t len) { GUARDED(, Z_controllerZ_core_serial_receive(&core, len)); }
 
 /* ---- Imports: wasm2c's names for module "tessera", forwarded to native/src/abi.c. ---------------- */
 typedef struct Z_tessera_instance_t ctx_t;
 
-void Z_tesseraZ_host_bus_send(ctx_t *c, u32 ptr, u32 len) { (void)c; host_bus_send(ptr, len); }
-u32 Z_tesseraZ_host_clock_ms(ctx_t *c) { (void)c; return host_clock_ms(); }
-u32 Z_tesseraZ_host_clock_us(ctx_t *c) { (void)c; return host_clock_us(); }
-void Z_tesseraZ_host_http_body(ctx_t *c, u32 req, u32 ptr, u32 len) { (void)c; host_http_body(req, ptr, len); }
-void Z_tesseraZ_host_http_end(ctx_t *c, u32 req) { (void)c; host_http_end(req); }
-u32 Z_tesseraZ_host_http_read(ctx_t *c, u32 req, u32 ptr, u32 cap) { (void)c; return (u32)host_http_read(req, ptr, cap); }
+void Z_tesseraZ_host_bus_send(ctx_t *c, u32 ptr, u32 len) {
+  (void)c;
+  host_bus_send(ptr, len);
+}
+u32 Z_tesseraZ_host_clock_ms(ctx_t *c) {
+  (void)c;
+  return host_clock_ms();
+}
+u32 Z_tesseraZ_host_clock_us(ctx_t *c) {
+  (void)c;
+  return host_clock_us();
+}
+void Z_tesseraZ_host_http_body(ctx_t *c, u32 req, u32 ptr, u32 len) {
+  (void)c;
+  host_http_body(req, ptr, len);
+}
+void Z_tesseraZ_host_http_end(ctx_t *c, u32 req) {
+  (void)c;
+  host_http_end(req);
+}
+u32 Z_tesseraZ_host_http_read(ctx_t *c, u32 req, u32 ptr, u32 cap) {
+  (void)c;
+  return (u32)host_http_read(req, ptr, cap);
+}
 void Z_tesseraZ_host_http_head(ctx_t *c, u32 req, u32 status, u32 length) {
   (void)c;
   host_http_head(req, status, (int32_t)length);
 }
-void Z_tesseraZ_host_log(ctx_t *c, u32 level, u32 ptr, u32 len) { (void)c; host_log(level, ptr, len); }
-void Z_tesseraZ_host_panic(ctx_t *c, u32 ptr, u32 len) { (void)c; host_panic(ptr, len); }
-u32 Z_tesseraZ_host_random(ctx_t *c) { (void)c; return host_random(); }
+void Z_tesseraZ_host_log(ctx_t *c, u32 level, u32 ptr, u32 len) {
+  (void)c;
+  host_log(level, ptr, len);
+}
+void Z_tesseraZ_host_panic(ctx_t *c, u32 ptr, u32 len) {
+  (void)c;
+  host_panic(ptr, len);
+}
+u32 Z_tesseraZ_host_random(ctx_t *c) {
+  (void)c;
+  return host_random();
+}
 u32 Z_tesseraZ_host_store_delete(ctx_t *c, u32 key, u32 key_len) {
   (void)c;
   return (u32)host_store_delete(key, key_len);
@@ -142,19 +171,55 @@ u32 Z_tesseraZ_host_store_rename(ctx_t *c, u32 from, u32 from_len, u32 to, u32 t
   (void)c;
   return (u32)host_store_rename(from, from_len, to, to_len);
 }
-void Z_tesseraZ_host_serial_write(ctx_t *c, u32 ptr, u32 len) { (void)c; host_serial_write(ptr, len); }
-void Z_tesseraZ_host_ws_broadcast(ctx_t *c, u32 ptr, u32 len) { (void)c; host_ws_broadcast(ptr, len); }
-void Z_tesseraZ_host_ws_send(ctx_t *c, u32 conn, u32 ptr, u32 len) { (void)c; host_ws_send(conn, ptr, len); }
-u32 Z_tesseraZ_host_mdns_hostname(ctx_t *c, u32 buf, u32 cap) { (void)c; return host_mdns_hostname(buf, cap); }
-u32 Z_tesseraZ_host_http_port(ctx_t *c) { (void)c; return host_http_port(); }
-void Z_tesseraZ_host_mdns_advertise(ctx_t *c, u32 ptr, u32 len) { (void)c; host_mdns_advertise(ptr, len); }
-void Z_tesseraZ_host_mdns_browse(ctx_t *c, u32 s, u32 sl, u32 t) { (void)c; host_mdns_browse(s, sl, t); }
-void Z_tesseraZ_host_mqtt_connect(ctx_t *c, u32 ptr, u32 len) { (void)c; host_mqtt_connect(ptr, len); }
+void Z_tesseraZ_host_serial_write(ctx_t *c, u32 ptr, u32 len) {
+  (void)c;
+  host_serial_write(ptr, len);
+}
+void Z_tesseraZ_host_ws_broadcast(ctx_t *c, u32 ptr, u32 len) {
+  (void)c;
+  host_ws_broadcast(ptr, len);
+}
+void Z_tesseraZ_host_ws_send(ctx_t *c, u32 conn, u32 ptr, u32 len) {
+  (void)c;
+  host_ws_send(conn, ptr, len);
+}
+u32 Z_tesseraZ_host_mdns_hostname(ctx_t *c, u32 buf, u32 cap) {
+  (void)c;
+  return host_mdns_hostname(buf, cap);
+}
+u32 Z_tesseraZ_host_http_port(ctx_t *c) {
+  (void)c;
+  return host_http_port();
+}
+void Z_tesseraZ_host_mdns_advertise(ctx_t *c, u32 ptr, u32 len) {
+  (void)c;
+  host_mdns_advertise(ptr, len);
+}
+void Z_tesseraZ_host_mdns_browse(ctx_t *c, u32 s, u32 sl, u32 t) {
+  (void)c;
+  host_mdns_browse(s, sl, t);
+}
+void Z_tesseraZ_host_mqtt_connect(ctx_t *c, u32 ptr, u32 len) {
+  (void)c;
+  host_mqtt_connect(ptr, len);
+}
 void Z_tesseraZ_host_mqtt_publish(ctx_t *c, u32 t, u32 tl, u32 p, u32 pl, u32 r) {
   (void)c;
   host_mqtt_publish(t, tl, p, pl, r);
 }
-void Z_tesseraZ_host_mqtt_append(ctx_t *c, u32 p, u32 pl) { (void)c; host_mqtt_append(p, pl); }
-void Z_tesseraZ_host_mqtt_subscribe(ctx_t *c, u32 t, u32 tl) { (void)c; host_mqtt_subscribe(t, tl); }
-void Z_tesseraZ_host_mqtt_disconnect(ctx_t *c) { (void)c; host_mqtt_disconnect(); }
-void Z_tesseraZ_host_wifi_configure(ctx_t *c, u32 s, u32 sl, u32 p, u32 pl) { (void)c; host_wifi_configure(s, sl, p, pl); }
+void Z_tesseraZ_host_mqtt_append(ctx_t *c, u32 p, u32 pl) {
+  (void)c;
+  host_mqtt_append(p, pl);
+}
+void Z_tesseraZ_host_mqtt_subscribe(ctx_t *c, u32 t, u32 tl) {
+  (void)c;
+  host_mqtt_subscribe(t, tl);
+}
+void Z_tesseraZ_host_mqtt_disconnect(ctx_t *c) {
+  (void)c;
+  host_mqtt_disconnect();
+}
+void Z_tesseraZ_host_wifi_configure(ctx_t *c, u32 s, u32 sl, u32 p, u32 pl) {
+  (void)c;
+  host_wifi_configure(s, sl, p, pl);
+}

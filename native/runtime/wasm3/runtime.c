@@ -79,12 +79,26 @@ static uint32_t held(void) {
 }
 
 enum {
-  F_INIT, F_TICK, F_RX_BUFFER, F_HTTP_BEGIN, F_HTTP_DISPATCH, F_WS_OPEN, F_WS_FRAME, F_WS_CLOSE, F_BUS_RECEIVE,
-  F_MQTT_EVENT, F_MQTT_MESSAGE, F_MDNS_RESULT, F_MDNS_DONE, F_SERIAL_RECEIVE, F_HTTP_ALLOW, F_COUNT
+  F_INIT,
+  F_TICK,
+  F_RX_BUFFER,
+  F_HTTP_BEGIN,
+  F_HTTP_DISPATCH,
+  F_WS_OPEN,
+  F_WS_FRAME,
+  F_WS_CLOSE,
+  F_BUS_RECEIVE,
+  F_MQTT_EVENT,
+  F_MQTT_MESSAGE,
+  F_MDNS_RESULT,
+  F_MDNS_DONE,
+  F_SERIAL_RECEIVE,
+  F_HTTP_ALLOW,
+  F_COUNT
 };
 static const char *const EXPORTS[F_COUNT] = {
-    "core_init",     "core_tick",        "core_rx_buffer",  "core_http_begin",  "core_http_dispatch",
-    "core_ws_open",  "core_ws_frame",    "core_ws_close",   "core_bus_receive", "core_mqtt_event",
+    "core_init",         "core_tick",        "core_rx_buffer", "core_http_begin",     "core_http_dispatch",
+    "core_ws_open",      "core_ws_frame",    "core_ws_close",  "core_bus_receive",    "core_mqtt_event",
     "core_mqtt_message", "core_mdns_result", "core_mdns_done", "core_serial_receive", "core_http_allow"};
 static IM3Function functions[F_COUNT];
 
@@ -94,55 +108,203 @@ static IM3Function functions[F_COUNT];
 #define RESULT uint64_t *result = _sp++
 #define RAW(name) static m3ApiRawFunction(name)
 
-RAW(n_bus_send) { ARG(p); ARG(l); host_bus_send(p, l); m3ApiSuccess(); }
-RAW(n_http_head) { ARG(r); ARG(s); ARG(l); host_http_head(r, s, (int32_t)l); m3ApiSuccess(); }
-RAW(n_http_body) { ARG(r); ARG(p); ARG(l); host_http_body(r, p, l); m3ApiSuccess(); }
-RAW(n_http_end) { ARG(r); host_http_end(r); m3ApiSuccess(); }
-RAW(n_http_read) { RESULT; ARG(r); ARG(p); ARG(c); *result = (uint32_t)host_http_read(r, p, c); m3ApiSuccess(); }
-RAW(n_ws_send) { ARG(c); ARG(p); ARG(l); host_ws_send(c, p, l); m3ApiSuccess(); }
-RAW(n_ws_broadcast) { ARG(p); ARG(l); host_ws_broadcast(p, l); m3ApiSuccess(); }
+RAW(n_bus_send) {
+  ARG(p);
+  ARG(l);
+  host_bus_send(p, l);
+  m3ApiSuccess();
+}
+RAW(n_http_head) {
+  ARG(r);
+  ARG(s);
+  ARG(l);
+  host_http_head(r, s, (int32_t)l);
+  m3ApiSuccess();
+}
+RAW(n_http_body) {
+  ARG(r);
+  ARG(p);
+  ARG(l);
+  host_http_body(r, p, l);
+  m3ApiSuccess();
+}
+RAW(n_http_end) {
+  ARG(r);
+  host_http_end(r);
+  m3ApiSuccess();
+}
+RAW(n_http_read) {
+  RESULT;
+  ARG(r);
+  ARG(p);
+  ARG(c);
+  *result = (uint32_t)host_http_read(r, p, c);
+  m3ApiSuccess();
+}
+RAW(n_ws_send) {
+  ARG(c);
+  ARG(p);
+  ARG(l);
+  host_ws_send(c, p, l);
+  m3ApiSuccess();
+}
+RAW(n_ws_broadcast) {
+  ARG(p);
+  ARG(l);
+  host_ws_broadcast(p, l);
+  m3ApiSuccess();
+}
 RAW(n_store_read) {
-  RESULT; ARG(k); ARG(kl); ARG(o); ARG(b); ARG(c);
+  RESULT;
+  ARG(k);
+  ARG(kl);
+  ARG(o);
+  ARG(b);
+  ARG(c);
   *result = (uint32_t)host_store_read(k, kl, o, b, c);
   m3ApiSuccess();
 }
 RAW(n_store_write) {
-  RESULT; ARG(k); ARG(kl); ARG(p); ARG(l);
+  RESULT;
+  ARG(k);
+  ARG(kl);
+  ARG(p);
+  ARG(l);
   *result = (uint32_t)host_store_write(k, kl, p, l);
   m3ApiSuccess();
 }
-RAW(n_store_delete) { RESULT; ARG(k); ARG(kl); *result = (uint32_t)host_store_delete(k, kl); m3ApiSuccess(); }
+RAW(n_store_delete) {
+  RESULT;
+  ARG(k);
+  ARG(kl);
+  *result = (uint32_t)host_store_delete(k, kl);
+  m3ApiSuccess();
+}
 RAW(n_store_list) {
-  RESULT; ARG(p); ARG(pl); ARG(b); ARG(c);
+  RESULT;
+  ARG(p);
+  ARG(pl);
+  ARG(b);
+  ARG(c);
   *result = (uint32_t)host_store_list(p, pl, b, c);
   m3ApiSuccess();
 }
 RAW(n_store_append) {
-  RESULT; ARG(k); ARG(kl); ARG(p); ARG(l);
+  RESULT;
+  ARG(k);
+  ARG(kl);
+  ARG(p);
+  ARG(l);
   *result = (uint32_t)host_store_append(k, kl, p, l);
   m3ApiSuccess();
 }
 RAW(n_store_rename) {
-  RESULT; ARG(f); ARG(fl); ARG(t); ARG(tl);
+  RESULT;
+  ARG(f);
+  ARG(fl);
+  ARG(t);
+  ARG(tl);
   *result = (uint32_t)host_store_rename(f, fl, t, tl);
   m3ApiSuccess();
 }
-RAW(n_serial_write) { ARG(p); ARG(l); host_serial_write(p, l); m3ApiSuccess(); }
-RAW(n_clock_ms) { RESULT; *result = host_clock_ms(); m3ApiSuccess(); }
-RAW(n_clock_us) { RESULT; *result = host_clock_us(); m3ApiSuccess(); }
-RAW(n_random) { RESULT; *result = host_random(); m3ApiSuccess(); }
-RAW(n_log) { ARG(lv); ARG(p); ARG(l); host_log(lv, p, l); m3ApiSuccess(); }
-RAW(n_panic) { ARG(p); ARG(l); host_panic(p, l); m3ApiSuccess(); }
-RAW(n_mdns_hostname) { RESULT; ARG(b); ARG(c); *result = host_mdns_hostname(b, c); m3ApiSuccess(); }
-RAW(n_http_port) { RESULT; *result = host_http_port(); m3ApiSuccess(); }
-RAW(n_mdns_advertise) { ARG(p); ARG(l); host_mdns_advertise(p, l); m3ApiSuccess(); }
-RAW(n_mdns_browse) { ARG(s); ARG(sl); ARG(t); host_mdns_browse(s, sl, t); m3ApiSuccess(); }
-RAW(n_mqtt_connect) { ARG(p); ARG(l); host_mqtt_connect(p, l); m3ApiSuccess(); }
-RAW(n_mqtt_publish) { ARG(t); ARG(tl); ARG(p); ARG(pl); ARG(r); host_mqtt_publish(t, tl, p, pl, r); m3ApiSuccess(); }
-RAW(n_mqtt_append) { ARG(p); ARG(pl); host_mqtt_append(p, pl); m3ApiSuccess(); }
-RAW(n_mqtt_subscribe) { ARG(t); ARG(tl); host_mqtt_subscribe(t, tl); m3ApiSuccess(); }
-RAW(n_mqtt_disconnect) { host_mqtt_disconnect(); m3ApiSuccess(); }
-RAW(n_wifi_configure) { ARG(s); ARG(sl); ARG(p); ARG(pl); host_wifi_configure(s, sl, p, pl); m3ApiSuccess(); }
+RAW(n_serial_write) {
+  ARG(p);
+  ARG(l);
+  host_serial_write(p, l);
+  m3ApiSuccess();
+}
+RAW(n_clock_ms) {
+  RESULT;
+  *result = host_clock_ms();
+  m3ApiSuccess();
+}
+RAW(n_clock_us) {
+  RESULT;
+  *result = host_clock_us();
+  m3ApiSuccess();
+}
+RAW(n_random) {
+  RESULT;
+  *result = host_random();
+  m3ApiSuccess();
+}
+RAW(n_log) {
+  ARG(lv);
+  ARG(p);
+  ARG(l);
+  host_log(lv, p, l);
+  m3ApiSuccess();
+}
+RAW(n_panic) {
+  ARG(p);
+  ARG(l);
+  host_panic(p, l);
+  m3ApiSuccess();
+}
+RAW(n_mdns_hostname) {
+  RESULT;
+  ARG(b);
+  ARG(c);
+  *result = host_mdns_hostname(b, c);
+  m3ApiSuccess();
+}
+RAW(n_http_port) {
+  RESULT;
+  *result = host_http_port();
+  m3ApiSuccess();
+}
+RAW(n_mdns_advertise) {
+  ARG(p);
+  ARG(l);
+  host_mdns_advertise(p, l);
+  m3ApiSuccess();
+}
+RAW(n_mdns_browse) {
+  ARG(s);
+  ARG(sl);
+  ARG(t);
+  host_mdns_browse(s, sl, t);
+  m3ApiSuccess();
+}
+RAW(n_mqtt_connect) {
+  ARG(p);
+  ARG(l);
+  host_mqtt_connect(p, l);
+  m3ApiSuccess();
+}
+RAW(n_mqtt_publish) {
+  ARG(t);
+  ARG(tl);
+  ARG(p);
+  ARG(pl);
+  ARG(r);
+  host_mqtt_publish(t, tl, p, pl, r);
+  m3ApiSuccess();
+}
+RAW(n_mqtt_append) {
+  ARG(p);
+  ARG(pl);
+  host_mqtt_append(p, pl);
+  m3ApiSuccess();
+}
+RAW(n_mqtt_subscribe) {
+  ARG(t);
+  ARG(tl);
+  host_mqtt_subscribe(t, tl);
+  m3ApiSuccess();
+}
+RAW(n_mqtt_disconnect) {
+  host_mqtt_disconnect();
+  m3ApiSuccess();
+}
+RAW(n_wifi_configure) {
+  ARG(s);
+  ARG(sl);
+  ARG(p);
+  ARG(pl);
+  host_wifi_configure(s, sl, p, pl);
+  m3ApiSuccess();
+}
 
 /* wasm3 checks each signature against the import's type when linking ('v' none, 'i' an i32). */
 static const struct {
