@@ -23,26 +23,18 @@ function finishedReaped(s: Slot, _: u32): bool {
   return t >= 0 && isDone(s, t);
 }
 
-/** animation start: mode 1 starts the group's prepared animations now, mode 0 stops and clears the
- * group, mode 2 stops it holding the current frame (running animations paused, prepared ones freed). */
+/** animation start: mode 1 starts the group's prepared animations now, mode 0 stops and clears the group. */
 export function start(group: u32, mode: u32, now: u32): void {
   if (mode == 0) {
     freeWhere(inGroup, group);
     return;
   }
-  if (mode > 2) return;
+  if (mode != 1) return;
   for (let i = 0; i < MAX_SLOTS; i++) {
     const s = slots[i];
-    if (!inGroup(s, group)) continue;
-    if (s.state == S_PREPARED) {
-      if (mode == 2) s.state = S_FREE;
-      else {
-        s.state = S_RUNNING;
-        startClock(s, now, RATE_NORMAL);
-      }
-    } else if (s.state == S_RUNNING && mode == 2) {
-      rebase(s, now);
-      s.rate = 0;
+    if (s.state == S_PREPARED && inGroup(s, group)) {
+      s.state = S_RUNNING;
+      startClock(s, now, RATE_NORMAL);
     }
   }
 }
@@ -52,8 +44,7 @@ export function trigger(group: u32, value: u32, now: u32): void {
   if (group == 0) return; // groups are 1-254
   for (let i = 0; i < MAX_SLOTS; i++) {
     const s = slots[i];
-    // a paused animation (stopped holding its frame, or timeScale 0) is held: triggers pass it by
-    if (s.state != S_RUNNING || s.kind != K_REACTIVE || <u32>s.group != group || s.rate == 0) continue;
+    if (s.state != S_RUNNING || s.kind != K_REACTIVE || <u32>s.group != group) continue;
     const t = elapsedUs(s, now);
     if (t < 0 || isDone(s, t)) continue;
     s.triggerLeft = <i64>value * 1_000_000;
