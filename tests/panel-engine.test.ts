@@ -112,15 +112,16 @@ test("FADE with pingpong reverses at each boundary instead of restarting", () =>
   assert.deepEqual(play({ ...anim, loop: true }).samples([250, 1000, 1250, 2000, 2250, 3500], T0), expected);
 });
 
-test("BREATHE: smoothstep up to colorTo at half cycle and back, repeating without loop", () => {
+test("BREATHE: smoothstep up to colorTo at half cycle and back; holds colorFrom at its end unless it loops", () => {
   // Cycle = D = 4000 ms; x = 2p on the first half, 2(1 - p) on the second; e = x²(3 - 2x) in Q16:
   //   x2 = x·x >> 16, e = x2 · (196608 - 2x) >> 16.
   // t=500: p = 8192, x = 16384, x2 = 4096, e = 4096·163840 >> 16 = 10240 (0.15625):
   //   r = (255·10240 + 32768) >> 16 = 40, g = (128·10240 + 32768) >> 16 = 20 -> #281400
   // t=1000: x = 32768, x2 = 16384, e = 16384·131072 >> 16 = 32768: r = 128, g = 64 -> #804000
   // t=2000: x = 65536, e = 65536 -> #ff8000. t=3000: x = 32768 -> #804000. t=3500: x = 16384 -> #281400.
-  // t=4000: next cycle starts -> black. t=5000 -> #804000, t=6000 -> #ff8000.
-  const p = play({ group: 1, kind: KIND.BREATHE, colorFrom: hex(0), colorTo: hex(0xff8000), duration: 4000 });
+  // t=4000: the end, p = 65536 -> black, held (issue 18: a finished layer holds its last frame).
+  const anim = { group: 1, kind: KIND.BREATHE, colorFrom: hex(0), colorTo: hex(0xff8000), duration: 4000 };
+  const p = play(anim);
   assert.deepEqual(
     p.samples([0, 500, 1000, 2000, 3000, 3500, 4000, 5000, 6000], T0),
     golden([
@@ -130,6 +131,15 @@ test("BREATHE: smoothstep up to colorTo at half cycle and back, repeating withou
       [2000, 0xff8000],
       [3000, 0x804000],
       [3500, 0x281400],
+      [4000, 0x000000],
+      [5000, 0x000000],
+      [6000, 0x000000],
+    ]),
+  );
+  // With loop the next cycle starts at 4000: t=5000 -> #804000, t=6000 -> #ff8000.
+  assert.deepEqual(
+    play({ ...anim, loop: true }).samples([4000, 5000, 6000], T0),
+    golden([
       [4000, 0x000000],
       [5000, 0x804000],
       [6000, 0xff8000],
@@ -221,7 +231,8 @@ test("PULSE: rise + fall above 255 are scaled to sum to 255 with no hold", () =>
 
 test("BLINK: colorTo for a half-period, colorFrom for the next; holds its value at the end", () => {
   // params[0] = 100 ms half-period: on (colorTo) for k = floor(τ / 100) even, off (colorFrom) for odd.
-  // D = 1000: at the end τ = 1000, k = 10 -> on, held afterwards (t=1150 would be off while running).
+  // D = 1000: it ends holding its last frame, τ = 1000 ms - 1 µs, k = 9 -> off (issue 18; τ = 1000
+  // itself, k = 10, would be the next period's first frame), held afterwards.
   const anim = {
     group: 1,
     kind: KIND.BLINK,
@@ -239,8 +250,8 @@ test("BLINK: colorTo for a half-period, colorFrom for the next; holds its value 
       [199, 0x000080],
       [200, 0xffff00],
       [950, 0x000080],
-      [1000, 0xffff00],
-      [1150, 0xffff00],
+      [1000, 0x000080],
+      [1150, 0x000080],
     ]),
   );
   // loop with D = 250: τ = t mod 250. t=300: τ = 50 -> on (unlooped k = 3 would be off);
@@ -301,11 +312,12 @@ test("STROBE: params[0] Hz, on (colorTo) for the first half of each period, off 
   );
 });
 
-test("HUE_CYCLE: params[0] turns per duration through the rainbow, ignoring colours, repeating", () => {
+test("HUE_CYCLE: params[0] turns per duration through the rainbow, ignoring colours; held at its end unless it loops", () => {
   // turn = τ · speed / D (Q16), hue h = turn · 1536 >> 16 (six sectors of 256); full saturation and value.
   // t=125: turn 8192 -> h = 192, sector 0 (red -> yellow): g = (255·192 + 128) >> 8 = 191 -> #ffbf00
   // t=250: h = 384, sector 1 (yellow -> green), f = 128: r = 255 - ((255·128 + 128) >> 8) = 127 -> #7fff00
-  // t=500: h = 768: cyan #00ffff. t=1000: a whole turn -> red again (no loop flag needed).
+  // t=500: h = 768: cyan #00ffff. t=1000: a whole turn -> red again, held (issue 18); with loop
+  // t=1125 is τ = 125 again.
   const anim = {
     group: 1,
     kind: KIND.HUE_CYCLE,
@@ -322,10 +334,11 @@ test("HUE_CYCLE: params[0] turns per duration through the rainbow, ignoring colo
       [250, 0x7fff00],
       [500, 0x00ffff],
       [1000, 0xff0000],
-      [1125, 0xffbf00],
+      [1125, 0xff0000],
       [5000, 0xff0000],
     ]),
   );
+  assert.deepEqual(play({ ...anim, loop: true }).samples([1125], T0), golden([[1125, 0xffbf00]]));
   // Speed 2: half a turn at t=250.
   assert.deepEqual(
     play({ ...anim, p0: 2 }).samples([125, 250], T0),

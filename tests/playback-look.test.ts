@@ -45,11 +45,12 @@ test("an appearance change keeps the playing scene's own palette and colours", a
   await ok("PATCH", "/api/appearance", { palette: "Forest", baseColors: ["#FF0000", "#00FF00", "#0000FF"] });
   await advance(host, 10);
   assert.deepEqual(await all(), four("#FFFF80"));
-  // the appearance itself did change; a stop shows black (scene stop semantics)
+  // the appearance itself did change; a stop holds the frame as it is (issue 18: a plain colour,
+  // which the appearance coming back does not change)
   assert.equal((await api(host, "GET", "/api/appearance")).body.palette, "Forest");
   await ok("POST", "/api/scenes/stop");
   await advance(host, 10);
-  assert.deepEqual(await all(), four("#000000"));
+  assert.deepEqual(await all(), four("#FFFF80"));
 });
 
 test("editing a layer's palette shows on the playing scene at once", async () => {

@@ -72,13 +72,11 @@ test("APP_STATE and the mirror stream follow a playing scene", async () => {
     await advance(host, 40);
     assert.deepEqual(records(await c.next(T.MIRROR_BATCH)), [[0, 16, [1, 2500 & 255, 2500 >> 8, 0, 0]]]);
     assert.equal((await c.next(T.APP_STATE)).payload.readFloatLE(4), 2.5);
-    // stop: stop and clear all, background black; APP_STATE says not playing
+    // stop: one broadcast animation start(0, 2), every group stops holding its frame (issue 18);
+    // APP_STATE says not playing
     assert.equal((await api(host, "POST", "/api/scenes/stop")).status, 202);
     await advance(host, 40);
-    assert.deepEqual(records(await c.next(T.MIRROR_BATCH)), [
-      [0, 13, [0, 0]],
-      [0, 20, [0, 0, 0]],
-    ]);
+    assert.deepEqual(records(await c.next(T.MIRROR_BATCH)), [[0, 13, [0, 2]]]);
     assert.equal((await c.next(T.APP_STATE)).payload[2], 0);
   } finally {
     c.close();

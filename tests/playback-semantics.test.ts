@@ -214,14 +214,14 @@ test("triggers: by layer name of the playing scene, by number; unknown name 404"
   assert.equal(r.status, 422);
 });
 
-test("stop: playing false, animations cleared, panels black", async () => {
+test("stop: playing false, the panels hold the current frame (issue 18; tests/playback-stop.test.ts)", async () => {
   await play({ layers: [{ group: 1, sequence: [solid(RED, 0)] }] });
   let c = await at(10);
   assert.equal(c[3], RED);
   const r = await api(host, "POST", "/api/scenes/stop");
   assert.deepEqual([r.status, r.body], [202, {}]);
   c = await at(20);
-  assert.deepEqual(Object.values(c), Array(6).fill(BLACK));
+  assert.deepEqual(Object.values(c), Array(6).fill(RED));
   assert.equal((await state()).playing, false);
 });
 

@@ -11,13 +11,18 @@ const WINDOW = 0x80;
 const win = (centre: number, width: number): Ref => [centre & 255, centre >> 8, width & 255, width >> 8];
 const blue: Ref = [0, 0, 0, 255];
 
-test("a looping window: dark outside (the background shows even under opaque), a triangle inside, wrapping", () => {
-  // D = 1000 loop, window centred at 300, 200 wide, rise = fall = 128, opaque.
-  // τ=100: outside -> nothing shows (#400000). τ=250: u = 50, phase 16384, q = 16384·256 < 128<<16
-  // -> e = q / 128 = 32768 -> b = (255·32768 + 32768) >> 16 = 128. τ=300: the peak. τ=1300: the
-  // next cycle's peak.
+test("a looping window: an opaque runner hides the layers below in its dark phase too; it rises from the background", () => {
+  // The scene-format spec: blend opaque "replaces what is below, including a runner's dark phase",
+  // and a runner sweeps "a pulse between color and the background" (issue 18).
+  // D = 1000 loop, window centred at 300, 200 wide, rise = fall = 128, opaque, background #400000,
+  // over a green SOLID on layer 0 (which an opaque runner hides at all times).
+  // τ=100: outside the window -> the background #400000. τ=250: u = 50, phase 16384,
+  // q = 16384·256 < 128<<16 -> e = q / 128 = 32768: mix(#400000, #0000ff) -> r = (64·32768 + 32768)
+  // >> 16 = 32, b = (255·32768 + 32768) >> 16 = 128 -> #200080. τ=300: the peak. τ=1300: the next
+  // cycle's peak.
   const anim: Anim = {
     group: 1,
+    layer: 1,
     kind: KIND.RUNNER | WINDOW,
     loop: true,
     blend: 1,
@@ -27,21 +32,37 @@ test("a looping window: dark outside (the background shows even under opaque), a
     p0: 128,
     p1: 128,
   };
-  const p = Panel.assigned().background(0x400000).prepare(anim).at(T0).start(1);
+  const below: Anim = { group: 2, kind: KIND.SOLID, colorTo: [0, 0, 255, 0], duration: 0 };
+  const p = Panel.assigned().background(0x400000).prepare(below).prepare(anim).at(T0).start(0);
   assert.deepEqual(
     p.samples([100, 199, 250, 300, 401, 1300], T0),
     golden([
       [100, 0x400000],
       [199, 0x400000],
-      [250, 0x000080],
+      [250, 0x200080],
       [300, 0x0000ff],
       [401, 0x400000],
       [1300, 0x0000ff],
     ]),
   );
+  // With the runners' default blend (max) the layer below shows through the dark phase:
+  // τ=100 -> max(#00ff00, nothing) = #00ff00; τ=300 -> max(#00ff00, #0000ff) = #00ffff.
+  const m = Panel.assigned()
+    .background(0x400000)
+    .prepare(below)
+    .prepare({ ...anim, blend: 0 })
+    .at(T0)
+    .start(0);
+  assert.deepEqual(
+    m.samples([100, 300], T0),
+    golden([
+      [100, 0x00ff00],
+      [300, 0x00ffff],
+    ]),
+  );
   // centre 950: the window 850-1050 wraps, so τ = 20 is u = 170 of 200 (falling):
   // phase = ⌊170000·65536 / 200000⌋ = 55705, q = 55705·256 = 14260480,
-  // e = (16777216 - 14260480) / 128 = 19662 -> b = (255·19662 + 32768) >> 16 = 77
+  // e = (16777216 - 14260480) / 128 = 19662 -> r = (64·45874 + 32768) >> 16 = 45, b = 77
   const q = Panel.assigned()
     .background(0x400000)
     .prepare({ ...anim, colorFrom: win(950, 200) })
@@ -50,7 +71,7 @@ test("a looping window: dark outside (the background shows even under opaque), a
   assert.deepEqual(
     q.samples([20, 500, 950], T0),
     golden([
-      [20, 0x00004d],
+      [20, 0x2d004d],
       [500, 0x400000],
       [950, 0x0000ff],
     ]),

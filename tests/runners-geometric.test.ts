@@ -33,7 +33,7 @@ await waitForDiscovery(host, 20);
 
 const PREPARE = 12;
 const START = 13;
-const KIND_ONE_SHOT = 9 | 0x40; // runner pulse, reap on done
+const KIND_ONE_SHOT = 9 | 0x40 | 0x80; // runner pulse, reap on done, a window of width 0 (rises from the background)
 const KIND_TRAIN = 9 | 0x10 | 0x80; // loop, windowed
 const KIND_BOUNCE = 9 | 0x20 | 0x80; // pingpong, windowed
 const GEO = { directionality: "geometric" };

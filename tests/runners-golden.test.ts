@@ -13,7 +13,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { startHost, api, waitForDiscovery, type Host } from "./helpers/host.js";
 import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
-import { advance, colors, oneShot } from "./helpers/playback.js";
+import { advance, clearPanels, colors, oneShot } from "./helpers/playback.js";
 import { TableExpander } from "./helpers/pulse-table.js";
 
 const chain = await startHost({ topology: "tests/fixtures/topology-chain-10.json", extraArgs: ["--manual-clock"] });
@@ -24,7 +24,7 @@ await waitForDiscovery(tree, 20);
 
 const PREPARE = 12;
 const START = 13;
-const KIND_ONE_SHOT = 9 | 0x40; // runner pulse, reap on done
+const KIND_ONE_SHOT = 9 | 0x40 | 0x80; // runner pulse, reap on done, a window of width 0 (rises from the background)
 const KIND_TRAIN = 9 | 0x10 | 0x80; // loop, windowed
 const KIND_BOUNCE = 9 | 0x20 | 0x80; // pingpong, windowed
 
@@ -445,6 +445,7 @@ test("a runner step in a scene: the layer's group and layer byte, durations divi
     [...Array(10)].map((_, x) => [x + 1, 100 * x, 100]),
   );
   await api(chain, "POST", "/api/scenes/stop", {});
+  await clearPanels(chain); // a stop holds the frame (issue 18): the next test starts black
   await advance(chain, 10);
 });
 

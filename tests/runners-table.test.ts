@@ -76,7 +76,7 @@ const u16 = (v: number) => [v & 0xff, v >> 8];
 const chase = (duration: number, delay: number) => [
   5,
   8,
-  0x49,
+  0xc9, // runner pulse, reap on done, window width 0: rises from the background (issue 18)
   0,
   0,
   0,
@@ -112,7 +112,7 @@ test("count 2 shares one table: uses 2 in bits 12-14, one broadcast prepare a sw
   const wave = (delay: number) => [
     5,
     8,
-    0x49,
+    0xc9,
     0,
     0,
     0,

@@ -86,9 +86,10 @@ const edges: [string, Scene][] = [
     one(solid(), { sequence: [solid({ duration: 65535 }), solid({ duration: 0 })] }),
   ],
   ["32 explicit panels, 1 and 254", one(solid(), { panels: [254, ...range(30, 2), 1] })],
+  // the limit is per layer, panels and fallback together (issue 18)
   [
-    "32 explicit panels in panels and 32 more in fallback",
-    one(solid(), { panels: range(32), fallback: range(32, 100) }),
+    "32 explicit panels: 16 in panels and 16 in fallback",
+    one(solid(), { panels: range(16), fallback: range(16, 100) }),
   ],
   ["an empty panel list", one(solid(), { panels: [] })],
   ["selector objects nested four deep", one(solid(), { panels: { not: { any: [{ all: [{ exclude: [1] }] }] } } })],

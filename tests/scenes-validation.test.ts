@@ -278,7 +278,20 @@ const cases: Case[] = [
   ["panels index fractional", panels([1.5]), 422, "layers[0].panels[0]: must be a panel index"],
   ["panels index a string", panels(["1"]), 422, "layers[0].panels[0]: must be a panel index"],
   ["panels duplicate index", panels([3, 4, 3]), 422, "layers[0].panels[2]: panel 3 is listed twice"],
-  ["panels 33 indices", panels(range(33)), 422, "layers[0].panels[32]: at most 32 explicit panel indices"],
+  ["panels 33 indices", panels(range(33)), 422, "layers[0].panels[32]: at most 32 explicit panel indices per layer"],
+  // the scene-format spec's limit is per layer (issue 18): panels and fallback share it, in either order
+  [
+    "32 indices in panels and 1 in fallback",
+    mini(8, {}, { panels: range(32), fallback: [100] }),
+    422,
+    "layers[0].fallback[0]: at most 32 explicit panel indices per layer",
+  ],
+  [
+    "20 indices in fallback, then 13 in panels",
+    mini(8, {}, { fallback: range(20, 100), panels: range(13) }),
+    422,
+    "layers[0].panels[12]: at most 32 explicit panel indices per layer",
+  ],
   [
     "panels 33 indices over nested arrays",
     panels({ any: [range(20), range(13, 100)] }),

@@ -287,7 +287,7 @@ test("the scene editor shows a 422 at the line and the field it names", { skip }
   assert.ok(!((await get("/api/scenes")) as { name: string }[]).some((s) => s.name === "too-long"));
 });
 
-test("the effects gallery plays an effect on the controller; Stop clears it", { skip }, async () => {
+test("the effects gallery plays an effect on the controller; Stop holds the frame", { skip }, async () => {
   const primary = (await get("/api/appearance")).baseColors[0] as string;
   await page.getByRole("button", { name: "Solid", exact: true }).click();
   await eventually(async () => {
@@ -299,9 +299,13 @@ test("the effects gallery plays an effect on the controller; Stop clears it", { 
     seen.add(((await get("/api/panels")) as { color: string }[]).map((p) => p.color).join());
     assert.ok(seen.size >= 3, "the wave moves over the panels");
   });
+  // issue 18: stop stops the overlay too, holding the current frame: the colours no longer move
   await page.getByRole("button", { name: "Stop", exact: true }).click();
+  const frame = async () => ((await get("/api/panels")) as { color: string }[]).map((p) => p.color).join();
   await eventually(async () => {
-    for (const p of (await get("/api/panels")) as { color: string }[]) assert.equal(p.color, "#000000");
+    const held = await frame();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(await frame(), held);
   });
 });
 

@@ -170,10 +170,18 @@ function handle(len: u32, dst: u8): void {
     case T_PULSE_TABLE:
       tableReceive(rx, len, state.address);
       break;
-    case T_ANIM_START:
-      if (load<u8>(body, 1) == 0) tableClose(load<u8>(body));
-      start(load<u8>(body), load<u8>(body, 1), panel_clock_ms());
+    case T_ANIM_START: {
+      let mode = load<u8>(body, 1);
+      if (mode == 2) {
+        // stop holding the frame (issue 18): the current frame becomes the panel's colour, then the
+        // group's animations stop and clear as with mode 0
+        state.color = panel_render(panel_clock_ms());
+        mode = 0;
+      }
+      if (mode == 0) tableClose(load<u8>(body));
+      start(load<u8>(body), mode, panel_clock_ms());
       break;
+    }
     case T_ANIM_CONTROL:
       trigger(load<u8>(body), load<u8>(body, 1), panel_clock_ms());
       break;

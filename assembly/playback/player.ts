@@ -343,16 +343,15 @@ export function playbackTick(now: u32): void {
   }
 }
 
-/** POST /api/scenes/stop: animations stop and clear, the panels show black, the appearance returns. */
+/** POST /api/scenes/stop: the scene and every overlay (POST /api/animations/play) stop where they
+ * are, playing or finished: the panels hold the current frame (issue 18; docs/decisions.md). The
+ * appearance returns. */
 export function stopPlayback(): void {
-  if (app.playing || active) {
-    clearAll();
-    sendBackground(0);
-    if (lookChanged) {
-      sendBaseColors(appearance.baseColors);
-      sendPalette(activePalette());
-      lookChanged = false;
-    }
+  sendAnimStart(0, 2);
+  if (lookChanged) {
+    sendBaseColors(appearance.baseColors);
+    sendPalette(activePalette());
+    lookChanged = false;
   }
   haltPlayback();
 }

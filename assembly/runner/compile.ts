@@ -16,9 +16,10 @@ import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
 
 /** Pulses per panel a runner step may use (count sweeps beyond it are dropped): 18 slots are shared. */
 export const MAX_PULSES = 8;
-/** The kind byte of each mode: runner pulse (kind 9) with reap on done (0x40) for one-shot sweeps,
- * loop (0x10) or pingpong (0x20) with a window (0x80) for the others. */
-const KINDS = memory.data<u8>([0x49, 0x99, 0xa9, 0x99]);
+/** The kind byte of each mode: runner pulse (kind 9) with a window (0x80; width 0 for one-shot
+ * sweeps, so they rise from the background) and reap on done (0x40) for one-shot sweeps, loop
+ * (0x10) or pingpong (0x20) for the others. */
+const KINDS = memory.data<u8>([0xc9, 0x99, 0xa9, 0x99]);
 
 const rec0 = memory.data(20);
 const rec1 = memory.data(20);
@@ -337,7 +338,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   store<u8>(p, layer, 1);
   store<u8>(p, load<u8>(KINDS + mode), 2);
   store<u8>(p, load<u8>(rec + 1), 3); // animates | blend << 4
-  store<u32>(p, 0, 4); // window, or colorFrom black (kind 0, 0, 0, 0)
+  store<u32>(p, 0, 4); // the window (width 0 for one-shot sweeps)
   memory.copy(p + 8, rec + 6, 4); // colorTo
   store<u16>(p, <u16>max(1, min(round(lap), 65535)), 12); // one-shot sweeps: fill()
   store<u16>(p, 0, 14);

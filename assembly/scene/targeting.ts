@@ -22,7 +22,7 @@ import {
   indexOfByte,
 } from "./text";
 
-/** Explicit panel indices per selector (the `panels` or the `fallback` of one layer). */
+/** Explicit panel indices per layer (its `panels` and its `fallback` together: the spec's limit). */
 export const MAX_EXPLICIT = 32;
 /** Selector objects nest at most this deep (`{"not": {"any": [...]}}` is two). */
 export const MAX_SELECTOR_DEPTH = 4;
@@ -65,10 +65,16 @@ let explicit = 0;
 const seen = new StaticArray<u32>(8); // one bit per panel index 0-255
 
 /** Checks a whole selector, putting its compiled form; the caller has pushed its path
- * (`layers[i].panels`). */
-export function checkSelector(v: i32): bool {
-  explicit = 0;
+ * (`layers[i].panels`). Its explicit indices count from 0, or, with `layer`, on from the layer's
+ * other selector (startLayer). */
+export function checkSelector(v: i32, layer: bool = false): bool {
+  if (!layer) explicit = 0;
   return selector(v, 0);
+}
+
+/** A layer's selectors share one MAX_EXPLICIT: call before checking them with `layer` set. */
+export function startLayer(): void {
+  explicit = 0;
 }
 
 function selector(v: i32, level: i32): bool {
@@ -129,7 +135,7 @@ function indices(op: i32, v: i32): bool {
     if (seen[p >> 5] & bit) return bad("panel " + p.toString() + " is listed twice");
     seen[p >> 5] |= bit;
     if (++explicit > MAX_EXPLICIT)
-      return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per selector");
+      return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per layer");
     put(p);
     pop();
     t = after(t);

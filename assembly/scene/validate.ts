@@ -40,7 +40,7 @@ import {
   quote,
 } from "./text";
 import { checkStep } from "./step";
-import { checkSelector } from "./targeting";
+import { checkSelector, startLayer } from "./targeting";
 import { checkStartAfter } from "./startafter";
 import { sourceOf, lengthOf } from "../json/reader";
 import {
@@ -263,6 +263,7 @@ function checkLayer(v: i32, li: i32): bool {
   if (kindOf(v) != J_OBJECT) return bad("a layer must be an object");
   let group = -1;
   let sequence = -1;
+  startLayer(); // 32 explicit indices per layer, panels and fallback together
   for (let m = firstMember(v); m >= 0; m = nextMember(v, m)) {
     const t = m + 1;
     let ok = true;
@@ -276,10 +277,10 @@ function checkLayer(v: i32, li: i32): bool {
       ok = checkSequence(t, li);
     } else if (stringEquals(m, "panels")) {
       pushKey("panels");
-      ok = checkSelector(t);
+      ok = checkSelector(t, true);
     } else if (stringEquals(m, "fallback")) {
       pushKey("fallback");
-      ok = checkSelector(t);
+      ok = checkSelector(t, true);
     } else if (stringEquals(m, "blend")) {
       pushKey("blend");
       ok = checkBlend(t);

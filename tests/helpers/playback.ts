@@ -32,3 +32,10 @@ export async function oneShot(host: Host, scene: unknown): Promise<void> {
   const res = await api(host, "POST", "/api/scenes/play/one-shot", scene);
   assert.equal(res.status, 202, res.text);
 }
+
+/** Clears every panel to black, as a scene start does (a one-shot of one gap step): since a stop
+ * holds the frame (issue 18), tests that need black panels afterwards use this. */
+export async function clearPanels(host: Host): Promise<void> {
+  await oneShot(host, { schemaVersion: 2, layers: [{ group: 1, sequence: [{ duration: 1 }] }] });
+  await advance(host, 0); // applied on this tick
+}

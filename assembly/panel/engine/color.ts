@@ -1,6 +1,6 @@
 // Colour references, resolved at frame time against the panel's look (palette slots and base
 // colours), so a new palette or base colour shows on the next frame without restarting anything.
-import { REF_RGB, REF_PALETTE, REF_BASE } from "./constants";
+import { REF_RGB, REF_PALETTE, REF_BASE, REF_BACKGROUND } from "./constants";
 import { samplePalette, samplePaletteArray } from "../../palette/sample";
 
 /** Palette slots a panel holds: 0 the look's palette, 1-8 one per scene layer palette. A set
@@ -12,6 +12,8 @@ export const SLOT_STOPS: u32 = 16;
 /** What colour references read: the palette slots and the three base colours. */
 export class Look {
   baseColors: StaticArray<u32> = [0xffffff, 0, 0];
+  /** The panel's background, set by the compositor each frame (REF_BACKGROUND reads it). */
+  background: u32 = 0;
   /** Per slot its stop count; 0: never set (slot 0 then reads the `Base colors` palette, others slot 0). */
   counts: StaticArray<u8> = new StaticArray<u8>(PALETTE_SLOTS);
   /** SLOT_STOPS stops per slot, each (position << 24) | rgb; allocated once, never per packet. */
@@ -60,5 +62,6 @@ export function resolveColor(ref: u32, look: Look): u32 {
   const first = (ref >> 16) & 0xff;
   if (kind == REF_PALETTE) return paletteColor(look, first, (ref >> 8) & 0xff);
   if (kind == REF_BASE && first < 3) return look.baseColors[first];
+  if (kind == REF_BACKGROUND) return look.background;
   return 0;
 }

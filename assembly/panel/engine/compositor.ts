@@ -1,6 +1,6 @@
 // The per-panel compositor: every started animation past its delay, bottom layer first, over the
 // background. Finished reap-on-done animations are freed on the way. No allocation.
-import { S_RUNNING, S_FREE, F_REAP } from "./constants";
+import { S_RUNNING, S_FREE, F_REAP, K_RUNNER, B_OPAQUE } from "./constants";
 import { slots, order, orderCount, setOrderCount } from "./slots";
 import { elapsedUs, isDone, heldUs, keepAnchorFresh } from "./timeline";
 import { envelopeOf, paintsColor, colorOf, amountOf, DARK } from "./evaluate";
@@ -17,6 +17,8 @@ export function composite(now: u32, background: u32, idle: u32, look: Look): u32
   let acc = background;
   let showing = false;
   let w = 0;
+  let hidLayer = -1; // the opaque runner layer that has replaced what is below it this frame
+  look.background = background;
   const n = orderCount();
   for (let i = 0; i < n; i++) {
     const idx = order[i];
@@ -24,6 +26,13 @@ export function composite(now: u32, background: u32, idle: u32, look: Look): u32
     if (s.state == S_RUNNING) {
       keepAnchorFresh(s, now);
       const t = elapsedUs(s, now);
+      // an opaque colour runner replaces what is below it in its dark phase too (pending or out of
+      // its window): the layer rests at the background, its pulses (same layer, adjacent) on top
+      if (s.kind == K_RUNNER && s.blend <= B_OPAQUE && paintsColor(s) && <i32>s.layer != hidLayer) {
+        hidLayer = s.layer;
+        acc = background;
+        showing = true;
+      }
       if (t >= 0) {
         if ((s.flags & F_REAP) != 0 && isDone(s, t)) {
           s.state = S_FREE; // reap on done: the slot is free again

@@ -55,6 +55,8 @@ export const B_LAST: u8 = 9;
 export const REF_RGB: u32 = 0;
 export const REF_PALETTE: u32 = 1;
 export const REF_BASE: u32 = 2;
+/** Not on the bus: the colorFrom of a windowed runner pulse, the panel's background (its rest). */
+export const REF_BACKGROUND: u32 = 3;
 
 /** Unity of an envelope: envelopes are Q16 fractions 0..ONE from colorFrom to colorTo. */
 export const ONE: u32 = 65536;

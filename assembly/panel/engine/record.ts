@@ -1,5 +1,16 @@
 // The 20-byte animation record of "animation prepare" (docs/bus-protocol.md), read into a slot.
-import { F_WINDOW, K_LAST, K_RUNNER, A_LAST, B_DEFAULT, B_OPAQUE, B_MAX, B_LAST, RATE_NORMAL } from "./constants";
+import {
+  F_WINDOW,
+  K_LAST,
+  K_RUNNER,
+  A_LAST,
+  B_DEFAULT,
+  B_OPAQUE,
+  B_MAX,
+  B_LAST,
+  RATE_NORMAL,
+  REF_BACKGROUND,
+} from "./constants";
 import { Slot } from "./slots";
 import { packRef } from "./color";
 
@@ -24,9 +35,10 @@ export function loadRecord(s: Slot, p: usize): void {
   s.animates = load<u8>(p, 3) & 0x0f;
   const blend = load<u8>(p, 3) >> 4;
   s.blend = blend != B_DEFAULT ? blend : s.kind == K_RUNNER ? B_MAX : B_OPAQUE;
-  // a windowed runner pulse has no colorFrom (it rises from black): bytes 4-7 are its window
+  // a windowed runner pulse has no colorFrom: bytes 4-7 are its window; it rises from the
+  // background ("a pulse between color and the background", issue 18)
   const windowed = s.kind == K_RUNNER && (s.flags & F_WINDOW) != 0;
-  s.colorFrom = windowed ? 0 : refAt(p + 4);
+  s.colorFrom = windowed ? REF_BACKGROUND << 24 : refAt(p + 4);
   s.winCentre = windowed ? load<u16>(p, 4) : 0;
   s.winWidth = windowed ? load<u16>(p, 6) : 0;
   s.colorTo = refAt(p + 8);

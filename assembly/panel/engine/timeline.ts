@@ -2,7 +2,17 @@
 // a local clock in µs that advances at `rate` per mille of wall time, so a new timeScale changes
 // the speed from now on without a jump. The animation's elapsed time is local time minus the start
 // delay; before that it is pending and shows nothing.
-import { K_BREATHE, K_HUE_CYCLE, K_REACTIVE, F_LOOP, F_PINGPONG, DEFAULT_PERIOD_MS, US_PER_MS } from "./constants";
+import {
+  K_BREATHE,
+  K_HUE_CYCLE,
+  K_REACTIVE,
+  K_BLINK,
+  K_STROBE,
+  F_LOOP,
+  F_PINGPONG,
+  DEFAULT_PERIOD_MS,
+  US_PER_MS,
+} from "./constants";
 import { Slot } from "./slots";
 
 /** Wall time after which a slot's anchor is moved forward, so wall differences never overflow i32. */
@@ -38,7 +48,7 @@ export function elapsedUs(s: Slot, now: u32): i64 {
   return localUs(s, now) - <i64>s.delayMs * US_PER_MS;
 }
 
-/** BREATHE and HUE_CYCLE repeat their cycle by nature: they loop whatever the flags say. */
+/** BREATHE and HUE_CYCLE repeat their cycle by nature: with duration 0 they cycle every 4 s for ever. */
 export function isCyclic(kind: u8): bool {
   return kind == K_BREATHE || kind == K_HUE_CYCLE;
 }
@@ -49,9 +59,10 @@ export function spanUs(s: Slot): i64 {
   return <i64>ms * US_PER_MS;
 }
 
-/** True when `s` ends: a duration, no loop or pingpong, and not a cyclic type. */
+/** True when `s` ends: a duration and no loop or pingpong (a finished layer holds its last frame,
+ * cyclic types too: issue 18). */
 export function ends(s: Slot): bool {
-  return s.durationMs != 0 && (s.flags & (F_LOOP | F_PINGPONG)) == 0 && !isCyclic(s.kind);
+  return s.durationMs != 0 && (s.flags & (F_LOOP | F_PINGPONG)) == 0;
 }
 
 /** True when `s` has ended at elapsed time `t`. */
@@ -59,9 +70,12 @@ export function isDone(s: Slot, t: i64): bool {
   return ends(s) && t >= <i64>s.durationMs * US_PER_MS;
 }
 
-/** The elapsed time at which `s` is evaluated: `t`, or the end once it has ended (it holds its final value). */
+/** The elapsed time at which `s` is evaluated: `t`, or the end once it has ended (it holds its
+ * final value). BLINK and STROBE switch at their period boundaries, so their last frame is 1 µs
+ * before the end, not the next period's first. */
 export function heldUs(s: Slot, t: i64): i64 {
-  const d = <i64>s.durationMs * US_PER_MS;
+  let d = <i64>s.durationMs * US_PER_MS;
+  if (s.kind == K_BLINK || s.kind == K_STROBE) d--;
   return ends(s) && t > d ? d : t;
 }
 
@@ -73,11 +87,11 @@ export function foldUs(t: i64, span: i64, pingpong: bool): i64 {
 }
 
 /**
- * Envelope time τ of `s` at held elapsed time `t`: folded when the type is cyclic or loop/pingpong
- * is set (REACTIVE never folds), else `t` itself.
+ * Envelope time τ of `s` at held elapsed time `t`: folded when it never ends and the type is cyclic
+ * or loop/pingpong is set (REACTIVE never folds), else `t` itself.
  */
 export function envelopeUs(s: Slot, t: i64): i64 {
-  if (s.kind == K_REACTIVE) return t;
+  if (s.kind == K_REACTIVE || ends(s)) return t;
   const span = spanUs(s);
   if (span == 0) return t;
   const looping = isCyclic(s.kind) || (s.flags & (F_LOOP | F_PINGPONG)) != 0;
