@@ -5,7 +5,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { startHost, api } from "./helpers/host.js";
-import { advance, colors, oneShot } from "./helpers/playback.js";
+import { sceneClock } from "./helpers/playback.js";
 
 const host = await startHost({ panels: 6, extraArgs: ["--manual-clock"] });
 after(() => host.stop());
@@ -17,19 +17,7 @@ const BLACK = "#000000";
 
 const solid = (color: string, duration: number, extra: object = {}) => ({ type: "SOLID", color, duration, ...extra });
 
-/** Advances to absolute scene time `t` (ms since the play request) and returns the colours. */
-let clock = 0;
-async function at(t: number) {
-  assert.ok(t >= clock, `time goes forward (${clock} → ${t})`);
-  await advance(host, t - clock);
-  clock = t;
-  return colors(host);
-}
-async function play(scene: object) {
-  await oneShot(host, scene);
-  await advance(host, 0); // the play is applied on the next tick, at scene time 0
-  clock = 0;
-}
+const { at, play, started } = sceneClock(host);
 const state = async () => (await api(host, "GET", "/api/state")).body;
 
 test("barrier with mixed async modes, whole-scene loop; free layers are not reset", async () => {
@@ -234,8 +222,7 @@ test("play by id: 202, lastPlayedSceneIsStored; unknown ids 404; replay the last
   const id = saved.body.id;
   let r = await api(host, "POST", `/api/scenes/${id}/play`);
   assert.deepEqual([r.status, r.body], [202, {}]);
-  await advance(host, 0);
-  clock = 0;
+  await started();
   let c = await at(10);
   assert.equal(c[2], BLUE);
   let s = await state();
@@ -246,8 +233,7 @@ test("play by id: 202, lastPlayedSceneIsStored; unknown ids 404; replay the last
   await api(host, "POST", "/api/scenes/stop");
   r = await api(host, "POST", "/api/scenes/play");
   assert.deepEqual([r.status, r.body], [202, {}]);
-  await advance(host, 0);
-  clock = 0;
+  await started();
   c = await at(10);
   assert.equal(c[2], BLUE);
   s = await state();

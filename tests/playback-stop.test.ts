@@ -6,7 +6,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { startHost, api } from "./helpers/host.js";
-import { advance, colors, oneShot } from "./helpers/playback.js";
+import { advance, sceneClock } from "./helpers/playback.js";
 
 const host = await startHost({ panels: 6, extraArgs: ["--manual-clock"] });
 after(() => host.stop());
@@ -15,19 +15,7 @@ const RED = "#FF0000";
 const GREEN = "#00FF00";
 const BLACK = "#000000";
 
-let clock = 0;
-/** Advances to absolute time `t` (ms since the play request) and returns the colours. */
-async function at(t: number) {
-  assert.ok(t >= clock, `time goes forward (${clock} → ${t})`);
-  await advance(host, t - clock);
-  clock = t;
-  return colors(host);
-}
-async function play(scene: object) {
-  await oneShot(host, scene);
-  await advance(host, 0);
-  clock = 0;
-}
+const { at, play } = sceneClock(host);
 const state = async () => (await api(host, "GET", "/api/state")).body;
 const stop = async () => {
   const r = await api(host, "POST", "/api/scenes/stop");

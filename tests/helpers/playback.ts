@@ -39,3 +39,27 @@ export async function clearPanels(host: Host): Promise<void> {
   await oneShot(host, { schemaVersion: 2, layers: [{ group: 1, sequence: [{ duration: 1 }] }] });
   await advance(host, 0); // applied on this tick
 }
+
+/** A scene's own clock on `host`: `play` starts a one-shot scene (applied on the next tick, at scene
+ * time 0), `started` does the same for a scene another request started, and `at(t)` advances to
+ * absolute scene time `t` (ms since the play request) and returns the panels' colours. */
+export function sceneClock(host: Host) {
+  let clock = 0;
+  const started = async (): Promise<void> => {
+    await advance(host, 0);
+    clock = 0;
+  };
+  return {
+    started,
+    async play(scene: object): Promise<void> {
+      await oneShot(host, scene);
+      await started();
+    },
+    async at(t: number): Promise<Record<number, string>> {
+      assert.ok(t >= clock, `time goes forward (${clock} → ${t})`);
+      await advance(host, t - clock);
+      clock = t;
+      return colors(host);
+    },
+  };
+}
