@@ -93,15 +93,12 @@ export function core_init(maxPanels: u32, build: u32): void {
   leave();
 }
 
-let idleTicks = 0;
-
 /** The main loop. Returns the milliseconds until the core next needs a tick. */
 export function core_tick(): u32 {
   // Nothing due (core/wake.ts): return before the loop. Its code stays outside any branch this path
   // takes: WAMR's classic interpreter finds the end of an if or block by scanning its body whenever
   // its small cache misses, and the inlined loop wrapped in a skipped if cost an idle tick 12 k.
-  if (wake == 0 && libraryVersion == seenLibrary && ++idleTicks < 100) return 10;
-  idleTicks = 0;
+  if (wake == 0 && libraryVersion == seenLibrary) return 10;
   arenaEnter();
   runLoop();
   leave();
@@ -195,8 +192,7 @@ function httpDispatch(req: u32): void {
         if (n <= 0) break;
         got += <u32>n;
       }
-      route(found, req, body, got);
-      closeJson();
+      route(found, req, body, got); // leave() closes the JSON document it opened
       broadcastAppStateIfChanged();
     }
     return;

@@ -43,14 +43,14 @@ export function persistConfiguration(): i32 {
   return storeWrite(CONFIG_KEY, w.endCapture());
 }
 
-/** Returns true when it applied queued work (which may allocate). */
-export function runLoop(): bool {
+/** Runs what is due (core/wake.ts). */
+export function runLoop(): void {
   // a scene saved or deleted changes the MQTT scene select (the store does not know the loop)
   if (libraryVersion != seenLibrary) {
     seenLibrary = libraryVersion;
     wakeUp(WAKE_MQTT);
   }
-  if (wake == 0) return false;
+  if (wake == 0) return;
   const now = host_clock_ms();
   const worked = (wake & WAKE_QUEUE) != 0;
   // queued work may start playback or change what MQTT publishes (brightness): both look
@@ -119,5 +119,4 @@ export function runLoop(): bool {
     wakeDone(WAKE_STATE);
     broadcastAppStateIfChanged();
   }
-  return worked;
 }

@@ -26,7 +26,6 @@ export const V_INT: u8 = 2; // an i32 (or a u32 below 2^31)
 export const V_STR: u8 = 3; // a string, quoted and escaped
 export const V_DECIMAL: u8 = 4; // an f64, at most three decimals
 export const V_COLORS: u8 = 5; // a StaticArray<u32> of colours: "#RRGGBB", ...
-export const V_STRS: u8 = 6; // an Array<string>: "a", ...
 
 let fieldRows: usize = 0;
 let fieldBase: usize = 0;
@@ -47,17 +46,11 @@ function putField(marker: i32): void {
   else if (kind == V_INT) w.int(load<i32>(at));
   else if (kind == V_STR) w.str(changetype<string>(load<usize>(at)));
   else if (kind == V_DECIMAL) w.decimal(load<f64>(at));
-  else if (kind == V_COLORS) {
+  else {
     const a = changetype<StaticArray<u32>>(load<usize>(at));
     for (let i = 0; i < a.length; i++) {
       if (i > 0) w.byte(0x2c);
       w.color(a[i]);
-    }
-  } else {
-    const a = changetype<Array<string>>(load<usize>(at));
-    for (let i = 0; i < a.length; i++) {
-      if (i > 0) w.byte(0x2c);
-      w.str(a[i]);
     }
   }
 }

@@ -36,7 +36,6 @@ import {
   RW_GEOMETRIC_SOURCE_ONLY,
 } from "./state";
 
-let written: u32 = 0; // bytes produced
 let w: usize = 0; // where the next in-place byte goes
 let free: usize = 0; // input before this address has been read and may be overwritten
 let cursor = 0; // next rewrite
@@ -55,7 +54,6 @@ function drain(): void {
 }
 
 function put(c: u8): void {
-  written++;
   if (ringCount == 0 && w < free) {
     store<u8>(w++, c);
     return;
@@ -76,7 +74,6 @@ function copy(p: usize, n: u32): void {
     // the usual case: nothing waits and the output is behind the input (memory.copy is a memmove)
     memory.copy(w, p, n);
     w += n;
-    written += n;
     if (p + n > free) free = p + n;
     return;
   }
@@ -193,7 +190,6 @@ function value(t: i32): void {
  * (a bug: it is sized by the rewrites' growth).
  */
 export function writeCanonicalInPlace(root: i32, src: usize, len: u32): i32 {
-  written = 0;
   cursor = 0;
   w = src;
   free = src;
