@@ -556,9 +556,10 @@ static void http_job(void *arg) { /* core thread, lock held */
     if (j->kind == JOB_STREAM) tessera_http_stream(j->id, j->method, url, strlen(j->url), (uint32_t)j->total);
     else tessera_http(j->id, j->method, url, strlen(j->url), j->bytes, (uint32_t)j->len, (uint32_t)j->total);
   }
-  tessera_tick(); /* applies what the request queued (a 202) */
+  tessera_tick();          /* applies what the request queued (a 202) */
+  uint32_t slot = j->slot; /* the job lives on the worker's stack: read it before saying it ran */
   __atomic_store_n(&j->ran, 1, __ATOMIC_RELEASE);
-  xSemaphoreGive(news[j->slot]);
+  xSemaphoreGive(news[slot]);
 }
 
 /* A request's answer on its way out: tessera_answer_send (native/src/requests.c) decides, these send. */
