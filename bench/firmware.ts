@@ -9,7 +9,7 @@ import os from "node:os";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import http from "node:http";
-import { startBenchController } from "./controller.js";
+import { startBenchController, waitForDiscovery } from "./controller.js";
 import { generateTopology } from "../host/src/bus/topology.js";
 import { makeImage } from "../host/src/bus/image.js";
 import { ROOT } from "../host/src/controller.js";
@@ -100,8 +100,7 @@ async function posixUploadPeaks(): Promise<[number, number, number] | null> {
       }
       throw new Error("the flash did not end");
     };
-    while (((await (await fetch(`${url}/api/panels`)).json()) as unknown[]).length < 1)
-      await new Promise((r) => setTimeout(r, 20));
+    await waitForDiscovery(url, 1);
     const before = hwm();
     if ((await post(url, imageOf(64 * 1024))) !== 200) throw new Error("POSIX host: 64 KiB upload refused");
     await settle();

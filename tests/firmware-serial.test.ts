@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import tty from "node:tty";
-import { startHost, tempDir, waitFor, api, ROOT, type Host } from "./helpers/host.js";
+import { startHost, tempDir, waitFor, api, type Host } from "./helpers/host.js";
 import { advance } from "./helpers/playback.js";
 import { makeImage } from "../host/src/bus/image.js";
 import { panelImage, factoryWasm as wasm } from "./helpers/panel-image.js";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import http from "node:http";
-import { startHost, tempDir, waitFor, api, waitForDiscovery, ROOT, type Host } from "./helpers/host.js";
+import { startHost, tempDir, waitFor, api, waitForDiscovery, type Host } from "./helpers/host.js";
 import { makeImage, BUS_VERSION } from "../host/src/bus/image.js";
 import { panelImage, factoryWasm as wasm } from "./helpers/panel-image.js";
 import { advance } from "./helpers/playback.js";

@@ -25,6 +25,7 @@ import assert from "node:assert/strict";
 import { startHost, api, waitForDiscovery } from "./helpers/host.js";
 import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
 import { TableExpander } from "./helpers/pulse-table.js";
+import { RUNNER_KIND } from "./helpers/panel.js";
 import { advance, colors } from "./helpers/playback.js";
 
 const host = await startHost({ topology: "tests/fixtures/topology-tree-20.json", extraArgs: ["--manual-clock"] });
@@ -33,9 +34,7 @@ await waitForDiscovery(host, 20);
 
 const PREPARE = 12;
 const START = 13;
-const KIND_ONE_SHOT = 9 | 0x40 | 0x80; // runner pulse, reap on done, a window of width 0 (rises from the background)
-const KIND_TRAIN = 9 | 0x10 | 0x80; // loop, windowed
-const KIND_BOUNCE = 9 | 0x20 | 0x80; // pingpong, windowed
+const { ONE_SHOT: KIND_ONE_SHOT, TRAIN: KIND_TRAIN, BOUNCE: KIND_BOUNCE } = RUNNER_KIND;
 const GEO = { directionality: "geometric" };
 
 // ---- reading the prepares from the mirror stream (kept local and small: see the golden test) -------

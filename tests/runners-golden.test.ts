@@ -15,6 +15,7 @@ import { startHost, api, waitForDiscovery, type Host } from "./helpers/host.js";
 import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
 import { advance, clearPanels, colors, oneShot } from "./helpers/playback.js";
 import { TableExpander } from "./helpers/pulse-table.js";
+import { RUNNER_KIND } from "./helpers/panel.js";
 
 const chain = await startHost({ topology: "tests/fixtures/topology-chain-10.json", extraArgs: ["--manual-clock"] });
 const tree = await startHost({ topology: "tests/fixtures/topology-20.json", extraArgs: ["--manual-clock"] });
@@ -24,9 +25,7 @@ await waitForDiscovery(tree, 20);
 
 const PREPARE = 12;
 const START = 13;
-const KIND_ONE_SHOT = 9 | 0x40 | 0x80; // runner pulse, reap on done, a window of width 0 (rises from the background)
-const KIND_TRAIN = 9 | 0x10 | 0x80; // loop, windowed
-const KIND_BOUNCE = 9 | 0x20 | 0x80; // pingpong, windowed
+const { ONE_SHOT: KIND_ONE_SHOT, TRAIN: KIND_TRAIN, BOUNCE: KIND_BOUNCE } = RUNNER_KIND;
 
 interface Pulse {
   address: number;

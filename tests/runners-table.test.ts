@@ -8,7 +8,7 @@ import { startHost, api, waitForDiscovery, type Host } from "./helpers/host.js";
 import { Client, T, frame, mirroredPackets, type Frame } from "./helpers/frames.js";
 import { advance, oneShot } from "./helpers/playback.js";
 import { TableExpander, decodeTable } from "./helpers/pulse-table.js";
-import { crc8 } from "./helpers/panel.js";
+import { crc8, RUNNER_KIND } from "./helpers/panel.js";
 import { runnerLayersScene } from "./helpers/scenes.js";
 
 const chain = await startHost({ topology: "tests/fixtures/topology-chain-10.json", extraArgs: ["--manual-clock"] });
@@ -76,7 +76,7 @@ const u16 = (v: number) => [v & 0xff, v >> 8];
 const chase = (duration: number, delay: number) => [
   5,
   8,
-  0xc9, // runner pulse, reap on done, window width 0: rises from the background (issue 18)
+  RUNNER_KIND.ONE_SHOT, // 0xc9: rises from the background (issue 18)
   0,
   0,
   0,
@@ -112,7 +112,7 @@ test("count 2 shares one table: uses 2 in bits 12-14, one broadcast prepare a sw
   const wave = (delay: number) => [
     5,
     8,
-    0xc9,
+    RUNNER_KIND.ONE_SHOT,
     0,
     0,
     0,

@@ -131,7 +131,6 @@ export class Client {
     }
   }
 
-  /** A PING/PONG round trip: everything sent before it has been handled. */
   /** A fresh connection's PING answered: the host still serves newcomers. */
   static async pingPong(url: string): Promise<void> {
     const c = await Client.connect(url);
@@ -142,6 +141,7 @@ export class Client {
     }
   }
 
+  /** A PING/PONG round trip: everything sent before it has been handled. */
   async sync(): Promise<void> {
     this.send(frame(T.PING));
     await this.next(T.PONG);

@@ -61,6 +61,15 @@ export const KIND = {
   RUNNER: 9,
 } as const;
 
+/** The kind byte of a runner's pulse records as the controller sends them: RUNNER with its flags (0x10
+ * loop, 0x20 pingpong, 0x40 reap on done, 0x80 windowed; a one-shot sweep is a window of width 0, so
+ * it rises from the background). */
+export const RUNNER_KIND = {
+  ONE_SHOT: KIND.RUNNER | 0x40 | 0x80,
+  TRAIN: KIND.RUNNER | 0x10 | 0x80,
+  BOUNCE: KIND.RUNNER | 0x20 | 0x80,
+} as const;
+
 export const ANIMATES = { color: 0, dim: 1, desaturate: 2, hue: 3, invert: 4, brighten: 5, saturate: 6 } as const;
 
 export const BLEND = {
