@@ -121,6 +121,16 @@ static int bounded_send(httpd_handle_t hd, int fd, const char *buf, size_t len, 
   return sock_result(tessera_send_within(fd, buf, len, left));
 }
 
+/* The reads of req's body from now on must all be done within ms (a timeout ends the body:
+ * httpd_req_recv never retries); read_done ends the deadline. */
+static void read_within(httpd_req_t *req, uint32_t ms) {
+  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(req));
+  if (s) {
+    s->reading = 1;
+    s->read_by = now_ms() + ms;
+  }
+}
+
 static void read_done(httpd_req_t *req) {
   session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(req));
   if (s) s->reading = 0;
@@ -636,7 +646,6 @@ static void run_job(answer_t *a, http_job_t *j) {
 /* A body longer than BODY_WHOLE, to the core piece by piece until the core has answered (413 for a
  * route that does not stream, 409, 422, 507) or the body ended. Returns the bytes read. */
 static size_t stream_body(answer_t *a, http_job_t *j, uint8_t *piece) {
-  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(a->req));
   size_t got = 0;
   j->kind = JOB_STREAM;
   run_job(a, j);
@@ -644,12 +653,9 @@ static size_t stream_body(answer_t *a, http_job_t *j, uint8_t *piece) {
   j->more = 1;
   while (got < j->total && !(tessera_answer_flags(a->r) & TESSERA_ANSWER_HEAD)) {
     size_t want = j->total - got < BODY_PIECE ? j->total - got : BODY_PIECE;
-    if (s) { /* each piece within BODY_READ_MS; a timeout ends the body (httpd_req_recv never retries) */
-      s->reading = 1;
-      s->read_by = now_ms() + BODY_READ_MS;
-    }
+    read_within(a->req, BODY_READ_MS); /* each piece */
     int n = httpd_req_recv(a->req, (char *)piece, want);
-    if (s) s->reading = 0;
+    read_done(a->req);
     if (n <= 0) break; /* the client left or stalled: the core sees a short body */
     got += (size_t)n;
     j->bytes = piece;
@@ -669,14 +675,11 @@ static size_t stream_body(answer_t *a, http_job_t *j, uint8_t *piece) {
  * at most LINGER_MS, so that the close does not reset the connection before the client has read the
  * answer. Returns 1 when the body was read to its end (the connection can stay). */
 static int linger(httpd_req_t *req, uint8_t *piece, size_t left) {
-  session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(req));
-  if (!s) return 0;
-  s->reading = 1;
-  s->read_by = now_ms() + LINGER_MS;
+  read_within(req, LINGER_MS);
   int n = 1;
   while (left > 0 && (n = httpd_req_recv(req, (char *)piece, left < BODY_PIECE ? left : BODY_PIECE)) > 0)
     left -= (size_t)n;
-  s->reading = 0;
+  read_done(req);
   return left == 0;
 }
 
@@ -728,14 +731,10 @@ static int serve(httpd_req_t *req, uint8_t *piece) {
       send_error(req, 503, "{\"error\":\"busy\"}");
       return 1; /* the body was not read */
     }
-    session_t *s = httpd_sess_get_transport_ctx(server, httpd_req_to_sockfd(req));
-    if (s) { /* the whole body within BODY_READ_MS; a timeout ends it (httpd_req_recv never retries) */
-      s->reading = 1;
-      s->read_by = now_ms() + BODY_READ_MS;
-    }
+    read_within(req, BODY_READ_MS); /* the whole body */
     int n = 0;
     while (got < total && (n = httpd_req_recv(req, (char *)body + got, total - got)) > 0) got += (size_t)n;
-    if (s) s->reading = 0;
+    read_done(req);
     if (got < total) {
       free(body);
       release(id);
