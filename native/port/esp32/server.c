@@ -644,8 +644,9 @@ static void run_job(answer_t *a, http_job_t *j) {
 }
 
 /* A body longer than BODY_WHOLE, to the core piece by piece until the core has answered (413 for a
- * route that does not stream, 409, 422, 507) or the body ended. Returns the bytes read. */
-static size_t stream_body(answer_t *a, http_job_t *j, uint8_t *piece) {
+ * route that does not stream, 409, 422, 507) or the body ended. Returns the bytes read; *broken is
+ * set when a read stalled or failed (the client is gone or stuck: nothing to linger for). */
+static size_t stream_body(answer_t *a, http_job_t *j, uint8_t *piece, int *broken) {
   size_t got = 0;
   j->kind = JOB_STREAM;
   run_job(a, j);
@@ -656,7 +657,10 @@ static size_t stream_body(answer_t *a, http_job_t *j, uint8_t *piece) {
     read_within(a->req, BODY_READ_MS); /* each piece */
     int n = httpd_req_recv(a->req, (char *)piece, want);
     read_done(a->req);
-    if (n <= 0) break; /* the client left or stalled: the core sees a short body */
+    if (n <= 0) { /* the client left or stalled: the core sees a short body */
+      *broken = 1;
+      break;
+    }
     got += (size_t)n;
     j->bytes = piece;
     j->len = (size_t)n;
@@ -723,7 +727,8 @@ static int serve(httpd_req_t *req, uint8_t *piece) {
                     .total = total,
                     .host = host,
                     .origin = op};
-  if (total > BODY_WHOLE) got = stream_body(&a, &job, piece);
+  int broken = 0;
+  if (total > BODY_WHOLE) got = stream_body(&a, &job, piece, &broken);
   else {
     uint8_t *body = total ? malloc(total) : NULL;
     if (total && !body) {
@@ -761,7 +766,7 @@ static int serve(httpd_req_t *req, uint8_t *piece) {
   }
   if (!a.out.finished) return 1; /* cut */
   esp32_boot_answered(status & 0xffff);
-  return total > got && !linger(req, piece, total - got); /* a body left unread */
+  return total > got && (broken || !linger(req, piece, total - got)); /* a body left unread */
 }
 
 static void worker(void *arg) {
