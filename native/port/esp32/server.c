@@ -423,13 +423,17 @@ static uint32_t method_code(int m) {
   }
 }
 
-/* The status line and Content-Type of an answer; status carries TESSERA_HTTP_HTML for an HTML page (the
- * setup form). */
+/* The Content-Type of an answer: status carries TESSERA_HTTP_HTML for an HTML page (the setup form). */
+static const char *content_type(uint32_t status) {
+  return (status & TESSERA_HTTP_HTML) ? "text/html; charset=utf-8" : "application/json";
+}
+
+/* The status line ("200 OK", kept in line until the head has gone out) and Content-Type of an answer. */
 static void set_status(httpd_req_t *req, uint32_t status, char line[48]) {
   uint32_t code = status & 0xffff;
   snprintf(line, 48, "%u %s", (unsigned)code, code < 300 ? "OK" : "Error");
   httpd_resp_set_status(req, line);
-  httpd_resp_set_type(req, (status & TESSERA_HTTP_HTML) ? "text/html; charset=utf-8" : "application/json");
+  httpd_resp_set_type(req, content_type(status));
 }
 
 static esp_err_t send_error(httpd_req_t *req, uint32_t status, const char *json) {
@@ -606,12 +610,9 @@ static int send_chunk(void *ctx, uint32_t status, const uint8_t *data, uint32_t 
 /* HEAD: the head as the answer's GET would have it (esp_http_server would send a body). */
 static int send_head(void *ctx, uint32_t status, int32_t length) {
   answer_t *a = ctx;
-  answer_starts(a, 0);
+  answer_starts(a, status);
   char head[160];
-  uint32_t code = status & 0xffff;
-  int n =
-      snprintf(head, sizeof head, "HTTP/1.1 %u %s\r\nContent-Type: %s\r\n", (unsigned)code, code < 300 ? "OK" : "Error",
-               (status & TESSERA_HTTP_HTML) ? "text/html; charset=utf-8" : "application/json");
+  int n = snprintf(head, sizeof head, "HTTP/1.1 %s\r\nContent-Type: %s\r\n", a->line, content_type(status));
   if (length >= 0) n += snprintf(head + n, sizeof head - n, "Content-Length: %d\r\n\r\n", (int)length);
   else n += snprintf(head + n, sizeof head - n, "Transfer-Encoding: chunked\r\n\r\n");
   return httpd_send(a->req, head, (size_t)n) == n ? 0 : -1;
