@@ -26,10 +26,10 @@ extern "C" {
 typedef struct {
   int used, has_head, done;
   uint32_t id, status;
-  int32_t length; /* -1: chunked */
-  uint8_t *buf;   /* collected: the body so far (malloc'd, grown by doubling up to the answer cap);
+  int32_t length;  /* -1: chunked */
+  uint8_t *buf;    /* collected: the body so far (malloc'd, grown by doubling up to the answer cap);
                      streamed: the slot's ring (the port's, cap bytes) */
-  size_t len, cap;
+  size_t len, cap; /* len: collected only (a streamed answer counts in put) */
   /* Streamed: bytes written into the ring and taken out of it (both only grow), and TESSERA_ANSWER_*
    * flags, shared with the sender without the lock (GCC's __atomic builtins: no header, any target;
    * on the ESP32-C3, which has no atomic instructions, ESP-IDF's newlib/stdatomic.c supplies the
@@ -65,8 +65,10 @@ void tessera_requests_init(tessera_request_t *slots, uint32_t count, size_t answ
 void tessera_requests_init_streamed(tessera_request_t *slots, uint32_t count, uint8_t *rings, uint32_t ring_cap,
                                     void (*wake)(uint32_t slot), int (*wait_room)(uint32_t slot));
 
-/* A new request id (never 0), or 0 when every slot is in use (answer 503 busy). */
-uint32_t tessera_request_open(void);
+/* A new request id (never 0), or 0 when every slot is in use (answer 503 busy). With slot not NULL,
+ * *slot is the request's slot (one of the port's array: its index is *slot - slots), the caller's until
+ * tessera_request_take: a streamed answer's sender reads it. */
+uint32_t tessera_request_open(tessera_request_t **slot);
 
 /* 1 once the core has ended the request (or it is unknown), 0 while it is pending. */
 int tessera_request_done(uint32_t id);
@@ -78,10 +80,6 @@ int tessera_request_take(uint32_t id, tessera_answer_t *out);
 /* The core restarted: every pending request is answered 500 internal_error (a streamed answer whose
  * head has gone out is CUT instead). */
 void tessera_requests_fail_all(void);
-
-/* Streamed: request id's slot index and slot (lock held; the slot stays the caller's until
- * tessera_request_take), or NULL. */
-tessera_request_t *tessera_request_slot(uint32_t id, uint32_t *index);
 
 /* ---- The sender's side of a streamed answer (any thread, lock not needed) ------------------------- */
 /* TESSERA_ANSWER_* flags; once HEAD is seen, r->status and r->length are valid. */

@@ -51,7 +51,7 @@ static tessera_request_t *find(uint32_t id) {
   return NULL;
 }
 
-uint32_t tessera_request_open(void) {
+uint32_t tessera_request_open(tessera_request_t **slot) {
   for (uint32_t i = 0; i < slot_count; i++) {
     tessera_request_t *r = &slots[i];
     if (r->used) continue;
@@ -63,6 +63,7 @@ uint32_t tessera_request_open(void) {
       r->cap = answer_cap;
     }
     if (next_id == 0) next_id = 1;
+    if (slot) *slot = r;
     return r->id;
   }
   return 0;
@@ -114,7 +115,6 @@ static void put_streamed(tessera_request_t *r, const uint8_t *data, uint32_t len
     __atomic_store_n(&r->put, put + n, __ATOMIC_RELEASE); /* the bytes before the count */
     data += n;
     len -= n;
-    r->len += n;
     news(r, 0);
   }
 }
@@ -171,12 +171,6 @@ void tessera_requests_fail_all(void) {
     if (rings) news(r, TESSERA_ANSWER_DONE);
   }
   if (answered) answered();
-}
-
-tessera_request_t *tessera_request_slot(uint32_t id, uint32_t *index) {
-  tessera_request_t *r = find(id);
-  if (r && index) *index = index_of(r);
-  return r;
 }
 
 uint32_t tessera_answer_flags(const tessera_request_t *r) { return __atomic_load_n(&r->flags, __ATOMIC_ACQUIRE); }

@@ -124,7 +124,7 @@ static void streamed(void) {
 /* ---- collected (the POSIX port) ----------------------------------------------------------------- */
 static void collected_answer_is_whole(void) {
   tessera_requests_init(slots, SLOTS, 8192, NULL);
-  uint32_t id = tessera_request_open();
+  uint32_t id = tessera_request_open(NULL);
   CHECK(id != 0);
   uint8_t body[3000];
   pattern(body, sizeof body, 1);
@@ -148,15 +148,13 @@ static void collected_answer_is_whole(void) {
  * ring never holds more than its size, and the core's thread waited for the sender. */
 static void streamed_answer_arrives_through_a_small_ring(void) {
   streamed();
-  uint32_t id = tessera_request_open(), index = 9;
-  CHECK(id != 0);
   static sender_t s;
   memset(&s, 0, sizeof s);
   pthread_mutex_lock(&mu); /* the core lock, as the ESP32 port holds it around the core call */
-  s.r = tessera_request_slot(id, &index);
+  uint32_t id = tessera_request_open(&s.r);
   pthread_mutex_unlock(&mu);
-  CHECK(s.r != NULL);
-  CHECK_EQ(index, 0);
+  CHECK(id != 0);
+  CHECK(s.r == &slots[0]);
   s.gate = 1;
   pthread_t t;
   pthread_create(&t, NULL, sender, &s);
@@ -182,10 +180,9 @@ static void streamed_answer_arrives_through_a_small_ring(void) {
 /* A piece larger than the ring (the ABI allows any) goes through in several. */
 static void piece_larger_than_the_ring(void) {
   streamed();
-  uint32_t id = tessera_request_open();
   static sender_t s;
   memset(&s, 0, sizeof s);
-  s.r = tessera_request_slot(id, NULL);
+  uint32_t id = tessera_request_open(&s.r);
   pthread_t t;
   pthread_create(&t, NULL, sender, &s);
   static uint8_t body[5 * RING + 17];
@@ -203,8 +200,8 @@ static void piece_larger_than_the_ring(void) {
 /* A small answer with its length: head, bytes and end are there before the sender looks (no waiting). */
 static void small_answer_with_a_length(void) {
   streamed();
-  uint32_t id = tessera_request_open();
-  tessera_request_t *r = tessera_request_slot(id, NULL);
+  tessera_request_t *r;
+  uint32_t id = tessera_request_open(&r);
   static const char json[] = "{\"error\":\"not_found\"}";
   CHECK_EQ(tessera_answer_flags(r), 0);
   port_http_body(id, (const uint8_t *)"x", 1); /* before the head: dropped, as the ABI has it */
@@ -231,10 +228,9 @@ static void small_answer_with_a_length(void) {
  * waiting on, the answer is CUT, and what was taken is the answer's start. */
 static void stalled_sender_cuts_the_answer(void) {
   streamed();
-  uint32_t id = tessera_request_open();
   static sender_t s;
   memset(&s, 0, sizeof s);
-  s.r = tessera_request_slot(id, NULL);
+  uint32_t id = tessera_request_open(&s.r);
   s.stop_after = 3000;
   pthread_t t;
   pthread_create(&t, NULL, sender, &s);
@@ -249,7 +245,7 @@ static void stalled_sender_cuts_the_answer(void) {
   CHECK(flags & TESSERA_ANSWER_DONE);
   CHECK_EQ(s.len, 3000);
   CHECK(memcmp(s.out, body, s.len) == 0);
-  CHECK(s.r->len <= 3000 + RING); /* the rest was dropped, not held */
+  CHECK(s.r->put <= 3000 + RING); /* the rest was dropped, not held */
   tessera_answer_t a;
   tessera_request_take(id, &a);
 }
@@ -257,8 +253,8 @@ static void stalled_sender_cuts_the_answer(void) {
 /* A sender that gives up (its client went away): the core's thread drops the rest without waiting. */
 static void sender_giving_up_drops_the_rest(void) {
   streamed();
-  uint32_t id = tessera_request_open();
-  tessera_request_t *r = tessera_request_slot(id, NULL);
+  tessera_request_t *r;
+  uint32_t id = tessera_request_open(&r);
   tessera_answer_give_up(r);
   static uint8_t body[8 * 1024];
   pattern(body, sizeof body, 9);
@@ -266,7 +262,7 @@ static void sender_giving_up_drops_the_rest(void) {
   port_http_body(id, body, sizeof body);
   port_http_end(id);
   CHECK_EQ(waits, 0);
-  CHECK_EQ(r->len, 0);
+  CHECK_EQ(r->put, 0);
   CHECK(tessera_answer_flags(r) & TESSERA_ANSWER_DONE);
   tessera_answer_t a;
   tessera_request_take(id, &a);
@@ -276,9 +272,9 @@ static void sender_giving_up_drops_the_rest(void) {
  * gone out is CUT (the sender closes the connection). */
 static void restart_fails_pending_answers(void) {
   streamed();
-  uint32_t quiet = tessera_request_open(), started = tessera_request_open();
-  CHECK_EQ(tessera_request_open(), 0); /* two slots */
-  tessera_request_t *q = tessera_request_slot(quiet, NULL), *s = tessera_request_slot(started, NULL);
+  tessera_request_t *q, *s;
+  uint32_t quiet = tessera_request_open(&q), started = tessera_request_open(&s);
+  CHECK_EQ(tessera_request_open(NULL), 0); /* two slots */
   port_http_head(started, 200, -1);
   port_http_body(started, (const uint8_t *)"[1,", 3);
   tessera_requests_fail_all();
@@ -296,8 +292,8 @@ static void restart_fails_pending_answers(void) {
   CHECK(tessera_request_take(quiet, &a));
   CHECK(tessera_request_take(started, &a));
   /* the slots are free and their rings start afresh */
-  uint32_t again = tessera_request_open();
-  tessera_request_t *r = tessera_request_slot(again, NULL);
+  tessera_request_t *r;
+  uint32_t again = tessera_request_open(&r);
   CHECK_EQ(tessera_answer_flags(r), 0);
   CHECK_EQ(tessera_answer_peek(r, &data), 0);
   tessera_request_take(again, &a);
@@ -354,8 +350,8 @@ static tessera_sender_t wire_sender(wire_t *w, int head_only) {
 /* A short answer with its length goes out whole, and only once the core ended it. */
 static void send_short_answer_whole(void) {
   streamed();
-  uint32_t id = tessera_request_open();
-  tessera_request_t *r = tessera_request_slot(id, NULL);
+  tessera_request_t *r;
+  uint32_t id = tessera_request_open(&r);
   static wire_t w;
   tessera_sender_t out = wire_sender(&w, 0);
   CHECK_EQ(tessera_answer_send(r, &out), 0); /* nothing yet */
@@ -398,9 +394,8 @@ static void *wire_sender_thread(void *arg) {
 
 static void send_long_answer_chunked(void) {
   streamed();
-  uint32_t id = tessera_request_open();
   static wire_thread_t t;
-  t.r = tessera_request_slot(id, NULL);
+  uint32_t id = tessera_request_open(&t.r);
   t.out = wire_sender(&t.w, 0);
   pthread_t th;
   pthread_create(&th, NULL, wire_sender_thread, &t);
@@ -424,9 +419,8 @@ static void send_long_answer_chunked(void) {
 /* An answer with a length larger than the ring cannot be held to send whole: it goes out chunked. */
 static void send_long_answer_with_a_length_chunked(void) {
   streamed();
-  uint32_t id = tessera_request_open();
   static wire_thread_t t;
-  t.r = tessera_request_slot(id, NULL);
+  uint32_t id = tessera_request_open(&t.r);
   t.out = wire_sender(&t.w, 0);
   pthread_t th;
   pthread_create(&th, NULL, wire_sender_thread, &t);
@@ -448,8 +442,8 @@ static void send_long_answer_with_a_length_chunked(void) {
 /* HEAD: the head with the GET's length, the body dropped (and its room freed), no chunks. */
 static void send_head_alone(void) {
   streamed();
-  uint32_t id = tessera_request_open();
-  tessera_request_t *r = tessera_request_slot(id, NULL);
+  tessera_request_t *r;
+  uint32_t id = tessera_request_open(&r);
   static wire_t w;
   tessera_sender_t out = wire_sender(&w, 1);
   port_http_head(id, 200, 12);
@@ -470,8 +464,8 @@ static void send_head_alone(void) {
  * is sent, and there is no last chunk. */
 static void failed_send_gives_up(void) {
   streamed();
-  uint32_t id = tessera_request_open();
-  tessera_request_t *r = tessera_request_slot(id, NULL);
+  tessera_request_t *r;
+  uint32_t id = tessera_request_open(&r);
   static wire_t w;
   tessera_sender_t out = wire_sender(&w, 0);
   w.fail_at = 1;
@@ -494,8 +488,8 @@ static void failed_send_gives_up(void) {
  * short one whose end never came fails before anything went out (the port answers 500). */
 static void restart_fails_the_send(void) {
   streamed();
-  uint32_t chunked = tessera_request_open(), short_one = tessera_request_open();
-  tessera_request_t *c = tessera_request_slot(chunked, NULL), *s = tessera_request_slot(short_one, NULL);
+  tessera_request_t *c, *s;
+  uint32_t chunked = tessera_request_open(&c), short_one = tessera_request_open(&s);
   static wire_t wc, ws;
   tessera_sender_t oc = wire_sender(&wc, 0), os = wire_sender(&ws, 0);
   port_http_head(chunked, 200, -1);

@@ -224,7 +224,7 @@ static answer_t request(const char *method, const char *url, const char *body, s
   for (uint32_t i = 1; i < 7; i++)
     if (strcmp(method, METHODS[i]) == 0) m = i;
   answer_t a = {0, NULL, 0};
-  uint32_t id = tessera_request_open();
+  uint32_t id = tessera_request_open(NULL);
   if (!id) return a;
   tessera_http(id, m, (const uint8_t *)url, (uint32_t)strlen(url), (const uint8_t *)body, (uint32_t)body_len,
                (uint32_t)body_len);

@@ -539,9 +539,10 @@ static int on_full(uint32_t slot) { /* core thread, lock held: waits for the slo
 
 /* Lock held: a new request slot for a worker or the WebSocket policy, its wake-ups cleared. */
 static tessera_request_t *open_request(uint32_t *id, uint32_t *slot) {
-  *id = tessera_request_open();
-  tessera_request_t *r = *id ? tessera_request_slot(*id, slot) : NULL;
-  if (!r) return NULL;
+  tessera_request_t *r;
+  *id = tessera_request_open(&r);
+  if (!*id) return NULL;
+  *slot = (uint32_t)(r - requests);
   stalling[*slot] = 0;
   xSemaphoreTake(news[*slot], 0);
   xSemaphoreTake(room[*slot], 0);

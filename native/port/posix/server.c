@@ -692,7 +692,7 @@ static void dispatch(conn_t *c) {
     stream_end(c);
     c->stream_id = 0;
   } else {
-    id = tessera_request_open();
+    id = tessera_request_open(NULL);
     if (!id) {
       posix_unlock();
       respond_error(c, 503, "busy", 0);
@@ -720,7 +720,7 @@ static void ws_accept(conn_t *c);
 static void on_head(conn_t *c) {
   /* the Host/Origin policy first, for every request */
   posix_lock();
-  uint32_t id = tessera_request_open();
+  uint32_t id = tessera_request_open(NULL);
   int allowed = 0;
   if (id) {
     allowed = tessera_http_allow(id, c->host, c->host_len, c->has_origin ? c->origin : NULL, c->origin_len);
@@ -754,7 +754,7 @@ static void on_head(conn_t *c) {
       (c->method == TESSERA_METHOD_POST || c->method == TESSERA_METHOD_PUT || c->method == TESSERA_METHOD_PATCH)) {
     /* handed over as it arrives, never held whole: only a route that streams takes it, others answer 413 */
     posix_lock();
-    uint32_t id = tessera_request_open();
+    uint32_t id = tessera_request_open(NULL);
     if (id)
       tessera_http_stream(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len,
                           c->content_length > UINT32_MAX ? UINT32_MAX : (uint32_t)c->content_length);
