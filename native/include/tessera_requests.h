@@ -6,8 +6,8 @@
  *   (a live panel query is answered from the main loop);
  * - streamed (tessera_requests_init_streamed: the ESP32 port): each slot has a small fixed ring that the
  *   port's sender (another thread) drains while the core writes, so no answer is ever held whole. When
- *   the ring is full the core's thread waits for room (the port bounds the wait; past it the answer is
- *   cut and the sender closes the connection).
+ *   the ring is full the core's thread waits for room, a bounded time in all per answer (the port's
+ *   budget); past it the answer is cut and the sender closes the connection.
  * Every function is called with the host's core lock held, except the sender's side of a streamed
  * answer (tessera_answer_*), which never takes it: the core's thread may hold the lock while it waits
  * for the sender.
@@ -35,6 +35,7 @@ typedef struct {
    * on the ESP32-C3, which has no atomic instructions, ESP-IDF's newlib/stdatomic.c supplies the
    * read-modify-write ones). */
   uint32_t put, got, flags;
+  uint32_t wait_left_us; /* streamed: what is left of the answer's budget for waiting on the sender */
 } tessera_request_t;
 
 /* A streamed answer's state (tessera_answer_flags): HEAD, status and length are set; DONE, the core
@@ -59,11 +60,13 @@ typedef struct {
 void tessera_requests_init(tessera_request_t *slots, uint32_t count, size_t answer_cap, void (*answered)(void));
 
 /* Streamed answers: slot i's ring is rings + i * ring_cap. wake(i) is called (lock held) when slot i
- * has something new for its sender (a head, bytes, the end); wait_room(i) when the core's thread needs
- * room in slot i's ring: it waits until the sender took something or the port's time for the answer
- * is up, and returns 1 to look again, 0 to give up (the rest of the answer is dropped, CUT). */
+ * has something new for its sender (a head, bytes, the end); wait_room(i, ms) when the core's thread needs
+ * room in slot i's ring: it waits until the sender took something, at most ms. The core's thread waits
+ * at most wait_ms in all per answer (measured with port_clock_us); past that the rest of the answer is
+ * dropped (CUT), so a slow client holds up the core, and everyone else, for wait_ms at most. */
 void tessera_requests_init_streamed(tessera_request_t *slots, uint32_t count, uint8_t *rings, uint32_t ring_cap,
-                                    void (*wake)(uint32_t slot), int (*wait_room)(uint32_t slot));
+                                    void (*wake)(uint32_t slot), void (*wait_room)(uint32_t slot, uint32_t ms),
+                                    uint32_t wait_ms);
 
 /* A new request id (never 0), or 0 when every slot is in use (answer 503 busy). With slot not NULL,
  * *slot is the request's slot (one of the port's array: its index is *slot - slots), the caller's until

@@ -16,10 +16,12 @@ static uint32_t slot_count;
 static size_t answer_cap;
 static void (*answered)(void);
 static uint32_t next_id = 1;
-/* Streamed answers (rings set): the slots' rings and the port's wake-ups. */
+/* Streamed answers (rings set): the slots' rings, the port's wake-ups and how long, in all, the core's
+ * thread may wait for room in one answer's ring. */
 static uint8_t *rings;
 static void (*wake)(uint32_t slot);
-static int (*wait_room)(uint32_t slot);
+static void (*wait_room)(uint32_t slot, uint32_t ms);
+static uint32_t wait_budget_us;
 
 void tessera_requests_init(tessera_request_t *table, uint32_t count, size_t cap, void (*on_answered)(void)) {
   slots = table;
@@ -31,11 +33,12 @@ void tessera_requests_init(tessera_request_t *table, uint32_t count, size_t cap,
 }
 
 void tessera_requests_init_streamed(tessera_request_t *table, uint32_t count, uint8_t *ring_bytes, uint32_t ring_cap,
-                                    void (*on_news)(uint32_t), int (*on_full)(uint32_t)) {
+                                    void (*on_news)(uint32_t), void (*on_full)(uint32_t, uint32_t), uint32_t wait_ms) {
   tessera_requests_init(table, count, ring_cap, NULL);
   rings = ring_bytes;
   wake = on_news;
   wait_room = on_full;
+  wait_budget_us = wait_ms * 1000u;
 }
 
 static uint32_t index_of(const tessera_request_t *r) { return (uint32_t)(r - slots); }
@@ -61,6 +64,7 @@ uint32_t tessera_request_open(tessera_request_t **slot) {
     if (rings) {
       r->buf = rings + (size_t)i * answer_cap;
       r->cap = answer_cap;
+      r->wait_left_us = wait_budget_us;
     }
     if (next_id == 0) next_id = 1;
     if (slot) *slot = r;
@@ -94,7 +98,9 @@ void port_http_head(uint32_t req, uint32_t status, int32_t length) {
   if (rings) news(r, TESSERA_ANSWER_HEAD);
 }
 
-/* Streamed: into the ring as room allows, waiting for the sender when it is full. */
+/* Streamed: into the ring as room allows, waiting for the sender when it is full. The time waited is
+ * counted (the port's clock, not its word) against the answer's budget: a sender that takes the
+ * answer slowly, bit by bit, costs the core's thread no more than one that takes nothing. */
 static void put_streamed(tessera_request_t *r, const uint8_t *data, uint32_t len) {
   while (len > 0) {
     uint32_t flags = __atomic_load_n(&r->flags, __ATOMIC_ACQUIRE);
@@ -102,11 +108,15 @@ static void put_streamed(tessera_request_t *r, const uint8_t *data, uint32_t len
     uint32_t put = r->put; /* only this thread writes it */
     uint32_t room = (uint32_t)r->cap - (put - __atomic_load_n(&r->got, __ATOMIC_ACQUIRE));
     if (room == 0) {
-      if (!wait_room(index_of(r))) {
+      if (!r->wait_left_us) {
         tessera_logf(TESSERA_LOG_WARN, "http: the answer to request %u was not taken in time, cut", r->id);
         news(r, TESSERA_ANSWER_CUT);
         return;
       }
+      uint32_t since = port_clock_us();
+      wait_room(index_of(r), (r->wait_left_us + 999) / 1000);
+      uint32_t spent = port_clock_us() - since;
+      r->wait_left_us = spent < r->wait_left_us ? r->wait_left_us - spent : 0;
       continue;
     }
     uint32_t at = put % (uint32_t)r->cap, n = len < room ? len : room;

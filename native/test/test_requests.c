@@ -1,7 +1,8 @@
 /* sources: requests.c log.c
  * test_requests.c: the pending requests and the core's answers (native/src/requests.c), collected
  * whole (the POSIX port) and streamed through a small ring that a sender thread drains while the
- * core's thread writes (the ESP32 port's workers): byte for byte, bounded, cut when the sender stops. */
+ * core's thread writes (the ESP32 port's workers): byte for byte, bounded, cut when the sender stops
+ * or does not keep up (the core's thread waits a bounded time in all per answer). */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,9 +17,19 @@ void port_log(uint32_t level, const char *text, uint32_t len) {
   fprintf(stderr, "log: %.*s\n", (int)len, text);
 }
 
+static uint64_t now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+uint32_t port_clock_us(void) { return (uint32_t)now_us(); }
+
 #define SLOTS 2
 #define RING 2048
-#define PIECE 1024 /* the core's JSON writer sends its answers in pieces of its 1 KiB buffer */
+#define PIECE 1024         /* the core's JSON writer sends its answers in pieces of its 1 KiB buffer */
+#define WAIT_LONG_MS 20000 /* a budget no sender here exhausts: it only keeps a broken build from hanging */
+#define WAIT_MS 100        /* the budget of the tests of a stalled or slow sender */
 
 static tessera_request_t slots[SLOTS];
 static uint8_t rings[SLOTS * RING];
@@ -26,7 +37,7 @@ static uint8_t rings[SLOTS * RING];
 /* ---- the port's wake-ups: one lock and condition stand in for the ESP32 port's semaphores -------- */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
-static int sender_stopped; /* the stand-in for a client that takes nothing: wait_room gives up */
+static int sender_stopped; /* the stand-in for a client that takes nothing more */
 static int waits, wakes;
 
 static void on_news(uint32_t slot) {
@@ -37,28 +48,24 @@ static void on_news(uint32_t slot) {
   pthread_mutex_unlock(&mu);
 }
 
-/* Waits while slot's ring is full (the ESP32 port's semaphore remembers a take that came first; the
- * condition stands in for it), or gives up when the sender has stopped. A generous deadline only keeps
- * a broken build from hanging the run. */
+/* Waits while slot's ring is full, at most ms (the ESP32 port's semaphore remembers a take that came
+ * first; the condition stands in for it). */
 static int full(uint32_t slot) {
   tessera_request_t *r = &slots[slot];
   return __atomic_load_n(&r->put, __ATOMIC_ACQUIRE) - __atomic_load_n(&r->got, __ATOMIC_ACQUIRE) == RING;
 }
 
-static int on_full(uint32_t slot) {
+static void on_full(uint32_t slot, uint32_t ms) {
   pthread_mutex_lock(&mu);
   waits++;
   pthread_cond_broadcast(&changed);
   struct timespec until;
   clock_gettime(CLOCK_REALTIME, &until);
-  until.tv_sec += 20;
-  int ok = 1;
-  while (ok && full(slot)) {
-    if (sender_stopped) ok = 0;
-    else if (pthread_cond_timedwait(&changed, &mu, &until) != 0) ok = 0;
-  }
+  uint64_t ns = (uint64_t)until.tv_nsec + (uint64_t)ms * 1000000u;
+  until.tv_sec += (time_t)(ns / 1000000000u);
+  until.tv_nsec = (long)(ns % 1000000000u);
+  while (full(slot) && pthread_cond_timedwait(&changed, &mu, &until) == 0) {}
   pthread_mutex_unlock(&mu);
-  return ok;
 }
 
 static void signal_taken(void) {
@@ -73,6 +80,7 @@ typedef struct {
   uint8_t out[64 * 1024];
   uint32_t len, max_ready, stop_after; /* stop_after: take this many bytes, then stop taking (0: all) */
   int gate;                            /* take nothing until the core's thread found the ring full */
+  uint32_t pace_us;                    /* a slow client: take at most 256 bytes, then sleep this long */
   uint32_t flags;
 } sender_t;
 
@@ -98,6 +106,7 @@ static void *sender(void *arg) {
       return NULL;
     }
     if (n > s->max_ready) s->max_ready = n;
+    if (s->pace_us && n > 256) n = 256;
     if (s->stop_after && s->len + n >= s->stop_after) {
       n = s->stop_after - s->len;
       pthread_mutex_lock(&mu);
@@ -108,6 +117,7 @@ static void *sender(void *arg) {
     s->len += n;
     tessera_answer_taken(s->r, n);
     signal_taken();
+    if (s->pace_us) nanosleep(&(struct timespec){0, (long)s->pace_us * 1000}, NULL);
   }
 }
 
@@ -115,11 +125,13 @@ static void pattern(uint8_t *p, uint32_t len, uint32_t seed) {
   for (uint32_t i = 0; i < len; i++) p[i] = (uint8_t)(i * 7 + seed + (i >> 8));
 }
 
-static void streamed(void) {
-  tessera_requests_init_streamed(slots, SLOTS, rings, RING, on_news, on_full);
+static void streamed_within(uint32_t wait_ms) {
+  tessera_requests_init_streamed(slots, SLOTS, rings, RING, on_news, on_full, wait_ms);
   sender_stopped = 0;
   waits = wakes = 0;
 }
+
+static void streamed(void) { streamed_within(WAIT_LONG_MS); }
 
 /* ---- collected (the POSIX port) ----------------------------------------------------------------- */
 static void collected_answer_is_whole(void) {
@@ -224,10 +236,10 @@ static void small_answer_with_a_length(void) {
   CHECK_EQ(a.status, 404);
 }
 
-/* A sender that stops taking (a client that reads nothing): the core's thread gives up instead of
- * waiting on, the answer is CUT, and what was taken is the answer's start. */
+/* A sender that stops taking (a client that reads nothing): the core's thread gives up once it has
+ * waited its budget instead of waiting on, the answer is CUT, and what was taken is the answer's start. */
 static void stalled_sender_cuts_the_answer(void) {
-  streamed();
+  streamed_within(WAIT_MS);
   static sender_t s;
   memset(&s, 0, sizeof s);
   uint32_t id = tessera_request_open(&s.r);
@@ -236,16 +248,50 @@ static void stalled_sender_cuts_the_answer(void) {
   pthread_create(&t, NULL, sender, &s);
   static uint8_t body[16 * 1024];
   pattern(body, sizeof body, 7);
+  uint64_t since = now_us();
   port_http_head(id, 200, -1);
   for (uint32_t at = 0; at < sizeof body; at += PIECE) port_http_body(id, body + at, PIECE);
   port_http_end(id); /* reached: the core's thread did not wait forever */
+  uint64_t held_ms = (now_us() - since) / 1000;
   pthread_join(t, NULL);
+  printf("  stalled sender: the core's thread was held %u ms (budget %u ms)\n", (unsigned)held_ms, WAIT_MS);
+  CHECK(held_ms >= WAIT_MS - 1);
+  CHECK(held_ms < 10 * WAIT_MS); /* the budget, not WAIT_LONG_MS: slack for a loaded machine only */
   uint32_t flags = tessera_answer_flags(s.r);
   CHECK(flags & TESSERA_ANSWER_CUT);
   CHECK(flags & TESSERA_ANSWER_DONE);
   CHECK_EQ(s.len, 3000);
   CHECK(memcmp(s.out, body, s.len) == 0);
   CHECK(s.r->put <= 3000 + RING); /* the rest was dropped, not held */
+  tessera_answer_t a;
+  tessera_request_take(id, &a);
+}
+
+/* A sender that keeps taking, but slowly (256 bytes every 5 ms: a 48 KiB answer would take about a
+ * second): the core's thread is held its budget in all, not for as long as the client keeps moving,
+ * and the answer is CUT; what the client got is the answer's start. */
+static void slow_sender_is_cut_within_the_budget(void) {
+  streamed_within(WAIT_MS);
+  static sender_t s;
+  memset(&s, 0, sizeof s);
+  uint32_t id = tessera_request_open(&s.r);
+  s.pace_us = 5000;
+  pthread_t t;
+  pthread_create(&t, NULL, sender, &s);
+  static uint8_t body[48 * 1024];
+  pattern(body, sizeof body, 8);
+  uint64_t since = now_us();
+  port_http_head(id, 200, -1);
+  for (uint32_t at = 0; at < sizeof body; at += PIECE) port_http_body(id, body + at, PIECE);
+  port_http_end(id);
+  uint64_t held_ms = (now_us() - since) / 1000;
+  pthread_join(t, NULL);
+  printf("  slow sender: cut after %u of %u bytes, the core's thread held %u ms (budget %u ms)\n", (unsigned)s.len,
+         (unsigned)sizeof body, (unsigned)held_ms, WAIT_MS);
+  CHECK(tessera_answer_flags(s.r) & TESSERA_ANSWER_CUT);
+  CHECK(s.len > 0 && s.len < sizeof body);
+  CHECK(memcmp(s.out, body, s.len) == 0);
+  CHECK(held_ms < 10 * WAIT_MS);
   tessera_answer_t a;
   tessera_request_take(id, &a);
 }
@@ -514,6 +560,7 @@ int main(void) {
   RUN(piece_larger_than_the_ring);
   RUN(small_answer_with_a_length);
   RUN(stalled_sender_cuts_the_answer);
+  RUN(slow_sender_is_cut_within_the_budget);
   RUN(sender_giving_up_drops_the_rest);
   RUN(restart_fails_pending_answers);
   RUN(send_short_answer_whole);

@@ -57,7 +57,7 @@
 #define WORK_QUEUE 4           /* requests waiting for a worker */
 #define WORKER_STACK 4096
 #define ANSWER_RING 2048       /* per request: the core thread writes the answer here as the worker sends it */
-#define ANSWER_STALL_MS 2000   /* per answer, the longest the core thread waits for room in its ring */
+#define ANSWER_STALL_MS 250    /* per answer, the longest the core thread waits for room in its ring, in all */
 #define ANSWER_TIMEOUT_MS 5000 /* the core answers a live query within 50 ms; this bounds a lost one */
 #define REQUEST_READ_MS 3000   /* a request head or a WebSocket frame, from its first byte */
 #define BODY_READ_MS 10000     /* a request body up to BODY_WHOLE; each BODY_PIECE of a longer one */
@@ -508,8 +508,9 @@ static int serve_asset(httpd_req_t *req) {
  * comes back through the request's ring (native/src/requests.c, streamed): the core thread writes it
  * there in pieces as the core produces them (its JSON writer's 1 KiB) while the worker sends them
  * (httpd_resp_send_chunk), so no answer is ever held whole. When the ring is full, the core thread
- * waits for the worker, at most ANSWER_STALL_MS in all per answer; then the rest is dropped and the
- * connection closed (a client that takes 48 KiB slower than that is cut rather than stall the bus).
+ * waits for the worker, at most ANSWER_STALL_MS in all per answer (requests.c counts the time); then
+ * the rest is dropped and the connection closed: the core thread serves the bus and every other client,
+ * so a client that does not keep up with its answer is cut rather than stall them.
  * A worker never waits for a job in esp32_run_on_core: it hands it over (esp32_start_on_core) and
  * sends what the core writes until the job says it has run. */
 typedef struct {
@@ -519,22 +520,12 @@ typedef struct {
 static QueueHandle_t work;
 static SemaphoreHandle_t news[HTTP_WORKERS]; /* given when a request slot's answer has news */
 static SemaphoreHandle_t room[HTTP_WORKERS]; /* given when a worker took bytes out of a slot's ring */
-static uint32_t stall_by[HTTP_WORKERS];      /* the core thread's deadline for waiting on a slot's ring */
-static int stalling[HTTP_WORKERS];
 static uint8_t rings[HTTP_WORKERS][ANSWER_RING];
 
 static void on_news(uint32_t slot) { xSemaphoreGive(news[slot]); } /* core thread, lock held */
 
-static int on_full(uint32_t slot) { /* core thread, lock held: waits for the slot's worker, bounded */
-  uint32_t now = now_ms();
-  if (!stalling[slot]) {
-    stalling[slot] = 1;
-    stall_by[slot] = now + ANSWER_STALL_MS;
-  }
-  uint32_t left = tessera_ms_left(now, stall_by[slot]);
-  if (!left) return 0;
-  xSemaphoreTake(room[slot], pdMS_TO_TICKS(left) + 1);
-  return 1;
+static void on_full(uint32_t slot, uint32_t ms) { /* core thread, lock held: waits for the slot's worker */
+  xSemaphoreTake(room[slot], pdMS_TO_TICKS(ms) + 1);
 }
 
 /* Lock held: a new request slot for a worker or the WebSocket policy, its wake-ups cleared. */
@@ -543,7 +534,6 @@ static tessera_request_t *open_request(uint32_t *id, uint32_t *slot) {
   *id = tessera_request_open(&r);
   if (!*id) return NULL;
   *slot = (uint32_t)(r - requests);
-  stalling[*slot] = 0;
   xSemaphoreTake(news[*slot], 0);
   xSemaphoreTake(room[*slot], 0);
   return r;
@@ -803,7 +793,7 @@ int esp32_server_init(void) {
     room[i] = xSemaphoreCreateBinary();
     if (!news[i] || !room[i]) return -1;
   }
-  tessera_requests_init_streamed(requests, HTTP_WORKERS, &rings[0][0], ANSWER_RING, on_news, on_full);
+  tessera_requests_init_streamed(requests, HTTP_WORKERS, &rings[0][0], ANSWER_RING, on_news, on_full, ANSWER_STALL_MS);
   inbound = xQueueCreate(WS_INBOUND, sizeof(inbound_t));
   work = xQueueCreate(WORK_QUEUE, sizeof(work_t));
   ws_lock = xSemaphoreCreateMutex();
