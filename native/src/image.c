@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tessera_wasm_reader.h"
+
 const tessera_abi_fn_t tessera_abi_imports[] = {
     {"host_bus_send", "(ii)"},
     {"host_http_head", "(iii)"},
@@ -52,43 +54,6 @@ const tessera_abi_fn_t tessera_abi_exports[] = {
 #define MAX_FUNCS 4096
 #define SIG_CAP 24
 
-typedef struct {
-  const uint8_t *p, *end;
-  int bad;
-} reader_t;
-
-static uint32_t byte_at(reader_t *r) {
-  if (r->p >= r->end) {
-    r->bad = 1;
-    return 0;
-  }
-  return *r->p++;
-}
-
-static uint32_t leb(reader_t *r) {
-  uint32_t v = 0;
-  for (int shift = 0; shift < 35; shift += 7) {
-    uint32_t b = byte_at(r);
-    if (r->bad) return 0;
-    v |= (b & 0x7f) << shift;
-    if (!(b & 0x80)) return v;
-  }
-  r->bad = 1;
-  return 0;
-}
-
-/* A name: *s (not NUL-terminated) and its length. */
-static uint32_t name(reader_t *r, const char **s) {
-  uint32_t n = leb(r);
-  if (r->bad || n > (uint32_t)(r->end - r->p)) {
-    r->bad = 1;
-    return 0;
-  }
-  *s = (const char *)r->p;
-  r->p += n;
-  return n;
-}
-
 static int is(const char *s, uint32_t n, const char *want) { return strlen(want) == n && memcmp(s, want, n) == 0; }
 
 static int fail(char *why, size_t cap, const char *what, const char *s, uint32_t n) {
@@ -104,31 +69,25 @@ static const tessera_abi_fn_t *find(const tessera_abi_fn_t *table, const char *s
 }
 
 int tessera_image_check(const uint8_t *image, size_t len, char *why, size_t cap) {
-  static const uint8_t header[8] = {0, 'a', 's', 'm', 1, 0, 0, 0};
-  if (len < 8 || memcmp(image, header, 8) != 0) return fail(why, cap, "not a WebAssembly module", NULL, 0);
+  tessera_wasm_reader_t r, s = {NULL, NULL, 0};
+  if (!tessera_wasm_module(&r, image, len)) return fail(why, cap, "not a WebAssembly module", NULL, 0);
   static char types[MAX_TYPES][SIG_CAP];
   static uint16_t funcs[MAX_FUNCS]; /* type of each function, imported ones first */
   uint32_t type_count = 0, func_count = 0, memory_seen = 0, defined = 0, bodies = 0, data_count = 0, data = 0;
   int has_data_count = 0;
   uint64_t imports_seen = 0, exports_seen = 0; /* a bit per entry of the tables */
-  reader_t r = {image + 8, image + len, 0};
-  while (r.p < r.end && !r.bad) {
-    uint32_t id = byte_at(&r), size = leb(&r);
-    if (r.bad || size > (uint32_t)(r.end - r.p)) { /* cut short */
-      r.bad = 1;
-      break;
-    }
-    reader_t s = {r.p, r.p + size, 0};
-    r.p += size;
+  uint32_t id;
+  while (tessera_wasm_section(&r, &id, &s)) {
     if (id == 1) { /* types: 0x60, params, results; only i32 is in the ABI, anything else is 'x' */
-      for (uint32_t n = leb(&s); n > 0 && !s.bad; n--) {
-        if (type_count >= MAX_TYPES || byte_at(&s) != 0x60) return fail(why, cap, "unexpected type section", NULL, 0);
+      for (uint32_t n = tessera_wasm_u32(&s); n > 0 && !s.bad; n--) {
+        if (type_count >= MAX_TYPES || tessera_wasm_byte(&s) != 0x60)
+          return fail(why, cap, "unexpected type section", NULL, 0);
         char *sig = types[type_count++];
         size_t at = 0;
         sig[at++] = '(';
         for (int part = 0; part < 2 && !s.bad; part++) {
-          for (uint32_t k = leb(&s); k > 0 && !s.bad; k--) {
-            uint32_t t = byte_at(&s);
+          for (uint32_t k = tessera_wasm_u32(&s); k > 0 && !s.bad; k--) {
+            uint32_t t = tessera_wasm_byte(&s);
             if (at < SIG_CAP - 2) sig[at++] = t == 0x7f ? 'i' : 'x';
             else s.bad = 1;
           }
@@ -137,14 +96,14 @@ int tessera_image_check(const uint8_t *image, size_t len, char *why, size_t cap)
         sig[at] = 0;
       }
     } else if (id == 2) { /* imports: module, name, kind, description */
-      for (uint32_t n = leb(&s); n > 0 && !s.bad; n--) {
+      for (uint32_t n = tessera_wasm_u32(&s); n > 0 && !s.bad; n--) {
         const char *module = NULL, *field = NULL;
-        uint32_t module_len = name(&s, &module), field_len = name(&s, &field);
-        uint32_t kind = byte_at(&s);
+        uint32_t module_len = tessera_wasm_name(&s, &module), field_len = tessera_wasm_name(&s, &field);
+        uint32_t kind = tessera_wasm_byte(&s);
         if (s.bad) break;
         if (kind != 0 || !is(module, module_len, "tessera"))
           return fail(why, cap, "import not in the host ABI: ", field, field_len);
-        uint32_t t = leb(&s);
+        uint32_t t = tessera_wasm_u32(&s);
         const tessera_abi_fn_t *fn = find(tessera_abi_imports, field, field_len);
         if (!fn) return fail(why, cap, "import not in the host ABI: ", field, field_len);
         if (t >= type_count || strcmp(types[t], fn->signature) != 0)
@@ -154,23 +113,23 @@ int tessera_image_check(const uint8_t *image, size_t len, char *why, size_t cap)
         imports_seen |= 1ull << (fn - tessera_abi_imports);
       }
     } else if (id == 3) { /* functions: their types */
-      for (uint32_t n = leb(&s); n > 0 && !s.bad; n--) {
-        uint32_t t = leb(&s);
+      for (uint32_t n = tessera_wasm_u32(&s); n > 0 && !s.bad; n--) {
+        uint32_t t = tessera_wasm_u32(&s);
         if (func_count >= MAX_FUNCS || t >= type_count) return fail(why, cap, "unexpected function section", NULL, 0);
         funcs[func_count++] = (uint16_t)t;
         defined++;
       }
     } else if (id == 10) {
-      bodies = leb(&s);
+      bodies = tessera_wasm_u32(&s);
     } else if (id == 11) {
-      data = leb(&s);
+      data = tessera_wasm_u32(&s);
     } else if (id == 12) {
-      data_count = leb(&s);
+      data_count = tessera_wasm_u32(&s);
       has_data_count = 1;
     } else if (id == 7) { /* exports: name, kind, index */
-      for (uint32_t n = leb(&s); n > 0 && !s.bad; n--) {
+      for (uint32_t n = tessera_wasm_u32(&s); n > 0 && !s.bad; n--) {
         const char *field = NULL;
-        uint32_t field_len = name(&s, &field), kind = byte_at(&s), index = leb(&s);
+        uint32_t field_len = tessera_wasm_name(&s, &field), kind = tessera_wasm_byte(&s), index = tessera_wasm_u32(&s);
         if (s.bad) break;
         if (kind == 2 && is(field, field_len, "memory")) {
           memory_seen = 1;
@@ -183,10 +142,10 @@ int tessera_image_check(const uint8_t *image, size_t len, char *why, size_t cap)
         exports_seen |= 1ull << (fn - tessera_abi_exports);
       }
     }
-    if (s.bad) r.bad = 1;
+    if (s.bad) break;
   }
   /* a module cut at a section's end: its code or data would be missing */
-  if (r.bad || bodies != defined || (has_data_count && data != data_count))
+  if (r.bad || s.bad || bodies != defined || (has_data_count && data != data_count))
     return fail(why, cap, "a malformed or incomplete WebAssembly module", NULL, 0);
   for (const tessera_abi_fn_t *fn = tessera_abi_imports; fn->name; fn++)
     if (!(imports_seen >> (fn - tessera_abi_imports) & 1))

@@ -1,4 +1,4 @@
-/* sources: image.c md5.c
+/* sources: image.c md5.c wasm_reader.c
  * test_image.c: MD5 against RFC 1321's test suite, the build identifier, and the check of a core
  * image against the host ABI on the real build/controller.wasm (npm run build) and on broken copies. */
 #include <stdio.h>

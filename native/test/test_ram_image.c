@@ -1,4 +1,4 @@
-/* sources:
+/* sources: wasm_reader.c
  * test_ram_image.c: the classic interpreter's RAM image (native/runtime/wamr/ram_image.c, included below: it
  * lives with the WAMR adapter, not in native/src): the exact bytes for a small module, the data copied into
  * memory, the shapes it leaves whole, and the real build/controller.wasm (npm run build). */
@@ -91,18 +91,17 @@ static void test_controller(void) {
   memset(out, 0xee, size + 16);
   tessera_ram_image_write(image, len, &plan, out);
   for (int i = 0; i < 16; i++) CHECK(out[size + i] == 0xee);
-  reader_t r = {out + 8, out + size, 1};
-  int last = 0, sections = 0;
-  while (r.ok && r.p < r.end) {
-    uint8_t id = byte(&r);
-    uint32_t n = u32(&r);
+  tessera_wasm_reader_t r, s;
+  CHECK(tessera_wasm_module(&r, out, size));
+  uint32_t id, last = 0;
+  int sections = 0;
+  while (tessera_wasm_section(&r, &id, &s)) {
     CHECK(id != SEC_CUSTOM && id != SEC_START && id != SEC_DATA && id != SEC_DATA_COUNT);
     CHECK(id > last || id == 0); /* still in the order WebAssembly requires (the data count was 12) */
     last = id;
-    r.p += n;
     sections++;
   }
-  CHECK(r.ok && r.p == r.end);
+  CHECK(!r.bad && r.p == r.end);
   CHECK(sections >= 6);
   uint8_t *memory = calloc(2, 65536);
   CHECK_EQ(tessera_ram_image_init_memory(image, &plan, memory, 2 * 65536), 0);

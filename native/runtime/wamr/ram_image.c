@@ -19,46 +19,10 @@
 #include <string.h>
 
 #include "tessera_wamr.h"
+#include "tessera_wasm_reader.h"
 
 enum { SEC_CUSTOM = 0, SEC_EXPORT = 7, SEC_START = 8, SEC_DATA = 11, SEC_DATA_COUNT = 12 };
 enum { OP_I32_CONST = 0x41, OP_END = 0x0b, EXPORT_FUNC = 0 };
-
-typedef struct {
-  const uint8_t *p, *end;
-  int ok;
-} reader_t;
-
-static uint32_t u32(reader_t *r) {
-  uint32_t v = 0;
-  for (int shift = 0; shift < 35 && r->p < r->end; shift += 7) {
-    uint8_t b = *r->p++;
-    v |= (uint32_t)(b & 0x7f) << shift;
-    if (!(b & 0x80)) return v;
-  }
-  r->ok = 0;
-  return 0;
-}
-
-static int32_t s32(reader_t *r) {
-  uint32_t v = 0;
-  int shift = 0;
-  while (shift < 35 && r->p < r->end) {
-    uint8_t b = *r->p++;
-    v |= (uint32_t)(b & 0x7f) << shift;
-    shift += 7;
-    if (!(b & 0x80)) {
-      if (shift < 32 && (b & 0x40)) v |= ~0u << shift;
-      return (int32_t)v;
-    }
-  }
-  r->ok = 0;
-  return 0;
-}
-
-static uint8_t byte(reader_t *r) {
-  if (r->p >= r->end) return r->ok = 0, 0;
-  return *r->p++;
-}
 
 static uint32_t leb_size(uint32_t v) {
   uint32_t n = 1;
@@ -75,14 +39,14 @@ static uint8_t *put_leb(uint8_t *out, uint32_t v) {
   return out;
 }
 
-/* One active segment of memory 0 at a constant offset; r->ok = 0 for any other shape. */
-static void segment(reader_t *r, uint32_t *offset, uint32_t *size) {
-  if (u32(r) != 0 || byte(r) != OP_I32_CONST) r->ok = 0;
-  *offset = (uint32_t)s32(r);
-  if (byte(r) != OP_END) r->ok = 0;
-  *size = u32(r);
-  if (r->ok && *size > (uint32_t)(r->end - r->p)) r->ok = 0;
-  if (r->ok) r->p += *size;
+/* One active segment of memory 0 at a constant offset; r->bad for any other shape. */
+static void segment(tessera_wasm_reader_t *r, uint32_t *offset, uint32_t *size) {
+  if (tessera_wasm_u32(r) != 0 || tessera_wasm_byte(r) != OP_I32_CONST) r->bad = 1;
+  *offset = (uint32_t)tessera_wasm_s32(r);
+  if (tessera_wasm_byte(r) != OP_END) r->bad = 1;
+  *size = tessera_wasm_u32(r);
+  if (!r->bad && *size > (uint32_t)(r->end - r->p)) r->bad = 1;
+  if (!r->bad) r->p += *size;
 }
 
 static uint32_t export_entry_size(int64_t start) {
@@ -91,44 +55,39 @@ static uint32_t export_entry_size(int64_t start) {
 }
 
 uint32_t tessera_ram_image_plan(const uint8_t *bytes, uint32_t len, tessera_ram_image_t *plan) {
-  static const uint8_t HEADER[8] = {0, 'a', 's', 'm', 1, 0, 0, 0};
   memset(plan, 0, sizeof *plan);
   plan->start = -1;
-  if (len < sizeof HEADER || memcmp(bytes, HEADER, sizeof HEADER)) return 0;
-  reader_t r = {bytes + sizeof HEADER, bytes + len, 1};
-  uint32_t size = sizeof HEADER, export_count = 0, export_rest = 0;
+  tessera_wasm_reader_t r, s;
+  if (!tessera_wasm_module(&r, bytes, len)) return 0;
+  uint32_t size = (uint32_t)(r.p - bytes), export_count = 0, export_rest = 0, id;
   int have_export = 0;
-  while (r.ok && r.p < r.end) {
-    uint8_t id = byte(&r);
-    uint32_t n = u32(&r);
-    if (!r.ok || n > (uint32_t)(r.end - r.p)) return 0;
-    reader_t s = {r.p, r.p + n, 1};
+  while (tessera_wasm_section(&r, &id, &s)) {
+    uint32_t n = (uint32_t)(s.end - s.p);
     switch (id) {
       case SEC_CUSTOM:
       case SEC_DATA_COUNT: break;
       case SEC_START:
-        plan->start = u32(&s);
-        if (!s.ok) return 0;
+        plan->start = tessera_wasm_u32(&s);
+        if (s.bad) return 0;
         break;
       case SEC_DATA: {
-        uint32_t count = u32(&s), offset, bytes_;
-        for (uint32_t i = 0; i < count && s.ok; i++) segment(&s, &offset, &bytes_);
-        if (!s.ok || s.p != s.end) return 0;
-        plan->data_at = (uint32_t)(r.p - bytes);
+        plan->data_at = (uint32_t)(s.p - bytes);
         plan->data_len = n;
+        uint32_t count = tessera_wasm_u32(&s), offset, bytes_;
+        for (uint32_t i = 0; i < count && !s.bad; i++) segment(&s, &offset, &bytes_);
+        if (s.bad || s.p != s.end) return 0;
         break;
       }
       case SEC_EXPORT:
-        export_count = u32(&s);
-        if (!s.ok) return 0;
+        export_count = tessera_wasm_u32(&s);
+        if (s.bad) return 0;
         export_rest = (uint32_t)(s.end - s.p);
         have_export = 1;
         break;
       default: size += 1 + leb_size(n) + n;
     }
-    r.p += n;
   }
-  if (!r.ok) return 0;
+  if (r.bad) return 0;
   if (plan->start >= 0 && !have_export) return 0; /* nowhere to name it: load whole */
   if (have_export) {
     uint32_t extra = plan->start >= 0;
@@ -139,16 +98,15 @@ uint32_t tessera_ram_image_plan(const uint8_t *bytes, uint32_t len, tessera_ram_
 }
 
 void tessera_ram_image_write(const uint8_t *bytes, uint32_t len, const tessera_ram_image_t *plan, uint8_t *out) {
-  memcpy(out, bytes, 8);
-  out += 8;
-  reader_t r = {bytes + 8, bytes + len, 1};
-  while (r.p < r.end) {
-    const uint8_t *at = r.p;
-    uint8_t id = byte(&r);
-    uint32_t n = u32(&r);
+  tessera_wasm_reader_t r, s;
+  tessera_wasm_module(&r, bytes, len); /* planned: a module */
+  memcpy(out, bytes, (size_t)(r.p - bytes));
+  out += r.p - bytes;
+  const uint8_t *at = r.p;
+  uint32_t id;
+  for (; tessera_wasm_section(&r, &id, &s); at = r.p) {
     if (id == SEC_EXPORT) {
-      reader_t s = {r.p, r.p + n, 1};
-      uint32_t count = u32(&s), rest = (uint32_t)(s.end - s.p), extra = plan->start >= 0;
+      uint32_t count = tessera_wasm_u32(&s), rest = (uint32_t)(s.end - s.p), extra = plan->start >= 0;
       uint32_t payload = leb_size(count + extra) + rest + (extra ? export_entry_size(plan->start) : 0);
       *out++ = SEC_EXPORT;
       out = put_leb(out, payload);
@@ -164,22 +122,21 @@ void tessera_ram_image_write(const uint8_t *bytes, uint32_t len, const tessera_r
         out = put_leb(out, (uint32_t)plan->start);
       }
     } else if (id != SEC_CUSTOM && id != SEC_DATA_COUNT && id != SEC_START && id != SEC_DATA) {
-      memcpy(out, at, (size_t)(r.p - at) + n);
-      out += (r.p - at) + n;
+      memcpy(out, at, (size_t)(r.p - at)); /* the section whole: id, size, payload */
+      out += r.p - at;
     }
-    r.p += n;
   }
 }
 
 int tessera_ram_image_init_memory(const uint8_t *bytes, const tessera_ram_image_t *plan, uint8_t *memory, size_t size) {
   if (!plan->data_len) return 0;
-  reader_t r = {bytes + plan->data_at, bytes + plan->data_at + plan->data_len, 1};
-  uint32_t count = u32(&r);
-  for (uint32_t i = 0; i < count && r.ok; i++) {
+  tessera_wasm_reader_t r = {bytes + plan->data_at, bytes + plan->data_at + plan->data_len, 0};
+  uint32_t count = tessera_wasm_u32(&r);
+  for (uint32_t i = 0; i < count && !r.bad; i++) {
     uint32_t offset, n;
     segment(&r, &offset, &n);
-    if (!r.ok || (uint64_t)offset + n > size) return -1; /* as WAMR: a segment out of bounds fails the load */
+    if (r.bad || (uint64_t)offset + n > size) return -1; /* as WAMR: a segment out of bounds fails the load */
     memcpy(memory + offset, r.p - n, n);
   }
-  return r.ok ? 0 : -1;
+  return r.bad ? -1 : 0;
 }
