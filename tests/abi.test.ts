@@ -344,30 +344,46 @@ test("the three declared export sets are identical, names and signatures", () =>
   assert.deepEqual(sorted(TS_EXPORTS), sorted(AS_EXPORTS), "host/src/abi.ts CORE_EXPORTS vs assembly/main.ts");
 });
 
-/** native/src/image.c's tables (what a self-update's image is checked against): {"name", "(ii)i"}. */
-function parseImageTables(file: string): { imports: SigMap; exports: SigMap } {
-  const text = readText(file);
-  const table = (name: string): SigMap => {
-    const body = new RegExp(`${name}\\[\\] = \\{([\\s\\S]*?)\\{NULL, NULL\\}`).exec(text)?.[1] ?? "";
-    const entries = [...body.matchAll(/\{"(\w+)", "\((i*)\)(i?)"\}/g)];
-    return new Map(
-      entries.map((m) => [
-        m[1],
-        fmt(
-          [...m[2]].map(() => "i32"),
-          m[3] ? ["i32"] : [],
-        ),
-      ]),
-    );
-  };
-  return { imports: table("tessera_abi_imports"), exports: table("tessera_abi_exports") };
+/** A WAMR signature, "(ii)i", as text. */
+const wamrSig = (params: string, result: string): Sig =>
+  fmt(
+    [...params].map(() => "i32"),
+    result ? ["i32"] : [],
+  );
+
+/** native/src/image.c's import table (what a self-update's image is checked against): {"name", "(ii)i"}. */
+function parseImageImports(file: string): SigMap {
+  const body = /tessera_abi_imports\[\] = \{([\s\S]*?)\{NULL, NULL\}/.exec(readText(file))?.[1] ?? "";
+  return new Map([...body.matchAll(/\{"(\w+)", "\((i*)\)(i?)"\}/g)].map((m) => [m[1], wamrSig(m[2], m[3])]));
+}
+
+/** The core's exports as the C side has them, one table for all: X(ID, name, "(ii)i") in TESSERA_CORE_EXPORTS. */
+const CORE_EXPORTS_H = "native/include/tessera_core_exports.h";
+function parseCoreExports(file: string): SigMap {
+  const out: SigMap = new Map();
+  for (const m of readText(file).matchAll(/\bX\((\w+), (\w+), "\((i*)\)(i?)"\)/g)) {
+    assert.ok(!out.has(m[2]), `${file}: ${m[2]} twice`);
+    out.set(m[2], wamrSig(m[3], m[4]));
+  }
+  return out;
 }
 
 test("the C host's self-update check (native/src/image.c) declares the same imports and exports", () => {
-  const image = parseImageTables("native/src/image.c");
-  assert.ok(image.imports.size >= 10 && image.exports.size >= 5, "the tables were read");
-  assert.deepEqual(sorted(image.imports), sorted(AS_IMPORTS), "native/src/image.c vs assembly/host/imports.ts");
-  assert.deepEqual(sorted(image.exports), sorted(AS_EXPORTS), "native/src/image.c vs assembly/main.ts");
+  const imports = parseImageImports("native/src/image.c");
+  const exports = parseCoreExports(CORE_EXPORTS_H);
+  assert.ok(imports.size >= 10 && exports.size >= 5, "the tables were read");
+  assert.deepEqual(sorted(imports), sorted(AS_IMPORTS), "native/src/image.c vs assembly/host/imports.ts");
+  assert.deepEqual(sorted(exports), sorted(AS_EXPORTS), `${CORE_EXPORTS_H} vs assembly/main.ts`);
+});
+
+test("every C list of the core's exports is tessera_core_exports.h's table, none written out again", () => {
+  // image.c checks a self-update against it; the WAMR and wasm3 adapters look the exports up by its names
+  for (const file of ["native/src/image.c", "native/runtime/wamr/runtime.c", "native/runtime/wasm3/runtime.c"]) {
+    const text = readText(file);
+    assert.match(text, /#include "tessera_core_exports\.h"/, `${file} includes the table`);
+    assert.match(text, /\{TESSERA_CORE_EXPORTS\(\w+\)/, `${file} builds its list from TESSERA_CORE_EXPORTS`);
+    assert.deepEqual(text.match(/"core_\w+"/g) ?? [], [], `${file} names no export in a string of its own`);
+  }
 });
 
 test("the C header's constants match host/src/abi.ts and the ABI document", () => {
@@ -427,6 +443,7 @@ for (const file of ["build/controller.wasm", "build/controller.debug.wasm"]) {
     assert.deepEqual(sorted(actual), sorted(AS_EXPORTS), "wasm exports vs assembly/main.ts");
     assert.deepEqual(sorted(actual), sorted(HEADER.exports), "wasm exports vs the C header");
     assert.deepEqual(sorted(actual), sorted(TS_EXPORTS), "wasm exports vs host/src/abi.ts");
+    assert.deepEqual(sorted(actual), sorted(parseCoreExports(CORE_EXPORTS_H)), `wasm exports vs ${CORE_EXPORTS_H}`);
   });
 }
 

@@ -1,8 +1,9 @@
 /*
  * tessera_image.h: what a host checks of a core image received by self-update before it keeps or runs
  * it (native/src/image.c): a WebAssembly module whose imports and exports are exactly the host ABI's
- * (tessera_host.h), signature for signature. The ABI's table here is the fourth declaration of the
- * ABI; tests/abi.test.ts compares it with the other three and with build/controller.wasm.
+ * (tessera_host.h), signature for signature. The import table (image.c) and the export table
+ * (tessera_core_exports.h, which the runtime adapters use too) are the C side's declaration of the ABI;
+ * tests/abi.test.ts compares them with the others and with build/controller.wasm.
  */
 #ifndef TESSERA_IMAGE_H
 #define TESSERA_IMAGE_H

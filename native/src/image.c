@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tessera_core_exports.h"
 #include "tessera_wasm_reader.h"
 
 const tessera_abi_fn_t tessera_abi_imports[] = {
@@ -39,16 +40,9 @@ const tessera_abi_fn_t tessera_abi_imports[] = {
     {NULL, NULL},
 };
 
-const tessera_abi_fn_t tessera_abi_exports[] = {
-    {"core_init", "(ii)"},          {"core_tick", "()i"},
-    {"core_rx_buffer", "(i)i"},     {"core_http_allow", "(iii)i"},
-    {"core_http_begin", "(iiii)i"}, {"core_http_dispatch", "(i)"},
-    {"core_ws_open", "(i)i"},       {"core_ws_frame", "(ii)"},
-    {"core_ws_close", "(i)"},       {"core_bus_receive", "(i)"},
-    {"core_serial_receive", "(i)"}, {"core_mqtt_event", "(ii)"},
-    {"core_mqtt_message", "(ii)"},  {"core_mdns_result", "(ii)"},
-    {"core_mdns_done", "()"},       {NULL, NULL},
-};
+#define EXPORT_FN(id, name, signature) {#name, signature},
+const tessera_abi_fn_t tessera_abi_exports[] = {TESSERA_CORE_EXPORTS(EXPORT_FN){NULL, NULL}};
+#undef EXPORT_FN
 
 #define MAX_TYPES 128
 #define MAX_FUNCS 4096

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "m3_env.h"
+#include "tessera_core_exports.h"
 #include "tessera_host.h"
 #include "tessera_md5.h"
 #include "tessera_port.h"
@@ -78,28 +79,10 @@ static uint32_t held(void) {
 #endif
 }
 
-enum {
-  F_INIT,
-  F_TICK,
-  F_RX_BUFFER,
-  F_HTTP_BEGIN,
-  F_HTTP_DISPATCH,
-  F_WS_OPEN,
-  F_WS_FRAME,
-  F_WS_CLOSE,
-  F_BUS_RECEIVE,
-  F_MQTT_EVENT,
-  F_MQTT_MESSAGE,
-  F_MDNS_RESULT,
-  F_MDNS_DONE,
-  F_SERIAL_RECEIVE,
-  F_HTTP_ALLOW,
-  F_COUNT
-};
-static const char *const EXPORTS[F_COUNT] = {
-    "core_init",         "core_tick",        "core_rx_buffer", "core_http_begin",     "core_http_dispatch",
-    "core_ws_open",      "core_ws_frame",    "core_ws_close",  "core_bus_receive",    "core_mqtt_event",
-    "core_mqtt_message", "core_mdns_result", "core_mdns_done", "core_serial_receive", "core_http_allow"};
+/* The core's exports by name, in the order of their F_* index (tessera_core_exports.h). */
+#define EXPORT_NAME(id, name, signature) #name,
+static const char *const EXPORTS[F_COUNT] = {TESSERA_CORE_EXPORTS(EXPORT_NAME)};
+#undef EXPORT_NAME
 static IM3Function functions[F_COUNT];
 
 /* ---- Imports: wasm3 raw functions, forwarded to abi.c. Each argument and result takes one 64-bit slot
