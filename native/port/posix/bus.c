@@ -133,7 +133,8 @@ static const panel_module_t *boot_module(int i) {
   size_t n = buf ? fread(buf, 1, FLASH_SIZE + 1, f) : 0;
   fclose(f);
   const panel_module_t *m = panel_builtin();
-  if (buf && image_valid(buf, (uint32_t)n)) m = panel_load(flash_dir, buf, (uint32_t)n, i + 1);
+  if (buf && image_valid(buf, (uint32_t)n))
+    m = panel_load(flash_dir, le32(buf + 12), buf + 16, (uint32_t)n - 16, i + 1);
   else tessera_logf(TESSERA_LOG_WARN, "panel %d: %s is no valid image: running the built-in firmware", i + 1, file);
   free(buf);
   return m;
@@ -259,10 +260,7 @@ static int32_t panel_flash(void *ctx, uint32_t op, uint32_t offset, uint8_t *dat
       if (flash_file(i, file, sizeof file)) {
         mkdir(flash_dir, 0755);
         snprintf(part, sizeof part, "%s.part", file);
-        FILE *out = fopen(part, "wb");
-        int ok = out && fwrite(f->staged, 1, f->staged_len, out) == f->staged_len;
-        if (out && fclose(out) != 0) ok = 0;
-        if (!ok || rename(part, file) != 0) return -3;
+        if (panel_write_file(part, f->staged, f->staged_len) != 0 || rename(part, file) != 0) return -3;
       }
       free(f->staged);
       f->staged = NULL;

@@ -40,8 +40,6 @@ typedef struct {
 static loaded_t loaded[16];
 static int loaded_count;
 
-static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
-
 /* Runs argv (stdout to the log's stream, stderr kept: a compiler's reasons), 0 when it succeeds. */
 static int run(char *const argv[]) {
   posix_spawn_file_actions_t actions;
@@ -57,7 +55,7 @@ static int run(char *const argv[]) {
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-static int write_file(const char *file, const uint8_t *bytes, uint32_t len) {
+int panel_write_file(const char *file, const uint8_t *bytes, uint32_t len) {
   FILE *f = fopen(file, "wb");
   int ok = f && fwrite(bytes, 1, len, f) == len;
   if (f && fclose(f) != 0) ok = 0;
@@ -94,7 +92,7 @@ static const char *build(const char *cache, const uint8_t *wasm, uint32_t len, c
                      out,
                      "-lm",
                      NULL};
-  if (write_file(in, wasm, len) != 0) failed = "cannot write its panel.wasm";
+  if (panel_write_file(in, wasm, len) != 0) failed = "cannot write its panel.wasm";
   else if (run(translate) != 0) failed = "wasm2c refused its panel.wasm";
   else if (run(compile) != 0) failed = "the C compiler refused its translation";
   else if (rename(out, so) != 0) failed = "cannot store the shared object";
@@ -108,8 +106,7 @@ static const char *build(const char *cache, const uint8_t *wasm, uint32_t len, c
   return failed;
 }
 
-const panel_module_t *panel_load(const char *dir, const uint8_t *image, uint32_t len, int panel) {
-  uint32_t crc = le32(image + 12), size = len - 16;
+const panel_module_t *panel_load(const char *dir, uint32_t crc, const uint8_t *wasm, uint32_t size, int panel) {
   for (int i = 0; i < loaded_count; i++)
     if (loaded[i].crc == crc && loaded[i].len == size) return loaded[i].module ? loaded[i].module : panel_builtin();
   char cache[4200], so[4300];
@@ -121,7 +118,7 @@ const panel_module_t *panel_load(const char *dir, const uint8_t *image, uint32_t
   mkdir(cache, 0755);
   if (access(so, R_OK) != 0) {
     tessera_logf(TESSERA_LOG_INFO, "panels: building image %08x (%u B) with wasm2c and %s", crc, size, TESSERA_CC);
-    failed = build(cache, image + 16, size, so);
+    failed = build(cache, wasm, size, so);
   }
   if (!failed) {
     void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);

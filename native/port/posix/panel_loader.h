@@ -6,10 +6,13 @@
 
 #include "panel_module.h"
 
-/* The module that runs `image` (a whole, checked image: header and panel.wasm) for panel number
- * `panel` (for the log); its shared object is cached under <dir>/cache. Never NULL: the built-in
- * firmware when the image cannot run. */
-const panel_module_t *panel_load(const char *dir, const uint8_t *image, uint32_t len, int panel);
+/* The module that runs the panel.wasm of a checked image (wasm[0..size), the image's CRC-32 crc) for
+ * panel number `panel` (for the log); its shared object is cached under <dir>/cache. Never NULL: the
+ * built-in firmware when the image cannot run. */
+const panel_module_t *panel_load(const char *dir, uint32_t crc, const uint8_t *wasm, uint32_t size, int panel);
+
+/* Writes file whole (created or replaced): 0, or -1. */
+int panel_write_file(const char *file, const uint8_t *bytes, uint32_t len);
 
 /* Removes the shared objects under <dir>/cache that no panel of this run has loaded (images flashed
  * over since). */
