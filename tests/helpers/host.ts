@@ -137,7 +137,7 @@ export async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs 
   }
 }
 
-/** A JSON request: status, parsed body (or null) and headers. */
+/** A JSON request (bytes go as they are, application/octet-stream): status, parsed body (or null) and headers. */
 export async function api(
   host: Host,
   method: string,
@@ -145,7 +145,10 @@ export async function api(
   body?: unknown,
 ): Promise<{ status: number; body: any; headers: Headers; text: string }> {
   const init: RequestInit = { method };
-  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
+  if (body instanceof Uint8Array) {
+    init.body = new Uint8Array(body);
+    init.headers = { "Content-Type": "application/octet-stream" };
+  } else if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
   const res = await fetch(host.url + p, init);
   const text = await res.text();
   let parsed: unknown = null;
