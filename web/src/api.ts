@@ -70,6 +70,9 @@ const WORDS: Record<string, string> = {
   broker_required: "Give a broker host, or pick a discovery mode.",
   schema_too_new: "This scene needs newer controller firmware.",
   internal_error: "The controller hit an internal error.",
+  // a panel firmware upload's refusals (409, 507): the core's own texts
+  "flash already in progress": "A flash is already in progress: wait for it to end.",
+  "filesystem write failed": "The controller's storage is full (filesystem write failed): the image was not stored.",
 };
 
 /** An answer that was not 2xx: `message` is in words, `detail` the controller's own text. */
@@ -88,6 +91,25 @@ export class ApiError extends Error {
   }
 }
 
+export const unreachable = () => new ApiError(0, "The controller cannot be reached.");
+
+/** An answer's body as JSON (null when it is none), or its ApiError when the status is not 2xx. */
+export function answer(status: number, text: string): unknown {
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (status < 200 || status > 299) {
+    const { error: e, offset, reason } = (json ?? {}) as { error?: unknown; offset?: unknown; reason?: unknown };
+    // invalid_json says where and why
+    const where = typeof reason === "string" ? ` (${reason}, at byte ${offset})` : "";
+    throw new ApiError(status, typeof e === "string" ? e : "", where);
+  }
+  return json;
+}
+
 export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
@@ -96,22 +118,9 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, "The controller cannot be reached.");
+    throw unreachable();
   }
-  const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  if (!res.ok) {
-    const { error: e, offset, reason } = (json ?? {}) as { error?: unknown; offset?: unknown; reason?: unknown };
-    // invalid_json says where and why
-    const where = typeof reason === "string" ? ` (${reason}, at byte ${offset})` : "";
-    throw new ApiError(res.status, typeof e === "string" ? e : "", where);
-  }
-  return json as T;
+  return answer(res.status, await res.text()) as T;
 }
 
 export const enc = encodeURIComponent;

@@ -2,7 +2,7 @@
 // (POST /api/firmware/panels, the raw bytes), then follow GET /api/firmware/status as the controller
 // flashes each panel over the bus (docs/bus-protocol.md, "Flashing a panel").
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError } from "./api.js";
+import { answer, api, ApiError, unreachable } from "./api.js";
 import { Err, useAction } from "./ui.js";
 
 interface FlashStatus {
@@ -16,33 +16,22 @@ interface FlashStatus {
 
 const ACTIVE = ["connecting", "flashing", "verifying"];
 
-/** The upload's refusals in words (the controller's text is kept where it says which check failed). */
-function refusal(status: number, detail: string): string {
-  if (status === 409) return "A flash is already in progress: wait for it to end.";
-  if (status === 422) return `The controller refused the image: ${detail || "not a panel firmware image"}.`;
-  if (status === 507) return "The controller's storage is full (filesystem write failed): the image was not stored.";
-  if (status === 413) return "The image is too large for the controller.";
-  return new ApiError(status, detail).message;
-}
-
-/** POSTs the file's bytes; XMLHttpRequest because fetch reports no upload progress. */
-function upload(file: Blob, progress: (percent: number) => void): Promise<void> {
+/** POSTs the file's bytes, answered as api() answers; XMLHttpRequest because fetch reports no upload
+ * progress. */
+function upload(file: Blob, progress: (percent: number) => void): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const x = new XMLHttpRequest();
     x.open("POST", "/api/firmware/panels");
     x.setRequestHeader("Content-Type", "application/octet-stream");
     x.upload.onprogress = (e) => e.lengthComputable && progress(Math.floor((e.loaded * 100) / e.total));
     x.onload = () => {
-      if (x.status >= 200 && x.status < 300) return resolve();
-      let detail = "";
       try {
-        detail = String(JSON.parse(x.responseText).error ?? "");
-      } catch {
-        /* no JSON: the status says enough */
+        resolve(answer(x.status, x.responseText));
+      } catch (e) {
+        reject(e);
       }
-      reject(new ApiError(x.status, detail));
     };
-    x.onerror = () => reject(new ApiError(0, "The controller cannot be reached."));
+    x.onerror = () => reject(unreachable());
     x.send(file);
   });
 }
@@ -103,9 +92,11 @@ export function PanelFirmware() {
         await upload(file, setSent);
       } catch (e) {
         setSent(null);
-        if (!(e instanceof ApiError) || e.status === 0) throw e;
-        if (e.status === 409) setPolling(true); // follow the flash that runs
-        throw new Error(refusal(e.status, e.detail));
+        if (e instanceof ApiError && e.status === 409) setPolling(true); // follow the flash that runs
+        // a 422 says which check of the image failed, in the core's words
+        if (e instanceof ApiError && e.status === 422)
+          throw new Error(`The controller refused the image: ${e.detail || "not a panel firmware image"}.`);
+        throw e;
       }
       setSent(100);
       after.current = 6;
