@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { tsImport } from "tsx/esm/api";
 import { packData } from "./pack-data.mjs";
 import { reoptimize } from "./reoptimize.mjs";
 import { compress } from "./dictionary.mjs";
@@ -119,31 +120,18 @@ if (poison || !(process.argv.includes("--if-missing") && upToDate(outputs))) {
   console.log(`built controller.wasm ${size("controller.wasm")} B, panel.wasm ${size("panel.wasm")} B`);
 }
 
-// build/panel.fw: panel.wasm as a flashable image (docs/bus-protocol.md, "The panel firmware image"):
-// magic "TSPF", bus protocol version, reserved 0, firmware version u16, payload length u32, CRC-32 u32.
-// The firmware version is the one the panel reports in HELLO: the u16 after its "TSPV" marker
-// (assembly/panel/version.ts).
-const BUS_VERSION = 6; // assembly/bus/protocol.ts
+// build/panel.fw: panel.wasm as a flashable image, made by host/src/bus/image.ts (the one writer of the
+// image header, docs/bus-protocol.md, "The panel firmware image"): its firmware version is the one the
+// panel reports in HELLO, the u16 after its "TSPV" marker (assembly/panel/version.ts).
 {
+  const { makeImage, VERSION_MARKER } = await tsImport("../host/src/bus/image.ts", import.meta.url);
   const payload = fs.readFileSync(path.join(root, "build/panel.wasm"));
-  const marker = payload.indexOf("TSPV", 0, "latin1");
-  if (marker < 0 || payload.indexOf("TSPV", marker + 1, "latin1") >= 0) {
-    console.error("build failed: build/panel.wasm should hold its version marker TSPV once");
+  const marker = payload.indexOf(VERSION_MARKER, 0, "latin1");
+  if (marker < 0 || payload.indexOf(VERSION_MARKER, marker + 1, "latin1") >= 0) {
+    console.error(`build failed: build/panel.wasm should hold its version marker ${VERSION_MARKER} once`);
     process.exit(1);
   }
-  const PANEL_FIRMWARE_VERSION = payload.readUInt16LE(marker + 4);
-  let crc = 0xffffffff;
-  for (const b of payload) {
-    crc ^= b;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  const header = Buffer.alloc(16);
-  header.write("TSPF", 0, "latin1");
-  header[4] = BUS_VERSION;
-  header.writeUInt16LE(PANEL_FIRMWARE_VERSION, 6);
-  header.writeUInt32LE(payload.length, 8);
-  header.writeUInt32LE((crc ^ 0xffffffff) >>> 0, 12);
-  const image = Buffer.concat([header, payload]);
+  const image = makeImage(payload);
   const out = path.join(root, "build/panel.fw");
   if (!fs.existsSync(out) || !fs.readFileSync(out).equals(image)) fs.writeFileSync(out, image);
 }
