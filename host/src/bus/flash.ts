@@ -47,9 +47,8 @@ export class PanelFlash {
 
   /** The image the panel boots: its payload (a panel.wasm, which reports its own version); null for
    * the factory one. */
-  boot(): { wasm: Uint8Array } | null {
-    if (!this.committed) return null;
-    return { wasm: this.committed.subarray(IMAGE_HEADER) };
+  boot(): Uint8Array | null {
+    return this.committed ? this.committed.subarray(IMAGE_HEADER) : null;
   }
 
   private fault(kind: PanelFault["kind"], page?: number): boolean {

@@ -72,11 +72,11 @@ export class VirtualBus {
       clock: this.clock,
       flash: (op: number, offset: number, data: Uint8Array, len: number) => this.flashes[i].op(op, offset, data, len),
     };
-    const image = this.flashes[i].boot();
-    if (image) {
-      const key = this.flashes[i].committed!.readUInt32LE(12).toString(16) + ":" + image.wasm.length;
+    const wasm = this.flashes[i].boot();
+    if (wasm) {
+      const key = this.flashes[i].committed!.readUInt32LE(12).toString(16) + ":" + wasm.length;
       try {
-        const module = this.modules.get(key) ?? new WebAssembly.Module(new Uint8Array(image.wasm));
+        const module = this.modules.get(key) ?? new WebAssembly.Module(new Uint8Array(wasm));
         const names = WebAssembly.Module.exports(module).map((e) => e.name);
         const missing = PANEL_EXPORTS.find((name) => !names.includes(name));
         if (missing) throw new Error(`it exports no ${missing}`);
