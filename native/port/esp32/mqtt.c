@@ -69,7 +69,6 @@ typedef struct {
   const char *s[5];     /* connect: host, client id, user name, password, will topic; else s[0] topic */
   const uint8_t *bytes; /* publish payload or will payload (NUL-terminated copy) */
   uint32_t len;
-  uint32_t queued; /* bytes counted in `queued` while it waits (publishes) */
   char data[];
 } command_t;
 
@@ -203,7 +202,11 @@ static void open_client(const command_t *c) {
   post_event(c->session, TESSERA_MQTT_FAILED, TESSERA_MQTT_UNREACHABLE);
 }
 
-static uint32_t queued; /* QUEUED_CAP: added on the core thread, taken off by the worker (__atomic) */
+/* What a command holds while it waits for the worker, against QUEUED_CAP: a publish's topic and payload. */
+static uint32_t held(const command_t *c) { return c->kind == CMD_PUBLISH ? (uint32_t)strlen(c->s[0]) + c->len : 0; }
+
+/* held() of the commands in the queue or running: send_command adds, the worker takes off (__atomic). */
+static uint32_t queued;
 
 static void run_command(command_t *c) {
   int current = client && state && state->id == c->session;
@@ -221,7 +224,7 @@ static void run_command(command_t *c) {
       if (current) esp_mqtt_client_subscribe_single(client, c->s[0], 0);
       break;
   }
-  __atomic_fetch_sub(&queued, c->queued, __ATOMIC_RELAXED);
+  __atomic_fetch_sub(&queued, held(c), __ATOMIC_RELAXED);
   free(c);
 }
 
@@ -257,7 +260,10 @@ static command_t *command_new(int kind, const char *const *strings, int count, c
 
 /* Hands c to the worker without waiting. 0, or -1 (c freed) when it could not. */
 static int send_command(command_t *c) {
+  uint32_t size = c ? held(c) : 0;
+  __atomic_fetch_add(&queued, size, __ATOMIC_RELAXED); /* before the worker can take it off */
   if (c && commands && xQueueSend(commands, &c, 0) == pdTRUE) return 0;
+  __atomic_fetch_sub(&queued, size, __ATOMIC_RELAXED);
   free(c);
   tessera_logf(TESSERA_LOG_WARN, "mqtt: request dropped (worker queue full)");
   return -1;
@@ -285,9 +291,7 @@ void port_mqtt_publish(const char *topic, const uint8_t *payload, uint32_t len, 
   command_t *c = command_new(CMD_PUBLISH, &topic, 1, payload, len);
   if (c) {
     c->retain = retain != 0;
-    c->queued = size;
-    __atomic_fetch_add(&queued, size, __ATOMIC_RELAXED);
-    if (send_command(c) != 0) __atomic_fetch_sub(&queued, size, __ATOMIC_RELAXED);
+    send_command(c);
   }
 }
 
