@@ -236,64 +236,56 @@ static void small_answer_with_a_length(void) {
   CHECK_EQ(a.status, 404);
 }
 
-/* A sender that stops taking (a client that reads nothing): the core's thread gives up once it has
- * waited its budget instead of waiting on, the answer is CUT, and what was taken is the answer's start. */
-static void stalled_sender_cuts_the_answer(void) {
+/* The core's thread writes a chunked answer of len bytes (body) in PIECEs to s, with a WAIT_MS budget,
+ * while s's thread takes it as it was told to; returns how long the core's thread was held, in ms. */
+static uint64_t answer_within_budget(sender_t *s, const uint8_t *body, uint32_t len) {
   streamed_within(WAIT_MS);
-  static sender_t s;
-  memset(&s, 0, sizeof s);
-  uint32_t id = tessera_request_open(&s.r);
-  s.stop_after = 3000;
+  uint32_t id = tessera_request_open(&s->r);
   pthread_t t;
-  pthread_create(&t, NULL, sender, &s);
-  static uint8_t body[16 * 1024];
-  pattern(body, sizeof body, 7);
+  pthread_create(&t, NULL, sender, s);
   uint64_t since = now_us();
   port_http_head(id, 200, -1);
-  for (uint32_t at = 0; at < sizeof body; at += PIECE) port_http_body(id, body + at, PIECE);
+  for (uint32_t at = 0; at < len; at += PIECE) port_http_body(id, body + at, PIECE);
   port_http_end(id); /* reached: the core's thread did not wait forever */
   uint64_t held_ms = (now_us() - since) / 1000;
   pthread_join(t, NULL);
-  printf("  stalled sender: the core's thread was held %u ms (budget %u ms)\n", (unsigned)held_ms, WAIT_MS);
-  CHECK(held_ms >= WAIT_MS - 1);
-  CHECK(held_ms < 10 * WAIT_MS); /* the budget, not WAIT_LONG_MS: slack for a loaded machine only */
-  uint32_t flags = tessera_answer_flags(s.r);
-  CHECK(flags & TESSERA_ANSWER_CUT);
-  CHECK(flags & TESSERA_ANSWER_DONE);
-  CHECK_EQ(s.len, 3000);
-  CHECK(memcmp(s.out, body, s.len) == 0);
-  CHECK(s.r->put <= 3000 + RING); /* the rest was dropped, not held */
+  CHECK(tessera_answer_flags(s->r) & TESSERA_ANSWER_CUT);
+  CHECK(tessera_answer_flags(s->r) & TESSERA_ANSWER_DONE);
+  CHECK(s->len > 0 && s->len < len);
+  CHECK(memcmp(s->out, body, s->len) == 0); /* what was taken is the answer's start */
+  CHECK(held_ms < 10 * WAIT_MS);            /* the budget, not WAIT_LONG_MS: slack for a loaded machine only */
   tessera_answer_t a;
   tessera_request_take(id, &a);
+  return held_ms;
+}
+
+/* A sender that stops taking (a client that reads nothing): the core's thread gives up once it has
+ * waited its budget instead of waiting on, and the answer is CUT. */
+static void stalled_sender_cuts_the_answer(void) {
+  static sender_t s;
+  memset(&s, 0, sizeof s);
+  s.stop_after = 3000;
+  static uint8_t body[16 * 1024];
+  pattern(body, sizeof body, 7);
+  uint64_t held_ms = answer_within_budget(&s, body, sizeof body);
+  printf("  stalled sender: the core's thread was held %u ms (budget %u ms)\n", (unsigned)held_ms, WAIT_MS);
+  CHECK(held_ms >= WAIT_MS - 1);
+  CHECK_EQ(s.len, 3000);
+  CHECK(s.r->put <= 3000 + RING); /* the rest was dropped, not held */
 }
 
 /* A sender that keeps taking, but slowly (256 bytes every 5 ms: a 48 KiB answer would take about a
  * second): the core's thread is held its budget in all, not for as long as the client keeps moving,
- * and the answer is CUT; what the client got is the answer's start. */
+ * and the answer is CUT. */
 static void slow_sender_is_cut_within_the_budget(void) {
-  streamed_within(WAIT_MS);
   static sender_t s;
   memset(&s, 0, sizeof s);
-  uint32_t id = tessera_request_open(&s.r);
   s.pace_us = 5000;
-  pthread_t t;
-  pthread_create(&t, NULL, sender, &s);
   static uint8_t body[48 * 1024];
   pattern(body, sizeof body, 8);
-  uint64_t since = now_us();
-  port_http_head(id, 200, -1);
-  for (uint32_t at = 0; at < sizeof body; at += PIECE) port_http_body(id, body + at, PIECE);
-  port_http_end(id);
-  uint64_t held_ms = (now_us() - since) / 1000;
-  pthread_join(t, NULL);
+  uint64_t held_ms = answer_within_budget(&s, body, sizeof body);
   printf("  slow sender: cut after %u of %u bytes, the core's thread held %u ms (budget %u ms)\n", (unsigned)s.len,
          (unsigned)sizeof body, (unsigned)held_ms, WAIT_MS);
-  CHECK(tessera_answer_flags(s.r) & TESSERA_ANSWER_CUT);
-  CHECK(s.len > 0 && s.len < sizeof body);
-  CHECK(memcmp(s.out, body, s.len) == 0);
-  CHECK(held_ms < 10 * WAIT_MS);
-  tessera_answer_t a;
-  tessera_request_take(id, &a);
 }
 
 /* A sender that gives up (its client went away): the core's thread drops the rest without waiting. */
