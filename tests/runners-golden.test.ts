@@ -537,6 +537,34 @@ test("repeating WAVE: the train comes round again after one lap", async () => {
   assert.deepEqual([c[2], c[5]], ["#FF0000", "#000000"]);
 });
 
+test("an opaque runner hides the layer below in its dark phase too (issue 18); max lets it show", async () => {
+  // a green SOLID under a repeating CHASE (lap 1000 ms, panel x + 1 lit over 100x..100x + 100),
+  // background #400000. At t = 50 panel 1 is lit, panel 5 dark: opaque shows the background there
+  const scene = (blend?: string) => ({
+    schemaVersion: 5,
+    background: "#400000",
+    layers: [
+      { group: 1, sequence: [{ type: "SOLID", color: "#00FF00", duration: 0 }] },
+      {
+        group: 2,
+        ...(blend ? { blend } : {}),
+        sequence: [{ runner: "CHASE", color: "#0000FF", duration: 1000, repeat: true }],
+      },
+    ],
+  });
+  await oneShot(chain, scene("opaque"));
+  await advance(chain, 0); // applied at t = 0
+  await advance(chain, 50);
+  let c = await colors(chain);
+  assert.deepEqual([c[1], c[5]], ["#0000FF", "#400000"]);
+  await oneShot(chain, scene());
+  await advance(chain, 0);
+  await advance(chain, 50);
+  c = await colors(chain);
+  assert.deepEqual([c[1], c[5]], ["#00FFFF", "#00FF00"]);
+  await clearPanels(chain);
+});
+
 // ---- GET /api/layout ------------------------------------------------------------------------------
 
 test("GET /api/layout: centres, rotations, embedded", async () => {
