@@ -328,8 +328,8 @@ test("the mirror follows the mirroring clients: a second one, one closing, SET_M
 });
 
 test("a runner's pulse table is mirrored as sent (type 21, its own length); snapshots leave it out", async () => {
-  // CHASE count 2 on the 5 panels: one table of 5 delays (9 + 10 B) serving two broadcast prepares
-  // (uses 2: mask bits 12-14 = 1) instead of 10 unicasts
+  // CHASE count 2 on the 5 panels: one table of 5 delays (9 + 10 B) serving one broadcast prepare,
+  // the two sweeps one series (issue 18: period 500 ms, duration 1000), instead of 5 unicasts
   assert.equal(
     (await api(host, "POST", "/api/animations/play", { group: 9, runner: "CHASE", count: 2, duration: 1000 })).status,
     202,
@@ -338,17 +338,15 @@ test("a runner's pulse table is mirrored as sent (type 21, its own length); snap
   const at = records.findIndex((r) => r.type === TABLE);
   assert.ok(at >= 0, "a pulse table");
   const t = records[at];
-  assert.deepEqual([t.address, t.size, ...t.body.slice(0, 4)], [0, 19, 9, 1, 0x80, 0x90]); // group 9, from panel 1, delays
+  assert.deepEqual([t.address, t.size, ...t.body.slice(0, 4)], [0, 19, 9, 1, 0x80, 0x80]); // group 9, from panel 1, delays
   assert.deepEqual(t.body.slice(4, 6), [0, 0], "the root lights first");
+  const u16 = (b: number[], o: number) => b[o] | (b[o + 1] << 8);
   assert.deepEqual(
-    records.slice(at + 1, at + 3).map((r) => [r.address, r.type, r.body[0], r.body[14] | (r.body[15] << 8)]),
-    [
-      [0, 12, 9, 0],
-      [0, 12, 9, 500],
-    ],
-    "then a broadcast prepare a sweep, the second 500 ms later",
+    records.slice(at + 1, at + 2).map((r) => [r.address, r.type, r.body[0], u16(r.body, 4), u16(r.body, 12)]),
+    [[0, 12, 9, 500, 1000]],
+    "then one broadcast prepare: a sweep every 500 ms, twice",
   );
-  assert.equal(records.filter((r) => r.type === 12).length, 2, "no unicast prepare");
+  assert.equal(records.filter((r) => r.type === 12).length, 1, "no unicast prepare");
   // a new mirroring client's snapshot holds neither the table nor the prepares it served
   const late = await Client.connect(host.wsUrl);
   await late.next(T.APP_STATE);
