@@ -246,7 +246,9 @@ export function Effects(props: { look: Appearance | null; onReactive(on: boolean
   return (
     <section class="card" aria-labelledby="fx-h">
       <h2 id="fx-h">Effects</h2>
-      <p class="muted small">One click plays an effect over everything (in your base colours); Stop holds it where it is.</p>
+      <p class="muted small">
+        One click plays an effect over everything (in your base colours); Stop holds it where it is.
+      </p>
       <div class="grid">
         {EFFECTS.map(([name, step]) => (
           <button
