@@ -20,7 +20,7 @@ import { writePanels } from "./api/panels";
 import { runLoop } from "./core/loop";
 import { arenaEnter, arenaLeave, arenaStart, arenaHold, arenaTop, arenaUsed } from "./rt/arena";
 import { resetErrors } from "./json/validate";
-import { pushPower, pushAppearance } from "./core/look";
+import { pushPower, pushAppearance, showAmbient } from "./core/look";
 import { loadSettings } from "./core/boot";
 import { sendBackground } from "./bus/commands";
 import { app, setBuild } from "./state/app";
@@ -87,6 +87,7 @@ export function core_init(maxPanels: u32, build: u32): void {
     sendBackground(0);
     if (!app.isOn) pushAppearance();
     pushPower(app.isOn);
+    showAmbient();
     advertise();
     flashRediscovered();
   });

@@ -114,7 +114,7 @@ export async function benchPlayback(): Promise<Record<string, string | number>> 
       ["8 layers starting at once, 4 palettes", wideScene(), 0],
       ["worst case (8 layers x 23 listed panels, 8 + 1 palettes of 16 stops, colours)", worstScene(), 0],
       // unicast-only: one prepare per panel and pulse, as before pulse tables
-      ["8 runner layers, 51 pulses a panel", runnerLayersScene(), 23 + 51 * 100 * 25 + 8 * 7],
+      ["8 runner layers, one pulse a panel each", runnerLayersScene(), 23 + 8 * 100 * 25 + 8 * 7],
       ["worst runner case (8 x geometric RIPPLE count 8 on 100, 8 + 1 palettes, colours)", worstRunnerScene(), 0],
     ];
     for (const [name, scene] of runs) {

@@ -1,6 +1,6 @@
 // Bench of the web app (issue 16): the gzipped size of its assets (build/web/assets.json; budget
 // 48 KB), and the live preview's frame time with 100 panels playing eight runner layers at once
-// (tests/helpers/scenes.ts runnerLayersScene, about 51 pulses a panel):
+// (tests/helpers/scenes.ts runnerLayersScene, one pulse a panel a layer):
 //   - in Chromium (Debian's, through playwright-core) on the real page against the in-process
 //     controller: the work of each animation frame (100 panel.wasm renders and the SVG updates),
 //     as the page records it (window.tesseraPreview), and the frame rate it keeps;

@@ -1,6 +1,6 @@
 // End to end through the desktop host: its emulated panels run the animation engine of
-// build/panel.wasm, and GET /api/panels reports each panel's composited colour (set color over
-// the background pushed at discovery), before global brightness.
+// build/panel.wasm, and GET /api/panels reports each panel's composited colour (its set color: the
+// ambient look pushed at discovery, issue 18, or one set since), before global brightness.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { startHost, api, waitFor } from "./helpers/host.js";
@@ -16,11 +16,11 @@ async function colors(): Promise<string[]> {
   return (res.body as { address: number; color: string }[]).map((p) => p.color.toLowerCase());
 }
 
-test("GET /api/panels reports the background after discovery and a set color once sent", async () => {
-  assert.deepEqual(await colors(), ["#000000", "#000000", "#000000"]);
+test("GET /api/panels reports the ambient look after discovery and a set color once sent", async () => {
+  assert.deepEqual(await colors(), ["#ffffff", "#ffffff", "#ffffff"]);
   assert.equal((await api(host, "PUT", "/api/panels/2/color", { color: "#123456" })).status, 202);
   await waitFor(async () => (await colors())[1] === "#123456");
-  assert.deepEqual(await colors(), ["#000000", "#123456", "#000000"]);
+  assert.deepEqual(await colors(), ["#ffffff", "#123456", "#ffffff"]);
 });
 
 test("the reported colour is before global brightness", async () => {
@@ -28,22 +28,23 @@ test("the reported colour is before global brightness", async () => {
   await waitFor(async () => (await colors())[2] === "#ff8000");
   assert.equal((await api(host, "PATCH", "/api/appearance", { brightness: 10 })).status, 202);
   await waitFor(async () => (await api(host, "GET", "/api/appearance")).body.brightness === 10);
-  assert.deepEqual(await colors(), ["#000000", "#123456", "#ff8000"]);
+  assert.deepEqual(await colors(), ["#ffffff", "#123456", "#ff8000"]);
 });
 
-test("power off (stop and clear every group, then off) keeps the set colours; power on shows them", async () => {
+test("power off (stop and clear every group, then off) keeps the set colours; power on shows the ambient look", async () => {
   assert.equal((await api(host, "POST", "/api/state/power", { isOn: false })).status, 202);
   await waitFor(async () => {
     const res = await api(host, "GET", "/api/panels");
     return (res.body as { on: boolean }[]).every((p) => !p.on);
   });
-  assert.deepEqual(await colors(), ["#000000", "#123456", "#ff8000"]);
+  assert.deepEqual(await colors(), ["#ffffff", "#123456", "#ff8000"]);
   assert.equal((await api(host, "POST", "/api/state/power", { isOn: true })).status, 202);
   await waitFor(async () => {
     const res = await api(host, "GET", "/api/panels");
     return (res.body as { on: boolean }[]).every((p) => p.on);
   });
-  assert.deepEqual(await colors(), ["#000000", "#123456", "#ff8000"]);
+  await waitFor(async () => (await colors())[1] === "#ffffff");
+  assert.deepEqual(await colors(), ["#ffffff", "#ffffff", "#ffffff"]);
 });
 
 test("the virtual bus gives its panels the clock it was constructed with", () => {

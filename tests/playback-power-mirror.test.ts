@@ -101,12 +101,13 @@ test("power off mid-scene stops everything; play endpoints answer 409 system_off
     const r = await api(host, "POST", p, body);
     assert.deepEqual([r.status, r.body], [409, { error: "system_off" }], p);
   }
-  // time passes: nothing resumes; power on shows the panels idle (animations were cleared)
+  // time passes: nothing resumes; power on shows the ambient look, the primary base colour (the
+  // animations were cleared)
   await advance(host, 200);
   assert.equal((await api(host, "POST", "/api/state/power", { isOn: true })).status, 202);
   await advance(host, 10);
   const c = await colors(host);
-  assert.deepEqual([c[2], c[3]], ["#000000", "#000000"]);
+  assert.deepEqual([c[1], c[2], c[3], c[4]], ["#FFFFFF", "#FFFFFF", "#FFFFFF", "#FFFFFF"]);
   assert.equal((await api(host, "GET", "/api/state")).body.playing, false);
 });
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { startHost, api, ROOT } from "./helpers/host.js";
+import { startHost, api, command, tempDir, ROOT } from "./helpers/host.js";
 
 const README = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
 const noCurl = spawnSync("curl", ["--version"]).status !== 0;
@@ -66,6 +66,21 @@ test("the README's WebSocket snippet sets a colour and gets PONG", async () => {
     assert.equal(panels.find((p) => p.address === 2)?.color, "#00FF00");
   } finally {
     fs.rmSync(file, { force: true });
+    await host.stop();
+  }
+});
+
+test("a port already in use: one line saying so, not the usage, and a failing exit status", async () => {
+  const host = await startHost({ panels: 1 });
+  try {
+    const [cmd, argv] = command(["--port", String(host.port), "--data-dir", tempDir(), "--no-mdns", "--ota-port", "0"]);
+    const r = spawnSync(cmd, argv, { cwd: ROOT, encoding: "utf8", timeout: 20000 });
+    assert.equal(r.status, 1, r.stderr);
+    const lines = r.stderr.trim().split("\n");
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(lines[0], new RegExp(`^error: .*${host.port}.*in use`));
+    assert.doesNotMatch(r.stdout + r.stderr, /Options:|--help/);
+  } finally {
     await host.stop();
   }
 });

@@ -117,6 +117,39 @@ test("a pingpong window (BOUNCE): the band reflects, so a panel lights on the wa
   );
 });
 
+test("a series (count sweeps in one slot): the window opens every period until the duration ends it", () => {
+  // Neither loop nor pingpong, width 100 > 0: bytes 4-5 are the period, 300 ms; duration 900 (3
+  // sweeps), delay 50, reap on done, rise = fall = 128, max blend over the background #400000.
+  // τ = t − 50; u = τ mod 300, lit while u ≤ 100: u = 25 rising (e = 32768: #200080, max with the
+  // background #400080), u = 50 the peak. After τ = 900 the slot is reaped: the background.
+  const anim: Anim = {
+    group: 1,
+    kind: KIND.RUNNER | WINDOW,
+    reap: true,
+    colorFrom: win(300, 100),
+    colorTo: blue,
+    duration: 900,
+    delay: 50,
+    p0: 128,
+    p1: 128,
+  };
+  const p = Panel.assigned().background(0x400000).prepare(anim).at(T0).start(1);
+  assert.deepEqual(
+    p.samples([40, 75, 100, 200, 400, 500, 700, 1000, 1100], T0),
+    golden([
+      [40, 0x400000],
+      [75, 0x400080],
+      [100, 0x4000ff],
+      [200, 0x400000],
+      [400, 0x4000ff],
+      [500, 0x400000],
+      [700, 0x4000ff],
+      [1000, 0x400000],
+      [1100, 0x400000],
+    ]),
+  );
+});
+
 test("without the window flag a runner pulse keeps its colorFrom (spawner drops)", () => {
   const anim: Anim = {
     group: 1,

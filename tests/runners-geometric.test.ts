@@ -26,7 +26,7 @@ import { startHost, api, waitForDiscovery } from "./helpers/host.js";
 import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
 import { TableExpander } from "./helpers/pulse-table.js";
 import { RUNNER_KIND } from "./helpers/panel.js";
-import { advance, colors } from "./helpers/playback.js";
+import { advance, clearPanels, colors } from "./helpers/playback.js";
 
 const host = await startHost({ topology: "tests/fixtures/topology-tree-20.json", extraArgs: ["--manual-clock"] });
 after(() => host.stop());
@@ -445,6 +445,7 @@ test("CHASE angle 90 colours: a horizontal band climbing the tree", async () => 
   // y from −2.5 to 3, L = 5.5 + 1, k = 1300 / 6.5 = 200: delay 200 (y + 2.5), 200 ms each, full
   // colour (hard-edged). At t = 650: y = 0 (1, 3, 6, 15; 500-700) and y = 0.5 (2, 5, 13, 16;
   // 600-800) lit; at t = 1000 only y = 2 (8, 9, 11; 900-1100)
+  await clearPanels(host); // black where the band is not: the panels no longer show the ambient look
   await flat({ runner: "CHASE", angle: 90, color: "#0000ff", duration: 1300 });
   await advance(host, 610); // the play was applied 40 ms ago
   const lit = (c: Record<number, string>) =>

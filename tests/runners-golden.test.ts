@@ -202,12 +202,63 @@ test("an unknown source falls back to the root", async () => {
   );
 });
 
-test("count 2: two sweeps offset by duration / 2", async () => {
-  // L = 12, k = 100: delays 100x and 100x + 600, duration 300
+/** The per-panel table of series (count sweeps in one pulse, issue 18): [address, delay, period,
+ * width, duration]. */
+function series(pulses: Pulse[], p0: number, p1: number): number[][] {
+  for (const p of pulses) {
+    assert.equal(p.kind, KIND_ONE_SHOT);
+    assert.deepEqual([p.group, p.layer, p.animatesBlend, p.p0, p.p1], [5, 8, 0, p0, p1]);
+  }
+  return pulses.map((p) => [p.address, p.delay, p.w0, p.w1, p.duration]);
+}
+
+test("count 2: two sweeps offset by duration / 2, one pulse a panel (a series)", async () => {
+  // L = 12, k = 100: delay 100x, a window of 300 every 600 ms, twice (duration 1200)
   const { pulses } = await flat(chain, { runner: "WAVE", duration: 1200, count: 2 });
-  const expected: number[][] = [];
-  for (let x = 0; x < 10; x++) expected.push([x + 1, 100 * x, 300], [x + 1, 100 * x + 600, 300]);
-  assert.deepEqual(oneShots(pulses, 128, 128), expected);
+  assert.deepEqual(
+    series(pulses, 128, 128),
+    [...Array(10)].map((_, x) => [x + 1, 100 * x, 600, 300, 1200]),
+  );
+});
+
+test("count 30, the spec's most: every sweep in one pulse a panel; a band wider than the gap fills it", async () => {
+  // L = 12, k = 250: delay 250x; period 3000 / 30 = 100; the band (750 ms) is cut to the period
+  const { pulses } = await flat(chain, { runner: "WAVE", duration: 3000, count: 30 });
+  assert.deepEqual(
+    series(pulses, 128, 128),
+    [...Array(10)].map((_, x) => [x + 1, 250 * x, 100, 100, 3000]),
+  );
+});
+
+test("count 9 CHASE: the ninth sweep lights too (8 were sent before issue 18), then the slot ends", async () => {
+  // L = 10 rings, k = 90: delay 90x, lit 90 ms of every 100, 9 times (duration 900), hard-edged
+  await clearPanels(chain); // black between sweeps, not the ambient look
+  const { pulses } = await flat(chain, { runner: "CHASE", color: "#ff0000", duration: 900, count: 9 });
+  assert.deepEqual(
+    series(pulses, 0, 0),
+    [...Array(10)].map((_, x) => [x + 1, 90 * x, 100, 90, 900]),
+  );
+  await advance(chain, 810); // t = 850 (the play was applied 40 ms ago): panel 1 in its ninth sweep
+  let c = await colors(chain);
+  assert.deepEqual([c[1], c[10]], ["#FF0000", "#FF0000"]);
+  await advance(chain, 45); // t = 895: panel 1 between sweeps, panel 10 (τ = 85) in its first
+  c = await colors(chain);
+  assert.deepEqual([c[1], c[10]], ["#000000", "#FF0000"]);
+  await advance(chain, 55); // t = 950: panel 1 done (no tenth sweep)
+  assert.equal((await colors(chain))[1], "#000000");
+  await advance(chain, 700); // t = 1650: panel 10 (τ = 840) in its ninth sweep; t = 1720: done
+  assert.equal((await colors(chain))[10], "#FF0000");
+  await advance(chain, 70);
+  assert.equal((await colors(chain))[10], "#000000");
+});
+
+test("repeat with count 2 and repeatCount 3: one looping pulse, a sweep every 1200 / lcm(2, 3) = 200 ms", async () => {
+  // centre (100x + 150) mod 200, width min(300, 200)
+  const { pulses } = await flat(chain, { runner: "WAVE", duration: 1200, repeat: true, repeatCount: 3, count: 2 });
+  assert.deepEqual(
+    windows(pulses, KIND_TRAIN, 200, 128, 128),
+    [...Array(10)].map((_, x) => [x + 1, (100 * x + 150) % 200, 200]),
+  );
 });
 
 test("repeat with repeatCount 2: a looping train, a sweep every 600 ms, windows centred at (100x + 150) mod 600", async () => {
@@ -484,6 +535,34 @@ test("repeating WAVE: the train comes round again after one lap", async () => {
   await advance(chain, 900); // t = 1450 = 250 of lap 2
   c = await colors(chain);
   assert.deepEqual([c[2], c[5]], ["#FF0000", "#000000"]);
+});
+
+test("an opaque runner hides the layer below in its dark phase too (issue 18); max lets it show", async () => {
+  // a green SOLID under a repeating CHASE (lap 1000 ms, panel x + 1 lit over 100x..100x + 100),
+  // background #400000. At t = 50 panel 1 is lit, panel 5 dark: opaque shows the background there
+  const scene = (blend?: string) => ({
+    schemaVersion: 5,
+    background: "#400000",
+    layers: [
+      { group: 1, sequence: [{ type: "SOLID", color: "#00FF00", duration: 0 }] },
+      {
+        group: 2,
+        ...(blend ? { blend } : {}),
+        sequence: [{ runner: "CHASE", color: "#0000FF", duration: 1000, repeat: true }],
+      },
+    ],
+  });
+  await oneShot(chain, scene("opaque"));
+  await advance(chain, 0); // applied at t = 0
+  await advance(chain, 50);
+  let c = await colors(chain);
+  assert.deepEqual([c[1], c[5]], ["#0000FF", "#400000"]);
+  await oneShot(chain, scene());
+  await advance(chain, 0);
+  await advance(chain, 50);
+  c = await colors(chain);
+  assert.deepEqual([c[1], c[5]], ["#00FFFF", "#00FF00"]);
+  await clearPanels(chain);
 });
 
 // ---- GET /api/layout ------------------------------------------------------------------------------

@@ -107,34 +107,34 @@ test("CHASE on 10 panels: one table of delays (2 B a panel) and one broadcast pr
   assert.deepEqual(lengths, [7, 29, 25, 7]);
 });
 
-test("count 2 shares one table: uses 2 in bits 12-14, one broadcast prepare a sweep (delay + 600)", async () => {
-  // WAVE 1200 ms: delays 100x and 100x + 600, duration 300, rise = fall = 128
-  const wave = (delay: number) => [
-    5,
-    8,
-    RUNNER_KIND.ONE_SHOT,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    255,
-    0,
-    0,
-    ...u16(300),
-    ...u16(delay),
-    128,
-    128,
-    0,
-    255,
-  ];
+test("count 2 is one series a panel: one table of delays, one broadcast prepare (period 600, width 300)", async () => {
+  // WAVE 1200 ms: delays 100x; a window of 300 ms every 600 ms, twice (duration 1200), rise = fall = 128
   const recs = await flat({ runner: "WAVE", duration: 1200, count: 2 });
   assert.deepEqual(recs, [
     [0, START, [5, 0]],
-    [0, TABLE, [5, 1, 0x80, 0x90, ...[0, 100, 200, 300, 400, 500, 600, 700, 800, 900].flatMap(u16)]],
-    [0, PREPARE, wave(0)],
-    [0, PREPARE, wave(600)],
+    [0, TABLE, [5, 1, 0x80, 0x80, ...[0, 100, 200, 300, 400, 500, 600, 700, 800, 900].flatMap(u16)]],
+    [
+      0,
+      PREPARE,
+      [
+        5,
+        8,
+        RUNNER_KIND.ONE_SHOT,
+        0,
+        ...u16(600),
+        ...u16(300),
+        0,
+        255,
+        0,
+        0,
+        ...u16(1200),
+        ...u16(0),
+        128,
+        128,
+        0,
+        255,
+      ],
+    ],
     [0, START, [5, 1]],
   ]);
 });
@@ -180,10 +180,10 @@ test("windowed pulses carry their window (words 2-3) in the table", async () => 
 
 // ---- the scene-start bound --------------------------------------------------------------------------
 
-// pulses a panel each layer of runnerLayersScene gets (count, at most 8; BOUNCE and WHEEL one)
-const PULSES = [2, 8, 8, 1, 1, 8, 8, 8];
+// pulses a panel each layer of runnerLayersScene gets: one, whatever its count (issue 18: a series)
+const PULSES = [1, 1, 1, 1, 1, 1, 1, 1];
 
-test("8 runner layers on 100 panels, 51 pulses a panel: the scene starts with under 8 KiB on the bus", async () => {
+test("8 runner layers on 100 panels, one pulse a panel each: the scene starts with under 8 KiB on the bus", async () => {
   const scene = runnerLayersScene();
   const recs = await capture(
     big,
@@ -191,7 +191,8 @@ test("8 runner layers on 100 panels, 51 pulses a panel: the scene starts with un
     ([, type, raw]) => type === START && raw[5] === 8 && raw[6] === 1,
   );
   const bytes = recs.reduce((sum, [, , raw]) => sum + raw.length, 0);
-  // one prepare per panel and pulse made 51 x 100 x 25 = 127,500 B
+  // one prepare per panel and pulse made 8 x 100 x 25 = 20,000 B (51 pulses a panel before count
+  // sweeps became one series: 127,500 B)
   assert.ok(bytes < 8192, `${bytes} bytes`);
   assert.equal(recs.filter(([a, type]) => type === PREPARE && a !== 0).length, 0, "no unicast prepare");
   // every panel gets every pulse of every layer: the tables expanded as the panels apply them

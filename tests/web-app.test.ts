@@ -12,6 +12,7 @@ import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startHost, api, waitFor, ROOT, type Host } from "./helpers/host.js";
 import { panelImage } from "./helpers/panel-image.js";
+import { Client, T, frame as wsFrame, mirroredPackets } from "./helpers/frames.js";
 
 const CHROMIUM = [process.env.TESSERA_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
   (p) => p && fs.existsSync(p),
@@ -299,14 +300,22 @@ test("the effects gallery plays an effect on the controller; Stop holds the fram
     seen.add(((await get("/api/panels")) as { color: string }[]).map((p) => p.color).join());
     assert.ok(seen.size >= 3, "the wave moves over the panels");
   });
-  // issue 18: stop stops the overlay too, holding the current frame: the colours no longer move
-  await page.getByRole("button", { name: "Stop", exact: true }).click();
+  // issue 18: stop stops the overlay too, holding the current frame: once the stop is on the bus
+  // (animation start(0, 2), seen on the mirror stream) the colours no longer move, read after read,
+  // while before it they changed from one poll to the next
+  const mirror = await Client.connect(host.wsUrl);
+  try {
+    mirror.send(wsFrame(T.SET_MIRROR, [1]));
+    await mirror.next(T.MIRROR_BATCH); // the snapshot
+    await page.getByRole("button", { name: "Stop", exact: true }).click();
+    const isStop = (m: { type: number; body: Uint8Array }) => m.type === 13 && m.body[0] === 0 && m.body[1] === 2;
+    while (!mirroredPackets(await mirror.next(T.MIRROR_BATCH, 5000)).some(isStop));
+  } finally {
+    mirror.close();
+  }
   const frame = async () => ((await get("/api/panels")) as { color: string }[]).map((p) => p.color).join();
-  await eventually(async () => {
-    const held = await frame();
-    await new Promise((r) => setTimeout(r, 300));
-    assert.equal(await frame(), held);
-  });
+  const held = await frame();
+  for (let i = 0; i < 5; i++) assert.equal(await frame(), held);
 });
 
 test("the trigger pad fires the playing scene's REACTIVE layer", { skip }, async () => {

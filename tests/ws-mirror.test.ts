@@ -133,13 +133,15 @@ test("SET_MIRROR(1) → an immediate snapshot holding the boot packets", async (
   // unused stops zero.
   const palette = [0x02, 0, 0xff, 0xff, 0xff, 128, 0, 0, 0, 255, 0, 0, 0];
   assert.deepEqual(rec(0, 17).body, [...palette, ...new Array(65 - palette.length).fill(0)]);
-  // Panel 1's colour and the trigger of the previous test are in it too.
+  // The ambient look, the primary base colour as every panel's colour (issue 18); panel 1's colour
+  // and the trigger of the previous test are in it too.
+  assert.deepEqual(rec(0, 5).body, [0xff, 0xff, 0xff]);
   assert.deepEqual(rec(1, 5).body, [0, 0, 0]);
   assert.deepEqual(rec(0, 14).body, [9, 9]);
   // Power on comes before the appearance it restores.
   const index = (type: number) => snap.records.findIndex((r) => r.address === 0 && r.type === type);
   for (const t of [19, 18, 17]) assert.ok(index(4) < index(t), `power before type ${t}`);
-  assert.equal(snap.records.length, 7);
+  assert.equal(snap.records.length, 8);
 });
 
 test("SET_COLOR on panel 2 → a type-5 record addressed to 2; a second client gets no batch", async () => {
@@ -208,7 +210,7 @@ test("200 SET_COLOR frames over about a second: at most ~35 batches a second, no
   assert.ok(millis[millis.length - 1] - millis[0] >= 500, "the frames were spread over the second");
 });
 
-test("power off → anim-start [0,0] then power [0] broadcast; on → power [1], then the appearance", async () => {
+test("power off → anim-start [0,0] then power [0] broadcast; on → power [1], the appearance, the ambient look", async () => {
   o.send(frame(T.TOGGLE, [3, 0])); // a unicast power packet the broadcasts below supersede
   await o.sync(); // handled before the HTTP request: two connections have no order of their own
   assert.equal((await api(host, "POST", "/api/state/power", { isOn: false })).status, 202);
@@ -228,7 +230,7 @@ test("power off → anim-start [0,0] then power [0] broadcast; on → power [1],
   );
 
   assert.equal((await api(host, "POST", "/api/state/power", { isOn: true })).status, 202);
-  records = recordsOf(await batchesUntil(m, (r) => r.type === 17));
+  records = recordsOf(await batchesUntil(m, (r) => r.type === 5));
   assert.deepEqual(
     records.map((r) => [r.address, r.type]),
     [
@@ -236,10 +238,12 @@ test("power off → anim-start [0,0] then power [0] broadcast; on → power [1],
       [0, 19],
       [0, 18],
       [0, 17],
+      [0, 5],
     ],
   );
   assert.deepEqual(records[0].body, [1]);
   assert.deepEqual(records[1].body, [77], "the brightness set before");
+  assert.deepEqual(records[4].body, records[2].body.slice(0, 3), "the ambient look: the primary base colour");
 });
 
 test("a later snapshot replays to the current state", async () => {
@@ -324,8 +328,8 @@ test("the mirror follows the mirroring clients: a second one, one closing, SET_M
 });
 
 test("a runner's pulse table is mirrored as sent (type 21, its own length); snapshots leave it out", async () => {
-  // CHASE count 2 on the 5 panels: one table of 5 delays (9 + 10 B) serving two broadcast prepares
-  // (uses 2: mask bits 12-14 = 1) instead of 10 unicasts
+  // CHASE count 2 on the 5 panels: one table of 5 delays (9 + 10 B) serving one broadcast prepare,
+  // the two sweeps one series (issue 18: period 500 ms, duration 1000), instead of 5 unicasts
   assert.equal(
     (await api(host, "POST", "/api/animations/play", { group: 9, runner: "CHASE", count: 2, duration: 1000 })).status,
     202,
@@ -334,17 +338,15 @@ test("a runner's pulse table is mirrored as sent (type 21, its own length); snap
   const at = records.findIndex((r) => r.type === TABLE);
   assert.ok(at >= 0, "a pulse table");
   const t = records[at];
-  assert.deepEqual([t.address, t.size, ...t.body.slice(0, 4)], [0, 19, 9, 1, 0x80, 0x90]); // group 9, from panel 1, delays
+  assert.deepEqual([t.address, t.size, ...t.body.slice(0, 4)], [0, 19, 9, 1, 0x80, 0x80]); // group 9, from panel 1, delays
   assert.deepEqual(t.body.slice(4, 6), [0, 0], "the root lights first");
+  const u16 = (b: number[], o: number) => b[o] | (b[o + 1] << 8);
   assert.deepEqual(
-    records.slice(at + 1, at + 3).map((r) => [r.address, r.type, r.body[0], r.body[14] | (r.body[15] << 8)]),
-    [
-      [0, 12, 9, 0],
-      [0, 12, 9, 500],
-    ],
-    "then a broadcast prepare a sweep, the second 500 ms later",
+    records.slice(at + 1, at + 2).map((r) => [r.address, r.type, r.body[0], u16(r.body, 4), u16(r.body, 12)]),
+    [[0, 12, 9, 500, 1000]],
+    "then one broadcast prepare: a sweep every 500 ms, twice",
   );
-  assert.equal(records.filter((r) => r.type === 12).length, 2, "no unicast prepare");
+  assert.equal(records.filter((r) => r.type === 12).length, 1, "no unicast prepare");
   // a new mirroring client's snapshot holds neither the table nor the prepares it served
   const late = await Client.connect(host.wsUrl);
   await late.next(T.APP_STATE);

@@ -2,8 +2,9 @@
 // (recordAt) and marks it (include); sendPrepares() then sends them as one unicast prepare a panel,
 // or, when fewer bytes, as pulse tables (type 21: each panel's words that differ) followed by one
 // broadcast prepare, which every panel of the table applies with its own words added and every
-// other panel ignores. Several sweeps that differ only by an addend to one word (count sweeps: a
-// later start) share one table: one broadcast prepare a sweep. docs/bus-protocol.md, "Pulse table".
+// other panel ignores. docs/bus-protocol.md, "Pulse table". The table's `uses` (several broadcast
+// prepares served by one table) is for the panels; the controller sends one prepare a table (a
+// runner's `count` sweeps are one pulse, issue 18).
 import { body, send } from "./send";
 import {
   ADDR_BROADCAST,
@@ -12,12 +13,10 @@ import {
   TABLE_HEAD,
   TABLE_OPEN,
   TABLE_SKIP,
-  TABLE_USES_SHIFT,
   HEADER_SIZE,
   MAX_PACKET,
 } from "./protocol";
 import { MAX_PANELS } from "../topology/tree";
-import { sumWords } from "./table-sum";
 
 const REC = 20;
 const PREPARE_BYTES = 25;
@@ -28,17 +27,11 @@ const recs = memory.data(REC * (MAX_PANELS + 1));
 export const marks = memory.data(MAX_PANELS + 1);
 export const MARKED: u8 = 1;
 const IN_TABLE: u8 = 2;
-const addend = memory.data(REC);
 let lo = MAX_PANELS + 1; // the included range
 let hi = 0;
 let mask: u32 = 0; // the words the table carries (bits 1-9)
 let w0: usize = 0; // byte offset of the last carried word: TABLE_SKIP there means "left out"
 let base = 0; // the panel whose record the broadcast prepare carries
-let uses = 1; // sweeps (broadcast prepares) the table serves
-let addWord = 0;
-/** Sweep u's record is the stored one with the u16 at addends + 2u added to word `addWord`
- * (sendPrepares; 8 sweeps at most). */
-export const addends = memory.data(16);
 
 /** Where panel `p`'s 20-byte record goes. */
 export function recordAt(p: i32): usize {
@@ -93,7 +86,7 @@ function tables(group: u8, dry: bool): i32 {
       const b = body();
       store<u8>(b, group);
       store<u8>(b, <u8>first, 1);
-      store<u16>(b, <u16>(mask | (open ? TABLE_OPEN : 0) | ((uses - 1) << TABLE_USES_SHIFT)), 2);
+      store<u16>(b, <u16>(mask | (open ? TABLE_OPEN : 0)), 2); // uses 1
       let o = b + 4;
       for (let q = first; q <= last; q++) {
         const r = recs + <usize>q * REC;
@@ -113,14 +106,11 @@ function tables(group: u8, dry: bool): i32 {
   return bytes;
 }
 
-/** Sweep u of panel p's record (p 0: the broadcast one, the entries' words zero) into the packet
- * body; false when it cannot be prepared (table-sum.ts). */
-function sweepRecord(p: i32, u: i32): bool {
+/** Panel p's record (p 0: the broadcast one, the entries' words zero) into the packet body. */
+function putRecord(p: i32): void {
   const b = body();
   memory.copy(b, recordAt(p == 0 ? base : p), REC);
   if (p == 0) for (let m = mask; m != 0; m &= m - 1) store<u16>(b + ((<usize>ctz(m)) << 1), 0);
-  store<u16>(addend + (addWord << 1), load<u16>(addends + ((<usize>u) << 1)));
-  return sumWords(b, addend, 1 << addWord);
 }
 
 // The plan of the included records (plan()): how they go out and what it costs.
@@ -131,12 +121,9 @@ let useTable = false;
 let dense = false; // every panel of the included range is in the table: no gaps to look for
 let planned = 0; // bytes
 
-/** Works out how the included records go out (`all` panels on the bus, `sweeps` sweeps adding
- * addends[u] to word `word`) and what it costs; sends nothing. Returns the bytes. */
-export function plan(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
-  uses = sweeps;
-  addWord = word;
-  if (sweeps == 1) store<u16>(addends, 0);
+/** Works out how the included records go out (`all` panels on the bus) and what it costs; sends
+ * nothing. Returns the bytes. */
+export function plan(all: i32): i32 {
   n = 0;
   m = 0;
   base = 0;
@@ -167,10 +154,9 @@ export function plan(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
   }
   allSame = n > 0 && mask == 0 && n == all;
   useTable = false;
-  planned = PREPARE_BYTES * uses * (allSame ? 1 : n);
+  planned = PREPARE_BYTES * (allSame ? 1 : n);
   if (allSame || n == 0) return planned;
   if (mask == 0) mask = 1 << 7; // the same record on some panels: the delay word marks them
-  if (uses > 1) mask |= 1 << addWord; // each panel adds its own value to the sweep's addend
   w0 = <usize>((31 - clz(mask)) << 1);
   // in the table: included, and its last carried word can be told from the "left out" marker
   for (let p = lo; p <= hi; p++) {
@@ -188,7 +174,7 @@ export function plan(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
     const per = (<i32>MAX_PACKET - <i32>TABLE_HEAD) / e;
     bytes = ((m + per - 1) / per) * <i32>TABLE_HEAD + m * e;
   } else bytes = tables(0, true);
-  const viaTable = bytes + PREPARE_BYTES * uses * (1 + n - m); // + unicasts for the rest
+  const viaTable = bytes + PREPARE_BYTES * (1 + n - m); // + unicasts for the rest
   useTable = viaTable < planned;
   if (useTable) planned = viaTable;
   return planned;
@@ -202,29 +188,26 @@ export function forget(): void {
 }
 
 /**
- * Sends the included panels' records (`all`: the number of panels on the bus), `sweeps` times
- * (sweep u: addends[u] added to word `word`, as the panels add table entries: table-sum.ts), by
- * whichever costs fewer bytes (plan): unicast prepares, or tables plus one broadcast prepare a sweep
- * (just the broadcasts when every panel gets the same record). Forgets them after. Returns the
- * planned bytes (a sweep that cannot be prepared on a panel is not sent).
+ * Sends the included panels' records (`all`: the number of panels on the bus) by whichever costs
+ * fewer bytes (plan): unicast prepares, or tables plus one broadcast prepare (just the broadcast
+ * when every panel gets the same record). Forgets them after. Returns the planned bytes.
  */
-export function sendPrepares(all: i32, sweeps: i32 = 1, word: i32 = 7): i32 {
-  const bytes = plan(all, sweeps, word);
+export function sendPrepares(all: i32): i32 {
+  const bytes = plan(all);
   if (allSame || useTable) {
     if (useTable) {
       while (load<u8>(marks + base) != IN_TABLE) base++;
       tables(load<u8>(recordAt(base)), false);
     }
-    for (let u = 0; u < uses; u++) {
-      if (!sweepRecord(0, u) && allSame) continue;
-      send(ADDR_BROADCAST, T_ANIM_PREPARE);
-    }
+    putRecord(0);
+    send(ADDR_BROADCAST, T_ANIM_PREPARE);
   }
   if (!allSame) {
     for (let p = lo; p <= hi; p++) {
       const k = load<u8>(marks + p);
       if (k == 0 || (useTable && k == IN_TABLE)) continue;
-      for (let u = 0; u < uses; u++) if (sweepRecord(p, u)) send(<u8>p, T_ANIM_PREPARE);
+      putRecord(p);
+      send(<u8>p, T_ANIM_PREPARE);
     }
   }
   forget();

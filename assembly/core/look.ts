@@ -1,5 +1,5 @@
 // What the controller pushes to the panels as a whole: power and the appearance.
-import { sendPower, sendBrightness, sendBaseColors, sendPalette, sendAnimStart } from "../bus/commands";
+import { sendPower, sendBrightness, sendBaseColors, sendPalette, sendAnimStart, sendColor } from "../bus/commands";
 import { ADDR_BROADCAST } from "../bus/protocol";
 import {
   appearance,
@@ -82,6 +82,8 @@ export function changeAppearance(patch: AppearancePatch, persist: bool = true): 
   if (persist) persistAppearance();
   if (patch.hasBrightness) sendBrightness(appearance.brightness);
   if (!patch.hasBaseColors && patch.palette === null) return;
+  // a new look with no scene playing shows: the ambient look replaces a held frame
+  if (!app.playing) showAmbient();
   // A playing scene keeps its own colours and palettes (the appearance fills in the rest).
   if (refreshSceneLook()) return;
   if (patch.hasBaseColors) sendBaseColors(appearance.baseColors);
@@ -101,10 +103,18 @@ export function pushPower(on: bool): void {
   }
 }
 
+/** The ambient look (issue 18, docs/decisions.md): the panels' idle colour, shown while no animation
+ * does, is the primary base colour (the panel applies the global brightness). At boot, at power on
+ * and at a change of base colours or palette while no scene plays. */
+export function showAmbient(): void {
+  sendColor(ADDR_BROADCAST, appearance.baseColors[0]);
+}
+
 /** The power table. A change of isOn is persisted (for powerStateOnBoot 2) and broadcast. */
 export function setPower(on: bool): void {
   pushPower(on);
   if (!on) haltPlayback();
+  else if (!app.isOn) showAmbient();
   if (app.isOn != on) {
     app.isOn = on;
     changed();

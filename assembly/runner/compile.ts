@@ -4,7 +4,7 @@
 import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
-import { recordAt, marks, MARKED, includeRange, plan, forget, sendPrepares, addends } from "../bus/pulse-table";
+import { recordAt, marks, MARKED, includeRange, plan, forget, sendPrepares } from "../bus/pulse-table";
 import { sets, setCount, SET_WORDS } from "../topology/targeting";
 import { count, root, children } from "../topology/rooted";
 import { MAX_PANELS } from "../topology/tree";
@@ -14,11 +14,10 @@ import { R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE, R_RAIN } from "./fields";
 import * as f from "./fields";
 import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
 
-/** Pulses per panel a runner step may use (count sweeps beyond it are dropped): 18 slots are shared. */
-export const MAX_PULSES = 8;
-/** The kind byte of each mode: runner pulse (kind 9) with a window (0x80; width 0 for one-shot
- * sweeps, so they rise from the background) and reap on done (0x40) for one-shot sweeps, loop
- * (0x10) or pingpong (0x20) for the others. */
+/** The kind byte of each mode: runner pulse (kind 9) with a window (0x80; width 0 for one sweep,
+ * so it rises from the background; `count` sweeps are a series, the window at the start of each
+ * period) and reap on done (0x40) for one-shot sweeps, loop (0x10) or pingpong (0x20) for the
+ * others. One pulse a panel whatever the count (issue 18). */
 const KINDS = memory.data<u8>([0xc9, 0x99, 0xa9, 0x99]);
 
 const rec0 = memory.data(20);
@@ -31,9 +30,8 @@ let step = 0;
 let T: f64 = 0; // one sweep, lap, pass or rotation in ms (already divided by the speed)
 let L: f64 = 1; // the front's travel in rings
 let K: f64 = 1; // ms per ring: T / L
-let lap: f64 = 0; // a train's period T / repeatCount; WHEEL's time between blades T / lines
-let sweeps: f64 = 1; // the step's count
-let pulses = 1;
+let lap: f64 = 0; // a series' or train's period; WHEEL's time between blades T / lines
+let series = false; // one-shot `count` sweeps (count > 1): one pulse, the window every lap
 let mode = 0; // 0 one-shot sweeps, 1 repeating train, 2 bounce, 3 wheel
 let coord = 0; // 0 topology hops, 1 geometric axis, 2 geometric rings (RIPPLE)
 let extent: f64 = 1; // rings a panel stays lit after the front reaches it (topology and axis)
@@ -60,6 +58,15 @@ let leafCount = 0;
 /** v modulo m, in [0, m) (no f64 `%`, which would pull in fmod). */
 function wrap(v: f64, m: f64): f64 {
   return v - Math.floor(v / m) * m;
+}
+
+function gcd(a: i32, b: i32): i32 {
+  while (b != 0) {
+    const r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
 }
 
 function round(v: f64): i32 {
@@ -165,21 +172,15 @@ function prepareCoordinates(perLeaf: bool): void {
   }
 }
 
-/** How much later sweep j of `count` comes (ms): j·T/count, within the lap for a train. */
-function sweepOffset(j: i32): i32 {
-  const offset = (<f64>j * T) / sweeps;
-  return mode == 1 ? round(wrap(offset, lap)) : round(offset);
-}
-
 /**
- * Pulse j of panel i as a 20-byte record at p: the template plus the words that differ. A sweep
+ * The pulse of panel i as a 20-byte record at p: the template plus the words that differ. A sweep
  * lights panel i while its front is between ia and ib rings (topology: a = hops, geometric axis:
  * the centre projected on `angle`, b = a + extent; geometric RIPPLE: rings from the source centre,
  * panels as discs of radius 1, lit from when the front touches the disc until the back of the ring
  * leaves it), shifted so the earliest target lights at 0 and flipped for reverse. WHEEL: the
  * window centre and width (ms within one blade period) of the blades sweeping over the disc.
  */
-function fill(i: i32, j: i32, p: usize): void {
+function fill(i: i32, p: usize): void {
   memory.copy(p, template, 20);
   if (mode == 3) {
     const dx = <f64>lx(i) * HALF_SQRT3 - cx; // layoutX(i), layoutY(i)
@@ -207,14 +208,14 @@ function fill(i: i32, j: i32, p: usize): void {
   const ia = flip ? span - b : a;
   const ib = flip ? span - a : b;
   if (mode == 0) {
-    // rounded apart from the sweep's offset: sweeps can share one pulse table. round() written
-    // out: this runs for every panel, and a call costs the interpreter more than the rounding
-    store<u16>(p, <u16>max(1, min(<i32>Math.floor((ib - ia) * K + 0.5), 65535)), 12);
-    store<u16>(p, <u16>min(<i32>Math.floor(ia * K + 0.5) + (j > 0 ? sweepOffset(j) : 0), 65535), 14);
+    // round() written out: this runs for every panel, and a call costs the interpreter more than
+    // the rounding. A series' window is at most its lap (wider sweeps merge).
+    const d = max(1, min(<i32>Math.floor((ib - ia) * K + 0.5), 65535));
+    if (series) store<u16>(p, <u16>min(d, load<u16>(template, 4)), 6);
+    else store<u16>(p, <u16>d, 12);
+    store<u16>(p, <u16>min(<i32>Math.floor(ia * K + 0.5), 65535), 14);
   } else if (mode == 1) {
-    let wc = round(wrap(((ia + ib) / 2) * K, lap)) + (j > 0 ? sweepOffset(j) : 0); // the engine wraps it
-    if (wc > 65535) wc %= round(lap);
-    store<u16>(p, <u16>wc, 4);
+    store<u16>(p, <u16>round(wrap(((ia + ib) / 2) * K, lap)), 4);
     store<u16>(p, <u16>max(min(round((ib - ia) * K), round(lap)), 1), 6);
   } else store<u16>(p, <u16>round(ia * K), 4);
 }
@@ -250,15 +251,13 @@ export function stopUntargeted(set: i32, group: u8): void {
   }
 }
 
-/** True when every target gets the same pulses as `first`. */
+/** True when every target gets the same pulse as `first`. */
 function uniform(words: usize, first: i32): bool {
+  fill(first, rec0);
   for (let i = first + 1; i <= count; i++) {
     if (!targeted(words, i)) continue;
-    for (let j = 0; j < pulses; j++) {
-      fill(first, j, rec0);
-      fill(i, j, rec1);
-      if (memory.compare(rec0, rec1, 20) != 0) return false;
-    }
+    fill(i, rec1);
+    if (memory.compare(rec0, rec1, 20) != 0) return false;
   }
   return true;
 }
@@ -280,8 +279,8 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   const src = <i32>f.rSource[s];
   step = s;
   T = durationMs > 0 ? durationMs : 1000 / speed;
-  sweeps = <f64>f.rCount[s];
-  pulses = 1;
+  const sweeps = <i32>f.rCount[s];
+  series = false;
   mode = 3;
   L = 1;
   if (src == SRC_LEAVES) findLeaves();
@@ -320,14 +319,20 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     L = hi - lo;
     span = L;
     flip = f.rReverse[s];
-    lap = T / <f64>f.rRepeatCount[s];
     if (k == R_BOUNCE) {
       mode = 2;
       L = Math.max(L, 1); // the band's centre travels the coordinate range in one pass
       lap = T;
+    } else if (f.rRepeat[s]) {
+      // N laps of T in flight, `count` sweeps T/count apart: together one train whose sweeps come
+      // every T / lcm(N, count) (every a/count + b/N of T is a multiple of it)
+      mode = 1;
+      const n = <i32>f.rRepeatCount[s];
+      lap = T / <f64>((n / gcd(n, sweeps)) * sweeps);
     } else {
-      mode = f.rRepeat[s] ? 1 : 0;
-      pulses = min(<i32>f.rCount[s], MAX_PULSES);
+      mode = 0;
+      series = sweeps > 1;
+      lap = T / <f64>sweeps;
     }
   }
   K = T / L;
@@ -338,15 +343,18 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   store<u8>(p, layer, 1);
   store<u8>(p, load<u8>(KINDS + mode), 2);
   store<u8>(p, load<u8>(rec + 1), 3); // animates | blend << 4
-  store<u32>(p, 0, 4); // the window (width 0 for one-shot sweeps)
+  store<u32>(p, 0, 4); // the window (width 0 for one sweep)
   memory.copy(p + 8, rec + 6, 4); // colorTo
-  store<u16>(p, <u16>max(1, min(round(lap), 65535)), 12); // one-shot sweeps: fill()
+  store<u16>(p, <u16>max(1, min(round(lap), 65535)), 12); // one sweep: fill()
+  // a series: its period, and its duration `count` periods (fill() gives the width)
+  if (series) {
+    store<u16>(p, <u16>max(1, min(round(lap), 65535)), 4);
+    store<u16>(p, <u16>min(sweeps * <i32>load<u16>(p, 4), 65535), 12);
+  }
   store<u16>(p, 0, 14);
   memory.copy(p + 16, rec + 10, 4); // rise, fall, from, to
   if (mode == 2) store<u16>(p, <u16>max(min(round(<f64>max<u8>(f.rWidth[s], 1) * K), 65535), 1), 6);
-  // each panel's record, sent as unicasts or as pulse tables, whichever is smaller (pulse-table.ts);
-  // count sweeps differ only by a later start (the delay, or a train's window centre), added to
-  // sweep 0's
+  // each panel's record, sent as unicasts or as pulse tables, whichever is smaller (pulse-table.ts)
   const records = recordAt(0);
   let first = 0;
   let last = 0;
@@ -354,24 +362,19 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     for (let b = targetWord(words, wi); b != 0; b &= b - 1) {
       const i = (wi << 5) + <i32>ctz(b);
       const r = records + <usize>i * 20;
-      fill(i, 0, r);
+      fill(i, r);
       if (first == 0) first = i;
       last = i;
       if (mode == 0 && load<u16>(r, 14) == 65535) continue; // starts after the longest delay
       store<u8>(marks + i, MARKED);
     }
   includeRange(first, last);
-  for (let u = 0; u < pulses; u++) store<u16>(addends + ((<usize>u) << 1), <u16>sweepOffset(u));
-  const word = mode == 1 ? 2 : 7;
-  // identical pulses on every target: broadcasts and a clear to each other panel, when that is cheaper
-  if (t < count && 25 * pulses + 7 * (count - t) < plan(count, pulses, word) && uniform(words, first)) {
+  // an identical pulse on every target: a broadcast and a clear to each other panel, when cheaper
+  if (t < count && 25 + 7 * (count - t) < plan(count) && uniform(words, first)) {
     forget();
-    for (let j = 0; j < pulses; j++) {
-      fill(first, j, rec0);
-      sendRecord(rec0, ADDR_BROADCAST);
-    }
+    sendRecord(rec0, ADDR_BROADCAST); // uniform() left first's pulse there
     stopUntargeted(set, group);
-  } else sendPrepares(count, pulses, word);
+  } else sendPrepares(count);
   sendAnimStart(group, 1);
   return true;
 }

@@ -33,7 +33,6 @@ import { layoutValid, updateLayout } from "./layout";
 import { MAX_STEPS, stepCount } from "../scene/state";
 import * as f from "./fields";
 import { sin2, cos2 } from "./trig";
-import { MAX_PULSES } from "./compile";
 import { rngSeed, rngBelow } from "./random";
 import { SP_RAIN, SP_SPARKLE, SP_MATRIX } from "./spawn-kinds";
 import { setBudget, slotFree, slotTake, slotsReset, slotsSweep, slotsClean, PANEL_SLOTS } from "./spawn-slots";
@@ -123,19 +122,15 @@ function scaledRef(rgb: u32, level: u32): u32 {
 }
 
 /** Slots a layer's own steps may hold on each of its panels, the most over its steps: a
- * panel-local step 1 (a gap keeps the step before), a compiled runner its pulses (WAVE, RIPPLE and
- * CHASE one a sweep of `count`, at most MAX_PULSES; BOUNCE and WHEEL one), a spawner none. */
+ * panel-local step 1 (a gap keeps the step before), a compiled runner 1 (one pulse whatever its
+ * `count`), a spawner none. */
 function layerSlots(l: i32): i32 {
-  let most = 0;
   for (let i = 0; i < stepCount[l]; i++) {
     const st = l * MAX_STEPS + i;
     const k = c.stepKind[st];
-    let n = k == c.K_LOCAL ? 1 : 0;
-    if (k == c.K_RUNNER && f.rKind[st] < f.R_RAIN)
-      n = f.rKind[st] <= f.R_CHASE ? min(<i32>f.rCount[st], MAX_PULSES) : 1;
-    most = max(most, n);
+    if (k == c.K_LOCAL || (k == c.K_RUNNER && f.rKind[st] < f.R_RAIN)) return 1;
   }
-  return most;
+  return 0;
 }
 
 /** Per panel the slots drops may use: 18, minus what the scene's layers targeting the panel may

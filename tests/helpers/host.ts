@@ -47,7 +47,8 @@ export function tempDir(prefix = "tessera-test-"): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-function command(args: string[]): [string, string[]] {
+/** The host executable and its arguments for `args`: the desktop host, or TESSERA_HOST. */
+export function command(args: string[]): [string, string[]] {
   const custom = process.env.TESSERA_HOST;
   if (custom) return [custom, args];
   return [process.execPath, ["--import", "tsx", path.join(ROOT, "host/src/main.ts"), ...args]];

@@ -1,7 +1,7 @@
 // The everyday controls: the look (brightness, base colours, palette), what is playing (stop,
 // speed, replay), the scene library, the one-click effects and the trigger pad.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError, enc, type Appearance, type Palette, type SceneItem } from "./api.js";
+import { api, enc, type Appearance, type Palette, type SceneItem } from "./api.js";
 import type { AppState } from "./link.js";
 import { Err, hexIn, hexOut, useAction, useLatest } from "./ui.js";
 
@@ -63,15 +63,10 @@ export function Look(props: { look: Appearance | null; palettes: Palette[]; edit
   );
 }
 
-/** Stops the scene, and the gallery's effect too: a scene stop leaves other groups running, and a
- * play replaces a group's animations, so the effect is replaced by a spawner whose window (1 ms)
- * closes at once, which leaves nothing on the panels (a colour set on a panel then shows again). */
+/** Stops the scene and the gallery's effect: a scene stop stops every group, holding the current
+ * frame (issue 18; before, a black one-flash spawner replaced the effect, which blinked a panel). */
 async function stopAll() {
   await api("POST", "/api/scenes/stop");
-  const clear = { group: EFFECT_GROUP, runner: "SPARKLE", color: "#000000", duration: 1, waves: 1 };
-  await api("POST", "/api/animations/play", clear).catch((e) => {
-    if (!(e instanceof ApiError && e.status === 409)) throw e; // power off: nothing is playing anyway
-  });
 }
 
 /** Slider position (-1..1) and speed (0.1..10) on a log scale, so 1.0 sits in the middle. */
@@ -251,7 +246,9 @@ export function Effects(props: { look: Appearance | null; onReactive(on: boolean
   return (
     <section class="card" aria-labelledby="fx-h">
       <h2 id="fx-h">Effects</h2>
-      <p class="muted small">One click plays an effect over everything (in your base colours); Stop clears it.</p>
+      <p class="muted small">
+        One click plays an effect over everything (in your base colours); Stop holds it where it is.
+      </p>
       <div class="grid">
         {EFFECTS.map(([name, step]) => (
           <button

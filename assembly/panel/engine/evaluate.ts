@@ -60,14 +60,18 @@ export const DARK: u32 = 0xffffffff;
 /**
  * Runner pulse: with a window (width > 0) the pulse envelope spans only [centre − width/2,
  * centre + width/2] of the envelope time and the pulse is DARK elsewhere; when it loops without
- * pingpong the window wraps around the cycle. Without a window, the PULSE envelope over the span.
+ * pingpong the window wraps around the cycle. Neither looping nor pingpong, it is a series (`count`
+ * sweeps, issue 18): the window opens at the start of every period (`winCentre` is then the
+ * period) until the pulse ends. Without a window, the PULSE envelope over the span.
  */
 function runnerQ16(s: Slot, tau: i64): u32 {
   const w = <i64>s.winWidth * 1000;
   if (w == 0) return pulseQ16(phaseQ16(tau, spanUs(s)), s.param0, s.param1);
-  let u = tau - (<i64>s.winCentre * 1000 - w / 2);
+  const c = <i64>s.winCentre * 1000;
+  const folding = s.flags & (F_LOOP | F_PINGPONG);
+  let u = folding == 0 ? (c > 0 ? tau % c : tau) : tau - (c - w / 2);
   const span = spanUs(s);
-  if ((s.flags & (F_LOOP | F_PINGPONG)) == F_LOOP && span > 0) u = ((u % span) + span) % span;
+  if (folding == F_LOOP && span > 0) u = ((u % span) + span) % span;
   if (u < 0 || u > w) return DARK;
   return pulseQ16(phaseQ16(u, w), s.param0, s.param1);
 }

@@ -19,7 +19,8 @@ export class Slot {
   colorTo: u32 = 0;
   durationMs: u32 = 0;
   delayMs: u32 = 0;
-  // Runner pulse (kind 9) window, ms of envelope time: centre and width (0: the whole span).
+  // Runner pulse (kind 9) window, ms of envelope time: centre (a series' period) and width (0: the
+  // whole span).
   winCentre: u32 = 0;
   winWidth: u32 = 0;
   // Timeline: local time (µs) = anchorLocal + (wall ms since anchorWall) · rate (per mille).
