@@ -7,20 +7,11 @@ import fs from "node:fs";
 import http from "node:http";
 import tty from "node:tty";
 import { spawnSync } from "node:child_process";
+import { bar, barDone } from "./lib/progress.mjs";
 
 const USAGE = "usage: tessera flash-panels (--http URL | --serial PATH [--http URL]) FILE";
-const quiet = !process.stderr.isTTY;
-
-function bar(label, fraction, note = "") {
-  const width = 30;
-  const filled = Math.round(Math.max(0, Math.min(1, fraction)) * width);
-  const line = `${label.padEnd(12)} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${String(Math.round(fraction * 100)).padStart(3)}% ${note}`;
-  if (quiet) return;
-  process.stderr.write(`\r${line.padEnd(78)}`);
-}
-
 function done(text) {
-  if (!quiet) process.stderr.write("\n");
+  barDone();
   console.log(text);
 }
 
