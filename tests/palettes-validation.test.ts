@@ -372,14 +372,12 @@ test("malformed JSON is 400 invalid_json and stores nothing", async () => {
     assert.equal(res.status, 400, text);
     assert.deepEqual(res.body, { error: "invalid_json", offset, reason }, text);
   }
-  const bad = await fetch(host.url + "/api/palettes", {
-    method: "POST",
-    body: Buffer.concat([
-      Buffer.from('{"name":"'),
-      Buffer.from([0xff, 0xfe]),
-      Buffer.from('","stops":[[0,"#000000"]]}'),
-    ]),
-  });
+  const bad = await api(
+    host,
+    "POST",
+    "/api/palettes",
+    Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","stops":[[0,"#000000"]]}')]),
+  );
   assert.equal(bad.status, 400, "non-UTF-8 body");
   assert.equal(await listText(), before);
 });

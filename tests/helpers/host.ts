@@ -148,7 +148,9 @@ export async function api(
   body?: unknown,
 ): Promise<{ status: number; body: any; headers: Headers; text: string }> {
   const init: RequestInit = { method };
-  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
+  if (body instanceof Uint8Array)
+    init.body = new Blob([Buffer.from(body)]); // raw bytes, as no JSON encoder sends them
+  else if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
   const res = await fetch(host.url + p, init);
   const text = await res.text();
   checkResponse(method, p, res.status, res.headers.get("content-type"), text);
