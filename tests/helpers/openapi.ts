@@ -1,13 +1,14 @@
 // The API's machine-readable description (docs/openapi.yaml and the scene and palette JSON Schemas
 // it references), compiled once with ajv: `checkResponse` holds every answer the black-box tests get
 // through `api()` (helpers/host.ts) to the document (status listed, content type, body schema), so the
-// document cannot drift from the code; `sceneSchema` and `paletteSchema` validate documents.
+// document cannot drift from the code; `componentSchema` gives a schema of it by name (the scene
+// and palette request bodies), for the validation tests to check it rejects what the core rejects.
 import fs from "node:fs";
 import path from "node:path";
 import assert from "node:assert/strict";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import { parse } from "yaml";
 import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -33,9 +34,6 @@ function validator(ref: string): ValidateFunction {
 }
 const errors = (v: ValidateFunction) => ajv.errorsText(v.errors, { separator: "; " });
 
-/** The validators of the scene and palette documents (docs/schema). */
-export const sceneSchema = validator(BASE + "schema/scene.schema.json");
-export const paletteSchema = validator(BASE + "schema/palette.schema.json");
 /** A schema of docs/openapi.yaml's components, by name. */
 export const componentSchema = (name: string) => validator(BASE + "openapi.json#/components/schemas/" + name);
 /** The scene as the library takes it (POST and PATCH /api/scenes: no id, no $schema). */
