@@ -1,8 +1,7 @@
 // `tessera push FILE`: a scene or palette document, checked against docs/schema first, then stored:
 // a scene replaces the stored one of the same id (when the file has one) or name, else is created; a
 // palette replaces the custom palette of its name, else is created.
-import fs from "node:fs";
-import { main, controller, request, CliError, EXIT } from "./lib/cli.mjs";
+import { main, controller, request, readJson } from "./lib/cli.mjs";
 import { checkDocument, upload, accepted } from "./lib/documents.mjs";
 
 const USAGE =
@@ -11,13 +10,7 @@ const USAGE =
 export function run(args) {
   return main(args, {}, [1, 1], USAGE, async (opts) => {
     const file = opts.args[0];
-    let doc;
-    try {
-      doc = JSON.parse(fs.readFileSync(file, "utf8"));
-    } catch (e) {
-      throw new CliError(`${file}: ${e.message}`, EXIT.INVALID);
-    }
-    const { kind, body } = checkDocument(doc, file);
+    const { kind, body } = checkDocument(readJson(file), file);
     const url = await controller(opts);
     if (kind === "palette") {
       const res = await upload(url, "POST", "/api/palettes", body, "uploading");

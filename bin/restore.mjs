@@ -1,8 +1,7 @@
 // `tessera restore FILE`: puts a backup (bin/backup.mjs) back, changing only what differs, so running
 // it twice changes nothing the second time; it reports each change. Palettes come before the
 // appearance that may name one; scenes are matched by name (created, or replaced when different).
-import fs from "node:fs";
-import { main, controller, request, CliError, EXIT } from "./lib/cli.mjs";
+import { main, controller, request, readJson, CliError, EXIT } from "./lib/cli.mjs";
 import { FORMAT, VERSION, read, mqttSettings } from "./lib/backup.mjs";
 import { checkDocument, upload, accepted } from "./lib/documents.mjs";
 
@@ -16,12 +15,7 @@ const diff = (want, have) => Object.fromEntries(Object.entries(want).filter(([k,
 export function run(args) {
   return main(args, {}, [1, 1], USAGE, async (opts) => {
     const file = opts.args[0];
-    let backup;
-    try {
-      backup = JSON.parse(fs.readFileSync(file, "utf8"));
-    } catch (e) {
-      throw new CliError(`${file}: ${e.message}`, EXIT.INVALID);
-    }
+    const backup = readJson(file);
     if (backup?.format !== FORMAT || backup.version !== VERSION)
       throw new CliError(`${file}: not a ${FORMAT} version ${VERSION} file`, EXIT.INVALID);
     for (const doc of [...backup.palettes, ...backup.scenes]) checkDocument(doc, file);

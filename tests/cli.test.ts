@@ -165,38 +165,16 @@ test("push validates against docs/schema, then creates or updates; scenes, play,
   );
   assert.match((await cli(host, "scenes")).out, new RegExp(`${created.id}\\s+beat`));
 
-  assert.equal(
-    (
-      await json(
-        host,
-        "push",
-        file("dusk.json", {
-          name: "Dusk",
-          stops: [
-            [0, "#200040"],
-            [255, "#FFE080"],
-          ],
-        }),
-      )
-    ).action,
-    "created",
-  );
-  assert.equal(
-    (
-      await json(
-        host,
-        "push",
-        file("dusk.json", {
-          name: "Dusk",
-          stops: [
-            [0, "#000000"],
-            [255, "#FFE080"],
-          ],
-        }),
-      )
-    ).action,
-    "updated",
-  );
+  const dusk = (first: string) =>
+    file("dusk.json", {
+      name: "Dusk",
+      stops: [
+        [0, first],
+        [255, "#FFE080"],
+      ],
+    });
+  assert.equal((await json(host, "push", dusk("#200040"))).action, "created");
+  assert.equal((await json(host, "push", dusk("#000000"))).action, "updated");
   assert.deepEqual((await api(host, "GET", "/api/palettes/Dusk")).body.stops[0], [0, "#000000"]);
   assert.ok((await json(host, "palettes")).some((p: { name: string }) => p.name === "Dusk"));
 

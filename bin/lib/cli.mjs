@@ -1,6 +1,7 @@
 // What every `tessera` client command shares: its options (util.parseArgs, plus --controller, --json
 // and --help), the controller's address (a URL, or an mDNS name browsed as `_tessera._tcp`), JSON
 // requests, and the exit codes that say what failed.
+import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { browse } from "./mdns.mjs";
 
@@ -51,6 +52,15 @@ export async function controller(opts) {
   const found = (await browse(3000, (c) => c.name.toLowerCase() === name)).find((c) => c.name.toLowerCase() === name);
   if (!found) throw new CliError(`no controller named ${given} answered on mDNS (_tessera._tcp)`, EXIT.UNREACHABLE);
   return found.url;
+}
+
+/** A JSON file's document; one that cannot be read or parsed exits 4 (invalid file). */
+export function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new CliError(`${file}: ${e.message}`, EXIT.INVALID);
+  }
 }
 
 /** A JSON request; a refusal (4xx, 5xx) throws with the controller's error. */

@@ -1,12 +1,11 @@
 // The scene and palette documents on the client's side: validated against docs/schema (the same
 // JSON Schemas the OpenAPI document references), and sent with a progress bar.
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { CliError, EXIT } from "./cli.mjs";
-import { bar, barDone } from "./progress.mjs";
+import { sendWithProgress } from "./progress.mjs";
 
 const SCHEMAS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs/schema");
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -36,42 +35,20 @@ export function checkDocument(doc, file) {
   return { kind, body };
 }
 
-/** Sends `body` as JSON in pieces with a progress bar; resolves with status and parsed answer. */
-export function upload(base, method, p, body, label) {
-  const bytes = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = http.request(
+/** Sends `body` as JSON with a progress bar; resolves with the status and the parsed answer. */
+export async function upload(base, method, p, body, label) {
+  try {
+    return await sendWithProgress(
       new URL(p, base),
-      { method, headers: { "content-type": "application/json", "content-length": bytes.length } },
-      (res) => {
-        let text = "";
-        res.on("data", (d) => (text += d));
-        res.on("end", () => {
-          barDone();
-          let json = null;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            // an empty answer (204)
-          }
-          resolve({ status: res.statusCode, body: json });
-        });
-      },
+      method,
+      Buffer.from(JSON.stringify(body)),
+      "application/json",
+      label,
+      1024,
     );
-    req.on("error", (e) => reject(new CliError(`cannot reach ${base}: ${e.message}`, EXIT.UNREACHABLE)));
-    const piece = 1024;
-    let at = 0;
-    const next = () => {
-      while (at < bytes.length) {
-        const chunk = bytes.subarray(at, at + piece);
-        at += chunk.length;
-        bar(label, at / bytes.length, `${at} / ${bytes.length} B`);
-        if (!req.write(chunk)) return req.once("drain", next);
-      }
-      req.end();
-    };
-    next();
-  });
+  } catch (e) {
+    throw new CliError(`cannot reach ${base}: ${e.message}`, EXIT.UNREACHABLE);
+  }
 }
 
 /** Refuses a 4xx or 5xx answer with the controller's error. */
