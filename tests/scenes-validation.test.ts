@@ -868,7 +868,6 @@ test("no rule case is duplicated", () => {
 const BEYOND_SCHEMA = new Set<string>([
   "duplicate group name",
   "duplicate group number",
-  "names and numbers mixed",
   "startAfter unknown group",
   "startAfter itself",
   "startAfter cycle of two",
@@ -876,7 +875,6 @@ const BEYOND_SCHEMA = new Set<string>([
   "startAfter awaiting an infinite sequence",
   "startAfter awaiting an infinite step",
   "startAfter unknown step",
-  "startAfter a number with named groups",
   "startAfter an unknown group number",
   "32 indices in panels and 1 in fallback",
   "20 indices in fallback, then 13 in panels",
