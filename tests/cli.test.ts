@@ -89,6 +89,8 @@ test("status, power, brightness, color: the effect is what the API shows", async
   assert.equal(status.panels, 4);
   assert.deepEqual(status.state, (await api(host, "GET", "/api/state")).body);
   assert.match((await cli(host, "status")).out, /on, not playing, 4 panels/);
+  const noScheme = await cli(null, "status", "--controller", `localhost:${host.port}`);
+  assert.match(noScheme.out, /on, not playing, 4 panels/, "host:port without http://");
 
   assert.equal((await cli(host, "power", "off")).code, 0);
   assert.equal((await api(host, "GET", "/api/state")).body.isOn, false);

@@ -26,7 +26,7 @@ export const COMMON_HELP = `  -c, --controller URL|NAME  the controller (default
       --json                 machine-readable output
   -h, --help                 this help`;
 
-/** Parses `args` for a command: `spec` its own options, `usage` its help text. */
+/** Parses `args` for a command: `spec` its own options, `positionals` the [least, most] arguments. */
 export function parse(args, spec = {}, positionals = [0, 0]) {
   let parsed;
   try {
@@ -43,11 +43,14 @@ export function parse(args, spec = {}, positionals = [0, 0]) {
   return { ...parsed.values, args: parsed.positionals };
 }
 
-/** The controller's base URL: a URL as given, or an mDNS name looked up by browsing `_tessera._tcp`. */
+/** The controller's base URL: a URL as given (the scheme may be left out: 192.168.1.5:8080,
+ * lights.home.arpa), or an mDNS name (tessera-a1b2c3, tessera-a1b2c3.local) looked up by browsing
+ * `_tessera._tcp`, which works without a system mDNS resolver. */
 export async function controller(opts) {
   const given = opts.controller ?? process.env.TESSERA_CONTROLLER;
   if (!given) throw new CliError("no controller: give --controller URL|NAME or set TESSERA_CONTROLLER", EXIT.USAGE);
   if (/^https?:\/\//.test(given)) return given.replace(/\/$/, "");
+  if (!/^[a-z0-9-]+(\.local\.?)?$/i.test(given)) return `http://${given.replace(/\/$/, "")}`;
   const name = given.replace(/\.local\.?$/, "").toLowerCase();
   const found = (await browse(3000, (c) => c.name.toLowerCase() === name)).find((c) => c.name.toLowerCase() === name);
   if (!found) throw new CliError(`no controller named ${given} answered on mDNS (_tessera._tcp)`, EXIT.UNREACHABLE);
