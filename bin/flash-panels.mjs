@@ -4,60 +4,14 @@
 //   --serial PATH: the serial firmware frame (TSFW, length, image, CRC-16) on a tty or a pty at 57600
 //   8N1; READY, then OK once stored (add --http URL to follow the flash too).
 import fs from "node:fs";
-import http from "node:http";
 import tty from "node:tty";
 import { spawnSync } from "node:child_process";
+import { bar, barDone, sendWithProgress } from "./lib/progress.mjs";
 
 const USAGE = "usage: tessera flash-panels (--http URL | --serial PATH [--http URL]) FILE";
-const quiet = !process.stderr.isTTY;
-
-function bar(label, fraction, note = "") {
-  const width = 30;
-  const filled = Math.round(Math.max(0, Math.min(1, fraction)) * width);
-  const line = `${label.padEnd(12)} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${String(Math.round(fraction * 100)).padStart(3)}% ${note}`;
-  if (quiet) return;
-  process.stderr.write(`\r${line.padEnd(78)}`);
-}
-
 function done(text) {
-  if (!quiet) process.stderr.write("\n");
+  barDone();
   console.log(text);
-}
-
-/** POSTs the image in pieces; resolves with the status and the parsed answer. */
-function upload(url, image) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      new URL("/api/firmware/panels", url),
-      { method: "POST", headers: { "Content-Type": "application/octet-stream", "Content-Length": image.length } },
-      (res) => {
-        let text = "";
-        res.on("data", (d) => (text += d));
-        res.on("end", () => {
-          let body = null;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            // not JSON: reported below
-          }
-          resolve({ status: res.statusCode, body, text });
-        });
-      },
-    );
-    req.on("error", reject);
-    let at = 0;
-    const piece = 4096;
-    const next = () => {
-      while (at < image.length) {
-        const chunk = image.subarray(at, at + piece);
-        at += chunk.length;
-        bar("uploading", at / image.length);
-        if (!req.write(chunk)) return req.once("drain", next);
-      }
-      req.end();
-    };
-    next();
-  });
 }
 
 async function follow(url) {
@@ -165,7 +119,7 @@ export async function run(args) {
       const rc = await serial(port, image);
       return rc !== 0 || !url ? rc : follow(url);
     }
-    const res = await upload(url, image);
+    const res = await sendWithProgress(new URL("/api/firmware/panels", url), "POST", image, "application/octet-stream");
     if (res.status !== 200) return (done(`refused (${res.status}): ${res.body?.error ?? res.text}`), 1);
     return follow(url);
   } catch (e) {

@@ -45,10 +45,29 @@ function cTable(assets) {
   return c;
 }
 
+/** The live preview's engine and the WebSocket frame helpers (web/src/engine.ts, link.ts) as one
+ * Node.js module, build/preview.mjs, for `tessera watch` (bin/watch.mjs): the same decoding code. */
+async function buildPreviewModule(root) {
+  await esbuild.build({
+    stdin: {
+      contents: 'export { PreviewEngine } from "./engine.ts"; export { WS, frame, parseAppState } from "./link.ts";',
+      resolveDir: path.join(root, "web/src"),
+      loader: "ts",
+    },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: ["node20"],
+    outfile: path.join(root, "build/preview.mjs"),
+    logLevel: "warning",
+  });
+}
+
 /** `quiet`: no summary line (npm start, whose first line is the app's address). */
 export async function buildWeb(root, { quiet = false } = {}) {
   const out = path.join(root, "build/web");
   fs.mkdirSync(out, { recursive: true });
+  await buildPreviewModule(root);
   const result = await esbuild.build({
     entryPoints: [path.join(root, "web/src/main.tsx")],
     tsconfig: path.join(root, "web/tsconfig.json"),

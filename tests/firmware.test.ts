@@ -12,6 +12,7 @@ import { startHost, tempDir, waitFor, api, waitForDiscovery, type Host } from ".
 import { makeImage, BUS_VERSION } from "../host/src/bus/image.js";
 import { panelImage, factoryWasm as wasm } from "./helpers/panel-image.js";
 import { advance } from "./helpers/playback.js";
+import { checkResponse } from "./helpers/openapi.js";
 import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
 
 const PANELS = 5;
@@ -39,7 +40,10 @@ function upload(h: Host, body: Uint8Array): Promise<{ status: number; body: any 
       (res) => {
         let text = "";
         res.on("data", (d) => (text += d));
-        res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        res.on("end", () => {
+          checkResponse("POST", "/api/firmware/panels", res.statusCode!, res.headers["content-type"] ?? null, text);
+          resolve({ status: res.statusCode!, body: JSON.parse(text) });
+        });
       },
     );
     req.on("error", reject);

@@ -14,16 +14,8 @@ const host = await startHost({ panels: 3 });
 after(() => host.stop());
 
 /** A request with a raw body (string or bytes), as no JSON encoder would send it. */
-async function rawRequest(h: Host, method: string, p: string, body: string | Uint8Array) {
-  const res = await fetch(h.url + p, { method, body: typeof body === "string" ? body : new Blob([Buffer.from(body)]) });
-  const text = await res.text();
-  let parsed: any = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = null;
-  }
-  return { status: res.status, body: parsed, text };
+function rawRequest(h: Host, method: string, p: string, body: string | Uint8Array) {
+  return api(h, method, p, typeof body === "string" ? body : Buffer.from(body));
 }
 
 async function getAppearance(h: Host = host) {

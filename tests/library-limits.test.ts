@@ -8,6 +8,7 @@ import { startHost, api, waitFor, type Host } from "./helpers/host.js";
 import { startBroker, connectToBroker, Observer, type Broker } from "./helpers/mqtt.js";
 import WebSocket from "ws";
 import { baseScene, maximalScene } from "./helpers/scenes.js";
+import { checkResponse } from "./helpers/openapi.js";
 import { frame, T } from "./helpers/frames.js";
 
 let host: Host;
@@ -32,7 +33,11 @@ function request(method: string, path: string, body: string): Promise<{ status: 
     req.on("response", (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        checkResponse(method, path, res.statusCode ?? 0, res.headers["content-type"] ?? null, text);
+        resolve({ status: res.statusCode ?? 0, text });
+      });
     });
     req.on("error", reject);
     req.end(body);

@@ -258,9 +258,9 @@ test("built-ins and Base colors cannot be overwritten or deleted (403)", async (
 
 test("DELETE answers 204 with an empty body, then 404", async () => {
   await create("Gone soon");
-  const res = await fetch(`${host.url}/api/palettes/Gone%20soon`, { method: "DELETE" });
+  const res = await api(host, "DELETE", "/api/palettes/Gone%20soon");
   assert.equal(res.status, 204);
-  assert.equal(await res.text(), "");
+  assert.equal(res.text, "");
   const again = await api(host, "DELETE", "/api/palettes/Gone%20soon");
   assert.deepEqual([again.status, again.body], [404, { error: "not_found" }]);
   assert.equal((await api(host, "GET", "/api/palettes/Gone%20soon")).status, 404);
@@ -282,7 +282,7 @@ test("methods and shapes outside the library: 405 and 404", async () => {
     const res = await api(host, "GET", p);
     assert.deepEqual([res.status, res.body], [404, { error: "not_found" }], p);
   }
-  const head = await fetch(`${host.url}/api/palettes/Rainbow`, { method: "HEAD" });
+  const head = await api(host, "HEAD", "/api/palettes/Rainbow");
   assert.equal(head.status, 200);
   assert.equal((await api(host, "GET", "/api/palettes/Ocean?x=1")).body.name, "Ocean", "query ignored");
   assert.equal((await api(host, "GET", "/api/palettes/")).status, 200, "trailing slash");

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { startHost, api, waitFor, ROOT, type Host } from "./helpers/host.js";
+import { assertSchema, componentSchema } from "./helpers/openapi.js";
 
 const DOC = fs.readFileSync(path.join(ROOT, "docs/scene-reference.md"), "utf8");
 const examples = [...DOC.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]));
@@ -19,6 +20,10 @@ after(async () => host?.stop());
 test("the reference has examples of both documents", () => {
   assert.ok(examples.filter((e) => "stops" in e).length >= 1, "a palette example");
   assert.ok(examples.filter((e) => "layers" in e).length >= 6, "scene examples");
+});
+
+test("every example validates against its JSON Schema (docs/schema)", () => {
+  for (const e of examples) assertSchema(componentSchema("stops" in e ? "PaletteBody" : "SceneBody"), e, true, e.name);
 });
 
 test("every palette example is stored", async () => {

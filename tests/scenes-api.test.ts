@@ -7,6 +7,7 @@ import path from "node:path";
 import http from "node:http";
 import { startHost, api, tempDir, type Host } from "./helpers/host.js";
 import { baseScene, maximalScene, readStoredScene, type Scene } from "./helpers/scenes.js";
+import { checkResponse } from "./helpers/openapi.js";
 
 const host = await startHost({ panels: 3 });
 after(() => host.stop());
@@ -36,7 +37,11 @@ function rawGet(
     const req = http.request(h.url + p, { method }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("end", () => {
+        const body = Buffer.concat(chunks);
+        checkResponse(method, p, res.statusCode!, res.headers["content-type"] ?? null, body.toString("utf8"));
+        resolve({ status: res.statusCode!, headers: res.headers, body });
+      });
     });
     req.on("error", reject);
     req.end();
@@ -418,7 +423,9 @@ test("a corrupt or unreadable file: GET is 500 with a message, the list skips it
     assert.equal(res.status, 500, id);
     assert.equal(res.text, `{"error":"scene ${id} is unreadable"}`);
   }
-  assert.equal((await api(host, "GET", "/api/scenes/invalid1")).text, '{"id":"invalid1","name":"x","layers":[]}');
+  // (fetched directly: a file planted outside the API is not the scene docs/openapi.yaml describes)
+  const invalid = await fetch(`${host.url}/api/scenes/invalid1`);
+  assert.equal(await invalid.text(), '{"id":"invalid1","name":"x","layers":[]}');
   assert.deepEqual(await listIds(), [good]);
   assert.match(host.output(), /scenes: scene trunc001 is unreadable or corrupt; not listed/);
   assert.match(host.output(), /scenes: scene invalid1 no longer validates \(layers: must be an array of 1-8 layers\)/);
@@ -476,8 +483,8 @@ test("bad bodies get a clear 4xx and store nothing", async () => {
   ];
   for (const [what, body, status, error] of bodies) {
     const payload = typeof body === "string" ? body : Uint8Array.from(body);
-    const res = await fetch(host.url + "/api/scenes", { method: "POST", body: payload });
-    const text = await res.text();
+    const res = await api(host, "POST", "/api/scenes", payload);
+    const text = res.text;
     assert.equal(res.status, status, `${what}: ${text}`);
     assert.ok(JSON.parse(text).error.startsWith(error), `${what}: ${text}`);
   }

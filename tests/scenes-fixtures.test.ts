@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { startHost, api, ROOT } from "./helpers/host.js";
 import { maximalScene, type Scene } from "./helpers/scenes.js";
+import { assertSchema, sceneBodySchema } from "./helpers/openapi.js";
 
 const host = await startHost({ panels: 3 });
 after(() => host.stop());
@@ -46,6 +47,7 @@ for (const file of files) {
   test(`fixture ${file} is accepted`, async () => {
     const body = fs.readFileSync(path.join(FIXTURES, file), "utf8");
     const doc = JSON.parse(body);
+    assertSchema(sceneBodySchema, doc, true, file); // docs/schema/scene.schema.json takes it too
     const canonical =
       file === "legacy-forms.json"
         ? JSON.stringify(doc)
@@ -209,6 +211,7 @@ const edges: [string, Scene][] = [
 
 for (const [description, doc] of edges) {
   test(`accepts ${description}`, async () => {
+    assertSchema(sceneBodySchema, doc, true, description);
     await roundTrip(JSON.stringify(doc), JSON.stringify(doc));
   });
 }

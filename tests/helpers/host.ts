@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHash } from "node:crypto";
+import { checkResponse } from "./openapi.js";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -138,7 +139,9 @@ export async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs 
   }
 }
 
-/** A JSON request (bytes go as they are, application/octet-stream): status, parsed body (or null) and headers. */
+/** A JSON request (bytes go as they are, application/octet-stream): status, parsed body (or null)
+ * and headers. Every answer is checked against docs/openapi.yaml (helpers/openapi.ts): an undocumented
+ * status, content type or body fails the test that received it. */
 export async function api(
   host: Host,
   method: string,
@@ -152,6 +155,7 @@ export async function api(
   } else if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
   const res = await fetch(host.url + p, init);
   const text = await res.text();
+  checkResponse(method, p, res.status, res.headers.get("content-type"), text);
   let parsed: unknown = null;
   try {
     parsed = JSON.parse(text);

@@ -4,6 +4,7 @@
 import net from "node:net";
 import http from "node:http";
 import crypto from "node:crypto";
+import { checkResponse } from "./openapi.js";
 
 export interface RawAnswer {
   status: number;
@@ -100,6 +101,8 @@ export function request(
         }
         const h: Record<string, string> = {};
         for (const [k, v] of Object.entries(res.headers)) h[k] = String(v);
+        // a well-formed request (raw bytes above may be malformed anywhere): held to docs/openapi.yaml
+        if (path.startsWith("/api/")) checkResponse(method, path, res.statusCode ?? 0, h["content-type"] ?? null, text);
         resolve({ status: res.statusCode ?? 0, headers: h, body: text, json });
       });
     });
