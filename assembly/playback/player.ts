@@ -30,7 +30,7 @@ import * as c from "./compile";
 import { readWritten } from "./bytes";
 import { sameName } from "../palette/palette";
 import { runnerStart, stopUntargeted } from "../runner/compile";
-import { rKind, R_RAIN, FLAT_STEP } from "../runner/fields";
+import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle, FLAT_SPAWNER } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
 
@@ -191,7 +191,7 @@ function startStep(l: i32, now: u32): void {
   const d = <f64>c.stepDuration[s];
   const rec = c.records + <usize>(s * c.REC);
   if (kind == c.K_RUNNER) {
-    if (rKind[s] >= R_RAIN) {
+    if (runnerAt(s).kind >= R_RAIN) {
       // a spawner's drops are not the layer's slots: they finish on their own (see spawn.ts)
       spawnerStart(l, g, s, rec, now);
       lspawner[l] = true;
@@ -255,7 +255,7 @@ export function playFlat(now: u32): void {
   if (c.flatKind == c.K_RUNNER) {
     const s = FLAT_STEP;
     // not scaled by the scene speed
-    if (rKind[s] >= R_RAIN) {
+    if (runnerAt(s).kind >= R_RAIN) {
       spawnerStart(FLAT_SPAWNER, g, s, c.flatRecord, now, true);
       flatSpawnGroup = g;
       flatSpawnEnd = c.flatDuration > 0 ? max<u32>(1, now + c.flatDuration) : 0;

@@ -25,7 +25,7 @@ export class Configuration {
 export const config = new Configuration();
 // The names outlive the export that set them, and an export's memory is given back when it returns
 // (rt/arena.ts): they are kept as bytes in static memory (host names are ASCII) and made into strings
-// again by allowedHosts(), in the memory of the export that asks.
+// again by allowedHosts(), in the memory of the export that asks (http/origin.ts reads the bytes).
 const hostBytes = memory.data(MAX_ALLOWED_HOSTS * MAX_HOST_NAME);
 const hostLength = new StaticArray<u8>(MAX_ALLOWED_HOSTS);
 let hostCount = 0;
@@ -40,6 +40,17 @@ export function setAllowedHosts(hosts: string[]): void {
     for (let k = 0; k < n; k++) store<u8>(hostBytes + i * MAX_HOST_NAME + k, <u8>h.charCodeAt(k));
     hostLength[i] = <u8>n;
   }
+}
+
+/** How many names allowedHosts holds; the bytes of name i (ASCII) and their length. */
+export function allowedHostCount(): i32 {
+  return hostCount;
+}
+export function allowedHostAt(i: i32): usize {
+  return hostBytes + i * MAX_HOST_NAME;
+}
+export function allowedHostLength(i: i32): u32 {
+  return hostLength[i];
 }
 
 /** The allowed names (new strings). */

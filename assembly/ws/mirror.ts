@@ -42,6 +42,8 @@ const PANEL_OFFSETS = memory.data<u8>([0, 6, 14]);
 const SLOTS = 10 + MAX_PANELS * 3;
 const snapData = memory.data(BROADCAST_BYTES + PANEL_BYTES * <u32>MAX_PANELS);
 const snapSeq = memory.data(SLOTS * 4);
+/** The snapshot's records at most: each kept packet and its 3-byte record head. */
+const SNAPSHOT_RECORDS: u32 = BROADCAST_BYTES + 10 * 3 + (PANEL_BYTES + 3 * 3) * <u32>MAX_PANELS;
 let seq: u32 = 0;
 let tableGroup: u8 = 0; // the group of an open pulse table: the prepares it serves are not snapshots
 let tableUses: u32 = 0;
@@ -123,7 +125,7 @@ export function mirrorTick(now: u32): void {
 
 /** Sends the snapshot frame to `conn`: the kept packets, oldest first. */
 export function sendSnapshot(conn: u32, now: u32): void {
-  const out = txPayload();
+  const out = txPayload(BATCH_HEADER + SNAPSHOT_RECORDS);
   let used: u32 = BATCH_HEADER;
   let count: u32 = 0;
   let after: u32 = 0;
@@ -150,5 +152,5 @@ export function sendSnapshot(conn: u32, now: u32): void {
   }
   store<u32>(out, now);
   store<u16>(out, <u16>count, 4);
-  sendFrame(conn, WS_MIRROR_BATCH, used);
+  sendFrame(conn, WS_MIRROR_BATCH, used, out);
 }
