@@ -76,7 +76,8 @@ function findLeaves(): void {
 
 /** The centre of a source: its panel, or the average of the leaves or of every panel. */
 function centre(s: i32): void {
-  const src = <i32>f.runnerAt(s).source;
+  const r = f.runnerAt(s);
+  const src = <i32>r.source;
   cx = 0;
   cy = 0;
   if (src == SRC_ALL || src == SRC_LEAVES) {
@@ -90,7 +91,7 @@ function centre(s: i32): void {
     cy /= <f64>n;
     return;
   }
-  const p = sourcePanel(src, f.runnerAt(s).panel);
+  const p = sourcePanel(src, r.panel);
   cx = layoutX(p);
   cy = layoutY(p);
 }
@@ -267,34 +268,35 @@ function uniform(words: usize, first: i32): bool {
  * sent) for a spawner, an empty target set, or a WHEEL whose layout cannot be embedded.
  */
 export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, durationMs: f64, speed: f64): bool {
-  const k = f.runnerAt(s).kind;
+  const r = f.runnerAt(s);
+  const k = r.kind;
   const t = setCount(set);
   if (k >= R_RAIN || t == 0 || count == 0) return false;
   updateLayout();
-  const geometric = f.runnerAt(s).geometric && layoutValid();
+  const geometric = r.geometric && layoutValid();
   if (k == R_WHEEL && !layoutValid()) return false;
   const words = changetype<usize>(sets) + ((<usize>set * SET_WORDS) << 2);
-  const src = <i32>f.runnerAt(s).source;
+  const src = <i32>r.source;
   step = s;
   T = durationMs > 0 ? durationMs : 1000 / speed;
-  sweeps = <f64>f.runnerAt(s).count;
+  sweeps = <f64>r.count;
   pulses = 1;
   mode = 3;
   L = 1;
   if (src == SRC_LEAVES) findLeaves();
   if (k == R_WHEEL) {
     centre(s);
-    lines = <f64>f.runnerAt(s).lines;
+    lines = <f64>r.lines;
     lap = T / lines;
     sector = 360 / lines;
-    thickness = <f64>f.runnerAt(s).thickness;
-    clockwise = f.runnerAt(s).reverse;
+    thickness = <f64>r.thickness;
+    clockwise = r.reverse;
   } else {
-    const w = <f64>max<u8>(f.runnerAt(s).width, 1);
+    const w = <f64>max<u8>(r.width, 1);
     coord = !geometric ? 0 : k == R_RIPPLE ? 2 : 1;
-    if (coord == 0) computeHops(src, f.runnerAt(s).panel, false);
+    if (coord == 0) computeHops(src, r.panel, false);
     if (coord == 1) {
-      const k2 = (<i32>f.runnerAt(s).angle) >> 1; // 2-degree resolution
+      const k2 = (<i32>r.angle) >> 1; // 2-degree resolution
       ax = cos2(k2);
       ay = sin2(k2);
     }
@@ -316,15 +318,15 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     const hi = coord == 2 ? vh + 1 + ringWidth : vh + extent;
     L = hi - lo;
     span = L;
-    flip = f.runnerAt(s).reverse;
-    lap = T / <f64>f.runnerAt(s).repeatCount;
+    flip = r.reverse;
+    lap = T / <f64>r.repeatCount;
     if (k == R_BOUNCE) {
       mode = 2;
       L = Math.max(L, 1); // the band's centre travels the coordinate range in one pass
       lap = T;
     } else {
-      mode = f.runnerAt(s).repeat ? 1 : 0;
-      pulses = min(<i32>f.runnerAt(s).count, MAX_PULSES);
+      mode = r.repeat ? 1 : 0;
+      pulses = min(<i32>r.count, MAX_PULSES);
     }
   }
   K = T / L;
@@ -340,7 +342,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   store<u16>(p, <u16>max(1, min(round(lap), 65535)), 12); // one-shot sweeps: fill()
   store<u16>(p, 0, 14);
   memory.copy(p + 16, rec + 10, 4); // rise, fall, from, to
-  if (mode == 2) store<u16>(p, <u16>max(min(round(<f64>max<u8>(f.runnerAt(s).width, 1) * K), 65535), 1), 6);
+  if (mode == 2) store<u16>(p, <u16>max(min(round(<f64>max<u8>(r.width, 1) * K), 65535), 1), 6);
   // each panel's record, sent as unicasts or as pulse tables, whichever is smaller (pulse-table.ts);
   // count sweeps differ only by a later start (the delay, or a train's window centre), added to
   // sweep 0's

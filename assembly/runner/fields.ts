@@ -103,7 +103,8 @@ export function identityOf(a: i32): u8 {
  */
 export function parseRunner(s: i32, rec: usize): void {
   const k = <u8>max(nameIndex(slot[K_RUNNER], RUNNERS), 0);
-  runnerAt(s).kind = k;
+  const r = runnerAt(s);
+  r.kind = k;
   // source (and the legacy forms originPanel: N and source: "geometric"); validated
   const t = slot[K_SOURCE];
   let src = nameIndex(t, SOURCES);
@@ -112,14 +113,14 @@ export function parseRunner(s: i32, rec: usize): void {
   const geometric = src == SOURCES.length - 1;
   if (panel > 0) src = SRC_PANEL;
   else if (src < 0 || geometric) src = SRC_ROOT;
-  runnerAt(s).source = <u8>src;
-  runnerAt(s).panel = <u8>min(panel, 255);
+  r.source = <u8>src;
+  r.panel = <u8>min(panel, 255);
   const dir = slot[K_DIRECTIONALITY];
   // MATRIX is geometric unless told otherwise (scene format, "Spawner details")
-  runnerAt(s).geometric = geometric || (dir >= 0 ? stringEquals(dir, "geometric") : k == R_RAIN + 2);
-  runnerAt(s).reverse = yes(K_REVERSE);
-  runnerAt(s).repeat = yes(K_REPEAT);
-  runnerAt(s).angle = <u16>num(K_ANGLE, 0);
+  r.geometric = geometric || (dir >= 0 ? stringEquals(dir, "geometric") : k == R_RAIN + 2);
+  r.reverse = yes(K_REVERSE);
+  r.repeat = yes(K_REPEAT);
+  r.angle = <u16>num(K_ANGLE, 0);
   // width: the runner's own key, else width, else params[0], else the default
   const key = k == R_WAVE ? K_WAVE_WIDTH : k == R_RIPPLE ? K_RIPPLE_WIDTH : K_WIDTH;
   let w = num(key, -1);
@@ -128,15 +129,15 @@ export function parseRunner(s: i32, rec: usize): void {
     const p = slot[K_PARAMS];
     if (p >= 0 && sizeOf(p) > 0) w = load<u8>(rec + 10); // encodeStep put params[0] there
   }
-  runnerAt(s).width = <u8>(w < 0 ? WIDTH_DEFAULT[k] : w);
-  runnerAt(s).count = <u8>num(K_COUNT, 1);
-  runnerAt(s).repeatCount = <u8>num(K_REPEAT_COUNT, 1);
-  runnerAt(s).lines = <u8>num(K_LINES, 1);
-  runnerAt(s).thickness = <u16>num(K_THICKNESS, 0);
-  runnerAt(s).waves = <u8>num(K_WAVES, 1);
-  runnerAt(s).speed = <u16>num(K_SPEED, 0);
+  r.width = <u8>(w < 0 ? WIDTH_DEFAULT[k] : w);
+  r.count = <u8>num(K_COUNT, 1);
+  r.repeatCount = <u8>num(K_REPEAT_COUNT, 1);
+  r.lines = <u8>num(K_LINES, 1);
+  r.thickness = <u16>num(K_THICKNESS, 0);
+  r.waves = <u8>num(K_WAVES, 1);
+  r.speed = <u16>num(K_SPEED, 0);
   const a = max(nameIndex(slot[K_ANIMATES], ANIMATES), 0);
-  runnerAt(s).amount = <u8>num(K_AMOUNT, a == 3 ? 128 : 255 - IDENTITY[a]);
+  r.amount = <u8>num(K_AMOUNT, a == 3 ? 128 : 255 - IDENTITY[a]);
   recordTail(s, rec);
 }
 

@@ -131,8 +131,8 @@ function layerSlots(l: i32): i32 {
     const st = l * MAX_STEPS + i;
     const k = c.stepKind[st];
     let n = k == c.K_LOCAL ? 1 : 0;
-    if (k == c.K_RUNNER && f.runnerAt(st).kind < f.R_RAIN)
-      n = f.runnerAt(st).kind <= f.R_CHASE ? min(<i32>f.runnerAt(st).count, MAX_PULSES) : 1;
+    const r = f.runnerAt(st);
+    if (k == c.K_RUNNER && r.kind < f.R_RAIN) n = r.kind <= f.R_CHASE ? min(<i32>r.count, MAX_PULSES) : 1;
     most = max(most, n);
   }
   return most;
@@ -218,14 +218,15 @@ function candidate(s: i32, r: i32): i32 {
  * except with `flat`. `now` is the wall clock.
  */
 export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now: u32, flat: bool = false): void {
-  const spawner = <i32>f.runnerAt(step).kind - f.R_RAIN;
-  const amount = <i32>f.runnerAt(step).amount;
-  const perSecond = <i32>f.runnerAt(step).waves;
-  const speedMs = <i32>f.runnerAt(step).speed;
-  const tail = <i32>f.runnerAt(step).width;
-  const geometric = f.runnerAt(step).geometric;
-  const angle = <i32>f.runnerAt(step).angle;
-  const rev = f.runnerAt(step).reverse;
+  const r = f.runnerAt(step);
+  const spawner = <i32>r.kind - f.R_RAIN;
+  const amount = <i32>r.amount;
+  const perSecond = <i32>r.waves;
+  const speedMs = <i32>r.speed;
+  const tail = <i32>r.width;
+  const geometric = r.geometric;
+  const angle = <i32>r.angle;
+  const rev = r.reverse;
   if (layer < 0 || layer >= N || spawner < SP_RAIN || spawner > SP_MATRIX) return;
   const sp = spawnerAt(layer);
   sp.kind = spawner;
