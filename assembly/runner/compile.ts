@@ -13,7 +13,7 @@ import { updateLayout, layoutValid, layoutX, layoutY, latticeX, latticeY, HALF_S
 import { R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE, R_RAIN } from "./fields";
 import * as f from "./fields";
 import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
-import { SCRATCH, START_COORDINATE, START_LEAVES } from "./scratch";
+import { SCRATCH, START_COORDINATE, START_LEAVES } from "../rt/scratch";
 
 /** Pulses per panel a runner step may use (count sweeps beyond it are dropped): 18 slots are shared. */
 export const MAX_PULSES = 8;

@@ -1,10 +1,10 @@
 // Topology distance coordinates: per panel the hop distance from a runner's source over the
-// physical links, honouring the logical root (call rootAt() first). Fixed arrays (runner/scratch.ts:
+// physical links, honouring the logical root (call rootAt() first). Fixed arrays (rt/scratch.ts:
 // valid during a runner step's start only), no allocation.
 // See docs/runners.md.
 import { tree, MAX_PANELS } from "../topology/tree";
 import { root, count, children } from "../topology/rooted";
-import { SCRATCH, START_HOPS, START_QUEUE } from "./scratch";
+import { SCRATCH, START_HOPS, START_QUEUE } from "../rt/scratch";
 
 export const SRC_ROOT: i32 = 0;
 export const SRC_LEAVES: i32 = 1;

@@ -5,9 +5,9 @@ import { tree, MAX_PANELS } from "../topology/tree";
 import { rparent, children, depth, count } from "../topology/rooted";
 import { layoutX, layoutY } from "./layout";
 import { rngBelow, rngUnit } from "./random";
-import { SCRATCH, PATH_PANELS, PATH_POSITIONS, PATH_LEVELS } from "./scratch";
+import { SCRATCH, PATH_PANELS, PATH_POSITIONS, PATH_LEVELS } from "../rt/scratch";
 
-// The path of the drop being launched, static (runner/scratch.ts: valid during its launch only): per entry i its panel (u8), its
+// The path of the drop being launched, static (rt/scratch.ts: valid during its launch only): per entry i its panel (u8), its
 // position (f64) and its level (u16, 0-256: 256 full brightness; MATRIX lines fade with the
 // distance to the line).
 const panels = SCRATCH + PATH_PANELS;
