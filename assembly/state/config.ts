@@ -5,6 +5,7 @@ import { member, sizeOf, element, stringValue, lengthOf, sourceOf } from "../jso
 import { expectArray, expectString, fail } from "../json/validate";
 import { checkFields, F_INT } from "../json/fields";
 import * as w from "../json/writer";
+import { Fixed } from "../rt/fixed";
 
 export const CONFIG_KEY = "configuration";
 export const POWER_KEY = "power";
@@ -27,7 +28,7 @@ export const config = new Configuration();
 // (rt/arena.ts): they are kept as bytes in static memory (host names are ASCII) and made into strings
 // again by allowedHosts(), in the memory of the export that asks (http/origin.ts reads the bytes).
 const hostBytes = memory.data(MAX_ALLOWED_HOSTS * MAX_HOST_NAME);
-const hostLength = new StaticArray<u8>(MAX_ALLOWED_HOSTS);
+const hostLength = changetype<Fixed<u8>>(memory.data(MAX_ALLOWED_HOSTS));
 let hostCount = 0;
 
 /** Makes `hosts` (validated: at most MAX_ALLOWED_HOSTS names of MAX_HOST_NAME ASCII bytes) the
