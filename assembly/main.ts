@@ -31,6 +31,7 @@ import { serialReceive } from "./firmware/serial";
 
 // Scratch buffer for WebSocket frames and bus packets (core_rx_buffer).
 import { RX_CAP, rx } from "./core/rx";
+import { Fixed } from "./rt/fixed";
 
 // HTTP bodies are the one large input: a buffer per request, at most MAX_PENDING at once. The host
 // keeps the body; the core reads it (host_http_read) only for methods that take one. The buffer is
@@ -39,12 +40,12 @@ import { RX_CAP, rx } from "./core/rx";
 const BODY_LIMIT: u32 = 32768;
 const URL_LIMIT: u32 = 512;
 const MAX_PENDING = 2;
-const pendingReq = new StaticArray<u32>(MAX_PENDING);
-const pendingBuf = new StaticArray<usize>(MAX_PENDING);
-const pendingMethod = new StaticArray<u32>(MAX_PENDING);
-const pendingUrlLen = new StaticArray<u32>(MAX_PENDING);
-const pendingBodyLen = new StaticArray<u32>(MAX_PENDING);
-const pendingEnd = new StaticArray<usize>(MAX_PENDING);
+const pendingReq = changetype<Fixed<u32>>(memory.data(4 * MAX_PENDING, 4));
+const pendingBuf = changetype<Fixed<usize>>(memory.data(4 * MAX_PENDING, 4));
+const pendingMethod = changetype<Fixed<u32>>(memory.data(4 * MAX_PENDING, 4));
+const pendingUrlLen = changetype<Fixed<u32>>(memory.data(4 * MAX_PENDING, 4));
+const pendingBodyLen = changetype<Fixed<u32>>(memory.data(4 * MAX_PENDING, 4));
+const pendingEnd = changetype<Fixed<usize>>(memory.data(4 * MAX_PENDING, 4));
 
 /** The floor for the pending buffers: the end of the highest one (0: none pending). */
 function heldTo(): usize {

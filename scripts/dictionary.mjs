@@ -2,6 +2,8 @@
 // table; scripts/build.mjs: assembly/text/). Greedy: up to one entry per free code byte, each the
 // common substring that saves the most, replaced in the texts (and in earlier entries, so entries
 // nest) by its code byte. Decoders expand a code byte recursively. Texts are byte strings (latin1).
+// Code bytes are the control bytes `from`-31 that no text holds and, with `high` when every text is
+// ASCII, the bytes 128-255 too (entries 32 - from onwards: byte b is entry 32 - from + b - 128).
 
 /** Code bytes `from`-31 that no text holds. */
 export function freeCodes(texts, from) {
@@ -14,8 +16,10 @@ export function freeCodes(texts, from) {
  * Returns [packed texts, entries by code byte - `from`] ("" for codes not used). Entries never
  * hold a byte below `from` (template markers stay outside them). Proves the round trip.
  */
-export function compress(texts, from) {
+export function compress(texts, from, high = false) {
   const codes = freeCodes(texts, from);
+  const ascii = texts.every((t) => !/[\x80-\xff]/.test(t));
+  if (high && ascii) for (let c = 128; c < 256; c++) codes.push(c);
   let cur = [...texts];
   const entries = [];
   const occurrences = (t, sub) => t.split(sub).length - 1;
@@ -44,12 +48,12 @@ export function compress(texts, from) {
     for (let e = 0; e < entries.length; e++) entries[e] = entries[e].split(best[0]).join(code);
     entries.push(best[0]);
   }
-  const byCode = new Array(32 - from).fill("");
-  for (let e = 0; e < entries.length; e++) byCode[codes[e] - from] = entries[e];
+  const byCode = new Array(32 - from + (high && ascii ? 128 : 0)).fill("");
+  const slot = (c) => (c < 32 ? c - from : 32 - from + c - 128);
+  for (let e = 0; e < entries.length; e++) byCode[slot(codes[e])] = entries[e];
+  const isCode = (c) => (c >= from && c < 32) || (high && ascii && c >= 128);
   const expand = (t) =>
-    [...t]
-      .map((ch) => (ch.charCodeAt(0) >= from && ch.charCodeAt(0) < 32 ? expand(byCode[ch.charCodeAt(0) - from]) : ch))
-      .join("");
+    [...t].map((ch) => (isCode(ch.charCodeAt(0)) ? expand(byCode[slot(ch.charCodeAt(0))]) : ch)).join("");
   cur.forEach((t, i) => {
     if (expand(t) !== texts[i]) throw new Error(`dictionary: text ${i} does not expand to itself`);
   });

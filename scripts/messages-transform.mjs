@@ -227,22 +227,26 @@ function scanSource(source) {
 }
 
 /**
- * A dictionary for the table: up to 31 substrings (of messages and of earlier entries), each
- * replaced by one control byte 1-31 that no message holds, the commonest savings first ("must be ",
- * " or ", "schemaVersion"...). Returns [texts with the codes in, entries]; entry c-1 is code c.
+ * A dictionary for the table: up to 159 substrings (of messages and of earlier entries), each
+ * replaced by one code byte, the commonest savings first ("must be ", " or ", "schemaVersion"...):
+ * a control byte 1-31 that no message holds (entry c - 1), and, while every message is ASCII, a byte
+ * 128-255 (entry c - 97). scripts/dictionary.mjs proves that every message expands to itself.
  */
 const SCRATCH_CAP = 256; // the longest message is ~100 bytes; checked below
+const entryOf = (c) => (c < 32 ? c - 1 : c >= 128 ? c - 97 : -1);
 const expandedLength = (t, dictionary) =>
-  [...t].reduce(
-    (n, ch) => n + (ch.charCodeAt(0) < 32 ? expandedLength(dictionary[ch.charCodeAt(0) - 1], dictionary) : 1),
-    0,
-  );
+  [...t].reduce((n, ch) => {
+    const e = entryOf(ch.charCodeAt(0));
+    return n + (e >= 0 && e < dictionary.length ? expandedLength(dictionary[e], dictionary) : 1);
+  }, 0);
 
 function tableSource(messages) {
   const [texts, dictionary] = compress(
     messages.map((m) => Buffer.from(m, "utf8").toString("latin1")),
     1,
+    true,
   );
+  const high = dictionary.length > 31; // code bytes 128-255 too: no message holds such a byte
   for (const t of texts)
     if (expandedLength(t, dictionary) > SCRATCH_CAP) throw new Error("message over the scratch buffer");
   const all = [...texts, ...dictionary];
@@ -255,7 +259,8 @@ function tableSource(messages) {
   if (bytes.length > 0xffff) throw new Error("message table over 64 KiB");
   return [
     "// Generated at build time by scripts/messages-transform.mjs: the UTF-8 message table. A byte",
-    "// 1-31 stands for dictionary entry DICT + byte - 1 (a common substring; entries may nest).",
+    "// 1-31 stands for dictionary entry DICT + byte - 1 (a common substring; entries may nest), and,",
+    "// when HIGH, a byte 128-255 for entry DICT + byte - 97 (the messages are ASCII then).",
     'import { byte } from "../json/writer";',
     `const TEXT = memory.data<u8>([${bytes.join(",")}]);`,
     `const AT = memory.data<u16>([${at.join(",")}]);`,
@@ -267,7 +272,9 @@ function tableSource(messages) {
     "  const end = <usize>load<u16>(AT + ((<usize>id + 1) << 1));",
     "  for (let p = <usize>load<u16>(AT + (<usize>id << 1)); p < end; p++) {",
     "    const c = load<u8>(TEXT + p);",
-    "    if (c < 32) at = expand(DICT + <i32>c - 1, raw, at);",
+    high
+      ? "    if (c < 32 || c >= 128) at = expand(DICT + <i32>c - (c < 32 ? 1 : 97), raw, at);"
+      : "    if (c < 32) at = expand(DICT + <i32>c - 1, raw, at);",
     "    else if (raw) byte(c);",
     "    else if (at < <usize>SCRATCH_CAP) store<u8>(scratch + at++, c);",
     "  }",

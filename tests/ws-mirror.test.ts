@@ -360,3 +360,32 @@ test("a runner's pulse table is mirrored as sent (type 21, its own length); snap
     "the start is kept",
   );
 });
+
+test("the snapshot keeps its order past 65,535 kept packets (its sequence numbers are renumbered)", async () => {
+  // m stops mirroring: the flood below is not what this test reads.
+  m.send(frame(T.SET_MIRROR, [0]));
+  await m.sync();
+  const s = await Client.connect(host.wsUrl);
+  await s.next(T.APP_STATE);
+  // Panel 2's colour first, then 65,536 more kept packets on panels 3-5 (the last on 4, 5, then 3),
+  // then panel 1's: the numbers run out on the way, and the snapshot must still list them in order.
+  s.send(frame(T.SET_COLOR, [2, 22, 22, 22]));
+  for (let i = 0; i < 65536; i++) {
+    s.send(frame(T.SET_COLOR, [3 + (i % 3), i & 0xff, (i >> 8) & 0xff, 1]));
+    if (i % 4096 === 4095) await s.sync(); // keep the host's queues short
+  }
+  s.send(frame(T.SET_COLOR, [1, 11, 11, 11]));
+  await s.sync();
+  s.send(frame(T.SET_MIRROR, [1]));
+  const snap = parseBatch(await s.next(T.MIRROR_BATCH));
+  s.close();
+  const colors = snap.records.filter((r) => r.type === 5).map((r) => [r.address, ...r.body]);
+  assert.deepEqual(
+    colors.map((c) => c[0]),
+    [2, 4, 5, 3, 1],
+    "panel 2 first, then 3-5 in the order last set, panel 1 last",
+  );
+  assert.deepEqual(colors[0], [2, 22, 22, 22]);
+  assert.deepEqual(colors[4], [1, 11, 11, 11]);
+  assert.deepEqual(colors[3], [3, 0xff, 0xff, 1], "panel 3's last colour: i = 65,535");
+});

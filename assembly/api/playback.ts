@@ -5,7 +5,8 @@ import { jsonBody, sendInvalid, queueOrBusy, sendAccepted, M_POST } from "../htt
 import { sendError } from "../http/response";
 import * as w from "../json/writer";
 import { member, kindOf, numberValue, stringValue, isInteger, J_NUMBER, J_STRING } from "../json/reader";
-import { expectObject, onlyKeys, fail, resetErrors } from "../json/validate";
+import { fail, resetErrors } from "../json/validate";
+import { checkFields } from "../json/fields";
 import { W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION, queueLength, QUEUE_SIZE } from "../core/queue";
 import { app } from "../state/app";
 import { validateScene, ALLOW_ID, SCENE_OK } from "../scene/validate";
@@ -69,12 +70,16 @@ export function stop(req: u32, _param: string, _body: usize, _len: u32): void {
   if (queueOrBusy(req, W_STOP, 0, 0)) sendAccepted(req);
 }
 
+// Accepted fields (json/fields.ts; each is checked below).
+const SPEED_KEYS: StaticArray<string> = ["speed"];
+const TRIGGER_KEYS: StaticArray<string> = ["group", "value"];
+
 export function speed(req: u32, _param: string, body: usize, len: u32): void {
   if (!powered(req)) return;
   const v = jsonBody(req, body, len);
   if (v < 0) return;
   resetErrors();
-  if (!expectObject(v, "") || !onlyKeys(v, "", ["speed"])) return sendInvalid(req);
+  if (!checkFields(v, SPEED_KEYS, SPEED_KEYS, 0, 0, 0)) return sendInvalid(req);
   const s = member(v, "speed");
   const x = s >= 0 && kindOf(s) == J_NUMBER ? numberValue(s) : -1;
   if (!(x >= 0.1 && x <= 10.0)) {
@@ -96,7 +101,7 @@ export function trigger(req: u32, _param: string, body: usize, len: u32): void {
   const v = jsonBody(req, body, len);
   if (v < 0) return;
   resetErrors();
-  if (!expectObject(v, "") || !onlyKeys(v, "", ["group", "value"])) return sendInvalid(req);
+  if (!checkFields(v, TRIGGER_KEYS, TRIGGER_KEYS, 0, 0, 0)) return sendInvalid(req);
   const g = member(v, "group");
   const val = member(v, "value");
   if (val < 0 || !isInteger(val) || numberValue(val) < 0 || numberValue(val) > 255) {

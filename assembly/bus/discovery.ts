@@ -7,6 +7,7 @@ import { T_RESET, T_ASSIGN, T_PROBE, ADDR_BROADCAST, ADDR_LINK } from "./protoco
 import { tree, MAX_PANELS } from "../topology/tree";
 import { log, LOG_INFO, LOG_WARN } from "../util/log";
 import { wakeUp, wakeDone, WAKE_DISCOVERY } from "../core/wake";
+import { Fixed } from "../rt/fixed";
 
 /** How long a probe may stay unanswered before its slot counts as empty. */
 export const PROBE_TIMEOUT_MS: u32 = 100;
@@ -16,8 +17,8 @@ export const PROBE_TRIES: i32 = 3;
 let running = false;
 let limit: i32 = MAX_PANELS;
 // Depth-first stack: panel index and the next slot to probe.
-const stackPanel = new StaticArray<u8>(MAX_PANELS + 1);
-const stackSlot = new StaticArray<u8>(MAX_PANELS + 1);
+const stackPanel = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
+const stackSlot = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
 let depth: i32 = 0;
 // The outstanding probe.
 let awaitParent: i32 = 0;

@@ -17,10 +17,11 @@ import {
   MAX_PACKET,
 } from "./protocol";
 import { MAX_PANELS } from "../topology/tree";
+import { SCRATCH, RECORDS } from "../rt/scratch";
 
 const REC = 20;
 const PREPARE_BYTES = 25;
-const recs = memory.data(REC * (MAX_PANELS + 1));
+const recs = SCRATCH + RECORDS; // rt/scratch.ts: valid from the first record to the send
 // Per panel: 0 not included, MARKED included, IN_TABLE included and carried by the table (plan()).
 // Loops read these bytes and the records in place: no call per panel or word. A caller that walks
 // its own panels may mark them here itself and then give their range to includeRange().

@@ -6,21 +6,22 @@ import { T_QUERY, ADDR_BROADCAST } from "./protocol";
 import { tree, MAX_PANELS } from "../topology/tree";
 import { MAX_CONNECTIONS } from "../ws/connections";
 import { wakeUp, wakeDone, WAKE_QUERY } from "../core/wake";
+import { Fixed } from "../rt/fixed";
 
 export const QUERY_TIMEOUT_MS: u32 = 50;
 /** HTTP requests that may wait at once (more answer 503); WebSocket connections come on top. */
 export const MAX_WAITERS: i32 = 8;
 const WAITER_SLOTS = MAX_WAITERS + MAX_CONNECTIONS;
 
-export const replied = new StaticArray<bool>(MAX_PANELS + 1);
-export const replyOn = new StaticArray<bool>(MAX_PANELS + 1);
-export const replyColor = new StaticArray<u32>(MAX_PANELS + 1);
+export const replied = changetype<Fixed<bool>>(memory.data(MAX_PANELS + 1));
+export const replyOn = changetype<Fixed<bool>>(memory.data(MAX_PANELS + 1));
+export const replyColor = changetype<Fixed<u32>>(memory.data(4 * (MAX_PANELS + 1), 4));
 
 // Waiters: an HTTP request id, or a WebSocket connection id with the number of replies it is owed
 // (every GET_PANELS_STATES gets its PANELS_STATES, however many a connection sends meanwhile).
-const waiterId = new StaticArray<u32>(WAITER_SLOTS);
-const waiterIsWs = new StaticArray<bool>(WAITER_SLOTS);
-const waiterCount = new StaticArray<u32>(WAITER_SLOTS);
+const waiterId = changetype<Fixed<u32>>(memory.data(4 * WAITER_SLOTS, 4));
+const waiterIsWs = changetype<Fixed<bool>>(memory.data(WAITER_SLOTS));
+const waiterCount = changetype<Fixed<u32>>(memory.data(4 * WAITER_SLOTS, 4));
 let waiters = 0;
 let httpWaiters = 0;
 let active = false;

@@ -16,6 +16,7 @@ import { storeWrite } from "../store/kv";
 import * as w from "../json/writer";
 import { haltPlayback, refreshSceneLook } from "../playback/player";
 import { keepSlot, keepString, cloneString } from "../rt/arena";
+import { Fixed } from "../rt/fixed";
 
 /** Brightness, base colours and the active palette, to every panel. */
 export function pushAppearance(): void {
@@ -37,7 +38,7 @@ export function persistAppearance(): i32 {
 // queue is drained the two are the same again (appearanceCaughtUp).
 let aheadSet = false;
 let aheadBrightness: u32 = 0;
-const aheadColors = new StaticArray<u32>(3);
+const aheadColors = changetype<Fixed<u32>>(memory.data(4 * 3, 4));
 let aheadPalette = "";
 const aheadKept = keepSlot(64); // outlives the export (rt/arena.ts)
 

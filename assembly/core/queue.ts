@@ -27,24 +27,23 @@ const texts = memory.data(<i32>TEXT_ROOM * QUEUE_SIZE);
 /** Queued work outlives the export that queued it, and an export's memory is given back when it
  * returns (rt/arena.ts): a slot keeps its text as bytes in static memory and its appearance change
  * as plain fields, set with setText and setAppearance; text() and appearance() make them again in
- * the memory of the export that takes the item. */
+ * the memory of the export that takes the item. The slots themselves are static too (WORKS): no
+ * start-up block, no global for the ring. */
+@final
+@unmanaged
 export class Work {
-  kind: u8 = 0;
-  a: i32 = 0;
-  b: i32 = 0;
-  private at: usize = 0;
-  private textLen: i32 = -1; // -1: none
-  private hasPatch: bool = false;
-  private hasBrightness: bool = false;
-  private hasBaseColors: bool = false;
-  private brightness: u32 = 0;
-  private c0: u32 = 0;
-  private c1: u32 = 0;
-  private c2: u32 = 0;
-
-  constructor(index: i32) {
-    this.at = texts + <usize>index * TEXT_ROOM;
-  }
+  kind: u8;
+  a: i32;
+  b: i32;
+  private at: usize; // its text room, set once (slotAt)
+  private textLen: i32; // -1: none (enqueue clears it)
+  private hasPatch: bool;
+  private hasBrightness: bool;
+  private hasBaseColors: bool;
+  private brightness: u32;
+  private c0: u32;
+  private c1: u32;
+  private c2: u32;
 
   /** `s` fits: callers queue validated ids and names only. */
   setText(s: string | null): void {
@@ -87,15 +86,22 @@ export class Work {
   }
 }
 
-const ring = new StaticArray<Work>(QUEUE_SIZE);
-for (let i = 0; i < QUEUE_SIZE; i++) ring[i] = new Work(i);
+const WORK_SIZE = offsetof<Work>();
+const WORKS = memory.data(<i32>WORK_SIZE * QUEUE_SIZE, 4);
+
+/** Slot i of the ring (its text room set on first use). */
+function slotAt(i: i32): Work {
+  const w = changetype<Work>(WORKS + <usize>i * WORK_SIZE);
+  store<usize>(changetype<usize>(w), texts + <usize>i * TEXT_ROOM, offsetof<Work>("at"));
+  return w;
+}
 let head = 0; // next to take
 let size = 0;
 
 /** A free slot to fill, or null when the queue is full. */
 export function enqueue(kind: u8, a: i32, b: i32): Work | null {
   if (size == QUEUE_SIZE) return null;
-  const w = ring[(head + size) % QUEUE_SIZE];
+  const w = slotAt((head + size) % QUEUE_SIZE);
   size++;
   wakeUp(WAKE_QUEUE);
   w.kind = kind;
@@ -108,7 +114,7 @@ export function enqueue(kind: u8, a: i32, b: i32): Work | null {
 /** The oldest queued item, or null. The item stays valid until the next enqueue. */
 export function dequeue(): Work | null {
   if (size == 0) return null;
-  const w = ring[head];
+  const w = slotAt(head);
   head = (head + 1) % QUEUE_SIZE;
   size--;
   return w;

@@ -13,7 +13,7 @@
 // Everything is checked on the header bytes as sent (the host's rx buffer), without strings.
 import { sendError } from "./response";
 import { deviceName } from "../mqtt/config";
-import { allowedHosts } from "../state/config";
+import { allowedHostCount, allowedHostAt, allowedHostLength } from "../state/config";
 
 /** Longest Host or Origin value looked at; a longer one is not one of ours. */
 const VALUE_CAP: u32 = 255;
@@ -117,8 +117,8 @@ function isOwnName(): bool {
     const k = <u32>host.length;
     if (nameLen == k + 6 && equalsName(nameAt, k, host) && bytesEqual(nameAt + k, 6, DOT_LOCAL, 6)) return true;
   }
-  const extra = allowedHosts();
-  for (let i = 0; i < extra.length; i++) if (equalsName(nameAt, nameLen, extra[i])) return true;
+  const n = allowedHostCount();
+  for (let i = 0; i < n; i++) if (bytesEqual(nameAt, nameLen, allowedHostAt(i), allowedHostLength(i))) return true;
   return false;
 }
 

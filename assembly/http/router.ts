@@ -11,12 +11,11 @@ import { mqttAvailable } from "../mqtt/service";
 let paramStart: usize = 0;
 let paramLength: u32 = 0;
 
-/** Whether the pattern [k, end) of PATTERNS (UTF-16 units, "api/" before it) matches the path
- * [p, p+n); a `*` segment matches one path segment, whose bytes are left in paramStart/paramLength. */
+/** Whether the pattern [k, end) of PATTERNS (UTF-16 units) matches the path after "api/", [p, p+n);
+ * a `*` segment matches one path segment, whose bytes are left in paramStart/paramLength. */
 function matches(k: i32, end: i32, p: usize, n: u32): bool {
   paramLength = 0;
-  if (n < 4 || load<u32>(p) != 0x2f697061) return false; // "api/"
-  let i: u32 = 4;
+  let i: u32 = 0;
   const text = changetype<usize>(PATTERNS);
   for (; k < end; k++) {
     const c = <u32>load<u16>(text + ((<usize>k) << 1));
@@ -48,14 +47,15 @@ function findPath(url: usize, urlLen: u32): void {
   pathLength = n;
 }
 
-/** The first pattern line that matches the path (-1 none). */
+/** The first pattern line that matches the path (-1 none). Every pattern is under "api/". */
 function findPattern(): i32 {
+  if (pathLength < 4 || load<u32>(pathStart) != 0x2f697061) return -1; // "api/"
   const len = PATTERNS.length;
   let line = 0;
   for (let k = 0; k < len; line++) {
     let end = k;
     while (end < len && PATTERNS.charCodeAt(end) != 0x0a) end++;
-    if (matches(k, end, pathStart, pathLength)) return line;
+    if (matches(k, end, pathStart + 4, pathLength - 4)) return line;
     k = end + 1;
   }
   return -1;

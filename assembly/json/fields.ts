@@ -4,9 +4,11 @@
 // fields are checked (the first problem found is the 422 message, "<path>: <rule>"): its key (an
 // index into the key list), its kind and range, and where its value goes (the byte offset of a
 // field of the target object: offsetof<Class>("field")). A field with a check of its own (a colour
-// list, host names, a palette by name) is in the key list but not in the rows: its document checks
-// it after them.
-import { member, firstMember, nextMember, kindOf, numberValue, stringValue, J_TRUE } from "./reader";
+// list, host names, a palette by name, a palette's name and stops) is in the key list but not in the
+// rows: its document checks it after them. A document with no rows (count 0) gets the object and
+// accepted-fields checks alone. This file is the one place for that check (json/validate.ts's
+// onlyKeys has no caller left in the core).
+import { member, firstMember, nextMember, kindOf, numberValue, stringValue, intIn, J_TRUE } from "./reader";
 import { expectObject, expectHexColor, expectBool, expectInt, expectString, fail } from "./validate";
 
 /** true or false: a bool at the offset. */
@@ -21,6 +23,8 @@ export const F_TOPIC: u16 = 4;
 export const F_BYTES: u16 = 5;
 /** A colour "#RRGGBB" (either case): an i32 0xRRGGBB. */
 export const F_COLOR: u16 = 6;
+/** An integer that must be lo ("<key>: must be <lo>"; a schema version): an i32. */
+export const F_EQUALS: u16 = 7;
 /** Or'ed into a kind: the field must be present ("<key>: is required"). */
 export const F_REQUIRED: u16 = 8;
 
@@ -67,6 +71,9 @@ export function checkFields(
     } else if (type == F_INT) {
       if (!expectInt(t, key, lo, hi)) return false;
       store<i32>(at, <i32>numberValue(t));
+    } else if (type == F_EQUALS) {
+      if (intIn(t, lo, lo, -1) != lo) return fail(key, "must be " + lo.toString());
+      store<i32>(at, lo);
     } else if (type == F_COLOR) {
       const rgb = expectHexColor(t, key);
       if (rgb < 0) return false;

@@ -4,9 +4,10 @@
 // Content-Length; a larger one streams out chunked as the buffer fills.
 // Output is written synchronously, one document at a time, so one buffer serves them all.
 import { host_http_head, host_http_body, host_http_end, host_mqtt_append, host_mqtt_publish } from "../host/imports";
+import { SCRATCH, WRITER, WRITER_CAP } from "../rt/scratch";
 
-const CAP: u32 = 1024;
-const buf = memory.data(CAP);
+const CAP = WRITER_CAP;
+const buf = SCRATCH + WRITER; // rt/scratch.ts: shared with work that never runs while one writes
 let used: u32 = 0;
 let req: u32 = 0;
 let status: u32 = 200;

@@ -30,6 +30,7 @@ import {
 import { resetErrors, fail, parseHexColorAt, validationError } from "../json/validate";
 import { log, LOG_WARN } from "../util/log";
 import { STORE_MISSING } from "../store/kv";
+import { SCRATCH, PALETTE_FILE, PALETTE_FILE_CAP, PALETTE_KEY, PALETTE_CHECK } from "../rt/scratch";
 import * as w from "../json/writer";
 import { Palette, foldCase } from "./palette";
 import { validatePalette, nameToken, packStops } from "./validate";
@@ -41,7 +42,7 @@ export const MAX_CUSTOM_PALETTES: i32 = 64;
 /** Longest name in UTF-8 bytes: 30 code points of at most 4 bytes. */
 const MAX_NAME_BYTES: u32 = 120;
 /** Largest palette file accepted; the canonical form of the largest palette is about 420 bytes. */
-const FILE_CAP: u32 = 1024;
+const FILE_CAP = PALETTE_FILE_CAP;
 /** Largest listing read; more than 64 maximal keys fit, a longer one is cut (and logged). */
 const LIST_CAP: u32 = 32768;
 
@@ -51,9 +52,10 @@ export const P_IO_ERROR: i32 = -2;
 export const P_CORRUPT: i32 = -4;
 
 const prefixBytes = memory.data<u8>([0x70, 0x61, 0x6c, 0x65, 0x74, 0x74, 0x65, 0x73, 0x2f]); // "palettes/"
-const keyBuf = memory.data(256); // the key being looked up
-const checkBuf = memory.data(256); // the key a stored document's name maps to
-const fileBuf = memory.data(<i32>FILE_CAP + 1);
+// In the shared scratch region (rt/scratch.ts), valid within one call of this file.
+const keyBuf = SCRATCH + PALETTE_KEY; // the key being looked up
+const checkBuf = SCRATCH + PALETTE_CHECK; // the key a stored document's name maps to
+const fileBuf = SCRATCH + PALETTE_FILE;
 const HEX = "0123456789abcdef";
 
 // ---- keys -------------------------------------------------------------------------------------

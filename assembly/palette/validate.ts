@@ -15,9 +15,6 @@
 import {
   kindOf,
   member,
-  firstMember,
-  nextMember,
-  stringEquals,
   stringValue,
   sizeOf,
   element,
@@ -30,21 +27,22 @@ import {
   J_STRING,
   stringHasEscape as hasEscape,
 } from "../json/reader";
-import { expectObject, expectString, expectArray, parseHexColorAt, fail, join, unknownField } from "../json/validate";
+import { expectString, expectArray, parseHexColorAt, fail } from "../json/validate";
+import { checkFields, F_EQUALS } from "../json/fields";
 import { MAX_STOPS } from "./palette";
 
 export const PALETTE_SCHEMA_VERSION: i32 = 1;
 export const NAME_MAX_CHARS: i32 = 30;
 
+const KEYS: StaticArray<string> = ["schemaVersion", "name", "stops"];
+// The rows (json/fields.ts): schemaVersion, optional, must be 1; name and stops are checked below.
+// prettier-ignore
+const ROWS = memory.data<u16>([0, F_EQUALS, <u16>PALETTE_SCHEMA_VERSION, <u16>PALETTE_SCHEMA_VERSION, 0]);
+const version = memory.data(4);
+
 /** Validates a palette document at token `v`; false after recording the first problem. */
 export function validatePalette(v: i32): bool {
-  if (!expectObject(v, "")) return false;
-  for (let m = firstMember(v); m >= 0; m = nextMember(v, m)) {
-    if (!stringEquals(m, "schemaVersion") && !stringEquals(m, "name") && !stringEquals(m, "stops"))
-      return unknownField(stringValue(m), ["schemaVersion", "name", "stops"]);
-  }
-  const version = member(v, "schemaVersion");
-  if (version >= 0 && intIn(version, 1, 1, -1) != PALETTE_SCHEMA_VERSION) return fail("schemaVersion", "must be 1");
+  if (!checkFields(v, KEYS, KEYS, ROWS, 1, version)) return false;
   const name = member(v, "name");
   if (name < 0) return fail("name", "required");
   if (!checkName(name)) return false;

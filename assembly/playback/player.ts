@@ -30,9 +30,10 @@ import * as c from "./compile";
 import { readWritten } from "./bytes";
 import { sameName } from "../palette/palette";
 import { runnerStart, stopUntargeted } from "../runner/compile";
-import { rKind, R_RAIN, FLAT_STEP } from "../runner/fields";
+import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle, FLAT_SPAWNER } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
+import { Fixed } from "../rt/fixed";
 
 const S_WAIT: u8 = 0;
 const S_RUN: u8 = 1;
@@ -46,21 +47,21 @@ let sceneMs: f64 = 0;
 let lastNow: u32 = 0;
 let lookChanged = false;
 let nLayers = 0;
-const lstate = new StaticArray<u8>(8);
-const lstep = new StaticArray<i32>(8);
-const lstart = new StaticArray<f64>(8);
-const lreached = new StaticArray<i32>(8); // highest step completed in this cycle, -1 none
-const lfinished = new StaticArray<bool>(8);
-const lslots = new StaticArray<bool>(8); // the layer has animations on the panels
-const lslotStep = new StaticArray<i32>(8);
-const lspeed = new StaticArray<f64>(8); // the speed its current animations were prepared at
-const lfree = new StaticArray<bool>(8);
-const lrepeat = new StaticArray<bool>(8); // async true/loop/free: restarts its own sequence
-const lbarrier = new StaticArray<bool>(8);
-const ldisabled = new StaticArray<bool>(8);
-const lafter = new StaticArray<i32>(8);
-const lafterStep = new StaticArray<i32>(8);
-const lspawner = new StaticArray<bool>(8); // a spawner step of the layer is launching drops
+const lstate = changetype<Fixed<u8>>(memory.data(8));
+const lstep = changetype<Fixed<i32>>(memory.data(4 * 8, 4));
+const lstart = changetype<Fixed<f64>>(memory.data(8 * 8, 8));
+const lreached = changetype<Fixed<i32>>(memory.data(4 * 8, 4)); // highest step completed in this cycle, -1 none
+const lfinished = changetype<Fixed<bool>>(memory.data(8));
+const lslots = changetype<Fixed<bool>>(memory.data(8)); // the layer has animations on the panels
+const lslotStep = changetype<Fixed<i32>>(memory.data(4 * 8, 4));
+const lspeed = changetype<Fixed<f64>>(memory.data(8 * 8, 8)); // the speed its current animations were prepared at
+const lfree = changetype<Fixed<bool>>(memory.data(8));
+const lrepeat = changetype<Fixed<bool>>(memory.data(8)); // async true/loop/free: restarts its own sequence
+const lbarrier = changetype<Fixed<bool>>(memory.data(8));
+const ldisabled = changetype<Fixed<bool>>(memory.data(8));
+const lafter = changetype<Fixed<i32>>(memory.data(4 * 8, 4));
+const lafterStep = changetype<Fixed<i32>>(memory.data(4 * 8, 4));
+const lspawner = changetype<Fixed<bool>>(memory.data(8)); // a spawner step of the layer is launching drops
 
 /** Plays a stored scene (the one-shot scene when `id` is ONE_SHOT_ID) from its compiled form, or,
  * when it has none that matches its file, from its JSON (parsed, validated and compiled as at save).
@@ -115,7 +116,7 @@ function playJson(id: string): bool {
   return ok;
 }
 
-const slotUsed = new StaticArray<bool>(MAX_LAYERS + 1);
+const slotUsed = changetype<Fixed<bool>>(memory.data(MAX_LAYERS + 1));
 
 /** Palette slot 0 gets the scene's palette when the scene changes the look (or the appearance's
  * again after a scene that did); each layer override palette used by an enabled layer with panels
@@ -191,7 +192,7 @@ function startStep(l: i32, now: u32): void {
   const d = <f64>c.stepDuration[s];
   const rec = c.records + <usize>(s * c.REC);
   if (kind == c.K_RUNNER) {
-    if (rKind[s] >= R_RAIN) {
+    if (runnerAt(s).kind >= R_RAIN) {
       // a spawner's drops are not the layer's slots: they finish on their own (see spawn.ts)
       spawnerStart(l, g, s, rec, now);
       lspawner[l] = true;
@@ -255,7 +256,7 @@ export function playFlat(now: u32): void {
   if (c.flatKind == c.K_RUNNER) {
     const s = FLAT_STEP;
     // not scaled by the scene speed
-    if (rKind[s] >= R_RAIN) {
+    if (runnerAt(s).kind >= R_RAIN) {
       spawnerStart(FLAT_SPAWNER, g, s, c.flatRecord, now, true);
       flatSpawnGroup = g;
       flatSpawnEnd = c.flatDuration > 0 ? max<u32>(1, now + c.flatDuration) : 0;

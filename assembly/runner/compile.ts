@@ -9,10 +9,11 @@ import { sets, setCount, SET_WORDS } from "../topology/targeting";
 import { count, root, children } from "../topology/rooted";
 import { MAX_PANELS } from "../topology/tree";
 import { computeHops, hops, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
-import { updateLayout, layoutValid, layoutX, layoutY, IX, IY, HALF_SQRT3 } from "./layout";
+import { updateLayout, layoutValid, layoutX, layoutY, latticeX, latticeY, HALF_SQRT3 } from "./layout";
 import { R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE, R_RAIN } from "./fields";
 import * as f from "./fields";
 import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
+import { SCRATCH, START_COORDINATE, START_LEAVES } from "../rt/scratch";
 
 /** The kind byte of each mode: runner pulse (kind 9) with a window (0x80; width 0 for one sweep,
  * so it rises from the background; `count` sweeps are a series, the window at the start of each
@@ -49,10 +50,10 @@ let thickness: f64 = 0;
 let clockwise = false;
 // Per panel (index << 3), what a sweep starts from: hops, the projection on the axis, or the
 // distance to the source (RIPPLE); worked out once per step for every panel.
-const coordinate = memory.data(8 * (MAX_PANELS + 1));
+const coordinate = SCRATCH + START_COORDINATE;
 /** The leaves seen from the effective root, in index order (RIPPLE and WHEEL from `leaves`; RIPPLE's
  * nearest leaf sorts them by x, after any use of the order). */
-const leaves = memory.data(MAX_PANELS);
+const leaves = SCRATCH + START_LEAVES;
 let leafCount = 0;
 
 /** v modulo m, in [0, m) (no f64 `%`, which would pull in fmod). */
@@ -82,7 +83,8 @@ function findLeaves(): void {
 
 /** The centre of a source: its panel, or the average of the leaves or of every panel. */
 function centre(s: i32): void {
-  const src = <i32>f.rSource[s];
+  const r = f.runnerAt(s);
+  const src = <i32>r.source;
   cx = 0;
   cy = 0;
   if (src == SRC_ALL || src == SRC_LEAVES) {
@@ -96,24 +98,20 @@ function centre(s: i32): void {
     cy /= <f64>n;
     return;
   }
-  const p = sourcePanel(src, f.rPanel[s]);
+  const p = sourcePanel(src, r.panel);
   cx = layoutX(p);
   cy = layoutY(p);
-}
-
-function lx(q: usize): i32 {
-  return <i32>load<i16>(IX + (q << 1));
 }
 
 /** Sorts `leaves` by lattice x (insertion sort: a few dozen leaves, once per step). */
 function sortLeavesByX(): void {
   for (let k = 1; k < leafCount; k++) {
     const q = load<u8>(leaves + k);
-    const xq = lx(q);
+    const xq = latticeX(<i32>q);
     let j = k;
     for (; j > 0; j--) {
       const r = load<u8>(leaves + j - 1);
-      if (lx(r) <= xq) break;
+      if (latticeX(<i32>r) <= xq) break;
       store<u8>(leaves + j, r);
     }
     store<u8>(leaves + j, q);
@@ -129,8 +127,8 @@ function sortLeavesByX(): void {
 function prepareCoordinates(perLeaf: bool): void {
   if (perLeaf && coord == 2) sortLeavesByX();
   for (let i = 1; i <= count; i++) {
-    const xi = <i32>load<i16>(IX + ((<usize>i) << 1));
-    const yi = <i32>load<i16>(IY + ((<usize>i) << 1));
+    const xi = latticeX(i);
+    const yi = latticeY(i);
     const fx = <f64>xi * HALF_SQRT3; // layoutX(i)
     const fy = <f64>yi * 0.5;
     let v: f64;
@@ -148,14 +146,14 @@ function prepareCoordinates(perLeaf: bool): void {
       let b = leafCount;
       while (a < b) {
         const m = (a + b) >> 1;
-        if (<i32>load<i16>(IX + ((<usize>load<u8>(leaves + m)) << 1)) < xi) a = m + 1;
+        if (latticeX(<i32>load<u8>(leaves + m)) < xi) a = m + 1;
         else b = m;
       }
       for (let s = 1; s >= -1; s -= 2) {
         for (let k = s > 0 ? a : a - 1; k >= 0 && k < leafCount; k += s) {
           const q = <usize>load<u8>(leaves + k);
-          const xq = <i32>load<i16>(IX + (q << 1));
-          const yq = <i32>load<i16>(IY + (q << 1));
+          const xq = latticeX(<i32>q);
+          const yq = latticeY(<i32>q);
           const ex = 3 * (xi - xq) * (xi - xq);
           if (ex > best) break;
           const e = ex + (yi - yq) * (yi - yq);
@@ -183,8 +181,8 @@ function prepareCoordinates(perLeaf: bool): void {
 function fill(i: i32, p: usize): void {
   memory.copy(p, template, 20);
   if (mode == 3) {
-    const dx = <f64>lx(i) * HALF_SQRT3 - cx; // layoutX(i), layoutY(i)
-    const dy = <f64>load<i16>(IY + ((<usize>i) << 1)) * 0.5 - cy;
+    const dx = <f64>latticeX(i) * HALF_SQRT3 - cx; // layoutX(i), layoutY(i)
+    const dy = <f64>latticeY(i) * 0.5 - cy;
     const d = Math.sqrt(dx * dx + dy * dy);
     let deg: f64 = sector;
     // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
@@ -269,34 +267,35 @@ function uniform(words: usize, first: i32): bool {
  * sent) for a spawner, an empty target set, or a WHEEL whose layout cannot be embedded.
  */
 export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, durationMs: f64, speed: f64): bool {
-  const k = f.rKind[s];
+  const r = f.runnerAt(s);
+  const k = r.kind;
   const t = setCount(set);
   if (k >= R_RAIN || t == 0 || count == 0) return false;
   updateLayout();
-  const geometric = f.rGeometric[s] && layoutValid();
+  const geometric = r.geometric && layoutValid();
   if (k == R_WHEEL && !layoutValid()) return false;
   const words = changetype<usize>(sets) + ((<usize>set * SET_WORDS) << 2);
-  const src = <i32>f.rSource[s];
+  const src = <i32>r.source;
   step = s;
   T = durationMs > 0 ? durationMs : 1000 / speed;
-  const sweeps = <i32>f.rCount[s];
+  const sweeps = <i32>r.count;
   series = false;
   mode = 3;
   L = 1;
   if (src == SRC_LEAVES) findLeaves();
   if (k == R_WHEEL) {
     centre(s);
-    lines = <f64>f.rLines[s];
+    lines = <f64>r.lines;
     lap = T / lines;
     sector = 360 / lines;
-    thickness = <f64>f.rThickness[s];
-    clockwise = f.rReverse[s];
+    thickness = <f64>r.thickness;
+    clockwise = r.reverse;
   } else {
-    const w = <f64>max<u8>(f.rWidth[s], 1);
+    const w = <f64>max<u8>(r.width, 1);
     coord = !geometric ? 0 : k == R_RIPPLE ? 2 : 1;
-    if (coord == 0) computeHops(src, f.rPanel[s], false);
+    if (coord == 0) computeHops(src, r.panel, false);
     if (coord == 1) {
-      const k2 = (<i32>f.rAngle[s]) >> 1; // 2-degree resolution
+      const k2 = (<i32>r.angle) >> 1; // 2-degree resolution
       ax = cos2(k2);
       ay = sin2(k2);
     }
@@ -318,16 +317,16 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     const hi = coord == 2 ? vh + 1 + ringWidth : vh + extent;
     L = hi - lo;
     span = L;
-    flip = f.rReverse[s];
+    flip = r.reverse;
     if (k == R_BOUNCE) {
       mode = 2;
       L = Math.max(L, 1); // the band's centre travels the coordinate range in one pass
       lap = T;
-    } else if (f.rRepeat[s]) {
+    } else if (r.repeat) {
       // N laps of T in flight, `count` sweeps T/count apart: together one train whose sweeps come
       // every T / lcm(N, count) (every a/count + b/N of T is a multiple of it)
       mode = 1;
-      const n = <i32>f.rRepeatCount[s];
+      const n = <i32>r.repeatCount;
       lap = T / <f64>((n / gcd(n, sweeps)) * sweeps);
     } else {
       mode = 0;
@@ -353,7 +352,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   }
   store<u16>(p, 0, 14);
   memory.copy(p + 16, rec + 10, 4); // rise, fall, from, to
-  if (mode == 2) store<u16>(p, <u16>max(min(round(<f64>max<u8>(f.rWidth[s], 1) * K), 65535), 1), 6);
+  if (mode == 2) store<u16>(p, <u16>max(min(round(<f64>max<u8>(r.width, 1) * K), 65535), 1), 6);
   // each panel's record, sent as unicasts or as pulse tables, whichever is smaller (pulse-table.ts)
   const records = recordAt(0);
   let first = 0;

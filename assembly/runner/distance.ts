@@ -1,8 +1,10 @@
 // Topology distance coordinates: per panel the hop distance from a runner's source over the
-// physical links, honouring the logical root (call rootAt() first). Fixed arrays, no allocation.
+// physical links, honouring the logical root (call rootAt() first). Fixed arrays (rt/scratch.ts:
+// valid during a runner step's start only), no allocation.
 // See docs/runners.md.
 import { tree, MAX_PANELS } from "../topology/tree";
 import { root, count, children } from "../topology/rooted";
+import { SCRATCH, START_HOPS, START_QUEUE } from "../rt/scratch";
 
 export const SRC_ROOT: i32 = 0;
 export const SRC_LEAVES: i32 = 1;
@@ -10,11 +12,11 @@ export const SRC_PANEL: i32 = 2;
 export const SRC_ALL: i32 = 3;
 
 /** The coordinate of panel i (1-based) after computeHops: load<u8>(hops + i). */
-export const hops = memory.data(MAX_PANELS + 1);
+export const hops = SCRATCH + START_HOPS;
 /** The largest coordinate over the discovered panels. */
 export let maxHops: i32 = 0;
 
-const queue = memory.data(MAX_PANELS + 1);
+const queue = SCRATCH + START_QUEUE;
 const UNSEEN: u8 = 255;
 
 /** The panel a source names: the effective root for `root`, an unknown `panel:N` and (as the

@@ -42,21 +42,33 @@ export const FLAT_STEP = 96;
 /** Compiling a scene parses its runner steps here: never into a step that may be playing. */
 export const SCRATCH_STEP = FLAT_STEP + 1;
 const N = FLAT_STEP + 2;
-export const rKind = new StaticArray<u8>(N);
-export const rSource = new StaticArray<u8>(N);
-export const rPanel = new StaticArray<u8>(N);
-export const rGeometric = new StaticArray<bool>(N);
-export const rReverse = new StaticArray<bool>(N);
-export const rRepeat = new StaticArray<bool>(N);
-export const rAngle = new StaticArray<u16>(N);
-export const rWidth = new StaticArray<u8>(N);
-export const rCount = new StaticArray<u8>(N);
-export const rRepeatCount = new StaticArray<u8>(N);
-export const rLines = new StaticArray<u8>(N);
-export const rThickness = new StaticArray<u16>(N);
-export const rAmount = new StaticArray<u8>(N);
-export const rWaves = new StaticArray<u8>(N);
-export const rSpeed = new StaticArray<u16>(N);
+/** A runner step's fields, parsed once (parseRunner, or nextRunner from the compiled form); in the
+ * compiled form's order (FIELD_AT). In static memory: no allocation, no global a table. */
+@unmanaged
+export class RunnerStep {
+  kind: u8; // R_WAVE-MATRIX
+  source: u8; // SRC_ROOT-SRC_ALL
+  panel: u8;
+  geometric: bool;
+  reverse: bool;
+  repeat: bool;
+  angle: u16; // 0-359
+  width: u8;
+  count: u8; // 1-30
+  repeatCount: u8;
+  lines: u8; // 1-6
+  thickness: u16; // 0-359
+  amount: u8;
+  waves: u8;
+  speed: u16;
+}
+const STEP_SIZE = offsetof<RunnerStep>();
+const STEPS = memory.data(<i32>STEP_SIZE * N, 2);
+
+/** Step `s`'s fields. */
+export function runnerAt(s: i32): RunnerStep {
+  return changetype<RunnerStep>(STEPS + <usize>s * STEP_SIZE);
+}
 
 /** The `source` names, at their SRC_* values (SRC_PANEL is `panel:N`), then the legacy form. */
 const SOURCES: StaticArray<string> = ["root", "leaves", "", "all", "geometric"];
@@ -91,7 +103,8 @@ export function identityOf(a: i32): u8 {
  */
 export function parseRunner(s: i32, rec: usize): void {
   const k = <u8>max(nameIndex(slot[K_RUNNER], RUNNERS), 0);
-  rKind[s] = k;
+  const r = runnerAt(s);
+  r.kind = k;
   // source (and the legacy forms originPanel: N and source: "geometric"); validated
   const t = slot[K_SOURCE];
   let src = nameIndex(t, SOURCES);
@@ -100,14 +113,14 @@ export function parseRunner(s: i32, rec: usize): void {
   const geometric = src == SOURCES.length - 1;
   if (panel > 0) src = SRC_PANEL;
   else if (src < 0 || geometric) src = SRC_ROOT;
-  rSource[s] = <u8>src;
-  rPanel[s] = <u8>min(panel, 255);
+  r.source = <u8>src;
+  r.panel = <u8>min(panel, 255);
   const dir = slot[K_DIRECTIONALITY];
   // MATRIX is geometric unless told otherwise (scene format, "Spawner details")
-  rGeometric[s] = geometric || (dir >= 0 ? stringEquals(dir, "geometric") : k == R_RAIN + 2);
-  rReverse[s] = yes(K_REVERSE);
-  rRepeat[s] = yes(K_REPEAT);
-  rAngle[s] = <u16>num(K_ANGLE, 0);
+  r.geometric = geometric || (dir >= 0 ? stringEquals(dir, "geometric") : k == R_RAIN + 2);
+  r.reverse = yes(K_REVERSE);
+  r.repeat = yes(K_REPEAT);
+  r.angle = <u16>num(K_ANGLE, 0);
   // width: the runner's own key, else width, else params[0], else the default
   const key = k == R_WAVE ? K_WAVE_WIDTH : k == R_RIPPLE ? K_RIPPLE_WIDTH : K_WIDTH;
   let w = num(key, -1);
@@ -116,22 +129,22 @@ export function parseRunner(s: i32, rec: usize): void {
     const p = slot[K_PARAMS];
     if (p >= 0 && sizeOf(p) > 0) w = load<u8>(rec + 10); // encodeStep put params[0] there
   }
-  rWidth[s] = <u8>(w < 0 ? WIDTH_DEFAULT[k] : w);
-  rCount[s] = <u8>num(K_COUNT, 1);
-  rRepeatCount[s] = <u8>num(K_REPEAT_COUNT, 1);
-  rLines[s] = <u8>num(K_LINES, 1);
-  rThickness[s] = <u16>num(K_THICKNESS, 0);
-  rWaves[s] = <u8>num(K_WAVES, 1);
-  rSpeed[s] = <u16>num(K_SPEED, 0);
+  r.width = <u8>(w < 0 ? WIDTH_DEFAULT[k] : w);
+  r.count = <u8>num(K_COUNT, 1);
+  r.repeatCount = <u8>num(K_REPEAT_COUNT, 1);
+  r.lines = <u8>num(K_LINES, 1);
+  r.thickness = <u16>num(K_THICKNESS, 0);
+  r.waves = <u8>num(K_WAVES, 1);
+  r.speed = <u16>num(K_SPEED, 0);
   const a = max(nameIndex(slot[K_ANIMATES], ANIMATES), 0);
-  rAmount[s] = <u8>num(K_AMOUNT, a == 3 ? 128 : 255 - IDENTITY[a]);
+  r.amount = <u8>num(K_AMOUNT, a == 3 ? 128 : 255 - IDENTITY[a]);
   recordTail(s, rec);
 }
 
 /** Bytes 10-13 of runner step `s`'s record (its animates target in byte 1) from its fields: the
  * compiled form leaves them out. */
 export function recordTail(s: i32, rec: usize): void {
-  const k = rKind[s];
+  const k = runnerAt(s).kind;
   // the pulse shape: WAVE and BOUNCE a triangle, RIPPLE a sharp front fading over its width,
   // CHASE and WHEEL hard-edged
   const rise: u8 = k == R_WAVE || k == R_BOUNCE ? 128 : 0;
@@ -139,7 +152,7 @@ export function recordTail(s: i32, rec: usize): void {
   store<u8>(rec + 10, rise);
   store<u8>(rec + 11, fall);
   store<u8>(rec + 12, identityOf(load<u8>(rec, 1)));
-  store<u8>(rec + 13, rAmount[s]);
+  store<u8>(rec + 13, runnerAt(s).amount);
 }
 
 // The compiled scene form stores a runner step's fields packed to their bit widths (12 bytes), in
@@ -167,26 +180,21 @@ function field(p: usize, width: u32, wide: bool = false): void {
   else store<u8>(p, <u8>v);
 }
 
+// Each field of RunnerStep in the compiled form: its offset, its width in bits (+ WIDE: a u16).
+const WIDE: u8 = 0x80;
+// prettier-ignore
+const FIELD_AT = memory.data<u8>([
+  0, 3, 1, 2, 2, 8, 3, 1, 4, 1, 5, 1, 6, 9 | WIDE, 8, 8, 9, 5, 10, 8, 11, 3, 12, 9 | WIDE, 14, 8, 15, 8, 16, 16 | WIDE,
+]);
+
 function fields(s: i32): void {
-  const at = <usize>s;
-  const wide = at << 1;
+  const at = changetype<usize>(runnerAt(s));
   bits = 0;
   count = 0;
-  field(changetype<usize>(rKind) + at, 3); // R_WAVE-MATRIX
-  field(changetype<usize>(rSource) + at, 2); // SRC_ROOT-SRC_ALL
-  field(changetype<usize>(rPanel) + at, 8);
-  field(changetype<usize>(rGeometric) + at, 1);
-  field(changetype<usize>(rReverse) + at, 1);
-  field(changetype<usize>(rRepeat) + at, 1);
-  field(changetype<usize>(rAngle) + wide, 9, true); // 0-359
-  field(changetype<usize>(rWidth) + at, 8);
-  field(changetype<usize>(rCount) + at, 5); // 1-30
-  field(changetype<usize>(rRepeatCount) + at, 8);
-  field(changetype<usize>(rLines) + at, 3); // 1-6
-  field(changetype<usize>(rThickness) + wide, 9, true); // 0-359
-  field(changetype<usize>(rAmount) + at, 8);
-  field(changetype<usize>(rWaves) + at, 8);
-  field(changetype<usize>(rSpeed) + wide, 16, true);
+  for (let i = 0; i < 30; i += 2) {
+    const w = load<u8>(FIELD_AT + i, 1);
+    field(at + load<u8>(FIELD_AT + i), w & ~WIDE, (w & WIDE) != 0);
+  }
   if (writing && count > 0) put(bits);
 }
 

@@ -35,11 +35,12 @@ export const HALF_SQRT3: f64 = 0.8660254037844386;
 /** Side of a panel in layout units. */
 export const SIDE: f64 = 1.7320508075688772;
 
-function x(i: i32): i32 {
+/** Panel i's lattice coordinates (IX, IY): runner/compile.ts reads them too. */
+export function latticeX(i: i32): i32 {
   return load<i16>(IX + ((<usize>i) << 1));
 }
 
-function y(i: i32): i32 {
+export function latticeY(i: i32): i32 {
   return load<i16>(IY + ((<usize>i) << 1));
 }
 
@@ -65,16 +66,16 @@ export function updateLayout(): void {
     const inEdge = <i32>load<u8>(inEdges + i);
     const k = <i32>load<u8>(linkEdges + <usize>(i * 3 + inEdge)); // tree.connectedEdge(i, inEdge)
     const out = (<i32>load<u8>(turn + p) + 4 * k) % 12; // the parent's slot k normal
-    store<i16>(IX + ((<usize>i) << 1), <i16>(x(p) + load<i8>(DX + out)));
-    store<i16>(IY + ((<usize>i) << 1), <i16>(y(p) + load<i8>(DY + out)));
+    store<i16>(IX + ((<usize>i) << 1), <i16>(latticeX(p) + load<i8>(DX + out)));
+    store<i16>(IY + ((<usize>i) << 1), <i16>(latticeY(p) + load<i8>(DY + out)));
     store<u8>(turn + i, <u8>((out + 6 - 4 * inEdge + 12) % 12));
   }
-  const ox = x(root);
-  const oy = y(root);
+  const ox = latticeX(root);
+  const oy = latticeY(root);
   memory.fill(bucket, 0, BUCKETS);
   for (let i = 1; i <= count; i++) {
-    const px = x(i) - ox;
-    const py = y(i) - oy;
+    const px = latticeX(i) - ox;
+    const py = latticeY(i) - oy;
     store<i16>(IX + ((<usize>i) << 1), <i16>px);
     store<i16>(IY + ((<usize>i) << 1), <i16>py);
     // distinct triangles of the tiling have distinct centres (at least 1 apart, twice the
@@ -87,7 +88,7 @@ export function updateLayout(): void {
         store<u8>(bucket + h, <u8>i);
         break;
       }
-      if (x(q) == px && y(q) == py) valid = false;
+      if (latticeX(q) == px && latticeY(q) == py) valid = false;
       h = (h + 1) & (BUCKETS - 1);
     }
   }
@@ -104,11 +105,11 @@ export function layoutCount(): i32 {
 
 /** Centre of panel i, in layout units (adjacent centres 1 apart). */
 export function layoutX(i: i32): f64 {
-  return <f64>x(i) * HALF_SQRT3;
+  return <f64>latticeX(i) * HALF_SQRT3;
 }
 
 export function layoutY(i: i32): f64 {
-  return <f64>y(i) * 0.5;
+  return <f64>latticeY(i) * 0.5;
 }
 
 /** The direction (degrees, counterclockwise from +x) of panel i's slot 0 outward normal; its

@@ -5,13 +5,14 @@ import { tree, MAX_PANELS } from "../topology/tree";
 import { rparent, children, depth, count } from "../topology/rooted";
 import { layoutX, layoutY } from "./layout";
 import { rngBelow, rngUnit } from "./random";
+import { SCRATCH, PATH_PANELS, PATH_POSITIONS, PATH_LEVELS } from "../rt/scratch";
 
-// The path of the drop being launched, static (no allocation): per entry i its panel (u8), its
+// The path of the drop being launched, static (rt/scratch.ts: valid during its launch only): per entry i its panel (u8), its
 // position (f64) and its level (u16, 0-256: 256 full brightness; MATRIX lines fade with the
 // distance to the line).
-const panels = memory.data(MAX_PANELS);
-const positions = memory.data(MAX_PANELS * 8, 8);
-const levels = memory.data(MAX_PANELS * 2, 2);
+const panels = SCRATCH + PATH_PANELS;
+const positions = SCRATCH + PATH_POSITIONS;
+const levels = SCRATCH + PATH_LEVELS;
 export let pathLen = 0;
 
 export function pathPanel(i: i32): i32 {

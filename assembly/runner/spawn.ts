@@ -128,7 +128,7 @@ function layerSlots(l: i32): i32 {
   for (let i = 0; i < stepCount[l]; i++) {
     const st = l * MAX_STEPS + i;
     const k = c.stepKind[st];
-    if (k == c.K_LOCAL || (k == c.K_RUNNER && f.rKind[st] < f.R_RAIN)) return 1;
+    if (k == c.K_LOCAL || (k == c.K_RUNNER && f.runnerAt(st).kind < f.R_RAIN)) return 1;
   }
   return 0;
 }
@@ -213,14 +213,15 @@ function candidate(s: i32, r: i32): i32 {
  * except with `flat`. `now` is the wall clock.
  */
 export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now: u32, flat: bool = false): void {
-  const spawner = <i32>f.rKind[step] - f.R_RAIN;
-  const amount = <i32>f.rAmount[step];
-  const perSecond = <i32>f.rWaves[step];
-  const speedMs = <i32>f.rSpeed[step];
-  const tail = <i32>f.rWidth[step];
-  const geometric = f.rGeometric[step];
-  const angle = <i32>f.rAngle[step];
-  const rev = f.rReverse[step];
+  const r = f.runnerAt(step);
+  const spawner = <i32>r.kind - f.R_RAIN;
+  const amount = <i32>r.amount;
+  const perSecond = <i32>r.waves;
+  const speedMs = <i32>r.speed;
+  const tail = <i32>r.width;
+  const geometric = r.geometric;
+  const angle = <i32>r.angle;
+  const rev = r.reverse;
   if (layer < 0 || layer >= N || spawner < SP_RAIN || spawner > SP_MATRIX) return;
   const sp = spawnerAt(layer);
   sp.kind = spawner;

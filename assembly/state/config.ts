@@ -5,6 +5,7 @@ import { member, sizeOf, element, stringValue, lengthOf, sourceOf } from "../jso
 import { expectArray, expectString, fail } from "../json/validate";
 import { checkFields, F_INT } from "../json/fields";
 import * as w from "../json/writer";
+import { Fixed } from "../rt/fixed";
 
 export const CONFIG_KEY = "configuration";
 export const POWER_KEY = "power";
@@ -25,9 +26,9 @@ export class Configuration {
 export const config = new Configuration();
 // The names outlive the export that set them, and an export's memory is given back when it returns
 // (rt/arena.ts): they are kept as bytes in static memory (host names are ASCII) and made into strings
-// again by allowedHosts(), in the memory of the export that asks.
+// again by allowedHosts(), in the memory of the export that asks (http/origin.ts reads the bytes).
 const hostBytes = memory.data(MAX_ALLOWED_HOSTS * MAX_HOST_NAME);
-const hostLength = new StaticArray<u8>(MAX_ALLOWED_HOSTS);
+const hostLength = changetype<Fixed<u8>>(memory.data(MAX_ALLOWED_HOSTS));
 let hostCount = 0;
 
 /** Makes `hosts` (validated: at most MAX_ALLOWED_HOSTS names of MAX_HOST_NAME ASCII bytes) the
@@ -40,6 +41,17 @@ export function setAllowedHosts(hosts: string[]): void {
     for (let k = 0; k < n; k++) store<u8>(hostBytes + i * MAX_HOST_NAME + k, <u8>h.charCodeAt(k));
     hostLength[i] = <u8>n;
   }
+}
+
+/** How many names allowedHosts holds; the bytes of name i (ASCII) and their length. */
+export function allowedHostCount(): i32 {
+  return hostCount;
+}
+export function allowedHostAt(i: i32): usize {
+  return hostBytes + i * MAX_HOST_NAME;
+}
+export function allowedHostLength(i: i32): u32 {
+  return hostLength[i];
 }
 
 /** The allowed names (new strings). */

@@ -2,17 +2,18 @@
 // root): depth, parent, children count, canonical depth-first order. Recomputed by `rootAt` into
 // fixed arrays (no allocation); neighbours are the physical links (tree.linkPanel).
 import { tree, MAX_PANELS, effectiveRoot } from "./tree";
+import { Fixed } from "../rt/fixed";
 
 /** Per panel index: hops from the root, the parent towards the root (0 for the root), children. */
-export const depth = new StaticArray<u8>(MAX_PANELS + 1);
-export const rparent = new StaticArray<u8>(MAX_PANELS + 1);
-export const children = new StaticArray<u8>(MAX_PANELS + 1);
+export const depth = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
+export const rparent = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
+export const children = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
 /** order[k]: the panel at canonical position k (0-based). */
-export const order = new StaticArray<u8>(MAX_PANELS);
+export const order = changetype<Fixed<u8>>(memory.data(MAX_PANELS));
 export let root: i32 = 1;
 export let count: i32 = 0;
 
-const stack = new StaticArray<u8>(MAX_PANELS + 1);
+const stack = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
 
 /** Roots the tree at `logicalRoot` (a missing panel means the physical root). A stable walk: from
  * each panel, its neighbours in slot order 0, 1, 2, each subtree finished before the next. */

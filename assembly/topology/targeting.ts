@@ -6,12 +6,13 @@ import * as S from "../scene/targeting";
 import { next, nextF64, malformed, overrun } from "../playback/bytes";
 import { tree } from "./tree";
 import { depth, children, order, root, count, inSubtree } from "./rooted";
+import { Fixed } from "../rt/fixed";
 
 export const SET_WORDS = 4;
 /** Pool slots: 0-9 for the caller (0-7 layers, 8 the flat animation, 9 a layer's fallback), 10
  * and up scratch for nested selectors (2 per level, 5 levels). */
 const POOL = 20;
-export const sets = new StaticArray<u32>(POOL * SET_WORDS);
+export const sets = changetype<Fixed<u32>>(memory.data(4 * (POOL * SET_WORDS), 4));
 
 // Sets are indexed by pool slot (< POOL) and panel index (1-127): every access is in range.
 export function setClear(s: i32): void {

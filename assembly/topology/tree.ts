@@ -2,18 +2,33 @@
 // wired to the controller. Each panel has three edge slots 0-2; `inEdge` is the slot facing its
 // parent. Arrays are fixed-size for the largest variant, so discovery never allocates.
 
+import { Fixed } from "../rt/fixed";
+
 export const MAX_PANELS: i32 = 100;
 const SLOTS = (MAX_PANELS + 1) * 3;
+// The tables, in static memory (rt/fixed.ts): the Tree's getters name them.
+const PARENT = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
+const IN_EDGE = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
+const LINK_PANEL = changetype<Fixed<u8>>(memory.data(SLOTS));
+const LINK_EDGE = changetype<Fixed<u8>>(memory.data(SLOTS));
 
 export class Tree {
   count: i32 = 0;
   /** Bumped by every change, so what is computed from the tree (the layout) knows when to redo it. */
   version: u32 = 0;
-  parent: StaticArray<u8> = new StaticArray<u8>(MAX_PANELS + 1);
-  inEdge: StaticArray<u8> = new StaticArray<u8>(MAX_PANELS + 1);
+  @inline get parent(): Fixed<u8> {
+    return PARENT;
+  }
+  @inline get inEdge(): Fixed<u8> {
+    return IN_EDGE;
+  }
   // Per (panel, slot): the panel and slot at the other end, 0/0 when unoccupied or the controller.
-  linkPanel: StaticArray<u8> = new StaticArray<u8>(SLOTS);
-  linkEdge: StaticArray<u8> = new StaticArray<u8>(SLOTS);
+  @inline get linkPanel(): Fixed<u8> {
+    return LINK_PANEL;
+  }
+  @inline get linkEdge(): Fixed<u8> {
+    return LINK_EDGE;
+  }
 
   clear(): void {
     this.count = 0;

@@ -73,15 +73,15 @@ export function handleFrame(conn: u32, ptr: usize, len: u32, now: u32): void {
       break;
     }
     case WS_PING:
-      sendFrame(conn, WS_PONG, 0);
+      sendFrame(conn, WS_PONG, 0, txPayload(0));
       break;
   }
 }
 
 /** EDGES_LIST: count u16, then per panel and slot 0-2: panel, slot, connected panel, connected slot (u16 each). */
 export function sendEdgesList(conn: u32): void {
-  const out = txPayload();
   const n = tree.count * 3;
+  const out = txPayload(2 + <u32>n * 8);
   store<u16>(out, <u16>n);
   let p = out + 2;
   for (let i = 1; i <= tree.count; i++) {
@@ -93,13 +93,13 @@ export function sendEdgesList(conn: u32): void {
       p += 8;
     }
   }
-  sendFrame(conn, WS_EDGES_LIST, 2 + <u32>n * 8);
+  sendFrame(conn, WS_EDGES_LIST, 2 + <u32>n * 8, out);
 }
 
 /** PANELS_STATES for the live query just completed: the panels that replied, in index order. */
 export function sendPanelsStates(conn: u32): void {
   if (!isOpen(conn)) return;
-  const out = txPayload();
+  const out = txPayload(2 + <u32>tree.count * 7);
   let p = out + 2;
   let n = 0;
   for (let i = 1; i <= tree.count; i++) {
@@ -114,12 +114,12 @@ export function sendPanelsStates(conn: u32): void {
     n++;
   }
   store<u16>(out, <u16>n);
-  sendFrame(conn, WS_PANELS_STATES, 2 + <u32>n * 7);
+  sendFrame(conn, WS_PANELS_STATES, 2 + <u32>n * 7, out);
 }
 
-/** The 51-byte APP_STATE payload into the tx buffer. */
-function writeAppState(): void {
-  const out = txPayload();
+/** The 51-byte APP_STATE payload, in a frame of its own. */
+function writeAppState(): usize {
+  const out = txPayload(51);
   memory.fill(out, 0, 51);
   store<u8>(out, app.isOn ? 1 : 0);
   store<u8>(out, app.lastPlayedSceneIsStored ? 1 : 0, 1);
@@ -127,6 +127,7 @@ function writeAppState(): void {
   store<f32>(out, <f32>app.speed, 4);
   writeAscii(out + 8, app.lastPlayedSceneId, 10);
   writeAscii(out + 19, app.controllerFirmware, 31);
+  return out;
 }
 
 /** Copies at most `max` characters (ids and versions are ASCII); the rest stays 0. */
@@ -136,12 +137,10 @@ function writeAscii(p: usize, s: string, max: i32): void {
 }
 
 export function sendAppState(conn: u32): void {
-  writeAppState();
-  sendFrame(conn, WS_APP_STATE, 51);
+  sendFrame(conn, WS_APP_STATE, 51, writeAppState());
 }
 
 export function broadcastAppStateIfChanged(): void {
   if (!takeChanged()) return;
-  writeAppState();
-  broadcastFrame(WS_APP_STATE, 51);
+  broadcastFrame(WS_APP_STATE, 51, writeAppState());
 }

@@ -45,22 +45,27 @@ export function writeHeader(ptr: usize, type: u8, size: u32): void {
   store<u8>(ptr, 0, 13);
 }
 
-// Outgoing frames other than mirror batches are built here. The largest is the mirror snapshot for
-// 100 panels: 6 + 10 broadcast records (191 B) + 100 x (9 + 11 + 28) B = 4,997 B of payload.
-export const TX_CAP: u32 = 5120;
-const tx = memory.data(TX_CAP);
+// Outgoing frames other than mirror batches are built in the memory of the export that sends them
+// (rt/arena.ts), sized to the frame: no static buffer for the largest (the mirror snapshot for 100
+// panels, 4,997 B of payload; the edges list 2,402 B), which would sit idle between frames. The host
+// copies a frame before host_ws_send returns, so the block goes back at once when it is the last.
 
-/** Where the payload of the next outgoing frame goes. */
-export function txPayload(): usize {
-  return tx + FRAME_HEADER;
+/** Room for the payload of an outgoing frame of at most `cap` bytes; fill it, then sendFrame or
+ * broadcastFrame it. */
+export function txPayload(cap: u32): usize {
+  return heap.alloc(FRAME_HEADER + cap) + FRAME_HEADER;
 }
 
-export function sendFrame(conn: u32, type: u8, size: u32): void {
-  writeHeader(tx, type, size);
-  host_ws_send(conn, tx, FRAME_HEADER + size);
+export function sendFrame(conn: u32, type: u8, size: u32, payload: usize): void {
+  const frame = payload - FRAME_HEADER;
+  writeHeader(frame, type, size);
+  host_ws_send(conn, frame, FRAME_HEADER + size);
+  heap.free(frame);
 }
 
-export function broadcastFrame(type: u8, size: u32): void {
-  writeHeader(tx, type, size);
-  host_ws_broadcast(tx, FRAME_HEADER + size);
+export function broadcastFrame(type: u8, size: u32, payload: usize): void {
+  const frame = payload - FRAME_HEADER;
+  writeHeader(frame, type, size);
+  host_ws_broadcast(frame, FRAME_HEADER + size);
+  heap.free(frame);
 }

@@ -21,7 +21,7 @@ import { wakeUp, wakeDone, WAKE_MIRROR } from "../core/wake";
 
 export const FLUSH_MS: u32 = 34; // at most about 30 frames per second
 const BATCH_HEADER: u32 = 6; // controllerMillis u32, count u16
-const BATCH_CAP: u32 = 4096;
+const BATCH_CAP: u32 = 2048; // a burst beyond it goes out early, in more frames (docs/decisions.md)
 const batch = memory.data(BATCH_CAP);
 let batchUsed: u32 = FRAME_HEADER + BATCH_HEADER;
 let batchCount: u32 = 0;
@@ -37,11 +37,14 @@ const OFFSETS = memory.data<u8>([0, 6, 14, 39, 46, 53, 63, 133, 147, 153]);
 const BROADCAST_BYTES: u32 = 161; // sum of the ten sizes
 const PANEL_BYTES: u32 = 39; // 6 + 8 + 25: POWER, COLOR, ANIM_PREPARE
 const PANEL_OFFSETS = memory.data<u8>([0, 6, 14]);
-// Sequence numbers (0: empty), u32 each: the ten broadcast slots, then per panel type a run of
-// MAX_PANELS (a broadcast clears its type's run in one fill).
+// Sequence numbers (0: empty), u16 each (renumbered 1..n in order when they run out): the ten
+// broadcast slots, then per panel type a run of MAX_PANELS (a broadcast clears its type's run in one
+// fill).
 const SLOTS = 10 + MAX_PANELS * 3;
 const snapData = memory.data(BROADCAST_BYTES + PANEL_BYTES * <u32>MAX_PANELS);
-const snapSeq = memory.data(SLOTS * 4);
+const snapSeq = memory.data(SLOTS * 2, 2);
+/** The snapshot's records at most: each kept packet and its 3-byte record head. */
+const SNAPSHOT_RECORDS: u32 = BROADCAST_BYTES + 10 * 3 + (PANEL_BYTES + 3 * 3) * <u32>MAX_PANELS;
 let seq: u32 = 0;
 let tableGroup: u8 = 0; // the group of an open pulse table: the prepares it serves are not snapshots
 let tableUses: u32 = 0;
@@ -85,10 +88,11 @@ export function mirrorPacket(ptr: usize, len: u32): void {
   const slot = layerPalette || tabled ? -1 : slotOf(address, type, k);
   if (slot >= 0) {
     memory.copy(slotData(slot), ptr, len);
-    store<u32>(snapSeq + ((<usize>slot) << 2), ++seq);
+    if (seq == 0xffff) renumber();
+    store<u16>(snapSeq + ((<usize>slot) << 1), <u16>++seq);
     if (address == 0) {
       // A broadcast supersedes what single panels were sent of the same type.
-      if (k >= 0) memory.fill(snapSeq + ((<usize>(10 + k * MAX_PANELS)) << 2), 0, MAX_PANELS * 4);
+      if (k >= 0) memory.fill(snapSeq + ((<usize>(10 + k * MAX_PANELS)) << 1), 0, MAX_PANELS * 2);
     }
   }
   if (!anyMirroring()) return;
@@ -121,25 +125,45 @@ export function mirrorTick(now: u32): void {
   if (batchCount > 0 && now - lastFlush >= FLUSH_MS) flushMirror(now);
 }
 
+/** The slot after `after` in sequence order (the least sequence number above it), or -1. */
+function nextSlot(after: u32): i32 {
+  let best = -1;
+  let bestSeq: u32 = 0x10000;
+  for (let s = 0; s < SLOTS; s++) {
+    const q = <u32>load<u16>(snapSeq + ((<usize>s) << 1));
+    if (q > after && q < bestSeq) {
+      best = s;
+      bestSeq = q;
+    }
+  }
+  return best;
+}
+
+/** Sequence numbers ran out (once in 65,535 kept packets): the kept ones become 1..n in the same
+ * order. The k-th is at most its old number, so the search for the next above the old one never
+ * meets a renumbered slot. */
+function renumber(): void {
+  let after: u32 = 0;
+  let n: u32 = 0;
+  for (let s = nextSlot(0); s >= 0; s = nextSlot(after)) {
+    const at = snapSeq + ((<usize>s) << 1);
+    after = <u32>load<u16>(at);
+    store<u16>(at, <u16>++n);
+  }
+  seq = n;
+}
+
 /** Sends the snapshot frame to `conn`: the kept packets, oldest first. */
 export function sendSnapshot(conn: u32, now: u32): void {
-  const out = txPayload();
+  const out = txPayload(BATCH_HEADER + SNAPSHOT_RECORDS);
   let used: u32 = BATCH_HEADER;
   let count: u32 = 0;
   let after: u32 = 0;
   while (true) {
     // The next kept packet by sequence number: a small table, scanned once per record.
-    let best = -1;
-    let bestSeq: u32 = 0xffffffff;
-    for (let s = 0; s < SLOTS; s++) {
-      const q = load<u32>(snapSeq + ((<usize>s) << 2));
-      if (q > after && q < bestSeq) {
-        best = s;
-        bestSeq = q;
-      }
-    }
+    const best = nextSlot(after);
     if (best < 0) break;
-    after = bestSeq;
+    after = <u32>load<u16>(snapSeq + ((<usize>best) << 1));
     // a record is address, type, length and the packet: its own first three bytes, then itself
     const data = slotData(best);
     const len = <u32>load<u8>(data, 2);
@@ -150,5 +174,5 @@ export function sendSnapshot(conn: u32, now: u32): void {
   }
   store<u32>(out, now);
   store<u16>(out, <u16>count, 4);
-  sendFrame(conn, WS_MIRROR_BATCH, used);
+  sendFrame(conn, WS_MIRROR_BATCH, used, out);
 }
