@@ -379,7 +379,8 @@ test("the snapshot keeps its order past 65,535 kept packets (its sequence number
   s.send(frame(T.SET_MIRROR, [1]));
   const snap = parseBatch(await s.next(T.MIRROR_BATCH));
   s.close();
-  const colors = snap.records.filter((r) => r.type === 5).map((r) => [r.address, ...r.body]);
+  // the ambient look's broadcast colour (address 0, issue 18) is older than all of them
+  const colors = snap.records.filter((r) => r.type === 5 && r.address !== 0).map((r) => [r.address, ...r.body]);
   assert.deepEqual(
     colors.map((c) => c[0]),
     [2, 4, 5, 3, 1],
