@@ -1,12 +1,14 @@
 // mDNS against real multicast on this machine (the desktop host's bonjour-service, the POSIX host's
 // libmdnsd; checked here with bonjour-service): the controller's `_tessera._tcp` advertisement, and
 // a broker found by browsing `_mqtt._tcp` (advertised here), and `_arduino._tcp` on the self-update port;
-// a browse after the start-up announcements finds both too (the answers carry SRV, TXT and A).
+// a browse after the start-up announcements finds both too (the answers carry SRV, TXT and A), and
+// SRV, TXT and A queries are answered.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import dgram from "node:dgram";
 import os from "node:os";
 import { Bonjour, type Service } from "bonjour-service";
+import multicastDns from "multicast-dns";
 import { startHost, api, waitFor, type Host } from "./helpers/host.js";
 import { startBroker, Observer, type Broker } from "./helpers/mqtt.js";
 
@@ -144,5 +146,38 @@ test("a browse after the start-up announcements finds the controller and its sel
       );
   } finally {
     late.destroy();
+  }
+});
+
+test("SRV, TXT and A queries for the controller are answered", async () => {
+  const mdns = multicastDns();
+  /** The first answer of this type and name on the group after the query. */
+  const ask = (name: string, type: "SRV" | "TXT" | "A") =>
+    new Promise<multicastDns.ResponsePacket["answers"][number]>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer to ${type} ${name}`)), 5000);
+      const onResponse = (res: multicastDns.ResponsePacket) => {
+        const a = res.answers.find((r) => r.type === type && r.name.toLowerCase() === name.toLowerCase());
+        if (!a) return;
+        clearTimeout(timer);
+        mdns.removeListener("response", onResponse);
+        resolve(a);
+      };
+      mdns.on("response", onResponse);
+      mdns.query(name, type);
+    });
+  try {
+    const instance = `${host.hostname}._tessera._tcp.local`;
+    const srv = await ask(instance, "SRV");
+    assert.deepEqual(srv.type === "SRV" && { port: srv.data.port, target: srv.data.target }, {
+      port: host.port,
+      target: `${host.hostname}.local`,
+    });
+    const txt = await ask(instance, "TXT");
+    const entries = txt.type === "TXT" ? [txt.data].flat().map(String) : [];
+    assert.ok(entries.includes("variant=large"), JSON.stringify(entries));
+    const a = await ask(`${host.hostname}.local`, "A");
+    assert.match(a.type === "A" ? a.data : "", /^\d+\.\d+\.\d+\.\d+$/);
+  } finally {
+    mdns.destroy();
   }
 });
