@@ -1,10 +1,14 @@
 // mDNS against real multicast on this machine (the desktop host's bonjour-service, the POSIX host's
 // libmdnsd; checked here with bonjour-service): the controller's `_tessera._tcp` advertisement, and
-// a broker found by browsing `_mqtt._tcp` (advertised here), and `_arduino._tcp` on the self-update port.
+// a broker found by browsing `_mqtt._tcp` (advertised here), and `_arduino._tcp` on the self-update port;
+// a browse after the start-up announcements finds both too (the answers carry SRV, TXT and A), and
+// SRV, TXT and A queries are answered.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import dgram from "node:dgram";
+import os from "node:os";
 import { Bonjour, type Service } from "bonjour-service";
+import multicastDns from "multicast-dns";
 import { startHost, api, waitFor, type Host } from "./helpers/host.js";
 import { startBroker, Observer, type Broker } from "./helpers/mqtt.js";
 
@@ -23,6 +27,42 @@ before(async () => {
   host = await startHost({ panels: 3, mdns: true, otaPort, extraArgs: ["--log-level", "info"] });
 });
 
+/** The first service of this type named `name` a browse on `bonjour` finds; with `everyType`, a
+ * browse of every service type (a `_services._dns-sd._udp` query first, as Home Assistant's does). */
+function browse(bonjour: Bonjour, type: string, name: string, timeoutMs = 8000, everyType = false): Promise<Service> {
+  return new Promise<Service>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no _${type}._tcp service ${name}`)), timeoutMs);
+    const browser = bonjour.find(everyType ? null : { type }, (s: Service) => {
+      if (s.name !== name || s.type !== type) return;
+      clearTimeout(timer);
+      browser.stop();
+      resolve(s);
+    });
+  });
+}
+
+/** Resolves once no mDNS response naming `hostname` has been on the multicast group for `quietMs`:
+ * the host's start-up announcements are over, so what a browse finds then came in answer to it. */
+async function announcementsOver(hostname: string, quietMs: number, limitMs: number): Promise<void> {
+  const sock = dgram.createSocket({ type: "udp4", reuseAddr: true });
+  await new Promise<void>((resolve) => sock.bind(5353, () => resolve()));
+  sock.addMembership("224.0.0.251");
+  const label = Buffer.from(hostname);
+  const start = Date.now();
+  let last = start;
+  sock.on("message", (msg) => {
+    if (msg.length > 12 && msg[2] & 0x80 && msg.includes(label)) last = Date.now(); // QR: a response
+  });
+  try {
+    while (Date.now() - last < quietMs) {
+      if (Date.now() - start > limitMs) throw new Error(`${hostname} still announcing after ${limitMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    sock.close();
+  }
+}
+
 after(async () => {
   await host?.stop();
   await new Promise<void>((resolve) => bonjour.unpublishAll(() => resolve()));
@@ -32,15 +72,7 @@ after(async () => {
 
 test("the controller advertises <hostname>.local, _tessera._tcp, its port and TXT records", async () => {
   const firmware = (await api(host, "GET", "/api/state")).body.controllerFirmware;
-  const found = await new Promise<Service>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("no _tessera._tcp service")), 8000);
-    const browser = bonjour.find({ type: "tessera" }, (s: Service) => {
-      if (s.name !== host.hostname) return;
-      clearTimeout(timer);
-      browser.stop();
-      resolve(s);
-    });
-  });
+  const found = await browse(bonjour, "tessera", host.hostname);
   assert.equal(found.port, host.port);
   assert.equal(found.host, `${host.hostname}.local`);
   assert.equal(found.protocol, "tcp");
@@ -48,15 +80,7 @@ test("the controller advertises <hostname>.local, _tessera._tcp, its port and TX
 });
 
 test("the self-update port is advertised as _arduino._tcp with Arduino's TXT keys (no password)", async () => {
-  const found = await new Promise<Service>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("no _arduino._tcp service")), 8000);
-    const browser = bonjour.find({ type: "arduino" }, (s: Service) => {
-      if (s.name !== host.hostname) return;
-      clearTimeout(timer);
-      browser.stop();
-      resolve(s);
-    });
-  });
+  const found = await browse(bonjour, "arduino", host.hostname);
   assert.equal(found.port, otaPort);
   assert.equal(found.host, `${host.hostname}.local`);
   assert.equal(found.txt.auth_upload, "no");
@@ -90,5 +114,70 @@ test("mode 2 finds the broker by browsing _mqtt._tcp and connects", async () => 
     assert.equal(m.resolvedBroker, "127.0.0.1");
   } finally {
     await obs.close();
+  }
+});
+
+test("a browse after the start-up announcements finds the controller and its self-update port, with address", async () => {
+  // RFC 6763 section 12.1: the PTR answer carries the SRV, the TXT and the host's A as additional
+  // records; a browser such as bonjour-service (or Home Assistant's zeroconf) asks nothing more.
+  await announcementsOver(host.hostname, 3000, 60000);
+  const own = Object.values(os.networkInterfaces())
+    .flat()
+    .filter((i) => i && i.family === "IPv4" && !i.internal)
+    .map((i) => i!.address);
+  const late = new Bonjour(); // a browser that saw none of the announcements
+  try {
+    const [tessera, arduino] = await Promise.all([
+      browse(late, "tessera", host.hostname, 5000),
+      browse(late, "arduino", host.hostname, 5000),
+    ]);
+    assert.equal(tessera.port, host.port);
+    assert.equal(tessera.host, `${host.hostname}.local`);
+    assert.equal(tessera.txt.variant, "large");
+    assert.equal(arduino.port, otaPort);
+    assert.equal(arduino.txt.auth_upload, "no");
+    // then a browse of every type finds it as well (the type enumeration leaves the answers on)
+    const any = await browse(late, "tessera", host.hostname, 5000, true);
+    assert.equal(any.port, host.port);
+    for (const s of [tessera, arduino, any])
+      assert.ok(
+        s.addresses?.some((a) => (own.length ? own : ["127.0.0.1"]).includes(a)),
+        `${s.type} addresses ${JSON.stringify(s.addresses)}, this machine's ${JSON.stringify(own)}`,
+      );
+  } finally {
+    late.destroy();
+  }
+});
+
+test("SRV, TXT and A queries for the controller are answered", async () => {
+  const mdns = multicastDns();
+  /** The first answer of this type and name on the group after the query. */
+  const ask = (name: string, type: "SRV" | "TXT" | "A") =>
+    new Promise<multicastDns.ResponsePacket["answers"][number]>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer to ${type} ${name}`)), 5000);
+      const onResponse = (res: multicastDns.ResponsePacket) => {
+        const a = res.answers.find((r) => r.type === type && r.name.toLowerCase() === name.toLowerCase());
+        if (!a) return;
+        clearTimeout(timer);
+        mdns.removeListener("response", onResponse);
+        resolve(a);
+      };
+      mdns.on("response", onResponse);
+      mdns.query(name, type);
+    });
+  try {
+    const instance = `${host.hostname}._tessera._tcp.local`;
+    const srv = await ask(instance, "SRV");
+    assert.deepEqual(srv.type === "SRV" && { port: srv.data.port, target: srv.data.target }, {
+      port: host.port,
+      target: `${host.hostname}.local`,
+    });
+    const txt = await ask(instance, "TXT");
+    const entries = txt.type === "TXT" ? [txt.data].flat().map(String) : [];
+    assert.ok(entries.includes("variant=large"), JSON.stringify(entries));
+    const a = await ask(`${host.hostname}.local`, "A");
+    assert.match(a.type === "A" ? a.data : "", /^\d+\.\d+\.\d+\.\d+$/);
+  } finally {
+    mdns.destroy();
   }
 });

@@ -17,6 +17,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@
 #define MAX_FOUND 8   /* services followed in one browse */
 #define MAX_RESULTS 8 /* answers waiting for the main loop */
 #define NAME_CAP 256
+#define PACKET_CAP 1440 /* an answer with its additional records fits one Ethernet frame */
 
 int posix_mdns_enabled = 1;
 
@@ -193,10 +195,76 @@ static int open_socket(void) {
   return s;
 }
 
+/* The live published record name/type (a record being withdrawn waits for its goodbye with TTL 0
+ * beside its successor; the A record is published once per service). */
+static mdns_record_t *published(const char *name, unsigned short type) {
+  for (mdns_record_t *r = mdnsd_get_published(responder, name); r; r = mdnsd_record_next(r)) {
+    const mdns_answer_t *a = mdnsd_record_data(r);
+    if (a->type == type && a->ttl > 0 && same_name(a->name, name)) return r;
+  }
+  return NULL;
+}
+
+/* Appends the published record name/type as an additional record, unless it is in the packet
+ * already (`sent`, the packet as parsed), was added already or would not fit. */
+static void add_additional(struct message *m, const struct message *sent, mdns_record_t **added, int *count,
+                           const char *name, unsigned short type) {
+  mdns_record_t *r = published(name, type);
+  if (!r || *count >= MAX_RECORDS) return;
+  const mdns_answer_t *a = mdnsd_record_data(r);
+  for (int i = 0; i < *count; i++)
+    if (added[i] == r) return;
+  for (int i = 0; i < sent->ancount; i++)
+    if (sent->an[i].type == type && same_name(sent->an[i].name, name)) return;
+  size_t size = strlen(name) + 2 + 10 + 16 + 6 + (a->rdata ? a->rdlen : 0) + (a->rdname ? strlen(a->rdname) + 2 : 0);
+  if ((size_t)message_packet_len(m) + size > PACKET_CAP) return;
+  added[(*count)++] = r;
+  message_ar(m, (char *)name, type, QCLASS_IN, a->ttl);
+  if (a->rdata) message_rdata_raw(m, a->rdata, a->rdlen);
+  else if (type == QTYPE_A) message_rdata_ipv4(m, a->ip);
+  else if (type == QTYPE_AAAA) message_rdata_ipv6(m, a->ip6);
+  else if (type == QTYPE_SRV) message_rdata_srv(m, a->srv.priority, a->srv.weight, a->srv.port, a->rdname);
+  else if (a->rdname) message_rdata_name(m, a->rdname);
+}
+
+/* The host's address records for an SRV target. */
+static void add_addresses(struct message *m, const struct message *sent, mdns_record_t **added, int *count,
+                          const char *host) {
+  add_additional(m, sent, added, count, host, QTYPE_A);
+  add_additional(m, sent, added, count, host, QTYPE_AAAA);
+}
+
+/* RFC 6763 section 12: an answer carries what the asker asks next. A service's PTR brings its SRV,
+ * its TXT and the host's addresses, an SRV the host's addresses. libmdnsd sends bare answers (so a
+ * browser such as bonjour-service would find us only in our announcements): each responder packet
+ * is read back here and completed from the published records before it goes out. */
+static void add_additionals(struct message *m) {
+  static struct message sent; /* 64 KiB, as `m` */
+  if (!m->header.qr || m->ancount == 0) return;
+  memset(&sent, 0, sizeof sent);
+  if (message_parse(&sent, message_packet(m)) != 0) return;
+  mdns_record_t *added[MAX_RECORDS];
+  int count = 0;
+  for (int i = 0; i < sent.ancount; i++) {
+    const struct resource *an = &sent.an[i];
+    if (an->ttl == 0) continue;
+    if (an->type == QTYPE_PTR && an->known.ptr.name) {
+      mdns_record_t *srv = published(an->known.ptr.name, QTYPE_SRV);
+      if (!srv) continue; /* not one of our instances (the service-type enumeration) */
+      add_additional(m, &sent, added, &count, an->known.ptr.name, QTYPE_SRV);
+      add_additional(m, &sent, added, &count, an->known.ptr.name, QTYPE_TXT);
+      add_addresses(m, &sent, added, &count, mdnsd_record_data(srv)->rdname);
+    } else if (an->type == QTYPE_SRV && an->known.srv.name) {
+      add_addresses(m, &sent, added, &count, an->known.srv.name);
+    }
+  }
+}
+
 static void send_out(mdns_daemon_t *d, struct message *m) {
   struct in_addr ip;
   unsigned short port;
   while (mdnsd_out(d, m, &ip, &port)) {
+    if (d == responder) add_additionals(m);
     struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = port, .sin_addr = ip};
     sendto(sock, message_packet(m), (size_t)message_packet_len(m), 0, (struct sockaddr *)&to, sizeof to);
   }
@@ -246,6 +314,9 @@ static void *run(void *arg) {
     }
     send_out(responder, &m);
     if (browser) send_out(browser, &m);
+    /* A `_services._dns-sd._udp` query sets libmdnsd's enumeration mode, in which every other answer
+     * is dropped; only mdnsd_step ends it, so this step does that and nothing else (no I/O). */
+    mdnsd_step(responder, sock, false, false, NULL);
     pthread_mutex_unlock(&lock);
   }
   return NULL;
