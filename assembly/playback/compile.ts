@@ -35,7 +35,7 @@ import {
   stepCount,
 } from "../scene/state";
 import * as F from "../scene/step";
-import { BLENDS } from "../scene/validate";
+import { BLENDS, COLOR_KEYS } from "../scene/validate";
 import { checkSelector, SEL_ALL, SEL_NONE } from "../scene/targeting";
 import { resolveSelector, setCount } from "../topology/targeting";
 import { appearance, findPalette } from "../state/appearance";
@@ -79,7 +79,6 @@ const paletteKept = keepSlot(64);
 const slotKept = new StaticArray<string>(MAX_LAYERS + 1);
 for (let k = 0; k <= MAX_LAYERS; k++) slotKept[k] = keepSlot(64);
 
-const COLOR_KEYS: StaticArray<string> = ["primary", "secondary", "tertiary"];
 const CHANNELS: StaticArray<string> = ["r", "g", "b"];
 
 function hex(t: i32): u32 {

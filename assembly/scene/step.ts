@@ -16,6 +16,7 @@ import {
 import {
   bad,
   badAt,
+  unknownAt,
   pushKey,
   pushIndex,
   pop,
@@ -171,7 +172,8 @@ export function nameIndex(t: i32, names: StaticArray<string>): i32 {
   return -1;
 }
 
-function list(names: StaticArray<string>): string {
+/** "a, b, c". */
+export function list(names: StaticArray<string>): string {
   let s = "";
   for (let k = 0; k < names.length; k++) s += (k == 0 ? "" : ", ") + names[k];
   return s;
@@ -202,7 +204,7 @@ export function checkStep(v: i32, li: i32, si: i32, count: i32): bool {
       memberKey[members++] = K_TYPE; // skipped below, like type
       continue;
     }
-    if (k < 0) return badAt(stringValue(m), "unknown field");
+    if (k < 0) return unknownAt(stringValue(m), list(KEYS) + (flat ? ", group, panels" : ""));
     slot[k] = m + 1;
     memberKey[members++] = k; // at most NKEYS: keys are known and never repeated
   }

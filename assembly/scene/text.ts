@@ -146,6 +146,12 @@ export function bad(rule: string): bool {
   return fail(here(), rule);
 }
 
+/** Records "unknown field (accepted: <accepted>)" at member `key`; returns false. @message-args: its
+ * literal texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
+export function unknownAt(key: string, accepted: string): bool {
+  return badAt(key, "unknown field (accepted: " + accepted + ")");
+}
+
 /** Records `rule` at member `key` of the current path; returns false. */
 export function badAt(key: string, rule: string): bool {
   pushKey(key);

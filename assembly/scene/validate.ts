@@ -23,6 +23,7 @@ import { parseHexColorAt } from "../json/validate";
 import {
   bad,
   badAt,
+  unknownAt,
   pathReset,
   pushKey,
   pushIndex,
@@ -39,7 +40,7 @@ import {
   sameText,
   quote,
 } from "./text";
-import { checkStep } from "./step";
+import { checkStep, list } from "./step";
 import { checkSelector, startLayer } from "./targeting";
 import { checkStartAfter } from "./startafter";
 import { sourceOf, lengthOf } from "../json/reader";
@@ -54,6 +55,7 @@ import {
   ASYNC_FREE,
   schema,
   layerCount,
+  nameToken,
   groupKind,
   groupToken,
   groupNumber,
@@ -159,12 +161,16 @@ export function validateScene(root: i32, options: u32): i32 {
       pushKey("palette");
       ok = checkPaletteName(v);
     } else {
-      ok = badAt(stringValue(m), "unknown field");
+      ok = unknownAt(
+        stringValue(m),
+        "schemaVersion, name, loop, speed, colors, background, palette, layers" +
+          ((options & ALLOW_ID) != 0 ? ", id" : ""),
+      );
     }
     if (!ok) return SCENE_INVALID;
     pop();
   }
-  if ((options & REQUIRE_NAME) != 0 && getNameToken(root) < 0) {
+  if ((options & REQUIRE_NAME) != 0 && nameToken < 0) {
     badAt("name", "required to save a scene");
     return SCENE_INVALID;
   }
@@ -173,11 +179,6 @@ export function validateScene(root: i32, options: u32): i32 {
     return SCENE_INVALID;
   }
   return checkStartAfter() ? SCENE_OK : SCENE_INVALID;
-}
-
-function getNameToken(root: i32): i32 {
-  for (let m = firstMember(root); m >= 0; m = nextMember(root, m)) if (stringEquals(m, "name")) return m + 1;
-  return -1;
 }
 
 function checkName(v: i32): bool {
@@ -220,15 +221,16 @@ function checkHex(v: i32): bool {
   return (kindOf(v) == J_STRING && parseHexColorAt(sourceOf(v), lengthOf(v)) >= 0) || bad('must be a colour "#RRGGBB"');
 }
 
+/** The scene's base colours, in their order. */
+export const COLOR_KEYS: StaticArray<string> = ["primary", "secondary", "tertiary"];
+
 function checkColors(v: i32): bool {
   if (kindOf(v) != J_OBJECT) return bad("must be an object of primary, secondary and tertiary colours");
   for (let m = firstMember(v); m >= 0; m = nextMember(v, m)) {
-    let key = "";
-    if (stringEquals(m, "primary")) key = "primary";
-    else if (stringEquals(m, "secondary")) key = "secondary";
-    else if (stringEquals(m, "tertiary")) key = "tertiary";
-    else return badAt(stringValue(m), "unknown field");
-    pushKey(key);
+    let k = 0;
+    while (k < 3 && !stringEquals(m, COLOR_KEYS[k])) k++;
+    if (k == 3) return unknownAt(stringValue(m), list(COLOR_KEYS));
+    pushKey(COLOR_KEYS[k]);
     if (!checkHex(m + 1)) return false;
     pop();
   }
@@ -298,7 +300,7 @@ function checkLayer(v: i32, li: i32): bool {
       ok = needBool(t);
       disabled[li] = kindOf(t) == J_TRUE;
     } else {
-      ok = badAt(stringValue(m), "unknown field");
+      ok = unknownAt(stringValue(m), "group, sequence, panels, fallback, blend, startAfter, async, palette, disabled");
     }
     if (!ok) return false;
     pop();
@@ -362,9 +364,7 @@ function checkBlend(t: i32): bool {
   if (!needString(t)) return false;
   if (schema < 4) return bad("blend needs schemaVersion 4 or later");
   for (let k = 0; k < BLENDS.length; k++) if (stringEquals(t, BLENDS[k])) return true;
-  let names = "";
-  for (let k = 0; k < BLENDS.length; k++) names += (k == 0 ? "" : ", ") + BLENDS[k];
-  return bad("must be one of " + names);
+  return bad("must be one of " + list(BLENDS));
 }
 
 /** The form only; the reference itself is resolved once every layer is known (startafter.ts). */
@@ -386,9 +386,4 @@ function checkAsync(t: i32, li: i32): bool {
   else if (stringEquals(t, "free")) asyncMode[li] = ASYNC_FREE;
   else return bad('must be a boolean, "loop" or "free"');
   return true;
-}
-
-/** Re-exported for the API: the scene's layer count after a successful validation. */
-export function validatedLayerCount(): i32 {
-  return layerCount;
 }
