@@ -44,21 +44,27 @@ let lastEscaped = false;
 
 // Why and where a document was refused (the 400 answer says both): the first failure's byte offset
 // and its reason.
-const E_VALUE: u8 = 0;
-const E_KEY: u8 = 1;
-const E_COLON: u8 = 2;
-const E_SEPARATOR: u8 = 3;
-const E_DUPLICATE: u8 = 4;
-const E_NUMBER: u8 = 5;
-const E_ESCAPE: u8 = 6;
-const E_CONTROL: u8 = 7;
-const E_UTF8: u8 = 8;
-const E_LONG: u8 = 9;
-const E_DEPTH: u8 = 10;
-const E_TRAILING: u8 = 11;
-const E_END: u8 = 12;
+export const E_VALUE: u8 = 0;
+export const E_KEY: u8 = 1;
+export const E_COLON: u8 = 2;
+export const E_SEPARATOR: u8 = 3;
+export const E_DUPLICATE: u8 = 4;
+export const E_NUMBER: u8 = 5;
+export const E_ESCAPE: u8 = 6;
+export const E_CONTROL: u8 = 7;
+export const E_UTF8: u8 = 8;
+export const E_LONG: u8 = 9;
+export const E_DEPTH: u8 = 10;
+export const E_TRAILING: u8 = 11;
+export const E_END: u8 = 12;
 export let errorOffset: u32 = 0;
 let errorWhy: u8 = 0;
+
+/** A document read as it streams (json/stream.ts) was refused at body offset `at` for `why` (E_*). */
+export function refuse(at: u32, why: u8): void {
+  errorOffset = at;
+  errorWhy = why;
+}
 
 /** Why the last document was refused (PARSE_INVALID), for the 400 answer. Only called on that path:
  * scripts/messages-transform.mjs moves the texts to the UTF-8 message table (RULE_FUNCTIONS). */
@@ -268,7 +274,7 @@ function pow10(k: i32): f64 {
 /** The value of a number the scanner has checked: the digits as an integer times a power of ten.
  * Exact (correctly rounded) when the digits fit 2^53 and the power is within 1e22, which covers
  * every fractional number the API takes (speeds, fractions); larger ones are close, not exact. */
-function decimalValue(p: usize, n: u32): f64 {
+export function decimalValue(p: usize, n: u32): f64 {
   let k: u32 = 0;
   const neg = load<u8>(p) == 0x2d;
   if (neg) k++;
