@@ -63,7 +63,7 @@ let drained = false; // the source has nothing more
 export let broken = false;
 
 /** The scalar last read: its kind (J_*), where it starts, a string's text, a number's value. */
-export let kind: u32 = J_NULL;
+export let kind: u32 = 0; // J_NULL
 export let startedAt: u32 = 0;
 export let textLength: u32 = 0; // bytes kept in `text` (at most TEXT_CAP)
 export let textBytes: u32 = 0; // the whole string's UTF-8 bytes
@@ -82,6 +82,9 @@ let fresh: u32 = 0;
 let pending = false;
 
 function reset(): void {
+  capturing = false;
+  echoed = false;
+  echoPaused = false;
   wp = 0;
   we = 0;
   base = 0;
@@ -122,8 +125,46 @@ export function offset(): u32 {
   return base + wp;
 }
 
+// Echo: while it is on, the source bytes of each scalar value go to `sink` as they are scanned (a
+// window's piece at a time), so that a copy of the document keeps them as written (escapes and all)
+// without holding them (scene/canonical.ts). The caller turns it off for a value it rewrites.
+let echoOn = false;
+let capturing = false;
+let captureFrom: u32 = 0;
+/** Whether the scalar last read went to the sink. */
+export let echoed = false;
+let sink: (p: usize, n: u32) => void = noSink;
+function noSink(_p: usize, _n: u32): void {}
+
+/** Sends each scalar value's source bytes to `to` from now on (or, with `on` false, to nothing). */
+export function setEcho(on: bool, to: (p: usize, n: u32) => void = noSink): void {
+  echoOn = on;
+  if (on) sink = to;
+}
+
+/** Pauses or resumes the echo set by setEcho (a value the caller rewrites). */
+export function pauseEcho(paused: bool): void {
+  echoPaused = paused;
+}
+let echoPaused = false;
+
+function startCapture(): void {
+  capturing = echoOn && !echoPaused;
+  captureFrom = wp;
+}
+
+function endCapture(): void {
+  if (capturing && wp > captureFrom) sink(win + captureFrom, wp - captureFrom);
+  echoed = capturing;
+  capturing = false;
+}
+
 function fill(): bool {
   if (drained) return false;
+  if (capturing) {
+    if (we > captureFrom) sink(win + captureFrom, we - captureFrom);
+    captureFrom = 0;
+  }
   base += we;
   wp = 0;
   let n: i32 = 0;
@@ -143,7 +184,7 @@ function fill(): bool {
 }
 
 /** The next byte, or -1 at the end (or after a refusal). */
-@inline function peek(): i32 {
+function peek(): i32 {
   if (wp == we && !fill()) return -1;
   return <i32>load<u8>(win + wp);
 }
@@ -155,6 +196,7 @@ function failAt(at: u32, why: u8): void {
     refuse(at, why != E_TRAILING && at == offset() && peek() < 0 ? E_END : why);
   }
   drained = true;
+  capturing = false;
   wp = we = 0;
   depth = 0;
   pending = false;
@@ -165,12 +207,15 @@ function fail(why: u8): void {
 }
 
 function skipSpace(): i32 {
-  let c = peek();
-  while (c == 0x20 || c == 0x0a || c == 0x0d || c == 0x09) {
-    wp++;
-    c = peek();
+  while (true) {
+    // within the window without a call per byte (the interpreter pays for calls)
+    while (wp < we) {
+      const c = <i32>load<u8>(win + wp);
+      if (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09) return c;
+      wp++;
+    }
+    if (!fill()) return -1;
   }
-  return c;
 }
 
 function open(isObject: bool): void {
@@ -192,18 +237,25 @@ export function value(): u32 {
   const c = skipSpace();
   startedAt = offset();
   kind = J_NULL;
+  echoed = false;
   if (c == 0x7b) {
     open(true);
     kind = J_OBJECT;
-  } else if (c == 0x5b) {
+    return kind;
+  }
+  if (c == 0x5b) {
     open(false);
     kind = J_ARRAY;
-  } else if (c == 0x22) readString();
+    return kind;
+  }
+  startCapture();
+  if (c == 0x22) readString();
   else if (c == 0x74) literal("true", J_TRUE);
   else if (c == 0x66) literal("false", J_FALSE);
   else if (c == 0x6e) literal("null", J_NULL);
   else if (c == 0x2d || (c >= 0x30 && c <= 0x39)) readNumber();
   else fail(E_VALUE);
+  endCapture();
   if (broken) kind = J_NULL;
   return kind;
 }
@@ -233,6 +285,7 @@ export function member(): bool {
   keyAt = offset();
   readString();
   if (broken) return false;
+  keyEnd = offset();
   if (skipSpace() != 0x3a) {
     fail(E_COLON);
     return false;
@@ -263,7 +316,18 @@ export function element(): bool {
   return true;
 }
 
-let keyAt: u32 = 0;
+/** Where the key member() last read starts (its opening quote) and ends (after its closing one). */
+export let keyAt: u32 = 0;
+export let keyEnd: u32 = 0;
+
+/** Stops reading: the caller gave up on the document (the reader's tape is full). */
+export function stopAll(): void {
+  drained = true;
+  capturing = false;
+  wp = we = 0;
+  depth = 0;
+  pending = false;
+}
 
 /** Refuses the key member() just read: it repeats one of its object. */
 export function duplicateKey(): void {
@@ -403,6 +467,17 @@ function readString(): void {
   textEscaped = false;
   let raw: u32 = 0; // source bytes, for the length limit
   while (true) {
+    // a run of plain ASCII within the window, without a call per byte
+    const from = wp;
+    while (wp < we) {
+      const a = <u32>load<u8>(win + wp);
+      if (a == 0x22 || a == 0x5c || a < 0x20 || a >= 0x7f) break;
+      if (textLength < TEXT_CAP) store<u8>(text + textLength++, <u8>a);
+      wp++;
+    }
+    textBytes += wp - from;
+    textChars += wp - from;
+    raw += wp - from;
     const c = peek();
     if (c < 0) return fail(E_END);
     const at = offset();
@@ -457,21 +532,21 @@ function readString(): void {
     if (c >= 0xc2 && c <= 0xdf) {
       n = 2;
       least = 0x80;
-      cp = <u32>c & 0x1f;
+      cp = (<u32>c) & 0x1f;
     } else if (c >= 0xe0 && c <= 0xef) {
       n = 3;
       least = 0x800;
-      cp = <u32>c & 0x0f;
+      cp = (<u32>c) & 0x0f;
     } else if (c >= 0xf0 && c <= 0xf4) {
       n = 4;
       least = 0x10000;
-      cp = <u32>c & 0x07;
+      cp = (<u32>c) & 0x07;
     } else return failAt(at, E_UTF8);
     for (let k: u32 = 1; k < n; k++) {
       const b = peek();
       if (b < 0 || (b & 0xc0) != 0x80) return failAt(at, E_UTF8);
       wp++;
-      cp = (cp << 6) | (<u32>b & 0x3f);
+      cp = (cp << 6) | ((<u32>b) & 0x3f);
     }
     if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return failAt(at, E_UTF8);
     raw += n - 1;

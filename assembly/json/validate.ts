@@ -43,6 +43,11 @@ export function fail(path: string, rule: string): bool {
   return false;
 }
 
+/** Records a whole message ("<path>: <rule>", built earlier) unless a problem is recorded already. */
+export function failMessage(message: string): void {
+  if (firstError.length == 0) firstError = message;
+}
+
 /** Human-readable name of a token's kind, for error messages. */
 export function kindName(i: i32): string {
   switch (kindOf(i)) {
