@@ -78,7 +78,7 @@ export const L_DISABLED: u8 = 8; // 0 or 1
 export const L_ASYNC: u8 = 9; // ASYNC_*
 export const L_PALETTE: u8 = 10; // name
 export const L_PANELS: u8 = 11; // a selector (scene/targeting.ts); SEL_ALL when the layer gives none
-export const L_FALLBACK: u8 = 12; // a selector
+export const L_FALLBACK: u8 = 12; // its length (u16), a selector
 export const L_BLEND: u8 = 13; // its index in BLENDS + 1
 export const L_STEP: u8 = 14; // duration (u16), the record (kind in the top bits of its first byte; a
 // runner's without its last 4 bytes, which its fields give), then a runner's fields (putRunner)
@@ -193,6 +193,7 @@ export function loadScene(): bool {
   let blend: u32 = 0;
   let fallback = false;
   let steps = 0; // of layer l (a scene compiled again per window rewrites scene/state.ts meanwhile)
+  let panels = false;
   while (!b.overrun) {
     const tag = <u8>b.next();
     if (tag == T_END) break;
@@ -229,6 +230,7 @@ export function loadScene(): bool {
         steps = 0;
         blend = 0;
         fallback = false;
+        panels = false;
         break;
       case L_GROUP: {
         layerGroup[l] = <u8>b.next();
@@ -250,11 +252,17 @@ export function loadScene(): bool {
       case L_PANELS:
         // targets into pool set l: `panels`, else `fallback` (set 9) when it matches nothing
         resolveSelector(l);
+        panels = true;
         break;
-      case L_FALLBACK:
-        resolveSelector(9);
-        fallback = true;
+      case L_FALLBACK: {
+        const skip = b.next() | (b.next() << 8);
+        if (panels && setCount(l) > 0) b.skip(skip);
+        else {
+          resolveSelector(9);
+          fallback = true;
+        }
         break;
+      }
       case L_BLEND:
         blend = b.next() & 15;
         break;

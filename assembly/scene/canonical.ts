@@ -35,6 +35,12 @@ export function begin(k: usize, n: u32): void {
 
 /** Bytes as they are (a scalar's source, json/stream.ts echo). */
 export function bytes(p: usize, n: u32): void {
+  if (on && !holding && used + n <= CAP) {
+    memory.copy(buf + used, p, n);
+    used += n;
+    written += n;
+    return;
+  }
   for (let i: u32 = 0; i < n; i++) byte(<u32>load<u8>(p + i));
 }
 
@@ -93,11 +99,13 @@ export function ascii(s: string): void {
   for (let i = 0; i < s.length; i++) byte(<u32>s.charCodeAt(i));
 }
 
-/** `"name":`, after a comma unless it is its object's first member. */
-export function field(name: string, first: bool): void {
+/** `"<key>":`, after a comma unless it is its object's first member: the key json/stream.ts member()
+ * has just read (a known key: its bytes are its text). */
+export function field(first: bool): void {
+  if (!on) return;
   if (!first) byte(0x2c);
   byte(0x22);
-  ascii(name);
+  bytes(text, textLength);
   byte(0x22);
   byte(0x3a);
 }

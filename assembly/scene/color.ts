@@ -43,7 +43,7 @@ export function readColor(): i32 {
     const fk = f < 3 ? 0 : f - 2;
     if (form >= 0 && form != fk) return refused();
     form = fk;
-    out.field(KEYS[f], seen == 0);
+    out.field(seen == 0);
     seen |= 1 << f;
     pushKey(KEYS[f]);
     value();

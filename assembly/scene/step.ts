@@ -200,7 +200,7 @@ export function readStepMembers(li: i32, si: i32): bool {
     given |= 1 << k;
     memberKey[members] = k;
     // originPanel and source write their own key: legacy forms are rewritten
-    if (k != K_ORIGIN_PANEL && k != K_SOURCE) out.field(KEYS[k], members == 0);
+    if (k != K_ORIGIN_PANEL && k != K_SOURCE) out.field(members == 0);
     else if (members > 0) out.byte(0x2c);
     members++;
     pushKey(KEYS[k]);
@@ -429,12 +429,11 @@ function readId(li: i32, si: i32): bool {
 }
 
 function readParams(): bool {
-  const rule = "must be an array of 0-4 integers 0-255";
-  if (kind != J_ARRAY) return bad(rule);
+  if (kind != J_ARRAY) return bad("must be an array of 0-4 integers 0-255");
   out.byte(0x5b);
   let n = 0;
   while (element()) {
-    if (n == 4) return bad(rule);
+    if (n == 4) return bad("must be an array of 0-4 integers 0-255");
     pushIndex(n);
     if (n > 0) out.byte(0x2c);
     value();

@@ -77,18 +77,18 @@ function selector(level: i32): bool {
   out.byte(0x7b);
   let ok = true;
   if (textIs("exclude")) {
-    out.field("exclude", true);
+    out.field(true);
     pushKey("exclude");
     ok = value() == J_ARRAY ? indices(SEL_EXCLUDE) : bad("must be an array of panel indices 1-254");
   } else if (textIs("not")) {
-    out.field("not", true);
+    out.field(true);
     pushKey("not");
     put(SEL_NOT);
     ok = selector(level + 1);
   } else {
     const any = textIs("any");
     if (!any && !textIs("all")) return bad(ONE);
-    out.field(any ? "any" : "all", true);
+    out.field(true);
     pushKey(any ? "any" : "all");
     ok = terms(any, level);
   }
@@ -101,22 +101,21 @@ function selector(level: i32): bool {
 
 /** The array of `any` or `all`: 1-MAX_SELECTOR_TERMS selectors (put as its op, count, terms). */
 function terms(any: bool, level: i32): bool {
-  const rule = "must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors";
-  if (value() != J_ARRAY) return bad(rule);
+  if (value() != J_ARRAY) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
   put(any ? SEL_ANY : SEL_EVERY);
   const at = outLength;
   put(0);
   out.byte(0x5b);
   let n = 0;
   while (element()) {
-    if (n == MAX_SELECTOR_TERMS) return bad(rule);
+    if (n == MAX_SELECTOR_TERMS) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
     if (n > 0) out.byte(0x2c);
     pushIndex(n);
     if (!selector(level + 1)) return false;
     pop();
     n++;
   }
-  if (n == 0) return bad(rule);
+  if (n == 0) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
   out.byte(0x5d);
   patch8(at, n);
   return true;

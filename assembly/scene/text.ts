@@ -6,17 +6,27 @@ import { J_STRING, J_TRUE, J_FALSE, J_NUMBER, J_NULL, J_ARRAY } from "../json/re
 import { kind, text, textBytes, numberInteger, numberValue, startedAt } from "../json/stream";
 import { fail, failMessage, validationError, resetErrors } from "../json/validate";
 
+/** The UTF-16 length of `s`, read from its header (no call: these run for every key and name). */
+@inline function units(s: string): u32 {
+  return load<u32>(changetype<usize>(s) - 4) >> 1;
+}
+
+/** Whether [p, p+k) holds the ASCII `s` (k its length), compared unit by unit from memory. */
+function same(p: usize, k: u32, s: string): bool {
+  const q = changetype<usize>(s);
+  for (let i: u32 = 0; i < k; i++) if (<u32>load<u8>(p + i) != <u32>load<u16>(q + (<usize>i << 1))) return false;
+  return true;
+}
+
 /** Whether [p, p+n) starts with the ASCII `prefix`. */
 export function startsWith(p: usize, n: u32, prefix: string): bool {
-  const k = <u32>prefix.length;
-  if (n < k) return false;
-  for (let i: u32 = 0; i < k; i++) if (<u32>load<u8>(p + i) != <u32>prefix.charCodeAt(i)) return false;
-  return true;
+  const k = units(prefix);
+  return n >= k && same(p, k, prefix);
 }
 
 /** Whether [p, p+n) equals the ASCII `s`. */
 export function bytesAre(p: usize, n: u32, s: string): bool {
-  return n == <u32>s.length && startsWith(p, n, s);
+  return n == units(s) && same(p, n, s);
 }
 
 /** A decimal integer of 1-5 digits in [p, p+n), or -1. */

@@ -57,7 +57,7 @@ import { checkSelector, startLayer, SEL_ALL } from "./targeting";
 import { checkStartAfter } from "./startafter";
 import * as out from "./canonical";
 import * as c from "../playback/compile";
-import { put, putF64, putBytes } from "../playback/bytes";
+import { put, putF64, putBytes, patch16, outLength } from "../playback/bytes";
 import {
   FIRMWARE_SCHEMA,
   MAX_LAYERS,
@@ -222,7 +222,7 @@ export function readScene(opts: u32): i32 {
       skipValue();
       continue;
     }
-    out.field(SCENE_KEYS[k], seen == 1 << k);
+    out.field(seen == 1 << k);
     pushKey(SCENE_KEYS[k]);
     if (k == F_LAYERS) layers = true;
     if (!topField(k)) {
@@ -277,7 +277,7 @@ function resetErrorsForSchema(): void {
 }
 
 function readSchemaVersion(first: bool): void {
-  out.field("schemaVersion", first);
+  out.field(first);
   value();
   if (kind == J_NUMBER && numberInteger && numberValue > <f64>FIRMWARE_SCHEMA) {
     tooNew = true;
@@ -386,7 +386,7 @@ function readColors(): bool {
       duplicateKey();
       return false;
     }
-    out.field(COLOR_KEYS[k], seen == 0);
+    out.field(seen == 0);
     seen |= 1 << k;
     pushKey(COLOR_KEYS[k]);
     value();
@@ -410,13 +410,14 @@ function paletteName(): bool {
   return true;
 }
 
+// (each rule is written out where it fails: the messages transform makes it one literal there, and a
+// valid document builds no string)
 function readLayers(): bool {
-  const rule = "must be an array of 1-" + MAX_LAYERS.toString() + " layers";
-  if (kind != J_ARRAY) return bad(rule);
+  if (kind != J_ARRAY) return bad("must be an array of 1-" + MAX_LAYERS.toString() + " layers");
   out.byte(0x5b);
   let n = 0;
   while (element()) {
-    if (n == MAX_LAYERS) return bad(rule);
+    if (n == MAX_LAYERS) return bad("must be an array of 1-" + MAX_LAYERS.toString() + " layers");
     if (n > 0) out.byte(0x2c);
     setLayerCount(n + 1);
     pushIndex(n);
@@ -424,7 +425,7 @@ function readLayers(): bool {
     pop();
     n++;
   }
-  if (n == 0) return bad(rule);
+  if (n == 0) return bad("must be an array of 1-" + MAX_LAYERS.toString() + " layers");
   out.byte(0x5d);
   return true;
 }
@@ -446,7 +447,7 @@ function readLayer(li: i32): bool {
       duplicateKey();
       return false;
     }
-    out.field(LAYER_KEYS[k], seen == 0);
+    out.field(seen == 0);
     seen |= 1 << k;
     pushKey(LAYER_KEYS[k]);
     if (!layerField(k, li)) return false;
@@ -464,9 +465,19 @@ function readLayer(li: i32): bool {
 }
 
 function layerField(k: i32, li: i32): bool {
-  if (k == L_PANELS || k == L_FALLBACK) {
-    put(k == L_PANELS ? c.L_PANELS : c.L_FALLBACK);
+  if (k == L_PANELS) {
+    put(c.L_PANELS);
     return checkSelector(true);
+  }
+  if (k == L_FALLBACK) {
+    // after its length: a layer whose panels (read before it) match skips it unread
+    put(c.L_FALLBACK);
+    const at = outLength;
+    put(0);
+    put(0);
+    const ok = checkSelector(true);
+    patch16(at, outLength - at - 2);
+    return ok;
   }
   if (k == L_SEQUENCE) return readSequence(li);
   const t = value();
@@ -564,13 +575,12 @@ function readGroup(li: i32): bool {
 }
 
 function readSequence(li: i32): bool {
-  const rule = "must be an array of 1-" + MAX_STEPS.toString() + " steps";
-  if (value() != J_ARRAY) return bad(rule);
+  if (value() != J_ARRAY) return bad("must be an array of 1-" + MAX_STEPS.toString() + " steps");
   out.byte(0x5b);
   resetInfinite();
   let n = 0;
   while (element()) {
-    if (n == MAX_STEPS) return bad(rule);
+    if (n == MAX_STEPS) return bad("must be an array of 1-" + MAX_STEPS.toString() + " steps");
     if (infiniteAt >= 0) {
       pushIndex(infiniteAt);
       return badAt("duration", "0 (infinite) is only allowed on the last step");
@@ -583,7 +593,7 @@ function readSequence(li: i32): bool {
     c.putStep();
     n++;
   }
-  if (n == 0) return bad(rule);
+  if (n == 0) return bad("must be an array of 1-" + MAX_STEPS.toString() + " steps");
   out.byte(0x5d);
   return true;
 }
