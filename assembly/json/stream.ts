@@ -564,11 +564,6 @@ export function textIs(s: string): bool {
   return true;
 }
 
-/** The string just read (allocates; for messages). */
-export function textString(): string {
-  return String.UTF8.decodeUnsafe(text, textLength);
-}
-
 /** The number just read as an integer in [lo, hi], or `fallback`. */
 export function intIn(lo: i32, hi: i32, fallback: i32): i32 {
   if (kind != J_NUMBER || !numberInteger || numberValue < <f64>lo || numberValue > <f64>hi) return fallback;

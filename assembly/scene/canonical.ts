@@ -14,8 +14,7 @@ let used: u32 = 0;
 let on = false;
 let sink: usize = 0;
 let sinkLength: u32 = 0;
-/** Bytes written in all, and the first failed append's status (0: none). */
-export let written: u32 = 0;
+/** The first failed append's status (0: none). */
 export let status = 0;
 
 /** Writes to staging key [k, k+n) (deleted first: a previous run may have left it), or with k 0
@@ -27,7 +26,6 @@ export function begin(k: usize, n: u32): void {
   sinkLength = n;
   on = k != 0;
   used = 0;
-  written = 0;
   status = 0;
   setEcho(on, bytes);
   if (on) host_store_delete(k, n);
@@ -38,7 +36,6 @@ export function bytes(p: usize, n: u32): void {
   if (on && !holding && used + n <= CAP) {
     memory.copy(buf + used, p, n);
     used += n;
-    written += n;
     return;
   }
   for (let i: u32 = 0; i < n; i++) byte(<u32>load<u8>(p + i));
@@ -91,7 +88,6 @@ export function byte(c: u32): void {
   }
   if (used == CAP) flush();
   store<u8>(buf + used++, <u8>c);
-  written++;
 }
 
 /** ASCII text. */
@@ -172,10 +168,4 @@ export function end(): i32 {
   on = false;
   setEcho(false);
   return status;
-}
-
-/** Drops the staging key. */
-export function discard(): void {
-  on = false;
-  if (sink != 0) host_store_delete(sink, sinkLength);
 }

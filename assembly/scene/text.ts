@@ -3,18 +3,19 @@
 // schemaVersion gates, which a document may declare after what they gate; the value just read by
 // the streaming tokenizer (json/stream.ts) checked at the current path; and key tables.
 import { J_STRING, J_TRUE, J_FALSE, J_NUMBER, J_NULL, J_ARRAY } from "../json/reader";
-import { kind, text, textBytes, numberInteger, numberValue, startedAt } from "../json/stream";
+import { kind, text, textBytes, numberInteger, numberValue } from "../json/stream";
 import { fail, failMessage, validationError, resetErrors } from "../json/validate";
 
-/** The UTF-16 length of `s`, read from its header (no call: these run for every key and name). */
-@inline function units(s: string): u32 {
+/** The UTF-16 length of `s`, read from its header (no String#length call: these run for every key
+ * and name). */
+function units(s: string): u32 {
   return load<u32>(changetype<usize>(s) - 4) >> 1;
 }
 
 /** Whether [p, p+k) holds the ASCII `s` (k its length), compared unit by unit from memory. */
 function same(p: usize, k: u32, s: string): bool {
   const q = changetype<usize>(s);
-  for (let i: u32 = 0; i < k; i++) if (<u32>load<u8>(p + i) != <u32>load<u16>(q + (<usize>i << 1))) return false;
+  for (let i: u32 = 0; i < k; i++) if (<u32>load<u8>(p + i) != <u32>load<u16>(q + ((<usize>i) << 1))) return false;
   return true;
 }
 
@@ -212,11 +213,6 @@ export function needBool(): bool {
 
 export function needString(): bool {
   return kind == J_STRING || bad("must be a string, not " + kindName());
-}
-
-/** Where the value just read starts (for messages that quote it). */
-export function valueAt(): u32 {
-  return startedAt;
 }
 
 /** The string just read is the ASCII `s`. */
