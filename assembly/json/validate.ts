@@ -50,7 +50,12 @@ export function failMessage(message: string): void {
 
 /** Human-readable name of a token's kind, for error messages. */
 export function kindName(i: i32): string {
-  switch (kindOf(i)) {
+  return nameOfKind(kindOf(i));
+}
+
+/** Human-readable name of a kind (J_*), for error messages. */
+export function nameOfKind(k: u32): string {
+  switch (k) {
     case J_NULL:
       return "null";
     case J_FALSE:

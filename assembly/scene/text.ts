@@ -2,9 +2,9 @@
 // stack of segments so that a valid document builds no path strings at all; the first failure;
 // schemaVersion gates, which a document may declare after what they gate; the value just read by
 // the streaming tokenizer (json/stream.ts) checked at the current path; and key tables.
-import { J_STRING, J_TRUE, J_FALSE, J_NUMBER, J_NULL, J_ARRAY } from "../json/reader";
+import { J_STRING, J_TRUE, J_FALSE, J_NUMBER } from "../json/reader";
 import { kind, text, textBytes, numberInteger, numberValue } from "../json/stream";
-import { fail, failMessage, validationError, resetErrors } from "../json/validate";
+import { fail, failMessage, validationError, resetErrors, nameOfKind } from "../json/validate";
 
 /** The UTF-16 length of `s`, read from its header (no String#length call: these run for every key
  * and name). */
@@ -178,20 +178,7 @@ export function judgeGates(): void {
 
 /** The kind of the value just read, for messages. */
 export function kindName(): string {
-  switch (kind) {
-    case J_NULL:
-      return "null";
-    case J_FALSE:
-    case J_TRUE:
-      return "a boolean";
-    case J_NUMBER:
-      return "a number";
-    case J_STRING:
-      return "a string";
-    case J_ARRAY:
-      return "an array";
-  }
-  return "an object";
+  return nameOfKind(kind);
 }
 
 /** The value just read as an integer within [lo, hi] (lo >= 0), or -1. */
