@@ -33,13 +33,13 @@ import { sealCompiled, PREFIX } from "../playback/compile";
 import { writeInto, outLength } from "../playback/bytes";
 import { sceneDuration } from "../scene/startafter";
 import { schema, layerCount, nameBytes, nameLength, FIRMWARE_SCHEMA } from "../scene/state";
+import { openIds, firstId, nextId, idAt, idOrder } from "../store/scene-ids";
 import {
   MAX_SCENES,
   libraryId,
   sceneStatus,
   sceneKey,
   newSceneId,
-  listSceneIds,
   sceneCount,
   deleteSceneFile,
   checkSceneFile,
@@ -216,7 +216,7 @@ export function getScene(req: u32, id: string, _body: usize, _len: u32): void {
 // the first KEY_UNITS code units of its name; two names alike that far are compared whole.
 const LIST_CAP = MAX_SCENES + 1; // files added by hand past the limit are not listed
 const KEY_UNITS = 16;
-const KEY_SIZE = 4 + KEY_UNITS * 2; // [0] id index, [2..3] name length in units, then the units
+const KEY_SIZE = 4 + KEY_UNITS * 2; // [0..1] the id (store/scene-ids.ts), [2..3] name length in units, then the units
 // One block for the keys, the order bytes and two whole names, taken while a list is built and
 // given back after: static memory is what every other request's peak (a scene save) has to share.
 const KEYS_BYTES = LIST_CAP * KEY_SIZE;
@@ -225,7 +225,6 @@ let keys: usize = 0;
 let order: usize = 0;
 let fullA: usize = 0;
 let fullB: usize = 0;
-let listed: string[] = [];
 
 function keyAt(i: i32): usize {
   return keys + <usize>i * KEY_SIZE;
@@ -244,10 +243,10 @@ function compareKeys(a: usize, b: usize): i32 {
   let c = 0;
   if (min(la, lb) <= KEY_UNITS) c = la - lb;
   else {
-    readSummary(listed[load<u8>(a)]);
+    readSummary(idAt(<i32>load<u16>(a)));
     c = memoryOrder(fullB, nameUnits(fullB, 256), fullA, lb);
   }
-  return c != 0 ? c : codeUnitOrder(listed[load<u8>(a)], listed[load<u8>(b)]);
+  return c != 0 ? c : idOrder(<i32>load<u16>(a), <i32>load<u16>(b));
 }
 
 function memoryOrder(a: usize, na: i32, b: usize, nb: i32): i32 {
@@ -259,31 +258,24 @@ function memoryOrder(a: usize, na: i32, b: usize, nb: i32): i32 {
   return na - nb;
 }
 
-/** The sign orders a and b as String's < and > do (UTF-16 code units, a prefix first), in less code. */
-function codeUnitOrder(a: string, b: string): i32 {
-  return memoryOrder(changetype<usize>(a), a.length, changetype<usize>(b), b.length);
-}
-
 /** The library, sorted by name then id, from each file's summary header (scene/summary.ts); a file
  * that cannot be read or no longer validates is skipped and logged. Memory does not grow with the
  * library: the answer streams out one scene at a time. */
 export function listScenes(req: u32, _param: string, _body: usize, _len: u32): void {
-  const ids = listSceneIds();
-  if (ids === null) return sendError(req, 500, "the scene library is unreadable");
-  listed = ids;
+  if (!openIds()) return sendError(req, 500, "the scene library is unreadable");
   keys = heap.alloc(BLOCK_BYTES);
   order = keys + KEYS_BYTES;
   fullA = order + LIST_CAP;
   fullB = fullA + 512;
   let count = 0;
-  for (let i = 0; i < ids.length; i++) {
+  for (let at = firstId(); at >= 0; at = nextId(at)) {
     if (count == LIST_CAP) {
       log(LOG_WARN, "scenes: more than " + LIST_CAP.toString() + " scene files; the rest are not listed");
       break;
     }
-    if (!readSummary(ids[i])) continue;
+    if (!readSummary(idAt(at))) continue;
     const key = keyAt(count);
-    store<u8>(key, <u8>i);
+    store<u16>(key, <u16>at);
     store<u16>(key, <u16>nameUnits(fullA, 256), 2);
     memory.copy(key + 4, fullA, KEY_UNITS << 1);
     // binary insertion into the order bytes: few comparisons, as a tie on the key's units reads a file
@@ -302,7 +294,7 @@ export function listScenes(req: u32, _param: string, _body: usize, _len: u32): v
   w.byte(0x5b);
   let first = true;
   for (let k = 0; k < count; k++) {
-    const id = ids[load<u8>(keyAt(load<u8>(order + k)))];
+    const id = idAt(<i32>load<u16>(keyAt(load<u8>(order + k))));
     if (!readSummary(id)) continue;
     if (!first) w.byte(0x2c);
     first = false;
@@ -321,5 +313,4 @@ export function listScenes(req: u32, _param: string, _body: usize, _len: u32): v
   w.byte(0x5d);
   w.finish();
   heap.free(keys);
-  listed = [];
 }

@@ -8,17 +8,18 @@ import { fill } from "../json/template";
 import { topicPrefix, discoveryPrefix, deviceName } from "./config";
 import { publishText } from "./session";
 import { host_http_port } from "../host/imports";
-import { listSceneIds } from "../scene/store";
+import { openIds, firstId, nextId, idAt } from "../store/scene-ids";
 import { readSummary, summaryName, summaryNameLength } from "../scene/summary";
 import { app } from "../state/app";
 import * as t from "../generated/text";
+import { arenaTop, arenaBack } from "../rt/arena";
 
 const LABEL_MAX = 40;
 let large = true;
-// The document being written: its entity name and key, the select's scene ids.
+// The document being written: its entity name and key, whether the select lists the library.
 let entity = "";
 let key = "";
-let ids: string[] = [];
+let listing = false;
 
 export function setVariant(isLarge: bool): void {
   large = isLarge;
@@ -33,17 +34,18 @@ function put(marker: i32): void {
   else if (marker == 6) w.strBody(app.controllerFirmware);
   else if (marker == 7) w.int(host_http_port());
   else if (marker == 8) {
-    for (let i = 0; i < ids.length; i++) {
+    for (let at = listing ? firstId() : -1; at >= 0; at = nextId(at)) {
       w.raw(',"');
-      label(ids[i], false);
+      label(idAt(at), false);
       w.byte(0x22);
     }
   } else if (marker == 9) {
-    for (let i = 0; i < ids.length; i++) {
+    for (let at = listing ? firstId() : -1; at >= 0; at = nextId(at)) {
+      const id = idAt(at);
       w.byte(0x27);
-      w.raw(ids[i]);
+      w.raw(id);
       w.raw("':'");
-      label(ids[i], true);
+      label(id, true);
       w.raw("',");
     }
   }
@@ -51,6 +53,7 @@ function put(marker: i32): void {
 
 /** Publishes one retained config: the shared head (name, unique_id, availability, device), then `tail`. */
 function publish(component: string, name: string, k: string, tail: usize, tailLen: u32): void {
+  const mark = arenaTop(); // what one config allocates is given back before the next
   entity = name;
   key = k;
   w.beginMqtt();
@@ -60,6 +63,7 @@ function publish(component: string, name: string, k: string, tail: usize, tailLe
     String.UTF8.encode(discoveryPrefix() + "/" + component + "/" + deviceName() + "_" + k + "/config"),
     true,
   );
+  arenaBack(mark);
 }
 
 /** The select's label of scene `id`, `Name (id)` with the name cut to LABEL_MAX UTF-16 units at a
@@ -99,10 +103,9 @@ function isSpace(c: u8): bool {
 /** The select's options are read from each scene's summary as the payload streams out: memory does
  * not grow with the library. */
 export function publishSelect(): void {
-  const list = listSceneIds();
-  ids = list ? list : [];
+  listing = openIds();
   publish("select", "Scene", "scene", t.HA_SELECT, t.HA_SELECT_LENGTH);
-  ids = [];
+  listing = false;
 }
 
 /** The five entities: component and key of each config topic. */

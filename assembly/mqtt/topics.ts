@@ -10,7 +10,7 @@ import { enqueue, queueLength, QUEUE_SIZE, W_POWER, W_APPEARANCE, W_PLAY, W_STOP
 import { libraryId, sceneStatus, libraryVersion } from "../scene/store";
 import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
-import { keepSlot, keepString } from "../rt/arena";
+import { keepSlot, keepString, arenaTop, arenaBack } from "../rt/arena";
 
 const COMMANDS: StaticArray<string> = ["power", "brightness", "scene", "stop", "light"];
 const C_LIGHT = 4;
@@ -40,15 +40,23 @@ export function clearRetained(): void {
   publishText(topicPrefix() + "/status", "", true);
 }
 
+/** Publishes one state; what it allocates is given back at once (the states at connect add up). */
 function state(suffix: string, payload: string): void {
+  const mark = arenaTop();
   publishText(topicPrefix() + "/state/" + suffix, payload, true);
+  arenaBack(mark);
 }
 
 /** The session came up (or Home Assistant restarted): subscribe, birth, configs and every state. */
 export function announce(subscribe: bool): void {
   if (subscribe) {
-    for (let i = 0; i < COMMANDS.length; i++) subscribeTo(topicPrefix() + "/command/" + COMMANDS[i]);
+    const mark = arenaTop(); // each topic's strings are given back after its subscribe
+    for (let i = 0; i < COMMANDS.length; i++) {
+      subscribeTo(topicPrefix() + "/command/" + COMMANDS[i]);
+      arenaBack(mark);
+    }
     subscribeTo(discoveryPrefix() + "/status");
+    arenaBack(mark);
   }
   publishDiscovery();
   sentLibrary = libraryVersion;

@@ -57,6 +57,7 @@ export function arenaAlloc(size: usize): usize {
   grow(end);
   changetype<BLOCK>(block).mmInfo = end - ptr;
   top = end;
+  if (!ASC_NO_ASSERT && end > high) high = end;
   return ptr;
 }
 
@@ -69,6 +70,7 @@ export function arenaRealloc(ptr: usize, size: usize): usize {
     grow(end);
     block.mmInfo = end - ptr;
     top = end;
+    if (!ASC_NO_ASSERT && end > high) high = end;
     return ptr;
   }
   if (size <= have) return ptr;
@@ -115,14 +117,17 @@ export function arenaEnter(): void {
 export function arenaLeave(): void {
   if (--depth > 0) return;
   if (!ASC_NO_ASSERT) {
-    if (top > peak) reportPeak(top);
+    if (high > peak) reportPeak(high);
+    high = floor;
     memory.fill(floor, POISON, top - floor);
   }
   top = floor;
 }
 
-// Debug builds log each new high-water mark (info level), to measure the worst workloads.
+// Debug builds log each new high-water mark (info level), to measure the worst workloads: the
+// highest top of any export, blocks given back before it returned included.
 let peak: usize = 0;
+let high: usize = 0;
 const line = memory.data(64);
 
 function putNumber(at: usize, n: usize): usize {
@@ -161,6 +166,15 @@ export function arenaUsed(): bool {
 /** Where the next block goes (the end of what is allocated). */
 export function arenaTop(): usize {
   return top;
+}
+
+/** Gives back what was allocated since `mark` (an arenaTop() of the same export): for an export that
+ * does one bounded piece of work after another (MQTT publishes at connect), so their garbage does not
+ * add up. Nothing allocated since the mark may be used after. */
+export function arenaBack(mark: usize): void {
+  if (mark < floor || mark > top) return;
+  if (!ASC_NO_ASSERT) memory.fill(mark, POISON, top - mark);
+  top = mark;
 }
 
 /** Holds everything below `end` across exports (an HTTP body between core_http_begin and its
