@@ -220,7 +220,9 @@ const KEY_SIZE = 4 + KEY_UNITS * 2; // [0..1] the id (store/scene-ids.ts), [2..3
 // One block for the keys, the order bytes and two whole names, taken while a list is built and
 // given back after: static memory is what every other request's peak (a scene save) has to share.
 const KEYS_BYTES = LIST_CAP * KEY_SIZE;
-const BLOCK_BYTES = KEYS_BYTES + LIST_CAP + 1024;
+/** A whole name in UTF-16 units: a valid name is at most 64 characters, 128 units. */
+const NAME_UNITS = 128;
+const BLOCK_BYTES = KEYS_BYTES + LIST_CAP + NAME_UNITS * 4;
 let keys: usize = 0;
 let order: usize = 0;
 let fullA: usize = 0;
@@ -244,7 +246,7 @@ function compareKeys(a: usize, b: usize): i32 {
   if (min(la, lb) <= KEY_UNITS) c = la - lb;
   else {
     readSummary(idAt(<i32>load<u16>(a)));
-    c = memoryOrder(fullB, nameUnits(fullB, 256), fullA, lb);
+    c = memoryOrder(fullB, nameUnits(fullB, NAME_UNITS), fullA, lb);
   }
   return c != 0 ? c : idOrder(<i32>load<u16>(a), <i32>load<u16>(b));
 }
@@ -266,7 +268,7 @@ export function listScenes(req: u32, _param: string, _body: usize, _len: u32): v
   keys = heap.alloc(BLOCK_BYTES);
   order = keys + KEYS_BYTES;
   fullA = order + LIST_CAP;
-  fullB = fullA + 512;
+  fullB = fullA + NAME_UNITS * 2;
   let count = 0;
   for (let at = firstId(); at >= 0; at = nextId(at)) {
     if (count == LIST_CAP) {
@@ -276,7 +278,7 @@ export function listScenes(req: u32, _param: string, _body: usize, _len: u32): v
     if (!readSummary(idAt(at))) continue;
     const key = keyAt(count);
     store<u16>(key, <u16>at);
-    store<u16>(key, <u16>nameUnits(fullA, 256), 2);
+    store<u16>(key, <u16>nameUnits(fullA, NAME_UNITS), 2);
     memory.copy(key + 4, fullA, KEY_UNITS << 1);
     // binary insertion into the order bytes: few comparisons, as a tie on the key's units reads a file
     let lo = 0;
