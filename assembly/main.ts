@@ -5,12 +5,11 @@ import { host_clock_ms, host_http_read } from "./host/imports";
 import { wake } from "./core/wake";
 import { libraryVersion } from "./scene/store";
 import { seenLibrary } from "./core/loop";
-import { findRoute, streams, route } from "./http/router";
+import { findRoute, streams, readsBody, route } from "./http/router";
 import { closeJson } from "./json/reader";
 import { sendError } from "./http/response";
 import { allowRequest } from "./http/origin";
-import { BODY_SLACK, M_POST, M_PUT, M_PATCH } from "./http/request";
-import { HEADER_ROOM } from "./scene/store";
+import { M_POST, M_PUT, M_PATCH } from "./http/request";
 import { handleFrame, sendPanelsStates, sendAppState, broadcastAppStateIfChanged } from "./ws/commands";
 import { openConnection, closeConnection, setMirroring } from "./ws/connections";
 import { packetValid, HEADER_SIZE, T_HELLO, T_EMPTY, T_STATE, T_BOOT_ACK } from "./bus/protocol";
@@ -33,10 +32,11 @@ import { serialReceive } from "./firmware/serial";
 import { RX_CAP, rx } from "./core/rx";
 import { Fixed } from "./rt/fixed";
 
-// HTTP bodies are the one large input: a buffer per request, at most MAX_PENDING at once. The host
-// keeps the body; the core reads it (host_http_read) only for methods that take one. The buffer is
-// in the arena from core_http_begin to the end of its dispatch: the arena's floor stays above the
-// pending buffers (heldTo) so the exports between them do not give it back.
+// A request's URL waits in a buffer from core_http_begin to its dispatch, at most MAX_PENDING at
+// once: the arena's floor stays above the pending buffers (heldTo) so the exports between them do
+// not give it back. The host keeps the body; the core reads it (host_http_read) only for methods that
+// take one: a scene document as it streams (READS routes: scene/validate.ts), a firmware image in
+// pieces (STREAM), any other body whole at dispatch, in the arena until the dispatch ends.
 const BODY_LIMIT: u32 = 32768;
 const URL_LIMIT: u32 = 512;
 const MAX_PENDING = 2;
@@ -136,9 +136,7 @@ function httpBegin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
   }
   for (let i = 0; i < MAX_PENDING; i++) {
     if (pendingBuf[i] == 0) {
-      // free room before the URL takes a stored scene's header (api/scenes.ts storeValidatedScene),
-      // spare bytes after the body its canonical form's growth (BODY_SLACK); none for a large body
-      const buf = heap.alloc(HEADER_ROOM + urlLen + (bodyLen > 0 && !large ? bodyLen + BODY_SLACK : 0));
+      const buf = heap.alloc(max<u32>(urlLen, 1));
       pendingReq[i] = req;
       pendingBuf[i] = buf;
       pendingMethod[i] = method;
@@ -146,7 +144,7 @@ function httpBegin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
       pendingBodyLen[i] = bodyLen;
       pendingEnd[i] = arenaTop();
       arenaHold(heldTo());
-      return buf + HEADER_ROOM;
+      return buf;
     }
   }
   sendError(req, 503, "busy");
@@ -181,13 +179,16 @@ function httpDispatch(req: u32): void {
     pendingBuf[i] = 0;
     const urlLen = pendingUrlLen[i];
     const want = pendingBodyLen[i];
-    const found = findRoute(pendingMethod[i], buf + HEADER_ROOM, urlLen);
+    const found = findRoute(pendingMethod[i], buf, urlLen);
     if (streams(found)) {
       route(found, req, 0, want); // its body is streamed by the upload, if any
     } else if (want > BODY_LIMIT) {
       sendError(req, 413, "payload_too_large");
+    } else if (readsBody(found)) {
+      route(found, req, 0, want); // the handler reads the document as it streams
+      broadcastAppStateIfChanged();
     } else {
-      const body = buf + HEADER_ROOM + urlLen;
+      const body = heap.alloc(max<u32>(want, 1));
       let got: u32 = 0;
       while (got < want) {
         const n = host_http_read(req, body + got, want - got);

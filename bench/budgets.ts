@@ -23,8 +23,9 @@ export const IMAGE_BUDGET = 64 * 1024;
 // views of static memory (rt/fixed.ts) and the work queue's slots static: 93,440 B; palette validation and
 // the speed and trigger bodies on json/fields.ts's table check (93,116 B); the tree's and the pending
 // requests' tables static: 93,059 B. Issue 18's ambient look (+45 B) and count sweeps as one pulse (the
-// pulse table's sweeps gone, -484 B), merged: 92,629 B.
-export const IMAGE_CEILING = 90 * 1024 + 512; // 92,672
+// pulse table's sweeps gone, -484 B), merged: 92,629 B. Then raised by the streaming scene pass
+// (json/stream.ts beside the tape reader, whose last users, the small documents, have yet to move): 94,683 B.
+export const IMAGE_CEILING = 92 * 1024 + 512; // 94,720
 
 /** Linear memory: one page, never grown. */
 export const MEMORY_PAGES_BUDGET = 1;

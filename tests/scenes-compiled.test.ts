@@ -120,7 +120,7 @@ test("saving writes the compiled form; every damaged or foreign one plays exactl
   const id = await save(rich);
   const form = fs.readFileSync(path.join(compiledDir, id));
   const file = fs.readFileSync(path.join(scenesDir, id));
-  assert.equal(form[0], 1, "compiled form version 1");
+  assert.equal(form[0], 2, "compiled form version 2");
   assert.deepEqual(sealed(form, file), form, "bound to the scene file by a hash of it and the rest of the form");
   const reference = await trace(id);
   assert.ok(new Set(reference).size > 10, "the trace changes over time");
@@ -128,7 +128,7 @@ test("saving writes the compiled form; every damaged or foreign one plays exactl
   const other = fs.readFileSync(path.join(compiledDir, await save(baseScene())));
   const damaged: Array<[string, Buffer | null]> = [
     ["missing (a file of an older firmware)", null],
-    ["another version", Buffer.concat([Buffer.from([2]), form.subarray(1)])],
+    ["another version", Buffer.concat([Buffer.from([1]), form.subarray(1)])],
     ["one byte changed", Buffer.from(form.map((b, i) => (i === form.length - 20 ? b ^ 0x10 : b)))],
     ["truncated", form.subarray(0, form.length - 7)],
     ["only a prefix", form.subarray(0, 5)],
@@ -163,9 +163,9 @@ test("a scene file rewritten by hand plays what it says, not its old compiled fo
 });
 
 test("crafted compiled forms with valid hashes never trap: what would index a table is refused", async () => {
-  // one layer of one step: its record starts at byte 33 (5 prefix, 16 scene bytes, 6 layer bytes,
-  // `panels`, the fallback's length and the fallback, the duration), its animates target and blend
-  // at byte 34, its colorFrom at 35
+  // one layer of one step, as tagged items (playback/compile.ts): 5 prefix bytes; 5 T_LAYER; 6-8
+  // L_GROUP 1, no name; 9-25 L_STEP: duration (10-11), the record (12-25: its head, animates and
+  // blend at 13, colorFrom at 14); 26-27 L_PANELS all; 28 L_END; 29 T_END
   const simple = {
     name: "simple",
     layers: [{ group: 1, sequence: [{ type: "SOLID", color: "#00FF00", duration: 0 }] }],
@@ -174,41 +174,49 @@ test("crafted compiled forms with valid hashes never trap: what would index a ta
   const reference = await trace(id);
   const form = fs.readFileSync(path.join(compiledDir, id));
   const file = fs.readFileSync(path.join(scenesDir, id));
-  assert.equal(form.length, 47);
-  assert.equal(form[27], 0, "panels: all");
-  assert.equal(form[30], 17, "fallback: none");
+  assert.equal(form.length, 30);
+  assert.deepEqual([...form.subarray(5, 10)], [6, 7, 1, 0, 14]);
+  assert.deepEqual([...form.subarray(26)], [11, 0, 15, 0]);
   const crafted = (at: number, value: number, to = file) =>
     sealed(Buffer.from(form.map((b, i) => (i === at ? value : b))), to);
+  const items = (...parts: Array<Buffer | number[]>) =>
+    sealed(Buffer.concat([form.subarray(0, 5), ...parts.map((p) => Buffer.from(p))]), file);
+  const layer = form.subarray(5, 9);
+  const step = form.subarray(9, 26);
+  const rest = form.subarray(26, 29);
   // what would index a table out of range is refused: the scene plays from its JSON
-  const refused: Array<[string, number, number]> = [
-    ["layer count 9", 5, 9],
-    ["startAfter a layer that does not exist", 24, 4],
-    ["13 steps", 26, 13],
-    ["an unknown selector", 27, 40],
-    ["a fallback length past the end", 28, 200],
+  const refused: Array<[string, Buffer]> = [
+    ["9 layers", items(...new Array(9).fill([6, 11, 0, 15]), [0])],
+    ["startAfter a layer that does not exist", items(layer, step, rest, [16, 0, 4, 255, 0])],
+    ["startAfter a step that does not exist", items(layer, step, rest, [16, 0, 0, 12, 0])],
+    ["13 steps", items(layer, ...new Array(13).fill(step), rest, [0])],
+    ["an unknown selector", crafted(27, 40)],
+    ["an unknown item", crafted(5, 40)],
+    ["a step outside a layer", items(step, [0])],
+    ["no end", items(layer, step, rest)],
   ];
-  for (const [what, at, value] of refused) {
-    fs.writeFileSync(path.join(compiledDir, id), crafted(at, value));
+  for (const [what, bytes] of refused) {
+    fs.writeFileSync(path.join(compiledDir, id), bytes);
     assert.deepEqual(await trace(id), reference, what);
     assert.ok(!trapped(), `${what}: ${host.output()}`);
   }
   // other odd values play as they are: nothing traps
-  const odd: Array<[string, number, number]> = [
-    ["async mode 3", 23, 0x30],
-    ["an animates target past the table", 34, 0x0f],
-    ["a blend past the table", 34, 0xa0],
-    ["a colour reference of kind 7", 35, 7],
-    ["a palette position", 35, 1],
+  const odd: Array<[string, Buffer]> = [
+    ["async mode 3", items(layer, [9, 3], step, rest, [0])],
+    ["an animates target past the table", crafted(13, 0x0f)],
+    ["a blend past the table", items(layer, [13, 15], step, rest, [0])],
+    ["a colour reference of kind 7", crafted(14, 7)],
+    ["a palette position", crafted(14, 1)],
   ];
-  for (const [what, at, value] of odd) {
-    fs.writeFileSync(path.join(compiledDir, id), crafted(at, value));
+  for (const [what, bytes] of odd) {
+    fs.writeFileSync(path.join(compiledDir, id), bytes);
     assert.equal((await trace(id)).length, reference.length, what);
     assert.ok(!trapped(), `${what}: ${host.output()}`);
   }
   // with a scene file that no longer validates either, the play is refused as such a file always was
   const invalid = Buffer.from('{"layers":[]}');
   fs.writeFileSync(path.join(scenesDir, id), invalid);
-  fs.writeFileSync(path.join(compiledDir, id), crafted(5, 9, invalid));
+  fs.writeFileSync(path.join(compiledDir, id), crafted(5, 40, invalid));
   const before = host.output().length;
   assert.equal((await api(host, "POST", `/api/scenes/${id}/play`)).status, 202);
   await advance(host, 0);

@@ -12,8 +12,8 @@ import { InProcessCore, baseScene, maximalScene, readStoredScene, tokenCount } f
 
 const BUDGET = 128 * 1024;
 
-function scenesOnDisk(core: InProcessCore): string[] {
-  const dir = path.join(core.store.dir, "scenes");
+function scenesOnDisk(core: InProcessCore, folder = "scenes"): string[] {
+  const dir = path.join(core.store.dir, folder);
   return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
 }
 
@@ -67,7 +67,7 @@ test("1000 rounds of rejected requests leave the core's memory where it was and 
     ["POST", "/api/scenes", deep, 400],
     ["POST", "/api/scenes", valid.replace('"loop":true', '"loop":true,"loop":false'), 400],
     ["POST", "/api/scenes", Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]), 400],
-    ["POST", "/api/scenes", JSON.stringify({ pad: new Array(6000).fill(1) }), 413],
+    ["POST", "/api/scenes", JSON.stringify({ pad: new Array(6000).fill(1) }), 422],
     ["POST", "/api/scenes", " ".repeat(40000), 413],
     ["POST", "/api/scenes", JSON.stringify(invalid), 422],
     ["POST", "/api/scenes", JSON.stringify({ ...baseScene(), name: "\u0001" }), 422],
@@ -92,6 +92,7 @@ test("1000 rounds of rejected requests leave the core's memory where it was and 
   }
   assert.equal(core.memoryBytes, before);
   assert.deepEqual(scenesOnDisk(core), []);
+  assert.deepEqual(scenesOnDisk(core, "stage"), [], "a refused document leaves no staged file behind");
   // nothing leaked inside the pages either: the maximal scene still fits as before
   assert.equal(core.request("POST", "/api/scenes", maximal).status, 200);
   assert.equal(core.memoryBytes, before);
@@ -100,9 +101,10 @@ test("1000 rounds of rejected requests leave the core's memory where it was and 
 test("a full store is 507 with a message, and the old file stays intact", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-full-"));
   let full = false;
+  // a scene is staged (appended under stage/) and then renamed into scenes/: either can find it full
   class FullStore extends FileStore {
-    write(key: string, data: Uint8Array): number {
-      return full && key.startsWith("scenes/") ? STORE_FULL : super.write(key, data);
+    append(key: string, data: Uint8Array): number {
+      return full && key.startsWith("stage/") ? STORE_FULL : super.append(key, data);
     }
   }
   const core = new InProcessCore(dir, new FullStore(dir));
@@ -114,9 +116,10 @@ test("a full store is 507 with a message, and the old file stays intact", () => 
   assert.equal(patch.text, `{"error":"storage full: scene ${id} was not saved"}`);
   const post = core.request("POST", "/api/scenes", doc);
   assert.equal(post.status, 507);
-  assert.match(post.body.error, /^storage full: scene [a-z0-9]{8} was not saved$/);
+  assert.equal(post.text, '{"error":"storage full: the scene was not saved"}');
   assert.equal(readStoredScene(path.join(dir, "scenes", id)).json, JSON.stringify(doc));
   assert.deepEqual(scenesOnDisk(core), [id]);
+  assert.deepEqual(scenesOnDisk(core, "stage"), []);
   full = false;
   assert.equal(core.request("PATCH", `/api/scenes/${id}`, { ...doc, name: "changed" }).status, 200);
 });

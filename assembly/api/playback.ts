@@ -9,17 +9,14 @@ import { fail, resetErrors } from "../json/validate";
 import { checkFields } from "../json/fields";
 import { W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION, queueLength, QUEUE_SIZE } from "../core/queue";
 import { app } from "../state/app";
-import { validateScene, ALLOW_ID, SCENE_OK } from "../scene/validate";
-import { ONE_SHOT_ID, libraryId, sceneStatus } from "../scene/store";
+import { ALLOW_ID, SCENE_OK, SCENE_SYNTAX, readFlatStep } from "../scene/validate";
+import { ONE_SHOT_ID, libraryId, sceneStatus, discardStages } from "../scene/store";
 import { STORE_MISSING } from "../store/kv";
 import { groupOfName } from "../playback/player";
-import { storeValidatedScene, sendRejected } from "./scenes";
-import { J_OBJECT } from "../json/reader";
-import { resetState, setSchema, FIRMWARE_SCHEMA } from "../scene/state";
-import { pathReset, pushKey, pop } from "../scene/text";
-import { checkSelector } from "../scene/targeting";
-import { checkStep, setFlatStep } from "../scene/step";
-import { compileFlat } from "../playback/compile";
+import { readBody, storeScene, sendRejected } from "./scenes";
+import { openRequest, broken } from "../json/stream";
+import { loadFlat } from "../playback/compile";
+import { writeInto, outLength } from "../playback/bytes";
 import { rootAt } from "../topology/rooted";
 import { config } from "../state/config";
 
@@ -53,15 +50,17 @@ export function playLast(req: u32, _param: string, _body: usize, _len: u32): voi
   queuePlay(req, app.lastPlayedSceneId);
 }
 
-export function playOneShot(req: u32, _param: string, body: usize, len: u32): void {
+export function playOneShot(req: u32, _param: string, _body: usize, _len: u32): void {
   if (!powered(req)) return;
-  const root = jsonBody(req, body, len);
-  if (root < 0) return;
-  const result = validateScene(root, ALLOW_ID);
+  const result = readBody(req, ALLOW_ID);
+  if (result < 0) return sendError(req, 500, "the one-shot scene could not be stored");
   if (result != SCENE_OK) return sendRejected(req, result);
   // a refused one-shot changes nothing: the queue is checked before the stored one-shot is replaced
-  if (queueLength() == QUEUE_SIZE) return sendError(req, 503, "busy");
-  const rc = storeValidatedScene(ONE_SHOT_ID, root, body, len);
+  if (queueLength() == QUEUE_SIZE) {
+    discardStages();
+    return sendError(req, 503, "busy");
+  }
+  const rc = storeScene(ONE_SHOT_ID);
   if (rc < 0) return sendError(req, 500, "the one-shot scene could not be stored");
   queuePlay(req, ONE_SHOT_ID);
 }
@@ -122,36 +121,21 @@ export function trigger(req: u32, _param: string, body: usize, len: u32): void {
 }
 
 /** One flat step with `group` (1-254) and `panels` beside the step fields; runners (issue 6) and
- * gaps are accepted and do nothing yet. */
-export function animationPlay(req: u32, _param: string, body: usize, len: u32): void {
+ * gaps are accepted and do nothing yet. Read as it streams (scene/validate.ts readFlatStep). */
+const FLAT_CAP: u32 = 1024;
+
+export function animationPlay(req: u32, _param: string, _body: usize, _len: u32): void {
   if (!powered(req)) return;
-  const v = jsonBody(req, body, len);
-  if (v < 0) return;
-  resetState();
-  setSchema(FIRMWARE_SCHEMA);
-  pathReset();
   resetErrors();
-  if (kindOf(v) != J_OBJECT) {
-    fail("", "must be a step object");
-    return sendInvalid(req);
-  }
-  const g = member(v, "group");
-  if (g < 0 || !isInteger(g) || numberValue(g) < 1 || numberValue(g) > 254) {
-    fail("group", "must be a group number 1-254");
-    return sendInvalid(req);
-  }
-  const panels = member(v, "panels");
-  if (panels >= 0) {
-    pushKey("panels");
-    const ok = checkSelector(panels);
-    pop();
-    if (!ok) return sendInvalid(req);
-  }
-  setFlatStep(true);
-  const ok = checkStep(v, 0, 0, 1);
-  setFlatStep(false);
-  if (!ok) return sendInvalid(req);
+  openRequest(req);
+  const form = heap.alloc(FLAT_CAP);
+  writeInto(form, FLAT_CAP, 0);
+  const group = readFlatStep();
+  const n = outLength;
+  writeInto(0, 0, 0);
+  if (group < 0) return sendRejected(req, broken ? SCENE_SYNTAX : 422);
+  if (n > FLAT_CAP) return sendError(req, 413, "payload_too_large");
   rootAt(config.logicalRoot);
-  compileFlat(v, <u8>numberValue(g));
+  loadFlat(form, n, <u8>group);
   if (queueOrBusy(req, W_ANIMATION, 0, 0)) sendAccepted(req);
 }

@@ -1,11 +1,13 @@
 // The scene library: POST /api/scenes, GET /api/scenes, GET|PATCH|DELETE /api/scenes/{id}.
-// Documents are validated on the JSON tape (scene/validate) and stored in canonical form
-// (scene/canonical), written over the request body itself when it fits. GET /api/scenes/{id}
-// streams the stored file in chunks; the list reads one file at a time.
-import { jsonBody, sendInvalid, BODY_SLACK } from "../http/request";
+// A document is read as it streams from the request (the scene pass, scene/validate.ts: validated,
+// its canonical form staged under a key of its own, compiled into a small buffer), and stored only
+// once it is valid. GET /api/scenes/{id} streams the stored file in chunks; the list reads one
+// file at a time.
+import { sendInvalid, sendSyntaxError } from "../http/request";
 import { sendError, sendLiteral } from "../http/response";
 import * as w from "../json/writer";
-import { closeJson, stringValue } from "../json/reader";
+import { resetErrors } from "../json/validate";
+import { openRequest } from "../json/stream";
 import {
   readSummary,
   nameUnits,
@@ -15,14 +17,22 @@ import {
   summaryLayers,
   summaryDuration,
 } from "../scene/summary";
-import { STORE_MISSING, STORE_FULL, STORE_IO_ERROR } from "../store/kv";
+import { STORE_MISSING, STORE_FULL } from "../store/kv";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
-import { validateScene, REQUIRE_NAME, SCENE_OK, SCENE_TOO_NEW, tooNewVersion } from "../scene/validate";
-import { writeCanonicalInPlace, spillLength, spillTo, releaseSpill } from "../scene/canonical";
-import { compileScene, sealCompiled } from "../playback/compile";
+import {
+  readScene,
+  REQUIRE_NAME,
+  ALLOW_ID,
+  SCENE_OK,
+  SCENE_TOO_NEW,
+  SCENE_SYNTAX,
+  tooNewVersion,
+} from "../scene/validate";
+import * as canonical from "../scene/canonical";
+import { sealCompiled, PREFIX } from "../playback/compile";
 import { writeInto, outLength } from "../playback/bytes";
 import { sceneDuration } from "../scene/startafter";
-import { schema, layerCount, nameToken, FIRMWARE_SCHEMA } from "../scene/state";
+import { schema, layerCount, nameBytes, nameLength, FIRMWARE_SCHEMA } from "../scene/state";
 import {
   MAX_SCENES,
   libraryId,
@@ -31,21 +41,24 @@ import {
   newSceneId,
   listSceneIds,
   sceneCount,
-  writeSceneFile,
   deleteSceneFile,
-  readSceneFile,
   checkSceneFile,
   readSceneChunk,
-  putSceneHeader,
   writeCompiledFile,
-  HEADER_ROOM,
+  commitScene,
+  discardStages,
+  fileHash,
+  stageJson,
+  STAGE_JSON_LENGTH,
+  ONE_SHOT_ID,
   lastLength,
   chunk,
   CHUNK,
 } from "../scene/store";
 
-/** Answers a failed validation: 409 schema_too_new or 422 with the path and rule. */
+/** Answers a refused document: 400 invalid_json, 409 schema_too_new or 422 with the path and rule. */
 export function sendRejected(req: u32, result: i32): void {
+  if (result == SCENE_SYNTAX) return sendSyntaxError(req);
   if (result != SCENE_TOO_NEW) return sendInvalid(req);
   w.begin(req, 409);
   w.raw('{"error":"schema_too_new","scene":');
@@ -56,62 +69,57 @@ export function sendRejected(req: u32, result: i32): void {
   w.finish();
 }
 
+/** The compiled form's buffer: a maximal scene's takes about 2.5 KB; a longer one (selectors nested
+ * wide) is not kept, and that scene plays from its JSON. */
+const FORM_CAP: u32 = 3072;
+let form: usize = 0;
+let formLength: u32 = 0;
+
 /**
- * Stores the validated document at token `root` of the open JSON document, whose source bytes are
- * [src, src+len) followed by BODY_SLACK spare bytes and preceded by HEADER_ROOM free ones (a request
- * body: core_http_begin), as scene `id`: its summary header (scene/store.ts), then its canonical
- * form; and its compiled form (playback/compile.ts) under `compiled/<id>`. The compiled form is
- * written into the end of the spare bytes, the canonical form over the source bytes
- * (scene/canonical); when legacy rewrites make it longer than the source, the rest goes into the
- * spare bytes before the compiled form (which is not kept when there is no room for both). The
- * tokens are unusable afterwards. Returns 0 or a negative STORE_* status; on failure the old files,
- * if any, are intact. For playback (the one-shot scene) as well as the library endpoints.
+ * Reads the scene document of request `req` as it streams (the scene pass), staging its canonical
+ * form and compiling it. SCENE_OK, or the refusal (sendRejected answers it); a refused document
+ * leaves nothing behind. Then storeScene, or discardStages.
  */
-export function storeValidatedScene(id: string, root: i32, src: usize, len: u32): i32 {
-  // the summary header and the compiled form come from the tokens, before the canonical form
-  // overwrites their source
-  const name = nameToken >= 0 ? String.UTF8.encode(stringValue(nameToken)) : new ArrayBuffer(0);
-  const duration = sceneDuration();
-  const layers = layerCount;
-  const version = schema;
-  // the compiled form is written into the spare bytes (no memory of its own: playback/compile.ts);
-  // the canonical form then goes over the source bytes, in place, which leaves the spare bytes alone
-  const spare = src + len;
-  writeInto(spare, BODY_SLACK, 0);
-  compileScene(root);
-  const produced = outLength;
+export function readBody(req: u32, options: u32): i32 {
+  resetErrors();
+  openRequest(req);
+  form = heap.alloc(FORM_CAP);
+  writeInto(form, FORM_CAP, 0);
+  canonical.begin(stageJson, STAGE_JSON_LENGTH);
+  const result = readScene(options);
+  const rc = canonical.end();
+  formLength = outLength;
   writeInto(0, 0, 0);
-  const inPlace = writeCanonicalInPlace(root, src, len);
-  const length = <u32>inPlace + spillLength();
-  if (inPlace < 0 || length > len + BODY_SLACK) {
-    releaseSpill();
-    log(LOG_ERROR, "scenes: canonical form of scene " + id + " overflowed its spill");
-    return STORE_IO_ERROR;
+  if (result != SCENE_OK) {
+    discardStages();
+    return result;
   }
-  // the compiled form moves to the end of the spare bytes, and the spill of legacy rewrites (at
-  // most 24 bytes a step, 2,306 in all) follows the bytes in place: a compiled form the spill would
-  // reach is not kept (the scene plays from its JSON until it is saved in canonical form)
-  const compiled = produced <= BODY_SLACK && length + produced <= len + BODY_SLACK ? produced : 0;
-  const form = spare + BODY_SLACK - compiled;
-  memory.copy(form, spare, compiled);
-  // the request body's spare bytes take the spill, and its URL's room the header: no second copy
-  spillTo(src + <usize>inPlace);
-  const at = putSceneHeader(src, version, layers, duration, name);
-  const total = <u32>(src - at) + length;
-  const rc = writeSceneFile(id, at, total);
+  return rc < 0 ? rc : SCENE_OK;
+}
+
+/**
+ * Stores the scene readBody has read and staged as scene `id`: its file (header and canonical
+ * JSON, scene/store.ts commitScene), then its compiled form under `compiled/<id>`. Returns 0 or a
+ * negative STORE_* status; on failure the old files, if any, are intact. For playback (the one-shot
+ * scene) as well as the library endpoints.
+ */
+export function storeScene(id: string): i32 {
+  const produced = formLength;
+  const rc = commitScene(id, schema, layerCount, sceneDuration(), nameBytes, nameLength);
+  if (rc < 0) {
+    log(LOG_ERROR, "scenes: writing scene " + id + " failed (" + rc.toString() + ")");
+    return rc;
+  }
   // the compiled form goes with this file (its hash): written after it, it matches no other
-  if (rc >= 0) {
-    if (compiled > 0) sealCompiled(form, compiled, at, total);
-    if (compiled == 0 || writeCompiledFile(id, form, compiled) < 0)
-      log(LOG_WARN, "scenes: scene " + id + " plays from its JSON (no compiled form)");
-  }
-  if (rc < 0) log(LOG_ERROR, "scenes: writing scene " + id + " failed (" + rc.toString() + ")");
-  return rc;
+  if (produced > FORM_CAP || writeCompiledFile(id, form, sealCompiled(form, produced, fileHash)) < 0)
+    log(LOG_WARN, "scenes: scene " + id + " plays from its JSON (no compiled form)");
+  return 0;
 }
 
 function sendStoreFailure(req: u32, id: string, rc: i32): void {
-  if (rc == STORE_FULL) return sendError(req, 507, "storage full: scene " + id + " was not saved");
-  sendError(req, 500, "scene " + id + " could not be saved");
+  const what = id.length > 0 ? "scene " + id : "the scene";
+  if (rc == STORE_FULL) return sendError(req, 507, "storage full: " + what + " was not saved");
+  sendError(req, 500, what + " could not be saved");
 }
 
 function sendId(req: u32, id: string): void {
@@ -122,33 +130,34 @@ function sendId(req: u32, id: string): void {
   w.finish();
 }
 
-export function createScene(req: u32, _id: string, body: usize, len: u32): void {
-  const root = jsonBody(req, body, len);
-  if (root < 0) return;
-  const result = validateScene(root, REQUIRE_NAME);
+export function createScene(req: u32, _id: string, _body: usize, _len: u32): void {
+  const result = readBody(req, REQUIRE_NAME);
+  if (result < 0) return sendStoreFailure(req, "", result);
   if (result != SCENE_OK) return sendRejected(req, result);
   const count = sceneCount();
-  if (count < 0) return sendError(req, 500, "the scene library is unreadable");
-  if (count >= MAX_SCENES) {
-    return sendError(req, 507, "the scene library is full (" + MAX_SCENES.toString() + " scenes)");
+  let refusal = "";
+  if (count < 0) refusal = "the scene library is unreadable";
+  else if (count >= MAX_SCENES) refusal = "the scene library is full (" + MAX_SCENES.toString() + " scenes)";
+  const id = refusal.length == 0 ? newSceneId() : null;
+  if (id === null) {
+    discardStages();
+    if (refusal.length == 0) return sendError(req, 500, "no free scene id");
+    return sendError(req, count < 0 ? 500 : 507, refusal);
   }
-  const id = newSceneId();
-  if (id === null) return sendError(req, 500, "no free scene id");
-  const rc = storeValidatedScene(id, root, body, len);
+  const rc = storeScene(id);
   if (rc < 0) return sendStoreFailure(req, id, rc);
   sendId(req, id);
 }
 
-export function patchScene(req: u32, id: string, body: usize, len: u32): void {
+export function patchScene(req: u32, id: string, _body: usize, _len: u32): void {
   if (!libraryId(id)) return sendError(req, 404, "not_found");
   const status = sceneStatus(id);
   if (status == STORE_MISSING) return sendError(req, 404, "not_found");
   if (status < 0) return sendError(req, 500, "scene " + id + " is unreadable");
-  const root = jsonBody(req, body, len);
-  if (root < 0) return;
-  const result = validateScene(root, REQUIRE_NAME);
+  const result = readBody(req, REQUIRE_NAME);
+  if (result < 0) return sendStoreFailure(req, id, result);
   if (result != SCENE_OK) return sendRejected(req, result);
-  const rc = storeValidatedScene(id, root, body, len);
+  const rc = storeScene(id);
   if (rc < 0) return sendStoreFailure(req, id, rc);
   sendId(req, id);
 }

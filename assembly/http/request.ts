@@ -14,12 +14,6 @@ export const M_PUT: u8 = 4;
 export const M_PATCH: u8 = 5;
 export const M_DELETE: u8 = 6;
 
-/** Every request body buffer (core_http_begin) has this many spare bytes after the body: a scene's
- * compiled form is written there (a maximal scene's takes about 2.4 KB), and the canonical form's
- * growth (legacy rewrites, at most 2,306 bytes) where the compiled form leaves room, so storing a
- * scene (api/scenes.ts) needs no second buffer of its size at the memory peak. */
-export const BODY_SLACK: u32 = 2560;
-
 /** Opens the JSON body and returns its root token (0), or -1 after answering 400 invalid_json with
  * the offset and reason (413 payload_too_large for a document of more tokens than the reader holds).
  * Clears validation errors. */
@@ -31,7 +25,13 @@ export function jsonBody(req: u32, ptr: usize, len: u32): i32 {
     sendError(req, 413, "payload_too_large");
     return -1;
   }
-  // the spec's code, then where (a byte offset into the body) and why
+  sendSyntaxError(req);
+  return -1;
+}
+
+/** Answers 400 invalid_json with where (a byte offset into the body) and why the document was
+ * refused (json/reader's errorOffset and errorReason, also set by json/stream.ts). */
+export function sendSyntaxError(req: u32): void {
   w.begin(req, 400);
   w.raw('{"error":"invalid_json","offset":');
   w.int(errorOffset);
@@ -39,7 +39,6 @@ export function jsonBody(req: u32, ptr: usize, len: u32): i32 {
   w.str(errorReason());
   w.byte(0x7d);
   w.finish();
-  return -1;
 }
 
 /** Answers 422 with the first validation problem. */

@@ -11,6 +11,8 @@
 // One document is open at a time (requests are handled one by one); it stays valid until the next
 // parseJson or closeJson, and only while its source bytes live.
 
+import * as S from "./stream";
+
 export const J_NULL: u32 = 0;
 export const J_FALSE: u32 = 1;
 export const J_TRUE: u32 = 2;
@@ -27,38 +29,38 @@ export const PARSE_OK: i32 = 0;
 export const PARSE_INVALID: i32 = 1;
 export const PARSE_TOO_MANY_TOKENS: i32 = 2;
 
-/** Strings and numbers longer than this, and documents larger than MAX_SOURCE, are refused. */
-const MAX_LENGTH: u32 = 0x1fff;
+/** Documents larger than this are refused (offsets fit bits 3-18). */
 const MAX_SOURCE: u32 = 0x10000;
 
 let src: usize = 0;
-let end: usize = 0;
-let pos: usize = 0;
 let tape: usize = 0;
 let cap: i32 = 0;
 let count: i32 = 0;
-let depth: i32 = 0;
 let status: i32 = PARSE_OK;
-/** Whether the string str() last read had an escape (its bytes are not its text). */
-let lastEscaped = false;
 
 // Why and where a document was refused (the 400 answer says both): the first failure's byte offset
 // and its reason.
-const E_VALUE: u8 = 0;
-const E_KEY: u8 = 1;
-const E_COLON: u8 = 2;
-const E_SEPARATOR: u8 = 3;
-const E_DUPLICATE: u8 = 4;
-const E_NUMBER: u8 = 5;
-const E_ESCAPE: u8 = 6;
-const E_CONTROL: u8 = 7;
-const E_UTF8: u8 = 8;
-const E_LONG: u8 = 9;
-const E_DEPTH: u8 = 10;
-const E_TRAILING: u8 = 11;
-const E_END: u8 = 12;
+export const E_VALUE: u8 = 0;
+export const E_KEY: u8 = 1;
+export const E_COLON: u8 = 2;
+export const E_SEPARATOR: u8 = 3;
+export const E_DUPLICATE: u8 = 4;
+export const E_NUMBER: u8 = 5;
+export const E_ESCAPE: u8 = 6;
+export const E_CONTROL: u8 = 7;
+export const E_UTF8: u8 = 8;
+export const E_LONG: u8 = 9;
+export const E_DEPTH: u8 = 10;
+export const E_TRAILING: u8 = 11;
+export const E_END: u8 = 12;
 export let errorOffset: u32 = 0;
 let errorWhy: u8 = 0;
+
+/** A document read as it streams (json/stream.ts) was refused at body offset `at` for `why` (E_*). */
+export function refuse(at: u32, why: u8): void {
+  errorOffset = at;
+  errorWhy = why;
+}
 
 /** Why the last document was refused (PARSE_INVALID), for the 400 answer. Only called on that path:
  * scripts/messages-transform.mjs moves the texts to the UTF-8 message table (RULE_FUNCTIONS). */
@@ -96,17 +98,16 @@ export function errorReason(): string {
 export function parseJson(ptr: usize, len: u32): i32 {
   closeJson();
   src = ptr;
-  pos = ptr;
-  end = ptr + len;
   if (len > MAX_SOURCE) return PARSE_TOO_MANY_TOKENS;
   cap = min(MAX_TOKENS, tokenBound(ptr, len));
   tape = heap.alloc((<usize>cap) << 2);
   count = 0;
-  depth = 0;
   status = PARSE_OK;
+  // the scanning is json/stream.ts's, over the document in memory: one set of syntax rules
+  S.openMemory(ptr, len);
   value();
-  skipSpace();
-  if (status == PARSE_OK && pos != end) fail(E_TRAILING);
+  S.finish();
+  if (S.broken && status == PARSE_OK) status = PARSE_INVALID;
   if (status != PARSE_OK) closeJson();
   return status;
 }
@@ -268,7 +269,7 @@ function pow10(k: i32): f64 {
 /** The value of a number the scanner has checked: the digits as an integer times a power of ten.
  * Exact (correctly rounded) when the digits fit 2^53 and the power is within 1e22, which covers
  * every fractional number the API takes (speeds, fractions); larger ones are close, not exact. */
-function decimalValue(p: usize, n: u32): f64 {
+export function decimalValue(p: usize, n: u32): f64 {
   let k: u32 = 0;
   const neg = load<u8>(p) == 0x2d;
   if (neg) k++;
@@ -322,25 +323,16 @@ export function intIn(i: i32, lo: i64, hi: i64, fallback: i64): i64 {
   return v >= lo && v <= hi ? v : fallback;
 }
 
-// ---- the scanner -----------------------------------------------------------------------------
+// ---- the tape, from the streaming tokenizer ---------------------------------------------------
 
-function fail(why: u8): void {
-  if (status == PARSE_OK) {
-    status = PARSE_INVALID;
-    errorOffset = <u32>(min(pos, end) - src);
-    errorWhy = pos >= end && why != E_TRAILING ? E_END : why;
-  }
-  pos = end;
-}
-
-function token(kind: u32, start: usize): i32 {
+function token(kind: u32, at: u32): i32 {
   if (count == cap) {
     status = PARSE_TOO_MANY_TOKENS;
-    pos = end;
+    S.stopAll();
     return -1;
   }
   const i = count++;
-  store<u32>(tape + ((<usize>i) << 2), kind | ((<u32>(start - src)) << 3));
+  store<u32>(tape + ((<usize>i) << 2), kind | (at << 3));
   return i;
 }
 
@@ -350,85 +342,39 @@ function setHigh(t: i32, v: u32): void {
   store<u32>(a, (load<u32>(a) & 0x7ffff) | (v << 19));
 }
 
-function peek(): u32 {
-  return pos < end ? <u32>load<u8>(pos) : 0;
-}
-
-function skipSpace(): void {
-  while (pos < end) {
-    const c = load<u8>(pos);
-    if (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09) break;
-    pos++;
-  }
-}
-
-function literal(text: string, kind: u32): void {
-  const n = <usize>text.length;
-  for (let k: usize = 0; k < n; k++) {
-    if (pos + k >= end || <u32>load<u8>(pos + k) != <u32>text.charCodeAt(<i32>k)) {
-      pos += k;
-      return fail(E_VALUE);
-    }
-  }
-  token(kind, pos);
-  pos += n;
-}
-
+/** One value and everything in it onto the tape. Strings and numbers longer than 8191 bytes are
+ * refused by the tokenizer (their lengths fit bits 19-31). */
 function value(): void {
-  skipSpace();
-  const c = peek();
-  if (c == 0x7b) container(true);
-  else if (c == 0x5b) container(false);
-  else if (c == 0x22) str();
-  else if (c == 0x74) literal("true", J_TRUE);
-  else if (c == 0x66) literal("false", J_FALSE);
-  else if (c == 0x6e) literal("null", J_NULL);
-  else if (c == 0x2d || (c >= 0x30 && c <= 0x39)) number();
-  else fail(E_VALUE);
-}
-
-function container(isObject: bool): void {
-  if (++depth > MAX_DEPTH) return fail(E_DEPTH);
-  const t = token(isObject ? J_OBJECT : J_ARRAY, pos);
-  if (t < 0) return;
-  pos++;
-  const close: u32 = isObject ? 0x7d : 0x5d;
-  // one bit per key hash (keyBit): a key whose bit is still clear repeats no earlier key, so the
-  // scan of the earlier keys runs only on a hash collision, or once any key has an escape
-  let seen: u64 = 0;
-  let escaped = false;
-  skipSpace();
-  if (peek() == close) pos++;
-  else {
-    while (status == PARSE_OK) {
-      if (isObject) {
-        skipSpace();
-        if (peek() != 0x22) return fail(E_KEY);
-        const key = count;
-        str();
-        if (status != PARSE_OK) return;
-        const bit = keyBit(key);
-        escaped = escaped || lastEscaped;
-        if ((escaped || (seen & bit) != 0) && duplicateKey(t, key)) {
-          pos = sourceOf(key) - 1; // its opening quote
-          return fail(E_DUPLICATE);
-        }
-        seen |= bit;
-        skipSpace();
-        if (peek() != 0x3a) return fail(E_COLON);
-        pos++;
-      }
-      value();
-      skipSpace();
-      const c = peek();
-      if (c != close && c != 0x2c) return fail(E_SEPARATOR);
-      pos++;
-      if (c == close) break;
-    }
+  const k = S.value();
+  if (S.broken) return;
+  const at = S.startedAt;
+  if (k == J_STRING) {
+    const t = token(J_STRING, at + 1);
+    if (t >= 0) setHigh(t, S.offset() - at - 2);
+    return;
   }
-  if (status != PARSE_OK) return;
-  setHigh(t, <u32>count);
-  depth--;
+  const t = token(k, at);
+  if (t < 0) return;
+  if (k == J_NUMBER) return setHigh(t, S.offset() - at);
+  if (k == J_ARRAY) {
+    while (S.element()) value();
+  } else if (k == J_OBJECT) {
+    // one bit per key hash (keyBit): a key whose bit is still clear repeats no earlier key, so the
+    // scan of the earlier keys runs only on a hash collision, or once any key has an escape
+    let seen: u64 = 0;
+    let escaped = false;
+    while (S.member()) {
+      const key = token(J_STRING, S.keyAt + 1);
+      if (key < 0) return;
+      setHigh(key, S.keyEnd - S.keyAt - 2);
+      const bit = keyBit(key);
+      escaped = escaped || S.textEscaped;
+      if ((escaped || (seen & bit) != 0) && duplicateKey(t, key)) return S.duplicateKey();
+      seen |= bit;
+      value();
+    }
+  } else return;
+  if (!S.broken && status == PARSE_OK) setHigh(t, <u32>count);
 }
 
 /** A bit of 64 picked by the key's length and first and last bytes. */
@@ -450,103 +396,6 @@ function duplicateKey(obj: i32, key: i32): bool {
     } else if (lengthOf(m) == n && memory.compare(sourceOf(m), a, n) == 0) return true;
   }
   return false;
-}
-
-function digits(): u32 {
-  let n: u32 = 0;
-  while (pos < end) {
-    const c = load<u8>(pos);
-    if (c < 0x30 || c > 0x39) break;
-    pos++;
-    n++;
-  }
-  return n;
-}
-
-function number(): void {
-  const start = pos;
-  if (peek() == 0x2d) pos++;
-  if (peek() == 0x30) pos++;
-  else if (digits() == 0) return fail(E_NUMBER);
-  if (peek() == 0x2e) {
-    pos++;
-    if (digits() == 0) return fail(E_NUMBER);
-  }
-  if ((peek() | 0x20) == 0x65) {
-    pos++;
-    const s = peek();
-    if (s == 0x2b || s == 0x2d) pos++;
-    if (digits() == 0) return fail(E_NUMBER);
-  }
-  if (<u32>(pos - start) > MAX_LENGTH) {
-    pos = start;
-    return fail(E_LONG);
-  }
-  const t = token(J_NUMBER, start);
-  if (t >= 0) setHigh(t, <u32>(pos - start));
-}
-
-function str(): void {
-  pos++; // opening quote
-  lastEscaped = false;
-  const t = token(J_STRING, pos);
-  if (t < 0) return;
-  const start = pos;
-  while (true) {
-    if (pos >= end) return fail(E_END);
-    const c = <u32>load<u8>(pos);
-    if (c == 0x22) break;
-    if (c == 0x5c) {
-      lastEscaped = true;
-      const at = pos;
-      pos++;
-      const e = peek();
-      pos++;
-      if (e == 0x75) {
-        const u = hex4();
-        let ok = u >= 0 && (u < 0xdc00 || u > 0xdfff);
-        if (ok && u >= 0xd800 && u < 0xdc00) {
-          ok = peek() == 0x5c && pos + 1 < end && load<u8>(pos + 1) == 0x75;
-          pos += 2;
-          const low = ok ? hex4() : -1;
-          ok = low >= 0xdc00 && low <= 0xdfff;
-        }
-        if (!ok) {
-          pos = at;
-          return fail(E_ESCAPE);
-        }
-      } else if (e != 0x22 && e != 0x5c && e != 0x2f && e != 0x62 && e != 0x66 && e != 0x6e && e != 0x72 && e != 0x74) {
-        pos = at;
-        return fail(E_ESCAPE);
-      }
-      continue;
-    }
-    if (c < 0x20) return fail(E_CONTROL);
-    if (c < 0x80) {
-      pos++;
-      continue;
-    }
-    const n = utf8SequenceLength(pos, end);
-    if (n == 0) return fail(E_UTF8);
-    pos += n;
-  }
-  if (<u32>(pos - start) > MAX_LENGTH) {
-    pos = start - 1;
-    return fail(E_LONG);
-  }
-  setHigh(t, <u32>(pos - start));
-  pos++; // closing quote
-}
-
-function hex4(): i32 {
-  if (pos + 4 > end) return -1;
-  let v = 0;
-  for (let k = 0; k < 4; k++) {
-    const d = hexDigit(<i32>load<u8>(pos++));
-    if (d < 0) return -1;
-    v = (v << 4) | d;
-  }
-  return v;
 }
 
 function hexAt(p: usize): i32 {

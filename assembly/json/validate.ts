@@ -43,9 +43,19 @@ export function fail(path: string, rule: string): bool {
   return false;
 }
 
+/** Records a whole message ("<path>: <rule>", built earlier) unless a problem is recorded already. */
+export function failMessage(message: string): void {
+  if (firstError.length == 0) firstError = message;
+}
+
 /** Human-readable name of a token's kind, for error messages. */
 export function kindName(i: i32): string {
-  switch (kindOf(i)) {
+  return nameOfKind(kindOf(i));
+}
+
+/** Human-readable name of a kind (J_*), for error messages. */
+export function nameOfKind(k: u32): string {
+  switch (k) {
     case J_NULL:
       return "null";
     case J_FALSE:

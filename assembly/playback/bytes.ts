@@ -36,6 +36,12 @@ export function patch16(at: u32, v: u32): void {
   if (i + 1 < outCap) store<u8>(out + i + 1, <u8>(v >> 8));
 }
 
+/** Puts v (a byte) over the byte put at stream offset `at`, when it is in the window. */
+export function patch8(at: u32, v: u32): void {
+  const i = at - outFrom;
+  if (i < outCap) store<u8>(out + i, <u8>v);
+}
+
 /** n bytes at p. */
 export function putBytes(p: usize, n: u32): void {
   for (let i: u32 = 0; i < n; i++) put(load<u8>(p + i));
@@ -61,6 +67,7 @@ export function malformed(): void {
 
 /** Reads the stored file `key` (its bytes stay valid while it is read) from `offset` on. */
 export function readFile(key: usize, keyLength: u32, offset: u32): void {
+  fromMemory = false;
   rp = 0;
   rend = 0;
   rkey = key;
@@ -68,6 +75,16 @@ export function readFile(key: usize, keyLength: u32, offset: u32): void {
   roffset = offset;
   overrun = false;
 }
+
+/** Reads the bytes [p, p+n) (a form written into memory). */
+export function readMemory(p: usize, n: u32): void {
+  readFile(0, 0, 0);
+  fromMemory = true;
+  rp = p;
+  rend = p + n;
+}
+
+let fromMemory = false;
 
 /** Reads what `write` puts, from `offset` on: it is called again for each window. */
 export function readWritten(write: () => void, offset: u32): void {
@@ -79,7 +96,8 @@ export function next(): u32 {
   if (rp == rend) {
     // the next window
     let got: i32 = 0;
-    if (rkey) got = host_store_read(rkey, rkeyLength, roffset, chunk, CHUNK);
+    if (fromMemory) got = 0;
+    else if (rkey) got = host_store_read(rkey, rkeyLength, roffset, chunk, CHUNK);
     else {
       writeInto(chunk, CHUNK, roffset);
       regenerate();

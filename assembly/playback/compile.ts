@@ -1,48 +1,21 @@
-// A scene's compact form (docs/playback.md, "The compiled form"). A validated scene is compiled once,
-// at save, into bytes (compileScene, through the writer of playback/bytes.ts) stored beside the scene
-// file under `compiled/<id>`; at play those bytes are loaded into the fixed tables below (loadScene),
+// A scene's compact form (docs/playback.md, "The compiled form"). A scene is compiled once, at save,
+// by the scene pass as it reads the document (scene/validate.ts, through the writer of
+// playback/bytes.ts), into tagged items in the document's order, stored beside the scene file under
+// `compiled/<id>`; at play those bytes are loaded into the fixed tables below (loadScene),
 // which the player and the runner code read: per layer its group, target set, palette slot and name;
 // per step its kind, duration and the 20-byte animation record of docs/bus-protocol.md less what is
 // filled at send. What depends on live state is kept pre-parsed and resolved at load: selectors
 // against the discovered topology, palettes by name when they are sent.
-import {
-  kindOf,
-  sizeOf,
-  after,
-  member,
-  stringEquals,
-  stringValue,
-  sourceOf,
-  lengthOf,
-  intIn,
-  J_STRING,
-  J_OBJECT,
-  J_TRUE,
-} from "../json/reader";
-import { textOf, tp, tl } from "../scene/text";
 import { parseHexColorAt } from "../json/validate";
-import {
-  MAX_LAYERS,
-  MAX_STEPS,
-  ASYNC_FREE,
-  layerCount as validatedLayers,
-  groupNumber,
-  speed,
-  disabled,
-  afterLayer,
-  afterStep,
-  asyncMode,
-  stepCount,
-} from "../scene/state";
+import { MAX_LAYERS, MAX_STEPS, disabled, afterLayer, afterStep, asyncMode, stepCount } from "../scene/state";
 import * as F from "../scene/step";
-import { BLENDS } from "../scene/validate";
-import { checkSelector, SEL_ALL, SEL_NONE } from "../scene/targeting";
-import { resolveSelector, setCount } from "../topology/targeting";
+import { SEL_ALL } from "../scene/targeting";
+import { resolveSelector, setCount, setCopy } from "../topology/targeting";
 import { appearance, findPalette } from "../state/appearance";
-import { parseRunner, putRunner, nextRunner, recordTail, yes, FLAT_STEP, SCRATCH_STEP } from "../runner/fields";
+import { parseRunner, putRunner, nextRunner, recordTail, FLAT_STEP, SCRATCH_STEP } from "../runner/fields";
 import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/palette";
 import * as b from "./bytes";
-import { sceneKey, keyLength, compiledKey, compiledKeyLength, MAX_SCENE_FILE } from "../scene/store";
+import { sceneKey, keyLength, compiledKey, compiledKeyLength } from "../scene/store";
 import { keepSlot, keepString } from "../rt/arena";
 
 export const K_LOCAL: u8 = 0;
@@ -79,179 +52,94 @@ const paletteKept = keepSlot(64);
 const slotKept = new StaticArray<string>(MAX_LAYERS + 1);
 for (let k = 0; k <= MAX_LAYERS; k++) slotKept[k] = keepSlot(64);
 
-const COLOR_KEYS: StaticArray<string> = ["primary", "secondary", "tertiary"];
-const CHANNELS: StaticArray<string> = ["r", "g", "b"];
-
-function hex(t: i32): u32 {
-  return <u32>parseHexColorAt(sourceOf(t), lengthOf(t));
-}
-
-/** A colour reference into 4 record bytes at `p`; `fallbackKind` (0 black or 2 the primary base
- * colour) when absent. A palette position names its palette slot in the second data byte. */
-function colorRef(t: i32, p: usize, fallbackKind: u8): void {
-  let kind = fallbackKind;
-  let data: u32 = 0;
-  if (t >= 0 && kindOf(t) == J_STRING) {
-    kind = 0;
-    data = hex(t);
-  } else if (t >= 0 && kindOf(t) == J_OBJECT) {
-    const pal = member(t, "palette");
-    const use = member(t, "useColor");
-    if (pal >= 0) {
-      kind = 1;
-      data = (<u32>intIn(pal, 0, 255, 0)) << 16;
-    } else if (use >= 0) {
-      kind = 2;
-      data = (<u32>intIn(use, 0, 2, 0)) << 16;
-    } else {
-      kind = 0;
-      data = 0;
-      for (let i = 0; i < 3; i++) {
-        const m = member(t, CHANNELS[i]);
-        data |= (<u32>(m >= 0 ? intIn(m, 0, 255, 255) : 255)) << (16 - 8 * i);
-      }
-    }
-  }
-  store<u8>(p, kind);
-  store<u8>(p + 1, <u8>(data >> 16));
-  store<u8>(p + 2, <u8>(data >> 8));
-  store<u8>(p + 3, <u8>data);
-}
-
-// ---- compiling: the validated JSON document into bytes ------------------------------------------
+// ---- compiling: the scene pass's items into bytes -------------------------------------------------
 
 /** The compiled form's version: a stored form of another version is ignored (the scene is compiled
  * from its JSON at play, as one without a compiled form). Bump it with any change of the layout. */
-export const COMPILED_VERSION: u8 = 1;
+export const COMPILED_VERSION: u8 = 2;
 /** The prefix: the version, and the hash (bytes.ts hashBytes) of the scene file the form was
  * compiled from followed by the rest of the form. */
 export const PREFIX: u32 = 5;
 const rec = memory.data(REC);
 const RUNNER_REC: u32 = 10;
 
-function putRgb(c: u32): void {
-  b.put(c >> 16);
-  b.put(c >> 8);
-  b.put(c);
+// The items, each a tag and its bytes, in the order the document gives them (so a field may follow
+// what it affects: a layer's blend and palette apply at its end, the scene's palette at the end).
+// Names are a length byte and UTF-8; colours 3 bytes RGB.
+export const T_END: u8 = 0;
+export const T_LOOP: u8 = 1; // 0 or 1
+export const T_SPEED: u8 = 2; // f64, clamped
+export const T_BACKGROUND: u8 = 3; // RGB
+export const T_COLORS: u8 = 4; // a bit per base colour given, then each one's RGB
+export const T_PALETTE: u8 = 5; // name
+export const T_LAYER: u8 = 6; // the next layer's items follow, up to L_END
+export const L_GROUP: u8 = 7; // group id, name (empty for a number or a name over 32 bytes)
+export const L_DISABLED: u8 = 8; // 0 or 1
+export const L_ASYNC: u8 = 9; // ASYNC_*
+export const L_PALETTE: u8 = 10; // name
+export const L_PANELS: u8 = 11; // a selector (scene/targeting.ts); SEL_ALL when the layer gives none
+export const L_FALLBACK: u8 = 12; // its length (u16), a selector
+export const L_BLEND: u8 = 13; // its index in BLENDS + 1
+export const L_STEP: u8 = 14; // duration (u16), the record (kind in the top bits of its first byte; a
+// runner's without its last 4 bytes, which its fields give), then a runner's fields (putRunner)
+export const L_END: u8 = 15;
+export const T_AFTER: u8 = 16; // layer, the layer it starts after, the step (255: its whole sequence)
+
+/** The 4 record bytes at `p` of a colour reference packed by scene/color.ts; `fallbackKind` (0
+ * black or 2 the primary base colour) when absent (-1). */
+function colorRef(v: i32, p: usize, fallbackKind: u8): void {
+  const kind = v < 0 ? fallbackKind : <u8>(v >> 24);
+  const data = v < 0 ? 0 : (<u32>v) & 0xffffff;
+  store<u8>(p, kind);
+  store<u8>(p + 1, <u8>(data >> 16));
+  store<u8>(p + 2, <u8>(data >> 8));
+  store<u8>(p + 3, <u8>data);
 }
 
-/**
- * Compiles the validated scene at token `root` (after validateScene: its state.ts tables) through
- * the writer of playback/bytes.ts (writeInto first), the prefix left for sealCompiled:
- *   layer count; flags (1 loop, 2 colors, 4 palette); speed (f64); background (RGB); per base
- *   colour 1 and its RGB, or 0; the palette name;
- *   per layer: group id; name (raw bytes, empty when not a name of at most 32 bytes); flags (1
- *   disabled, 2 palette, async mode << 4); the palette name; startAfter layer and step (255: none);
- *   step count; `panels`, the length of `fallback` (u16) and `fallback` (scene/targeting.ts
- *   checkSelector); per step: duration (u16), the record (its kind in the top bits of the first
- *   byte; a runner's without its last 4 bytes, which its fields give) and, for a runner, its fields
- *   (runner/fields.ts putRunner).
- * Names are a length byte and UTF-8. Writes no table the player reads.
- */
-export function compileScene(root: i32): void {
-  for (let i: u32 = 0; i < PREFIX; i++) b.put(0);
-  const n = validatedLayers;
-  b.put(n);
-  const colors = member(root, "colors");
-  const pal = member(root, "palette");
-  const loop = member(root, "loop");
-  b.put((loop >= 0 && kindOf(loop) == J_TRUE ? 1 : 0) | (colors >= 0 ? 2 : 0) | (pal >= 0 ? 4 : 0));
-  b.putF64(speed);
-  const bg = member(root, "background");
-  putRgb(bg >= 0 ? hex(bg) : 0);
-  for (let i = 0; i < 3; i++) {
-    const c = colors >= 0 ? member(colors, COLOR_KEYS[i]) : -1;
-    b.put(c >= 0 ? 1 : 0);
-    if (c >= 0) putRgb(hex(c));
-  }
-  if (pal >= 0) putName(pal);
-  const layers = member(root, "layers");
-  let layer = layers + 1;
-  for (let l = 0; l < n; l++) {
-    b.put(groupNumber[l]);
-    const g = member(layer, "group");
-    const named = kindOf(g) == J_STRING && lengthOf(g) <= <u32>NAME_MAX;
-    b.put(named ? lengthOf(g) : 0);
-    if (named) b.putBytes(sourceOf(g), lengthOf(g));
-    const lp = member(layer, "palette");
-    b.put((disabled[l] ? 1 : 0) | (lp >= 0 ? 2 : 0) | ((<u32>asyncMode[l]) << 4));
-    if (lp >= 0) putName(lp);
-    b.put((<u32>afterLayer[l]) & 0xff);
-    b.put((<u32>afterStep[l]) & 0xff);
-    b.put(stepCount[l]);
-    const panels = member(layer, "panels");
-    if (panels >= 0) checkSelector(panels);
-    else b.put(SEL_ALL);
-    // the fallback after its length: a layer whose panels match skips it
-    const fallback = member(layer, "fallback");
-    const at = b.outLength;
-    b.put(0);
-    b.put(0);
-    if (fallback >= 0) checkSelector(fallback);
-    else b.put(SEL_NONE);
-    b.patch16(at, b.outLength - at - 2);
-    const blend = F.nameIndex(member(layer, "blend"), BLENDS) + 1;
-    let st = member(layer, "sequence") + 1;
-    for (let i = 0; i < stepCount[l]; i++) {
-      const kind = compileStep(st, rec, blend, SCRATCH_STEP);
-      const d = <u32>intIn(F.slot[F.K_DURATION], 0, 65535, 0);
-      b.put(d);
-      b.put(d >> 8);
-      store<u8>(rec, load<u8>(rec) | (kind << 6));
-      // a runner's record ends in what its fields give (runner/fields.ts recordTail)
-      b.putBytes(rec, kind == K_RUNNER ? RUNNER_REC : REC);
-      if (kind == K_RUNNER) putRunner(SCRATCH_STEP);
-      st = after(st);
-    }
-    layer = after(layer);
-  }
+/** The step just read (scene/step.ts slot) as an L_STEP item. */
+export function putStep(): void {
+  const kind = compileStep(rec, SCRATCH_STEP);
+  const d = <u32>F.slot[F.K_DURATION];
+  b.put(L_STEP);
+  b.put(d);
+  b.put(d >> 8);
+  store<u8>(rec, load<u8>(rec) | (kind << 6));
+  // a runner's record ends in what its fields give (runner/fields.ts recordTail)
+  b.putBytes(rec, kind == K_RUNNER ? RUNNER_REC : REC);
+  if (kind == K_RUNNER) putRunner(SCRATCH_STEP);
 }
 
-/** The open document compiled again (a scene played from its JSON reads it a window at a time). */
-export function compileOpen(): void {
-  compileScene(0);
-}
-
-/** A palette name token as a length byte and its UTF-8 text. */
-function putName(t: i32): void {
-  textOf(t);
-  b.put(tl);
-  b.putBytes(tp, tl);
-}
-
-/** Step `st`'s record into `p` (runner fields into step number `s`); returns its kind. Palette
- * positions read slot 0: loading puts the layer's slot in. */
-function compileStep(st: i32, p: usize, blend: i32, s: i32): u8 {
-  F.readFields(st);
-  const type = F.nameIndex(F.slot[F.K_TYPE], F.TYPES);
+/** The step just read into record `p` (runner fields into step number `s`); returns its kind. Palette
+ * positions read slot 0 and blend is 0: loading puts the layer's in. */
+function compileStep(p: usize, s: i32): u8 {
+  const type = F.slot[F.K_TYPE];
   const kind = type >= 0 ? K_LOCAL : F.slot[F.K_RUNNER] >= 0 ? K_RUNNER : K_GAP;
   let head = <u32>max(type, 0);
-  if (yes(F.K_LOOP)) head |= 0x10;
-  if (yes(F.K_PINGPONG)) head |= 0x20;
+  if (F.slot[F.K_LOOP] == 1) head |= 0x10;
+  if (F.slot[F.K_PINGPONG] == 1) head |= 0x20;
   store<u8>(p, <u8>head);
-  const animates = max(F.nameIndex(F.slot[F.K_ANIMATES], F.ANIMATES), 0);
-  store<u8>(p + 1, <u8>(animates | (blend << 4)));
+  store<u8>(p + 1, <u8>max(F.slot[F.K_ANIMATES], 0));
   colorRef(F.slot[F.K_COLOR_FROM], p + 2, 0);
   let to = F.slot[F.K_COLOR_TO];
   if (to < 0) to = F.slot[F.K_COLOR];
   colorRef(to, p + 6, 2); // default: the primary base colour
-  const params = F.slot[F.K_PARAMS];
-  const np = params >= 0 ? sizeOf(params) : 0;
-  // params[0] and params[1] (validated integers 0-255; numbers are one token each)
-  store<u8>(p + 10, np > 0 ? <u8>intIn(params + 1, 0, 255, 0) : 0);
-  store<u8>(p + 11, np > 1 ? <u8>intIn(params + 2, 0, 255, 0) : 0);
+  const np = F.slot[F.K_PARAMS];
+  store<u8>(p + 10, np > 0 ? <u8>F.param0 : 0);
+  store<u8>(p + 11, np > 1 ? <u8>F.param1 : 0);
   const from = F.slot[F.K_FROM];
   const toS = F.slot[F.K_TO];
-  store<u8>(p + 12, from >= 0 ? <u8>intIn(from, 0, 255, 0) : 0);
-  store<u8>(p + 13, toS >= 0 ? <u8>intIn(toS, 0, 255, 255) : 255);
+  store<u8>(p + 12, from >= 0 ? <u8>from : 0);
+  store<u8>(p + 13, toS >= 0 ? <u8>toS : 255);
   if (kind == K_RUNNER) parseRunner(s, p);
   return kind;
 }
 
-/** Fills the prefix of the compiled form [p, p+n) for the scene file [file, file+length) it goes with. */
-export function sealCompiled(p: usize, n: u32, file: usize, length: u32): void {
+/** Fills the prefix of the compiled form [p, p+n) for the scene file whose hash is `file` (the
+ * file's bytes through bytes.ts hashBytes); returns n. */
+export function sealCompiled(p: usize, n: u32, file: u64): u32 {
   store<u8>(p, COMPILED_VERSION);
-  store<u32>(p + 1, b.fold(b.hashBytes(b.hashBytes(b.HASH_SEED, file, length), p + PREFIX, n - PREFIX)));
+  store<u32>(p + 1, b.fold(b.hashBytes(file, p + PREFIX, n - PREFIX)));
+  return n;
 }
 
 // ---- loading: the compiled bytes into the tables ------------------------------------------------
@@ -262,13 +150,27 @@ function nextRgb(): u32 {
   return (r << 16) | (g << 8) | b.next();
 }
 
-/** The slot of a layer palette override: 0 when it is the scene's palette, else the slot of the
- * first layer that named it (any casing), else the next free one. */
+/** The slot of a layer palette override: the slot of the first layer that named it (any casing),
+ * else the next free one; one that is the scene's palette becomes slot 0 at the end (dropSceneSlot). */
 function slotOf(name: string): u8 {
-  if (paletteName !== null && sameName(paletteName!, name)) return 0;
   for (let k = 1; k <= slotCount; k++) if (sameName(slotName[k]!, name)) return <u8>k;
   slotName[++slotCount] = keepString(slotKept[slotCount], name);
   return <u8>slotCount;
+}
+
+/** A layer palette that is the scene's own reads slot 0 (the scene's palette may come after it). */
+function dropSceneSlot(): void {
+  if (paletteName === null) return;
+  let k = 1;
+  while (k <= slotCount && !sameName(slotName[k]!, paletteName!)) k++;
+  if (k > slotCount) return;
+  for (let j = k; j < slotCount; j++) slotName[j] = keepString(slotKept[j], slotName[j + 1]!);
+  slotCount--;
+  for (let l = 0; l < layerCount; l++) {
+    const s = <i32>layerSlot[l];
+    if (s == k) layerSlot[l] = 0;
+    else if (s > k) layerSlot[l] = <u8>(s - 1);
+  }
 }
 
 /**
@@ -279,60 +181,141 @@ function slotOf(name: string): u8 {
  * traps; tables may have been written by then).
  */
 export function loadScene(): bool {
-  const n = <i32>b.next();
-  if (n < 1 || n > MAX_LAYERS) return false;
-  const flags = b.next();
-  layerCount = n;
-  sceneLoop = (flags & 1) != 0;
-  sceneSpeed = b.nextF64();
-  background = nextRgb();
-  hasColors = (flags & 2) != 0;
-  for (let i = 0; i < 3; i++) baseColors[i] = b.next() ? nextRgb() : appearance.baseColors[i];
-  paletteName = flags & 4 ? keepString(paletteKept, b.nextText()) : null;
+  layerCount = 0;
+  sceneLoop = false;
+  sceneSpeed = 1;
+  background = 0;
+  hasColors = false;
+  for (let i = 0; i < 3; i++) baseColors[i] = appearance.baseColors[i];
+  paletteName = null;
   slotCount = 0;
-  for (let l = 0; l < n; l++) {
-    layerGroup[l] = <u8>b.next();
-    const len = b.next();
-    if (len > <u32>NAME_MAX) return false;
-    nameLen[l] = <u8>len;
-    b.nextBytes(names + l * NAME_MAX, len);
-    const lf = b.next();
-    const slot = lf & 2 ? slotOf(b.nextText()) : 0;
-    const after = b.next();
-    const afterAt = b.next();
-    const steps = <i32>b.next();
-    // what indexes a table is checked; other values, however odd, cannot trap
-    if ((after >= <u32>n && after != 0xff) || steps > MAX_STEPS) return false;
-    disabled[l] = (lf & 1) != 0;
-    asyncMode[l] = <u8>(lf >> 4);
-    afterLayer[l] = <i8>after;
-    afterStep[l] = <i8>afterAt;
-    layerSlot[l] = <u8>slot;
-    stepCount[l] = steps;
-    // targets into pool set l: `panels`, else `fallback` when it matches nothing
-    resolveSelector(l);
-    const skip = b.next() | (b.next() << 8);
-    if (setCount(l) == 0) resolveSelector(l);
-    else b.skip(skip);
-    layerEmpty[l] = setCount(l) == 0;
-    for (let i = 0; i < steps; i++) {
-      const st = l * MAX_STEPS + i;
-      const p = records + <usize>(st * REC);
-      stepDuration[st] = <u16>(b.next() | (b.next() << 8));
-      b.nextBytes(p, RUNNER_REC);
-      const kind = load<u8>(p) >> 6;
-      store<u8>(p, load<u8>(p) & 0x3f);
-      stepKind[st] = kind;
-      // palette positions read the layer's slot
-      for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, slot, 2);
-      if (kind != K_RUNNER) b.nextBytes(p + RUNNER_REC, REC - RUNNER_REC);
-      else {
-        nextRunner(st);
-        recordTail(st, p);
+  let l = -1;
+  let blend: u32 = 0;
+  let fallback = false;
+  let steps = 0; // of layer l (a scene compiled again per window rewrites scene/state.ts meanwhile)
+  let panels = false;
+  while (!b.overrun) {
+    const tag = <u8>b.next();
+    if (tag == T_END) break;
+    if (tag >= L_GROUP && tag <= L_END && l < 0) return false;
+    switch (tag) {
+      case T_LOOP:
+        sceneLoop = b.next() != 0;
+        break;
+      case T_SPEED:
+        sceneSpeed = b.nextF64();
+        break;
+      case T_BACKGROUND:
+        background = nextRgb();
+        break;
+      case T_COLORS: {
+        const given = b.next();
+        hasColors = true;
+        for (let i = 0; i < 3; i++) if (given & (1 << i)) baseColors[i] = nextRgb();
+        break;
       }
+      case T_PALETTE:
+        paletteName = keepString(paletteKept, b.nextText());
+        break;
+      case T_LAYER:
+        if (++l >= MAX_LAYERS) return false;
+        layerCount = l + 1;
+        layerGroup[l] = 0;
+        nameLen[l] = 0;
+        disabled[l] = false;
+        asyncMode[l] = 0;
+        afterLayer[l] = -1;
+        afterStep[l] = -1;
+        layerSlot[l] = 0;
+        steps = 0;
+        blend = 0;
+        fallback = false;
+        panels = false;
+        break;
+      case L_GROUP: {
+        layerGroup[l] = <u8>b.next();
+        const len = b.next();
+        if (len > <u32>NAME_MAX) return false;
+        nameLen[l] = <u8>len;
+        b.nextBytes(names + l * NAME_MAX, len);
+        break;
+      }
+      case L_DISABLED:
+        disabled[l] = b.next() != 0;
+        break;
+      case L_ASYNC:
+        asyncMode[l] = <u8>b.next();
+        break;
+      case L_PALETTE:
+        layerSlot[l] = slotOf(b.nextText());
+        break;
+      case L_PANELS:
+        // targets into pool set l: `panels`, else `fallback` (set 9) when it matches nothing
+        resolveSelector(l);
+        panels = true;
+        break;
+      case L_FALLBACK: {
+        const skip = b.next() | (b.next() << 8);
+        if (panels && setCount(l) > 0) b.skip(skip);
+        else {
+          resolveSelector(9);
+          fallback = true;
+        }
+        break;
+      }
+      case L_BLEND:
+        blend = b.next() & 15;
+        break;
+      case L_STEP: {
+        const i = steps;
+        if (i >= MAX_STEPS) return false;
+        steps = i + 1;
+        const st = l * MAX_STEPS + i;
+        const p = records + <usize>(st * REC);
+        stepDuration[st] = <u16>(b.next() | (b.next() << 8));
+        b.nextBytes(p, RUNNER_REC);
+        const kind = load<u8>(p) >> 6;
+        store<u8>(p, load<u8>(p) & 0x3f);
+        stepKind[st] = kind;
+        if (kind != K_RUNNER) b.nextBytes(p + RUNNER_REC, REC - RUNNER_REC);
+        else nextRunner(st);
+        break;
+      }
+      case L_END: {
+        stepCount[l] = steps;
+        if (fallback && setCount(l) == 0) setCopy(l, 9);
+        layerEmpty[l] = setCount(l) == 0;
+        for (let i = 0; i < stepCount[l]; i++) {
+          const st = l * MAX_STEPS + i;
+          const p = records + <usize>(st * REC);
+          store<u8>(p + 1, load<u8>(p + 1) | (<u8>(blend << 4)));
+          if (stepKind[st] == K_RUNNER) recordTail(st, p);
+        }
+        break;
+      }
+      case T_AFTER: {
+        const at = b.next();
+        const after = b.next();
+        const step = b.next();
+        if (at >= <u32>layerCount || after >= <u32>layerCount || (step >= <u32>MAX_STEPS && step != 0xff)) return false;
+        afterLayer[at] = <i8>after;
+        afterStep[at] = <i8>step;
+        break;
+      }
+      default:
+        return false;
     }
   }
-  return !b.overrun;
+  if (b.overrun || layerCount == 0) return false;
+  // palette positions read their layer's slot
+  dropSceneSlot();
+  for (let k = 0; k < layerCount; k++) {
+    for (let i = 0; i < stepCount[k]; i++) {
+      const p = records + <usize>((k * MAX_STEPS + i) * REC);
+      for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, layerSlot[k], 2);
+    }
+  }
+  return true;
 }
 
 /**
@@ -355,32 +338,41 @@ export function loadCompiled(id: string): i32 {
   return loadScene() ? 1 : -1;
 }
 
-/** POST /api/animations/play: the flat step at token `v` into `flatRecord` (runner fields at
- * runner/fields FLAT_STEP) and target set 8; its duration into `flatDuration`, its kind into
- * `flatKind`. False for a gap. */
+/** POST /api/animations/play: the flat step read by scene/validate.ts readFlatStep, whose items
+ * (its L_PANELS selector when given, then its L_STEP) are in [p, p+n), into `flatRecord` (runner
+ * fields at runner/fields FLAT_STEP) and target set 8; its duration into `flatDuration`, its kind
+ * into `flatKind`. False for a gap. */
 export const FLAT_SET = 8;
 export const flatRecord = memory.data(REC);
 export let flatGroup: u8 = 0;
 export let flatDuration: u32 = 0;
 export let flatKind: u8 = K_GAP;
-export function compileFlat(v: i32, group: u8): bool {
-  // its selector goes through the compiled form too: one resolver
-  flatSelector = member(v, "panels");
-  b.readWritten(writeFlatSelector, 0);
-  resolveSelector(FLAT_SET);
+export function loadFlat(p: usize, n: u32, group: u8): bool {
+  b.readMemory(p, n);
   flatGroup = group;
-  flatKind = compileStep(v, flatRecord, 0, FLAT_STEP);
-  const d = F.slot[F.K_DURATION];
-  flatDuration = d >= 0 ? <u32>intIn(d, 0, 65535, 0) : 0;
+  let tag = b.next();
+  // its selector through the compiled form too: one resolver
+  if (tag == L_PANELS) {
+    resolveSelector(FLAT_SET);
+    tag = b.next();
+  } else {
+    b.readMemory(flatAll, 1);
+    resolveSelector(FLAT_SET);
+    b.readMemory(p + 1, n - 1);
+  }
+  flatDuration = b.next() | (b.next() << 8);
+  b.nextBytes(flatRecord, RUNNER_REC);
+  flatKind = load<u8>(flatRecord) >> 6;
+  store<u8>(flatRecord, load<u8>(flatRecord) & 0x3f);
+  if (flatKind != K_RUNNER) b.nextBytes(flatRecord + RUNNER_REC, REC - RUNNER_REC);
+  else {
+    nextRunner(FLAT_STEP);
+    recordTail(FLAT_STEP, flatRecord);
+  }
   return flatKind != K_GAP;
 }
 
-let flatSelector = -1;
-
-function writeFlatSelector(): void {
-  if (flatSelector >= 0) checkSelector(flatSelector);
-  else b.put(SEL_ALL);
-}
+const flatAll = memory.data<u8>([<u8>SEL_ALL]);
 
 /** The palette named by a scene or layer (any casing); Base colors from the scene's base colours;
  * a name that cannot be found gives Base colors (as the appearance does). Call with JSON closed. */

@@ -4,10 +4,11 @@
 import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_PARAMS } from "../bus/protocol";
 import { sendAnimStart, sendColor, sendBackground, sendBaseColors, sendPalette } from "../bus/commands";
-import { parseJson, closeJson, PARSE_OK } from "../json/reader";
 import { resetErrors } from "../json/validate";
-import { validateScene, ALLOW_ID, SCENE_OK } from "../scene/validate";
-import { readSceneFile, lastLength, ONE_SHOT_ID } from "../scene/store";
+import { openStored } from "../json/stream";
+import { readScene, ALLOW_ID, SCENE_OK } from "../scene/validate";
+import * as canonical from "../scene/canonical";
+import { sceneKey, keyLength, openScene, jsonOffset, ONE_SHOT_ID } from "../scene/store";
 import {
   afterLayer,
   afterStep,
@@ -27,7 +28,7 @@ import { rootAt, count } from "../topology/rooted";
 import { setCount, setHas } from "../topology/targeting";
 import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
-import { readWritten } from "./bytes";
+import { readWritten, readMemory, writeInto, outLength } from "./bytes";
 import { sameName } from "../palette/palette";
 import { runnerStart, stopUntargeted } from "../runner/compile";
 import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
@@ -99,21 +100,40 @@ export function playScene(id: string, now: u32): bool {
 }
 
 /** The scene's JSON into the tables, as before compiled forms (a file of an older firmware, or
- * written by hand): parsed, validated, and compiled as at save, a window at a time (so no memory
- * beyond the window); false when it cannot be read or does not validate. */
+ * written by hand): read by the scene pass as it streams from the store, as at save, its compiled
+ * form into a buffer (or, for one longer than that, compiled again for each window it is read in);
+ * false when it cannot be read or does not validate. */
+const FORM_CAP: u32 = 3072;
+let jsonId = "";
+
 function playJson(id: string): bool {
-  const buf = readSceneFile(id);
-  if (buf == 0) return false;
-  resetErrors();
-  let ok = parseJson(buf, lastLength) == PARSE_OK && validateScene(0, ALLOW_ID) == SCENE_OK;
+  jsonId = id;
+  const form = heap.alloc(FORM_CAP);
+  writeInto(form, FORM_CAP, 0);
+  let ok = compileJson();
+  const n = outLength;
+  writeInto(0, 0, 0);
   if (ok) {
-    readWritten(c.compileOpen, c.PREFIX);
+    if (n <= FORM_CAP) readMemory(form + c.PREFIX, n - c.PREFIX);
+    else readWritten(recompile, c.PREFIX);
     ok = c.loadScene();
   }
-  closeJson();
-  heap.free(buf);
   if (!ok) log(LOG_WARN, "playback: scene " + id + " cannot be played");
   return ok;
+}
+
+/** Runs the scene pass over the stored scene `jsonId` (its compiled form to the writer). */
+function compileJson(): bool {
+  const key = sceneKey(jsonId);
+  if (openScene(key) < 0) return false;
+  resetErrors();
+  openStored(key, keyLength, jsonOffset);
+  canonical.begin(0, 0);
+  return readScene(ALLOW_ID) == SCENE_OK;
+}
+
+function recompile(): void {
+  compileJson();
 }
 
 const slotUsed = changetype<Fixed<bool>>(memory.data(MAX_LAYERS + 1));

@@ -1,11 +1,7 @@
 // A runner step's fields, parsed once (at save into the compiled scene form, playback/compile.ts;
 // for POST /api/animations/play when it is requested) into fixed arrays indexed by compact step
 // number (layer · 12 + step; the flat animation uses FLAT_STEP). Defaults follow the scene format.
-import { sizeOf, intIn, kindOf, stringEquals, sourceOf, lengthOf, J_TRUE, J_STRING } from "../json/reader";
 import {
-  RUNNERS,
-  ANIMATES,
-  nameIndex,
   slot,
   K_RUNNER,
   K_SOURCE,
@@ -27,7 +23,6 @@ import {
   K_ANIMATES,
   K_AMOUNT,
 } from "../scene/step";
-import { parseDecimal } from "../scene/text";
 import { put, next } from "../playback/bytes";
 import { SRC_ROOT, SRC_LEAVES, SRC_PANEL, SRC_ALL } from "./distance";
 
@@ -80,14 +75,13 @@ const IDENTITY: StaticArray<u8> = [0, 255, 255, 0, 0, 0, 0, 0];
 
 /** Field k's value (validated, so within its range), or `fallback` when absent. */
 function num(k: i32, fallback: i32): i32 {
-  const t = slot[k];
-  return t >= 0 ? <i32>intIn(t, 0, 65535, fallback) : fallback;
+  const v = slot[k];
+  return v >= 0 ? v : fallback;
 }
 
-/** Whether field k is true (its token, when given, a JSON true). */
+/** Whether field k is true. */
 export function yes(k: i32): bool {
-  const t = slot[k];
-  return t >= 0 && kindOf(t) == J_TRUE;
+  return slot[k] == 1;
 }
 
 /** The identity value of animates index `a` (0 colour). */
@@ -96,28 +90,27 @@ export function identityOf(a: i32): u8 {
 }
 
 /**
- * Parses the runner step whose fields scene/step.ts readFields has read into step number `s`;
+ * Parses the runner step whose fields scene/step.ts has read (its `slot` values) into step number `s`;
  * writes into its compact record `rec` (playback/compile.ts REC bytes): param0/param1 (rise, fall:
  * uniform over the step's pulses, so update params keeps them) and from/to (identity and amount for
  * modifier sweeps).
  */
 export function parseRunner(s: i32, rec: usize): void {
-  const k = <u8>max(nameIndex(slot[K_RUNNER], RUNNERS), 0);
+  const k = <u8>max(slot[K_RUNNER], 0);
   const r = runnerAt(s);
   r.kind = k;
-  // source (and the legacy forms originPanel: N and source: "geometric"); validated
-  const t = slot[K_SOURCE];
-  let src = nameIndex(t, SOURCES);
-  let panel = num(K_ORIGIN_PANEL, 0);
-  if (src < 0 && t >= 0) panel = parseDecimal(sourceOf(t) + 6, lengthOf(t) - 6); // panel:N
+  // source (and the legacy forms originPanel: N and source: "geometric"; `panel:N` gives its N
+  // under originPanel); validated
+  let src = slot[K_SOURCE];
+  const panel = num(K_ORIGIN_PANEL, 0);
   const geometric = src == SOURCES.length - 1;
   if (panel > 0) src = SRC_PANEL;
-  else if (src < 0 || geometric) src = SRC_ROOT;
+  else if (src < 0 || geometric || src == SRC_PANEL) src = SRC_ROOT;
   r.source = <u8>src;
   r.panel = <u8>min(panel, 255);
   const dir = slot[K_DIRECTIONALITY];
   // MATRIX is geometric unless told otherwise (scene format, "Spawner details")
-  r.geometric = geometric || (dir >= 0 ? stringEquals(dir, "geometric") : k == R_RAIN + 2);
+  r.geometric = geometric || (dir >= 0 ? dir == 1 : k == R_RAIN + 2);
   r.reverse = yes(K_REVERSE);
   r.repeat = yes(K_REPEAT);
   r.angle = <u16>num(K_ANGLE, 0);
@@ -126,8 +119,7 @@ export function parseRunner(s: i32, rec: usize): void {
   let w = num(key, -1);
   if (w < 0) w = num(K_WIDTH, -1);
   if (w < 0) {
-    const p = slot[K_PARAMS];
-    if (p >= 0 && sizeOf(p) > 0) w = load<u8>(rec + 10); // encodeStep put params[0] there
+    if (slot[K_PARAMS] > 0) w = load<u8>(rec + 10); // compileStep put params[0] there
   }
   r.width = <u8>(w < 0 ? WIDTH_DEFAULT[k] : w);
   r.count = <u8>num(K_COUNT, 1);
@@ -136,7 +128,7 @@ export function parseRunner(s: i32, rec: usize): void {
   r.thickness = <u16>num(K_THICKNESS, 0);
   r.waves = <u8>num(K_WAVES, 1);
   r.speed = <u16>num(K_SPEED, 0);
-  const a = max(nameIndex(slot[K_ANIMATES], ANIMATES), 0);
+  const a = max(slot[K_ANIMATES], 0);
   r.amount = <u8>num(K_AMOUNT, a == 3 ? 128 : 255 - IDENTITY[a]);
   recordTail(s, rec);
 }

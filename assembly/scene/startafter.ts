@@ -1,36 +1,23 @@
 // The startAfter graph, once every layer has been read: each reference names an existing group
 // (and step, in the `group:stepId` form of schemaVersion 8), no layer waits for itself, the waits
 // form no cycle, and what is awaited is not infinite. Also the scene's length for the library list.
-import { kindOf, J_NUMBER } from "../json/reader";
-import {
-  intOf,
-  pathReset,
-  pushKey,
-  pushIndex,
-  bad,
-  textOf,
-  tp,
-  tl,
-  textEquals,
-  indexOfByte,
-  parseDecimal,
-  quote,
-} from "./text";
+import { pathReset, pushKey, pushIndex, bad, indexOfByte, parseDecimal, quote, textHash } from "./text";
 import {
   schema,
   speed,
   layerCount,
   groupKind,
-  groupToken,
+  groupHash,
   groupNumber,
-  startToken,
+  startNumber,
+  startText,
   afterLayer,
   afterStep,
   asyncMode,
   disabled,
   stepCount,
   stepDuration,
-  stepIdToken,
+  stepIdHash,
   GROUPS_NAMES,
   ASYNC_NO,
   MAX_STEPS,
@@ -47,40 +34,38 @@ function badAt(layer: i32, rule: string): bool {
 /** Resolves every layer's startAfter and checks the graph. */
 export function checkStartAfter(): bool {
   for (let li = 0; li < layerCount; li++) {
-    const t = startToken[li];
-    if (t < 0) continue;
     let target = -1;
     let step = -1;
-    if (kindOf(t) == J_NUMBER) {
-      const n = intOf(t, 1, 254);
+    const n = startNumber[li];
+    const t = startText[li];
+    if (n >= 0) {
       if (groupKind != GROUPS_NAMES) for (let j = 0; j < layerCount; j++) if (groupNumber[j] == n) target = j;
-      if (target < 0) return badAt(li, "no layer has group " + (n < 0 ? "such a number" : n.toString()));
-    } else {
-      textOf(t);
-      const p = tp;
-      const n = tl;
-      const colon = indexOfByte(p, n, 0x3a);
-      const groupLen: u32 = colon < 0 ? n : <u32>colon;
+      if (target < 0) return badAt(li, "no layer has group " + (n == 0 ? "such a number" : n.toString()));
+    } else if (t !== null) {
+      const bytes = String.UTF8.encode(t);
+      const p = changetype<usize>(bytes);
+      const len = <u32>bytes.byteLength;
+      const colon = indexOfByte(p, len, 0x3a);
+      const groupLen: u32 = colon < 0 ? len : <u32>colon;
       if (colon >= 0) {
         if (schema < 8) return badAt(li, "the group:stepId form needs schemaVersion 8 or later");
-        if (groupLen == 0 || <u32>colon + 1 >= n) return badAt(li, "must be a group, or group:stepId");
+        if (groupLen == 0 || <u32>colon + 1 >= len) return badAt(li, "must be a group, or group:stepId");
       }
+      const h = textHash(p, groupLen);
       for (let j = 0; j < layerCount; j++) {
         if (groupKind == GROUPS_NAMES) {
-          if (textEquals(groupToken[j], p, groupLen)) target = j;
+          if (groupHash[j] == h) target = j;
         } else if (parseDecimal(p, groupLen) == groupNumber[j]) target = j;
       }
       if (target < 0) return badAt(li, "no layer has group " + quote(p, groupLen));
       if (colon >= 0) {
         const sp = p + <usize>colon + 1;
-        const sn = n - <u32>colon - 1;
-        for (let s = 0; s < stepCount[target]; s++) {
-          const id = stepIdToken[target * MAX_STEPS + s];
-          if (id >= 0 && textEquals(id, sp, sn)) step = s;
-        }
+        const sn = len - <u32>colon - 1;
+        const sh = textHash(sp, sn) | 1;
+        for (let s = 0; s < stepCount[target]; s++) if (stepIdHash[target * MAX_STEPS + s] == sh) step = s;
         if (step < 0) return badAt(li, "layer " + quote(p, groupLen) + " has no step with id " + quote(sp, sn));
       }
-    }
+    } else continue;
     if (target == li) return badAt(li, "a layer cannot start after itself");
     const awaited = step >= 0 ? step : stepCount[target] - 1;
     if (stepDuration[target * MAX_STEPS + awaited] == 0) {

@@ -1,49 +1,38 @@
 // One step of a layer's sequence: a panel-local animation (`type`), a controller runner (`runner`)
-// or a gap (neither). Every field is checked for its type, range, schemaVersion and whether it
-// applies to the step's kind; a field that does not apply is rejected (see docs/scenes.md), except
-// where the scene format says a runner ignores it (BOUNCE: repeat, repeatCount; SPARKLE: speed).
-import {
-  kindOf,
-  sizeOf,
-  after,
-  firstMember,
-  nextMember,
-  stringEquals,
-  stringValue,
-  J_OBJECT,
-  J_ARRAY,
-} from "../json/reader";
+// or a gap (neither), read as it streams (json/stream.ts). Each field's value is checked for its
+// type, range and schemaVersion as it comes, echoed to the canonical form and kept in `slot` as a
+// value (compiled at the step's end: playback/compile.ts); what applies to the step's kind, and the
+// rules across fields, are checked when the step ends (the kind may come last). A field that does
+// not apply is rejected (see docs/scenes.md), except where the scene format says a runner ignores
+// it (BOUNCE: repeat, repeatCount; SPARKLE: speed).
+import { J_OBJECT, J_ARRAY, J_STRING, J_TRUE } from "../json/reader";
+import { value, member, element, duplicateKey, pauseEcho, kind, text, textBytes, textLength } from "../json/stream";
 import {
   bad,
   badAt,
+  unknownAt,
   pushKey,
   pushIndex,
   pop,
   needInt,
   needBool,
   needString,
-  textOf,
-  tp,
-  tl,
+  intOf,
+  textIs,
+  nameIndex,
+  list,
   bytesAre,
   startsWith,
   parseDecimal,
-  sameText,
   quote,
   lookup,
   signatures,
+  gate,
+  textHash,
 } from "./text";
-import { checkColor } from "./color";
-import {
-  schema,
-  stepDuration,
-  stepIdToken,
-  MAX_STEPS,
-  addRewrite,
-  RW_ORIGIN,
-  RW_GEOMETRIC,
-  RW_GEOMETRIC_SOURCE_ONLY,
-} from "./state";
+import { readColor } from "./color";
+import { stepDuration, stepIdHash, MAX_STEPS } from "./state";
+import * as out from "./canonical";
 
 // Step fields, by index.
 export const K_ID = 0;
@@ -146,123 +135,114 @@ const KIND_RUNNER = 2;
 const ID_MAX = 32;
 const ID_RULE = "must be 1-32 characters of [a-zA-Z0-9_-]";
 
-/** Value token of each field (K_*) of the step being checked or read, or -1; the field of each
- * member in order. */
+/** The value of each field (K_*) of the step just read, or -1: numbers as they are, booleans 0 or
+ * 1, names as their index (type, runner, animates; directionality 1 geometric; source an index of
+ * runner/fields.ts SOURCES, `panel:N` putting N under originPanel), colours packed (color.ts),
+ * params their count (the first two in param0, param1). */
 export const slot = new StaticArray<i32>(NKEYS);
+export let param0 = 0;
+export let param1 = 0;
+/** The fields given, a bit per K_*, and each member's field in order (checked at the step's end). */
+let given: u32 = 0;
 const memberKey = new StaticArray<i32>(NKEYS + 2);
+let members = 0;
 
-function keyIndex(m: i32): i32 {
-  return lookup(m, KEYS, KEY_SIGS);
-}
-
-/** Fills `slot` for the validated step `v` (members of other keys are skipped): compiling a step
- * reads its fields from there, with one key lookup per member. */
-export function readFields(v: i32): void {
-  for (let k = 0; k < NKEYS; k++) slot[k] = -1;
-  for (let m = firstMember(v); m >= 0; m = nextMember(v, m)) {
-    const k = keyIndex(m);
-    if (k >= 0) slot[k] = m + 1;
-  }
-}
-
-/** The index of string token t in `names`, or -1 (also for t = -1: no such member). */
-export function nameIndex(t: i32, names: StaticArray<string>): i32 {
-  if (t >= 0) for (let k = 0; k < names.length; k++) if (stringEquals(t, names[k])) return k;
-  return -1;
-}
-
-function list(names: StaticArray<string>): string {
-  let s = "";
-  for (let k = 0; k < names.length; k++) s += (k == 0 ? "" : ", ") + names[k];
-  return s;
-}
-
-/** Records "<what> needs schemaVersion <version> or later"; callers test `schema >= version` first,
- * so that `what` is only built on failure (and, as a literal, goes to the messages table). */
-function tooOld(version: i32, what: string): bool {
-  return bad(what + " needs schemaVersion " + version.toString() + " or later");
-}
-
-/** POST /api/animations/play: the flat step also holds `group` and `panels` (checked by the caller). */
+/** POST /api/animations/play: the flat step also holds `group` and `panels` (read by the caller). */
 let flat = false;
 export function setFlatStep(on: bool): void {
   flat = on;
 }
 
-/** Checks step `v`, number `si` of the `count` steps of layer `li`; the caller pushed its path. */
-export function checkStep(v: i32, li: i32, si: i32, count: i32): bool {
-  if (kindOf(v) != J_OBJECT) return bad("a step must be an object");
-  stepIdToken[li * MAX_STEPS + si] = -1;
-  stepDuration[li * MAX_STEPS + si] = 0;
+/** For the flat step's caller: the member just read is one of its own (group, panels). */
+export let flatMember: (name: i32) => bool = noFlat;
+function noFlat(_k: i32): bool {
+  return false;
+}
+export function setFlatMember(f: (name: i32) => bool): void {
+  flatMember = f;
+}
+
+/**
+ * Reads step number `si` of layer `li` (its object is next in the stream; the caller pushed its
+ * path) into `slot`; false after recording the first problem. `last`: no step follows (only the
+ * last may be infinite) is known only later, so an infinite step's position is checked by the
+ * caller (sequence).
+ */
+export function readStep(li: i32, si: i32): bool {
+  if (value() != J_OBJECT) return bad("a step must be an object");
+  return readStepMembers(li, si);
+}
+
+/** As readStep, its object already opened (the flat step is the document). */
+export function readStepMembers(li: i32, si: i32): bool {
+  const at = li * MAX_STEPS + si;
+  stepIdHash[at] = 0;
+  stepDuration[at] = 0;
   for (let k = 0; k < NKEYS; k++) slot[k] = -1;
-  let members = 0;
-  for (let m = firstMember(v); m >= 0; m = nextMember(v, m)) {
-    const k = keyIndex(m);
-    if (k < 0 && flat && (stringEquals(m, "group") || stringEquals(m, "panels"))) {
-      memberKey[members++] = K_TYPE; // skipped below, like type
-      continue;
+  given = 0;
+  members = 0;
+  param0 = 0;
+  param1 = 0;
+  out.byte(0x7b);
+  while (member()) {
+    const k = lookup(KEYS, KEY_SIGS);
+    if (k < 0) {
+      if (flat && (textIs("group") || textIs("panels"))) {
+        if (!flatMember(textIs("group") ? 0 : 1)) return false;
+        continue;
+      }
+      return unknownAt(String.UTF8.decodeUnsafe(text, textLength), list(KEYS) + (flat ? ", group, panels" : ""));
     }
-    if (k < 0) return badAt(stringValue(m), "unknown field");
-    slot[k] = m + 1;
-    memberKey[members++] = k; // at most NKEYS: keys are known and never repeated
-  }
-  // the kind first: it decides which fields apply
-  let kind = KIND_GAP;
-  let type = -1;
-  let runner = -1;
-  if (slot[K_TYPE] >= 0) {
-    pushKey("type");
-    if (!needString(slot[K_TYPE])) return false;
-    type = nameIndex(slot[K_TYPE], TYPES);
-    if (type < 0) return bad("unknown animation type; expected one of " + list(TYPES));
-    pop();
-    kind = KIND_LOCAL;
-  }
-  if (slot[K_RUNNER] >= 0) {
-    pushKey("runner");
-    if (kind == KIND_LOCAL) return bad("type and runner are mutually exclusive");
-    if (!needString(slot[K_RUNNER])) return false;
-    runner = nameIndex(slot[K_RUNNER], RUNNERS);
-    if (runner < 0) return bad("unknown runner; expected one of " + list(RUNNERS));
-    if (!(schema >= RUNNER_SCHEMA[runner] || tooOld(RUNNER_SCHEMA[runner], RUNNERS[runner]))) return false;
-    pop();
-    kind = KIND_RUNNER;
-  }
-  if (kind == KIND_GAP && !(schema >= 2 || tooOld(2, "a gap step"))) return false;
-  if (slot[K_DURATION] < 0) return badAt("duration", "required");
-
-  let i = 0;
-  for (let m = firstMember(v); m >= 0; m = nextMember(v, m)) {
-    const k = memberKey[i++];
-    if (k == K_TYPE || k == K_RUNNER) continue;
+    if (given & (1 << k)) {
+      duplicateKey();
+      return false;
+    }
+    given |= 1 << k;
+    memberKey[members] = k;
+    // originPanel and source write their own key: legacy forms are rewritten
+    if (k != K_ORIGIN_PANEL && k != K_SOURCE) out.field(members == 0);
+    else if (members > 0) out.byte(0x2c);
+    members++;
     pushKey(KEYS[k]);
-    const rule = applies(k, kind, runner);
-    if (rule.length > 0) return bad(rule);
-    if (!checkField(k, m + 1, kind, type, runner, li, si, count)) return false;
+    if (!readField(k, li, si)) return false;
     pop();
   }
+  out.release(given & (1 << K_DIRECTIONALITY) ? "" : ',"directionality":"geometric"');
+  out.byte(0x7d);
+  return finishStep();
+}
 
-  // rules across fields
-  if (slot[K_COLOR] >= 0 && slot[K_COLOR_TO] >= 0) {
-    return badAt(slot[K_COLOR] > slot[K_COLOR_TO] ? "color" : "colorTo", "color is an alias of colorTo; give one");
+/** The rules that need the whole step: its kind, what applies to it, fields together. */
+function finishStep(): bool {
+  const type = slot[K_TYPE];
+  const runner = slot[K_RUNNER];
+  if (type >= 0 && runner >= 0) return badAt("runner", "type and runner are mutually exclusive");
+  const kind = type >= 0 ? KIND_LOCAL : runner >= 0 ? KIND_RUNNER : KIND_GAP;
+  if (kind == KIND_GAP && !gate(2, "a gap step")) return false;
+  if (slot[K_DURATION] < 0) return badAt("duration", "required");
+  for (let i = 0; i < members; i++) {
+    const k = memberKey[i];
+    if (k == K_TYPE || k == K_RUNNER) continue;
+    const rule = applies(k, kind, runner);
+    if (rule.length > 0) return badAt(KEYS[k], rule);
   }
-  if (slot[K_ORIGIN_PANEL] >= 0 && slot[K_SOURCE] >= 0) {
-    return badAt("originPanel", "conflicts with source");
+  if (given & (1 << K_COLOR) && given & (1 << K_COLOR_TO)) {
+    return badAt(colorFirst ? "colorTo" : "color", "color is an alias of colorTo; give one");
   }
-  const source = slot[K_SOURCE];
-  const dir = slot[K_DIRECTIONALITY];
-  if (source >= 0 && stringEquals(source, "geometric")) {
-    if (dir >= 0 && !stringEquals(dir, "geometric")) {
-      return badAt("source", '"geometric" conflicts with directionality');
-    }
-    addRewrite(source - 1, dir >= 0 ? RW_GEOMETRIC_SOURCE_ONLY : RW_GEOMETRIC, dir >= 0 ? 0 : 24);
+  if (given & (1 << K_ORIGIN_PANEL) && given & (1 << K_SOURCE)) return badAt("originPanel", "conflicts with source");
+  if (slot[K_SOURCE] == SOURCE_GEOMETRIC && given & (1 << K_DIRECTIONALITY) && slot[K_DIRECTIONALITY] != 1) {
+    return badAt("source", '"geometric" conflicts with directionality');
   }
-  if (slot[K_ORIGIN_PANEL] >= 0) addRewrite(slot[K_ORIGIN_PANEL] - 1, RW_ORIGIN, 3);
-  if (type == T_HUE_CYCLE && slot[K_ANIMATES] >= 0 && !stringEquals(slot[K_ANIMATES], "color")) {
-    return badAt("animates", 'HUE_CYCLE animates only "color"');
-  }
+  if (type == T_HUE_CYCLE && slot[K_ANIMATES] > 0) return badAt("animates", 'HUE_CYCLE animates only "color"');
   return true;
 }
+
+let colorFirst = false; // color came before colorTo
+
+/** runner/fields.ts SOURCES: root, leaves, panel:N, all, geometric. */
+const SOURCE_PANEL = 2;
+const SOURCE_GEOMETRIC = 4;
+const SOURCE_NAMES: StaticArray<string> = ["root", "leaves", "", "all", "geometric"];
 
 /** "" when field k applies to a step of this kind (and runner), else the rule it breaks. */
 function applies(k: i32, kind: i32, runner: i32): string {
@@ -337,85 +317,160 @@ const FORM = memory.data<u8>([
   7, // originPanel 1-254
 ]);
 
-function checkField(k: i32, t: i32, kind: i32, type: i32, runner: i32, li: i32, si: i32, count: i32): bool {
+function readField(k: i32, li: i32, si: i32): bool {
   const form = <i32>load<u8>(FORM + k);
-  if (schema < form >> 4) return tooOld(form >> 4, KEYS[k]);
+  if (!gate(form >> 4, KEYS[k])) return false;
+  pauseEcho(k == K_ORIGIN_PANEL || k == K_SOURCE); // legacy forms are rewritten
+  value();
+  pauseEcho(false);
   if (form & 15) {
     const range = load<u32>(RANGES + ((<usize>(form & 15) - 1) << 2));
-    const v = needInt(t, range >> 16, range & 0xffff);
-    if (v < 0 || k != K_DURATION) return v >= 0;
-    if (v == 0 && si != count - 1) return bad("0 (infinite) is only allowed on the last step");
-    stepDuration[li * MAX_STEPS + si] = <u32>v;
+    const v = needInt(range >> 16, range & 0xffff);
+    if (v < 0) return false;
+    slot[k] = v;
+    if (k == K_ORIGIN_PANEL) {
+      out.ascii('"source":"panel:');
+      out.number();
+      out.byte(0x22);
+      return true;
+    }
+    out.number();
+    if (k == K_DURATION) {
+      stepDuration[li * MAX_STEPS + si] = <u32>v;
+      if (v == 0) infiniteAt = si;
+    }
     return true;
   }
   switch (k) {
     case K_ID:
-      return checkId(t, li, si);
+      return readId(li, si);
+    case K_TYPE: {
+      if (!needString()) return false;
+      const t = nameIndex(TYPES);
+      if (t < 0) return bad("unknown animation type; expected one of " + list(TYPES));
+      out.str();
+      slot[k] = t;
+      return true;
+    }
+    case K_RUNNER: {
+      if (!needString()) return false;
+      const r = nameIndex(RUNNERS);
+      if (r < 0) return bad("unknown runner; expected one of " + list(RUNNERS));
+      if (!gate(RUNNER_SCHEMA[r], RUNNERS[r])) return false;
+      out.str();
+      slot[k] = r;
+      return true;
+    }
     case K_COLOR:
     case K_COLOR_TO:
-    case K_COLOR_FROM:
-      return checkColor(t);
+    case K_COLOR_FROM: {
+      const c = readColor();
+      if (c < 0) return false;
+      if (k == K_COLOR) colorFirst = (given & (1 << K_COLOR_TO)) == 0;
+      slot[k] = c;
+      return true;
+    }
     case K_PARAMS:
-      return checkParams(t);
+      return readParams();
     case K_ANIMATES: {
-      if (!needString(t)) return false;
-      const a = nameIndex(t, ANIMATES);
+      if (!needString()) return false;
+      const a = nameIndex(ANIMATES);
       if (a < 0) return bad("must be one of " + list(ANIMATES));
-      return schema >= ANIMATES_SCHEMA[a] || tooOld(ANIMATES_SCHEMA[a], "animates " + ANIMATES[a]);
+      if (!gate(ANIMATES_SCHEMA[a], "animates " + ANIMATES[a])) return false;
+      out.str();
+      slot[k] = a;
+      return true;
     }
     case K_SOURCE:
-      return checkSource(t);
-    case K_DIRECTIONALITY:
-      if (stringEquals(t, "topology")) return true;
-      if (stringEquals(t, "geometric")) return schema >= 3 || tooOld(3, "geometric directionality");
-      return bad('must be "topology" or "geometric"');
+      return readSource();
+    case K_DIRECTIONALITY: {
+      const geometric = textIs("geometric") && kind == J_STRING;
+      if (!geometric && !(textIs("topology") && kind == J_STRING)) return bad('must be "topology" or "geometric"');
+      if (geometric && !gate(3, "geometric directionality")) return false;
+      out.str();
+      slot[k] = geometric ? 1 : 0;
+      return true;
+    }
   }
-  return needBool(t); // loop, pingpong, reverse, repeat
+  if (!needBool()) return false; // loop, pingpong, reverse, repeat
+  out.boolean();
+  slot[k] = kind == J_TRUE ? 1 : 0;
+  return true;
 }
 
-function checkId(t: i32, li: i32, si: i32): bool {
-  if (!(schema >= 8 || tooOld(8, "a step id"))) return false;
-  if (!needString(t)) return false;
-  textOf(t);
-  if (tl < 1 || tl > <u32>ID_MAX) return bad(ID_RULE);
-  for (let i: u32 = 0; i < tl; i++) {
-    const c = <u32>load<u8>(tp + i);
+/** The step whose duration was 0 (infinite), or -1: the caller refuses it when another follows. */
+export let infiniteAt = -1;
+
+export function resetInfinite(): void {
+  infiniteAt = -1;
+}
+
+function readId(li: i32, si: i32): bool {
+  if (!gate(8, "a step id")) return false;
+  if (!needString()) return false;
+  const n = textBytes;
+  if (n < 1 || n > <u32>ID_MAX) return bad(ID_RULE);
+  for (let i: u32 = 0; i < n; i++) {
+    const c = <u32>load<u8>(text + i);
     const ok =
       (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x5f || c == 0x2d;
     if (!ok) return bad(ID_RULE);
   }
+  const h = textHash(text, n) | 1; // 0: no id
   for (let j = 0; j < si; j++) {
-    const other = stepIdToken[li * MAX_STEPS + j];
-    if (other >= 0 && sameText(other, t)) {
-      textOf(t);
-      return bad("step id " + quote(tp, tl) + " is already used by step " + j.toString() + " of this sequence");
+    if (stepIdHash[li * MAX_STEPS + j] == h) {
+      return bad("step id " + quote(text, n) + " is already used by step " + j.toString() + " of this sequence");
     }
   }
-  stepIdToken[li * MAX_STEPS + si] = t;
+  stepIdHash[li * MAX_STEPS + si] = h;
+  out.str();
+  slot[K_ID] = 1;
   return true;
 }
 
-function checkParams(t: i32): bool {
-  const n = sizeOf(t);
-  if (kindOf(t) != J_ARRAY || n > 4) return bad("must be an array of 0-4 integers 0-255");
-  let e = t + 1;
-  for (let i = 0; i < n; i++) {
-    pushIndex(i);
-    if (needInt(e, 0, 255) < 0) return false;
+function readParams(): bool {
+  if (kind != J_ARRAY) return bad("must be an array of 0-4 integers 0-255");
+  out.byte(0x5b);
+  let n = 0;
+  while (element()) {
+    if (n == 4) return bad("must be an array of 0-4 integers 0-255");
+    pushIndex(n);
+    if (n > 0) out.byte(0x2c);
+    value();
+    const v = needInt(0, 255);
+    if (v < 0) return false;
     pop();
-    e = after(e);
+    out.number();
+    if (n == 0) param0 = v;
+    else if (n == 1) param1 = v;
+    n++;
   }
+  out.byte(0x5d);
+  slot[K_PARAMS] = n;
   return true;
 }
 
-function checkSource(t: i32): bool {
-  if (!needString(t)) return false;
-  textOf(t);
-  if (bytesAre(tp, tl, "root") || bytesAre(tp, tl, "leaves") || bytesAre(tp, tl, "all")) return true;
-  if (bytesAre(tp, tl, "geometric")) return schema >= 3 || tooOld(3, 'source "geometric"');
-  if (startsWith(tp, tl, "panel:")) {
-    const n = parseDecimal(tp + 6, tl - 6);
-    if (n >= 1 && n <= 254) return true;
+function readSource(): bool {
+  if (!needString()) return false;
+  const p = text;
+  const n = textBytes;
+  let s = -1;
+  for (let i = 0; i < SOURCE_NAMES.length; i++) if (i != SOURCE_PANEL && bytesAre(p, n, SOURCE_NAMES[i])) s = i;
+  if (s == SOURCE_GEOMETRIC) {
+    if (!gate(3, 'source "geometric"')) return false;
+    // the legacy form: root, with geometric directionality right after unless the step gives one
+    out.ascii('"source":"root"');
+    out.hold();
+  } else if (s < 0) {
+    const panel = startsWith(p, n, "panel:") ? parseDecimal(p + 6, n - 6) : -1;
+    if (panel < 1 || panel > 254) return bad('must be "root", "leaves", "all" or "panel:N" with a panel index 1-254');
+    s = SOURCE_PANEL;
+    slot[K_ORIGIN_PANEL] = panel;
   }
-  return bad('must be "root", "leaves", "all" or "panel:N" with a panel index 1-254');
+  if (s != SOURCE_GEOMETRIC) {
+    out.ascii('"source":');
+    out.str();
+  }
+  slot[K_SOURCE] = s;
+  return true;
 }

@@ -8,9 +8,18 @@
 //   [4] schemaVersion  [5] layer count  [6..9] duration in ms (u32 LE)  [10..] the name in UTF-8
 // A file without it (older firmware, written by hand) is plain JSON; its summary is computed by
 // validating it (scene/summary.ts).
-import { host_store_read, host_store_write, host_store_delete, host_random } from "../host/imports";
+import {
+  host_store_read,
+  host_store_write,
+  host_store_delete,
+  host_store_append,
+  host_store_rename,
+  host_random,
+} from "../host/imports";
+import { hashBytes, HASH_SEED } from "../playback/bytes";
 import { storeList, STORE_MISSING, STORE_IO_ERROR } from "../store/kv";
-import { syntaxBegin, syntaxFeed, syntaxEnd } from "./syntax";
+import { openStored, value, skipTo, finish, broken, offset } from "../json/stream";
+import { J_OBJECT } from "../json/reader";
 
 export const SCENE_PREFIX = "scenes/";
 /** The hidden scene of one-shot playback: 10 characters, where assigned ids have 8, so no created
@@ -25,6 +34,71 @@ export let libraryVersion: u32 = 0;
 /** The header's fixed part, and room for the largest: a name of 64 characters is at most 256 UTF-8 bytes. */
 export const HEADER_FIXED: u32 = 10;
 export const HEADER_ROOM: u32 = HEADER_FIXED + 256;
+
+// A scene is written in two stages, each under a key of its own (never listed: not under
+// "scenes/"): its canonical JSON as the scene pass reads the document (scene/canonical.ts), then,
+// once it is valid, the file (the header, known only then, and that JSON) renamed over the scene's
+// key. A refused or failed save deletes both: the library is as it was.
+// "stage/scene" and "stage/file" as bytes
+export const stageJson = memory.data<u8>([0x73, 0x74, 0x61, 0x67, 0x65, 0x2f, 0x73, 0x63, 0x65, 0x6e, 0x65]);
+export const STAGE_JSON_LENGTH: u32 = 11;
+const stageFile = memory.data<u8>([0x73, 0x74, 0x61, 0x67, 0x65, 0x2f, 0x66, 0x69, 0x6c, 0x65]);
+const STAGE_FILE_LENGTH: u32 = 10;
+
+/** The hash (playback/bytes.ts hashBytes) of the file commitScene last wrote. */
+export let fileHash: u64 = 0;
+
+/** Drops both stages. */
+export function discardStages(): void {
+  host_store_delete(stageJson, STAGE_JSON_LENGTH);
+  host_store_delete(stageFile, STAGE_FILE_LENGTH);
+}
+
+/**
+ * Writes scene `id`'s file: the summary header (schemaVersion, layer count, duration, the name's
+ * UTF-8 [name, name+nameLength)), then the staged canonical JSON, a chunk at a time, into the
+ * second stage, renamed over `scenes/<id>` (atomic: host_store_rename). 0 or a negative STORE_*
+ * status; the stages are gone either way, and on failure the old file is intact.
+ */
+export function commitScene(id: string, schema: i32, layers: i32, duration: u32, name: usize, nameLength: u32): i32 {
+  if (id != ONE_SHOT_ID) libraryVersion++;
+  host_store_delete(stageFile, STAGE_FILE_LENGTH);
+  const n = HEADER_FIXED + nameLength;
+  store<u8>(chunk, 0);
+  store<u8>(chunk, HEADER_VERSION, 1);
+  store<u16>(chunk, <u16>n, 2);
+  store<u8>(chunk, <u8>schema, 4);
+  store<u8>(chunk, <u8>layers, 5);
+  store<u32>(chunk, duration, 6);
+  memory.copy(chunk + HEADER_FIXED, name, nameLength);
+  // the file in CHUNK pieces (a multiple of 8 bytes: its hash is the whole file's)
+  let fill = n;
+  let from: u32 = 0;
+  let rc = 0;
+  let h = HASH_SEED;
+  while (rc == 0) {
+    while (fill < CHUNK) {
+      const got = host_store_read(stageJson, STAGE_JSON_LENGTH, from, chunk + fill, CHUNK - fill);
+      if (got < 0) rc = STORE_IO_ERROR;
+      if (got <= 0) break;
+      fill += <u32>got;
+      from += <u32>got;
+    }
+    if (rc != 0 || fill == 0) break;
+    h = hashBytes(h, chunk, fill);
+    const w = host_store_append(stageFile, STAGE_FILE_LENGTH, chunk, fill);
+    if (w < 0) rc = w;
+    if (fill < CHUNK) break;
+    fill = 0;
+  }
+  if (rc == 0) {
+    const k = sceneKey(id);
+    rc = host_store_rename(stageFile, STAGE_FILE_LENGTH, k, keyLength);
+  }
+  fileHash = h;
+  discardStages();
+  return rc;
+}
 const HEADER_VERSION: u8 = 1;
 /** An id the service assigns: 8 characters [a-z0-9]. */
 export const NEW_ID_LENGTH = 8;
@@ -112,28 +186,6 @@ export function readSceneChunk(key: usize, offset: u32, buf: usize, cap: u32): i
   return host_store_read(key, keyLength, jsonOffset + offset, buf, cap);
 }
 
-/** Writes the header of a scene whose JSON starts at `json`, into the bytes just before it; returns
- * where the file starts. The caller leaves HEADER_ROOM bytes free before `json`. */
-export function putSceneHeader(json: usize, schema: i32, layers: i32, duration: u32, name: ArrayBuffer): usize {
-  const n = HEADER_FIXED + <u32>name.byteLength;
-  const at = json - n;
-  store<u8>(at, 0);
-  store<u8>(at, HEADER_VERSION, 1);
-  store<u16>(at, <u16>n, 2);
-  store<u8>(at, <u8>schema, 4);
-  store<u8>(at, <u8>layers, 5);
-  store<u32>(at, duration, 6);
-  memory.copy(at + HEADER_FIXED, changetype<usize>(name), <usize>name.byteLength);
-  return at;
-}
-
-/** Writes a scene file atomically; 0 or a negative STORE_* status. */
-export function writeSceneFile(id: string, ptr: usize, len: u32): i32 {
-  if (id != ONE_SHOT_ID) libraryVersion++;
-  const k = sceneKey(id);
-  return host_store_write(k, keyLength, ptr, len);
-}
-
 /** Writes a scene's compiled form; 0 or a negative STORE_* status. */
 export function writeCompiledFile(id: string, ptr: usize, len: u32): i32 {
   const k = compiledKey(id);
@@ -206,51 +258,25 @@ export function newSceneId(): string | null {
   return null;
 }
 
-/** Length of the file last checked or read, and why the last read failed. */
+/** Length of the file last checked. */
 export let lastLength: u32 = 0;
-export let lastStatus: i32 = 0;
-
-/** A whole scene file in a heap block of its exact size (the caller frees it), or 0 when it is
- * missing, unreadable, corrupt or too large (lastStatus says which). The file is streamed through
- * the well-formedness check first, which also measures it, so no more is allocated than it needs. */
-export function readSceneFile(id: string): usize {
-  lastStatus = checkSceneFile(id);
-  if (lastStatus < 0) return 0;
-  const k = sceneKey(id);
-  const n = lastLength;
-  const buf = heap.alloc(max<u32>(n, 1));
-  let got: u32 = 0;
-  while (got < n) {
-    const r = readSceneChunk(k, got, buf + got, n - got);
-    if (r <= 0) {
-      heap.free(buf);
-      lastStatus = r == STORE_MISSING ? STORE_MISSING : STORE_IO_ERROR;
-      return 0;
-    }
-    got += <u32>r;
-  }
-  return buf;
-}
 
 // A chunk buffer for streaming files (check, then send), and for reading a header.
 export const CHUNK: u32 = 512;
 export const chunk = memory.data(CHUNK);
 
-/** Streams a scene file through the well-formedness check: 0 when it is one well-formed JSON
- * object, STORE_MISSING, or STORE_IO_ERROR (unreadable, corrupt or too large). */
+/** Reads a scene file through the streaming tokenizer (json/stream.ts: nothing of it kept), so that
+ * GET /api/scenes/{id} can refuse a corrupt file (truncated, garbled, not UTF-8) with a 500 before it
+ * starts streaming it: 0 when it is one well-formed JSON object, STORE_MISSING, or STORE_IO_ERROR
+ * (unreadable, corrupt or too large). Its length is then `lastLength`. */
 export function checkSceneFile(id: string): i32 {
   const k = sceneKey(id);
   const opened = openScene(k);
   if (opened < 0) return opened;
-  syntaxBegin();
-  let offset: u32 = 0;
-  while (true) {
-    const got = readSceneChunk(k, offset, chunk, CHUNK);
-    if (got < 0) return got == STORE_MISSING ? STORE_MISSING : STORE_IO_ERROR;
-    if (got == 0) break;
-    offset += <u32>got;
-    if (offset > MAX_SCENE_FILE || !syntaxFeed(chunk, <u32>got)) return STORE_IO_ERROR;
-  }
-  lastLength = offset;
-  return syntaxEnd() ? 0 : STORE_IO_ERROR;
+  openStored(k, keyLength, jsonOffset);
+  const root = value();
+  skipTo(0);
+  finish();
+  lastLength = offset();
+  return root == J_OBJECT && !broken && lastLength <= MAX_SCENE_FILE ? 0 : STORE_IO_ERROR;
 }

@@ -1,11 +1,13 @@
 // What the library shows of a scene without reading it whole: schemaVersion, name, layer count and
 // duration, from the file's header (scene/store.ts). A plain JSON file (older firmware, written by
 // hand) is read and validated instead, one at a time, as before headers existed.
-import { sceneKey, openScene, readSceneFile, lastLength, chunk, HEADER_FIXED } from "./store";
-import { parseJson, closeJson, stringValue, PARSE_OK } from "../json/reader";
+import { sceneKey, keyLength, openScene, chunk, HEADER_FIXED } from "./store";
 import { resetErrors, validationError } from "../json/validate";
-import { validateScene, REQUIRE_NAME, SCENE_OK } from "./validate";
-import { schema, layerCount, nameToken } from "./state";
+import { openStored } from "../json/stream";
+import { writeInto } from "../playback/bytes";
+import { readScene, REQUIRE_NAME, SCENE_OK, SCENE_SYNTAX } from "./validate";
+import * as canonical from "./canonical";
+import { schema, layerCount, nameBytes, nameLength } from "./state";
 import { sceneDuration } from "./startafter";
 import { log, LOG_WARN } from "../util/log";
 
@@ -38,17 +40,18 @@ export function readSummary(id: string): bool {
   return validatePlain(id);
 }
 
+/** A plain JSON file: read by the scene pass as it streams from the store (nothing kept of it). */
 function validatePlain(id: string): bool {
-  const buf = readSceneFile(id);
-  if (buf == 0) {
+  resetErrors();
+  openStored(sceneKey(id), keyLength, 0);
+  canonical.begin(0, 0);
+  writeInto(0, 0, 0);
+  const result = readScene(REQUIRE_NAME);
+  if (result == SCENE_SYNTAX) {
     log(LOG_WARN, "scenes: scene " + id + " is unreadable or corrupt; not listed");
     return false;
   }
-  let ok = false;
-  resetErrors();
-  if (parseJson(buf, lastLength) != PARSE_OK) {
-    log(LOG_WARN, "scenes: scene " + id + " is not valid JSON; not listed");
-  } else if (validateScene(0, REQUIRE_NAME) != SCENE_OK) {
+  if (result != SCENE_OK) {
     const why = validationError();
     log(
       LOG_WARN,
@@ -58,18 +61,14 @@ function validatePlain(id: string): bool {
         (why.length > 0 ? why : "schemaVersion too new") +
         "); not listed",
     );
-  } else {
-    const name = String.UTF8.encode(stringValue(nameToken));
-    summaryNameLength = min<u32>(<u32>name.byteLength, NAME_CAP);
-    memory.copy(summaryName, changetype<usize>(name), summaryNameLength);
-    summarySchema = schema;
-    summaryLayers = layerCount;
-    summaryDuration = sceneDuration();
-    ok = true;
+    return false;
   }
-  closeJson();
-  heap.free(buf);
-  return ok;
+  summaryNameLength = min<u32>(nameLength, NAME_CAP);
+  memory.copy(summaryName, nameBytes, summaryNameLength);
+  summarySchema = schema;
+  summaryLayers = layerCount;
+  summaryDuration = sceneDuration();
+  return true;
 }
 
 /** Decodes the summary's name into UTF-16 code units at `out` (at most `cap`); returns how many.

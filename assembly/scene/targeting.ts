@@ -1,26 +1,15 @@
-// Targeting selectors (a layer's `panels` and `fallback`): their syntax, checked and at the same
-// time put in the pre-parsed form the compiled scene stores (through the writer of
-// playback/bytes.ts: outside a compile it counts and stores nothing); resolving them against the
-// topology belongs to playback (topology/targeting.ts). Forms: "all", "root", "leaves", "branches",
+// Targeting selectors (a layer's `panels` and `fallback`): their syntax, checked as they stream in
+// (json/stream.ts) and at the same time echoed to the canonical form and put in the pre-parsed
+// form the compiled scene stores (through the writer of playback/bytes.ts); resolving them against
+// the topology belongs to playback (topology/targeting.ts). Forms: "all", "root", "leaves", "branches",
 // "even", "odd", "depth:N", "depth:A-B", "subtree:N", "neighbors:N", "fraction:A-B", "first:K",
 // "last:K", an array of panel indices, {"exclude": [...]}, {"any": [...]}, {"all": [...]},
 // {"not": selector}.
-import { kindOf, sizeOf, after, firstMember, stringEquals, intIn, J_STRING, J_ARRAY, J_OBJECT } from "../json/reader";
-import { put, putF64 } from "../playback/bytes";
-import {
-  bad,
-  pushKey,
-  pushIndex,
-  pop,
-  textOf,
-  tp,
-  tl,
-  startsWith,
-  bytesAre,
-  parseDecimal,
-  quote,
-  indexOfByte,
-} from "./text";
+import { J_STRING, J_ARRAY, J_OBJECT, J_NUMBER } from "../json/reader";
+import { value, member, element, kind, text, textBytes, textLength, intIn } from "../json/stream";
+import { put, putF64, patch8, outLength } from "../playback/bytes";
+import { bad, pushKey, pushIndex, pop, startsWith, bytesAre, parseDecimal, quote, indexOfByte, textIs } from "./text";
+import * as out from "./canonical";
 
 /** Explicit panel indices per layer (its `panels` and its `fallback` together: the spec's limit). */
 export const MAX_EXPLICIT = 32;
@@ -60,16 +49,17 @@ const NAMED: StaticArray<string> = ["all", "root", "leaves", "branches", "even",
 const PREFIXED: StaticArray<string> = ["depth:", "subtree:", "neighbors:", "first:", "last:", "fraction:"];
 
 const FORMS = "must be a selector: a string, an array of panel indices, or an object of exclude, any, all or not";
+const ONE = "a selector object has exactly one of exclude, any, all or not";
 
 let explicit = 0;
 const seen = new StaticArray<u32>(8); // one bit per panel index 0-255
 
-/** Checks a whole selector, putting its compiled form; the caller has pushed its path
- * (`layers[i].panels`). Its explicit indices count from 0, or, with `layer`, on from the layer's
- * other selector (startLayer). */
-export function checkSelector(v: i32, layer: bool = false): bool {
+/** Checks a whole selector, next in the stream, putting its compiled form; the caller has pushed its
+ * path (`layers[i].panels`). Its explicit indices count from 0, or, with `layer`, on from the
+ * layer's other selector (startLayer). */
+export function checkSelector(layer: bool = false): bool {
   if (!layer) explicit = 0;
-  return selector(v, 0);
+  return selector(0);
 }
 
 /** A layer's selectors share one MAX_EXPLICIT: call before checking them with `layer` set. */
@@ -77,76 +67,94 @@ export function startLayer(): void {
   explicit = 0;
 }
 
-function selector(v: i32, level: i32): bool {
-  const kind = kindOf(v);
-  if (kind == J_STRING) return selectorString(v);
-  if (kind == J_ARRAY) return indices(SEL_LIST, v);
-  if (kind != J_OBJECT) return bad(FORMS);
-  if (sizeOf(v) != 1) return bad("a selector object has exactly one of exclude, any, all or not");
+function selector(level: i32): bool {
+  const k = value();
+  if (k == J_STRING) return selectorString();
+  if (k == J_ARRAY) return indices(SEL_LIST);
+  if (k != J_OBJECT) return bad(FORMS);
+  if (!member()) return bad(ONE);
   if (level >= MAX_SELECTOR_DEPTH) return bad("selectors nest at most " + MAX_SELECTOR_DEPTH.toString() + " deep");
-  const m = firstMember(v);
-  const value = m + 1;
-  if (stringEquals(m, "exclude")) {
+  out.byte(0x7b);
+  let ok = true;
+  if (textIs("exclude")) {
+    out.field(true);
     pushKey("exclude");
-    const ok = kindOf(value) == J_ARRAY ? indices(SEL_EXCLUDE, value) : bad("must be an array of panel indices 1-254");
-    pop();
-    return ok;
-  }
-  if (stringEquals(m, "not")) {
+    ok = value() == J_ARRAY ? indices(SEL_EXCLUDE) : bad("must be an array of panel indices 1-254");
+  } else if (textIs("not")) {
+    out.field(true);
     pushKey("not");
     put(SEL_NOT);
-    const ok = selector(value, level + 1);
-    pop();
-    return ok;
+    ok = selector(level + 1);
+  } else {
+    const any = textIs("any");
+    if (!any && !textIs("all")) return bad(ONE);
+    out.field(true);
+    pushKey(any ? "any" : "all");
+    ok = terms(any, level);
   }
-  const any = stringEquals(m, "any");
-  if (!any && !stringEquals(m, "all")) return bad("a selector object has exactly one of exclude, any, all or not");
-  pushKey(any ? "any" : "all");
-  const n = sizeOf(value);
-  if (kindOf(value) != J_ARRAY || n < 1 || n > MAX_SELECTOR_TERMS) {
-    return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
-  }
-  put(any ? SEL_ANY : SEL_EVERY);
-  put(n);
-  let t = value + 1;
-  for (let i = 0; i < n; i++) {
-    pushIndex(i);
-    if (!selector(t, level + 1)) return false;
-    pop();
-    t = after(t);
-  }
+  if (!ok) return false;
   pop();
+  if (member()) return bad(ONE);
+  out.byte(0x7d);
   return true;
 }
 
-/** An array of unique panel indices 1-254 (put as `op`, its count and the indices); counts toward
- * the selector's MAX_EXPLICIT. */
-function indices(op: i32, v: i32): bool {
+/** The array of `any` or `all`: 1-MAX_SELECTOR_TERMS selectors (put as its op, count, terms). */
+function terms(any: bool, level: i32): bool {
+  if (value() != J_ARRAY) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
+  put(any ? SEL_ANY : SEL_EVERY);
+  const at = outLength;
+  put(0);
+  out.byte(0x5b);
+  let n = 0;
+  while (element()) {
+    if (n == MAX_SELECTOR_TERMS) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
+    if (n > 0) out.byte(0x2c);
+    pushIndex(n);
+    if (!selector(level + 1)) return false;
+    pop();
+    n++;
+  }
+  if (n == 0) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
+  out.byte(0x5d);
+  patch8(at, n);
+  return true;
+}
+
+/** The array just opened: unique panel indices 1-254 (put as `op`, its count and the indices);
+ * counts toward the selector's MAX_EXPLICIT. */
+function indices(op: i32): bool {
   for (let i = 0; i < 8; i++) seen[i] = 0;
-  const n = sizeOf(v);
   put(op);
-  put(n);
-  let t = v + 1;
-  for (let i = 0; i < n; i++) {
-    pushIndex(i);
-    const p = <i32>intIn(t, 1, 254, -1);
+  const at = outLength;
+  put(0);
+  out.byte(0x5b);
+  let n = 0;
+  while (element()) {
+    pushIndex(n);
+    if (n > 0) out.byte(0x2c);
+    value();
+    const p = intIn(1, 254, -1);
     if (p < 0) return bad("must be a panel index, an integer 1-254");
     const bit: u32 = 1 << (p & 31);
     if (seen[p >> 5] & bit) return bad("panel " + p.toString() + " is listed twice");
     seen[p >> 5] |= bit;
     if (++explicit > MAX_EXPLICIT)
       return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per layer");
+    out.number();
     put(p);
     pop();
-    t = after(t);
+    n++;
   }
+  out.byte(0x5d);
+  patch8(at, n);
   return true;
 }
 
-function selectorString(v: i32): bool {
-  textOf(v);
-  const p = tp;
-  const n = tl;
+function selectorString(): bool {
+  const p = text;
+  const n = textBytes;
+  out.str();
   for (let k = 0; k < NAMED.length; k++) {
     if (!bytesAre(p, n, NAMED[k])) continue;
     put(k);
@@ -191,7 +199,7 @@ function selectorString(v: i32): bool {
       )
     );
   }
-  return bad("unknown selector " + quote(p, n));
+  return bad("unknown selector " + quote(p, min(n, textLength)));
 }
 
 /** A non-negative decimal: digits with an optional fraction (0, 1, 0.25); -1 when malformed. */

@@ -1,65 +1,33 @@
-// Byte-level access to string tokens of the open JSON document without allocating: a string
-// without escapes is read straight from the source bytes; one with escapes (rare in scenes) is
-// decoded once into a scratch buffer. Also the JSON path of the first validation failure, kept as
-// a stack of segments so that a valid document builds no path strings at all.
-import {
-  kindOf,
-  sourceOf,
-  lengthOf,
-  stringValue,
-  stringEquals,
-  intIn,
-  J_STRING,
-  J_TRUE,
-  J_FALSE,
-  stringHasEscape as hasEscape,
-} from "../json/reader";
-import { fail, kindName } from "../json/validate";
+// The scene pass's helpers (scene/validate.ts): the JSON path of the value being checked, kept as a
+// stack of segments so that a valid document builds no path strings at all; the first failure;
+// schemaVersion gates, which a document may declare after what they gate; the value just read by
+// the streaming tokenizer (json/stream.ts) checked at the current path; and key tables.
+import { J_STRING, J_TRUE, J_FALSE, J_NUMBER } from "../json/reader";
+import { kind, text, textBytes, numberInteger, numberValue } from "../json/stream";
+import { fail, failMessage, validationError, resetErrors, nameOfKind } from "../json/validate";
 
-/** Where the text of the last `textOf` call starts, and its byte length. */
-export let tp: usize = 0;
-export let tl: u32 = 0;
-let scratch: ArrayBuffer | null = null;
-
-/** Points tp/tl at the UTF-8 text of string token t (decoded when it has escapes). */
-export function textOf(t: i32): void {
-  if (!hasEscape(t)) {
-    tp = sourceOf(t);
-    tl = lengthOf(t);
-    return;
-  }
-  const buf = String.UTF8.encode(stringValue(t));
-  scratch = buf;
-  tp = changetype<usize>(buf);
-  tl = <u32>buf.byteLength;
+/** The UTF-16 length of `s`, read from its header (no String#length call: these run for every key
+ * and name). */
+function units(s: string): u32 {
+  return load<u32>(changetype<usize>(s) - 4) >> 1;
 }
 
-/** True when string token t's text equals the bytes [p, p+n). */
-export function textEquals(t: i32, p: usize, n: u32): bool {
-  if (kindOf(t) != J_STRING) return false;
-  if (!hasEscape(t)) return lengthOf(t) == n && memory.compare(sourceOf(t), p, n) == 0;
-  const buf = String.UTF8.encode(stringValue(t));
-  return <u32>buf.byteLength == n && memory.compare(changetype<usize>(buf), p, n) == 0;
-}
-
-/** True when two string tokens hold the same text. */
-export function sameText(a: i32, b: i32): bool {
-  if (!hasEscape(a)) return textEquals(b, sourceOf(a), lengthOf(a));
-  textOf(a);
-  return textEquals(b, tp, tl);
+/** Whether [p, p+k) holds the ASCII `s` (k its length), compared unit by unit from memory. */
+function same(p: usize, k: u32, s: string): bool {
+  const q = changetype<usize>(s);
+  for (let i: u32 = 0; i < k; i++) if (<u32>load<u8>(p + i) != <u32>load<u16>(q + ((<usize>i) << 1))) return false;
+  return true;
 }
 
 /** Whether [p, p+n) starts with the ASCII `prefix`. */
 export function startsWith(p: usize, n: u32, prefix: string): bool {
-  const k = <u32>prefix.length;
-  if (n < k) return false;
-  for (let i: u32 = 0; i < k; i++) if (<u32>load<u8>(p + i) != <u32>prefix.charCodeAt(i)) return false;
-  return true;
+  const k = units(prefix);
+  return n >= k && same(p, k, prefix);
 }
 
 /** Whether [p, p+n) equals the ASCII `s`. */
 export function bytesAre(p: usize, n: u32, s: string): bool {
-  return n == <u32>s.length && startsWith(p, n, s);
+  return n == units(s) && same(p, n, s);
 }
 
 /** A decimal integer of 1-5 digits in [p, p+n), or -1. */
@@ -74,23 +42,6 @@ export function parseDecimal(p: usize, n: u32): i32 {
   return v;
 }
 
-/** Characters (code points) of valid UTF-8 text. */
-export function charCount(p: usize, n: u32): u32 {
-  let count: u32 = 0;
-  for (let i: u32 = 0; i < n; i++) if ((load<u8>(p + i) & 0xc0) != 0x80) count++;
-  return count;
-}
-
-/** Whether valid UTF-8 text holds a control character (U+0000-U+001F, U+007F-U+009F). */
-export function hasControl(p: usize, n: u32): bool {
-  for (let i: u32 = 0; i < n; i++) {
-    const c = load<u8>(p + i);
-    if (c < 0x20 || c == 0x7f) return true;
-    if (c == 0xc2 && i + 1 < n && load<u8>(p + i + 1) < 0xa0) return true;
-  }
-  return false;
-}
-
 /** The index of the first `c` in [p, p+n), or -1. */
 export function indexOfByte(p: usize, n: u32, c: u8): i32 {
   for (let i: u32 = 0; i < n; i++) if (load<u8>(p + i) == c) return <i32>i;
@@ -100,6 +51,13 @@ export function indexOfByte(p: usize, n: u32, c: u8): i32 {
 /** The text [p, p+n) as a quoted string, for error messages (allocates). */
 export function quote(p: usize, n: u32): string {
   return '"' + String.UTF8.decodeUnsafe(p, n) + '"';
+}
+
+/** A hash of [p, p+n) (names and step ids are compared by it: 64 bits, no table of their text). */
+export function textHash(p: usize, n: u32): u64 {
+  let h: u64 = 0xcbf29ce484222325 ^ (<u64>n);
+  for (let i: u32 = 0; i < n; i++) h = (h ^ (<u64>load<u8>(p + i))) * 0x100000001b3;
+  return h;
 }
 
 // ---- the JSON path of the value being checked -------------------------------------------------
@@ -143,46 +101,123 @@ export function here(): string {
 
 /** Records `rule` at the current path; returns false. */
 export function bad(rule: string): bool {
+  noteError();
   return fail(here(), rule);
+}
+
+/** Records "unknown field (accepted: <accepted>)" at member `key`; returns false. @message-args: its
+ * literal texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
+export function unknownAt(key: string, accepted: string): bool {
+  return badAt(key, "unknown field (accepted: " + accepted + ")");
 }
 
 /** Records `rule` at member `key` of the current path; returns false. */
 export function badAt(key: string, rule: string): bool {
   pushKey(key);
-  fail(here(), rule);
+  bad(rule);
   pop();
   return false;
 }
 
-// ---- typed values, checked at the current path -------------------------------------------------
+// ---- schemaVersion gates ------------------------------------------------------------------------
+// What needs a schemaVersion is checked against it at once when the document declared it before;
+// else the first use of each version is kept (its message) and judged at the end, when the
+// version is known: a use above it is the document's error if it came before any other.
 
-/** The value of an integer token within [lo, hi] (lo >= 0), or -1. */
-export function intOf(t: i32, lo: i32, hi: i32): i32 {
-  return <i32>intIn(t, <i64>lo, <i64>hi, -1);
+/** The document's schemaVersion, once read (the pass sets it); until then every gate passes. */
+export let schemaKnown = false;
+export let schema = 1;
+const gateMessage = new StaticArray<string | null>(16);
+const gateOrder = new StaticArray<i32>(16);
+let gates = 0;
+let gatesBeforeError = -1; // gates recorded when the first other error was
+
+export function gatesReset(known: bool, version: i32): void {
+  schemaKnown = known;
+  schema = version;
+  for (let v = 0; v < 16; v++) gateMessage[v] = null;
+  gates = 0;
+  gatesBeforeError = -1;
+}
+
+export function setSchema(version: i32): void {
+  schemaKnown = true;
+  schema = version;
+}
+
+function noteError(): void {
+  if (gatesBeforeError < 0 && validationError().length == 0) gatesBeforeError = gates;
+}
+
+/** `what` needs schemaVersion `version`: true when it may be used (so far). The message is only built
+ * on failure: "<what> needs schemaVersion N or later". */
+export function gate(version: i32, what: string, needs: string = " needs"): bool {
+  if (schemaKnown) return schema >= version || bad(what + needs + " schemaVersion " + version.toString() + " or later");
+  if (version > 1 && version < 16 && gateMessage[version] === null) {
+    gateMessage[version] = here() + ": " + what + needs + " schemaVersion " + version.toString() + " or later";
+    gateOrder[version] = gates++;
+  }
+  return true;
+}
+
+/** At the end, with the schemaVersion known: the earliest gated use above it that came before the
+ * first other error becomes the error. */
+export function judgeGates(): void {
+  let best = -1;
+  for (let v = schema + 1; v < 16; v++) {
+    if (gateMessage[v] === null) continue;
+    if (gatesBeforeError >= 0 && gateOrder[v] >= gatesBeforeError) continue;
+    if (best < 0 || gateOrder[v] < gateOrder[best]) best = v;
+  }
+  if (best < 0) return;
+  resetErrors();
+  failMessage(gateMessage[best]!);
+}
+
+// ---- the value just read, checked at the current path ---------------------------------------------
+
+/** The kind of the value just read, for messages. */
+export function kindName(): string {
+  return nameOfKind(kind);
+}
+
+/** The value just read as an integer within [lo, hi] (lo >= 0), or -1. */
+export function intOf(lo: i32, hi: i32): i32 {
+  if (kind != J_NUMBER || !numberInteger || numberValue < <f64>lo || numberValue > <f64>hi) return -1;
+  return <i32>numberValue;
 }
 
 /** An integer within [lo, hi] at the current path; its value, or -1 after recording the failure. */
-export function needInt(t: i32, lo: i32, hi: i32): i32 {
-  const v = intOf(t, lo, hi);
+export function needInt(lo: i32, hi: i32): i32 {
+  const v = intOf(lo, hi);
   if (v < 0) bad("must be an integer " + lo.toString() + "-" + hi.toString());
   return v;
 }
 
-/** An integer within [lo, hi] at member `key` of the current path. */
-export function needIntAt(t: i32, key: string, lo: i32, hi: i32): bool {
-  pushKey(key);
-  const ok = needInt(t, lo, hi) >= 0;
-  pop();
-  return ok;
+export function needBool(): bool {
+  return kind == J_TRUE || kind == J_FALSE || bad("must be a boolean, not " + kindName());
 }
 
-export function needBool(t: i32): bool {
-  const k = kindOf(t);
-  return k == J_TRUE || k == J_FALSE || bad("must be a boolean, not " + kindName(t));
+export function needString(): bool {
+  return kind == J_STRING || bad("must be a string, not " + kindName());
 }
 
-export function needString(t: i32): bool {
-  return kindOf(t) == J_STRING || bad("must be a string, not " + kindName(t));
+/** The string just read is the ASCII `s`. */
+export function textIs(s: string): bool {
+  return bytesAre(text, textBytes, s);
+}
+
+/** The index of the string just read in `names`, or -1. */
+export function nameIndex(names: StaticArray<string>): i32 {
+  if (kind == J_STRING) for (let k = 0; k < names.length; k++) if (textIs(names[k])) return k;
+  return -1;
+}
+
+/** "a, b, c". */
+export function list(names: StaticArray<string>): string {
+  let s = "";
+  for (let k = 0; k < names.length; k++) s += (k == 0 ? "" : ", ") + names[k];
+  return s;
 }
 
 // ---- fast key lookup -----------------------------------------------------------------------------
@@ -213,20 +248,17 @@ export function signatures(keys: StaticArray<string>): StaticArray<u32> {
   return out;
 }
 
-/** The index of string token t in `keys` (with their `table` from signatures()), or -1: one probe
- * of the hash for most keys, where a scan of the table cost a validation 29 compares per member. */
-export function lookup(t: i32, keys: StaticArray<string>, table: StaticArray<u32>): i32 {
-  const n = lengthOf(t);
-  if (kindOf(t) != J_STRING || n == 0) return -1;
-  const p = sourceOf(t);
-  const sig = (n << 16) | ((<u32>load<u8>(p)) << 8) | (<u32>load<u8>(p + n - 1));
+/** The index of the key just read (json/stream.ts `text`) in `keys` (with their `table` from
+ * signatures()), or -1: one probe of the hash for most keys. */
+export function lookup(keys: StaticArray<string>, table: StaticArray<u32>): i32 {
+  const n = textBytes;
+  if (n == 0 || n > 255) return -1;
+  const sig = (n << 16) | ((<u32>load<u8>(text)) << 8) | (<u32>load<u8>(text + n - 1));
   for (let h = slotOf(sig); ; h = (h + 1) & (SLOTS - 1)) {
     const e = unchecked(table[h]);
     if (e == 0) break;
     const k = <i32>(e & 0xff) - 1;
-    if (e >> 8 == sig && stringEquals(t, unchecked(keys[k]))) return k;
+    if (e >> 8 == sig && textIs(unchecked(keys[k]))) return k;
   }
-  // a key with escapes has another signature than its text: compare it with each (rare)
-  if (hasEscape(t)) for (let k = 0; k < keys.length; k++) if (stringEquals(t, keys[k])) return k;
   return -1;
 }

@@ -1,0 +1,571 @@
+// A strict JSON tokenizer that reads its document as it streams, forward only, a WINDOW at a time:
+// from the request being dispatched (host_http_read), from a stored file (host_store_read) or from
+// memory. Nothing of the document is kept but the scalar just read: a string decoded into `text`
+// (at most TEXT_CAP bytes kept; its length, characters and control characters counted whole), a
+// number's text (NUMBER_CAP bytes) and value. The caller walks the document with value(), member()
+// and element(), so memory does not grow with the document. Same rules, refusal reasons and byte
+// offsets as json/reader.ts (RFC 8259, valid UTF-8, nesting at most MAX_DEPTH), except duplicate
+// keys, which only the caller can see (its field tables: scene/pass.ts); a refusal is kept in the
+// reader's errorOffset and errorReason().
+import { host_http_read, host_store_read } from "../host/imports";
+import {
+  J_NULL,
+  J_FALSE,
+  J_TRUE,
+  J_NUMBER,
+  J_STRING,
+  J_ARRAY,
+  J_OBJECT,
+  MAX_DEPTH,
+  E_VALUE,
+  E_KEY,
+  E_COLON,
+  E_SEPARATOR,
+  E_DUPLICATE,
+  E_NUMBER,
+  E_ESCAPE,
+  E_CONTROL,
+  E_UTF8,
+  E_LONG,
+  E_DEPTH,
+  E_TRAILING,
+  E_END,
+  refuse,
+  hexDigit,
+  decimalValue,
+} from "./reader";
+
+const WINDOW: u32 = 256;
+const win = memory.data(WINDOW);
+/** Decoded string bytes kept: a scene's longest valid string is a name of 64 characters. */
+export const TEXT_CAP: u32 = 256;
+export const text = memory.data(TEXT_CAP);
+const NUMBER_CAP: u32 = 64;
+export const numberText = memory.data(NUMBER_CAP);
+const MAX_LENGTH: u32 = 0x1fff; // as json/reader.ts
+
+const FROM_HTTP: u8 = 0;
+const FROM_STORE: u8 = 1;
+const FROM_MEMORY: u8 = 2;
+let from: u8 = FROM_MEMORY;
+let req: u32 = 0;
+let key: usize = 0;
+let keyLength: u32 = 0;
+let origin: usize = 0; // where the source starts: a store offset or a memory address
+let memoryLength: u32 = 0;
+
+let wp: u32 = 0; // next byte of the window
+let we: u32 = 0; // end of the window
+let base: u32 = 0; // document offset of the window's first byte
+let drained = false; // the source has nothing more
+
+/** The document's first refusal (the reader's errorOffset and errorReason() say where and why). */
+export let broken = false;
+
+/** The scalar last read: its kind (J_*), where it starts, a string's text, a number's value. */
+export let kind: u32 = 0; // J_NULL
+export let startedAt: u32 = 0;
+export let textLength: u32 = 0; // bytes kept in `text` (at most TEXT_CAP)
+export let textBytes: u32 = 0; // the whole string's UTF-8 bytes
+export let textChars: u32 = 0; // its characters (code points)
+export let textControl = false; // it holds U+0000-U+001F or U+007F-U+009F
+export let textEscaped = false;
+export let numberLength: u32 = 0; // bytes kept in numberText
+export let numberValue: f64 = 0;
+export let numberInteger = false; // no fraction or exponent
+
+// Containers open: bit d of `objects` set when level d is an object, of `fresh` while it has no
+// member yet. `pending`: a key or a comma was read, its value is next.
+export let depth = 0;
+let objects: u32 = 0;
+let fresh: u32 = 0;
+let pending = false;
+
+function reset(): void {
+  capturing = false;
+  echoed = false;
+  echoPaused = false;
+  wp = 0;
+  we = 0;
+  base = 0;
+  drained = false;
+  broken = false;
+  depth = 0;
+  objects = 0;
+  fresh = 0;
+  pending = false;
+}
+
+/** Reads the body of request `r` (being dispatched). */
+export function openRequest(r: u32): void {
+  reset();
+  from = FROM_HTTP;
+  req = r;
+}
+
+/** Reads stored file `k` from `offset` on. */
+export function openStored(k: usize, kLength: u32, offset: u32): void {
+  reset();
+  from = FROM_STORE;
+  key = k;
+  keyLength = kLength;
+  origin = offset;
+}
+
+/** Reads [p, p+n). */
+export function openMemory(p: usize, n: u32): void {
+  reset();
+  from = FROM_MEMORY;
+  origin = p;
+  memoryLength = n;
+}
+
+/** The document offset of the next byte. */
+export function offset(): u32 {
+  return base + wp;
+}
+
+// Echo: while it is on, the source bytes of each scalar value go to `sink` as they are scanned (a
+// window's piece at a time), so that a copy of the document keeps them as written (escapes and all)
+// without holding them (scene/canonical.ts). The caller turns it off for a value it rewrites.
+let echoOn = false;
+let capturing = false;
+let captureFrom: u32 = 0;
+/** Whether the scalar last read went to the sink. */
+export let echoed = false;
+let sink: (p: usize, n: u32) => void = noSink;
+function noSink(_p: usize, _n: u32): void {}
+
+/** Sends each scalar value's source bytes to `to` from now on (or, with `on` false, to nothing). */
+export function setEcho(on: bool, to: (p: usize, n: u32) => void = noSink): void {
+  echoOn = on;
+  if (on) sink = to;
+}
+
+/** Pauses or resumes the echo set by setEcho (a value the caller rewrites). */
+export function pauseEcho(paused: bool): void {
+  echoPaused = paused;
+}
+let echoPaused = false;
+
+function startCapture(): void {
+  capturing = echoOn && !echoPaused;
+  captureFrom = wp;
+}
+
+function endCapture(): void {
+  if (capturing && wp > captureFrom) sink(win + captureFrom, wp - captureFrom);
+  echoed = capturing;
+  capturing = false;
+}
+
+function fill(): bool {
+  if (drained) return false;
+  if (capturing) {
+    if (we > captureFrom) sink(win + captureFrom, we - captureFrom);
+    captureFrom = 0;
+  }
+  base += we;
+  wp = 0;
+  let n: i32 = 0;
+  if (from == FROM_HTTP) n = host_http_read(req, win, WINDOW);
+  else if (from == FROM_STORE) n = host_store_read(key, keyLength, <u32>origin + base, win, WINDOW);
+  else {
+    n = <i32>min(WINDOW, memoryLength - min(memoryLength, base));
+    memory.copy(win, origin + base, <usize>n);
+  }
+  if (n <= 0) {
+    drained = true;
+    we = 0;
+    return false;
+  }
+  we = <u32>n;
+  return true;
+}
+
+/** The next byte, or -1 at the end (or after a refusal). */
+function peek(): i32 {
+  if (wp == we && !fill()) return -1;
+  return <i32>load<u8>(win + wp);
+}
+
+/** Refuses the document at offset `at` (E_END when nothing is left there). */
+function failAt(at: u32, why: u8): void {
+  if (!broken) {
+    broken = true;
+    refuse(at, why != E_TRAILING && at == offset() && peek() < 0 ? E_END : why);
+  }
+  drained = true;
+  capturing = false;
+  wp = we = 0;
+  depth = 0;
+  pending = false;
+}
+
+function fail(why: u8): void {
+  failAt(offset(), why);
+}
+
+function skipSpace(): i32 {
+  while (true) {
+    // within the window without a call per byte (the interpreter pays for calls)
+    while (wp < we) {
+      const c = <i32>load<u8>(win + wp);
+      if (c != 0x20 && c != 0x0a && c != 0x0d && c != 0x09) return c;
+      wp++;
+    }
+    if (!fill()) return -1;
+  }
+}
+
+function open(isObject: bool): void {
+  if (depth >= MAX_DEPTH) return fail(E_DEPTH);
+  const bit: u32 = 1 << depth;
+  if (isObject) objects |= bit;
+  else objects &= ~bit;
+  fresh |= bit;
+  depth++;
+  wp++;
+}
+
+/**
+ * Reads the start of the next value: a container's opening bracket (then member() or element()
+ * until they return false), or a whole scalar. Returns its kind; J_NULL after a refusal.
+ */
+export function value(): u32 {
+  pending = false;
+  const c = skipSpace();
+  startedAt = offset();
+  kind = J_NULL;
+  echoed = false;
+  if (c == 0x7b) {
+    open(true);
+    kind = J_OBJECT;
+    return kind;
+  }
+  if (c == 0x5b) {
+    open(false);
+    kind = J_ARRAY;
+    return kind;
+  }
+  startCapture();
+  if (c == 0x22) readString();
+  else if (c == 0x74) literal("true", J_TRUE);
+  else if (c == 0x66) literal("false", J_FALSE);
+  else if (c == 0x6e) literal("null", J_NULL);
+  else if (c == 0x2d || (c >= 0x30 && c <= 0x39)) readNumber();
+  else fail(E_VALUE);
+  endCapture();
+  if (broken) kind = J_NULL;
+  return kind;
+}
+
+/** The next member of the object just opened or being read: true with its key in `text` (its
+ * value is next); false when the object closed. */
+export function member(): bool {
+  if (depth == 0) return false;
+  const bit: u32 = 1 << (depth - 1);
+  let c = skipSpace();
+  if (fresh & bit) {
+    fresh &= ~bit;
+    if (c == 0x7d) return close();
+  } else {
+    if (c == 0x7d) return close();
+    if (c != 0x2c) {
+      fail(E_SEPARATOR);
+      return false;
+    }
+    wp++;
+    c = skipSpace();
+  }
+  if (c != 0x22) {
+    fail(E_KEY);
+    return false;
+  }
+  keyAt = offset();
+  readString();
+  if (broken) return false;
+  keyEnd = offset();
+  if (skipSpace() != 0x3a) {
+    fail(E_COLON);
+    return false;
+  }
+  wp++;
+  pending = true;
+  return true;
+}
+
+/** The next element of the array just opened or being read: true when one is next; false when
+ * the array closed. */
+export function element(): bool {
+  if (depth == 0) return false;
+  const bit: u32 = 1 << (depth - 1);
+  const c = skipSpace();
+  if (fresh & bit) {
+    fresh &= ~bit;
+    if (c == 0x5d) return close();
+  } else {
+    if (c == 0x5d) return close();
+    if (c != 0x2c) {
+      fail(E_SEPARATOR);
+      return false;
+    }
+    wp++;
+  }
+  pending = true;
+  return true;
+}
+
+/** Where the key member() last read starts (its opening quote) and ends (after its closing one). */
+export let keyAt: u32 = 0;
+export let keyEnd: u32 = 0;
+
+/** Stops reading: the caller gave up on the document (the reader's tape is full). */
+export function stopAll(): void {
+  drained = true;
+  capturing = false;
+  wp = we = 0;
+  depth = 0;
+  pending = false;
+}
+
+/** Refuses the key member() just read: it repeats one of its object. */
+export function duplicateKey(): void {
+  failAt(keyAt, E_DUPLICATE);
+}
+
+function close(): bool {
+  wp++;
+  depth--;
+  return false;
+}
+
+/** Skips the rest of the value whose start value() has just read. */
+export function skipRest(k: u32): void {
+  if (k != J_OBJECT && k != J_ARRAY) return;
+  const d = depth - 1;
+  skipTo(d);
+}
+
+/** Reads past a whole value. */
+export function skipValue(): void {
+  skipRest(value());
+}
+
+/** Reads on until `d` containers are open (a value due is read past first). */
+export function skipTo(d: i32): void {
+  if (pending) skipValue();
+  while (depth > d && !broken) {
+    if (objects & (1 << (depth - 1))) {
+      while (member()) skipValue();
+    } else {
+      while (element()) skipValue();
+    }
+  }
+}
+
+/** After the root value: only white space may follow. */
+export function finish(): void {
+  if (broken) return;
+  if (skipSpace() >= 0) fail(E_TRAILING);
+}
+
+function literal(word: string, k: u32): void {
+  for (let i = 0; i < word.length; i++) {
+    if (peek() != word.charCodeAt(i)) return fail(E_VALUE);
+    wp++;
+  }
+  kind = k;
+}
+
+function digits(): u32 {
+  let n: u32 = 0;
+  let c = peek();
+  while (c >= 0x30 && c <= 0x39) {
+    keep(c);
+    c = peek();
+    n++;
+  }
+  return n;
+}
+
+/** Keeps a number byte and moves past it. */
+function keep(c: i32): void {
+  if (numberLength < NUMBER_CAP) store<u8>(numberText + numberLength, <u8>c);
+  numberLength++;
+  wp++;
+}
+
+function readNumber(): void {
+  const start = offset();
+  numberLength = 0;
+  numberInteger = true;
+  if (peek() == 0x2d) keep(0x2d);
+  if (peek() == 0x30) keep(0x30);
+  else if (digits() == 0) return fail(E_NUMBER);
+  if (peek() == 0x2e) {
+    numberInteger = false;
+    keep(0x2e);
+    if (digits() == 0) return fail(E_NUMBER);
+  }
+  const e = peek();
+  if ((e | 0x20) == 0x65) {
+    numberInteger = false;
+    keep(e);
+    const s = peek();
+    if (s == 0x2b || s == 0x2d) keep(s);
+    if (digits() == 0) return fail(E_NUMBER);
+  }
+  if (numberLength > MAX_LENGTH) return failAt(start, E_LONG);
+  // a longer number keeps its first NUMBER_CAP bytes: its value is as close as a double gets
+  numberValue = decimalValue(numberText, min(numberLength, NUMBER_CAP));
+  kind = J_NUMBER;
+}
+
+function put(b: u32): void {
+  if (textLength < TEXT_CAP) store<u8>(text + textLength++, <u8>b);
+  textBytes++;
+}
+
+/** A code point into `text` as UTF-8. */
+function putCode(cp: u32): void {
+  textChars++;
+  if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) textControl = true;
+  if (cp < 0x80) return put(cp);
+  if (cp < 0x800) {
+    put(0xc0 | (cp >> 6));
+  } else {
+    if (cp < 0x10000) put(0xe0 | (cp >> 12));
+    else {
+      put(0xf0 | (cp >> 18));
+      put(0x80 | ((cp >> 12) & 0x3f));
+    }
+    put(0x80 | ((cp >> 6) & 0x3f));
+  }
+  put(0x80 | (cp & 0x3f));
+}
+
+function hex4(): i32 {
+  let v = 0;
+  for (let k = 0; k < 4; k++) {
+    const d = hexDigit(peek());
+    if (d < 0) return -1;
+    wp++;
+    v = (v << 4) | d;
+  }
+  return v;
+}
+
+/** A string (key or value) from its opening quote, decoded into `text`. */
+function readString(): void {
+  const quote = offset();
+  wp++;
+  textLength = 0;
+  textBytes = 0;
+  textChars = 0;
+  textControl = false;
+  textEscaped = false;
+  let raw: u32 = 0; // source bytes, for the length limit
+  while (true) {
+    // a run of plain ASCII within the window, without a call per byte
+    const from = wp;
+    while (wp < we) {
+      const a = <u32>load<u8>(win + wp);
+      if (a == 0x22 || a == 0x5c || a < 0x20 || a >= 0x7f) break;
+      if (textLength < TEXT_CAP) store<u8>(text + textLength++, <u8>a);
+      wp++;
+    }
+    textBytes += wp - from;
+    textChars += wp - from;
+    raw += wp - from;
+    const c = peek();
+    if (c < 0) return fail(E_END);
+    const at = offset();
+    if (c == 0x22) {
+      wp++;
+      break;
+    }
+    if (c == 0x5c) {
+      textEscaped = true;
+      wp++;
+      const e = peek();
+      wp++;
+      if (e == 0x75) {
+        let u = hex4();
+        let ok = u >= 0 && (u < 0xdc00 || u > 0xdfff);
+        if (ok && u >= 0xd800 && u < 0xdc00) {
+          ok = peek() == 0x5c;
+          wp++;
+          ok = ok && peek() == 0x75;
+          wp++;
+          const low = ok ? hex4() : -1;
+          ok = low >= 0xdc00 && low <= 0xdfff;
+          u = 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00);
+        }
+        if (!ok) return failAt(at, E_ESCAPE);
+        putCode(<u32>u);
+      } else {
+        let v = -1;
+        if (e == 0x22 || e == 0x5c || e == 0x2f) v = e;
+        else if (e == 0x62) v = 8;
+        else if (e == 0x66) v = 12;
+        else if (e == 0x6e) v = 10;
+        else if (e == 0x72) v = 13;
+        else if (e == 0x74) v = 9;
+        if (v < 0) return failAt(at, E_ESCAPE);
+        putCode(<u32>v);
+      }
+      raw += offset() - at;
+      continue;
+    }
+    if (c < 0x20) return fail(E_CONTROL);
+    wp++;
+    raw++;
+    if (c < 0x80) {
+      putCode(<u32>c);
+      continue;
+    }
+    // a multi-byte sequence: its lead byte says how long, its value must need that length
+    let n: u32 = 0;
+    let least: u32 = 0;
+    let cp: u32 = 0;
+    if (c >= 0xc2 && c <= 0xdf) {
+      n = 2;
+      least = 0x80;
+      cp = (<u32>c) & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      n = 3;
+      least = 0x800;
+      cp = (<u32>c) & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 4;
+      least = 0x10000;
+      cp = (<u32>c) & 0x07;
+    } else return failAt(at, E_UTF8);
+    for (let k: u32 = 1; k < n; k++) {
+      const b = peek();
+      if (b < 0 || (b & 0xc0) != 0x80) return failAt(at, E_UTF8);
+      wp++;
+      cp = (cp << 6) | ((<u32>b) & 0x3f);
+    }
+    if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return failAt(at, E_UTF8);
+    raw += n - 1;
+    putCode(cp);
+  }
+  if (raw > MAX_LENGTH) return failAt(quote, E_LONG);
+  kind = J_STRING;
+}
+
+/** Whether the string just read is exactly the ASCII `s`. */
+export function textIs(s: string): bool {
+  const n = s.length;
+  if (<u32>n != textBytes) return false;
+  for (let i = 0; i < n; i++) if (<u32>load<u8>(text + i) != <u32>s.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The number just read as an integer in [lo, hi], or `fallback`. */
+export function intIn(lo: i32, hi: i32, fallback: i32): i32 {
+  if (kind != J_NUMBER || !numberInteger || numberValue < <f64>lo || numberValue > <f64>hi) return fallback;
+  return <i32>numberValue;
+}
