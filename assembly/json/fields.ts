@@ -6,8 +6,8 @@
 // field of the target object: offsetof<Class>("field")). A field with a check of its own (a colour
 // list, host names, a palette by name, a palette's name and stops) is in the key list but not in the
 // rows: its document checks it after them. A document with no rows (count 0) gets the object and
-// accepted-fields checks alone. This file is the one place for that check (json/validate.ts's
-// onlyKeys has no caller left in the core).
+// accepted-fields checks alone. This file is the one place for that check in the small documents
+// (scene documents have their key tables, scene/validate.ts).
 import { member, firstMember, nextMember, kindOf, numberValue, stringValue, intIn, J_TRUE } from "./reader";
 import { expectObject, expectHexColor, expectBool, expectInt, expectString, fail } from "./validate";
 

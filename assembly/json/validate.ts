@@ -3,9 +3,6 @@
 // everything before changing anything.
 import {
   kindOf,
-  firstMember,
-  nextMember,
-  stringValue,
   isInteger,
   numberValue,
   sourceOf,
@@ -71,30 +68,12 @@ export function nameOfKind(k: u32): string {
   return "an object";
 }
 
-export function join(path: string, key: string): string {
-  return path.length == 0 ? key : path + "." + key;
-}
-
 export function expectObject(i: i32, path: string): bool {
   return kindOf(i) == J_OBJECT || fail(path, "must be an object, not " + kindName(i));
 }
 
 export function expectArray(i: i32, path: string): bool {
   return kindOf(i) == J_ARRAY || fail(path, "must be an array, not " + kindName(i));
-}
-
-/** Every key of object `obj` must be one of `allowed`; the message lists them. */
-export function onlyKeys(obj: i32, path: string, allowed: string[]): bool {
-  for (let m = firstMember(obj); m >= 0; m = nextMember(obj, m)) {
-    const key = stringValue(m);
-    if (!allowed.includes(key)) return unknownField(join(path, key), allowed);
-  }
-  return true;
-}
-
-/** "<path>: unknown field (accepted: a, b, c)". */
-export function unknownField(path: string, accepted: string[]): bool {
-  return fail(path, "unknown field (accepted: " + accepted.join(", ") + ")");
 }
 
 export function expectInt(i: i32, path: string, lo: i32, hi: i32): bool {

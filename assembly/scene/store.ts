@@ -200,21 +200,9 @@ export function deleteSceneFile(id: string): i32 {
   return host_store_delete(k, keyLength);
 }
 
-/** Ids of the library's scenes (sorted), the one-shot scene and stray keys left out; null on an
- * I/O error. Only the ids are made strings. */
-export function listSceneIds(): string[] | null {
-  const ids = new Array<string>();
-  return walkLibrary(ids) < 0 ? null : ids;
-}
-
-/** How many scenes the library holds (without making their ids strings), or -1 on an I/O error. */
+/** How many scenes the library holds (the one-shot scene and stray keys left out), or -1 on an I/O
+ * error. */
 export function sceneCount(): i32 {
-  return walkLibrary(null);
-}
-
-/** Walks the store's list of scene keys: counts the library's scenes, and pushes their ids to `ids`
- * when given; -1 on an I/O error. */
-function walkLibrary(ids: string[] | null): i32 {
   const keys = storeList(SCENE_PREFIX);
   if (keys === null) return -1;
   const p = keys.dataStart;
@@ -224,10 +212,7 @@ function walkLibrary(ids: string[] | null): i32 {
   for (let i: u32 = 0; i <= <u32>keys.length; i++) {
     if (i < <u32>keys.length && load<u8>(p + i) != 0x0a) continue; // keys end at a newline or the end
     const id = p + start + skip;
-    if (i > start + skip && libraryKeyId(id, i - start - skip)) {
-      n++;
-      if (ids) ids.push(String.UTF8.decodeUnsafe(id, i - start - skip));
-    }
+    if (i > start + skip && libraryKeyId(id, i - start - skip)) n++;
     start = i + 1;
   }
   return n;
