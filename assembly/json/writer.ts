@@ -101,14 +101,20 @@ export function raw(s: string): void {
   rawUnits(changetype<usize>(s), s.length);
 }
 
-/** UTF-16 units [p, p + 2n) as UTF-8, read directly (no bounds-checked call per unit). */
+/** UTF-16 units [p, p + 2n) as UTF-8, read directly (no bounds-checked call per unit). A surrogate
+ * not in a pair has no UTF-8 form: it is written as U+FFFD, so the output is always valid UTF-8. */
 function rawUnits(p: usize, n: i32): void {
   for (let i = 0; i < n; i++) {
     let c = <u32>load<u16>(p + ((<usize>i) << 1));
     if (c < 0x80) byte(c);
     else {
-      if (c >= 0xd800 && c < 0xdc00 && i + 1 < n)
-        c = 0x10000 + ((c - 0xd800) << 10) + (<u32>load<u16>(p + ((<usize>++i) << 1)) - 0xdc00);
+      if (c >= 0xd800 && c < 0xe000) {
+        const d = i + 1 < n ? <u32>load<u16>(p + ((<usize>i + 1) << 1)) : 0;
+        if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          i++;
+        } else c = 0xfffd;
+      }
       utf8(c);
     }
   }
