@@ -33,14 +33,13 @@ import { sealCompiled, PREFIX } from "../playback/compile";
 import { writeInto, outLength } from "../playback/bytes";
 import { sceneDuration } from "../scene/startafter";
 import { schema, layerCount, nameBytes, nameLength, FIRMWARE_SCHEMA } from "../scene/state";
-import { openIds, firstId, nextId, idAt, idOrder } from "../store/scene-ids";
+import { openIds, firstId, nextId, idAt, idOrder, sceneCount } from "../store/scene-ids";
 import {
   MAX_SCENES,
   libraryId,
   sceneStatus,
   sceneKey,
   newSceneId,
-  sceneCount,
   deleteSceneFile,
   checkSceneFile,
   readSceneChunk,

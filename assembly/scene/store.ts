@@ -17,7 +17,7 @@ import {
   host_random,
 } from "../host/imports";
 import { hashBytes, HASH_SEED } from "../playback/bytes";
-import { storeList, STORE_MISSING, STORE_IO_ERROR } from "../store/kv";
+import { STORE_MISSING, STORE_IO_ERROR } from "../store/kv";
 import { openStored, value, skipTo, finish, broken, offset } from "../json/stream";
 import { J_OBJECT } from "../json/reader";
 
@@ -200,26 +200,8 @@ export function deleteSceneFile(id: string): i32 {
   return host_store_delete(k, keyLength);
 }
 
-/** How many scenes the library holds (the one-shot scene and stray keys left out), or -1 on an I/O
- * error. */
-export function sceneCount(): i32 {
-  const keys = storeList(SCENE_PREFIX);
-  if (keys === null) return -1;
-  const p = keys.dataStart;
-  const skip = <u32>SCENE_PREFIX.length;
-  let n = 0;
-  let start: u32 = 0;
-  for (let i: u32 = 0; i <= <u32>keys.length; i++) {
-    if (i < <u32>keys.length && load<u8>(p + i) != 0x0a) continue; // keys end at a newline or the end
-    const id = p + start + skip;
-    if (i > start + skip && libraryKeyId(id, i - start - skip)) n++;
-    start = i + 1;
-  }
-  return n;
-}
-
 /** A library scene's id in a key's bytes: 8-10 characters [a-z0-9], not the one-shot scene's. */
-function libraryKeyId(p: usize, n: u32): bool {
+export function libraryKeyId(p: usize, n: u32): bool {
   if (n < 8 || n > 10) return false;
   let oneShot = n == <u32>ONE_SHOT_ID.length;
   for (let k: u32 = 0; k < n; k++) {

@@ -3,7 +3,7 @@
 // the export's arena about 5 KB for 100 scenes (GET /api/scenes, the MQTT select), which a one-page
 // core cannot spare; this costs the list's bytes (about 1.7 KB) and nothing per id.
 import { storeList } from "./kv";
-import { SCENE_PREFIX, libraryId } from "../scene/store";
+import { SCENE_PREFIX, libraryKeyId } from "../scene/store";
 import { keepSlot } from "../rt/arena";
 import { OBJECT, OBJECT_OVERHEAD, BLOCK_OVERHEAD } from "~lib/rt/common";
 
@@ -11,7 +11,7 @@ const SKIP = SCENE_PREFIX.length;
 /** The list read by openIds (valid for the rest of the export). */
 let list: usize = 0;
 let size: i32 = 0;
-/** The id made last (idAt, firstId, nextId): valid until the next of those calls. */
+/** The id made last by idAt: valid until its next call. */
 const slot = keepSlot(10);
 
 /** Reads the store's list of scene keys; false on an I/O error. */
@@ -28,20 +28,15 @@ function lineEnd(at: i32): i32 {
   return at;
 }
 
-/** Makes the key line at `at` the slot's string; whether it is a library scene's id. */
-function fill(at: i32): bool {
-  const n = lineEnd(at) - at - SKIP;
-  if (n < 8 || n > 10) return false;
-  const p = changetype<usize>(slot);
-  for (let k = 0; k < n; k++) store<u16>(p + ((<usize>k) << 1), load<u8>(list + <usize>(at + SKIP + k)));
-  changetype<OBJECT>(p - OBJECT_OVERHEAD - BLOCK_OVERHEAD).rtSize = (<u32>n) << 1;
-  return libraryId(slot);
+/** Whether the key line at `at` names a library scene (read in its bytes: no string made). */
+function isLibraryId(at: i32): bool {
+  return libraryKeyId(list + <usize>(at + SKIP), <u32>(lineEnd(at) - at - SKIP));
 }
 
-/** The first library id at or after line `at`, or -1; its string is idString(). */
+/** The first library id at or after line `at`, or -1; idAt() makes its string. */
 function from(at: i32): i32 {
   while (at < size) {
-    if (fill(at)) return at;
+    if (isLibraryId(at)) return at;
     at = lineEnd(at) + 1;
   }
   return -1;
@@ -57,10 +52,22 @@ export function nextId(at: i32): i32 {
   return from(lineEnd(at) + 1);
 }
 
-/** The id at `at` as a string, valid until the next call here. */
+/** The id at `at` (a library id: firstId, nextId) as a string, valid until the next call. */
 export function idAt(at: i32): string {
-  fill(at);
+  const n = lineEnd(at) - at - SKIP; // 8-10: isLibraryId held
+  const p = changetype<usize>(slot);
+  for (let k = 0; k < n; k++) store<u16>(p + ((<usize>k) << 1), load<u8>(list + <usize>(at + SKIP + k)));
+  changetype<OBJECT>(p - OBJECT_OVERHEAD - BLOCK_OVERHEAD).rtSize = (<u32>n) << 1;
   return slot;
+}
+
+/** How many scenes the library holds (the one-shot scene and stray keys left out), or -1 on an I/O
+ * error. Reads the list again (openIds). */
+export function sceneCount(): i32 {
+  if (!openIds()) return -1;
+  let n = 0;
+  for (let at = firstId(); at >= 0; at = nextId(at)) n++;
+  return n;
 }
 
 /** The sign orders the ids at `a` and `b` as String's < and > do (they are ASCII). */
