@@ -437,31 +437,29 @@ function unescape(p: usize, stop: usize): string {
   return out + String.UTF8.decodeUnsafe(run, stop - run);
 }
 
-/** Length of the valid UTF-8 sequence at `p`, or 0 (overlong forms, surrogates and > U+10FFFF are invalid). */
+/** How many bytes the UTF-8 sequence led by byte `c` (>= 0x80) has, 2-4, or 0 when no sequence
+ * begins with it. The lead byte's value bits are `c & (0x7f >> n)`. */
+export function utf8Length(c: u32): u32 {
+  return c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+}
+
+/** Whether `cp`, decoded from `n` bytes, is a character written in its shortest form (overlong
+ * forms, surrogates and > U+10FFFF are invalid). */
+export function utf8Valid(cp: u32, n: u32): bool {
+  const least: u32 = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
+  return cp >= least && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff);
+}
+
+/** Length of the valid UTF-8 sequence at `p`, or 0. */
 export function utf8SequenceLength(p: usize, stop: usize): u32 {
   const c = <u32>load<u8>(p);
-  let n: u32 = 0;
-  let least: u32 = 0;
-  let cp: u32 = 0;
-  if (c >= 0xc2 && c <= 0xdf) {
-    n = 2;
-    least = 0x80;
-    cp = c & 0x1f;
-  } else if (c >= 0xe0 && c <= 0xef) {
-    n = 3;
-    least = 0x800;
-    cp = c & 0x0f;
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    n = 4;
-    least = 0x10000;
-    cp = c & 0x07;
-  } else return 0;
-  if (p + n > stop) return 0;
+  const n = utf8Length(c);
+  if (n == 0 || p + n > stop) return 0;
+  let cp = c & (0x7f >> n);
   for (let k: u32 = 1; k < n; k++) {
     const b = <u32>load<u8>(p + k);
     if ((b & 0xc0) != 0x80) return 0;
     cp = (cp << 6) | (b & 0x3f);
   }
-  if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-  return n;
+  return utf8Valid(cp, n) ? n : 0;
 }

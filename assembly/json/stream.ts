@@ -33,6 +33,8 @@ import {
   refuse,
   hexDigit,
   decimalValue,
+  utf8Length,
+  utf8Valid,
 } from "./reader";
 
 const WINDOW: u32 = 256;
@@ -525,30 +527,18 @@ function readString(): void {
       putCode(<u32>c);
       continue;
     }
-    // a multi-byte sequence: its lead byte says how long, its value must need that length
-    let n: u32 = 0;
-    let least: u32 = 0;
-    let cp: u32 = 0;
-    if (c >= 0xc2 && c <= 0xdf) {
-      n = 2;
-      least = 0x80;
-      cp = (<u32>c) & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      n = 3;
-      least = 0x800;
-      cp = (<u32>c) & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      n = 4;
-      least = 0x10000;
-      cp = (<u32>c) & 0x07;
-    } else return failAt(at, E_UTF8);
+    // a multi-byte sequence (json/reader.ts's rules): its lead byte says how long, its value must
+    // need that length; read across windows
+    const n = utf8Length(<u32>c);
+    if (n == 0) return failAt(at, E_UTF8);
+    let cp = (<u32>c) & (0x7f >> n);
     for (let k: u32 = 1; k < n; k++) {
       const b = peek();
       if (b < 0 || (b & 0xc0) != 0x80) return failAt(at, E_UTF8);
       wp++;
       cp = (cp << 6) | ((<u32>b) & 0x3f);
     }
-    if (cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return failAt(at, E_UTF8);
+    if (!utf8Valid(cp, n)) return failAt(at, E_UTF8);
     raw += n - 1;
     putCode(cp);
   }
