@@ -18,6 +18,8 @@ import {
   summaryDuration,
 } from "../scene/summary";
 import { STORE_MISSING, STORE_FULL } from "../store/kv";
+import { SCRATCH, FORM, FORM_CAP } from "../rt/scratch";
+import { arenaTop, arenaBack } from "../rt/arena";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 import {
   readScene,
@@ -68,10 +70,8 @@ export function sendRejected(req: u32, result: i32): void {
   w.finish();
 }
 
-/** The compiled form's buffer: a maximal scene's takes about 2.5 KB; a longer one (selectors nested
- * wide) is not kept, and that scene plays from its JSON. */
-const FORM_CAP: u32 = 3072;
-let form: usize = 0;
+/** The compiled form's buffer (rt/scratch.ts F: from readBody to storeScene). */
+const form = SCRATCH + FORM;
 let formLength: u32 = 0;
 
 /**
@@ -82,7 +82,7 @@ let formLength: u32 = 0;
 export function readBody(req: u32, options: u32): i32 {
   resetErrors();
   openRequest(req);
-  form = heap.alloc(FORM_CAP);
+  const mark = arenaTop();
   writeInto(form, FORM_CAP, 0);
   canonical.begin(stageJson, STAGE_JSON_LENGTH);
   const result = readScene(options);
@@ -90,9 +90,12 @@ export function readBody(req: u32, options: u32): i32 {
   formLength = outLength;
   writeInto(0, 0, 0);
   if (result != SCENE_OK) {
-    discardStages();
+    discardStages(); // the refusal's message is in the arena: the answer reads it
     return result;
   }
+  // what the pass allocated is not read after it (its results are in static memory and kept slots):
+  // the library walk and the store that follow start from where it began
+  arenaBack(mark);
   return rc < 0 ? rc : SCENE_OK;
 }
 

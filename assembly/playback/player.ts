@@ -35,6 +35,7 @@ import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle, FLAT_SPAWNER } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
 import { Fixed } from "../rt/fixed";
+import { SCRATCH, FORM, FORM_CAP } from "../rt/scratch";
 
 const S_WAIT: u8 = 0;
 const S_RUN: u8 = 1;
@@ -103,12 +104,11 @@ export function playScene(id: string, now: u32): bool {
  * written by hand): read by the scene pass as it streams from the store, as at save, its compiled
  * form into a buffer (or, for one longer than that, compiled again for each window it is read in);
  * false when it cannot be read or does not validate. */
-const FORM_CAP: u32 = 3072;
 let jsonId = "";
 
 function playJson(id: string): bool {
   jsonId = id;
-  const form = heap.alloc(FORM_CAP);
+  const form = SCRATCH + FORM; // rt/scratch.ts F: read back by loadScene, before any runner starts
   writeInto(form, FORM_CAP, 0);
   let ok = compileJson();
   const n = outLength;

@@ -1,5 +1,5 @@
 // One static scratch region for work that is never in progress at once, so its bytes count once
-// in the core's one page (docs/porting.md, "Static memory"). Three users, each within one call:
+// in the core's one page (docs/porting.md, "Static memory"). Four users, each within one call:
 // - the runner's (R): a runner step's start (runner/compile.ts with runner/distance.ts) or one
 //   spawner drop's launch (runner/spawn-paths.ts), and the pulse-table records they fill and send
 //   (bus/pulse-table.ts). They run only from the player, inside a tick's playback work, and the two
@@ -9,6 +9,10 @@
 // - the palette store's file and key buffers (P, palette/store.ts): one store call; the writer may
 //   be writing at the same time (GET /api/palettes), so P lies after W. A spawner resolves its
 //   palette colours (P) in spawnerStart, before and apart from any launch.
+// - a scene's compiled form (F): written by the scene pass of a save (api/scenes.ts, from readBody to
+//   storeScene, which store it before any answer is written) or of a scene played from its JSON
+//   (playback/player.ts playJson, read back by loadScene): neither writes an answer, reads a palette
+//   or starts a runner meanwhile.
 // Nothing of any of them is read after its call returns.
 import { MAX_PANELS } from "../topology/tree";
 
@@ -39,5 +43,11 @@ export const PALETTE_KEY: usize = PALETTE_FILE + PALETTE_FILE_CAP + 1;
 export const PALETTE_CHECK: usize = PALETTE_KEY + 256;
 const P_END: usize = PALETTE_CHECK + 256;
 
+/** F: a compiled form; a maximal scene's takes about 2.5 KB, a longer one (selectors nested wide) is
+ * not kept (it plays from its JSON, compiled again for each window it is read in). */
+export const FORM: usize = 0;
+export const FORM_CAP: u32 = 3072;
+
 const R_END: usize = START_END > PATH_END ? START_END : PATH_END;
-export const SCRATCH = memory.data(<i32>(R_END > P_END ? R_END : P_END), 8);
+const WPR_END: usize = R_END > P_END ? R_END : P_END;
+export const SCRATCH = memory.data(<i32>(WPR_END > FORM_CAP ? WPR_END : FORM_CAP), 8);

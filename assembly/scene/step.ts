@@ -28,6 +28,7 @@ import {
   lookup,
   signatures,
   gate,
+  gatePasses,
   textHash,
 } from "./text";
 import { readColor } from "./color";
@@ -376,7 +377,8 @@ function readField(k: i32, li: i32, si: i32): bool {
       if (!needString()) return false;
       const a = nameIndex(ANIMATES);
       if (a < 0) return bad("must be one of " + list(ANIMATES));
-      if (!gate(ANIMATES_SCHEMA[a], "animates " + ANIMATES[a])) return false;
+      const v = ANIMATES_SCHEMA[a];
+      if (!gatePasses(v) && !gate(v, "animates " + ANIMATES[a])) return false;
       out.str();
       slot[k] = a;
       return true;

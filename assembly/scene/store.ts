@@ -138,7 +138,7 @@ function buildKey(buf: usize, prefix: usize, n: u32, id: string): u32 {
   return n + k;
 }
 
-const SCENES_BYTES = memory.data<u8>([0x73, 0x63, 0x65, 0x6e, 0x65, 0x73, 0x2f]); // "scenes/"
+export const SCENES_BYTES = memory.data<u8>([0x73, 0x63, 0x65, 0x6e, 0x65, 0x73, 0x2f]); // "scenes/"
 const COMPILED_BYTES = memory.data<u8>([0x63, 0x6f, 0x6d, 0x70, 0x69, 0x6c, 0x65, 0x64, 0x2f]); // "compiled/"
 
 /** A scene's store key, in a fixed buffer: valid until the next call; the length is `keyLength`. */
@@ -212,15 +212,18 @@ export function libraryKeyId(p: usize, n: u32): bool {
   return !oneShot;
 }
 
-/** A fresh id of 8 characters [a-z0-9] from the host's entropy, or null after 16 collisions. */
+/** A fresh id of 8 characters [a-z0-9] from the host's entropy, or null after 16 collisions. Drawn
+ * in the key buffer itself: one string is made, for the id chosen. */
 export function newSceneId(): string | null {
+  memory.copy(keyBuf, SCENES_BYTES, 7);
   for (let attempt = 0; attempt < 16; attempt++) {
-    let id = "";
     for (let i = 0; i < NEW_ID_LENGTH; i++) {
-      const r = host_random() % 36;
-      id += String.fromCharCode(<i32>(r < 10 ? 0x30 + r : 0x61 + r - 10));
+      const r = <u32>host_random() % 36;
+      store<u8>(keyBuf + 7 + i, <u8>(r < 10 ? 0x30 + r : 0x61 + r - 10));
     }
-    if (sceneStatus(id) == STORE_MISSING) return id;
+    if (host_store_read(keyBuf, 7 + NEW_ID_LENGTH, 0, 0, 0) == STORE_MISSING) {
+      return String.UTF8.decodeUnsafe(keyBuf + 7, NEW_ID_LENGTH);
+    }
   }
   return null;
 }

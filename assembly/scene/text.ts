@@ -160,6 +160,13 @@ export function gate(version: i32, what: string, needs: string = " needs"): bool
   return true;
 }
 
+/** Whether gate(version, …) would pass without building its message: a caller whose `what` is made
+ * (a concatenation per step is garbage a one-page core cannot spare) asks this first. */
+export function gatePasses(version: i32): bool {
+  if (schemaKnown) return schema >= version;
+  return version <= 1 || version >= 16 || gateMessage[version] !== null;
+}
+
 /** At the end, with the schemaVersion known: the earliest gated use above it that came before the
  * first other error becomes the error. */
 export function judgeGates(): void {

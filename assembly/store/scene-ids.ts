@@ -3,7 +3,8 @@
 // the export's arena about 5 KB for 100 scenes (GET /api/scenes, the MQTT select), which a one-page
 // core cannot spare; this costs the list's bytes (about 1.7 KB) and nothing per id.
 import { storeList } from "./kv";
-import { SCENE_PREFIX, libraryKeyId } from "../scene/store";
+import { SCENE_PREFIX, SCENES_BYTES, MAX_SCENES, libraryKeyId } from "../scene/store";
+import { host_store_list } from "../host/imports";
 import { keepSlot } from "../rt/arena";
 import { OBJECT, OBJECT_OVERHEAD, BLOCK_OVERHEAD } from "~lib/rt/common";
 
@@ -62,8 +63,13 @@ export function idAt(at: i32): string {
 }
 
 /** How many scenes the library holds (the one-shot scene and stray keys left out), or -1 on an I/O
- * error. Reads the list again (openIds). */
+ * error; a count below MAX_SCENES may be a bound. The list's length bounds the count (a library key
+ * line is at least 16 bytes: the prefix, 8 characters and its newline), so the list itself is read
+ * (openIds) only for a library near its limit. */
 export function sceneCount(): i32 {
+  const length = host_store_list(SCENES_BYTES, SKIP, 0, 0);
+  if (length < 0) return -1;
+  if ((length + 1) >> 4 < MAX_SCENES) return (length + 1) >> 4;
   if (!openIds()) return -1;
   let n = 0;
   for (let at = firstId(); at >= 0; at = nextId(at)) n++;
