@@ -215,6 +215,46 @@ test("GET /api/scenes lists schemaVersion, id, name, layerCount and duration, so
   await removeAll();
 });
 
+test("GET /api/scenes sorts as JavaScript compares names: alike past the sort key, beyond the BMP, plain files", async () => {
+  // the core sorts by a key of each name's first 18 UTF-8 bytes and compares names alike that far
+  // whole; the order is UTF-16 code units' (U+E000-U+FFFF after the emoji, unlike UTF-8's)
+  const stem = "A name alike for thirty-two bytes";
+  const names = [
+    `${stem} z`,
+    `${stem} a`,
+    `${stem}`,
+    "\uE000 private use",
+    "\uFFFD replacement",
+    "🎆 fireworks",
+    "é accent",
+    "short",
+    "short",
+  ];
+  const ids = new Map<string, string>();
+  for (const name of names)
+    ids.set(await create({ name, layers: [{ group: 1, sequence: [{ type: "SOLID", duration: 1 }] }] }), name);
+  // plain JSON files (no summary header), alike with the others past the key: read whole on a tie
+  const dir = path.join(host.dataDir, "scenes");
+  for (const [id, name] of [
+    ["plain001", `${stem} m`],
+    ["plain002", `${stem} a`],
+  ]) {
+    fs.writeFileSync(
+      path.join(dir, id),
+      JSON.stringify({ name, layers: [{ group: 1, sequence: [{ type: "SOLID", duration: 1 }] }] }),
+    );
+    ids.set(id, name);
+  }
+  const expected = [...ids.entries()].sort(([ia, a], [ib, b]) => (a < b ? -1 : a > b ? 1 : ia < ib ? -1 : 1));
+  const res = await api(host, "GET", "/api/scenes");
+  assert.equal(res.status, 200, res.text);
+  assert.deepEqual(
+    res.body.map((s: { id: string; name: string }) => [s.id, s.name]),
+    expected,
+  );
+  await removeAll();
+});
+
 test("list duration: barrier layers, startAfter chains, async, disabled, infinite and speed", async () => {
   const solid = (duration: number, id?: string) => ({ ...(id ? { id } : {}), type: "SOLID", duration });
   const cases: [Scene, number][] = [

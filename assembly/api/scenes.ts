@@ -10,7 +10,7 @@ import { resetErrors } from "../json/validate";
 import { openRequest } from "../json/stream";
 import {
   readSummary,
-  nameUnits,
+  restoreName,
   summaryName,
   summaryNameLength,
   summarySchema,
@@ -55,6 +55,9 @@ import {
   lastLength,
   chunk,
   CHUNK,
+  openScene,
+  HEADER_FIXED,
+  HEADER_ROOM,
 } from "../scene/store";
 
 /** Answers a refused document: 400 invalid_json, 409 schema_too_new or 422 with the path and rule. */
@@ -214,92 +217,93 @@ export function getScene(req: u32, id: string, _body: usize, _len: u32): void {
   w.finish();
 }
 
-// The list is sorted by name, then id, in bounded memory: per scene a sort key of its id's index and
-// the first KEY_UNITS code units of its name; two names alike that far are compared whole.
-const LIST_CAP = MAX_SCENES + 1; // files added by hand past the limit are not listed
-const KEY_UNITS = 16;
-const KEY_SIZE = 4 + KEY_UNITS * 2; // [0..1] the id (store/scene-ids.ts), [2..3] name length in units, then the units
-// One block for the keys, the order bytes and two whole names, taken while a list is built and
-// given back after: static memory is what every other request's peak (a scene save) has to share.
-const KEYS_BYTES = LIST_CAP * KEY_SIZE;
-/** A whole name in UTF-16 units: a valid name is at most 64 characters, 128 units. */
-const NAME_UNITS = 128;
-const BLOCK_BYTES = KEYS_BYTES + LIST_CAP + NAME_UNITS * 4;
+// The list is sorted by name, then id, in bounded memory: per scene a sort key of 20 bytes (its id's
+// offset in the id list, store/scene-ids.ts, and the first NAME_BYTES bytes of its name), kept
+// sorted as they are made. Two names alike that far are compared whole, the other's read again.
+const LIST_CAP: u32 = MAX_SCENES + 1; // files added by hand past the limit are not listed
+const NAME_BYTES: u32 = 18;
+const KEY_SIZE = 2 + NAME_BYTES;
 let keys: usize = 0;
-let order: usize = 0;
-let fullA: usize = 0;
-let fullB: usize = 0;
 
-function keyAt(i: i32): usize {
-  return keys + <usize>i * KEY_SIZE;
+/** A name byte for ordering: UTF-8 sorts as code points, the API as UTF-16 code units (as JavaScript
+ * compares strings), which put U+E000-U+FFFF after the supplementary planes; their lead bytes EE and
+ * EF, which no other byte of UTF-8 has, are moved past F4. */
+function rank(c: u32): u32 {
+  return c == 0xee || c == 0xef ? c + 0x10 : c;
 }
 
-/** Orders entry a before or after b, the entry being inserted, whose whole name is at `fullA`: by
- * name, then id. Names alike in their keys' units are compared whole, a's read from its file. */
-function compareKeys(a: usize, b: usize): i32 {
-  const la = <i32>load<u16>(a, 2);
-  const lb = <i32>load<u16>(b, 2);
-  const n = min(min(la, lb), KEY_UNITS);
-  for (let i = 0; i < n; i++) {
-    const d = <i32>load<u16>(a + 4 + (i << 1)) - <i32>load<u16>(b + 4 + (i << 1));
-    if (d != 0) return d;
-  }
-  let c = 0;
-  if (min(la, lb) <= KEY_UNITS) c = la - lb;
-  else {
-    readSummary(idAt(<i32>load<u16>(a)));
-    c = memoryOrder(fullB, nameUnits(fullB, NAME_UNITS), fullA, lb);
-  }
-  return c != 0 ? c : idOrder(<i32>load<u16>(a), <i32>load<u16>(b));
-}
-
-function memoryOrder(a: usize, na: i32, b: usize, nb: i32): i32 {
+function orderBytes(a: usize, na: u32, b: usize, nb: u32): i32 {
   const n = min(na, nb);
-  for (let i = 0; i < n; i++) {
-    const d = <i32>load<u16>(a + (i << 1)) - <i32>load<u16>(b + (i << 1));
+  for (let i: u32 = 0; i < n; i++) {
+    const d = <i32>rank(load<u8>(a + i)) - <i32>rank(load<u8>(b + i));
     if (d != 0) return d;
   }
-  return na - nb;
+  return <i32>na - <i32>nb;
+}
+
+/** Orders the scene being placed (key `a`, its summary read last: summaryName) before or after the
+ * listed one of key `b`: by name, then id. */
+function compareKeys(a: usize, b: usize): i32 {
+  const d = memory.compare(a + 2, b + 2, NAME_BYTES);
+  if (d != 0 || load<u8>(b + KEY_SIZE - 1) == 0) return d != 0 ? d : idOrder(load<u16>(a), load<u16>(b));
+  // alike in their keys: b's name from its header (read into `chunk`, leaving the summary as it is)
+  let c = 0;
+  const header = openScene(sceneKey(idAt(<i32>load<u16>(b))));
+  if (header > 0) c = orderBytes(summaryName, summaryNameLength, chunk + HEADER_FIXED, <u32>header - HEADER_FIXED);
+  else {
+    // a plain JSON file: its summary is computed, over the one being placed, which is set aside
+    const mark = arenaTop();
+    const aside = heap.alloc(HEADER_ROOM);
+    const n = summaryNameLength;
+    memory.copy(aside, summaryName, n);
+    if (readSummary(idAt(<i32>load<u16>(b)))) c = orderBytes(aside, n, summaryName, summaryNameLength);
+    restoreName(aside, n);
+    arenaBack(mark);
+  }
+  return c != 0 ? c : idOrder(load<u16>(a), load<u16>(b));
 }
 
 /** The library, sorted by name then id, from each file's summary header (scene/summary.ts); a file
  * that cannot be read or no longer validates is skipped and logged. Memory does not grow with the
- * library: the answer streams out one scene at a time. */
+ * library beyond the ids and keys: the answer streams out one scene at a time. */
 export function listScenes(req: u32, _param: string, _body: usize, _len: u32): void {
   if (!openIds()) return sendError(req, 500, "the scene library is unreadable");
-  keys = heap.alloc(BLOCK_BYTES);
-  order = keys + KEYS_BYTES;
-  fullA = order + LIST_CAP;
-  fullB = fullA + NAME_UNITS * 2;
+  keys = heap.alloc(LIST_CAP * KEY_SIZE + KEY_SIZE); // and one for the scene being placed
+  const mark = arenaTop(); // what a summary's log line or a plain file's pass leaves is given back
   let count = 0;
   for (let at = firstId(); at >= 0; at = nextId(at)) {
     if (count == LIST_CAP) {
       log(LOG_WARN, "scenes: more than " + LIST_CAP.toString() + " scene files; the rest are not listed");
       break;
     }
-    if (!readSummary(idAt(at))) continue;
-    const key = keyAt(count);
+    const listed = readSummary(idAt(at));
+    arenaBack(mark);
+    if (!listed) continue;
+    const key = keys + <usize>LIST_CAP * KEY_SIZE;
     store<u16>(key, <u16>at);
-    store<u16>(key, <u16>nameUnits(fullA, NAME_UNITS), 2);
-    memory.copy(key + 4, fullA, KEY_UNITS << 1);
-    // binary insertion into the order bytes: few comparisons, as a tie on the key's units reads a file
+    const n = min<u32>(summaryNameLength, NAME_BYTES);
+    for (let i: u32 = 0; i < NAME_BYTES; i++) store<u8>(key + 2 + i, i < n ? <u8>rank(load<u8>(summaryName + i)) : 0);
+    // binary insertion: few comparisons, as one alike in its key reads a file
     let lo = 0;
     let hi = count;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (compareKeys(keyAt(load<u8>(order + mid)), key) > 0) hi = mid;
+      if (compareKeys(key, keys + <usize>mid * KEY_SIZE) < 0) hi = mid;
       else lo = mid + 1;
     }
-    memory.copy(order + lo + 1, order + lo, count - lo);
-    store<u8>(order + lo, <u8>count);
+    const to = keys + <usize>lo * KEY_SIZE;
+    memory.copy(to + KEY_SIZE, to, <usize>(count - lo) * KEY_SIZE);
+    memory.copy(to, key, KEY_SIZE);
     count++;
   }
   w.begin(req, 200);
   w.byte(0x5b);
   let first = true;
   for (let k = 0; k < count; k++) {
-    const id = idAt(<i32>load<u16>(keyAt(load<u8>(order + k))));
-    if (!readSummary(id)) continue;
+    const id = idAt(<i32>load<u16>(keys + <usize>k * KEY_SIZE));
+    const listed = readSummary(id);
+    arenaBack(mark);
+    if (!listed) continue;
     if (!first) w.byte(0x2c);
     first = false;
     w.raw('{"schemaVersion":');
@@ -316,5 +320,4 @@ export function listScenes(req: u32, _param: string, _body: usize, _len: u32): v
   }
   w.byte(0x5d);
   w.finish();
-  heap.free(keys);
 }

@@ -21,7 +21,6 @@ import { STORE_MISSING, STORE_IO_ERROR } from "../store/kv";
 import { openStored, value, skipTo, finish, broken, offset } from "../json/stream";
 import { J_OBJECT } from "../json/reader";
 
-export const SCENE_PREFIX = "scenes/";
 /** The hidden scene of one-shot playback: 10 characters, where assigned ids have 8, so no created
  * scene can take it. Never listed, and not reachable through /api/scenes/{id}. */
 export const ONE_SHOT_ID = "oneshot000";

@@ -71,34 +71,8 @@ function validatePlain(id: string): bool {
   return true;
 }
 
-/** Decodes the summary's name into UTF-16 code units at `out` (at most `cap`); returns how many.
- * The library is sorted in code unit order, as JavaScript compares strings. */
-export function nameUnits(out: usize, cap: i32): i32 {
-  let n = 0;
-  let i: u32 = 0;
-  while (i < summaryNameLength && n < cap) {
-    let c = <u32>load<u8>(summaryName + i);
-    let extra = 0;
-    if (c >= 0xf0) {
-      c &= 0x07;
-      extra = 3;
-    } else if (c >= 0xe0) {
-      c &= 0x0f;
-      extra = 2;
-    } else if (c >= 0xc0) {
-      c &= 0x1f;
-      extra = 1;
-    }
-    i++;
-    for (let k = 0; k < extra && i < summaryNameLength; k++) c = (c << 6) | ((<u32>load<u8>(summaryName + i++)) & 0x3f);
-    if (c >= 0x10000) {
-      store<u16>(out + ((<usize>n) << 1), <u16>(0xd800 + ((c - 0x10000) >> 10)));
-      n++;
-      c = 0xdc00 + (c & 0x3ff);
-      if (n == cap) break;
-    }
-    store<u16>(out + ((<usize>n) << 1), <u16>c);
-    n++;
-  }
-  return n;
+/** Puts a name set aside back as the summary's (GET /api/scenes, after reading another summary). */
+export function restoreName(p: usize, n: u32): void {
+  memory.copy(summaryName, p, n);
+  summaryNameLength = n;
 }

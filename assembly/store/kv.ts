@@ -1,6 +1,6 @@
 // Whole-value access to the host's key-value store. Writes are atomic on every host (temp file,
 // sync, rename), so a crash leaves either the old or the new value, never a torn one.
-import { host_store_read, host_store_write, host_store_delete, host_store_list } from "../host/imports";
+import { host_store_read, host_store_write, host_store_delete } from "../host/imports";
 import { log, LOG_ERROR } from "../util/log";
 
 export const STORE_MISSING: i32 = -1;
@@ -55,18 +55,4 @@ export function storeWrite(key: string, value: Array<u8>): i32 {
 export function storeDelete(key: string): i32 {
   const k = keyBytes(key);
   return host_store_delete(changetype<usize>(k), <u32>k.byteLength);
-}
-
-/** Keys under `prefix`, sorted and separated by newlines, as the host lists them (one block, no
- * string per key); null when the host reports an I/O error. */
-export function storeList(prefix: string): Uint8Array | null {
-  const p = keyBytes(prefix);
-  let cap: u32 = 2048; // 100 scene keys
-  while (true) {
-    const buf = new Uint8Array(cap);
-    const n = host_store_list(changetype<usize>(p), <u32>p.byteLength, buf.dataStart, cap);
-    if (n < 0) return null;
-    if (<u32>n <= cap) return buf.subarray(0, n);
-    cap = <u32>n;
-  }
 }

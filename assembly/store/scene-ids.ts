@@ -1,26 +1,44 @@
-// The library's scene ids read in place from the store's key list: an id is the offset of its key
-// line, and one at a time is made a string, in a fixed slot. A string and an array entry per id cost
-// the export's arena about 5 KB for 100 scenes (GET /api/scenes, the MQTT select), which a one-page
-// core cannot spare; this costs the list's bytes (about 1.7 KB) and nothing per id.
-import { storeList } from "./kv";
-import { SCENE_PREFIX, SCENES_BYTES, MAX_SCENES, libraryKeyId } from "../scene/store";
+// The library's scene ids read in place from the store's key list: an id is the offset of its line,
+// and one at a time is made a string, in a fixed slot. A string and an array entry per id cost the
+// export's arena about 5 KB for 100 scenes (GET /api/scenes, the MQTT select), which a one-page core
+// cannot spare. The list is read into a block of its exact length and compacted in place to the
+// library's ids alone, one per line ("scenes/" and stray keys dropped): about 0.9 KB for 100 scenes.
 import { host_store_list } from "../host/imports";
+import { SCENES_BYTES, MAX_SCENES, libraryKeyId } from "../scene/store";
 import { keepSlot } from "../rt/arena";
 import { OBJECT, OBJECT_OVERHEAD, BLOCK_OVERHEAD } from "~lib/rt/common";
 
-const SKIP = SCENE_PREFIX.length;
-/** The list read by openIds (valid for the rest of the export). */
+/** "scenes/" */
+const SKIP: u32 = 7;
+/** The ids read by openIds (valid for the rest of the export). */
 let list: usize = 0;
 let size: i32 = 0;
 /** The id made last by idAt: valid until its next call. */
 const slot = keepSlot(10);
 
-/** Reads the store's list of scene keys; false on an I/O error. */
+/** Reads the store's list of scene keys, keeping the library's ids; false on an I/O error. */
 export function openIds(): bool {
-  const keys = storeList(SCENE_PREFIX);
-  if (keys === null) return false;
-  list = keys.dataStart;
-  size = keys.length;
+  const n = host_store_list(SCENES_BYTES, SKIP, 0, 0);
+  if (n < 0) return false;
+  const buf = heap.alloc(max<usize>(<usize>n, 1));
+  const got = host_store_list(SCENES_BYTES, SKIP, buf, <u32>n);
+  if (got < 0) return false;
+  const end = min<i32>(got, n);
+  let to = 0;
+  for (let at = 0; at < end;) {
+    let e = at;
+    while (e < end && load<u8>(buf + <usize>e) != 0x0a) e++;
+    const id = at + <i32>SKIP;
+    if (e > id && libraryKeyId(buf + <usize>id, <u32>(e - id))) {
+      memory.copy(buf + <usize>to, buf + <usize>id, e - id);
+      to += e - id;
+      store<u8>(buf + <usize>to, 0x0a);
+      to++;
+    }
+    at = e + 1;
+  }
+  list = heap.realloc(buf, max<usize>(<usize>to, 1)); // the last block: shrinks in place
+  size = to;
   return true;
 }
 
@@ -29,35 +47,22 @@ function lineEnd(at: i32): i32 {
   return at;
 }
 
-/** Whether the key line at `at` names a library scene (read in its bytes: no string made). */
-function isLibraryId(at: i32): bool {
-  return libraryKeyId(list + <usize>(at + SKIP), <u32>(lineEnd(at) - at - SKIP));
-}
-
-/** The first library id at or after line `at`, or -1; idAt() makes its string. */
-function from(at: i32): i32 {
-  while (at < size) {
-    if (isLibraryId(at)) return at;
-    at = lineEnd(at) + 1;
-  }
-  return -1;
-}
-
 /** The first id of the list (its offset), or -1 when there is none. */
 export function firstId(): i32 {
-  return from(0);
+  return size > 0 ? 0 : -1;
 }
 
 /** The id after the one at `at`, or -1. */
 export function nextId(at: i32): i32 {
-  return from(lineEnd(at) + 1);
+  const next = lineEnd(at) + 1;
+  return next < size ? next : -1;
 }
 
-/** The id at `at` (a library id: firstId, nextId) as a string, valid until the next call. */
+/** The id at `at` (firstId, nextId) as a string, valid until the next call. */
 export function idAt(at: i32): string {
-  const n = lineEnd(at) - at - SKIP; // 8-10: isLibraryId held
+  const n = lineEnd(at) - at; // 8-10: libraryKeyId held
   const p = changetype<usize>(slot);
-  for (let k = 0; k < n; k++) store<u16>(p + ((<usize>k) << 1), load<u8>(list + <usize>(at + SKIP + k)));
+  for (let k = 0; k < n; k++) store<u16>(p + ((<usize>k) << 1), load<u8>(list + <usize>(at + k)));
   changetype<OBJECT>(p - OBJECT_OVERHEAD - BLOCK_OVERHEAD).rtSize = (<u32>n) << 1;
   return slot;
 }
