@@ -187,6 +187,45 @@ test("the queue refills after draining, again exactly 16 deep", () => {
   noRestart();
 });
 
+test("queued palette names share a text pool: 16 ASCII names always fit, long ones beyond ASCII are busy first", () => {
+  const ascii = "A palette name of 30 character";
+  const wide = "🎆".repeat(30); // 120 bytes of UTF-8, the most a name takes
+  for (const name of [ascii, wide]) {
+    const res = call("POST", "/api/palettes", {
+      schemaVersion: 1,
+      name,
+      stops: [
+        [0, "#FF0000"],
+        [255, "#0000FF"],
+      ],
+    });
+    assert.equal(res.status, 200, res.text);
+  }
+  for (let i = 0; i < QUEUE_SIZE; i++) {
+    const name = i % 2 ? ascii : "Ocean";
+    assert.deepEqual(
+      call("PATCH", "/api/appearance", { palette: name }),
+      { status: 202, text: "{}" },
+      `PATCH ${i + 1}`,
+    );
+  }
+  assert.equal(call("PATCH", "/api/appearance", { palette: "Lava" }).status, 503);
+  core.tick();
+  bus.pump();
+  assert.equal(JSON.parse(call("GET", "/api/appearance").text).palette, ascii);
+  // the pool holds six names of 120 bytes; the seventh waits for the tick, as a full queue does
+  for (let i = 0; i < 6; i++) assert.equal(call("PATCH", "/api/appearance", { palette: wide }).status, 202, `${i}`);
+  assert.deepEqual(call("PATCH", "/api/appearance", { palette: wide }), { status: 503, text: '{"error":"busy"}' });
+  core.tick();
+  bus.pump();
+  assert.equal(JSON.parse(call("GET", "/api/appearance").text).palette, wide);
+  assert.equal(call("PATCH", "/api/appearance", { palette: "Ocean" }).status, 202);
+  core.tick();
+  bus.pump();
+  assert.equal(JSON.parse(call("GET", "/api/appearance").text).palette, "Ocean");
+  noRestart();
+});
+
 test("at most two requests between begin and dispatch: the third gets 503 busy", () => {
   const url = Buffer.from("/api/appearance");
   const body = Buffer.from('{"brightness":9}');

@@ -19,10 +19,16 @@ export const W_TRIGGER: u8 = 33;
 export const W_ANIMATION: u8 = 34;
 
 export const QUEUE_SIZE: i32 = 16;
-/** Room for a queued text in UTF-8: a scene id (1-32 characters) or a palette name (at most 30
- * characters, 120 bytes). */
+/** The most a queued text takes in UTF-8: a palette name (at most 30 characters, 120 bytes); a scene
+ * id has 1-32 characters. */
 const TEXT_ROOM: u32 = 120;
-const texts = memory.data(<i32>TEXT_ROOM * QUEUE_SIZE);
+/** The queued texts, one after another from the start of the pool, which starts over when the queue
+ * is empty (it empties on every tick that takes work). Room for 15 texts of 40 bytes (ids, ASCII
+ * names) and one of TEXT_ROOM, where a room each took 16 x 120 bytes: work is refused (busy) only
+ * when the pool cannot take a text of TEXT_ROOM, that is with long names beyond ASCII queued. */
+const TEXT_POOL: u32 = 15 * 40 + TEXT_ROOM;
+const texts = memory.data(<i32>TEXT_POOL);
+let textEnd: u32 = 0;
 
 /** Queued work outlives the export that queued it, and an export's memory is given back when it
  * returns (rt/arena.ts): a slot keeps its text as bytes in static memory and its appearance change
@@ -35,7 +41,7 @@ export class Work {
   kind: u8;
   a: i32;
   b: i32;
-  private at: usize; // its text room, set once (slotAt)
+  private at: usize; // its text, in the pool (enqueue)
   private textLen: i32; // -1: none (enqueue clears it)
   private hasPatch: bool;
   private hasBrightness: bool;
@@ -45,11 +51,14 @@ export class Work {
   private c1: u32;
   private c2: u32;
 
-  /** `s` fits: callers queue validated ids and names only. */
+  /** On the item enqueue returned last, before the next enqueue. `s` fits: callers queue validated
+   * ids and names only. */
   setText(s: string | null): void {
     this.textLen = -1;
-    if (s !== null && <u32>String.UTF8.byteLength(s) <= TEXT_ROOM)
+    if (s !== null && <u32>String.UTF8.byteLength(s) <= TEXT_ROOM) {
       this.textLen = <i32>String.UTF8.encodeUnsafe(changetype<usize>(s), s.length, this.at);
+      textEnd += <u32>this.textLen;
+    }
   }
 
   clear(): void {
@@ -89,19 +98,19 @@ export class Work {
 const WORK_SIZE = offsetof<Work>();
 const WORKS = memory.data(<i32>WORK_SIZE * QUEUE_SIZE, 4);
 
-/** Slot i of the ring (its text room set on first use). */
+/** Slot i of the ring. */
 function slotAt(i: i32): Work {
-  const w = changetype<Work>(WORKS + <usize>i * WORK_SIZE);
-  store<usize>(changetype<usize>(w), texts + <usize>i * TEXT_ROOM, offsetof<Work>("at"));
-  return w;
+  return changetype<Work>(WORKS + <usize>i * WORK_SIZE);
 }
 let head = 0; // next to take
 let size = 0;
 
-/** A free slot to fill, or null when the queue is full. */
+/** A free slot to fill, or null when the queue (or its text pool) is full. */
 export function enqueue(kind: u8, a: i32, b: i32): Work | null {
-  if (size == QUEUE_SIZE) return null;
+  if (size == 0) textEnd = 0;
+  if (size == QUEUE_SIZE || textEnd + TEXT_ROOM > TEXT_POOL) return null;
   const w = slotAt((head + size) % QUEUE_SIZE);
+  store<usize>(changetype<usize>(w), texts + textEnd, offsetof<Work>("at"));
   size++;
   wakeUp(WAKE_QUEUE);
   w.kind = kind;
