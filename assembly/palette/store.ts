@@ -10,8 +10,9 @@
 // The file holds the canonical document {"schemaVersion":1,"name":...,"stops":[[0,"#RRGGBB"],...]},
 // written atomically. Reading one back runs the API's validation and checks that the name maps to
 // the file's own key; anything else is "corrupt" and is reported, never trusted.
-// Memory: a file is read into one static buffer and checked on the reader's tape, and a listing is
-// one heap buffer freed after use, so serving every palette allocates nothing per palette.
+// Memory: a file is read into one static buffer and checked as it streams from there (json/stream.ts),
+// and a listing is one heap buffer freed after use; what one palette's check allocates is given back
+// before the next (api/palettes.ts), so serving every palette does not add up.
 import { host_store_read, host_store_list, host_store_write, host_store_delete } from "../host/imports";
 import { openMemory, value, broken } from "../json/stream";
 import { resetErrors, fail, validationError } from "../json/validate";
