@@ -1,12 +1,11 @@
 // The controller core's exports, host → core: the whole surface a host drives. Each export does
 // its work and returns. Memory is an arena (rt/arena.ts): what an export allocates is given back when
 // it returns, so every export runs between arenaEnter and arenaLeave. See docs/host-abi.md.
-import { host_clock_ms, host_http_read } from "./host/imports";
+import { host_clock_ms } from "./host/imports";
 import { wake } from "./core/wake";
 import { libraryVersion } from "./scene/store";
 import { seenLibrary } from "./core/loop";
-import { findRoute, streams, readsBody, route } from "./http/router";
-import { closeJson } from "./json/reader";
+import { findRoute, streams, route } from "./http/router";
 import { sendError } from "./http/response";
 import { allowRequest } from "./http/origin";
 import { M_POST, M_PUT, M_PATCH } from "./http/request";
@@ -35,8 +34,8 @@ import { Fixed } from "./rt/fixed";
 // A request's URL waits in a buffer from core_http_begin to its dispatch, at most MAX_PENDING at
 // once: the arena's floor stays above the pending buffers (heldTo) so the exports between them do
 // not give it back. The host keeps the body; the core reads it (host_http_read) only for methods that
-// take one: a scene document as it streams (READS routes: scene/validate.ts), a firmware image in
-// pieces (STREAM), any other body whole at dispatch, in the arena until the dispatch ends.
+// take one, and never whole: a firmware image in pieces (STREAM), any other a JSON document as it
+// streams (json/stream.ts: the scene pass, json/fields.ts), 256 bytes at a time.
 const BODY_LIMIT: u32 = 32768;
 const URL_LIMIT: u32 = 512;
 const MAX_PENDING = 2;
@@ -54,15 +53,11 @@ function heldTo(): usize {
   return end;
 }
 
-/** An export ends (rt/arena.ts). The outermost one, if it allocated, also forgets the open JSON
- * document and the first validation error: both point into the memory it gives back, and a later
- * export must not read them (or free the document's tape) as if they were its own. An export that
- * allocated nothing (a frame, a packet) cannot have set either. */
+/** An export ends (rt/arena.ts). The outermost one, if it allocated, also forgets the first
+ * validation error: it points into the memory it gives back, and a later export must not read it as
+ * if it were its own. An export that allocated nothing (a frame, a packet) cannot have set it. */
 function leave(): void {
-  if (arenaUsed()) {
-    closeJson();
-    resetErrors();
-  }
+  if (arenaUsed()) resetErrors();
   arenaLeave();
 }
 
@@ -184,18 +179,8 @@ function httpDispatch(req: u32): void {
       route(found, req, 0, want); // its body is streamed by the upload, if any
     } else if (want > BODY_LIMIT) {
       sendError(req, 413, "payload_too_large");
-    } else if (readsBody(found)) {
-      route(found, req, 0, want); // the handler reads the document as it streams
-      broadcastAppStateIfChanged();
     } else {
-      const body = heap.alloc(max<u32>(want, 1));
-      let got: u32 = 0;
-      while (got < want) {
-        const n = host_http_read(req, body + got, want - got);
-        if (n <= 0) break;
-        got += <u32>n;
-      }
-      route(found, req, body, got); // leave() closes the JSON document it opened
+      route(found, req, 0, want); // the handler reads its document as it streams (json/stream.ts)
       broadcastAppStateIfChanged();
     }
     return;

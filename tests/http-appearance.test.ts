@@ -247,6 +247,25 @@ test("a body of exactly 32768 bytes is accepted", async () => {
   assert.equal((await getAppearance()).brightness, 77);
 });
 
+test("a body is read as it streams: no limit on its values, a repeated field refused at its key", async () => {
+  const before = await getAppearance();
+  // 6,000 values under an unknown field (the token tape of the past held 4,096): what is wrong is said
+  const many = '{"brightness":5,"pad":[' + "0,".repeat(5999) + "0]}";
+  const res = await rawRequest(host, "PATCH", "/api/appearance", many);
+  assert.equal(res.status, 422, res.text);
+  assert.equal(res.text, '{"error":"pad: unknown field (accepted: brightness, baseColors, palette)"}');
+  // a field given twice: 400 at the second key's opening quote, even after a problem
+  const twice = '{"brightness":300,"palette":"Lava","brightness":4}';
+  const dup = await rawRequest(host, "PATCH", "/api/appearance", twice);
+  assert.equal(dup.status, 400, dup.text);
+  assert.equal(dup.text, '{"error":"invalid_json","offset":35,"reason":"duplicate member name"}');
+  // the first problem is the first check's, wherever its field is: the colours come after brightness
+  const order = '{"baseColors":["#000000"],"palette":"Nope","brightness":-1}';
+  const first = await rawRequest(host, "PATCH", "/api/appearance", order);
+  assert.equal(first.text, '{"error":"brightness: must be an integer 0-255"}');
+  assert.deepEqual(await getAppearance(), before);
+});
+
 test("escapes in a palette name are decoded before the lookup", async () => {
   const res = await rawRequest(host, "PATCH", "/api/appearance", '{"palette":"\\u004cava \\ud83d\\ude00"}');
   assert.equal(res.status, 422, res.text);

@@ -12,10 +12,8 @@ export function getAppearance(req: u32, _param: string, _body: usize, _len: u32)
   finish();
 }
 
-export function patchAppearance(req: u32, _param: string, body: usize, len: u32): void {
-  const v = jsonBody(req, body, len);
-  if (v < 0) return;
-  const patch = parseAppearancePatch(v);
+export function patchAppearance(req: u32, _param: string, _body: usize, _len: u32): void {
+  const patch = parseAppearancePatch(jsonBody(req));
   if (!patch) return sendInvalid(req);
   if (!queueHasRoom(req)) return;
   const rc = storeAppearanceAhead(patch);

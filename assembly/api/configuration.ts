@@ -15,10 +15,8 @@ export function getConfiguration(req: u32, _param: string, _body: usize, _len: u
   w.finish();
 }
 
-export function patchConfiguration(req: u32, _param: string, body: usize, len: u32): void {
-  const v = jsonBody(req, body, len);
-  if (v < 0) return;
-  const patch = parseConfigPatch(v);
+export function patchConfiguration(req: u32, _param: string, _body: usize, _len: u32): void {
+  const patch = parseConfigPatch(jsonBody(req));
   if (!patch) return sendInvalid(req);
   const root = patch.logicalRoot;
   if (root >= 0 && !queueHasRoom(req)) return;

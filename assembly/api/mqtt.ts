@@ -8,6 +8,7 @@ import {
   commitMqtt,
   writeMqttSettings,
   KEYS,
+  MqttConfig,
   mqtt,
   topicPrefix,
   discoveryPrefix,
@@ -25,10 +26,9 @@ export function getMqtt(req: u32, _param: string, _body: usize, _len: u32): void
   w.finish();
 }
 
-/** Validates the MQTT members of object `v` (`allowed` keys in all), commits, persists and restarts
- * the session; false after answering 422. */
-export function applyMqtt(req: u32, v: i32, allowed: StaticArray<string>): bool {
-  const c = parseMqttPatch(v, allowed);
+/** Commits the settings read (json/fields.ts: null when they were refused), persists them and restarts
+ * the session; false after answering 400 or 422. */
+export function applyMqtt(req: u32, c: MqttConfig | null): bool {
   if (!c) {
     sendInvalid(req);
     return false;
@@ -55,7 +55,6 @@ export function applyMqtt(req: u32, v: i32, allowed: StaticArray<string>): bool 
   return true;
 }
 
-export function patchMqtt(req: u32, _param: string, body: usize, len: u32): void {
-  const v = jsonBody(req, body, len);
-  if (v >= 0 && applyMqtt(req, v, KEYS)) getMqtt(req, "", 0, 0);
+export function patchMqtt(req: u32, _param: string, _body: usize, _len: u32): void {
+  if (applyMqtt(req, parseMqttPatch(jsonBody(req), KEYS))) getMqtt(req, "", 0, 0);
 }

@@ -5,7 +5,7 @@
 // DELETE); a change that reaches the panels (the active palette updated or deleted) also queues a
 // palette broadcast for the next tick.
 import * as w from "../json/writer";
-import { closeJson, stringValue, hexDigit, utf8SequenceLength } from "../json/reader";
+import { hexDigit, utf8SequenceLength } from "../json/reader";
 import { fail } from "../json/validate";
 import { M_GET, M_POST, M_PUT, M_DELETE, jsonBody, sendInvalid, queueOrBusy } from "../http/request";
 import { sendError, sendLiteral } from "../http/response";
@@ -15,7 +15,7 @@ import { sceneUsesPalette } from "../playback/player";
 import { appearance } from "../state/appearance";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
 import { BUILTIN_COUNT, builtinAt, findBuiltin } from "../palette/builtin";
-import { validatePalette, nameToken, packStops } from "../palette/validate";
+import { validatePalette, paletteName, packStops } from "../palette/validate";
 import {
   readPaletteNamed,
   paletteFileStatus,
@@ -27,7 +27,6 @@ import {
   closeList,
   countPalettes,
   writePaletteDoc,
-  writePaletteTokens,
   canonicalBytes,
   MAX_CUSTOM_PALETTES,
   P_OK,
@@ -37,6 +36,7 @@ import {
 import { storeWrite, storeDelete, STORE_MISSING, STORE_FULL } from "../store/kv";
 import { validationError } from "../json/validate";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
+import { arenaTop, arenaBack } from "../rt/arena";
 
 /** Handles /api/palettes (seg.length 2) and /api/palettes/{name} (seg.length 3). */
 
@@ -110,18 +110,19 @@ export function listPalettes(req: u32, _param: string, _body: usize, _len: u32):
     writePaletteDoc(p.name, p.stops);
   }
   if (openList()) {
+    const mark = arenaTop(); // what one palette allocates is given back before the next
     while (nextKey()) {
       const status = readCurrent();
       if (status == P_OK) {
         w.byte(0x2c);
-        writePaletteTokens(0);
+        writePaletteDoc(paletteName(), packStops());
       } else {
         const why = status == P_CORRUPT ? "corrupt (" + validationError() + ")" : "unreadable";
         log(LOG_WARN, "palettes: skipping " + currentKey() + ": " + why);
       }
+      arenaBack(mark);
     }
     closeList();
-    closeJson();
   } else log(LOG_ERROR, "palettes: the palette store cannot be listed");
   w.byte(0x5d);
   w.finish();
@@ -140,7 +141,7 @@ export function getPalette(req: u32, encoded: string, _body: usize, _len: u32): 
   const status = readPaletteNamed(name);
   if (status == P_OK) {
     w.begin(req, 200);
-    writePaletteTokens(0);
+    writePaletteDoc(paletteName(), packStops());
     w.finish();
     return;
   }
@@ -152,12 +153,10 @@ export function getPalette(req: u32, encoded: string, _body: usize, _len: u32): 
   sendError(req, 500, "stored palette " + quoted(name) + " could not be read");
 }
 
-export function createPalette(req: u32, _param: string, body: usize, len: u32): void {
-  const v = jsonBody(req, body, len);
-  if (v < 0) return;
-  if (!validatePalette(v)) return sendInvalid(req);
-  const name = stringValue(nameToken(v));
-  const stops = packStops(v);
+export function createPalette(req: u32, _param: string, _body: usize, _len: u32): void {
+  if (!validatePalette(jsonBody(req))) return sendInvalid(req);
+  const name = paletteName();
+  const stops = packStops();
   if (reservedPalette(name)) return sendError(req, 409, "name_exists");
   const status = paletteFileStatus(name);
   if (status == P_OK) return sendError(req, 409, "name_exists");
@@ -184,7 +183,7 @@ function store(req: u32, name: string, stops: StaticArray<u32>): bool {
 
 /** PUT: a full palette document whose name equals the path's (case-insensitively); only the stops
  * change, the stored name keeps its casing. A stored file that cannot be read is replaced. */
-export function updatePalette(req: u32, encoded: string, body: usize, len: u32): void {
+export function updatePalette(req: u32, encoded: string, _body: usize, _len: u32): void {
   const name = percentDecode(encoded);
   if (name === null) return sendError(req, 404, "not_found");
   const reserved = reservedPalette(name);
@@ -192,18 +191,15 @@ export function updatePalette(req: u32, encoded: string, body: usize, len: u32):
   const status = readPaletteNamed(name);
   if (status == P_MISSING) return sendError(req, 404, "not_found");
   let storedName: string | null = null;
-  if (status == P_OK) storedName = stringValue(nameToken(0));
+  if (status == P_OK) storedName = paletteName();
   else log(LOG_WARN, "palettes: " + quoted(name) + " cannot be read; PUT replaces it");
-  closeJson();
-  const v = jsonBody(req, body, len);
-  if (v < 0) return;
-  if (!validatePalette(v)) return sendInvalid(req);
-  const bodyName = stringValue(nameToken(v));
+  if (!validatePalette(jsonBody(req))) return sendInvalid(req);
+  const bodyName = paletteName();
   if (!sameName(bodyName, name)) {
     fail("name", "must equal the palette name in the path (" + quoted(name) + ")");
     return sendInvalid(req);
   }
-  const stops = packStops(v);
+  const stops = packStops();
   const finalName = storedName !== null ? storedName : bodyName;
   // The panels show the new stops from the next tick when the appearance or a playing scene uses it.
   const shown = sameName(appearance.palette, finalName) || sceneUsesPalette(finalName);

@@ -4,9 +4,9 @@
 import { jsonBody, sendInvalid, queueOrBusy, sendAccepted, M_POST } from "../http/request";
 import { sendError } from "../http/response";
 import * as w from "../json/writer";
-import { member, kindOf, numberValue, stringValue, isInteger, J_NUMBER, J_STRING } from "../json/reader";
+import { J_NUMBER, J_STRING } from "../json/reader";
 import { fail, resetErrors } from "../json/validate";
-import { checkFields } from "../json/fields";
+import { checkFields, present, kindAt, numberAt, intAt, stringAt } from "../json/fields";
 import { W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION, queueLength, QUEUE_SIZE } from "../core/queue";
 import { app } from "../state/app";
 import { ALLOW_ID, SCENE_OK, SCENE_SYNTAX, readFlatStep } from "../scene/validate";
@@ -73,14 +73,10 @@ export function stop(req: u32, _param: string, _body: usize, _len: u32): void {
 const SPEED_KEYS: StaticArray<string> = ["speed"];
 const TRIGGER_KEYS: StaticArray<string> = ["group", "value"];
 
-export function speed(req: u32, _param: string, body: usize, len: u32): void {
+export function speed(req: u32, _param: string, _body: usize, _len: u32): void {
   if (!powered(req)) return;
-  const v = jsonBody(req, body, len);
-  if (v < 0) return;
-  resetErrors();
-  if (!checkFields(v, SPEED_KEYS, SPEED_KEYS, 0, 0, 0)) return sendInvalid(req);
-  const s = member(v, "speed");
-  const x = s >= 0 && kindOf(s) == J_NUMBER ? numberValue(s) : -1;
+  if (!checkFields(jsonBody(req), SPEED_KEYS, SPEED_KEYS, 0, 0, 0)) return sendInvalid(req);
+  const x = present != 0 && kindAt(0) == J_NUMBER ? numberAt(0) : -1;
   if (!(x >= 0.1 && x <= 10.0)) {
     fail("speed", "must be a number 0.1-10.0");
     return sendInvalid(req);
@@ -95,29 +91,24 @@ export function speed(req: u32, _param: string, body: usize, len: u32): void {
 }
 
 /** {group: 1-254 or a layer name of the playing scene, value: 0-255}. */
-export function trigger(req: u32, _param: string, body: usize, len: u32): void {
+export function trigger(req: u32, _param: string, _body: usize, _len: u32): void {
   if (!powered(req)) return;
-  const v = jsonBody(req, body, len);
-  if (v < 0) return;
-  resetErrors();
-  if (!checkFields(v, TRIGGER_KEYS, TRIGGER_KEYS, 0, 0, 0)) return sendInvalid(req);
-  const g = member(v, "group");
-  const val = member(v, "value");
-  if (val < 0 || !isInteger(val) || numberValue(val) < 0 || numberValue(val) > 255) {
+  if (!checkFields(jsonBody(req), TRIGGER_KEYS, TRIGGER_KEYS, 0, 0, 0)) return sendInvalid(req);
+  if ((present & 2) == 0 || !intAt(1, 0, 255)) {
     fail("value", "must be an integer 0-255");
     return sendInvalid(req);
   }
   let group = -1;
-  if (g >= 0 && kindOf(g) == J_STRING) {
-    group = groupOfName(stringValue(g));
+  if ((present & 1) != 0 && kindAt(0) == J_STRING) {
+    group = groupOfName(stringAt(0));
     if (group < 0) return sendError(req, 404, "group_not_found");
-  } else if (g >= 0 && isInteger(g) && numberValue(g) >= 1 && numberValue(g) <= 254) {
-    group = <i32>numberValue(g);
+  } else if ((present & 1) != 0 && intAt(0, 1, 254)) {
+    group = <i32>numberAt(0);
   } else {
     fail("group", "must be a group number 1-254 or a layer name");
     return sendInvalid(req);
   }
-  if (queueOrBusy(req, W_TRIGGER, group, <i32>numberValue(val))) sendAccepted(req);
+  if (queueOrBusy(req, W_TRIGGER, group, <i32>numberAt(1))) sendAccepted(req);
 }
 
 /** One flat step with `group` (1-254) and `panels` beside the step fields; runners (issue 6) and

@@ -3,8 +3,8 @@
 // HANDLERS. No object is built for it at start. A `*` segment is the path parameter: a scene id, a
 // panel address, a palette name (still percent-encoded). A more specific pattern comes before a `*`
 // one that would also match it (scenes/play before scenes/*). A STREAM row's body is not read first:
-// the firmware upload reads it in pieces (api/firmware.ts); nor a READS row's: its handler reads the
-// document as it streams.
+// the firmware upload reads it in pieces (api/firmware.ts). Any other handler reads its JSON document
+// as it streams (json/stream.ts), within the body limit.
 import { M_GET, M_POST, M_PUT, M_PATCH, M_DELETE } from "../http/request";
 import { getAppearance, patchAppearance } from "./appearance";
 import { getState, postPower } from "./state";
@@ -22,9 +22,6 @@ import { postFirmware, getFirmwareStatus } from "./firmware";
 export const LARGE_ONLY: u8 = 2;
 /** A route whose body is not read before its handler runs (it streams it). */
 export const STREAM: u8 = 4;
-/** A route whose handler reads its document body itself as it streams (the scene pass,
- * scene/validate.ts): at most the document limit, never gathered in memory. */
-export const READS: u8 = 8;
 
 /** The patterns after "api/", one per line: pattern k is line k. One literal: a concatenation is
  * made at start-up, its pieces and partial results kept in memory for good (1.5 KB). */
@@ -54,24 +51,24 @@ export const ROWS = memory.data<u8>([
   12, M_PUT, 0, // 17 updatePalette
   12, M_DELETE, 0, // 18 deletePalette
   13, M_GET, 0, // 19 scenes: listScenes
-  13, M_POST, READS, // 20 createScene
+  13, M_POST, 0, // 20 createScene
   14, M_POST, 0, // 21 scenes/play: playLast
   15, M_POST, 0, // 22 scenes/stop: stop
   16, M_POST, 0, // 23 scenes/speed: speed
-  17, M_POST, READS, // 24 scenes/play/one-shot: playOneShot
+  17, M_POST, 0, // 24 scenes/play/one-shot: playOneShot
   18, M_POST, 0, // 25 scenes/*/play: playById
   19, M_GET, 0, // 26 scenes/*: getScene
-  19, M_PATCH, READS, // 27 patchScene
+  19, M_PATCH, 0, // 27 patchScene
   19, M_DELETE, 0, // 28 deleteScene
-  20, M_POST, READS, // 29 animations/play: animationPlay
+  20, M_POST, 0, // 29 animations/play: animationPlay
   21, M_POST, 0, // 30 animations/trigger: trigger
   22, M_POST, STREAM, // 31 firmware/panels: postFirmware
   23, M_GET, STREAM, // 32 firmware/status: getFirmwareStatus
 ]);
 export const ROW_COUNT = 33;
 
-/** Every handler's signature: the request, the `*` segment ("" when none), the body (for a STREAM
- * or READS row, `body` is 0 and `len` the body's length, unread). */
+/** Every handler's signature: the request, the `*` segment ("" when none), the body (0: it stays
+ * with the host, unread) and its length (for a row not STREAM, at most the body limit). */
 export type Handler = (req: u32, param: string, body: usize, len: u32) => void;
 
 /** The handler of each row, in ROWS' order (static data, built at compile time). Called through the

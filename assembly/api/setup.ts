@@ -7,18 +7,21 @@
 import { host_wifi_configure } from "../host/imports";
 import { jsonBody, sendInvalid } from "../http/request";
 import * as w from "../json/writer";
-import { member } from "../json/reader";
 import { fail, setPathPrefix } from "../json/validate";
-import { checkFields, F_BYTES, F_REQUIRED } from "../json/fields";
+import { checkFields, present, problem, F_BYTES, F_REQUIRED } from "../json/fields";
 import { applyMqtt } from "./mqtt";
+import { parseMqttPatch, MqttConfig } from "../mqtt/config";
 import { mqttAvailable } from "../mqtt/service";
 
 const MQTT_FIELDS: StaticArray<string> = ["enabled", "brokerDiscovery", "broker", "port", "username", "password"];
 const KEYS: StaticArray<string> = ["ssid", "password", "mqtt"];
 
+const MQTT = 2;
+
 class Credentials {
   ssid: string = "";
   password: string = "";
+  mqtt: MqttConfig | null = null;
 }
 
 // The checks before the mqtt part's: key (in KEYS), kind, range in UTF-8 bytes, field (json/fields.ts).
@@ -28,22 +31,26 @@ const ROWS = memory.data<u16>([
   1, F_BYTES, 0, 64, <u16>offsetof<Credentials>("password"),
 ]);
 
-export function postSetup(req: u32, _param: string, body: usize, len: u32): void {
-  const v = jsonBody(req, body, len);
-  if (v < 0) return;
+/** The mqtt part, as it streams: read as PATCH /api/mqtt reads its body, with its paths under mqtt.
+ * (its problem waits for its turn, after the credentials'). */
+function readMqtt(_k: i32, kind: u32, target: usize): void {
+  setPathPrefix("mqtt.");
+  changetype<Credentials>(target).mqtt = parseMqttPatch(kind, MQTT_FIELDS);
+  setPathPrefix("");
+}
+
+export function postSetup(req: u32, _param: string, _body: usize, _len: u32): void {
   const c = new Credentials();
-  if (!checkFields(v, KEYS, KEYS, ROWS, 2, changetype<usize>(c))) return sendInvalid(req);
+  if (!checkFields(jsonBody(req), KEYS, KEYS, ROWS, 2, changetype<usize>(c), readMqtt)) return sendInvalid(req);
   const ssid = String.UTF8.encode(c.ssid);
   const pass = String.UTF8.encode(c.password);
-  const m = member(v, "mqtt");
-  if (m >= 0 && !mqttAvailable()) {
+  const m = (present & (1 << MQTT)) != 0;
+  if (m && !mqttAvailable()) {
     fail("mqtt", "this controller has no MQTT (small variant)");
     return sendInvalid(req);
   }
-  setPathPrefix("mqtt.");
-  const saved = m < 0 || applyMqtt(req, m, MQTT_FIELDS);
-  setPathPrefix("");
-  if (!saved) return;
+  if (m && problem(MQTT)) return sendInvalid(req);
+  if (m && !applyMqtt(req, c.mqtt)) return;
   host_wifi_configure(changetype<usize>(ssid), <u32>ssid.byteLength, changetype<usize>(pass), <u32>pass.byteLength);
   w.begin(req, 200);
   w.raw('{"ok":true}'); // a literal raw(): moved to the UTF-8 message table

@@ -30,12 +30,8 @@ const KEYS: StaticArray<string> = ["isOn"];
 const ROWS = memory.data<u16>([0, F_BOOL | F_REQUIRED, 0, 0, 0]); // isOn, into `on`
 const on = memory.data(1);
 
-export function postPower(req: u32, _param: string, body: usize, len: u32): void {
-  const v = jsonBody(req, body, len);
-  if (v < 0 || !checkFields(v, KEYS, KEYS, ROWS, 1, on)) {
-    if (v >= 0) sendInvalid(req);
-    return;
-  }
+export function postPower(req: u32, _param: string, _body: usize, _len: u32): void {
+  if (!checkFields(jsonBody(req), KEYS, KEYS, ROWS, 1, on)) return sendInvalid(req);
   const isOn = load<bool>(on);
   if (!queueHasRoom(req)) return;
   // stored before the answer (powerStateOnBoot 2 restores it); the tick stores it again on a change

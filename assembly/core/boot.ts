@@ -1,6 +1,6 @@
 // Boot: stored settings are read back through the API's own validation; a missing, unreadable or
 // invalid document leaves the defaults in place (and says so in the log), never stops the boot.
-import { parseJson, closeJson, PARSE_OK } from "../json/reader";
+import { openMemory, value, broken } from "../json/stream";
 import { resetErrors, validationError } from "../json/validate";
 import { storeRead, lastReadStatus, STORE_MISSING } from "../store/kv";
 import { parseAppearancePatch, applyAppearancePatch, APPEARANCE_KEY } from "../state/appearance";
@@ -20,38 +20,41 @@ import { migrateLegacyKeys } from "../palette/store";
 
 const SETTINGS_LIMIT: u32 = 4096;
 
-/** Opens a stored JSON document (root token 0). Returns its bytes, which must stay referenced while
- * its tokens are used, or null when it is missing, unreadable or not JSON. */
-function openDocument(key: string): Uint8Array | null {
+/** Opens a stored JSON document to be read as it streams from memory (json/stream.ts) and returns
+ * the kind of its root value, or -1 when it is missing or unreadable. Its bytes stay referenced by
+ * the export's memory while it is read. */
+function openDocument(key: string): i32 {
   const bytes = storeRead(key, SETTINGS_LIMIT);
   if (!bytes) {
     if (lastReadStatus != STORE_MISSING) log(LOG_WARN, "boot: " + key + " is unreadable; using defaults");
-    return null;
+    return -1;
   }
-  if (parseJson(bytes.dataStart, <u32>bytes.length) != PARSE_OK) {
-    log(LOG_WARN, "boot: " + key + " is not valid JSON; using defaults");
-    return null;
-  }
-  return bytes;
+  openMemory(bytes.dataStart, <u32>bytes.length);
+  return <i32>value();
+}
+
+/** Logs why a stored document was refused. */
+function refused(key: string): void {
+  if (broken) log(LOG_WARN, "boot: " + key + " is not valid JSON; using defaults");
+  else log(LOG_WARN, "boot: stored " + key + " rejected (" + validationError() + "); using defaults");
 }
 
 export function loadSettings(): void {
   migrateLegacyKeys();
   resetErrors();
-  const appearanceBytes = openDocument(APPEARANCE_KEY);
-  if (appearanceBytes) {
-    const patch = parseAppearancePatch(0, true);
+  const appearanceRoot = openDocument(APPEARANCE_KEY);
+  if (appearanceRoot >= 0) {
+    const patch = parseAppearancePatch(<u32>appearanceRoot, true);
     if (patch) applyAppearancePatch(patch);
-    else log(LOG_WARN, "boot: stored appearance rejected (" + validationError() + "); using defaults");
+    else refused(APPEARANCE_KEY);
   }
   resetErrors();
-  const configBytes = openDocument(CONFIG_KEY);
-  if (configBytes) {
-    const patch = parseConfigPatch(0);
+  const configRoot = openDocument(CONFIG_KEY);
+  if (configRoot >= 0) {
+    const patch = parseConfigPatch(<u32>configRoot);
     if (patch) applyConfigPatch(patch);
-    else log(LOG_WARN, "boot: stored configuration rejected (" + validationError() + "); using defaults");
+    else refused(CONFIG_KEY);
   }
-  closeJson();
   loadLastPlayed();
   app.isOn = config.powerStateOnBoot != BOOT_OFF;
   if (config.powerStateOnBoot == BOOT_RESTORE) {

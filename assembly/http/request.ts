@@ -1,5 +1,6 @@
 // Helpers shared by the API handlers: reading the JSON body and answering the common errors.
-import { parseJson, errorOffset, errorReason, PARSE_OK, PARSE_TOO_MANY_TOKENS } from "../json/reader";
+import { errorOffset, errorReason } from "../json/reader";
+import { openRequest, value, broken } from "../json/stream";
 import * as w from "../json/writer";
 import { resetErrors, validationError } from "../json/validate";
 import { sendError, sendLiteral } from "./response";
@@ -14,19 +15,13 @@ export const M_PUT: u8 = 4;
 export const M_PATCH: u8 = 5;
 export const M_DELETE: u8 = 6;
 
-/** Opens the JSON body and returns its root token (0), or -1 after answering 400 invalid_json with
- * the offset and reason (413 payload_too_large for a document of more tokens than the reader holds).
- * Clears validation errors. */
-export function jsonBody(req: u32, ptr: usize, len: u32): i32 {
+/** Opens the JSON body of the request being dispatched, to be read as it streams (json/stream.ts),
+ * and returns the kind of its root value (json/fields.ts checkFields reads the rest). Clears
+ * validation errors. */
+export function jsonBody(req: u32): u32 {
   resetErrors();
-  const status = parseJson(ptr, len);
-  if (status == PARSE_OK) return 0;
-  if (status == PARSE_TOO_MANY_TOKENS) {
-    sendError(req, 413, "payload_too_large");
-    return -1;
-  }
-  sendSyntaxError(req);
-  return -1;
+  openRequest(req);
+  return value();
 }
 
 /** Answers 400 invalid_json with where (a byte offset into the body) and why the document was
@@ -41,9 +36,10 @@ export function sendSyntaxError(req: u32): void {
   w.finish();
 }
 
-/** Answers 422 with the first validation problem. */
+/** Answers a refused body: 400 invalid_json when it is not JSON, else 422 with the first problem. */
 export function sendInvalid(req: u32): void {
-  sendError(req, 422, validationError());
+  if (broken) sendSyntaxError(req);
+  else sendError(req, 422, validationError());
 }
 
 /** Queues work, or answers 503 busy and returns null. */

@@ -5,7 +5,7 @@
 // not_found. HEAD is answered like GET (the host drops the body).
 import { M_GET, M_HEAD } from "./request";
 import { sendError } from "./response";
-import { PATTERNS, ROWS, ROW_COUNT, LARGE_ONLY, STREAM, READS, HANDLERS } from "../api/routes";
+import { PATTERNS, ROWS, ROW_COUNT, LARGE_ONLY, STREAM, HANDLERS } from "../api/routes";
 import { mqttAvailable } from "../mqtt/service";
 
 let paramStart: usize = 0;
@@ -82,11 +82,6 @@ export function findRoute(method: u32, url: usize, urlLen: u32): i32 {
 export function streams(found: i32): bool {
   const i = found < -1 ? -2 - found : found;
   return i >= 0 && (load<u8>(ROWS + <usize>i * 3, 2) & STREAM) != 0;
-}
-
-/** Whether the row found reads its own document body as it streams (routes.ts READS). */
-export function readsBody(found: i32): bool {
-  return found >= 0 && (load<u8>(ROWS + <usize>found * 3, 2) & READS) != 0;
 }
 
 /** Handles the request found by findRoute. */

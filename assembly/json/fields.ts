@@ -1,15 +1,19 @@
-// Small documents' validation as tables (appearance, configuration, MQTT settings, the setup form,
-// the power switch): a document is its key list (also the accepted-fields list of an unknown
-// field's message) and a table of rows, read by `checkFields`. A row is one field, in the order the
-// fields are checked (the first problem found is the 422 message, "<path>: <rule>"): its key (an
-// index into the key list), its kind and range, and where its value goes (the byte offset of a
-// field of the target object: offsetof<Class>("field")). A field with a check of its own (a colour
-// list, host names, a palette by name, a palette's name and stops) is in the key list but not in the
-// rows: its document checks it after them. A document with no rows (count 0) gets the object and
-// accepted-fields checks alone. This file is the one place for that check in the small documents
-// (scene documents have their key tables, scene/validate.ts).
-import { member, firstMember, nextMember, kindOf, numberValue, stringValue, intIn, J_TRUE } from "./reader";
-import { expectObject, expectHexColor, expectBool, expectInt, expectString, fail } from "./validate";
+// Small documents' validation as tables (appearance, configuration, MQTT settings, palettes, the
+// setup form, the power switch, panel and playback bodies), read as they stream (json/stream.ts): a
+// document is its key list (also the accepted-fields list of an unknown field's message) and a table
+// of rows, read by `checkFields`. A row is one field, in the order the fields are checked (the first
+// problem found is the 422 message, "<path>: <rule>"): its key (an index into the key list), its kind
+// and range, and where its value goes (the byte offset of a field of the target object:
+// offsetof<Class>("field")). A field with a check of its own (a colour list, host names, a palette by
+// name, a palette's name and stops) is in the key list but not in the rows: a scalar is kept for its
+// document to check after the rows (kindAt, numberAt, stringAt), a container is read by the
+// document's `own` function as it comes. Nothing is read twice, yet the order of the messages is the
+// order of the checks: each field's problem is kept until its turn (problem). A document with no rows
+// (count 0) gets the object and accepted-fields checks alone. This file is the one place for that
+// check in the small documents (scene documents have their key tables, scene/validate.ts).
+import * as S from "./stream";
+import { J_TRUE, J_FALSE, J_NUMBER, J_STRING, J_OBJECT } from "./reader";
+import { expectKind, expectInt, expectHexColor, isIntIn, nameOfKind, fail, failMessage, takeError } from "./validate";
 
 /** true or false: a bool at the offset. */
 export const F_BOOL: u16 = 1;
@@ -34,63 +38,145 @@ export const ROW: i32 = 5;
 /** The fields present in the last document checked, a bit per key index. */
 export let present: u32 = 0;
 
-/** Checks object `v`: only `allowed` keys, then the `count` rows at `rows` (their keys indexes into
- * `keys`), each value stored into the object at `target`. False after recording the first problem. */
+/** A document's reader of its own container fields: called for key index `k` once value() has read
+ * the start of a value of kind `kind`; reads the rest (S.skipRest for what it ignores) and records
+ * its first problem (json/validate fail), which is kept for the field's turn. */
+export type Own = (k: i32, kind: u32, target: usize) => void;
+
+function skipOwn(_k: i32, kind: u32, _target: usize): void {
+  S.skipRest(kind);
+}
+
+// Per key of the document last checked, SLOT bytes: its problem (a string, 0: none), a scalar's
+// string (0: none), its kind, its number (an integer's: bit 8 of the kind).
+const SLOT: usize = 24;
+let slots: usize = 0;
+const INTEGER: u32 = 0x100;
+
+/**
+ * Reads the value whose start S.value() returned as `kind` (the root, or a field of a document being
+ * read): it must be an object with only `allowed` keys, then the `count` rows at `rows` (their keys
+ * indexes into `keys`) are checked, each value stored into the object at `target`. Reads the whole
+ * document (a syntax error anywhere is S.broken). False after recording the first problem or on a
+ * syntax error.
+ */
 export function checkFields(
-  v: i32,
+  kind: u32,
   allowed: StaticArray<string>,
   keys: StaticArray<string>,
   rows: usize,
   count: i32,
   target: usize,
+  own: Own = skipOwn,
 ): bool {
-  present = 0;
-  if (!expectObject(v, "")) return false;
-  for (let m = firstMember(v); m >= 0; m = nextMember(v, m)) {
-    const key = stringValue(m);
-    if (!allowed.includes(key)) return fail(key, "unknown field (accepted: " + allowed.join(", ") + ")");
-  }
+  const n = keys.length;
+  const mine = heap.alloc(<usize>n * SLOT);
+  memory.fill(mine, 0, <usize>n * SLOT);
+  let seen: u32 = 0;
+  let unknown: string | null = null; // the first key not allowed ("" is a key)
+  if (kind == J_OBJECT) {
+    while (S.member()) {
+      let k = 0;
+      while (k < n && !S.textIs(keys[k])) k++;
+      if (k < n && (seen & (1 << k)) != 0) {
+        S.duplicateKey();
+        break;
+      }
+      if (k == n || !allowed.includes(keys[k])) {
+        if (unknown === null) unknown = String.UTF8.decodeUnsafe(S.text, S.textLength);
+        S.skipValue();
+        continue;
+      }
+      seen |= 1 << k;
+      const slot = mine + <usize>k * SLOT;
+      const vk = S.value();
+      let r = 0;
+      while (r < count && <i32>load<u16>(rows + <usize>(r * ROW * 2)) != k) r++;
+      if (r < count) {
+        checkRow(rows + <usize>(r * ROW * 2), keys[k], target);
+        S.skipRest(vk);
+      } else {
+        store<u32>(slot, vk | (S.numberInteger && S.numberLength <= 16 ? INTEGER : 0), 8);
+        store<f64>(slot, S.numberValue, 16);
+        if (vk == J_STRING) store<usize>(slot, changetype<usize>(String.UTF8.decodeUnsafe(S.text, S.textLength)), 4);
+        own(k, vk, target);
+      }
+      const e = takeError();
+      if (e.length > 0) store<usize>(slot, changetype<usize>(e));
+    }
+  } else S.skipRest(kind);
+  if (S.depth == 0) S.finish();
+  slots = mine;
+  present = seen;
+  if (S.broken) return false;
+  if (kind != J_OBJECT) return fail("", "must be an object, not " + nameOfKind(kind));
+  if (unknown !== null) return fail(unknown, "unknown field (accepted: " + allowed.join(", ") + ")");
   for (let r = 0; r < count; r++) {
-    const row = rows + <usize>(r * ROW * 2);
-    const k = <i32>load<u16>(row);
-    const kind = load<u16>(row, 2);
-    const lo = <i32>load<u16>(row, 4);
-    const hi = <i32>load<u16>(row, 6);
-    const at = target + <usize>load<u16>(row, 8);
-    const key = keys[k];
-    const t = member(v, key);
-    if (t < 0) {
-      if (kind & F_REQUIRED) return fail(key, "is required");
-      continue;
-    }
-    present |= 1 << k;
-    const type = kind & 7;
-    if (type == F_BOOL) {
-      if (!expectBool(t, key)) return false;
-      store<bool>(at, kindOf(t) == J_TRUE);
-    } else if (type == F_INT) {
-      if (!expectInt(t, key, lo, hi)) return false;
-      store<i32>(at, <i32>numberValue(t));
-    } else if (type == F_EQUALS) {
-      if (intIn(t, lo, lo, -1) != lo) return fail(key, "must be " + lo.toString());
-      store<i32>(at, lo);
-    } else if (type == F_COLOR) {
-      const rgb = expectHexColor(t, key);
-      if (rgb < 0) return false;
-      store<i32>(at, rgb);
-    } else {
-      if (!expectString(t, key)) return false;
-      const s = stringValue(t);
-      if (type == F_BYTES) {
-        const n = String.UTF8.byteLength(s);
-        if (n < lo || n > hi) return fail(key, "must be " + lo.toString() + "-" + hi.toString() + " bytes");
-      } else if (s.length > hi) return fail(key, "must be at most " + hi.toString() + " characters");
-      if (type == F_TOPIC && !topicPrefix(s)) return fail(key, "must be a topic without wildcards or outer slashes");
-      store<usize>(at, changetype<usize>(s));
-      __link(target, changetype<usize>(s), false); // what a field assignment does after the store
-    }
+    const k = <i32>load<u16>(rows + <usize>(r * ROW * 2));
+    if ((seen & (1 << k)) == 0) {
+      if (load<u16>(rows + <usize>(r * ROW * 2), 2) & F_REQUIRED) return fail(keys[k], "is required");
+    } else if (problem(k)) return false;
   }
   return true;
+}
+
+/** Records the problem of field `k` of the document last checked, if it had one; true then. */
+export function problem(k: i32): bool {
+  const e = load<usize>(slots + <usize>k * SLOT);
+  if (e) failMessage(changetype<string>(e));
+  return e != 0;
+}
+
+/** The kind (J_*) of field `k` (a field without a row; present). */
+export function kindAt(k: i32): u32 {
+  return load<u8>(slots + <usize>k * SLOT, 8);
+}
+
+export function numberAt(k: i32): f64 {
+  return load<f64>(slots + <usize>k * SLOT, 16);
+}
+
+/** Whether field `k` is an integer in [lo, hi]. */
+export function intAt(k: i32, lo: i32, hi: i32): bool {
+  const v = numberAt(k);
+  return load<u32>(slots + <usize>k * SLOT, 8) == (J_NUMBER | INTEGER) && v >= <f64>lo && v <= <f64>hi;
+}
+
+/** The string of field `k` (the first S.TEXT_CAP bytes), or "" for another kind. */
+export function stringAt(k: i32): string {
+  const s = load<usize>(slots + <usize>k * SLOT, 4);
+  return s ? changetype<string>(s) : "";
+}
+
+/** Checks the value just read against a row, storing it into the target when it passes. */
+function checkRow(row: usize, key: string, target: usize): void {
+  const kind = load<u16>(row, 2);
+  const lo = <i32>load<u16>(row, 4);
+  const hi = <i32>load<u16>(row, 6);
+  const at = target + <usize>load<u16>(row, 8);
+  const type = kind & 7;
+  if (type == F_BOOL) {
+    if (S.kind == J_TRUE || S.kind == J_FALSE) store<bool>(at, S.kind == J_TRUE);
+    else expectKind(J_TRUE, key, "a boolean");
+  } else if (type == F_INT) {
+    if (expectInt(key, lo, hi)) store<i32>(at, <i32>S.numberValue);
+  } else if (type == F_EQUALS) {
+    if (isIntIn(lo, lo)) store<i32>(at, lo);
+    else fail(key, "must be " + lo.toString());
+  } else if (type == F_COLOR) {
+    const rgb = expectHexColor(key);
+    if (rgb >= 0) store<i32>(at, rgb);
+  } else if (expectKind(J_STRING, key, "a string")) {
+    // a longer string than `text` keeps is longer than every row allows (64 characters, 64 bytes)
+    const s = String.UTF8.decodeUnsafe(S.text, S.textLength);
+    if (type == F_BYTES) {
+      const n = <i32>S.textBytes;
+      if (n < lo || n > hi) fail(key, "must be " + lo.toString() + "-" + hi.toString() + " bytes");
+    } else if (s.length > hi) fail(key, "must be at most " + hi.toString() + " characters");
+    else if (type == F_TOPIC && !topicPrefix(s)) fail(key, "must be a topic without wildcards or outer slashes");
+    store<usize>(at, changetype<usize>(s));
+    __link(target, changetype<usize>(s), false); // what a field assignment does after the store
+  }
 }
 
 /** No MQTT wildcard (`+`, `#`) and no slash at either end. */

@@ -1,21 +1,8 @@
-// Checks for request and stored documents, on tokens of the open JSON document (json/reader).
+// Checks for request and stored documents, on the value json/stream.ts has just read.
 // The first failure is kept as "<path>: <rule>", which becomes the 422 message; callers validate
 // everything before changing anything.
-import {
-  kindOf,
-  isInteger,
-  numberValue,
-  sourceOf,
-  lengthOf,
-  hexDigit,
-  J_NULL,
-  J_FALSE,
-  J_TRUE,
-  J_NUMBER,
-  J_STRING,
-  J_ARRAY,
-  J_OBJECT,
-} from "./reader";
+import { hexDigit, J_NULL, J_FALSE, J_TRUE, J_NUMBER, J_STRING, J_ARRAY } from "./reader";
+import * as S from "./stream";
 
 let firstError = "";
 /** Put before every path: a document checked inside another (the setup form's `mqtt` part). */
@@ -33,6 +20,14 @@ export function validationError(): string {
   return firstError;
 }
 
+/** The problem recorded so far ("" when none), which is forgotten: a document read as it streams
+ * keeps each field's problem until the field's turn comes (json/fields.ts). */
+export function takeError(): string {
+  const e = firstError;
+  firstError = "";
+  return e;
+}
+
 /** Records "<path>: <rule>" unless a problem is recorded already; false. @message-args: its literal
  * texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
 export function fail(path: string, rule: string): bool {
@@ -43,11 +38,6 @@ export function fail(path: string, rule: string): bool {
 /** Records a whole message ("<path>: <rule>", built earlier) unless a problem is recorded already. */
 export function failMessage(message: string): void {
   if (firstError.length == 0) firstError = message;
-}
-
-/** Human-readable name of a token's kind, for error messages. */
-export function kindName(i: i32): string {
-  return nameOfKind(kindOf(i));
 }
 
 /** Human-readable name of a kind (J_*), for error messages. */
@@ -68,29 +58,19 @@ export function nameOfKind(k: u32): string {
   return "an object";
 }
 
-export function expectObject(i: i32, path: string): bool {
-  return kindOf(i) == J_OBJECT || fail(path, "must be an object, not " + kindName(i));
+/** Whether the value just read is of kind `k`; else records "must be <what>, not <its kind>".
+ * @message-args */
+export function expectKind(k: u32, path: string, what: string): bool {
+  return S.kind == k || fail(path, "must be " + what + ", not " + nameOfKind(S.kind));
 }
 
-export function expectArray(i: i32, path: string): bool {
-  return kindOf(i) == J_ARRAY || fail(path, "must be an array, not " + kindName(i));
+/** Whether the value just read is an integer in [lo, hi] (written without fraction or exponent). */
+export function isIntIn(lo: i32, hi: i32): bool {
+  return S.numberInteger && S.numberLength <= 16 && S.intIn(lo, hi, lo - 1) >= lo;
 }
 
-export function expectInt(i: i32, path: string, lo: i32, hi: i32): bool {
-  if (isInteger(i)) {
-    const v = numberValue(i);
-    if (v >= <f64>lo && v <= <f64>hi) return true;
-  }
-  return fail(path, "must be an integer " + lo.toString() + "-" + hi.toString());
-}
-
-export function expectBool(i: i32, path: string): bool {
-  const k = kindOf(i);
-  return k == J_TRUE || k == J_FALSE || fail(path, "must be a boolean, not " + kindName(i));
-}
-
-export function expectString(i: i32, path: string): bool {
-  return kindOf(i) == J_STRING || fail(path, "must be a string, not " + kindName(i));
+export function expectInt(path: string, lo: i32, hi: i32): bool {
+  return isIntIn(lo, hi) || fail(path, "must be an integer " + lo.toString() + "-" + hi.toString());
 }
 
 /** Parses "#RRGGBB" (either case) at p..p+len to 0xRRGGBB, or -1. */
@@ -105,9 +85,14 @@ export function parseHexColorAt(p: usize, len: u32): i32 {
   return v;
 }
 
-/** A "#RRGGBB" string token; returns the colour, or -1 after recording the failure. */
-export function expectHexColor(i: i32, path: string): i32 {
-  const rgb = kindOf(i) == J_STRING ? parseHexColorAt(sourceOf(i), lengthOf(i)) : -1;
+/** The colour of the string just read, when it is "#RRGGBB"; else -1. */
+export function colorRead(): i32 {
+  return S.kind == J_STRING ? parseHexColorAt(S.text, S.textBytes) : -1;
+}
+
+/** A "#RRGGBB" string just read; returns the colour, or -1 after recording the failure. */
+export function expectHexColor(path: string): i32 {
+  const rgb = colorRead();
   if (rgb < 0) fail(path, 'must be a colour "#RRGGBB"');
   return rgb;
 }

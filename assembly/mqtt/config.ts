@@ -1,9 +1,8 @@
 // MQTT settings (GET/PATCH /api/mqtt, the setup form). Persisted under "mqtt" in the API's JSON
 // shape plus the password, and read back through the same validation. An empty topicPrefix or
 // discoveryPrefix means the default (`tessera/<hostname>`, `homeassistant`).
-import { member, stringValue } from "../json/reader";
 import { fail } from "../json/validate";
-import { checkFields, F_BOOL, F_INT, F_TEXT, F_TOPIC } from "../json/fields";
+import { checkFields, present, F_BOOL, F_INT, F_TEXT, F_TOPIC } from "../json/fields";
 import * as w from "../json/writer";
 import { fill } from "../json/template";
 import * as t from "../generated/text";
@@ -88,17 +87,17 @@ const ROWS = memory.data<u16>([
   7, F_TOPIC, 0, MAX_TEXT, <u16>offsetof<MqttConfig>("discoveryPrefix"),
 ]);
 
-/** Applies the members of object `v` (among KEYS, `allowed` more) onto a copy of the settings;
- * null after recording the first problem. An empty password keeps the stored one; an empty
- * username drops it. */
-export function parseMqttPatch(v: i32, allowed: StaticArray<string> = KEYS): MqttConfig | null {
+/** Applies the members of the object whose start value() has just read (kind `kind`; among KEYS,
+ * `allowed` ones) onto a copy of the settings; null after recording the first problem. An empty
+ * password keeps the stored one; an empty username drops it. */
+export function parseMqttPatch(kind: u32, allowed: StaticArray<string> = KEYS): MqttConfig | null {
   const c = mqtt.copy();
-  if (!checkFields(v, allowed, KEYS, ROWS, 8, changetype<usize>(c))) return null;
+  if (!checkFields(kind, allowed, KEYS, ROWS, 8, changetype<usize>(c))) return null;
+  const given = (present & (1 << 5)) != 0 && c.password.length > 0; // KEYS[5]: password
   if (c.password.length == 0) c.password = mqtt.password;
   // MQTT sends a password only with a user name: without one a stored password is dropped
   if (c.username.length == 0 && c.password.length > 0) {
-    const given = member(v, "password");
-    if (given >= 0 && stringValue(given).length > 0) {
+    if (given) {
       fail("password", "needs a username (MQTT sends a password only with a user name)");
       return null;
     }

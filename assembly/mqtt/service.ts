@@ -9,7 +9,7 @@ import { Packer } from "./pack";
 import { app } from "../state/app";
 import { tree } from "../topology/tree";
 import { storeRead, storeWrite } from "../store/kv";
-import { parseJson, closeJson, PARSE_OK } from "../json/reader";
+import { openMemory, value, broken } from "../json/stream";
 import { resetErrors, validationError } from "../json/validate";
 import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
@@ -31,12 +31,12 @@ export function networkInit(isLarge: bool): void {
   if (!large) return;
   const bytes = storeRead(MQTT_KEY, 2048);
   resetErrors();
-  if (bytes && parseJson(bytes.dataStart, <u32>bytes.length) == PARSE_OK) {
-    const c = parseMqttPatch(0);
+  if (bytes) {
+    openMemory(bytes.dataStart, <u32>bytes.length);
+    const c = parseMqttPatch(value());
     if (c) commitMqtt(c);
-    else log(LOG_WARN, "boot: stored mqtt settings rejected (" + validationError() + "); using defaults");
+    else if (!broken) log(LOG_WARN, "boot: stored mqtt settings rejected (" + validationError() + "); using defaults");
   }
-  closeJson();
   restartSession();
 }
 

@@ -10,30 +10,18 @@
 // The file holds the canonical document {"schemaVersion":1,"name":...,"stops":[[0,"#RRGGBB"],...]},
 // written atomically. Reading one back runs the API's validation and checks that the name maps to
 // the file's own key; anything else is "corrupt" and is reported, never trusted.
-// Memory: a file is read into one static buffer and checked on the reader's tape, and a listing is
-// one heap buffer freed after use, so serving every palette allocates nothing per palette.
+// Memory: a file is read into one static buffer and checked as it streams from there (json/stream.ts),
+// and a listing is one heap buffer freed after use; what one palette's check allocates is given back
+// before the next (api/palettes.ts), so serving every palette does not add up.
 import { host_store_read, host_store_list, host_store_write, host_store_delete } from "../host/imports";
-import {
-  parseJson,
-  closeJson,
-  stringValue,
-  sourceOf,
-  lengthOf,
-  element,
-  numberValue,
-  member,
-  sizeOf,
-  after,
-  PARSE_OK,
-  stringHasEscape as hasEscape,
-} from "../json/reader";
-import { resetErrors, fail, parseHexColorAt, validationError } from "../json/validate";
+import { openMemory, value, broken } from "../json/stream";
+import { resetErrors, fail, validationError } from "../json/validate";
 import { log, LOG_WARN } from "../util/log";
 import { STORE_MISSING } from "../store/kv";
 import { SCRATCH, PALETTE_FILE, PALETTE_FILE_CAP, PALETTE_KEY, PALETTE_CHECK } from "../rt/scratch";
 import * as w from "../json/writer";
 import { Palette, foldCase } from "./palette";
-import { validatePalette, nameToken, packStops } from "./validate";
+import { validatePalette, paletteName, packStops } from "./validate";
 
 export const PALETTE_PREFIX = "palettes/";
 const PREFIX_LEN: u32 = 9;
@@ -114,19 +102,12 @@ export function paletteKey(name: string): string | null {
   return k == 0 ? null : String.UTF8.decodeUnsafe(keyBuf, k);
 }
 
-/** The key a name token maps to, written into dest; its length (0: cannot be a name). */
-function keyOfToken(t: i32, dest: usize): u32 {
-  if (!hasEscape(t)) return keyFromUtf8(sourceOf(t), lengthOf(t), dest);
-  return keyFromName(stringValue(t), dest);
-}
-
 // ---- reading ----------------------------------------------------------------------------------
 
-/** Reads and checks the palette stored under a key. On P_OK the palette is the open JSON document
- * (root token 0) until the next read or parse; otherwise nothing is open. The reason a file is
- * corrupt is left in json/validate's validationError(). */
+/** Reads and checks the palette stored under a key. On P_OK its name and stops are palette/validate's
+ * paletteName() and packStops() until the next read. The reason a file is corrupt is left in
+ * json/validate's validationError(). */
 function readAt(key: usize, keyLen: u32): i32 {
-  closeJson();
   resetErrors();
   const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
   if (n < 0) return n == STORE_MISSING ? P_MISSING : P_IO_ERROR;
@@ -134,33 +115,36 @@ function readAt(key: usize, keyLen: u32): i32 {
     fail("$", "larger than " + FILE_CAP.toString() + " bytes");
     return P_CORRUPT;
   }
-  if (parseJson(fileBuf, <u32>n) != PARSE_OK) {
-    fail("$", "not valid JSON");
+  if (!readFile(<u32>n)) {
+    if (broken) {
+      resetErrors();
+      fail("$", "not valid JSON");
+    }
     return P_CORRUPT;
   }
-  if (!validatePalette(0)) {
-    closeJson();
-    return P_CORRUPT;
-  }
-  const k = keyOfToken(nameToken(0), checkBuf);
+  const k = keyFromName(paletteName(), checkBuf);
   if (k != keyLen || memory.compare(checkBuf, key, keyLen) != 0) {
-    closeJson();
     fail("name", "does not match the file's key");
     return P_CORRUPT;
   }
   return P_OK;
 }
 
+/** Validates the palette file of `n` bytes read into fileBuf, as it streams from there. */
+function readFile(n: u32): bool {
+  openMemory(fileBuf, n);
+  return validatePalette(value());
+}
+
 /** Reads the stored palette with this name (any casing); see readAt. */
 export function readPaletteNamed(name: string): i32 {
-  closeJson();
   const k = keyFromName(name, keyBuf);
   if (k == 0) return P_MISSING;
   return readAt(keyBuf, k);
 }
 
 /** Whether a palette file exists under this name's key (without reading it): P_OK, P_MISSING or
- * P_IO_ERROR. Leaves any open JSON document alone. */
+ * P_IO_ERROR. Leaves the palette last read alone. */
 export function paletteFileStatus(name: string): i32 {
   const k = keyFromName(name, keyBuf);
   if (k == 0) return P_MISSING;
@@ -170,7 +154,7 @@ export function paletteFileStatus(name: string): i32 {
 }
 
 /** The stored palette with this name (any casing) as a Palette, or null when there is none or it
- * cannot be read. Closes the open JSON document: call it only when done with its tokens. */
+ * cannot be read. Reads through json/stream.ts: call it only when done with the document being read. */
 export function loadPalette(name: string): Palette | null {
   const status = readPaletteNamed(name);
   if (status != P_OK) {
@@ -181,9 +165,7 @@ export function loadPalette(name: string): Palette | null {
     resetErrors(); // the caller's own validation reports the palette as not found
     return null;
   }
-  const p = new Palette(stringValue(nameToken(0)), packStops(0), false);
-  closeJson();
-  return p;
+  return new Palette(paletteName(), packStops(), false);
 }
 
 // ---- boot: keys of the ASCII-only fold ------------------------------------------------------------
@@ -201,12 +183,10 @@ export function migrateLegacyKeys(): void {
     if (!wide) continue;
     const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
     if (n <= 0 || <u32>n > FILE_CAP) continue;
-    closeJson();
     resetErrors();
-    if (parseJson(fileBuf, <u32>n) != PARSE_OK || !validatePalette(0)) continue;
-    const k = keyOfToken(nameToken(0), checkBuf);
-    const old = keyFromName(stringValue(nameToken(0)), keyBuf, true);
-    closeJson();
+    if (!readFile(<u32>n)) continue;
+    const k = keyFromName(paletteName(), checkBuf);
+    const old = keyFromName(paletteName(), keyBuf, true);
     if (k == 0 || (k == keyLen && memory.compare(checkBuf, key, k) == 0)) continue; // its key already
     if (old != keyLen || memory.compare(keyBuf, key, old) != 0) continue; // not a legacy key: corrupt
     if (host_store_read(checkBuf, k, 0, keyBuf, 1) != STORE_MISSING) {
@@ -315,36 +295,6 @@ export function writePaletteDoc(name: string, stops: StaticArray<u32>): void {
     w.byte(0x2c);
     w.color(stops[i] & 0xffffff);
     w.byte(0x5d);
-  }
-  w.raw("]}");
-}
-
-/** Writes the validated palette document at token v in canonical form, without allocating (for
- * names without escapes, whose source bytes are exactly what str() would write). */
-export function writePaletteTokens(v: i32): void {
-  w.raw('{"schemaVersion":1,"name":');
-  const t = nameToken(v);
-  if (hasEscape(t)) w.str(stringValue(t));
-  else {
-    w.byte(0x22);
-    const p = sourceOf(t);
-    const n = lengthOf(t);
-    for (let k: u32 = 0; k < n; k++) w.byte(<u32>load<u8>(p + k));
-    w.byte(0x22);
-  }
-  w.raw(',"stops":[');
-  const stops = member(v, "stops");
-  const count = sizeOf(stops);
-  let e = stops + 1;
-  for (let i = 0; i < count; i++) {
-    if (i > 0) w.byte(0x2c);
-    w.byte(0x5b);
-    w.int(<i64>numberValue(element(e, 0)));
-    w.byte(0x2c);
-    const c = element(e, 1);
-    w.color(<u32>parseHexColorAt(sourceOf(c), lengthOf(c)));
-    w.byte(0x5d);
-    e = after(e);
   }
   w.raw("]}");
 }

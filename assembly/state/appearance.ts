@@ -1,9 +1,10 @@
 // Appearance: the global look of all panels (brightness, three base colours, active palette).
 // Persisted under the key "appearance" in the same JSON shape as the API, and read back through
 // the same validation, so a stored document can never hold what the API would reject.
-import { member, kindOf, sizeOf, element, stringValue, J_ARRAY } from "../json/reader";
-import { expectHexColor, expectString, fail } from "../json/validate";
-import { checkFields, present, F_INT } from "../json/fields";
+import { J_ARRAY, J_STRING } from "../json/reader";
+import * as S from "../json/stream";
+import { expectHexColor, fail, nameOfKind, takeError, failMessage } from "../json/validate";
+import { checkFields, present, problem, kindAt, stringAt, F_INT } from "../json/fields";
 import { fillFields, V_INT, V_COLORS, V_STR } from "../json/template";
 import * as t from "../generated/text";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
@@ -38,8 +39,8 @@ export class AppearancePatch {
 }
 
 /** The palette with this name (any casing): Base colors, a built-in or a stored custom palette
- * (with its stored casing), or null. A custom palette is read from the store, which closes the open
- * JSON document: call this only when done with its tokens. */
+ * (with its stored casing), or null. A custom palette is read from the store through json/stream.ts:
+ * call this only when done with the document being read. */
 export function findPalette(name: string): Palette | null {
   if (sameName(name, BASE_COLORS_NAME)) return basePalette(appearance.baseColors);
   const builtin = findBuiltin(name);
@@ -53,38 +54,55 @@ export function activePalette(): Palette {
 }
 
 const KEYS: StaticArray<string> = ["brightness", "baseColors", "palette"];
+const COLORS = 1;
+const PALETTE = 2;
 // The checks before the colours' and the palette's: key (in KEYS), kind, range, field (json/fields.ts).
 // prettier-ignore
 const ROWS = memory.data<u16>([
   0, F_INT, 0, 255, <u16>offsetof<AppearancePatch>("brightness"),
 ]);
 
-/** Validates a PATCH body (or, with `stored`, the stored document); null after recording the first
- * problem. The palette is checked last (finding a custom one closes the JSON document). A stored
- * appearance whose palette has gone (deleted, or its file corrupt) keeps its other fields and falls
- * back to Base colors. */
-export function parseAppearancePatch(v: i32, stored: bool = false): AppearancePatch | null {
+/** baseColors, as it streams: an array of 3 colours (its length is checked first). */
+function readColors(k: i32, kind: u32, target: usize): void {
+  if (k != COLORS) return S.skipRest(kind);
+  const colors = changetype<AppearancePatch>(target).baseColors;
+  let n = 0;
+  let bad = "";
+  if (kind == J_ARRAY) {
+    while (S.element()) {
+      const e = S.value();
+      if (bad.length == 0 && n < 3) {
+        const rgb = expectHexColor("baseColors[" + n.toString() + "]");
+        if (rgb < 0) bad = takeError();
+        else colors[n] = <u32>rgb;
+      }
+      S.skipRest(e);
+      n++;
+    }
+  } else S.skipRest(kind);
+  if (kind != J_ARRAY || n != 3) fail("baseColors", 'must be an array of 3 colours "#RRGGBB"');
+  else failMessage(bad);
+}
+
+/** Validates the PATCH body (or, with `stored`, the stored document) whose root value() has just
+ * read (kind `kind`); null after recording the first problem. The palette is checked last (finding a
+ * custom one reads its file). A stored appearance whose palette has gone (deleted, or its file
+ * corrupt) keeps its other fields and falls back to Base colors. */
+export function parseAppearancePatch(kind: u32, stored: bool = false): AppearancePatch | null {
   const patch = new AppearancePatch();
-  if (!checkFields(v, KEYS, KEYS, ROWS, 1, changetype<usize>(patch))) return null;
+  if (!checkFields(kind, KEYS, KEYS, ROWS, 1, changetype<usize>(patch), readColors)) return null;
   patch.hasBrightness = (present & 1) != 0;
-  const colors = member(v, "baseColors");
-  if (colors >= 0) {
-    if (kindOf(colors) != J_ARRAY || sizeOf(colors) != 3) {
-      fail("baseColors", 'must be an array of 3 colours "#RRGGBB"');
-      return null;
-    }
-    for (let i = 0; i < 3; i++) {
-      const rgb = expectHexColor(element(colors, i), "baseColors[" + i.toString() + "]");
-      if (rgb < 0) return null;
-      patch.baseColors[i] = <u32>rgb;
-    }
+  if (present & (1 << COLORS)) {
+    if (problem(COLORS)) return null;
     patch.hasBaseColors = true;
   }
-  const name = member(v, "palette");
-  if (name >= 0) {
-    if (!expectString(name, "palette")) return null;
-    const wanted = stringValue(name);
-    const found = findPalette(wanted); // no tokens are read after this
+  if (present & (1 << PALETTE)) {
+    if (kindAt(PALETTE) != J_STRING) {
+      fail("palette", "must be a string, not " + nameOfKind(kindAt(PALETTE)));
+      return null;
+    }
+    const wanted = stringAt(PALETTE);
+    const found = findPalette(wanted);
     if (!found && stored) {
       log(LOG_WARN, "appearance: palette " + quoted(wanted) + " not found; using Base colors");
       patch.palette = BASE_COLORS_NAME;

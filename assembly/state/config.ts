@@ -1,9 +1,10 @@
 // Device configuration: power state at boot, the logical root and the extra names the controller
 // answers to (http/origin.ts). Persisted under "configuration" in the API's JSON shape and read back
 // through the API's validation.
-import { member, sizeOf, element, stringValue, lengthOf, sourceOf } from "../json/reader";
-import { expectArray, expectString, fail } from "../json/validate";
-import { checkFields, F_INT } from "../json/fields";
+import { J_ARRAY, J_STRING } from "../json/reader";
+import * as S from "../json/stream";
+import { expectKind, fail, failMessage, takeError } from "../json/validate";
+import { checkFields, problem, F_INT } from "../json/fields";
 import * as w from "../json/writer";
 import { Fixed } from "../rt/fixed";
 
@@ -67,12 +68,13 @@ export class ConfigPatch {
   allowedHosts: string[] | null = null; // null: absent
 }
 
-/** A DNS name: 1-253 of letters, digits, `-` and `.`, not starting or ending with a dot. */
-function hostName(i: i32, path: string): bool {
-  if (!expectString(i, path)) return false;
-  const p = sourceOf(i);
-  const n = lengthOf(i);
-  let ok = n > 0 && n <= <u32>MAX_HOST_NAME && load<u8>(p) != 0x2e && load<u8>(p + n - 1) != 0x2e;
+/** The string just read is a DNS name: 1-253 of letters, digits, `-` and `.`, written without
+ * escapes, not starting or ending with a dot. */
+function hostName(path: string): bool {
+  if (!expectKind(J_STRING, path, "a string")) return false;
+  const p = S.text;
+  const n = S.textBytes;
+  let ok = !S.textEscaped && n > 0 && n <= <u32>MAX_HOST_NAME && load<u8>(p) != 0x2e && load<u8>(p + n - 1) != 0x2e;
   for (let k: u32 = 0; ok && k < n; k++) {
     const c = (<u32>load<u8>(p + k)) | 0x20;
     ok = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c == 0x2d || c == 0x2e;
@@ -81,6 +83,7 @@ function hostName(i: i32, path: string): bool {
 }
 
 const KEYS: StaticArray<string> = ["powerStateOnBoot", "logicalRoot", "allowedHosts"];
+const HOSTS = 2;
 // The checks before allowedHosts': key (in KEYS), kind, range, field (json/fields.ts).
 // prettier-ignore
 const ROWS = memory.data<u16>([
@@ -88,25 +91,30 @@ const ROWS = memory.data<u16>([
   1, F_INT, 0, 254, <u16>offsetof<ConfigPatch>("logicalRoot"),
 ]);
 
-export function parseConfigPatch(v: i32): ConfigPatch | null {
-  const patch = new ConfigPatch();
-  if (!checkFields(v, KEYS, KEYS, ROWS, 2, changetype<usize>(patch))) return null;
-  const h = member(v, "allowedHosts");
-  if (h >= 0) {
-    if (!expectArray(h, "allowedHosts")) return null;
-    const n = sizeOf(h);
-    if (n > MAX_ALLOWED_HOSTS) {
-      fail("allowedHosts", "must have at most 4 names");
-      return null;
+/** allowedHosts, as it streams: an array of at most 4 host names (its length is checked first). */
+function readHosts(_k: i32, kind: u32, target: usize): void {
+  if (!expectKind(J_ARRAY, "allowedHosts", "an array")) return S.skipRest(kind);
+  const names = new Array<string>();
+  let n = 0;
+  let bad = "";
+  while (S.element()) {
+    const e = S.value();
+    if (bad.length == 0 && n < MAX_ALLOWED_HOSTS) {
+      if (hostName("allowedHosts[" + n.toString() + "]")) names.push(String.UTF8.decodeUnsafe(S.text, S.textLength));
+      else bad = takeError();
     }
-    const names = new Array<string>();
-    for (let k = 0; k < n; k++) {
-      const e = element(h, k);
-      if (!hostName(e, "allowedHosts[" + k.toString() + "]")) return null;
-      names.push(stringValue(e)); // compared case-insensitively
-    }
-    patch.allowedHosts = names;
+    S.skipRest(e);
+    n++;
   }
+  if (n > MAX_ALLOWED_HOSTS) fail("allowedHosts", "must have at most 4 names");
+  else failMessage(bad);
+  changetype<ConfigPatch>(target).allowedHosts = names; // compared case-insensitively
+}
+
+/** Reads the configuration document whose root value() has just read (kind `kind`). */
+export function parseConfigPatch(kind: u32): ConfigPatch | null {
+  const patch = new ConfigPatch();
+  if (!checkFields(kind, KEYS, KEYS, ROWS, 2, changetype<usize>(patch), readHosts) || problem(HOSTS)) return null;
   return patch;
 }
 

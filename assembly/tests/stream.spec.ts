@@ -66,7 +66,7 @@ describe("json/stream", () => {
     expect<bool>(textControl).toBe(true);
   });
 
-  it("refuses as the tape reader does", () => {
+  it("refuses with the reader's reasons and offsets", () => {
     expect<string>(scan('{"a":1}')).toBe("ok");
     expect<string>(scan("")).toBe("unexpected end of the document at 0");
     expect<string>(scan('{"a":1')).toBe("unexpected end of the document at 6");
