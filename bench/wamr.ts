@@ -15,7 +15,9 @@
 // and stack, module, compiled code, linear memory), once compiling on first call (its default) and once
 // compiling every function at load, printed beside WAMR; without it, one line says it was skipped.
 // `--profile` adds the top wasm functions per operation, from a 64-bit wasm2c build of the core compiled
-// with names (WAMR's interpreter shows callgrind no wasm function names).
+// with names (WAMR's interpreter shows callgrind no wasm function names). `--quick` measures only the
+// classic and fast interpreters (no pool build, no wasm3); `--wasm-dir=DIR` takes the images from DIR
+// instead of build/ (a copy, so build/ can be rebuilt while it runs).
 // Run: WAMR_ROOT=/path/to/wasm-micro-runtime npm run bench:wamr [-- --profile]; also the last section of
 // `npm run bench`. Figures are reported, never asserted.
 import { spawnSync } from "node:child_process";
@@ -305,7 +307,9 @@ function namedCore(dir: string): void {
   fs.copyFileSync(path.join(ROOT, "build/web/web_assets.c"), path.join(dir, "web/web_assets.c"));
 }
 
-export async function benchWamr(options: { profile?: boolean } = {}): Promise<WamrReport> {
+export async function benchWamr(
+  options: { profile?: boolean; quick?: boolean; wasmDir?: string } = {},
+): Promise<WamrReport> {
   const title = "11. Device fit: the core under WAMR 32-bit (gcc -m32), classic and fast interpreter (and wasm3)";
   const skip = (why: string) => ({ text: `\n${title}\n\nskipped: ${why}` });
   const wamr = process.env.WAMR_ROOT;
@@ -317,13 +321,16 @@ export async function benchWamr(options: { profile?: boolean } = {}): Promise<Wa
   if (!canBuild32()) return skip("gcc -m32 cannot link (install gcc-multilib)");
   const valgrind = have("valgrind");
   const wasm3 = process.env.WASM3_ROOT;
-  const wasm3Skip = !wasm3
-    ? "set WASM3_ROOT=<a wasm3 tree> (a wasm3 source tree outside this repository) to measure it beside WAMR"
-    : !fs.existsSync(path.join(wasm3, "source/wasm3.h"))
-      ? `WASM3_ROOT=${wasm3} is not a wasm3 source tree (no source/wasm3.h)`
-      : null;
+  const wasm3Skip = options.quick
+    ? "--quick"
+    : !wasm3
+      ? "set WASM3_ROOT=<a wasm3 tree> (a wasm3 source tree outside this repository) to measure it beside WAMR"
+      : !fs.existsSync(path.join(wasm3, "source/wasm3.h"))
+        ? `WASM3_ROOT=${wasm3} is not a wasm3 source tree (no source/wasm3.h)`
+        : null;
 
-  const controller = path.join(ROOT, "build/controller.wasm");
+  const wasmDir = path.resolve(options.wasmDir ?? path.join(ROOT, "build"));
+  const controller = path.join(wasmDir, "controller.wasm");
   const initialPages = readWasmInfo(controller).initialPages;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-bench-wamr-"));
   const lines: string[] = [];
@@ -356,6 +363,7 @@ export async function benchWamr(options: { profile?: boolean } = {}): Promise<Wa
         pool: true,
       },
     ];
+    if (options.quick) flavours.pop(); // the pool build: memory only
     if (!wasm3Skip)
       flavours.push(
         {
@@ -371,7 +379,7 @@ export async function benchWamr(options: { profile?: boolean } = {}): Promise<Wa
           wasm3: true,
         },
       );
-    const binaries = new Map(flavours.map((f) => [f.name, build(f, path.join(ROOT, "build"))]));
+    const binaries = new Map(flavours.map((f) => [f.name, build(f, wasmDir)]));
 
     // Memory, and what each step answered.
     const memoryRows: string[][] = [];
@@ -574,8 +582,13 @@ export async function benchWamr(options: { profile?: boolean } = {}): Promise<Wa
   return { text: `\n${title}\n\n${lines.join("\n")}` };
 }
 
-// run directly: WAMR_ROOT=... npx tsx bench/wamr.ts [--profile]
+// run directly: WAMR_ROOT=... npx tsx bench/wamr.ts [--profile] [--quick] [--wasm-dir=DIR]
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const report = await benchWamr({ profile: process.argv.includes("--profile") });
+  const wasmDir = process.argv.find((a) => a.startsWith("--wasm-dir="))?.slice("--wasm-dir=".length);
+  const report = await benchWamr({
+    profile: process.argv.includes("--profile"),
+    quick: process.argv.includes("--quick"),
+    wasmDir,
+  });
   console.log(report.text);
 }

@@ -25,6 +25,8 @@ export const START_COORDINATE: usize = R_TABLES;
 export const START_LEAVES: usize = START_COORDINATE + 8 * (MAX_PANELS + 1);
 export const START_HOPS: usize = START_LEAVES + MAX_PANELS;
 export const START_QUEUE: usize = START_HOPS + MAX_PANELS + 1;
+/** R, a step start: after the hops, the queue's bytes hold the step's targets. */
+export const START_TARGETS: usize = START_QUEUE;
 const START_END: usize = START_QUEUE + MAX_PANELS + 1;
 
 /** R, a launch: the path's positions (f64), levels (u16) and panels (u8). */

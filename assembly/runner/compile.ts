@@ -9,11 +9,11 @@ import { sets, setCount, SET_WORDS } from "../topology/targeting";
 import { count, root, children } from "../topology/rooted";
 import { MAX_PANELS } from "../topology/tree";
 import { computeHops, hops, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
-import { updateLayout, layoutValid, layoutX, layoutY, latticeX, latticeY, HALF_SQRT3 } from "./layout";
+import { updateLayout, layoutValid, layoutX, layoutY, IX, IY, HALF_SQRT3 } from "./layout";
 import { R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE, R_RAIN } from "./fields";
 import * as f from "./fields";
 import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
-import { SCRATCH, START_COORDINATE, START_LEAVES } from "../rt/scratch";
+import { SCRATCH, START_COORDINATE, START_LEAVES, START_TARGETS } from "../rt/scratch";
 
 /** The kind byte of each mode: runner pulse (kind 9) with a window (0x80; width 0 for one sweep,
  * so it rises from the background; `count` sweeps are a series, the window at the start of each
@@ -21,9 +21,8 @@ import { SCRATCH, START_COORDINATE, START_LEAVES } from "../rt/scratch";
  * others. One pulse a panel whatever the count (issue 18). */
 const KINDS = memory.data<u8>([0xc9, 0x99, 0xa9, 0x99]);
 
-const rec0 = memory.data(20);
-const rec1 = memory.data(20);
-/** What every pulse of the step shares (fill() copies it, then writes the words that differ). */
+/** What every pulse of the step shares (each target's record starts as it, then gets the words
+ * that differ). */
 const template = memory.data(20);
 
 // The step being emitted: its constants, worked out once in runnerStart.
@@ -55,11 +54,11 @@ const coordinate = SCRATCH + START_COORDINATE;
  * nearest leaf sorts them by x, after any use of the order). */
 const leaves = SCRATCH + START_LEAVES;
 let leafCount = 0;
+/** The step's targets in index order (a byte each, `targetCount` of them): the per-target loops
+ * read this list instead of walking the set's bits. */
+const targets = SCRATCH + START_TARGETS;
+let targetCount = 0;
 
-/** v modulo m, in [0, m) (no f64 `%`, which would pull in fmod). */
-function wrap(v: f64, m: f64): f64 {
-  return v - Math.floor(v / m) * m;
-}
 
 function gcd(a: i32, b: i32): i32 {
   while (b != 0) {
@@ -72,6 +71,29 @@ function gcd(a: i32, b: i32): i32 {
 
 function round(v: f64): i32 {
   return <i32>Math.floor(v + 0.5);
+}
+
+// The per-target loops' own copies of round() and layout.ts's latticeX/Y: a call costs the
+// interpreter more than the arithmetic.
+@inline
+function roundIn(v: f64): i32 {
+  return <i32>Math.floor(v + 0.5);
+}
+
+/** v modulo m, in [0, m) (no f64 `%`, which would pull in fmod). */
+@inline
+function wrap(v: f64, m: f64): f64 {
+  return v - Math.floor(v / m) * m;
+}
+
+@inline
+function lx(i: usize): i32 {
+  return load<i16>(IX + (i << 1));
+}
+
+@inline
+function ly(i: usize): i32 {
+  return load<i16>(IY + (i << 1));
 }
 
 function findLeaves(): void {
@@ -107,53 +129,76 @@ function centre(s: i32): void {
 function sortLeavesByX(): void {
   for (let k = 1; k < leafCount; k++) {
     const q = load<u8>(leaves + k);
-    const xq = latticeX(<i32>q);
+    const xq = lx(<usize>q);
     let j = k;
     for (; j > 0; j--) {
       const r = load<u8>(leaves + j - 1);
-      if (latticeX(<i32>r) <= xq) break;
+      if (lx(<usize>r) <= xq) break;
       store<u8>(leaves + j, r);
     }
     store<u8>(leaves + j, q);
   }
 }
 
-/** Per panel, what a sweep starts from (the coordinate table): hops, the projection on the axis,
- * or the distance to the source (RIPPLE). From the leaves, the nearest leaf's: found on the exact
- * integer lattice (4·d² = 3·dx² + dy² in lattice steps), the floating-point distance worked out
- * only for the nearest (and ties, whose float values may differ in the last bit: the least of
- * theirs, whatever the order). The leaves are sorted by x, so each panel looks only at those
- * whose 3·dx² alone is not beyond the best so far, outwards from its own x. */
+/** Per target, what a sweep starts from (the coordinate table), and the least and greatest of
+ * them (vl, vh): hops, the projection on the axis, or the distance to the source (RIPPLE). From the
+ * leaves, the nearest leaf's: found on the exact integer lattice (4·d² = 3·dx² + dy² in lattice
+ * steps), the floating-point distance worked out only for the nearest (and ties, whose float
+ * values may differ in the last bit: the least of theirs, whatever the order). The leaves are
+ * sorted by x, so each panel looks only at those whose 3·dx² alone is not beyond the best so far,
+ * outwards from its own x. One loop per kind, so a target costs no test of the kind. */
 function prepareCoordinates(perLeaf: bool): void {
-  if (perLeaf && coord == 2) sortLeavesByX();
-  for (let i = 1; i <= count; i++) {
-    const xi = latticeX(i);
-    const yi = latticeY(i);
-    const fx = <f64>xi * HALF_SQRT3; // layoutX(i)
-    const fy = <f64>yi * 0.5;
-    let v: f64;
-    if (coord == 0) v = <f64>load<u8>(hops + i);
-    else if (coord == 1) v = fx * ax + fy * ay;
-    else if (!perLeaf) {
-      const dx = fx - cx;
-      const dy = fy - cy;
-      v = Math.sqrt(dx * dx + dy * dy);
-    } else {
-      v = Infinity;
+  let vl = Infinity;
+  let vh = -Infinity;
+  if (coord == 0) {
+    for (let k = 0; k < targetCount; k++) {
+      const i = <usize>load<u8>(targets + k);
+      const v = <f64>load<u8>(hops + i);
+      store<f64>(coordinate + (i << 3), v);
+      vl = Math.min(vl, v);
+      vh = Math.max(vh, v);
+    }
+  } else if (coord == 1) {
+    for (let k = 0; k < targetCount; k++) {
+      const i = <usize>load<u8>(targets + k);
+      const v = <f64>lx(i) * HALF_SQRT3 * ax + <f64>ly(i) * 0.5 * ay;
+      store<f64>(coordinate + (i << 3), v);
+      vl = Math.min(vl, v);
+      vh = Math.max(vh, v);
+    }
+  } else if (!perLeaf) {
+    for (let k = 0; k < targetCount; k++) {
+      const i = <usize>load<u8>(targets + k);
+      const dx = <f64>lx(i) * HALF_SQRT3 - cx;
+      const dy = <f64>ly(i) * 0.5 - cy;
+      const v = Math.sqrt(dx * dx + dy * dy);
+      store<f64>(coordinate + (i << 3), v);
+      vl = Math.min(vl, v);
+      vh = Math.max(vh, v);
+    }
+  } else {
+    sortLeavesByX();
+    for (let k = 0; k < targetCount; k++) {
+      const i = <usize>load<u8>(targets + k);
+      const xi = lx(i);
+      const yi = ly(i);
+      const fx = <f64>xi * HALF_SQRT3; // layoutX(i)
+      const fy = <f64>yi * 0.5;
+      let v: f64 = Infinity;
       let best = i32.MAX_VALUE;
       // the first leaf at or right of xi, then rightwards and leftwards from there
       let a = 0;
       let b = leafCount;
       while (a < b) {
         const m = (a + b) >> 1;
-        if (latticeX(<i32>load<u8>(leaves + m)) < xi) a = m + 1;
+        if (lx(<usize>load<u8>(leaves + m)) < xi) a = m + 1;
         else b = m;
       }
       for (let s = 1; s >= -1; s -= 2) {
-        for (let k = s > 0 ? a : a - 1; k >= 0 && k < leafCount; k += s) {
-          const q = <usize>load<u8>(leaves + k);
-          const xq = latticeX(<i32>q);
-          const yq = latticeY(<i32>q);
+        for (let j = s > 0 ? a : a - 1; j >= 0 && j < leafCount; j += s) {
+          const q = <usize>load<u8>(leaves + j);
+          const xq = lx(q);
+          const yq = ly(q);
           const ex = 3 * (xi - xq) * (xi - xq);
           if (ex > best) break;
           const e = ex + (yi - yq) * (yi - yq);
@@ -165,57 +210,80 @@ function prepareCoordinates(perLeaf: bool): void {
           best = e;
         }
       }
+      store<f64>(coordinate + (i << 3), v);
+      vl = Math.min(vl, v);
+      vh = Math.max(vh, v);
     }
-    store<f64>(coordinate + ((<usize>i) << 3), v);
   }
+  // the shift making the earliest target light at 0; L becomes the latest end
+  // (a panel's start and end grow with its coordinate: from the least and the greatest)
+  lo = coord == 2 ? Math.max(0, vl - 1) : vl;
+  const hi = coord == 2 ? vh + 1 + ringWidth : vh + extent;
+  L = hi - lo;
+  span = L;
 }
 
 /**
- * The pulse of panel i as a 20-byte record at p: the template plus the words that differ. A sweep
- * lights panel i while its front is between ia and ib rings (topology: a = hops, geometric axis:
- * the centre projected on `angle`, b = a + extent; geometric RIPPLE: rings from the source centre,
- * panels as discs of radius 1, lit from when the front touches the disc until the back of the ring
- * leaves it), shifted so the earliest target lights at 0 and flipped for reverse. WHEEL: the
- * window centre and width (ms within one blade period) of the blades sweeping over the disc.
+ * Every target's pulse as a 20-byte record (pulse-table.ts recordAt), marked for sending: the
+ * template plus the words that differ. A sweep lights panel i while its front is between ia and
+ * ib rings (topology: a = hops, geometric axis: the centre projected on `angle`, b = a + extent;
+ * geometric RIPPLE: rings from the source centre, panels as discs of radius 1, lit from when the
+ * front touches the disc until the back of the ring leaves it), shifted so the earliest target
+ * lights at 0 and flipped for reverse. WHEEL: the window centre and width (ms within one blade
+ * period) of the blades sweeping over the disc. One loop for every target, no call per target
+ * but WHEEL's trigonometry.
  */
-function fill(i: i32, p: usize): void {
-  memory.copy(p, template, 20);
-  if (mode == 3) {
-    const dx = <f64>latticeX(i) * HALF_SQRT3 - cx; // layoutX(i), layoutY(i)
-    const dy = <f64>latticeY(i) * 0.5 - cy;
-    const d = Math.sqrt(dx * dx + dy * dy);
-    let deg: f64 = sector;
-    // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
-    if (d > 1 + 1e-9) deg = Math.min(sector, 2 * asinDeg(1 / d) + thickness);
-    let phi = atan2Deg(dy, dx);
-    if (clockwise) phi = -phi;
-    store<u16>(p, <u16>round((wrap(phi, sector) * T) / 360), 4);
-    store<u16>(p, <u16>max(round(deg >= sector ? T / lines : (deg * T) / 360), 1), 6);
-    return;
+function fillRecords(): void {
+  const t0 = load<u64>(template);
+  const t1 = load<u64>(template, 8);
+  const t2 = load<u32>(template, 16);
+  const window = <i32>load<u16>(template, 4); // a series' period
+  const ring = coord == 2;
+  const lapMs = round(lap);
+  const recs = recordAt(0);
+  for (let k = 0; k < targetCount; k++) {
+    const i = <usize>load<u8>(targets + k);
+    const p = recs + i * 20;
+    store<u64>(p, t0);
+    store<u64>(p, t1, 8);
+    store<u32>(p, t2, 16);
+    store<u8>(marks + i, MARKED);
+    if (mode == 3) {
+      const dx = <f64>lx(i) * HALF_SQRT3 - cx; // layoutX(i), layoutY(i)
+      const dy = <f64>ly(i) * 0.5 - cy;
+      const d = Math.sqrt(dx * dx + dy * dy);
+      let deg: f64 = sector;
+      // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
+      if (d > 1 + 1e-9) deg = Math.min(sector, 2 * asinDeg(1 / d) + thickness);
+      let phi = atan2Deg(dy, dx);
+      if (clockwise) phi = -phi;
+      store<u16>(p, <u16>roundIn((wrap(phi, sector) * T) / 360), 4);
+      store<u16>(p, <u16>max(roundIn(deg >= sector ? T / lines : (deg * T) / 360), 1), 6);
+      continue;
+    }
+    // where the front is (rings) when panel i lights and goes dark again, before the shift
+    const v = load<f64>(coordinate + (i << 3));
+    const ra = select<f64>(Math.max(0, v - 1), v, ring);
+    const rb = select<f64>(v + 1 + ringWidth, v + extent, ring);
+    const a = ra - lo;
+    const b = rb - lo;
+    const ia = select<f64>(span - b, a, flip);
+    const ib = select<f64>(span - a, b, flip);
+    if (mode == 0) {
+      // a series' window is at most its lap (wider sweeps merge)
+      const d = max(1, min(roundIn((ib - ia) * K), 65535));
+      if (series) store<u16>(p, <u16>min(d, window), 6);
+      else store<u16>(p, <u16>d, 12);
+      const delay = min(roundIn(ia * K), 65535);
+      store<u16>(p, <u16>delay, 14);
+      // starts after the longest delay: not sent
+      if (delay == 65535) store<u8>(marks + i, 0);
+    } else if (mode == 1) {
+      store<u16>(p, <u16>roundIn(wrap(((ia + ib) / 2) * K, lap)), 4);
+      store<u16>(p, <u16>max(min(roundIn((ib - ia) * K), lapMs), 1), 6);
+    } else store<u16>(p, <u16>roundIn(ia * K), 4);
   }
-  // where the front is (rings) when panel i lights and goes dark again, before the shift
-  const v = load<f64>(coordinate + ((<usize>i) << 3));
-  let ra = v;
-  let rb = v + extent;
-  if (coord == 2) {
-    ra = Math.max(0, v - 1);
-    rb = v + 1 + ringWidth;
-  }
-  const a = ra - lo;
-  const b = rb - lo;
-  const ia = flip ? span - b : a;
-  const ib = flip ? span - a : b;
-  if (mode == 0) {
-    // round() written out: this runs for every panel, and a call costs the interpreter more than
-    // the rounding. A series' window is at most its lap (wider sweeps merge).
-    const d = max(1, min(<i32>Math.floor((ib - ia) * K + 0.5), 65535));
-    if (series) store<u16>(p, <u16>min(d, load<u16>(template, 4)), 6);
-    else store<u16>(p, <u16>d, 12);
-    store<u16>(p, <u16>min(<i32>Math.floor(ia * K + 0.5), 65535), 14);
-  } else if (mode == 1) {
-    store<u16>(p, <u16>round(wrap(((ia + ib) / 2) * K, lap)), 4);
-    store<u16>(p, <u16>max(min(round((ib - ia) * K), round(lap)), 1), 6);
-  } else store<u16>(p, <u16>round(ia * K), 4);
+  includeRange(<i32>load<u8>(targets), <i32>load<u8>(targets + targetCount - 1));
 }
 
 function sendRecord(p: usize, address: u8): void {
@@ -223,18 +291,21 @@ function sendRecord(p: usize, address: u8): void {
   send(address, T_ANIM_PREPARE);
 }
 
-/** Word `wi` of the target set at `words`: panels 32·wi to 32·wi + 31 (0 and those beyond `count`
- * cleared), walked bit by bit by the per-panel loops (no test per panel). */
-function targetWord(words: usize, wi: i32): u32 {
-  let b = load<u32>(words + ((<usize>wi) << 2));
-  if (wi == 0) b &= ~1;
-  if (wi == count >> 5) b &= <u32>(((<u64>2) << (count & 31)) - 1);
-  return b;
-}
-
 /** Panel i is in the target set whose words start at `words` (targeting.ts bitsets). */
 function targeted(words: usize, i: i32): bool {
   return ((load<u32>(words + (((<usize>i) >> 5) << 2)) >>> (i & 31)) & 1) != 0;
+}
+
+/** The target set's panels (1 to `count`) into `targets`, walked a word at a time. */
+function listTargets(words: usize): void {
+  let n = 0;
+  for (let wi = 0; wi <= count >> 5; wi++) {
+    let b = load<u32>(words + ((<usize>wi) << 2));
+    if (wi == 0) b &= ~1;
+    if (wi == count >> 5) b &= <u32>(((<u64>2) << (count & 31)) - 1);
+    for (; b != 0; b &= b - 1) store<u8>(targets + n++, <u8>((wi << 5) + <i32>ctz(b)));
+  }
+  targetCount = n;
 }
 
 /** Stops and clears group `group` on every panel outside target set `set` (after a broadcast
@@ -249,14 +320,11 @@ export function stopUntargeted(set: i32, group: u8): void {
   }
 }
 
-/** True when every target gets the same pulse as `first`. */
-function uniform(words: usize, first: i32): bool {
-  fill(first, rec0);
-  for (let i = first + 1; i <= count; i++) {
-    if (!targeted(words, i)) continue;
-    fill(i, rec1);
-    if (memory.compare(rec0, rec1, 20) != 0) return false;
-  }
+/** True when every target got the same pulse as the first (fillRecords). */
+function uniform(): bool {
+  const r0 = recordAt(<i32>load<u8>(targets));
+  for (let k = 1; k < targetCount; k++)
+    if (memory.compare(r0, recordAt(<i32>load<u8>(targets + k)), 20) != 0) return false;
   return true;
 }
 
@@ -274,7 +342,6 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   updateLayout();
   const geometric = r.geometric && layoutValid();
   if (k == R_WHEEL && !layoutValid()) return false;
-  const words = changetype<usize>(sets) + ((<usize>set * SET_WORDS) << 2);
   const src = <i32>r.source;
   step = s;
   T = durationMs > 0 ? durationMs : 1000 / speed;
@@ -283,6 +350,9 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   mode = 3;
   L = 1;
   if (src == SRC_LEAVES) findLeaves();
+  // after computeHops: the list takes the bytes of its queue
+  if (k != R_WHEEL && !geometric) computeHops(src, r.panel, false);
+  listTargets(changetype<usize>(sets) + ((<usize>set * SET_WORDS) << 2));
   if (k == R_WHEEL) {
     centre(s);
     lines = <f64>r.lines;
@@ -293,7 +363,6 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   } else {
     const w = <f64>max<u8>(r.width, 1);
     coord = !geometric ? 0 : k == R_RIPPLE ? 2 : 1;
-    if (coord == 0) computeHops(src, r.panel, false);
     if (coord == 1) {
       const k2 = (<i32>r.angle) >> 1; // 2-degree resolution
       ax = cos2(k2);
@@ -303,20 +372,6 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     ringWidth = w;
     extent = k == R_CHASE ? 1 : k == R_BOUNCE ? 0 : w;
     prepareCoordinates(src == SRC_LEAVES);
-    // the shift making the earliest target light at 0; L becomes the latest end
-    // (a panel's start and end grow with its coordinate: from the least and the greatest)
-    let vl = Infinity;
-    let vh = -Infinity;
-    for (let wi = 0; wi <= count >> 5; wi++)
-      for (let b = targetWord(words, wi); b != 0; b &= b - 1) {
-        const v = load<f64>(coordinate + ((<usize>((wi << 5) + <i32>ctz(b))) << 3));
-        vl = Math.min(vl, v);
-        vh = Math.max(vh, v);
-      }
-    lo = coord == 2 ? Math.max(0, vl - 1) : vl;
-    const hi = coord == 2 ? vh + 1 + ringWidth : vh + extent;
-    L = hi - lo;
-    span = L;
     flip = r.reverse;
     if (k == R_BOUNCE) {
       mode = 2;
@@ -336,7 +391,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   }
   K = T / L;
   // the template: what every pulse shares; a one-shot sweep's duration and delay, a window's
-  // centre (and width) are the panel's own (fill)
+  // centre (and width) are the panel's own (fillRecords)
   const p = template;
   store<u8>(p, group);
   store<u8>(p, layer, 1);
@@ -344,8 +399,8 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   store<u8>(p, load<u8>(rec + 1), 3); // animates | blend << 4
   store<u32>(p, 0, 4); // the window (width 0 for one sweep)
   memory.copy(p + 8, rec + 6, 4); // colorTo
-  store<u16>(p, <u16>max(1, min(round(lap), 65535)), 12); // one sweep: fill()
-  // a series: its period, and its duration `count` periods (fill() gives the width)
+  store<u16>(p, <u16>max(1, min(round(lap), 65535)), 12); // one sweep: fillRecords()
+  // a series: its period, and its duration `count` periods (fillRecords gives the width)
   if (series) {
     store<u16>(p, <u16>max(1, min(round(lap), 65535)), 4);
     store<u16>(p, <u16>min(sweeps * <i32>load<u16>(p, 4), 65535), 12);
@@ -353,25 +408,12 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   store<u16>(p, 0, 14);
   memory.copy(p + 16, rec + 10, 4); // rise, fall, from, to
   if (mode == 2) store<u16>(p, <u16>max(min(round(<f64>max<u8>(r.width, 1) * K), 65535), 1), 6);
-  // each panel's record, sent as unicasts or as pulse tables, whichever is smaller (pulse-table.ts)
-  const records = recordAt(0);
-  let first = 0;
-  let last = 0;
-  for (let wi = 0; wi <= count >> 5; wi++)
-    for (let b = targetWord(words, wi); b != 0; b &= b - 1) {
-      const i = (wi << 5) + <i32>ctz(b);
-      const r = records + <usize>i * 20;
-      fill(i, r);
-      if (first == 0) first = i;
-      last = i;
-      if (mode == 0 && load<u16>(r, 14) == 65535) continue; // starts after the longest delay
-      store<u8>(marks + i, MARKED);
-    }
-  includeRange(first, last);
+  // each target's record, sent as unicasts or as pulse tables, whichever is smaller (pulse-table.ts)
+  fillRecords();
   // an identical pulse on every target: a broadcast and a clear to each other panel, when cheaper
-  if (t < count && 25 + 7 * (count - t) < plan(count) && uniform(words, first)) {
+  if (t < count && 25 + 7 * (count - t) < plan(count) && uniform()) {
     forget();
-    sendRecord(rec0, ADDR_BROADCAST); // uniform() left first's pulse there
+    sendRecord(recordAt(<i32>load<u8>(targets)), ADDR_BROADCAST);
     stopUntargeted(set, group);
   } else sendPrepares(count);
   sendAnimStart(group, 1);

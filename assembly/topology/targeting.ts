@@ -37,9 +37,14 @@ export function setCopy(dst: i32, src: i32): void {
   for (let i = 0; i < SET_WORDS; i++) sets[dst * SET_WORDS + i] = sets[src * SET_WORDS + i];
 }
 
+/** Panels 1 to `count`, a word at a time (no call per panel: every layer without `panels`). */
 function setAllPanels(s: i32): void {
-  setClear(s);
-  for (let p = 1; p <= count; p++) setAdd(s, p);
+  for (let i = 0; i < SET_WORDS; i++) {
+    const n = count - (i << 5); // panels from 32·i on
+    let w: u32 = n >= 31 ? <u32>-1 : n < 0 ? 0 : <u32>(((<u64>2) << n) - 1);
+    if (i == 0) w &= ~1;
+    unchecked((sets[s * SET_WORDS + i] = w));
+  }
 }
 
 /** Resolves the selector next in the compiled form being read (playback/bytes.ts) into set `out`
@@ -58,6 +63,7 @@ function resolve(out: i32, level: i32): void {
   if (op < S.SEL_LIST) {
     // a string form: one walk over the canonical positions k (panel order[k]); all, first, last and
     // fraction take the positions [a, b)
+    if (op == S.SEL_ALL) return setAllPanels(out);
     let a = 0;
     let b = count;
     if (op == S.SEL_FRACTION) {
