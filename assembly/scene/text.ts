@@ -5,6 +5,7 @@
 import { J_STRING, J_TRUE, J_FALSE, J_NUMBER } from "../json/reader";
 import { kind, text, textBytes, numberInteger, numberValue } from "../json/stream";
 import { fail, failMessage, validationError, resetErrors, nameOfKind } from "../json/validate";
+import { arenaTop, arenaKeepLast } from "../rt/arena";
 
 /** The UTF-16 length of `s`, read from its header (no String#length call: these run for every key
  * and name). */
@@ -154,7 +155,11 @@ function noteError(): void {
 export function gate(version: i32, what: string, needs: string = " needs"): bool {
   if (schemaKnown) return schema >= version || bad(what + needs + " schemaVersion " + version.toString() + " or later");
   if (version > 1 && version < 16 && gateMessage[version] === null) {
-    gateMessage[version] = here() + ": " + what + needs + " schemaVersion " + version.toString() + " or later";
+    // one string kept per version, without the partial ones (a document with its schemaVersion last
+    // records up to 15)
+    const mark = arenaTop();
+    const message = here() + ": " + what + needs + " schemaVersion " + version.toString() + " or later";
+    gateMessage[version] = arenaKeepLast(mark, message);
     gateOrder[version] = gates++;
   }
   return true;
