@@ -32,6 +32,7 @@ import { wake, wakeUp, wakeDone, WAKE_QUEUE, WAKE_PLAYBACK, WAKE_DISCOVERY, WAKE
 import { WAKE_MIRROR, WAKE_MQTT, WAKE_STATE, WAKE_FIRMWARE } from "./wake";
 import { flashTick, flashIdle } from "../firmware/flash";
 import { serialTick, serialIdle } from "../firmware/serial";
+import { arenaTop, arenaBack } from "../rt/arena";
 
 /** The library version MQTT last looked at (main.ts core_tick reads it too). */
 export let seenLibrary: u32 = 0;
@@ -56,6 +57,10 @@ export function runLoop(): void {
   // queued work may start playback or change what MQTT publishes (brightness): both look
   if (worked) wakeUp(WAKE_PLAYBACK | WAKE_MQTT);
   wakeDone(WAKE_QUEUE);
+  // each item's garbage is given back before the next (rt/arena.ts arenaBack): 16 queued appearance
+  // changes, each loading its palette, would not fit one page together; what an item keeps is in
+  // static memory and kept slots
+  const mark = arenaTop();
   let item = dequeue();
   while (item) {
     switch (item.kind) {
@@ -98,6 +103,7 @@ export function runLoop(): void {
         if (!refreshSceneLook()) sendPalette(activePalette());
         break;
     }
+    arenaBack(mark);
     item = dequeue();
   }
   if (worked) appearanceCaughtUp();

@@ -50,7 +50,7 @@ export let paletteName: string | null = null;
 // the names outlive the export that loaded the scene: fixed slots allocated at start-up (rt/arena.ts)
 const paletteKept = keepSlot(64);
 const slotKept = new StaticArray<string>(MAX_LAYERS + 1);
-for (let k = 0; k <= MAX_LAYERS; k++) slotKept[k] = keepSlot(64);
+for (let k = 1; k <= MAX_LAYERS; k++) slotKept[k] = keepSlot(64); // slot 0 is paletteName's
 
 // ---- compiling: the scene pass's items into bytes -------------------------------------------------
 

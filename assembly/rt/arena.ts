@@ -177,6 +177,22 @@ export function arenaBack(mark: usize): void {
   top = mark;
 }
 
+/** Keeps `s`, the last string made, and gives back what was allocated since `mark` (an arenaTop() of
+ * the same export) before it: the partial strings of a message built by concatenation. `s` moves
+ * down to `mark`; nothing else allocated since the mark may be used after. */
+export function arenaKeepLast(mark: usize, s: string): string {
+  const old = changetype<usize>(s);
+  const n = (<usize>s.length) << 1;
+  if (mark < floor || mark > old || old + n > top) return s;
+  const end = top;
+  top = mark;
+  // the new block's headers lie below the old string's bytes (at or above mark): the copy is a move
+  const p = arenaNew(n, idof<string>());
+  memory.copy(p, old, n);
+  if (!ASC_NO_ASSERT && end > top) memory.fill(top, POISON, end - top);
+  return changetype<string>(p);
+}
+
 /** Holds everything below `end` across exports (an HTTP body between core_http_begin and its
  * dispatch); 0 lets the floor go back to start-up's. */
 export function arenaHold(end: usize): void {

@@ -5,6 +5,7 @@
 import { J_STRING, J_TRUE, J_FALSE, J_NUMBER } from "../json/reader";
 import { kind, text, textBytes, numberInteger, numberValue } from "../json/stream";
 import { fail, failMessage, validationError, resetErrors, nameOfKind } from "../json/validate";
+import { arenaTop, arenaKeepLast } from "../rt/arena";
 
 /** The UTF-16 length of `s`, read from its header (no String#length call: these run for every key
  * and name). */
@@ -154,7 +155,11 @@ function noteError(): void {
 export function gate(version: i32, what: string, needs: string = " needs"): bool {
   if (schemaKnown) return schema >= version || bad(what + needs + " schemaVersion " + version.toString() + " or later");
   if (version > 1 && version < 16 && gateMessage[version] === null) {
-    gateMessage[version] = here() + ": " + what + needs + " schemaVersion " + version.toString() + " or later";
+    // one string kept per version, without the partial ones (a document with its schemaVersion last
+    // records up to 15)
+    const mark = arenaTop();
+    const message = here() + ": " + what + needs + " schemaVersion " + version.toString() + " or later";
+    gateMessage[version] = arenaKeepLast(mark, message);
     gateOrder[version] = gates++;
   }
   return true;
@@ -220,11 +225,23 @@ export function nameIndex(names: StaticArray<string>): i32 {
   return -1;
 }
 
-/** "a, b, c". */
+/** "a, b, c", made as one string: a concatenation per name (or StaticArray#join, which the
+ * optimised build makes of concatenations) keeps every partial list, 10 KB for a step's. */
 export function list(names: StaticArray<string>): string {
-  let s = "";
-  for (let k = 0; k < names.length; k++) s += (k == 0 ? "" : ", ") + names[k];
-  return s;
+  let units = 0;
+  for (let k = 0; k < names.length; k++) units += names[k].length + (k > 0 ? 2 : 0);
+  const out = changetype<usize>(__new((<usize>units) << 1, idof<string>()));
+  let at = out;
+  for (let k = 0; k < names.length; k++) {
+    if (k > 0) {
+      store<u32>(at, 0x0020002c); // ", "
+      at += 4;
+    }
+    const n = (<usize>names[k].length) << 1;
+    memory.copy(at, changetype<usize>(names[k]), n);
+    at += n;
+  }
+  return changetype<string>(out);
 }
 
 // ---- fast key lookup -----------------------------------------------------------------------------
