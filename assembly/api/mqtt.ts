@@ -7,7 +7,6 @@ import {
   brokerMissing,
   commitMqtt,
   writeMqttSettings,
-  KEYS,
   MqttConfig,
   mqtt,
   topicPrefix,
@@ -56,5 +55,5 @@ export function applyMqtt(req: u32, c: MqttConfig | null): bool {
 }
 
 export function patchMqtt(req: u32, _param: string, _body: usize, _len: u32): void {
-  if (applyMqtt(req, parseMqttPatch(jsonBody(req), KEYS))) getMqtt(req, "", 0, 0);
+  if (applyMqtt(req, parseMqttPatch(jsonBody(req)))) getMqtt(req, "", 0, 0);
 }

@@ -98,13 +98,13 @@ function noPanel(req: u32, address: i32): void {
 export function putPanelOn(req: u32, segment: string, _body: usize, _len: u32): void {
   const address = parseAddress(segment);
   if (!tree.exists(address)) return noPanel(req, address);
-  if (!checkFields(jsonBody(req), VALUE_KEYS, VALUE_KEYS, ONE_FIELD, 1, field)) return sendInvalid(req);
+  if (!checkFields(jsonBody(req), VALUE_KEYS, ONE_FIELD, 1, field)) return sendInvalid(req);
   if (queueOrBusy(req, W_PANEL_POWER, address, load<i32>(field))) sendAccepted(req);
 }
 
 export function putPanelColor(req: u32, segment: string, _body: usize, _len: u32): void {
   const address = parseAddress(segment);
   if (!tree.exists(address)) return noPanel(req, address);
-  if (!checkFields(jsonBody(req), COLOR_KEYS, COLOR_KEYS, ONE_FIELD + ROW * 2, 1, field)) return sendInvalid(req);
+  if (!checkFields(jsonBody(req), COLOR_KEYS, ONE_FIELD + ROW * 2, 1, field)) return sendInvalid(req);
   if (queueOrBusy(req, W_PANEL_COLOR, address, load<i32>(field))) sendAccepted(req);
 }

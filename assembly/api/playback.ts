@@ -75,7 +75,7 @@ const TRIGGER_KEYS: StaticArray<string> = ["group", "value"];
 
 export function speed(req: u32, _param: string, _body: usize, _len: u32): void {
   if (!powered(req)) return;
-  if (!checkFields(jsonBody(req), SPEED_KEYS, SPEED_KEYS, 0, 0, 0)) return sendInvalid(req);
+  if (!checkFields(jsonBody(req), SPEED_KEYS, 0, 0, 0)) return sendInvalid(req);
   const x = present != 0 && kindAt(0) == J_NUMBER ? numberAt(0) : -1;
   if (!(x >= 0.1 && x <= 10.0)) {
     fail("speed", "must be a number 0.1-10.0");
@@ -93,7 +93,7 @@ export function speed(req: u32, _param: string, _body: usize, _len: u32): void {
 /** {group: 1-254 or a layer name of the playing scene, value: 0-255}. */
 export function trigger(req: u32, _param: string, _body: usize, _len: u32): void {
   if (!powered(req)) return;
-  if (!checkFields(jsonBody(req), TRIGGER_KEYS, TRIGGER_KEYS, 0, 0, 0)) return sendInvalid(req);
+  if (!checkFields(jsonBody(req), TRIGGER_KEYS, 0, 0, 0)) return sendInvalid(req);
   if ((present & 2) == 0 || !intAt(1, 0, 255)) {
     fail("value", "must be an integer 0-255");
     return sendInvalid(req);

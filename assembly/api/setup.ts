@@ -13,7 +13,8 @@ import { applyMqtt } from "./mqtt";
 import { parseMqttPatch, MqttConfig } from "../mqtt/config";
 import { mqttAvailable } from "../mqtt/service";
 
-const MQTT_FIELDS: StaticArray<string> = ["enabled", "brokerDiscovery", "broker", "port", "username", "password"];
+/** The mqtt part takes the first six of the MQTT settings' keys (not the topic prefixes). */
+const MQTT_FIELDS = 6;
 const KEYS: StaticArray<string> = ["ssid", "password", "mqtt"];
 
 const MQTT = 2;
@@ -41,7 +42,7 @@ function readMqtt(_k: i32, kind: u32, target: usize): void {
 
 export function postSetup(req: u32, _param: string, _body: usize, _len: u32): void {
   const c = new Credentials();
-  if (!checkFields(jsonBody(req), KEYS, KEYS, ROWS, 2, changetype<usize>(c), readMqtt)) return sendInvalid(req);
+  if (!checkFields(jsonBody(req), KEYS, ROWS, 2, changetype<usize>(c), readMqtt)) return sendInvalid(req);
   const ssid = String.UTF8.encode(c.ssid);
   const pass = String.UTF8.encode(c.password);
   const m = (present & (1 << MQTT)) != 0;

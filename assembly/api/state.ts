@@ -31,7 +31,7 @@ const ROWS = memory.data<u16>([0, F_BOOL | F_REQUIRED, 0, 0, 0]); // isOn, into 
 const on = memory.data(1);
 
 export function postPower(req: u32, _param: string, _body: usize, _len: u32): void {
-  if (!checkFields(jsonBody(req), KEYS, KEYS, ROWS, 1, on)) return sendInvalid(req);
+  if (!checkFields(jsonBody(req), KEYS, ROWS, 1, on)) return sendInvalid(req);
   const isOn = load<bool>(on);
   if (!queueHasRoom(req)) return;
   // stored before the answer (powerStateOnBoot 2 restores it); the tick stores it again on a change

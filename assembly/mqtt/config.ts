@@ -2,7 +2,7 @@
 // shape plus the password, and read back through the same validation. An empty topicPrefix or
 // discoveryPrefix means the default (`tessera/<hostname>`, `homeassistant`).
 import { fail } from "../json/validate";
-import { checkFields, present, F_BOOL, F_INT, F_TEXT, F_TOPIC } from "../json/fields";
+import { checkFields, skipOwn, present, F_BOOL, F_INT, F_TEXT, F_TOPIC } from "../json/fields";
 import * as w from "../json/writer";
 import { fill } from "../json/template";
 import * as t from "../generated/text";
@@ -88,11 +88,11 @@ const ROWS = memory.data<u16>([
 ]);
 
 /** Applies the members of the object whose start value() has just read (kind `kind`; among KEYS,
- * `allowed` ones) onto a copy of the settings; null after recording the first problem. An empty
+ * the first `accepted` ones) onto a copy of the settings; null after recording the first problem. An empty
  * password keeps the stored one; an empty username drops it. */
-export function parseMqttPatch(kind: u32, allowed: StaticArray<string> = KEYS): MqttConfig | null {
+export function parseMqttPatch(kind: u32, accepted: i32 = 8): MqttConfig | null {
   const c = mqtt.copy();
-  if (!checkFields(kind, allowed, KEYS, ROWS, 8, changetype<usize>(c))) return null;
+  if (!checkFields(kind, KEYS, ROWS, 8, changetype<usize>(c), skipOwn, accepted)) return null;
   const given = (present & (1 << 5)) != 0 && c.password.length > 0; // KEYS[5]: password
   if (c.password.length == 0) c.password = mqtt.password;
   // MQTT sends a password only with a user name: without one a stored password is dropped

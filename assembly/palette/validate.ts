@@ -15,7 +15,7 @@
 // "<path>: <rule>".
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
-import { expectKind, colorRead, fail, nameOfKind, takeError, validationError } from "../json/validate";
+import { expectKind, colorRead, fail, nameOfKind } from "../json/validate";
 import { checkFields, present, problem, kindAt, stringAt, F_EQUALS } from "../json/fields";
 import { MAX_STOPS } from "./palette";
 
@@ -43,7 +43,7 @@ let read: Read | null = null; // made per document (nothing is allocated at star
 export function validatePalette(kind: u32): bool {
   const r = new Read();
   read = r;
-  if (!checkFields(kind, KEYS, KEYS, ROWS, 1, changetype<usize>(r), readStops)) return false;
+  if (!checkFields(kind, KEYS, ROWS, 1, changetype<usize>(r), readStops)) return false;
   if ((present & (1 << NAME)) == 0) return fail("name", "required");
   if (!checkName()) return false;
   if ((present & (1 << STOPS)) == 0) return fail("stops", "required");
@@ -80,21 +80,15 @@ function checkName(): bool {
   return true;
 }
 
-/** stops, as it streams: 1-16 stops [position, "#RRGGBB"] (the count is checked first), positions
- * strictly increasing, the first 0 and the last 255. The last stop is known only when the array
- * closes: a stop whose only fault may be that it is not 255 waits for the next one. */
+/** stops, as it streams: each stop's position and colour are kept as they come (-1: not valid, a
+ * position of -2: not a pair), then checked in order once the count is known: 1-16 stops
+ * [position, "#RRGGBB"], positions strictly increasing, the first 0 and the last 255. */
 function readStops(k: i32, kind: u32, target: usize): void {
   if (k != STOPS) return S.skipRest(kind);
   if (!expectKind(J_ARRAY, "stops", "an array")) return S.skipRest(kind);
-  const out = new StaticArray<u32>(MAX_STOPS);
+  const got = new StaticArray<i32>(MAX_STOPS * 2);
   let n = 0;
-  let prev = -1;
-  let held = false; // stop n - 1 is fine unless it is the last and its position is not 255
-  let heldColor = -1;
   while (S.element()) {
-    if (held && heldColor < 0) fail(stopPath(n - 1, 1), 'must be a colour "#RRGGBB"');
-    held = false;
-    const i = n++;
     const e = S.value();
     let items = 0;
     let pos = -1;
@@ -108,25 +102,37 @@ function readStops(k: i32, kind: u32, target: usize): void {
         items++;
       }
     } else S.skipRest(e);
-    if (validationError().length > 0) continue; // a stop before this one is refused
-    if (e != J_ARRAY || items != 2) fail(stopPath(i, -1), 'must be an array [position, "#RRGGBB"]');
-    else if (pos < 0) fail(stopPath(i, 0), "must be an integer 0-255");
-    else if (i == 0 && pos != 0) fail(stopPath(i, 0), "the first position must be 0");
-    else if (i > 0 && pos <= prev) fail(stopPath(i, 0), "positions must be strictly increasing");
-    else {
-      held = true;
-      heldColor = rgb;
-      prev = pos;
-      if (i < MAX_STOPS) out[i] = ((<u32>pos) << 24) | (<u32>max(rgb, 0));
+    if (n < MAX_STOPS) {
+      got[n * 2] = items == 2 ? pos : -2; // `items` stays 0 for a stop that is not an array
+      got[n * 2 + 1] = rgb;
     }
+    n++;
   }
-  if (held && n > 1 && prev != 255) fail(stopPath(n - 1, 0), "the last position must be 255");
-  else if (held && heldColor < 0) fail(stopPath(n - 1, 1), 'must be a colour "#RRGGBB"');
   if (n < 1 || n > MAX_STOPS) {
-    takeError(); // the count is checked before the stops
     fail("stops", "must have 1-" + MAX_STOPS.toString() + " entries");
+    return;
   }
-  changetype<Read>(target).stops = StaticArray.slice<u32>(out, 0, n);
+  const out = new StaticArray<u32>(n);
+  if (stopsValid(got, out)) changetype<Read>(target).stops = out;
+}
+
+/** Checks the stops read, in order, packing each valid one into `out`; false after the first problem. */
+function stopsValid(got: StaticArray<i32>, out: StaticArray<u32>): bool {
+  const n = out.length;
+  let prev = -1;
+  for (let i = 0; i < n; i++) {
+    const pos = got[i * 2];
+    const rgb = got[i * 2 + 1];
+    if (pos == -2) return fail(stopPath(i, -1), 'must be an array [position, "#RRGGBB"]');
+    if (pos < 0) return fail(stopPath(i, 0), "must be an integer 0-255");
+    if (i == 0 && pos != 0) return fail(stopPath(i, 0), "the first position must be 0");
+    if (i > 0 && pos <= prev) return fail(stopPath(i, 0), "positions must be strictly increasing");
+    if (i > 0 && i == n - 1 && pos != 255) return fail(stopPath(i, 0), "the last position must be 255");
+    if (rgb < 0) return fail(stopPath(i, 1), 'must be a colour "#RRGGBB"');
+    out[i] = ((<u32>pos) << 24) | (<u32>rgb);
+    prev = pos;
+  }
+  return true;
 }
 
 function stopPath(i: i32, k: i32): string {

@@ -46,7 +46,7 @@ function fields(s: string): string {
   source = String.UTF8.encode(s);
   resetErrors();
   openMemory(changetype<usize>(source), source.byteLength);
-  const ok = checkFields(value(), AB, AB, 0, 0, 0);
+  const ok = checkFields(value(), AB, 0, 0, 0);
   return broken ? errorReason() : ok ? "ok" : validationError();
 }
 
