@@ -133,20 +133,23 @@ export function plan(all: i32): i32 {
   let d0: u64 = 0;
   let d1: u64 = 0;
   let d2: u32 = 0;
-  let b: usize = 0;
-  for (let p = lo; p <= hi; p++) {
-    if (load<u8>(marks + p) == 0) continue;
-    store<u8>(marks + p, MARKED);
-    n++;
-    const r = recs + <usize>p * REC;
-    if (base == 0) {
-      base = p;
-      b = r;
-    }
-    d0 |= load<u64>(r) ^ load<u64>(b);
-    d1 |= load<u64>(r, 8) ^ load<u64>(b, 8);
-    d2 |= load<u32>(r, 16) ^ load<u32>(b, 16);
-  }
+  // the first included record, then every one without a branch (WAMR's classic interpreter looks
+  // up where every `if` ends): a record left out adds nothing
+  let p = lo;
+  while (p <= hi && load<u8>(marks + p) == 0) p++;
+  base = p <= hi ? p : 0;
+  const b = recs + <usize>p * REC;
+  if (base != 0)
+    do {
+      const on = load<u8>(marks + p) != 0;
+      store<u8>(marks + p, <u8>on); // MARKED
+      n += <i32>on;
+      const r = recs + <usize>p * REC;
+      const keep = -(<u64>on);
+      d0 |= (load<u64>(r) ^ load<u64>(b)) & keep;
+      d1 |= (load<u64>(r, 8) ^ load<u64>(b, 8)) & keep;
+      d2 |= (load<u32>(r, 16) ^ load<u32>(b, 16)) & (<u32>keep);
+    } while (++p <= hi);
   mask = 0;
   // word w (bits 1-9; word 0 is group and layer, the same in every record) from its 16-bit lane
   for (let w: u32 = 1; w < 10; w++) {
@@ -160,11 +163,13 @@ export function plan(all: i32): i32 {
   if (mask == 0) mask = 1 << 7; // the same record on some panels: the delay word marks them
   w0 = <usize>((31 - clz(mask)) << 1);
   // in the table: included, and its last carried word can be told from the "left out" marker
-  for (let p = lo; p <= hi; p++) {
-    if (load<u8>(marks + p) == 0 || load<u16>(recs + <usize>p * REC + w0) == TABLE_SKIP) continue;
-    store<u8>(marks + p, IN_TABLE);
-    m++;
-  }
+  p = base;
+  do {
+    const mark = load<u8>(marks + p);
+    const carried = (<i32>(mark != 0)) & (<i32>(load<u16>(recs + <usize>p * REC + w0) != TABLE_SKIP));
+    store<u8>(marks + p, select<u8>(IN_TABLE, mark, carried));
+    m += carried;
+  } while (++p <= hi);
   if (m == 0) return planned;
   // the tables' bytes: counted by their packets, or, when every panel of the range is in the table
   // (no gap to weigh), full packets of `per` entries
@@ -203,7 +208,8 @@ export function sendPrepares(all: i32): i32 {
     putRecord(0);
     send(ADDR_BROADCAST, T_ANIM_PREPARE);
   }
-  if (!allSame) {
+  // the rest as unicasts (none when the table carries every record)
+  if (!allSame && !(useTable && m == n)) {
     for (let p = lo; p <= hi; p++) {
       const k = load<u8>(marks + p);
       if (k == 0 || (useTable && k == IN_TABLE)) continue;

@@ -9,7 +9,7 @@ import { sets, setCount, SET_WORDS } from "../topology/targeting";
 import { count, root, children } from "../topology/rooted";
 import { MAX_PANELS } from "../topology/tree";
 import { computeHops, hops, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
-import { updateLayout, layoutValid, layoutX, layoutY, IX, IY, HALF_SQRT3 } from "./layout";
+import { updateLayout, layoutValid, layoutX, layoutY, latticeX, IX, IY, HALF_SQRT3 } from "./layout";
 import { R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE, R_RAIN } from "./fields";
 import * as f from "./fields";
 import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
@@ -59,7 +59,6 @@ let leafCount = 0;
 const targets = SCRATCH + START_TARGETS;
 let targetCount = 0;
 
-
 function gcd(a: i32, b: i32): i32 {
   while (b != 0) {
     const r = a % b;
@@ -71,29 +70,6 @@ function gcd(a: i32, b: i32): i32 {
 
 function round(v: f64): i32 {
   return <i32>Math.floor(v + 0.5);
-}
-
-// The per-target loops' own copies of round() and layout.ts's latticeX/Y: a call costs the
-// interpreter more than the arithmetic.
-@inline
-function roundIn(v: f64): i32 {
-  return <i32>Math.floor(v + 0.5);
-}
-
-/** v modulo m, in [0, m) (no f64 `%`, which would pull in fmod). */
-@inline
-function wrap(v: f64, m: f64): f64 {
-  return v - Math.floor(v / m) * m;
-}
-
-@inline
-function lx(i: usize): i32 {
-  return load<i16>(IX + (i << 1));
-}
-
-@inline
-function ly(i: usize): i32 {
-  return load<i16>(IY + (i << 1));
 }
 
 function findLeaves(): void {
@@ -129,11 +105,11 @@ function centre(s: i32): void {
 function sortLeavesByX(): void {
   for (let k = 1; k < leafCount; k++) {
     const q = load<u8>(leaves + k);
-    const xq = lx(<usize>q);
+    const xq = latticeX(<i32>q);
     let j = k;
     for (; j > 0; j--) {
       const r = load<u8>(leaves + j - 1);
-      if (lx(<usize>r) <= xq) break;
+      if (latticeX(<i32>r) <= xq) break;
       store<u8>(leaves + j, r);
     }
     store<u8>(leaves + j, q);
@@ -146,59 +122,41 @@ function sortLeavesByX(): void {
  * steps), the floating-point distance worked out only for the nearest (and ties, whose float
  * values may differ in the last bit: the least of theirs, whatever the order). The leaves are
  * sorted by x, so each panel looks only at those whose 3·dx² alone is not beyond the best so far,
- * outwards from its own x. One loop per kind, so a target costs no test of the kind. */
+ * outwards from its own x. */
 function prepareCoordinates(perLeaf: bool): void {
+  if (perLeaf && coord == 2) sortLeavesByX();
   let vl = Infinity;
   let vh = -Infinity;
-  if (coord == 0) {
-    for (let k = 0; k < targetCount; k++) {
-      const i = <usize>load<u8>(targets + k);
-      const v = <f64>load<u8>(hops + i);
-      store<f64>(coordinate + (i << 3), v);
-      vl = Math.min(vl, v);
-      vh = Math.max(vh, v);
-    }
-  } else if (coord == 1) {
-    for (let k = 0; k < targetCount; k++) {
-      const i = <usize>load<u8>(targets + k);
-      const v = <f64>lx(i) * HALF_SQRT3 * ax + <f64>ly(i) * 0.5 * ay;
-      store<f64>(coordinate + (i << 3), v);
-      vl = Math.min(vl, v);
-      vh = Math.max(vh, v);
-    }
-  } else if (!perLeaf) {
-    for (let k = 0; k < targetCount; k++) {
-      const i = <usize>load<u8>(targets + k);
-      const dx = <f64>lx(i) * HALF_SQRT3 - cx;
-      const dy = <f64>ly(i) * 0.5 - cy;
-      const v = Math.sqrt(dx * dx + dy * dy);
-      store<f64>(coordinate + (i << 3), v);
-      vl = Math.min(vl, v);
-      vh = Math.max(vh, v);
-    }
-  } else {
-    sortLeavesByX();
-    for (let k = 0; k < targetCount; k++) {
-      const i = <usize>load<u8>(targets + k);
-      const xi = lx(i);
-      const yi = ly(i);
-      const fx = <f64>xi * HALF_SQRT3; // layoutX(i)
-      const fy = <f64>yi * 0.5;
-      let v: f64 = Infinity;
+  let k = 0;
+  do {
+    const i = <usize>load<u8>(targets + k);
+    const xi = <i32>load<i16>(IX + (i << 1));
+    const yi = <i32>load<i16>(IY + (i << 1));
+    const fx = <f64>xi * HALF_SQRT3; // layoutX(i)
+    const fy = <f64>yi * 0.5;
+    let v: f64;
+    if (coord == 0) v = <f64>load<u8>(hops + i);
+    else if (coord == 1) v = fx * ax + fy * ay;
+    else if (!perLeaf) {
+      const dx = fx - cx;
+      const dy = fy - cy;
+      v = Math.sqrt(dx * dx + dy * dy);
+    } else {
+      v = Infinity;
       let best = i32.MAX_VALUE;
       // the first leaf at or right of xi, then rightwards and leftwards from there
       let a = 0;
       let b = leafCount;
       while (a < b) {
         const m = (a + b) >> 1;
-        if (lx(<usize>load<u8>(leaves + m)) < xi) a = m + 1;
+        if (<i32>load<i16>(IX + ((<usize>load<u8>(leaves + m)) << 1)) < xi) a = m + 1;
         else b = m;
       }
       for (let s = 1; s >= -1; s -= 2) {
         for (let j = s > 0 ? a : a - 1; j >= 0 && j < leafCount; j += s) {
           const q = <usize>load<u8>(leaves + j);
-          const xq = lx(q);
-          const yq = ly(q);
+          const xq = <i32>load<i16>(IX + (q << 1));
+          const yq = <i32>load<i16>(IY + (q << 1));
           const ex = 3 * (xi - xq) * (xi - xq);
           if (ex > best) break;
           const e = ex + (yi - yq) * (yi - yq);
@@ -210,11 +168,11 @@ function prepareCoordinates(perLeaf: bool): void {
           best = e;
         }
       }
-      store<f64>(coordinate + (i << 3), v);
-      vl = Math.min(vl, v);
-      vh = Math.max(vh, v);
     }
-  }
+    store<f64>(coordinate + (i << 3), v);
+    vl = Math.min(vl, v);
+    vh = Math.max(vh, v);
+  } while (++k < targetCount);
   // the shift making the earliest target light at 0; L becomes the latest end
   // (a panel's start and end grow with its coordinate: from the least and the greatest)
   lo = coord == 2 ? Math.max(0, vl - 1) : vl;
@@ -234,14 +192,18 @@ function prepareCoordinates(perLeaf: bool): void {
  * but WHEEL's trigonometry.
  */
 function fillRecords(): void {
+  const n = targetCount; // at least 1
   const t0 = load<u64>(template);
   const t1 = load<u64>(template, 8);
   const t2 = load<u32>(template, 16);
   const window = <i32>load<u16>(template, 4); // a series' period
+  const width = select<usize>(6, 12, series); // where a one-shot sweep's window or duration goes
   const ring = coord == 2;
   const lapMs = round(lap);
   const recs = recordAt(0);
-  for (let k = 0; k < targetCount; k++) {
+  // do-while loops with few branches: WAMR's classic interpreter looks up where every `if` ends
+  let k = 0;
+  do {
     const i = <usize>load<u8>(targets + k);
     const p = recs + i * 20;
     store<u64>(p, t0);
@@ -249,41 +211,42 @@ function fillRecords(): void {
     store<u32>(p, t2, 16);
     store<u8>(marks + i, MARKED);
     if (mode == 3) {
-      const dx = <f64>lx(i) * HALF_SQRT3 - cx; // layoutX(i), layoutY(i)
-      const dy = <f64>ly(i) * 0.5 - cy;
+      const dx = <f64>load<i16>(IX + (i << 1)) * HALF_SQRT3 - cx; // layoutX(i), layoutY(i)
+      const dy = <f64>load<i16>(IY + (i << 1)) * 0.5 - cy;
       const d = Math.sqrt(dx * dx + dy * dy);
       let deg: f64 = sector;
       // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
       if (d > 1 + 1e-9) deg = Math.min(sector, 2 * asinDeg(1 / d) + thickness);
       let phi = atan2Deg(dy, dx);
-      if (clockwise) phi = -phi;
-      store<u16>(p, <u16>roundIn((wrap(phi, sector) * T) / 360), 4);
-      store<u16>(p, <u16>max(roundIn(deg >= sector ? T / lines : (deg * T) / 360), 1), 6);
-      continue;
+      phi = select<f64>(-phi, phi, clockwise);
+      phi -= Math.floor(phi / sector) * sector; // wrap(phi, sector)
+      store<u16>(p, <u16>(<i32>Math.floor((phi * T) / 360 + 0.5)), 4);
+      store<u16>(p, <u16>max(<i32>Math.floor(deg >= sector ? T / lines : (deg * T) / 360 + 0.5), 1), 6);
+    } else {
+      // where the front is (rings) when panel i lights and goes dark again, before the shift
+      const v = load<f64>(coordinate + (i << 3));
+      const ra = select<f64>(Math.max(0, v - 1), v, ring);
+      const rb = select<f64>(v + 1 + ringWidth, v + extent, ring);
+      const a = ra - lo;
+      const b = rb - lo;
+      const ia = select<f64>(span - b, a, flip);
+      const ib = select<f64>(span - a, b, flip);
+      if (mode == 0) {
+        // a series' window is at most its lap (wider sweeps merge)
+        const d = max(1, min(<i32>Math.floor((ib - ia) * K + 0.5), 65535));
+        store<u16>(p + width, <u16>select(min(d, window), d, series));
+        const delay = min(<i32>Math.floor(ia * K + 0.5), 65535);
+        store<u16>(p, <u16>delay, 14);
+        // starts after the longest delay: not sent
+        store<u8>(marks + i, <u8>(delay != 65535)); // MARKED or 0
+      } else if (mode == 1) {
+        const centre = ((ia + ib) / 2) * K;
+        store<u16>(p, <u16>(<i32>Math.floor(centre - Math.floor(centre / lap) * lap + 0.5)), 4); // wrap(centre, lap)
+        store<u16>(p, <u16>max(min(<i32>Math.floor((ib - ia) * K + 0.5), lapMs), 1), 6);
+      } else store<u16>(p, <u16>(<i32>Math.floor(ia * K + 0.5)), 4);
     }
-    // where the front is (rings) when panel i lights and goes dark again, before the shift
-    const v = load<f64>(coordinate + (i << 3));
-    const ra = select<f64>(Math.max(0, v - 1), v, ring);
-    const rb = select<f64>(v + 1 + ringWidth, v + extent, ring);
-    const a = ra - lo;
-    const b = rb - lo;
-    const ia = select<f64>(span - b, a, flip);
-    const ib = select<f64>(span - a, b, flip);
-    if (mode == 0) {
-      // a series' window is at most its lap (wider sweeps merge)
-      const d = max(1, min(roundIn((ib - ia) * K), 65535));
-      if (series) store<u16>(p, <u16>min(d, window), 6);
-      else store<u16>(p, <u16>d, 12);
-      const delay = min(roundIn(ia * K), 65535);
-      store<u16>(p, <u16>delay, 14);
-      // starts after the longest delay: not sent
-      if (delay == 65535) store<u8>(marks + i, 0);
-    } else if (mode == 1) {
-      store<u16>(p, <u16>roundIn(wrap(((ia + ib) / 2) * K, lap)), 4);
-      store<u16>(p, <u16>max(min(roundIn((ib - ia) * K), lapMs), 1), 6);
-    } else store<u16>(p, <u16>roundIn(ia * K), 4);
-  }
-  includeRange(<i32>load<u8>(targets), <i32>load<u8>(targets + targetCount - 1));
+  } while (++k < n);
+  includeRange(<i32>load<u8>(targets), <i32>load<u8>(targets + n - 1));
 }
 
 function sendRecord(p: usize, address: u8): void {
@@ -337,8 +300,7 @@ function uniform(): bool {
 export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, durationMs: f64, speed: f64): bool {
   const r = f.runnerAt(s);
   const k = r.kind;
-  const t = setCount(set);
-  if (k >= R_RAIN || t == 0 || count == 0) return false;
+  if (k >= R_RAIN || count == 0 || setCount(set) == 0) return false;
   updateLayout();
   const geometric = r.geometric && layoutValid();
   if (k == R_WHEEL && !layoutValid()) return false;
@@ -350,9 +312,11 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   mode = 3;
   L = 1;
   if (src == SRC_LEAVES) findLeaves();
-  // after computeHops: the list takes the bytes of its queue
-  if (k != R_WHEEL && !geometric) computeHops(src, r.panel, false);
+  if (k != R_WHEEL && !geometric) computeHops(src, r.panel);
+  // after computeHops: the list takes the bytes of its queue (none: only bits beyond `count`)
   listTargets(changetype<usize>(sets) + ((<usize>set * SET_WORDS) << 2));
+  const t = targetCount;
+  if (t == 0) return false;
   if (k == R_WHEEL) {
     centre(s);
     lines = <f64>r.lines;
@@ -399,11 +363,12 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   store<u8>(p, load<u8>(rec + 1), 3); // animates | blend << 4
   store<u32>(p, 0, 4); // the window (width 0 for one sweep)
   memory.copy(p + 8, rec + 6, 4); // colorTo
-  store<u16>(p, <u16>max(1, min(round(lap), 65535)), 12); // one sweep: fillRecords()
+  const period = max(1, min(round(lap), 65535));
+  store<u16>(p, <u16>period, 12); // one sweep: fillRecords()
   // a series: its period, and its duration `count` periods (fillRecords gives the width)
   if (series) {
-    store<u16>(p, <u16>max(1, min(round(lap), 65535)), 4);
-    store<u16>(p, <u16>min(sweeps * <i32>load<u16>(p, 4), 65535), 12);
+    store<u16>(p, <u16>period, 4);
+    store<u16>(p, <u16>min(sweeps * period, 65535), 12);
   }
   store<u16>(p, 0, 14);
   memory.copy(p + 16, rec + 10, 4); // rise, fall, from, to

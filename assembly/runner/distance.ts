@@ -13,9 +13,6 @@ export const SRC_ALL: i32 = 3;
 
 /** The coordinate of panel i (1-based) after computeHops: load<u8>(hops + i). */
 export const hops = SCRATCH + START_HOPS;
-/** The largest coordinate over the discovered panels. */
-export let maxHops: i32 = 0;
-
 const queue = SCRATCH + START_QUEUE;
 const UNSEEN: u8 = 255;
 
@@ -32,11 +29,10 @@ export function isLeaf(i: i32): bool {
 
 /**
  * Fills `hops` for a source: `SRC_ROOT` distance from the effective root, `SRC_LEAVES` from the
- * nearest leaf, `SRC_PANEL` from `panel` (unknown: the root), `SRC_ALL` every panel 0. With
- * `reverse` the coordinate is flipped: maxHops − hops.
+ * nearest leaf, `SRC_PANEL` from `panel` (unknown: the root), `SRC_ALL` every panel 0. (`reverse`
+ * flips the sweep's intervals instead, runner/compile.ts.)
  */
-export function computeHops(kind: i32, panel: i32, reverse: bool): void {
-  maxHops = 0;
+export function computeHops(kind: i32, panel: i32): void {
   if (count == 0) return;
   let head = 0;
   let tail = 0;
@@ -65,6 +61,4 @@ export function computeHops(kind: i32, panel: i32, reverse: bool): void {
       store<u8>(queue + tail++, <u8>q);
     }
   }
-  for (let i = 1; i <= count; i++) maxHops = max(maxHops, <i32>load<u8>(hops + i));
-  if (reverse) for (let i = 1; i <= count; i++) store<u8>(hops + i, <u8>(maxHops - load<u8>(hops + i)));
 }

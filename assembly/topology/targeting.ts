@@ -37,14 +37,12 @@ export function setCopy(dst: i32, src: i32): void {
   for (let i = 0; i < SET_WORDS; i++) sets[dst * SET_WORDS + i] = sets[src * SET_WORDS + i];
 }
 
-/** Panels 1 to `count`, a word at a time (no call per panel: every layer without `panels`). */
+/** Panels 1 to `count` as two 64-bit halves (no call per panel: every layer without `panels`). */
 function setAllPanels(s: i32): void {
-  for (let i = 0; i < SET_WORDS; i++) {
-    const n = count - (i << 5); // panels from 32·i on
-    let w: u32 = n >= 31 ? <u32>-1 : n < 0 ? 0 : <u32>(((<u64>2) << n) - 1);
-    if (i == 0) w &= ~1;
-    unchecked((sets[s * SET_WORDS + i] = w));
-  }
+  const w = changetype<usize>(sets) + ((<usize>s * SET_WORDS) << 2);
+  store<u64>(w, count >= 63 ? <u64>-2 : ((<u64>2) << count) - 2); // bit 0 is no panel
+  const c = count - 64;
+  store<u64>(w, c >= 63 ? <u64>-1 : c < 0 ? 0 : ((<u64>2) << c) - 1, 8);
 }
 
 /** Resolves the selector next in the compiled form being read (playback/bytes.ts) into set `out`
