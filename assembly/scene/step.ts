@@ -272,7 +272,7 @@ function duplicate(): bool {
  * for the caller to pop), else false after recording the failure. */
 function otherMember(): bool {
   if (flat && (textIs("group") || textIs("panels"))) {
-    pushKey(""); // (the caller pops; an empty key is no part of a path)
+    pushKey(""); // for the caller to pop: at the root, where the flat step's members are, "" adds nothing to a path
     return flatMember(textIs("group") ? 0 : 1);
   }
   return unknownAt(String.UTF8.decodeUnsafe(text, textLength), list(KEYS) + (flat ? ", group, panels" : ""));
@@ -370,8 +370,8 @@ function applies(k: i32, kind: i32, runner: i32): string {
 /** The integer ranges of step fields: lowest << 16 | highest. */
 const RANGES = memory.data<u32>([0xffff, 0xff, 359, 0x1001e, 0x100ff, 0x10006, 0x100fe]);
 /** Per field (K_*): the schemaVersion it needs << 4 | for an integer, 1 + its index in RANGES (0:
- * not an integer: stepMember's switch lists the integers). The schema rule reads "<key> needs schemaVersion N
- * or later". */
+ * not an integer; stepMember's switch lists the integers). The schema rule reads "<key> needs
+ * schemaVersion N or later". */
 const FORM = memory.data<u8>([
   0, // id (checkId)
   0, // type
