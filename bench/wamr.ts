@@ -307,9 +307,21 @@ function namedCore(dir: string): void {
   fs.copyFileSync(path.join(ROOT, "build/web/web_assets.c"), path.join(dir, "web/web_assets.c"));
 }
 
-export async function benchWamr(
-  options: { profile?: boolean; quick?: boolean; wasmDir?: string } = {},
-): Promise<WamrReport> {
+export interface WamrOptions {
+  profile?: boolean;
+  /** Memory only: no pool build, no wasm3 (a quicker run). */
+  quick?: boolean;
+  /** The directory holding controller.wasm (default build/). */
+  wasmDir?: string;
+  /** Only these flavours (by name, e.g. "classic"), for a quicker focused run. */
+  only?: string[];
+  /** Only this variant ("large" or "small"). */
+  variant?: string;
+  /** Keep the callgrind dumps in this directory (callgrind_annotate them for WAMR's own paths). */
+  keep?: string;
+}
+
+export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> {
   const title = "11. Device fit: the core under WAMR 32-bit (gcc -m32), classic and fast interpreter (and wasm3)";
   const skip = (why: string) => ({ text: `\n${title}\n\nskipped: ${why}` });
   const wamr = process.env.WAMR_ROOT;
@@ -379,6 +391,8 @@ export async function benchWamr(
           wasm3: true,
         },
       );
+    if (options.only) flavours.splice(0, flavours.length, ...flavours.filter((f) => options.only!.includes(f.name)));
+    const variants = options.variant ? VARIANTS.filter((v) => v.name === options.variant) : VARIANTS;
     const binaries = new Map(flavours.map((f) => [f.name, build(f, wasmDir)]));
 
     // Memory, and what each step answered.
@@ -387,7 +401,7 @@ export async function benchWamr(
     const poolRows: string[][] = [];
     const wasm3Rows: string[][] = [];
     for (const flavour of flavours)
-      for (const variant of VARIANTS) {
+      for (const variant of variants) {
         const run = runHarness(binaries.get(flavour.name)!, variant, fixtures);
         if (flavour.pool) {
           const first = run.memory.get("loaded");
@@ -477,12 +491,12 @@ export async function benchWamr(
     else {
       const counts = new Map<string, Map<string, Dump[]>>();
       for (const flavour of flavours.filter((f) => !f.pool))
-        for (const variant of VARIANTS) {
+        for (const variant of variants) {
           const dumps = callgrind(
             binaries.get(flavour.name)!,
             variant,
             fixtures,
-            path.join(work, `cg-${flavour.name}-${variant.name}`),
+            path.join(options.keep ?? work, `cg-${flavour.name}-${variant.name}`),
           );
           const byName = new Map<string, Dump[]>();
           for (const d of dumps) byName.set(d.name, [...(byName.get(d.name) ?? []), d]);
@@ -564,7 +578,9 @@ export async function benchWamr(
         },
         named,
       );
-      const dumps = callgrind(binary, VARIANTS[0], fixtures, path.join(work, "cg-profile"), ["--separate-recs=1"]);
+      const dumps = callgrind(binary, VARIANTS[0], fixtures, path.join(options.keep ?? work, "cg-profile"), [
+        "--separate-recs=1",
+      ]);
       lines.push(
         "",
         "Top wasm functions by inclusive instructions (64-bit wasm2c build of the release core with names, -fno-inline;",
@@ -583,12 +599,17 @@ export async function benchWamr(
 }
 
 // run directly: WAMR_ROOT=... npx tsx bench/wamr.ts [--profile] [--quick] [--wasm-dir=DIR]
+// [--only=classic,fast] [--variant=large] [--keep=<dir>] (a focused run takes a fraction of the time;
+// --keep leaves the callgrind dumps there)
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const wasmDir = process.argv.find((a) => a.startsWith("--wasm-dir="))?.slice("--wasm-dir=".length);
+  const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const report = await benchWamr({
     profile: process.argv.includes("--profile"),
     quick: process.argv.includes("--quick"),
-    wasmDir,
+    wasmDir: arg("wasm-dir"),
+    only: arg("only")?.split(","),
+    variant: arg("variant"),
+    keep: arg("keep") && path.resolve(arg("keep")!),
   });
   console.log(report.text);
 }

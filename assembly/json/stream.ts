@@ -220,14 +220,40 @@ function skipSpace(): i32 {
   }
 }
 
-function open(isObject: bool): void {
-  if (depth >= MAX_DEPTH) return fail(E_DEPTH);
+/** Opens a container (an object when `isObject`) and returns its kind `k`. */
+function open(isObject: bool, k: u32): u32 {
+  kind = k;
+  if (depth >= MAX_DEPTH) {
+    fail(E_DEPTH);
+    return k;
+  }
   const bit: u32 = 1 << depth;
   if (isObject) objects |= bit;
   else objects &= ~bit;
   fresh |= bit;
   depth++;
   wp++;
+  return k;
+}
+
+// WAMR's classic interpreter (the device's) pays for every call, and for every `if` and branch out
+// of a block whose end its small cache has lost: it scans the bytecode for the end. So the paths
+// taken for every token are short and flat here (the next byte read in place, plain strings and
+// small integers scanned in one loop, no call per byte), and the rare paths come after the common
+// one has returned (Binaryen inlines a function called from one place: inlined, its returns become
+// branches over its whole body, so a rare path inlined in front of a common one would be scanned).
+
+/** The next byte that is not white space, or -1 at the end: in place when it is at hand. (A static
+ * method, so that it can be inlined: prettier reads no decorator on a function.) */
+@final
+@unmanaged
+class Next {
+  @inline
+  static byte(): i32 {
+    // (at `we` this reads the byte after the window's data, whose value is not used)
+    const c = select<i32>(<i32>load<u8>(win + wp), -1, wp < we);
+    return c > 0x20 ? c : skipSpace();
+  }
 }
 
 /**
@@ -236,30 +262,59 @@ function open(isObject: bool): void {
  */
 export function value(): u32 {
   pending = false;
-  const c = skipSpace();
-  startedAt = offset();
+  const c = Next.byte();
+  startedAt = base + wp;
   kind = J_NULL;
   echoed = false;
-  if (c == 0x7b) {
-    open(true);
-    kind = J_OBJECT;
-    return kind;
-  }
-  if (c == 0x5b) {
-    open(false);
-    kind = J_ARRAY;
-    return kind;
-  }
+  if (c == 0x7b) return open(true, J_OBJECT);
+  if (c == 0x5b) return open(false, J_ARRAY);
   startCapture();
-  if (c == 0x22) readString();
-  else if (c == 0x74) literal("true", J_TRUE);
-  else if (c == 0x66) literal("false", J_FALSE);
-  else if (c == 0x6e) literal("null", J_NULL);
-  else if (c == 0x2d || (c >= 0x30 && c <= 0x39)) readNumber();
-  else fail(E_VALUE);
+  if (c == 0x22) {
+    readString();
+    return endScalar();
+  }
+  // an integer of 1-9 digits that ends within the window (most of a scene's numbers): at once, its
+  // value without decimalValue; the rest by readNumber
+  const neg: u32 = <u32>(c == 0x2d);
+  const first = wp + neg;
+  let p = first;
+  let v: u32 = 0;
+  let d: u32 = 0;
+  while (p < we) {
+    d = <u32>load<u8>(win + p) - 0x30;
+    if (d > 9) break;
+    v = v * 10 + d;
+    p++;
+  }
+  // it ends in the window, not with a fraction or an exponent; no leading zero; not "-" alone
+  const digits = p - first;
+  const ok = (p < we) & (digits - 1 < 9) & (d != <u32>(0x2e - 0x30)) & ((d | 0x20) != 0x35);
+  if (ok & ((digits == 1) | (load<u8>(win + first) != 0x30))) {
+    numberLength = p - wp;
+    memory.copy(numberText, win + wp, numberLength);
+    numberInteger = true;
+    numberValue = neg ? -(<f64>v) : <f64>v;
+    wp = p;
+    kind = J_NUMBER;
+    return endScalar();
+  }
+  scalar(c);
+  return endScalar();
+}
+
+function endScalar(): u32 {
   endCapture();
   if (broken) kind = J_NULL;
   return kind;
+}
+
+/** A scalar other than a string, its first byte `c`. */
+function scalar(c: i32): void {
+  if (c == 0x74) return literal("true", J_TRUE);
+  if (c == 0x66) return literal("false", J_FALSE);
+  if (c == 0x6e) return literal("null", J_NULL);
+  if (c != 0x2d && <u32>(c - 0x30) > 9) return fail(E_VALUE);
+  readNumber();
 }
 
 /** The next member of the object just opened or being read: true with its key in `text` (its
@@ -267,31 +322,20 @@ export function value(): u32 {
 export function member(): bool {
   if (depth == 0) return false;
   const bit: u32 = 1 << (depth - 1);
-  let c = skipSpace();
-  if (fresh & bit) {
-    fresh &= ~bit;
-    if (c == 0x7d) return close();
-  } else {
-    if (c == 0x7d) return close();
-    if (c != 0x2c) {
-      fail(E_SEPARATOR);
-      return false;
-    }
+  let c = Next.byte();
+  if (c == 0x7d) return close(bit);
+  if (fresh & bit) fresh &= ~bit;
+  else {
+    if (c != 0x2c) return failed(E_SEPARATOR);
     wp++;
-    c = skipSpace();
+    c = Next.byte();
   }
-  if (c != 0x22) {
-    fail(E_KEY);
-    return false;
-  }
-  keyAt = offset();
+  if (c != 0x22) return failed(E_KEY);
+  keyAt = base + wp;
   readString();
   if (broken) return false;
-  keyEnd = offset();
-  if (skipSpace() != 0x3a) {
-    fail(E_COLON);
-    return false;
-  }
+  keyEnd = base + wp;
+  if (Next.byte() != 0x3a) return failed(E_COLON);
   wp++;
   pending = true;
   return true;
@@ -302,20 +346,20 @@ export function member(): bool {
 export function element(): bool {
   if (depth == 0) return false;
   const bit: u32 = 1 << (depth - 1);
-  const c = skipSpace();
-  if (fresh & bit) {
-    fresh &= ~bit;
-    if (c == 0x5d) return close();
-  } else {
-    if (c == 0x5d) return close();
-    if (c != 0x2c) {
-      fail(E_SEPARATOR);
-      return false;
-    }
+  const c = Next.byte();
+  if (c == 0x5d) return close(bit);
+  if (fresh & bit) fresh &= ~bit;
+  else {
+    if (c != 0x2c) return failed(E_SEPARATOR);
     wp++;
   }
   pending = true;
   return true;
+}
+
+function failed(why: u8): bool {
+  fail(why);
+  return false;
 }
 
 /** Where the key member() last read starts (its opening quote) and ends (after its closing one). */
@@ -336,7 +380,8 @@ export function duplicateKey(): void {
   failAt(keyAt, E_DUPLICATE);
 }
 
-function close(): bool {
+function close(bit: u32): bool {
+  fresh &= ~bit;
   wp++;
   depth--;
   return false;
@@ -458,8 +503,36 @@ function hex4(): i32 {
   return v;
 }
 
-/** A string (key or value) from its opening quote, decoded into `text`. */
+/** A string (key or value) from its opening quote, decoded into `text`. Most are plain ASCII that
+ * ends within the window: they are scanned and copied at once, with no call per byte and no blocks
+ * for WAMR's classic interpreter to look up; the rest (escapes, other characters, the window's
+ * end, a refusal) are read again from their start by readStringSlow. */
 function readString(): void {
+  let p = wp + 1;
+  let a: u32 = 0;
+  while (p < we) {
+    a = <u32>load<u8>(win + p);
+    // a quote, a backslash, a control character or a byte beyond ASCII
+    if ((a == 0x22) | (a == 0x5c) | (a - 0x20 >= 0x5f)) break;
+    p++;
+  }
+  if ((a == 0x22) & (p < we)) {
+    const n = p - wp - 1;
+    memory.copy(text, win + wp + 1, min(n, TEXT_CAP));
+    textLength = min(n, TEXT_CAP);
+    textBytes = n;
+    textChars = n;
+    textControl = false;
+    textEscaped = false;
+    wp = p + 1;
+    kind = J_STRING;
+    return;
+  }
+  readStringSlow();
+}
+
+/** The general case, a byte at a time (readString read the plain ones at once). */
+function readStringSlow(): void {
   const quote = offset();
   wp++;
   textLength = 0;
@@ -469,17 +542,6 @@ function readString(): void {
   textEscaped = false;
   let raw: u32 = 0; // source bytes, for the length limit
   while (true) {
-    // a run of plain ASCII within the window, without a call per byte
-    const from = wp;
-    while (wp < we) {
-      const a = <u32>load<u8>(win + wp);
-      if (a == 0x22 || a == 0x5c || a < 0x20 || a >= 0x7f) break;
-      if (textLength < TEXT_CAP) store<u8>(text + textLength++, <u8>a);
-      wp++;
-    }
-    textBytes += wp - from;
-    textChars += wp - from;
-    raw += wp - from;
     const c = peek();
     if (c < 0) return fail(E_END);
     const at = offset();

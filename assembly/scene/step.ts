@@ -179,38 +179,104 @@ export function readStepMembers(li: i32, si: i32): bool {
   const at = li * MAX_STEPS + si;
   stepIdHash[at] = 0;
   stepDuration[at] = 0;
-  for (let k = 0; k < NKEYS; k++) slot[k] = -1;
+  for (let k = 0; k < NKEYS; k++) unchecked((slot[k] = -1));
   given = 0;
   members = 0;
   param0 = 0;
   param1 = 0;
   out.byte(0x7b);
-  while (member()) {
-    const k = lookup(KEYS, KEY_SIGS);
-    if (k < 0) {
-      if (flat && (textIs("group") || textIs("panels"))) {
-        if (!flatMember(textIs("group") ? 0 : 1)) return false;
-        continue;
-      }
-      return unknownAt(String.UTF8.decodeUnsafe(text, textLength), list(KEYS) + (flat ? ", group, panels" : ""));
-    }
-    if (given & (1 << k)) {
-      duplicateKey();
-      return false;
-    }
-    given |= 1 << k;
-    memberKey[members] = k;
-    // originPanel and source write their own key: legacy forms are rewritten
-    if (k != K_ORIGIN_PANEL && k != K_SOURCE) out.field(members == 0);
-    else if (members > 0) out.byte(0x2c);
-    members++;
-    pushKey(KEYS[k]);
-    if (!readField(k, li, si)) return false;
+  // each member by stepMember, a function of its own (it has two callers: Binaryen inlines a function
+  // with one, and inlined, the returns of its switch would become branches over the whole switch,
+  // which WAMR's classic interpreter scans when its small cache of block ends has lost one)
+  if (member()) {
+    if (!stepMember(li, si)) return false;
     pop();
+    while (member()) {
+      if (!stepMember(li, si)) return false;
+      pop();
+    }
   }
   out.release(given & (1 << K_DIRECTIONALITY) ? "" : ',"directionality":"geometric"');
   out.byte(0x7d);
   return finishStep();
+}
+
+/** The member just read (member()), its path pushed (the caller pops it): false after recording
+ * the first problem. */
+function stepMember(li: i32, si: i32): bool {
+  const k = lookup(KEYS, KEY_SIGS);
+  if (k < 0) return otherMember();
+  if (given & (1 << k)) return duplicate();
+  given |= 1 << k;
+  unchecked((memberKey[members] = k));
+  // originPanel and source write their own key: legacy forms are rewritten
+  if ((k != K_ORIGIN_PANEL) & (k != K_SOURCE)) out.field(members == 0);
+  else if (members > 0) out.byte(0x2c);
+  members++;
+  const key = unchecked(KEYS[k]);
+  pushKey(key);
+  const form = <i32>load<u8>(FORM + k);
+  if (!gate(form >> 4, key)) return false;
+  pauseEcho((k == K_ORIGIN_PANEL) | (k == K_SOURCE)); // legacy forms are rewritten
+  value();
+  pauseEcho(false);
+  // by the field's reader: WAMR's classic interpreter finds a case's block end past the cases before
+  // it, so the order is by size over use (in the maximal scene), the small and frequent first
+  switch (k) {
+    case K_LOOP:
+    case K_PINGPONG:
+    case K_REVERSE:
+    case K_REPEAT:
+      return readBoolean(k);
+    case K_DURATION: // the integers of FORM
+    case K_FROM:
+    case K_TO:
+    case K_AMOUNT:
+    case K_ANGLE:
+    case K_WAVE_WIDTH:
+    case K_RIPPLE_WIDTH:
+    case K_WIDTH:
+    case K_COUNT:
+    case K_REPEAT_COUNT:
+    case K_WAVES:
+    case K_SPEED:
+    case K_LINES:
+    case K_THICKNESS:
+    case K_ORIGIN_PANEL:
+      return readInteger(k, li, si);
+    case K_ANIMATES:
+      return readAnimates(k);
+    case K_TYPE:
+      return readType(k);
+    case K_PARAMS:
+      return readParams();
+    case K_RUNNER:
+      return readRunner(k);
+    case K_COLOR:
+    case K_COLOR_TO:
+    case K_COLOR_FROM:
+      return readColorField(k);
+    case K_DIRECTIONALITY:
+      return readDirectionality(k);
+    case K_ID:
+      return readId(li, si);
+  }
+  return readSource();
+}
+
+function duplicate(): bool {
+  duplicateKey();
+  return false;
+}
+
+/** A member that is not a step field: true when it was the flat step's own (read; a segment pushed
+ * for the caller to pop), else false after recording the failure. */
+function otherMember(): bool {
+  if (flat && (textIs("group") || textIs("panels"))) {
+    pushKey(""); // for the caller to pop: at the root, where the flat step's members are, "" adds nothing to a path
+    return flatMember(textIs("group") ? 0 : 1);
+  }
+  return unknownAt(String.UTF8.decodeUnsafe(text, textLength), list(KEYS) + (flat ? ", group, panels" : ""));
 }
 
 /** The rules that need the whole step: its kind, what applies to it, fields together. */
@@ -221,11 +287,13 @@ function finishStep(): bool {
   const kind = type >= 0 ? KIND_LOCAL : runner >= 0 ? KIND_RUNNER : KIND_GAP;
   if (kind == KIND_GAP && !gate(2, "a gap step")) return false;
   if (slot[K_DURATION] < 0) return badAt("duration", "required");
-  for (let i = 0; i < members; i++) {
-    const k = memberKey[i];
-    if (k == K_TYPE || k == K_RUNNER) continue;
-    const rule = applies(k, kind, runner);
-    if (rule.length > 0) return badAt(KEYS[k], rule);
+  if (given & ~allowed(kind, runner)) {
+    for (let i = 0; i < members; i++) {
+      const k = memberKey[i];
+      if (k == K_TYPE || k == K_RUNNER) continue;
+      const rule = applies(k, kind, runner);
+      if (rule.length > 0) return badAt(KEYS[k], rule);
+    }
   }
   if (given & (1 << K_COLOR) && given & (1 << K_COLOR_TO)) {
     return badAt(colorFirst ? "colorTo" : "color", "color is an alias of colorTo; give one");
@@ -236,6 +304,24 @@ function finishStep(): bool {
   }
   if (type == T_HUE_CYCLE && slot[K_ANIMATES] > 0) return badAt("animates", 'HUE_CYCLE animates only "color"');
   return true;
+}
+
+/** The fields that apply to a step of this kind (and runner), a bit per K_*: those for which
+ * applies() gives "" (it words the rule of one that does not). */
+function allowed(kind: i32, runner: i32): u32 {
+  let m: u32 = (1 << K_ID) | (1 << K_DURATION) | (1 << K_TYPE) | (1 << K_RUNNER);
+  if (kind == KIND_GAP) return m;
+  m |= (1 << K_COLOR) | (1 << K_COLOR_TO) | (1 << K_COLOR_FROM) | (1 << K_PARAMS) | (1 << K_ANIMATES);
+  if (kind == KIND_LOCAL) return m | (1 << K_LOOP) | (1 << K_PINGPONG) | (1 << K_FROM) | (1 << K_TO);
+  // a runner: every other field, but those of some runners only
+  m |= ~((1 << K_LOOP) | (1 << K_PINGPONG) | (1 << K_FROM) | (1 << K_TO));
+  m &= ~((1 << K_COUNT) | (1 << K_REPEAT) | (1 << K_REPEAT_COUNT) | (1 << K_WAVES) | (1 << K_SPEED));
+  m &= ~((1 << K_LINES) | (1 << K_THICKNESS));
+  if (runner <= R_CHASE) m |= 1 << K_COUNT;
+  if (runner <= R_CHASE || runner == R_BOUNCE) m |= (1 << K_REPEAT) | (1 << K_REPEAT_COUNT);
+  if (runner >= R_RAIN) m |= (1 << K_WAVES) | (1 << K_SPEED);
+  if (runner == R_WHEEL) m |= (1 << K_LINES) | (1 << K_THICKNESS);
+  return m;
 }
 
 let colorFirst = false; // color came before colorTo
@@ -285,7 +371,8 @@ function applies(k: i32, kind: i32, runner: i32): string {
 /** The integer ranges of step fields: lowest << 16 | highest. */
 const RANGES = memory.data<u32>([0xffff, 0xff, 359, 0x1001e, 0x100ff, 0x10006, 0x100fe]);
 /** Per field (K_*): the schemaVersion it needs << 4 | for an integer, 1 + its index in RANGES (0:
- * not an integer). The schema rule reads "<key> needs schemaVersion N or later". */
+ * not an integer; stepMember's switch lists the integers). The schema rule reads "<key> needs
+ * schemaVersion N or later". */
 const FORM = memory.data<u8>([
   0, // id (checkId)
   0, // type
@@ -318,85 +405,78 @@ const FORM = memory.data<u8>([
   7, // originPanel 1-254
 ]);
 
-function readField(k: i32, li: i32, si: i32): bool {
-  const form = <i32>load<u8>(FORM + k);
-  if (!gate(form >> 4, KEYS[k])) return false;
-  pauseEcho(k == K_ORIGIN_PANEL || k == K_SOURCE); // legacy forms are rewritten
-  value();
-  pauseEcho(false);
-  if (form & 15) {
-    const range = load<u32>(RANGES + ((<usize>(form & 15) - 1) << 2));
-    const v = needInt(range >> 16, range & 0xffff);
-    if (v < 0) return false;
-    slot[k] = v;
-    if (k == K_ORIGIN_PANEL) {
-      out.ascii('"source":"panel:');
-      out.number();
-      out.byte(0x22);
-      return true;
-    }
+/** An integer field in its range (FORM). */
+function readInteger(k: i32, li: i32, si: i32): bool {
+  const range = load<u32>(RANGES + ((<usize>(load<u8>(FORM + k) & 15) - 1) << 2));
+  const v = needInt(range >> 16, range & 0xffff);
+  if (v < 0) return false;
+  unchecked((slot[k] = v));
+  if (k == K_ORIGIN_PANEL) {
+    out.ascii('"source":"panel:');
     out.number();
-    if (k == K_DURATION) {
-      stepDuration[li * MAX_STEPS + si] = <u32>v;
-      if (v == 0) infiniteAt = si;
-    }
+    out.byte(0x22);
     return true;
   }
-  switch (k) {
-    case K_ID:
-      return readId(li, si);
-    case K_TYPE: {
-      if (!needString()) return false;
-      const t = nameIndex(TYPES);
-      if (t < 0) return bad("unknown animation type; expected one of " + list(TYPES));
-      out.str();
-      slot[k] = t;
-      return true;
-    }
-    case K_RUNNER: {
-      if (!needString()) return false;
-      const r = nameIndex(RUNNERS);
-      if (r < 0) return bad("unknown runner; expected one of " + list(RUNNERS));
-      if (!gate(RUNNER_SCHEMA[r], RUNNERS[r])) return false;
-      out.str();
-      slot[k] = r;
-      return true;
-    }
-    case K_COLOR:
-    case K_COLOR_TO:
-    case K_COLOR_FROM: {
-      const c = readColor();
-      if (c < 0) return false;
-      if (k == K_COLOR) colorFirst = (given & (1 << K_COLOR_TO)) == 0;
-      slot[k] = c;
-      return true;
-    }
-    case K_PARAMS:
-      return readParams();
-    case K_ANIMATES: {
-      if (!needString()) return false;
-      const a = nameIndex(ANIMATES);
-      if (a < 0) return bad("must be one of " + list(ANIMATES));
-      const v = ANIMATES_SCHEMA[a];
-      if (!gatePasses(v) && !gate(v, "animates " + ANIMATES[a])) return false;
-      out.str();
-      slot[k] = a;
-      return true;
-    }
-    case K_SOURCE:
-      return readSource();
-    case K_DIRECTIONALITY: {
-      const geometric = textIs("geometric") && kind == J_STRING;
-      if (!geometric && !(textIs("topology") && kind == J_STRING)) return bad('must be "topology" or "geometric"');
-      if (geometric && !gate(3, "geometric directionality")) return false;
-      out.str();
-      slot[k] = geometric ? 1 : 0;
-      return true;
-    }
+  out.number();
+  if (k == K_DURATION) {
+    stepDuration[li * MAX_STEPS + si] = <u32>v;
+    if (v == 0) infiniteAt = si;
   }
-  if (!needBool()) return false; // loop, pingpong, reverse, repeat
+  return true;
+}
+
+function readType(k: i32): bool {
+  if (!needString()) return false;
+  const t = nameIndex(TYPES);
+  if (t < 0) return bad("unknown animation type; expected one of " + list(TYPES));
+  out.str();
+  unchecked((slot[k] = t));
+  return true;
+}
+
+function readRunner(k: i32): bool {
+  if (!needString()) return false;
+  const r = nameIndex(RUNNERS);
+  if (r < 0) return bad("unknown runner; expected one of " + list(RUNNERS));
+  if (!gate(RUNNER_SCHEMA[r], RUNNERS[r])) return false;
+  out.str();
+  unchecked((slot[k] = r));
+  return true;
+}
+
+function readColorField(k: i32): bool {
+  const c = readColor();
+  if (c < 0) return false;
+  if (k == K_COLOR) colorFirst = (given & (1 << K_COLOR_TO)) == 0;
+  unchecked((slot[k] = c));
+  return true;
+}
+
+function readAnimates(k: i32): bool {
+  if (!needString()) return false;
+  const a = nameIndex(ANIMATES);
+  if (a < 0) return bad("must be one of " + list(ANIMATES));
+  const v = ANIMATES_SCHEMA[a];
+  if (!gatePasses(v) && !gate(v, "animates " + ANIMATES[a])) return false;
+  out.str();
+  unchecked((slot[k] = a));
+  return true;
+}
+
+function readDirectionality(k: i32): bool {
+  const geometric = textIs("geometric") && kind == J_STRING;
+  if (!geometric && !(textIs("topology") && kind == J_STRING)) return bad('must be "topology" or "geometric"');
+  if (geometric && !gate(3, "geometric directionality")) return false;
+  out.str();
+  unchecked((slot[k] = geometric ? 1 : 0));
+  return true;
+}
+
+/** loop, pingpong, reverse, repeat. */
+function readBoolean(k: i32): bool {
+  if (!needBool()) return false;
   out.boolean();
-  slot[k] = kind == J_TRUE ? 1 : 0;
+  unchecked((slot[k] = kind == J_TRUE ? 1 : 0));
   return true;
 }
 

@@ -153,7 +153,9 @@ function noteError(): void {
 /** `what` needs schemaVersion `version`: true when it may be used (so far). The message is only built
  * on failure: "<what> needs schemaVersion N or later". */
 export function gate(version: i32, what: string, needs: string = " needs"): bool {
-  if (schemaKnown) return schema >= version || bad(what + needs + " schemaVersion " + version.toString() + " or later");
+  // (most uses pass; the rest is after this, not in a block the passing path has to skip)
+  if ((version <= 1) | (schemaKnown & (schema >= version))) return true;
+  if (schemaKnown) return bad(what + needs + " schemaVersion " + version.toString() + " or later");
   if (version > 1 && version < 16 && gateMessage[version] === null) {
     // one string kept per version, without the partial ones (a document with its schemaVersion last
     // records up to 15)
@@ -276,13 +278,20 @@ export function signatures(keys: StaticArray<string>): StaticArray<u32> {
  * signatures()), or -1: one probe of the hash for most keys. */
 export function lookup(keys: StaticArray<string>, table: StaticArray<u32>): i32 {
   const n = textBytes;
-  if (n == 0 || n > 255) return -1;
+  if (n - 1 > 254) return -1;
   const sig = (n << 16) | ((<u32>load<u8>(text)) << 8) | (<u32>load<u8>(text + n - 1));
-  for (let h = slotOf(sig); ; h = (h + 1) & (SLOTS - 1)) {
-    const e = unchecked(table[h]);
-    if (e == 0) break;
-    const k = <i32>(e & 0xff) - 1;
-    if (e >> 8 == sig && textIs(unchecked(keys[k]))) return k;
+  let h = (sig * 0x9e3779b1) >> 26; // slotOf
+  while (true) {
+    const e = load<u32>(changetype<usize>(table) + (h << 2));
+    if (e == 0) return -1;
+    if (e >> 8 == sig) {
+      // the key's UTF-16 units against the text's bytes (the same length: its signature matched)
+      const k = <i32>(e & 0xff) - 1;
+      const q = changetype<usize>(unchecked(keys[k]));
+      let i: u32 = 0;
+      while (i < n && <u32>load<u8>(text + i) == <u32>load<u16>(q + (i << 1))) i++;
+      if (i == n) return k;
+    }
+    h = (h + 1) & (SLOTS - 1);
   }
-  return -1;
 }
