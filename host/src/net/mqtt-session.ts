@@ -1,7 +1,10 @@
 // The MQTT session the core drives through host_mqtt_*: one `mqtt` client at a time, never
 // reconnecting on its own (the core owns resolution and backoff). Exactly one outcome is reported
 // per connect (connected, or failed with a reason), then `lost` if an established session drops.
-// A disconnect or a newer connect silences the old client.
+// A disconnect or a newer connect silences the old client; what the core published before goes
+// out ahead of its DISCONNECT, and a newer client connects only once the old connection has closed
+// (or after STOP_GRACE_MS): both use the same client id, and a broker that sees the new CONNECT
+// first takes the session over, dropping what it had not read of the old one and publishing its will.
 import mqtt, { type MqttClient } from "mqtt";
 import { MQTT_EVENT, MQTT_REASON } from "../abi.js";
 
@@ -52,15 +55,29 @@ export function unpackConnect(b: Uint8Array): MqttConnectParams | null {
 
 /** CONNACK return codes 4 (bad user name or password) and 5 (not authorized), v5 134/135. */
 const AUTH_CODES = new Set([4, 5, 134, 135]);
+/** A dropped client gets this long to flush and see its connection closed. */
+const STOP_GRACE_MS = 1000;
 
 export class MqttSession {
   private client: MqttClient | null = null;
   private will: { topic: string; payload: Buffer; retain: boolean } | null = null;
+  /** Bumped by every connect and disconnect: a connect waiting for `leaving` that is no longer the
+   * latest gives up. */
+  private generation = 0;
+  /** Resolves once the last dropped client's connection has closed (or its grace is over). */
+  private leaving: Promise<void> = Promise.resolve();
 
   constructor(private readonly events: MqttEvents) {}
 
   connect(p: MqttConnectParams): void {
     this.disconnect();
+    const generation = this.generation;
+    void this.leaving.then(() => {
+      if (this.generation === generation) this.start(p);
+    });
+  }
+
+  private start(p: MqttConnectParams): void {
     const client = mqtt.connect({
       host: p.host,
       port: p.port,
@@ -105,8 +122,12 @@ export class MqttSession {
     });
   }
 
+  /** The core publishes only while it holds the session up: one that cannot go out is said (the
+   * connection dropped and its `lost` is on the way). */
   publish(topic: string, payload: Uint8Array, retain: boolean): void {
-    if (this.client?.connected) this.client.publish(topic, Buffer.from(payload), { qos: 0, retain });
+    const client = this.client;
+    if (client?.connected) client.publish(topic, Buffer.from(payload), { qos: 0, retain });
+    else if (client) this.events.log("warn", `mqtt: dropped a publish on ${topic}: not connected`);
   }
 
   subscribe(topic: string): void {
@@ -114,19 +135,28 @@ export class MqttSession {
   }
 
   disconnect(): void {
+    this.generation++;
     const client = this.client;
     this.client = null;
-    client?.end(false);
+    if (!client) return;
+    // QoS 0 publishes are written at once, so DISCONNECT follows them on the same stream
+    this.leaving = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, STOP_GRACE_MS);
+      timer.unref();
+      client.end(false, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** The host stops (SIGTERM): a clean disconnect sends no last will, so publish it first. */
   async shutdown(): Promise<void> {
     const client = this.client;
     const will = this.will;
-    this.client = null;
-    if (!client) return;
-    if (client.connected && will)
+    if (client?.connected && will)
       await client.publishAsync(will.topic, will.payload, { qos: 0, retain: will.retain }).catch(() => {});
-    await client.endAsync(false).catch(() => {});
+    this.disconnect();
+    await this.leaving;
   }
 }

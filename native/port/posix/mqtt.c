@@ -8,17 +8,24 @@
  * mosquitto_loop. Its callbacks never touch the core: events and messages go into one bounded FIFO
  * tagged with the session's generation, and the main loop delivers them under the lock
  * (posix_mqtt_pump). A disconnect or a newer connect bumps the generation, which silences the old
- * session; its thread sends DISCONNECT, frees the client and exits on its own.
+ * session; its thread writes what the core published before, then DISCONNECT, frees the client and
+ * exits on its own (flush_and_disconnect). A newer session connects only once the old one has gone
+ * (or after STOP_GRACE_MS): both use the same client id, and a broker that sees the new CONNECT
+ * first closes the old connection as taken over, dropping what it had not read yet (the clears of a
+ * prefix change) and publishing its last will.
  */
 #include <errno.h>
 #include <mosquitto.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "posix.h"
 #include "tessera_driver.h"
@@ -26,13 +33,14 @@
 #include "tessera_port.h"
 
 #define CONNECT_TIMEOUT_MS 10000 /* the desktop host's connectTimeout */
-#define STOP_GRACE_MS 1000       /* a stopped session gets this long to flush DISCONNECT */
+#define STOP_GRACE_MS 1000       /* a stopped session gets this long to flush its output and DISCONNECT */
 #define MESSAGE_CAP 1024         /* topic + payload: the core's rx buffer takes no more */
 #define QUEUE_CAP 64             /* messages waiting for the main loop; events are never dropped */
 #define DELIVER_PER_PUMP 8       /* then the core ticks: its work queue holds 16 */
 
 typedef struct session {
   struct mosquitto *mosq; /* NULL once the thread has freed it (guarded by m) */
+  struct session *prev;   /* the session this one replaced, until it has gone (a reference) */
   pthread_mutex_t m;
   uint32_t gen;
   atomic_int up, stop, finished, refs;
@@ -58,6 +66,7 @@ static item_t *head, *tail;
 static int queued_messages;
 static atomic_uint generation; /* the live session's; written under the core lock */
 static session_t *current;     /* under the core lock */
+static session_t *leaving;     /* the last one dropped, until a newer one waits for it (a reference) */
 static int lib_ready;
 
 static uint64_t mono_ms(void) {
@@ -137,6 +146,69 @@ static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto
   push(it);
 }
 
+static void sleep_ms(long ms) {
+  struct timespec ts = {0, ms * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+/* Waits until the replaced session has flushed and gone (its own grace bounds it), even if this one
+ * is stopped meanwhile: a newer session waits for this one, so the chain stays in order. */
+static void await_prev(session_t *s) {
+  session_t *prev = s->prev;
+  if (!prev) return;
+  for (int waited = 0; waited < STOP_GRACE_MS + 200 && !atomic_load(&prev->finished); waited += 2) sleep_ms(2);
+  if (!atomic_load(&prev->finished))
+    tessera_logf(TESSERA_LOG_WARN, "mqtt: the previous session has not finished, connecting anyway");
+  s->prev = NULL;
+  release(prev);
+}
+
+/* Waits (until `until`) for `events` on `fd`; 0 when the time is up. */
+static int wait_fd(int fd, short events, uint64_t until) {
+  for (;;) {
+    uint64_t now = mono_ms();
+    if (now >= until) return 0;
+    struct pollfd p = {.fd = fd, .events = events};
+    int n = poll(&p, 1, (int)(until - now));
+    if (n > 0) return 1;
+    if (n < 0 && errno != EINTR) return 1; /* the read or write says what is wrong */
+  }
+}
+
+/* The session is stopped: what the core published goes out, then DISCONNECT, and the connection ends
+ * once the broker has closed it. Not mosquitto_disconnect: libmosquitto then drops the connection on
+ * any packet it reads (a SUBACK, a message), its queued output with it, and it closes the socket
+ * right after DISCONNECT; a close with unread input (it reads one packet per loop) resets the
+ * connection, and what had not left yet (Nagle holds small writes) never reaches the broker. A
+ * session never up has nothing to flush. */
+static void flush_and_disconnect(session_t *s, struct mosquitto *mosq) {
+  static const uint8_t disconnect[2] = {0xE0, 0x00};
+  if (!atomic_load(&s->up)) return;
+  uint64_t until = mono_ms() + STOP_GRACE_MS;
+  int fd = mosquitto_socket(mosq);
+  while (fd >= 0 && mosquitto_want_write(mosq)) {
+    if (!wait_fd(fd, POLLOUT, until)) goto late;
+    if (mosquitto_loop_write(mosq, 1) != MOSQ_ERR_SUCCESS) return;
+    fd = mosquitto_socket(mosq);
+  }
+  if (fd < 0) return;
+  for (;;) {
+    if (!wait_fd(fd, POLLOUT, until)) goto late;
+    ssize_t n = write(fd, disconnect, sizeof disconnect); /* two bytes: all or nothing */
+    if (n == (ssize_t)sizeof disconnect) break;
+    if (n >= 0 || (errno != EAGAIN && errno != EINTR)) return;
+  }
+  shutdown(fd, SHUT_WR);
+  for (uint8_t sink[256];;) { /* the broker closes on DISCONNECT: until then, read what it sends */
+    if (!wait_fd(fd, POLLIN, until)) goto late;
+    ssize_t n = read(fd, sink, sizeof sink);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) return;
+  }
+late:
+  tessera_logf(TESSERA_LOG_WARN, "mqtt: %s:%u: the broker had not taken the session's end in %d ms", s->host, s->port,
+               STOP_GRACE_MS);
+}
+
 static void *run(void *arg) {
   session_t *s = arg;
   sigset_t all;
@@ -144,16 +216,17 @@ static void *run(void *arg) {
   pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals are the main thread's */
   struct mosquitto *mosq = s->mosq;
   s->reason = TESSERA_MQTT_UNREACHABLE;
+  await_prev(s);
   /* Resolves the name here (it may take a while) and starts a non-blocking TCP connect. */
-  int rc = mosquitto_connect_async(mosq, s->host, s->port, s->keepalive);
-  if (rc != MOSQ_ERR_SUCCESS)
+  int rc = atomic_load(&s->stop) ? MOSQ_ERR_NO_CONN : mosquitto_connect_async(mosq, s->host, s->port, s->keepalive);
+  if (rc != MOSQ_ERR_SUCCESS && !atomic_load(&s->stop))
     tessera_logf(TESSERA_LOG_DEBUG, "mqtt: %s:%u: %s", s->host, s->port,
                  rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc));
-  uint64_t deadline = mono_ms() + CONNECT_TIMEOUT_MS, stop_at = 0;
+  uint64_t deadline = mono_ms() + CONNECT_TIMEOUT_MS;
   while (rc == MOSQ_ERR_SUCCESS) {
     if (atomic_load(&s->stop)) {
-      if (!stop_at) stop_at = mono_ms() + STOP_GRACE_MS;
-      if (mono_ms() >= stop_at) break;
+      flush_and_disconnect(s, mosq);
+      break;
     }
     if (!s->reported && mono_ms() >= deadline) {
       tessera_logf(TESSERA_LOG_DEBUG, "mqtt: %s:%u: connack timeout", s->host, s->port);
@@ -178,28 +251,33 @@ static void *run(void *arg) {
 
 static char *dup_or_null(const char *text) { return text && *text ? strdup(text) : NULL; }
 
-/* Silences the live session: a clean DISCONNECT (no will), then its thread frees it. */
-static session_t *drop_current(void) {
+/* Silences the live session: its thread sees `stop` within one mosquitto_loop (100 ms), then what it
+ * was given goes out, a clean DISCONNECT (no will), and it frees the client. It becomes the one
+ * `leaving`, which the next session waits for. */
+static void drop_current(void) {
   session_t *s = current;
   current = NULL;
   atomic_fetch_add(&generation, 1);
-  if (!s) return NULL;
-  pthread_mutex_lock(&s->m);
-  if (s->mosq) mosquitto_disconnect(s->mosq);
-  pthread_mutex_unlock(&s->m);
+  if (!s) return;
   atomic_store(&s->stop, 1);
-  return s;
+  if (leaving) release(leaving); /* it had no successor: nothing waits for it */
+  leaving = s;
 }
 
 void port_mqtt_connect(const tessera_mqtt_connect_t *p) {
-  session_t *old = drop_current();
-  if (old) release(old);
+  drop_current();
+  session_t *old = leaving; /* its reference passes to the new session (prev) */
+  leaving = NULL;
   if (!lib_ready) {
     mosquitto_lib_init();
     lib_ready = 1;
   }
   session_t *s = calloc(1, sizeof *s);
-  if (!s) return;
+  if (!s) {
+    if (old) release(old);
+    return;
+  }
+  s->prev = old;
   pthread_mutex_init(&s->m, NULL);
   s->gen = atomic_load(&generation);
   snprintf(s->host, sizeof s->host, "%s", p->host);
@@ -239,6 +317,8 @@ void port_mqtt_connect(const tessera_mqtt_connect_t *p) {
   pthread_attr_destroy(&attr);
   if (!ok) {
     tessera_logf(TESSERA_LOG_ERROR, "mqtt: cannot start a session");
+    if (s->prev) release(s->prev);
+    s->prev = NULL;
     push_event(s, TESSERA_MQTT_FAILED, TESSERA_MQTT_UNREACHABLE);
     atomic_store(&s->refs, 1);
     release(s);
@@ -247,12 +327,17 @@ void port_mqtt_connect(const tessera_mqtt_connect_t *p) {
   current = s;
 }
 
+/* The core publishes only while it holds the session up; one that cannot go out is said (the session
+ * dropped and its `lost` is on the way, or libmosquitto refused it). */
 void port_mqtt_publish(const char *topic, const uint8_t *payload, uint32_t len, int retain) {
   session_t *s = current;
-  if (!s || !atomic_load(&s->up)) return;
+  if (!s) return;
+  int rc = MOSQ_ERR_NO_CONN;
   pthread_mutex_lock(&s->m);
-  if (s->mosq) mosquitto_publish(s->mosq, NULL, topic, (int)len, payload, 0, retain != 0);
+  if (s->mosq && atomic_load(&s->up)) rc = mosquitto_publish(s->mosq, NULL, topic, (int)len, payload, 0, retain != 0);
   pthread_mutex_unlock(&s->m);
+  if (rc != MOSQ_ERR_SUCCESS)
+    tessera_logf(TESSERA_LOG_WARN, "mqtt: dropped a publish on %s: %s", topic, mosquitto_strerror(rc));
 }
 
 void port_mqtt_subscribe(const char *topic) {
@@ -263,10 +348,7 @@ void port_mqtt_subscribe(const char *topic) {
   pthread_mutex_unlock(&s->m);
 }
 
-void port_mqtt_disconnect(void) {
-  session_t *s = drop_current();
-  if (s) release(s);
-}
+void port_mqtt_disconnect(void) { drop_current(); }
 
 int posix_mqtt_pending(void) {
   pthread_mutex_lock(&queue_lock);
@@ -299,22 +381,22 @@ int posix_mqtt_pump(void) {
   return delivered;
 }
 
+/* The host stops: the live session (or the one still leaving) gets its grace to flush. */
 void posix_mqtt_shutdown(void) {
   session_t *s = current;
-  if (!s) return;
   /* A clean disconnect sends no last will: publish it first, as the desktop host does. */
-  if (s->will_topic && atomic_load(&s->up)) {
+  if (s && s->will_topic && atomic_load(&s->up)) {
     pthread_mutex_lock(&s->m);
     if (s->mosq) mosquitto_publish(s->mosq, NULL, s->will_topic, (int)s->will_len, s->will_payload, 0, s->will_retain);
     pthread_mutex_unlock(&s->m);
   }
-  atomic_fetch_add(&s->refs, 1);
   drop_current();
-  release(s);
+  s = leaving;
+  leaving = NULL;
+  if (!s) return;
   for (int waited = 0; waited < STOP_GRACE_MS + 200 && !atomic_load(&s->finished); waited += 10) {
     posix_unlock();
-    struct timespec ts = {0, 10 * 1000000L};
-    nanosleep(&ts, NULL);
+    sleep_ms(10);
     posix_lock();
   }
   release(s);
