@@ -10,36 +10,36 @@
 #ifndef TESSERA_HOST_IMPORTS_H
 #define TESSERA_HOST_IMPORTS_H
 
-#define TESSERA_HOST_IMPORTS(X)      \
-  X(host_bus_send, v, 2)             \
-  X(host_http_head, v, 3)            \
-  X(host_http_body, v, 3)            \
-  X(host_http_end, v, 1)             \
-  X(host_http_read, i, 3)            \
-  X(host_ws_send, v, 3)              \
-  X(host_ws_broadcast, v, 2)         \
-  X(host_ws_append, v, 2)            \
-  X(host_store_read, i, 5)           \
-  X(host_store_write, i, 4)          \
-  X(host_store_delete, i, 2)         \
-  X(host_store_list, i, 4)           \
-  X(host_store_append, i, 4)         \
-  X(host_store_rename, i, 4)         \
-  X(host_serial_write, v, 2)         \
-  X(host_clock_ms, i, 0)             \
-  X(host_clock_us, i, 0)             \
-  X(host_random, i, 0)               \
-  X(host_log, v, 3)                  \
-  X(host_panic, v, 2)                \
-  X(host_mdns_hostname, i, 2)        \
-  X(host_http_port, i, 0)            \
-  X(host_mdns_advertise, v, 2)       \
-  X(host_mdns_browse, v, 3)          \
-  X(host_mqtt_connect, v, 2)         \
-  X(host_mqtt_publish, v, 5)         \
-  X(host_mqtt_append, v, 2)          \
-  X(host_mqtt_subscribe, v, 2)       \
-  X(host_mqtt_disconnect, v, 0)      \
+#define TESSERA_HOST_IMPORTS(X) \
+  X(host_bus_send, v, 2)        \
+  X(host_http_head, v, 3)       \
+  X(host_http_body, v, 3)       \
+  X(host_http_end, v, 1)        \
+  X(host_http_read, i, 3)       \
+  X(host_ws_send, v, 3)         \
+  X(host_ws_broadcast, v, 2)    \
+  X(host_ws_append, v, 2)       \
+  X(host_store_read, i, 5)      \
+  X(host_store_write, i, 4)     \
+  X(host_store_delete, i, 2)    \
+  X(host_store_list, i, 4)      \
+  X(host_store_append, i, 4)    \
+  X(host_store_rename, i, 4)    \
+  X(host_serial_write, v, 2)    \
+  X(host_clock_ms, i, 0)        \
+  X(host_clock_us, i, 0)        \
+  X(host_random, i, 0)          \
+  X(host_log, v, 3)             \
+  X(host_panic, v, 2)           \
+  X(host_mdns_hostname, i, 2)   \
+  X(host_http_port, i, 0)       \
+  X(host_mdns_advertise, v, 2)  \
+  X(host_mdns_browse, v, 3)     \
+  X(host_mqtt_connect, v, 2)    \
+  X(host_mqtt_publish, v, 5)    \
+  X(host_mqtt_append, v, 2)     \
+  X(host_mqtt_subscribe, v, 2)  \
+  X(host_mqtt_disconnect, v, 0) \
   X(host_wifi_configure, v, 4)
 
 /* The parts an adapter builds a binding from. TESSERA_IMPORT_PARAMS_n(T): ", T a0, ..." (after a
