@@ -351,10 +351,15 @@ const wamrSig = (params: string, result: string): Sig =>
     result ? ["i32"] : [],
   );
 
-/** native/src/image.c's import table (what a self-update's image is checked against): {"name", "(ii)i"}. */
-function parseImageImports(file: string): SigMap {
-  const body = /tessera_abi_imports\[\] = \{([\s\S]*?)\{NULL, NULL\}/.exec(readText(file))?.[1] ?? "";
-  return new Map([...body.matchAll(/\{"(\w+)", "\((i*)\)(i?)"\}/g)].map((m) => [m[1], wamrSig(m[2], m[3])]));
+/** The core's imports as the C side has them, one table for all: X(name, v|i, arity) in TESSERA_HOST_IMPORTS. */
+const HOST_IMPORTS_H = "native/include/tessera_host_imports.h";
+function parseHostImports(file: string): SigMap {
+  const out: SigMap = new Map();
+  for (const m of readText(file).matchAll(/\bX\((host_\w+), ([vi]), (\d)\)/g)) {
+    assert.ok(!out.has(m[1]), `${file}: ${m[1]} twice`);
+    out.set(m[1], wamrSig("i".repeat(Number(m[3])), m[2] === "i" ? "i" : ""));
+  }
+  return out;
 }
 
 /** The core's exports as the C side has them, one table for all: X(ID, name, "(ii)i") in TESSERA_CORE_EXPORTS. */
@@ -368,19 +373,28 @@ function parseCoreExports(file: string): SigMap {
   return out;
 }
 
-test("the C host's self-update check (native/src/image.c) declares the same imports and exports", () => {
-  const imports = parseImageImports("native/src/image.c");
+test("the C tables of imports and exports (a self-update's check, the runtime adapters) match the core", () => {
+  const imports = parseHostImports(HOST_IMPORTS_H);
   const exports = parseCoreExports(CORE_EXPORTS_H);
   assert.ok(imports.size >= 10 && exports.size >= 5, "the tables were read");
-  assert.deepEqual(sorted(imports), sorted(AS_IMPORTS), "native/src/image.c vs assembly/host/imports.ts");
+  assert.deepEqual(sorted(imports), sorted(AS_IMPORTS), `${HOST_IMPORTS_H} vs assembly/host/imports.ts`);
   assert.deepEqual(sorted(exports), sorted(AS_EXPORTS), `${CORE_EXPORTS_H} vs assembly/main.ts`);
 });
 
-test("every C list of the core's exports is tessera_core_exports.h's table, none written out again", () => {
-  // image.c checks a self-update against it; the WAMR and wasm3 adapters look the exports up by its names
-  for (const file of ["native/src/image.c", "native/runtime/wamr/runtime.c", "native/runtime/wasm3/runtime.c"]) {
+test("every C list of the core's imports and exports is a table's, none written out again", () => {
+  // image.c checks a self-update against both; the adapters bind the imports and look the exports up
+  const adapters = [
+    "native/runtime/wamr/runtime.c",
+    "native/runtime/wasm3/runtime.c",
+    "native/runtime/wasm2c/runtime.c",
+  ];
+  for (const file of ["native/src/image.c", ...adapters]) {
     const text = readText(file);
-    assert.match(text, /#include "tessera_core_exports\.h"/, `${file} includes the table`);
+    assert.match(text, /#include "tessera_host_imports\.h"/, `${file} includes the imports' table`);
+    assert.match(text, /TESSERA_HOST_IMPORTS\(\w+\)/, `${file} builds its imports from TESSERA_HOST_IMPORTS`);
+    assert.deepEqual(text.match(/"host_\w+"|Z_tesseraZ_host_\w+/g) ?? [], [], `${file} names no import of its own`);
+    if (file.includes("wasm2c")) continue; // wasm2c calls the exports by their generated names
+    assert.match(text, /#include "tessera_core_exports\.h"/, `${file} includes the exports' table`);
     assert.match(text, /\{TESSERA_CORE_EXPORTS\(\w+\)/, `${file} builds its list from TESSERA_CORE_EXPORTS`);
     assert.deepEqual(text.match(/"core_\w+"/g) ?? [], [], `${file} names no export in a string of its own`);
   }

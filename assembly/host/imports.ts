@@ -15,9 +15,12 @@
 // (a streamed body: the host dispatches the request again when more has arrived). Read in order.
 @external("tessera", "host_http_read") export declare function host_http_read(req: u32, buf: usize, cap: u32): i32;
 
-// WebSocket: one binary frame to one connection, or to every open connection.
+// WebSocket: one binary frame to one connection, or to every open connection. A frame larger than the
+// core's buffer arrives in pieces: its tail as appends, then the send (or broadcast) carrying its start
+// (the header, written last: it holds the payload's CRC and size), which the host puts before them.
 @external("tessera", "host_ws_send") export declare function host_ws_send(conn: u32, ptr: usize, len: u32): void;
 @external("tessera", "host_ws_broadcast") export declare function host_ws_broadcast(ptr: usize, len: u32): void;
+@external("tessera", "host_ws_append") export declare function host_ws_append(ptr: usize, len: u32): void;
 
 // Key-value store (files on the host). Keys are [a-z0-9._-] with at most one '/'. Results below 0 are errors:
 // -1 no such key, -2 I/O error, -3 no space.

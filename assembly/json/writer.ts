@@ -38,11 +38,22 @@ export function beginMqtt(): void {
   toMqtt = true;
 }
 
-/** Publishes the MQTT payload begun with beginMqtt on `topic` (UTF-8 bytes). */
-export function publishMqtt(topic: ArrayBuffer, retain: bool): void {
-  host_mqtt_publish(changetype<usize>(topic), <u32>topic.byteLength, buf, used, retain ? 1 : 0);
-  used = 0;
+/** The largest topic beginTopic makes room for: prefixes of 64 characters, a hostname, the rest. */
+const TOPIC_ROOM: u32 = 448;
+let topicAt: u32 = 0;
+
+/** Ends the MQTT payload begun with beginMqtt; what is written next is its topic (at most
+ * TOPIC_ROOM bytes), published with it by publishMqttTopic. */
+export function beginTopic(): void {
+  if (used > CAP - TOPIC_ROOM) flush();
+  topicAt = used;
   toMqtt = false;
+}
+
+/** Publishes the payload and the topic written after beginTopic. */
+export function publishMqttTopic(retain: bool): void {
+  host_mqtt_publish(buf + topicAt, used - topicAt, buf, topicAt, retain ? 1 : 0);
+  used = 0;
 }
 
 /** Starts collecting output instead of sending it. */

@@ -59,6 +59,16 @@ export function topicPrefix(c: MqttConfig = mqtt): string {
   return c.topicPrefix.length > 0 ? c.topicPrefix : "tessera/" + hostname;
 }
 
+/** topicPrefix() as a JSON string's body, without making the string (a discovery config names it
+ * several times, and each made string would stay until the connect's export returns). */
+export function putTopicPrefix(): void {
+  if (mqtt.topicPrefix.length > 0) w.strBody(mqtt.topicPrefix);
+  else {
+    w.raw("tessera/");
+    w.strBody(hostname);
+  }
+}
+
 export function discoveryPrefix(c: MqttConfig = mqtt): string {
   return c.discoveryPrefix.length > 0 ? c.discoveryPrefix : DEFAULT_DISCOVERY_PREFIX;
 }

@@ -5,7 +5,7 @@
 // to its label (docs/mqtt.md).
 import * as w from "../json/writer";
 import { fill } from "../json/template";
-import { topicPrefix, discoveryPrefix, deviceName } from "./config";
+import { topicPrefix, putTopicPrefix, discoveryPrefix, deviceName } from "./config";
 import { publishText } from "./session";
 import { host_http_port } from "../host/imports";
 import { openIds, firstId, nextId, idAt } from "../store/scene-ids";
@@ -29,7 +29,7 @@ function put(marker: i32): void {
   if (marker == 1) w.strBody(entity);
   else if (marker == 2) w.strBody(deviceName());
   else if (marker == 3) w.raw(key);
-  else if (marker == 4) w.strBody(topicPrefix());
+  else if (marker == 4) putTopicPrefix();
   else if (marker == 5) w.raw(large ? "large" : "small");
   else if (marker == 6) w.strBody(app.controllerFirmware);
   else if (marker == 7) w.int(host_http_port());
@@ -59,11 +59,23 @@ function publish(component: string, name: string, k: string, tail: usize, tailLe
   w.beginMqtt();
   fill(t.HA_HEAD, t.HA_HEAD_LENGTH, put);
   fill(tail, tailLen, put);
-  w.publishMqtt(
-    String.UTF8.encode(discoveryPrefix() + "/" + component + "/" + deviceName() + "_" + k + "/config"),
-    true,
-  );
+  publishConfig(component, k);
   arenaBack(mark);
+}
+
+/** Publishes the payload in the writer (beginMqtt) as the retained config of `component` `k`. The
+ * topic goes into the writer after the payload: no string of it in the arena. */
+function publishConfig(component: string, k: string): void {
+  w.beginTopic();
+  w.raw(discoveryPrefix());
+  w.byte(0x2f);
+  w.raw(component);
+  w.byte(0x2f);
+  w.raw(deviceName());
+  w.byte(0x5f);
+  w.raw(k);
+  w.raw("/config");
+  w.publishMqttTopic(true);
 }
 
 /** The select's label of scene `id`, `Name (id)` with the name cut to LABEL_MAX UTF-16 units at a
@@ -103,9 +115,11 @@ function isSpace(c: u8): bool {
 /** The select's options are read from each scene's summary as the payload streams out: memory does
  * not grow with the library. */
 export function publishSelect(): void {
+  const mark = arenaTop(); // the library's key list (about 1.7 KB) is not kept under the next configs
   listing = openIds();
   publish("select", "Scene", "scene", t.HA_SELECT, t.HA_SELECT_LENGTH);
   listing = false;
+  arenaBack(mark);
 }
 
 /** The five entities: component and key of each config topic. */
@@ -116,11 +130,8 @@ const ENTITY_KEYS: StaticArray<string> = ["power", "light", "scene", "playing", 
  * forgets the entities there instead of keeping a stale copy beside the new ones. */
 export function clearDiscovery(): void {
   for (let i = 0; i < COMPONENTS.length; i++) {
-    publishText(
-      discoveryPrefix() + "/" + COMPONENTS[i] + "/" + deviceName() + "_" + ENTITY_KEYS[i] + "/config",
-      "",
-      true,
-    );
+    w.beginMqtt();
+    publishConfig(COMPONENTS[i], ENTITY_KEYS[i]);
   }
 }
 

@@ -10,6 +10,7 @@ import { app } from "../state/app";
 import { tree } from "../topology/tree";
 import { storeRead, storeWrite } from "../store/kv";
 import { openMemory, value, broken } from "../json/stream";
+import { arenaTop, arenaBack } from "../rt/arena";
 import { resetErrors, validationError } from "../json/validate";
 import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
@@ -72,7 +73,11 @@ export function mqttTick(now: u32): bool {
 // The host's events may change the session's phase or the states to publish: the next tick looks.
 export function mqttEvent(kind: u32, reason: u32, now: u32): void {
   wakeUp(WAKE_MQTT);
-  if (large && sessionEvent(kind, reason, now)) announce(true);
+  const mark = arenaTop();
+  if (large && sessionEvent(kind, reason, now)) {
+    arenaBack(mark); // the connect's log line is out: the configs start from an empty arena
+    announce(true);
+  }
 }
 
 export function mqttMessage(ptr: usize, topicLen: u32, payloadLen: u32): void {

@@ -1,6 +1,7 @@
 // Open WebSocket connections and their per-connection mirror flag. Fixed-size, like the device's
 // socket pool: a connection beyond MAX_CONNECTIONS is refused. Raw tables read in place, and the
 // mirroring connections counted: every bus packet asks whether anyone mirrors (ws/mirror.ts).
+import { host_ws_send } from "../host/imports";
 
 export const MAX_CONNECTIONS: i32 = 8;
 const ids = memory.data(MAX_CONNECTIONS * 4, 4); // u32 each
@@ -59,17 +60,7 @@ export function anyMirroring(): bool {
   return mirrors > 0;
 }
 
-/** Number of mirroring connections; `mirroringAt(k)` is the k-th one's id. */
-export function mirroringCount(): i32 {
-  return mirrors;
-}
-
-export function mirroringAt(k: i32): u32 {
-  for (let i = 0; i < MAX_CONNECTIONS; i++) {
-    if (stateOf(i) == MIRRORING) {
-      if (k == 0) return idOf(i);
-      k--;
-    }
-  }
-  return 0;
+/** Sends `len` bytes at `ptr` (a mirror batch) to every mirroring connection. */
+export function sendToMirroring(ptr: usize, len: u32): void {
+  for (let i = 0; i < MAX_CONNECTIONS; i++) if (stateOf(i) == MIRRORING) host_ws_send(idOf(i), ptr, len);
 }

@@ -36,19 +36,26 @@ export function framePayload(ptr: usize, len: u32): i32 {
 
 /** Fills the 14-byte header in front of a payload of `size` bytes at ptr + 14. */
 export function writeHeader(ptr: usize, type: u8, size: u32): void {
+  writeHeaderCrc(ptr, type, size, crc16(ptr + FRAME_HEADER, size));
+}
+
+/** The header of a payload whose CRC is `crc`, for a frame given to the host in pieces (the
+ * payload is not behind it in memory). */
+export function writeHeaderCrc(ptr: usize, type: u8, size: u32, crc: u32): void {
   store<u8>(ptr, type);
   store<u16>(ptr, <u16>PROTOCOL_VERSION, 1);
   store<u32>(ptr, host_clock_us(), 3);
   store<u16>(ptr, <u16>crc16(ptr, 7), 7);
-  store<u16>(ptr, <u16>crc16(ptr + FRAME_HEADER, size), 9);
+  store<u16>(ptr, <u16>crc, 9);
   store<u16>(ptr, <u16>size, 11);
   store<u8>(ptr, 0, 13);
 }
 
 // Outgoing frames other than mirror batches are built in the memory of the export that sends them
-// (rt/arena.ts), sized to the frame: no static buffer for the largest (the mirror snapshot for 100
-// panels, 4,997 B of payload; the edges list 2,402 B), which would sit idle between frames. The host
-// copies a frame before host_ws_send returns, so the block goes back at once when it is the last.
+// (rt/arena.ts), sized to the frame: no static buffer for the largest (the edges list, 2,402 B for
+// 100 panels), which would sit idle between frames. The host copies a frame before host_ws_send
+// returns, so the block goes back at once when it is the last. The mirror snapshot (4,997 B of
+// payload for 100 panels) goes to the host in pieces instead (ws/mirror.ts, host_ws_append).
 
 /** Room for the payload of an outgoing frame of at most `cap` bytes; fill it, then sendFrame or
  * broadcastFrame it. */

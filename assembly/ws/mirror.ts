@@ -4,18 +4,19 @@
 // (address, type) so a new mirroring client first gets the current state (palettes: slot 0 only).
 // Pulse tables (type 21, internal) are mirrored as sent, so the stream is the bus traffic exactly;
 // neither they nor the broadcast prepare that closes one are kept in the snapshot.
-import { host_ws_send, host_clock_ms } from "../host/imports";
+import { host_ws_send, host_ws_append, host_clock_ms } from "../host/imports";
 import {
-  T_POWER,
-  T_COLOR,
   T_ANIM_PREPARE,
   T_PALETTE,
   T_PULSE_TABLE,
   TABLE_USES_SHIFT,
   HEADER_SIZE,
+  packetSize,
+  sealPacket,
 } from "../bus/protocol";
-import { FRAME_HEADER, WS_MIRROR_BATCH, writeHeader, txPayload, sendFrame } from "./frame";
-import { anyMirroring, mirroringCount, mirroringAt } from "./connections";
+import { FRAME_HEADER, WS_MIRROR_BATCH, writeHeader, writeHeaderCrc } from "./frame";
+import { crc16Update } from "../util/crc16";
+import { anyMirroring, sendToMirroring } from "./connections";
 import { MAX_PANELS } from "../topology/tree";
 import { wakeUp, wakeDone, WAKE_MIRROR } from "../core/wake";
 
@@ -28,46 +29,42 @@ let batchCount: u32 = 0;
 let lastFlush: u32 = 0;
 
 // Snapshot table. Broadcast packets (address 0): one slot for each of the ten types. Panels
-// 1..MAX_PANELS: one slot each for the types sent to single panels (on/off, colour, prepare).
+// 1..MAX_PANELS: one slot each for the types sent to single panels (on/off, colour, prepare: the
+// first three types). A slot keeps the packet's payload: address, type and length follow from the
+// slot, and the header is sealed again when the snapshot goes out (1,550 B less than whole packets).
 // Raw tables read in place (a call per array read or search costs an interpreter hundreds of
 // instructions, and every packet of a runner start comes here).
 const TYPES = memory.data<u8>([4, 5, 12, 13, 14, 16, 17, 18, 19, 20]);
-/** Where each broadcast type's packet is kept (the sizes of the ones before it summed). */
-const OFFSETS = memory.data<u8>([0, 6, 14, 39, 46, 53, 63, 133, 147, 153]);
-const BROADCAST_BYTES: u32 = 161; // sum of the ten sizes
-const PANEL_BYTES: u32 = 39; // 6 + 8 + 25: POWER, COLOR, ANIM_PREPARE
-const PANEL_OFFSETS = memory.data<u8>([0, 6, 14]);
+/** Where each type's payload is kept in its run (the payload sizes of the ones before it summed). */
+const OFFSETS = memory.data<u8>([0, 1, 4, 24, 26, 28, 33, 98, 107, 108]);
+const BROADCAST_BYTES: u32 = 111; // the ten payload sizes summed
+const PANEL_BYTES: u32 = 24; // 1 + 3 + 20: the payloads of POWER, COLOR, ANIM_PREPARE
 // Sequence numbers (0: empty), u16 each (renumbered 1..n in order when they run out): the ten
 // broadcast slots, then per panel type a run of MAX_PANELS (a broadcast clears its type's run in one
 // fill).
 const SLOTS = 10 + MAX_PANELS * 3;
 const snapData = memory.data(BROADCAST_BYTES + PANEL_BYTES * <u32>MAX_PANELS);
 const snapSeq = memory.data(SLOTS * 2, 2);
-/** The snapshot's records at most: each kept packet and its 3-byte record head. */
-const SNAPSHOT_RECORDS: u32 = BROADCAST_BYTES + 10 * 3 + (PANEL_BYTES + 3 * 3) * <u32>MAX_PANELS;
+/** The snapshot goes to the host in pieces of at most this size (host_ws_append), one frame on the wire. */
+const PIECE: u32 = 512;
 let seq: u32 = 0;
 let tableGroup: u8 = 0; // the group of an open pulse table: the prepares it serves are not snapshots
 let tableUses: u32 = 0;
 
-/** The panel type index of `type` (POWER 0, COLOR 1, ANIM_PREPARE 2), or -1. */
-function panelKind(type: u8): i32 {
-  return type == T_POWER ? 0 : type == T_COLOR ? 1 : type == T_ANIM_PREPARE ? 2 : -1;
+/** The index of `type` in TYPES (POWER, COLOR, ANIM_PREPARE first: the panel kinds 0-2), or -1. */
+function typeIndex(type: u8): i32 {
+  for (let i = 0; i < 10; i++) if (load<u8>(TYPES + i) == type) return i;
+  return -1;
 }
 
-/** Slot index for (address, type) (`k` its panelKind), or -1 when the table does not keep it. */
-function slotOf(address: u32, type: u8, k: i32): i32 {
-  if (address == 0) {
-    for (let i = 0; i < 10; i++) if (load<u8>(TYPES + i) == type) return i;
-    return -1;
-  }
-  return k < 0 || address > <u32>MAX_PANELS ? -1 : 10 + k * MAX_PANELS + (<i32>address - 1);
+/** The index in TYPES and OFFSETS of `slot`'s type. */
+function slotType(slot: i32): i32 {
+  return slot < 10 ? slot : (slot - 10) / MAX_PANELS;
 }
 
 function slotData(slot: i32): usize {
-  if (slot < 10) return snapData + <usize>load<u8>(OFFSETS + slot);
-  const k = (slot - 10) / MAX_PANELS;
-  const panel = (slot - 10) % MAX_PANELS;
-  return snapData + BROADCAST_BYTES + <usize>panel * PANEL_BYTES + <usize>load<u8>(PANEL_OFFSETS + k);
+  const at = snapData + <usize>load<u8>(OFFSETS + slotType(slot));
+  return slot < 10 ? at : at + BROADCAST_BYTES + <usize>((slot - 10) % MAX_PANELS) * PANEL_BYTES;
 }
 
 /** Called for every mirrored packet the controller puts on the bus. */
@@ -84,10 +81,13 @@ export function mirrorPacket(ptr: usize, len: u32): void {
     tabled = load<u8>(ptr, HEADER_SIZE) == tableGroup;
     if (tabled && --tableUses == 0) tableGroup = 0;
   }
-  const k = panelKind(type);
-  const slot = layerPalette || tabled ? -1 : slotOf(address, type, k);
+  const t = typeIndex(type);
+  const k = t < 3 ? t : -1; // the panel kind
+  // the slot of (address, type): a broadcast's type, or a panel's kind and index
+  let slot = address == 0 ? t : k < 0 || address > <u32>MAX_PANELS ? -1 : 10 + k * MAX_PANELS + (<i32>address - 1);
+  if (layerPalette || tabled) slot = -1;
   if (slot >= 0) {
-    memory.copy(slotData(slot), ptr, len);
+    memory.copy(slotData(slot), ptr + HEADER_SIZE, len - HEADER_SIZE);
     if (seq == 0xffff) renumber();
     store<u16>(snapSeq + ((<usize>slot) << 1), <u16>++seq);
     if (address == 0) {
@@ -114,8 +114,7 @@ function flushMirror(now: u32): void {
   store<u16>(batch + FRAME_HEADER + 4, <u16>batchCount);
   const size = batchUsed - FRAME_HEADER;
   writeHeader(batch, WS_MIRROR_BATCH, size);
-  const n = mirroringCount();
-  for (let i = 0; i < n; i++) host_ws_send(mirroringAt(i), batch, batchUsed);
+  sendToMirroring(batch, batchUsed);
   batchUsed = FRAME_HEADER + BATCH_HEADER;
   batchCount = 0;
   wakeDone(WAKE_MIRROR);
@@ -125,17 +124,25 @@ export function mirrorTick(now: u32): void {
   if (batchCount > 0 && now - lastFlush >= FLUSH_MS) flushMirror(now);
 }
 
+/** How many slots nextSlot found above `after` (for nextSlot(0): every kept one). */
+let above: u32 = 0;
+
 /** The slot after `after` in sequence order (the least sequence number above it), or -1. */
 function nextSlot(after: u32): i32 {
   let best = -1;
   let bestSeq: u32 = 0x10000;
+  let n: u32 = 0;
   for (let s = 0; s < SLOTS; s++) {
     const q = <u32>load<u16>(snapSeq + ((<usize>s) << 1));
-    if (q > after && q < bestSeq) {
-      best = s;
-      bestSeq = q;
+    if (q > after) {
+      n++;
+      if (q < bestSeq) {
+        best = s;
+        bestSeq = q;
+      }
     }
   }
+  above = n;
   return best;
 }
 
@@ -153,26 +160,38 @@ function renumber(): void {
   seq = n;
 }
 
-/** Sends the snapshot frame to `conn`: the kept packets, oldest first. */
+/** Sends the snapshot frame to `conn`: the kept packets, oldest first, as one MIRROR_BATCH. The
+ * payload goes to the host in pieces of at most PIECE bytes (host_ws_append) as it is written from the
+ * table, its CRC and size summed on the way; then the send carrying the header, which the host puts
+ * before them (docs/decisions.md): no 5 KB frame in the arena. A record is address, type, length and
+ * the packet; a panel's packet is sealed again from its payload. */
 export function sendSnapshot(conn: u32, now: u32): void {
-  const out = txPayload(BATCH_HEADER + SNAPSHOT_RECORDS);
-  let used: u32 = BATCH_HEADER;
-  let count: u32 = 0;
-  let after: u32 = 0;
+  const piece = heap.alloc(PIECE);
+  let slot = nextSlot(0);
+  store<u32>(piece, now);
+  store<u16>(piece, <u16>above, 4);
+  let used = BATCH_HEADER;
+  let size: u32 = 0;
+  let crc: u32 = 0xffff;
   while (true) {
-    // The next kept packet by sequence number: a small table, scanned once per record.
-    const best = nextSlot(after);
-    if (best < 0) break;
-    after = <u32>load<u16>(snapSeq + ((<usize>best) << 1));
-    // a record is address, type, length and the packet: its own first three bytes, then itself
-    const data = slotData(best);
-    const len = <u32>load<u8>(data, 2);
-    memory.copy(out + used, data, 3);
-    memory.copy(out + used + 3, data, len);
+    const type = load<u8>(TYPES + slotType(slot)); // slot -1 reads the byte before TYPES: not used
+    const len = packetSize(type);
+    if (slot < 0 || used + 3 + len > PIECE) {
+      crc = crc16Update(crc, piece, used);
+      size += used;
+      host_ws_append(piece, used);
+      used = 0;
+      if (slot < 0) break;
+    }
+    const packet = piece + used + 3;
+    memory.copy(packet + HEADER_SIZE, slotData(slot), len - HEADER_SIZE);
+    sealPacket(packet, slot < 10 ? 0 : <u8>(((slot - 10) % MAX_PANELS) + 1), type);
+    memory.copy(packet - 3, packet, 3); // a packet's own first three bytes are its record head
     used += 3 + len;
-    count++;
+    // the next kept packet by sequence number: a small table, scanned once per record
+    slot = nextSlot(<u32>load<u16>(snapSeq + ((<usize>slot) << 1)));
   }
-  store<u32>(out, now);
-  store<u16>(out, <u16>count, 4);
-  sendFrame(conn, WS_MIRROR_BATCH, used, out);
+  writeHeaderCrc(piece, WS_MIRROR_BATCH, size, crc);
+  host_ws_send(conn, piece, FRAME_HEADER);
+  heap.free(piece);
 }

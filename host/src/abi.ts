@@ -26,6 +26,7 @@ export const CORE_IMPORTS = {
   host_http_read: sig([I32, I32, I32], [I32]), // req, buf, cap -> bytes read (0 at the end, -1 not dispatching, -2 none yet)
   host_ws_send: sig([I32, I32, I32], []), // conn, ptr, len
   host_ws_broadcast: sig([I32, I32], []), // ptr, len
+  host_ws_append: sig([I32, I32], []), // ptr, len: a piece ahead of the send or broadcast ending the frame
   host_store_read: sig([I32, I32, I32, I32, I32], [I32]), // key, keyLen, offset, buf, cap → bytes | error
   host_store_write: sig([I32, I32, I32, I32], [I32]), // key, keyLen, ptr, len → 0 | error
   host_store_delete: sig([I32, I32], [I32]), // key, keyLen → 0 | error

@@ -63,6 +63,9 @@ export class Core {
   private body: { req: number; bytes: Uint8Array; read: number; more: boolean } | null = null;
   /** The pieces of an MQTT payload so far (host_mqtt_append), joined by the publish that ends it. */
   private mqttPending = Buffer.alloc(0);
+  /** The pieces of a WebSocket frame's tail so far (host_ws_append), put after the send or broadcast
+   * that ends it (it carries the frame's start). */
+  private wsPending: Uint8Array[] = [];
   private module: WebAssembly.Module;
   /** The running image's build identifier (host/src/image.ts), passed to core_init. */
   private build: number;
@@ -82,6 +85,7 @@ export class Core {
     const instance = new WebAssembly.Instance(this.module, { [IMPORT_MODULE]: this.imports() });
     this.exports = instance.exports as unknown as CoreExports;
     this.mqttPending = Buffer.alloc(0);
+    this.wsPending = [];
     this.exports.core_init(this.maxPanels, this.build);
   }
 
@@ -135,8 +139,11 @@ export class Core {
         b.read += piece.length;
         return piece.length;
       },
-      host_ws_send: (conn, ptr, len) => s.wsSend(conn >>> 0, copy(ptr, len)),
-      host_ws_broadcast: (ptr, len) => s.wsBroadcast(copy(ptr, len)),
+      host_ws_send: (conn, ptr, len) => s.wsSend(conn >>> 0, this.wholeFrame(copy(ptr, len))),
+      host_ws_broadcast: (ptr, len) => s.wsBroadcast(this.wholeFrame(copy(ptr, len))),
+      host_ws_append: (ptr, len) => {
+        this.wsPending.push(copy(ptr, len));
+      },
       host_store_read: (key, keyLen, offset, buf, cap) =>
         s.store.read(this.text(key, keyLen), offset >>> 0, this.bytes(buf, cap)),
       host_store_write: (key, keyLen, ptr, len) => s.store.write(this.text(key, keyLen), copy(ptr, len)),
@@ -181,6 +188,14 @@ export class Core {
     };
     for (const name of Object.keys(CORE_IMPORTS)) if (!(name in imports)) throw new Error(`missing import ${name}`);
     return imports;
+  }
+
+  /** A frame: its start, then the pieces appended ahead of it. */
+  private wholeFrame(start: Uint8Array): Uint8Array {
+    if (this.wsPending.length === 0) return start;
+    const whole = Buffer.concat([start, ...this.wsPending]);
+    this.wsPending = [];
+    return whole;
   }
 
   /** Runs a core call; a trap restarts the core and is reported instead of thrown. */

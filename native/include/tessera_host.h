@@ -83,9 +83,17 @@ void host_http_end(uint32_t req);
  * holds the body (or the piece of it that arrived) while core_http_dispatch runs. */
 int32_t host_http_read(uint32_t req, uint32_t buf, uint32_t cap);
 
-/* WebSocket: one binary frame to one connection, or to every open connection. */
+/* WebSocket: one binary frame to one connection, or to every open connection. append: the next piece of
+ * a frame's tail (a frame larger than the core's buffer: the mirror snapshot); the send or broadcast
+ * that follows carries the frame's start (its header, written last: it holds the payload's CRC and
+ * size), which goes before the pieces. abi.c joins them (at most a whole frame, 14 + 65,535 B). */
 void host_ws_send(uint32_t conn, uint32_t ptr, uint32_t len);
 void host_ws_broadcast(uint32_t ptr, uint32_t len);
+void host_ws_append(uint32_t ptr, uint32_t len);
+
+/* Not an import: forgets the pieces of a frame or payload whose ending call never came (the core
+ * trapped between them). driver.c calls it before the core is loaded again. */
+void tessera_abi_drop_pieces(void);
 
 /* Key-value store (files on the host). Keys are at most 255 bytes of [a-z0-9._-] with at most one
  * '/'. Results below 0 are errors: -1 no such key, -2 I/O error, -3 no space.

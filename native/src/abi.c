@@ -58,14 +58,71 @@ void host_http_body(uint32_t req, uint32_t ptr, uint32_t len) {
 
 void host_http_end(uint32_t req) { port_http_end(req); }
 
+/* A message the core gives in pieces (host_ws_append, host_mqtt_append), joined here for the call that
+ * ends it (a WebSocket frame's send carries its start, an MQTT publish its last piece). Bounded: a
+ * message past `cap` is dropped whole (logged once). */
+typedef struct {
+  uint8_t *bytes;
+  uint32_t len;
+  int dropped;
+  uint32_t cap;
+  const char *what;
+} pieces_t;
+
+static void pieces_add(pieces_t *m, const uint8_t *p, uint32_t len) {
+  if (m->dropped) return;
+  uint8_t *grown = m->len + len <= m->cap ? realloc(m->bytes, m->len + len) : NULL;
+  if (!grown && m->len + len > 0) {
+    tessera_logf(TESSERA_LOG_ERROR, "%s over %u bytes dropped", m->what, (unsigned)m->cap);
+    m->dropped = 1;
+    return;
+  }
+  if (len) memcpy(grown + m->len, p, len);
+  m->bytes = grown;
+  m->len += len;
+}
+
+/* The whole message into *len: the pieces, then `p` (the call's own bytes), or `p` first when it is the
+ * message's start (`start`); NULL when dropped. */
+static const uint8_t *pieces_whole(pieces_t *m, const uint8_t *p, uint32_t *len, int start) {
+  if (m->len == 0 && !m->dropped) return p;
+  uint32_t before = m->len;
+  pieces_add(m, p, *len);
+  if (m->dropped) return NULL;
+  if (start) {
+    memmove(m->bytes + *len, m->bytes, before);
+    memcpy(m->bytes, p, *len);
+  }
+  *len = m->len;
+  return m->bytes;
+}
+
+/* After the call that ended the message. */
+static void pieces_done(pieces_t *m) {
+  free(m->bytes);
+  m->bytes = NULL;
+  m->len = 0;
+  m->dropped = 0;
+}
+
+/* A WebSocket frame is at most its 14-byte header and a payload of 65,535 B (payloadSize is a u16). */
+static pieces_t ws_pending = {.cap = 14 + 0xffff, .what = "host_ws_append: frame"};
+
+void host_ws_append(uint32_t ptr, uint32_t len) {
+  const uint8_t *p = in(ptr, len, "host_ws_append: out of bounds");
+  if (p) pieces_add(&ws_pending, p, len);
+}
+
 void host_ws_send(uint32_t conn, uint32_t ptr, uint32_t len) {
   const uint8_t *p = in(ptr, len, "host_ws_send: out of bounds");
-  if (p) port_ws_send(conn, p, len);
+  if (p && (p = pieces_whole(&ws_pending, p, &len, 1))) port_ws_send(conn, p, len);
+  pieces_done(&ws_pending);
 }
 
 void host_ws_broadcast(uint32_t ptr, uint32_t len) {
   const uint8_t *p = in(ptr, len, "host_ws_broadcast: out of bounds");
-  if (p) port_ws_broadcast(p, len);
+  if (p && (p = pieces_whole(&ws_pending, p, &len, 1))) port_ws_broadcast(p, len);
+  pieces_done(&ws_pending);
 }
 
 int32_t host_store_read(uint32_t key, uint32_t key_len, uint32_t offset, uint32_t buf, uint32_t cap) {
@@ -252,40 +309,25 @@ static int topic_string(uint32_t ptr, uint32_t len, char *out) {
 }
 
 /* The pieces of a payload larger than the core's buffer (host_mqtt_append), joined for the publish
- * that ends it. Bounded: a payload past the cap is dropped whole. */
-#define MQTT_PAYLOAD_CAP (64 * 1024)
-static uint8_t *pending;
-static uint32_t pending_len;
-static int pending_dropped;
+ * that ends it. */
+static pieces_t mqtt_pending = {.cap = 64 * 1024, .what = "host_mqtt_append: payload"};
 
 void host_mqtt_append(uint32_t payload, uint32_t payload_len) {
   const uint8_t *p = in(payload, payload_len, "host_mqtt_append: payload out of bounds");
-  if (!p || pending_dropped) return;
-  uint8_t *grown = pending_len + payload_len <= MQTT_PAYLOAD_CAP ? realloc(pending, pending_len + payload_len) : NULL;
-  if (!grown) {
-    tessera_logf(TESSERA_LOG_ERROR, "host_mqtt_append: payload over %d bytes dropped", MQTT_PAYLOAD_CAP);
-    pending_dropped = 1;
-    return;
-  }
-  memcpy(grown + pending_len, p, payload_len);
-  pending = grown;
-  pending_len += payload_len;
+  if (p) pieces_add(&mqtt_pending, p, payload_len);
 }
 
 void host_mqtt_publish(uint32_t topic, uint32_t topic_len, uint32_t payload, uint32_t payload_len, uint32_t retain) {
   char t[STRING_MAX];
   const uint8_t *p = in(payload, payload_len, "host_mqtt_publish: payload out of bounds");
-  if (p && !pending_dropped && topic_string(topic, topic_len, t)) {
-    if (pending_len == 0) port_mqtt_publish(t, p, payload_len, retain != 0);
-    else {
-      host_mqtt_append(payload, payload_len);
-      if (!pending_dropped) port_mqtt_publish(t, pending, pending_len, retain != 0);
-    }
-  }
-  free(pending);
-  pending = NULL;
-  pending_len = 0;
-  pending_dropped = 0;
+  if (p && topic_string(topic, topic_len, t) && (p = pieces_whole(&mqtt_pending, p, &payload_len, 0)))
+    port_mqtt_publish(t, p, payload_len, retain != 0);
+  pieces_done(&mqtt_pending);
+}
+
+void tessera_abi_drop_pieces(void) {
+  pieces_done(&ws_pending);
+  pieces_done(&mqtt_pending);
 }
 
 void host_mqtt_subscribe(uint32_t topic, uint32_t topic_len) {

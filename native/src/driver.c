@@ -22,6 +22,7 @@ static int recovered(void) {
   char line[256];
   snprintf(line, sizeof line, "core trapped (%s); restarting it", reason);
   log_text(TESSERA_LOG_ERROR, line);
+  tessera_abi_drop_pieces();
   for (int attempt = 0; attempt < 3; attempt++) {
     if (tessera_rt_load() != 0) break;
     core_init(max_panels, tessera_rt_build_id());
@@ -50,6 +51,7 @@ int tessera_start(uint32_t panels) {
 }
 
 int tessera_reboot_core(void) {
+  tessera_abi_drop_pieces();
   if (tessera_rt_load() != 0) return -1;
   core_init(max_panels, tessera_rt_build_id());
   const char *reason = tessera_rt_take_trap();

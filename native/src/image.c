@@ -5,40 +5,12 @@
 #include <string.h>
 
 #include "tessera_core_exports.h"
+#include "tessera_host_imports.h"
 #include "tessera_wasm_reader.h"
 
-const tessera_abi_fn_t tessera_abi_imports[] = {
-    {"host_bus_send", "(ii)"},
-    {"host_http_head", "(iii)"},
-    {"host_http_body", "(iii)"},
-    {"host_http_end", "(i)"},
-    {"host_http_read", "(iii)i"},
-    {"host_ws_send", "(iii)"},
-    {"host_ws_broadcast", "(ii)"},
-    {"host_store_read", "(iiiii)i"},
-    {"host_store_write", "(iiii)i"},
-    {"host_store_delete", "(ii)i"},
-    {"host_store_list", "(iiii)i"},
-    {"host_store_append", "(iiii)i"},
-    {"host_store_rename", "(iiii)i"},
-    {"host_serial_write", "(ii)"},
-    {"host_clock_ms", "()i"},
-    {"host_clock_us", "()i"},
-    {"host_random", "()i"},
-    {"host_log", "(iii)"},
-    {"host_panic", "(ii)"},
-    {"host_mdns_hostname", "(ii)i"},
-    {"host_http_port", "()i"},
-    {"host_mdns_advertise", "(ii)"},
-    {"host_mdns_browse", "(iii)"},
-    {"host_mqtt_connect", "(ii)"},
-    {"host_mqtt_publish", "(iiiii)"},
-    {"host_mqtt_append", "(ii)"},
-    {"host_mqtt_subscribe", "(ii)"},
-    {"host_mqtt_disconnect", "()"},
-    {"host_wifi_configure", "(iiii)"},
-    {NULL, NULL},
-};
+#define IMPORT_FN(name, result, arity) {#name, TESSERA_IMPORT_SIGNATURE(result, arity)},
+const tessera_abi_fn_t tessera_abi_imports[] = {TESSERA_HOST_IMPORTS(IMPORT_FN){NULL, NULL}};
+#undef IMPORT_FN
 
 #define EXPORT_FN(id, name, signature) {#name, signature},
 const tessera_abi_fn_t tessera_abi_exports[] = {TESSERA_CORE_EXPORTS(EXPORT_FN){NULL, NULL}};

@@ -33,6 +33,7 @@
 
 #include "tessera_core_exports.h"
 #include "tessera_host.h"
+#include "tessera_host_imports.h"
 #include "tessera_md5.h"
 #include "tessera_port.h"
 #include "tessera_runtime.h"
@@ -126,156 +127,23 @@ static const char *const EXPORTS[F_COUNT] = {TESSERA_CORE_EXPORTS(EXPORT_NAME)};
 #undef EXPORT_NAME
 static wasm_function_inst_t functions[F_COUNT];
 
-/* ---- Imports: WAMR native functions (first argument the exec env), forwarded to abi.c. -------- */
-static void n_bus_send(wasm_exec_env_t e, uint32_t p, uint32_t l) {
-  (void)e;
-  host_bus_send(p, l);
-}
-static void n_http_head(wasm_exec_env_t e, uint32_t r, uint32_t s, int32_t l) {
-  (void)e;
-  host_http_head(r, s, l);
-}
-static void n_http_body(wasm_exec_env_t e, uint32_t r, uint32_t p, uint32_t l) {
-  (void)e;
-  host_http_body(r, p, l);
-}
-static void n_http_end(wasm_exec_env_t e, uint32_t r) {
-  (void)e;
-  host_http_end(r);
-}
-static int32_t n_http_read(wasm_exec_env_t e, uint32_t r, uint32_t p, uint32_t c) {
-  (void)e;
-  return host_http_read(r, p, c);
-}
-static void n_ws_send(wasm_exec_env_t e, uint32_t c, uint32_t p, uint32_t l) {
-  (void)e;
-  host_ws_send(c, p, l);
-}
-static void n_ws_broadcast(wasm_exec_env_t e, uint32_t p, uint32_t l) {
-  (void)e;
-  host_ws_broadcast(p, l);
-}
-static int32_t n_store_read(wasm_exec_env_t e, uint32_t k, uint32_t kl, uint32_t o, uint32_t b, uint32_t c) {
-  (void)e;
-  return host_store_read(k, kl, o, b, c);
-}
-static int32_t n_store_write(wasm_exec_env_t e, uint32_t k, uint32_t kl, uint32_t p, uint32_t l) {
-  (void)e;
-  return host_store_write(k, kl, p, l);
-}
-static int32_t n_store_delete(wasm_exec_env_t e, uint32_t k, uint32_t kl) {
-  (void)e;
-  return host_store_delete(k, kl);
-}
-static int32_t n_store_list(wasm_exec_env_t e, uint32_t p, uint32_t pl, uint32_t b, uint32_t c) {
-  (void)e;
-  return host_store_list(p, pl, b, c);
-}
-static int32_t n_store_append(wasm_exec_env_t e, uint32_t k, uint32_t kl, uint32_t p, uint32_t l) {
-  (void)e;
-  return host_store_append(k, kl, p, l);
-}
-static int32_t n_store_rename(wasm_exec_env_t e, uint32_t f, uint32_t fl, uint32_t t, uint32_t tl) {
-  (void)e;
-  return host_store_rename(f, fl, t, tl);
-}
-static void n_serial_write(wasm_exec_env_t e, uint32_t p, uint32_t l) {
-  (void)e;
-  host_serial_write(p, l);
-}
-static uint32_t n_clock_ms(wasm_exec_env_t e) {
-  (void)e;
-  return host_clock_ms();
-}
-static uint32_t n_clock_us(wasm_exec_env_t e) {
-  (void)e;
-  return host_clock_us();
-}
-static uint32_t n_random(wasm_exec_env_t e) {
-  (void)e;
-  return host_random();
-}
-static void n_log(wasm_exec_env_t e, uint32_t lv, uint32_t p, uint32_t l) {
-  (void)e;
-  host_log(lv, p, l);
-}
-static void n_panic(wasm_exec_env_t e, uint32_t p, uint32_t l) {
-  (void)e;
-  host_panic(p, l);
-}
-static uint32_t n_mdns_hostname(wasm_exec_env_t e, uint32_t b, uint32_t c) {
-  (void)e;
-  return host_mdns_hostname(b, c);
-}
-static uint32_t n_http_port(wasm_exec_env_t e) {
-  (void)e;
-  return host_http_port();
-}
-static void n_mdns_advertise(wasm_exec_env_t e, uint32_t p, uint32_t l) {
-  (void)e;
-  host_mdns_advertise(p, l);
-}
-static void n_mdns_browse(wasm_exec_env_t e, uint32_t s, uint32_t sl, uint32_t t) {
-  (void)e;
-  host_mdns_browse(s, sl, t);
-}
-static void n_mqtt_connect(wasm_exec_env_t e, uint32_t p, uint32_t l) {
-  (void)e;
-  host_mqtt_connect(p, l);
-}
-static void n_mqtt_publish(wasm_exec_env_t e, uint32_t t, uint32_t tl, uint32_t p, uint32_t pl, uint32_t r) {
-  (void)e;
-  host_mqtt_publish(t, tl, p, pl, r);
-}
-static void n_mqtt_append(wasm_exec_env_t e, uint32_t p, uint32_t pl) {
-  (void)e;
-  host_mqtt_append(p, pl);
-}
-static void n_mqtt_subscribe(wasm_exec_env_t e, uint32_t t, uint32_t tl) {
-  (void)e;
-  host_mqtt_subscribe(t, tl);
-}
-static void n_mqtt_disconnect(wasm_exec_env_t e) {
-  (void)e;
-  host_mqtt_disconnect();
-}
-static void n_wifi_configure(wasm_exec_env_t e, uint32_t s, uint32_t sl, uint32_t p, uint32_t pl) {
-  (void)e;
-  host_wifi_configure(s, sl, p, pl);
-}
+/* ---- Imports: WAMR native functions (first argument the exec env), forwarded to abi.c, one a line of
+ * tessera_host_imports.h. Pointers are plain offsets (abi.c checks them against the memory). ---- */
+#define RESULT_v void
+#define RESULT_i uint32_t
+#define RETURN_v
+#define RETURN_i return (uint32_t)
+#define NATIVE(name, result, arity)                                                            \
+  static RESULT_##result n_##name(wasm_exec_env_t e TESSERA_IMPORT_PARAMS_##arity(uint32_t)) { \
+    (void)e;                                                                                   \
+    RETURN_##result name(TESSERA_IMPORT_ARGS_##arity);                                         \
+  }
+TESSERA_HOST_IMPORTS(NATIVE)
+#undef NATIVE
 
-/* Signatures: 'i' an i32; pointers are plain offsets (abi.c checks them against the memory). */
-static NativeSymbol natives[] = {
-    {"host_bus_send", (void *)n_bus_send, "(ii)", NULL},
-    {"host_http_head", (void *)n_http_head, "(iii)", NULL},
-    {"host_http_body", (void *)n_http_body, "(iii)", NULL},
-    {"host_http_end", (void *)n_http_end, "(i)", NULL},
-    {"host_http_read", (void *)n_http_read, "(iii)i", NULL},
-    {"host_ws_send", (void *)n_ws_send, "(iii)", NULL},
-    {"host_ws_broadcast", (void *)n_ws_broadcast, "(ii)", NULL},
-    {"host_store_read", (void *)n_store_read, "(iiiii)i", NULL},
-    {"host_store_write", (void *)n_store_write, "(iiii)i", NULL},
-    {"host_store_delete", (void *)n_store_delete, "(ii)i", NULL},
-    {"host_store_list", (void *)n_store_list, "(iiii)i", NULL},
-    {"host_store_append", (void *)n_store_append, "(iiii)i", NULL},
-    {"host_store_rename", (void *)n_store_rename, "(iiii)i", NULL},
-    {"host_serial_write", (void *)n_serial_write, "(ii)", NULL},
-    {"host_clock_ms", (void *)n_clock_ms, "()i", NULL},
-    {"host_clock_us", (void *)n_clock_us, "()i", NULL},
-    {"host_random", (void *)n_random, "()i", NULL},
-    {"host_log", (void *)n_log, "(iii)", NULL},
-    {"host_panic", (void *)n_panic, "(ii)", NULL},
-    {"host_mdns_hostname", (void *)n_mdns_hostname, "(ii)i", NULL},
-    {"host_http_port", (void *)n_http_port, "()i", NULL},
-    {"host_mdns_advertise", (void *)n_mdns_advertise, "(ii)", NULL},
-    {"host_mdns_browse", (void *)n_mdns_browse, "(iii)", NULL},
-    {"host_mqtt_connect", (void *)n_mqtt_connect, "(ii)", NULL},
-    {"host_mqtt_publish", (void *)n_mqtt_publish, "(iiiii)", NULL},
-    {"host_mqtt_append", (void *)n_mqtt_append, "(ii)", NULL},
-    {"host_mqtt_subscribe", (void *)n_mqtt_subscribe, "(ii)", NULL},
-    {"host_mqtt_disconnect", (void *)n_mqtt_disconnect, "()", NULL},
-    {"host_wifi_configure", (void *)n_wifi_configure, "(iiii)", NULL},
-};
+#define NATIVE_SYMBOL(name, result, arity) {#name, (void *)n_##name, TESSERA_IMPORT_SIGNATURE(result, arity), NULL},
+static NativeSymbol natives[] = {TESSERA_HOST_IMPORTS(NATIVE_SYMBOL)};
+#undef NATIVE_SYMBOL
 
 #ifdef TESSERA_WAMR_COUNT_ALLOC
 static void note_stack(void);

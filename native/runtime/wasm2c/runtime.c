@@ -8,6 +8,7 @@
 #include "controller.h"
 #include "controller_build_id.h" /* TESSERA_CORE_BUILD_ID, made from controller.wasm (CMakeLists.txt) */
 #include "tessera_host.h"
+#include "tessera_host_imports.h"
 #include "tessera_runtime.h"
 #include "wasm-rt-impl.h"
 
@@ -104,122 +105,18 @@ void core_mdns_result(uint32_t host_len, uint32_t port) {
 void core_mdns_done(void) { GUARDED(, Z_controllerZ_core_mdns_done(&core)); }
 void core_serial_receive(uint32_t len) { GUARDED(, Z_controllerZ_core_serial_receive(&core, len)); }
 
-/* ---- Imports: wasm2c's names for module "tessera", forwarded to native/src/abi.c. ---------------- */
+/* ---- Imports: wasm2c's names for module "tessera", forwarded to native/src/abi.c, one a line of
+ * tessera_host_imports.h. ---------------------------------------------------------------------------- */
 typedef struct Z_tessera_instance_t ctx_t;
 
-void Z_tesseraZ_host_bus_send(ctx_t *c, u32 ptr, u32 len) {
-  (void)c;
-  host_bus_send(ptr, len);
-}
-u32 Z_tesseraZ_host_clock_ms(ctx_t *c) {
-  (void)c;
-  return host_clock_ms();
-}
-u32 Z_tesseraZ_host_clock_us(ctx_t *c) {
-  (void)c;
-  return host_clock_us();
-}
-void Z_tesseraZ_host_http_body(ctx_t *c, u32 req, u32 ptr, u32 len) {
-  (void)c;
-  host_http_body(req, ptr, len);
-}
-void Z_tesseraZ_host_http_end(ctx_t *c, u32 req) {
-  (void)c;
-  host_http_end(req);
-}
-u32 Z_tesseraZ_host_http_read(ctx_t *c, u32 req, u32 ptr, u32 cap) {
-  (void)c;
-  return (u32)host_http_read(req, ptr, cap);
-}
-void Z_tesseraZ_host_http_head(ctx_t *c, u32 req, u32 status, u32 length) {
-  (void)c;
-  host_http_head(req, status, (int32_t)length);
-}
-void Z_tesseraZ_host_log(ctx_t *c, u32 level, u32 ptr, u32 len) {
-  (void)c;
-  host_log(level, ptr, len);
-}
-void Z_tesseraZ_host_panic(ctx_t *c, u32 ptr, u32 len) {
-  (void)c;
-  host_panic(ptr, len);
-}
-u32 Z_tesseraZ_host_random(ctx_t *c) {
-  (void)c;
-  return host_random();
-}
-u32 Z_tesseraZ_host_store_delete(ctx_t *c, u32 key, u32 key_len) {
-  (void)c;
-  return (u32)host_store_delete(key, key_len);
-}
-u32 Z_tesseraZ_host_store_list(ctx_t *c, u32 prefix, u32 prefix_len, u32 buf, u32 cap) {
-  (void)c;
-  return (u32)host_store_list(prefix, prefix_len, buf, cap);
-}
-u32 Z_tesseraZ_host_store_read(ctx_t *c, u32 key, u32 key_len, u32 offset, u32 buf, u32 cap) {
-  (void)c;
-  return (u32)host_store_read(key, key_len, offset, buf, cap);
-}
-u32 Z_tesseraZ_host_store_write(ctx_t *c, u32 key, u32 key_len, u32 ptr, u32 len) {
-  (void)c;
-  return (u32)host_store_write(key, key_len, ptr, len);
-}
-u32 Z_tesseraZ_host_store_append(ctx_t *c, u32 key, u32 key_len, u32 ptr, u32 len) {
-  (void)c;
-  return (u32)host_store_append(key, key_len, ptr, len);
-}
-u32 Z_tesseraZ_host_store_rename(ctx_t *c, u32 from, u32 from_len, u32 to, u32 to_len) {
-  (void)c;
-  return (u32)host_store_rename(from, from_len, to, to_len);
-}
-void Z_tesseraZ_host_serial_write(ctx_t *c, u32 ptr, u32 len) {
-  (void)c;
-  host_serial_write(ptr, len);
-}
-void Z_tesseraZ_host_ws_broadcast(ctx_t *c, u32 ptr, u32 len) {
-  (void)c;
-  host_ws_broadcast(ptr, len);
-}
-void Z_tesseraZ_host_ws_send(ctx_t *c, u32 conn, u32 ptr, u32 len) {
-  (void)c;
-  host_ws_send(conn, ptr, len);
-}
-u32 Z_tesseraZ_host_mdns_hostname(ctx_t *c, u32 buf, u32 cap) {
-  (void)c;
-  return host_mdns_hostname(buf, cap);
-}
-u32 Z_tesseraZ_host_http_port(ctx_t *c) {
-  (void)c;
-  return host_http_port();
-}
-void Z_tesseraZ_host_mdns_advertise(ctx_t *c, u32 ptr, u32 len) {
-  (void)c;
-  host_mdns_advertise(ptr, len);
-}
-void Z_tesseraZ_host_mdns_browse(ctx_t *c, u32 s, u32 sl, u32 t) {
-  (void)c;
-  host_mdns_browse(s, sl, t);
-}
-void Z_tesseraZ_host_mqtt_connect(ctx_t *c, u32 ptr, u32 len) {
-  (void)c;
-  host_mqtt_connect(ptr, len);
-}
-void Z_tesseraZ_host_mqtt_publish(ctx_t *c, u32 t, u32 tl, u32 p, u32 pl, u32 r) {
-  (void)c;
-  host_mqtt_publish(t, tl, p, pl, r);
-}
-void Z_tesseraZ_host_mqtt_append(ctx_t *c, u32 p, u32 pl) {
-  (void)c;
-  host_mqtt_append(p, pl);
-}
-void Z_tesseraZ_host_mqtt_subscribe(ctx_t *c, u32 t, u32 tl) {
-  (void)c;
-  host_mqtt_subscribe(t, tl);
-}
-void Z_tesseraZ_host_mqtt_disconnect(ctx_t *c) {
-  (void)c;
-  host_mqtt_disconnect();
-}
-void Z_tesseraZ_host_wifi_configure(ctx_t *c, u32 s, u32 sl, u32 p, u32 pl) {
-  (void)c;
-  host_wifi_configure(s, sl, p, pl);
-}
+#define RESULT_v void
+#define RESULT_i u32
+#define RETURN_v
+#define RETURN_i return (u32)
+#define IMPORT(name, result, arity)                                                \
+  RESULT_##result Z_tesseraZ_##name(ctx_t *c TESSERA_IMPORT_PARAMS_##arity(u32)) { \
+    (void)c;                                                                       \
+    RETURN_##result name(TESSERA_IMPORT_ARGS_##arity);                             \
+  }
+TESSERA_HOST_IMPORTS(IMPORT)
+#undef IMPORT

@@ -18,6 +18,7 @@
 #include "m3_env.h"
 #include "tessera_core_exports.h"
 #include "tessera_host.h"
+#include "tessera_host_imports.h"
 #include "tessera_md5.h"
 #include "tessera_port.h"
 #include "tessera_runtime.h"
@@ -85,244 +86,36 @@ static const char *const EXPORTS[F_COUNT] = {TESSERA_CORE_EXPORTS(EXPORT_NAME)};
 #undef EXPORT_NAME
 static IM3Function functions[F_COUNT];
 
-/* ---- Imports: wasm3 raw functions, forwarded to abi.c. Each argument and result takes one 64-bit slot
- * of the wasm stack (_sp); a result comes first. Pointers are plain offsets (abi.c checks them). ---- */
-#define ARG(name) uint32_t name = (uint32_t)*_sp++
-#define RESULT uint64_t *result = _sp++
-#define RAW(name) static m3ApiRawFunction(name)
-
-RAW(n_bus_send) {
-  ARG(p);
-  ARG(l);
-  host_bus_send(p, l);
-  m3ApiSuccess();
-}
-RAW(n_http_head) {
-  ARG(r);
-  ARG(s);
-  ARG(l);
-  host_http_head(r, s, (int32_t)l);
-  m3ApiSuccess();
-}
-RAW(n_http_body) {
-  ARG(r);
-  ARG(p);
-  ARG(l);
-  host_http_body(r, p, l);
-  m3ApiSuccess();
-}
-RAW(n_http_end) {
-  ARG(r);
-  host_http_end(r);
-  m3ApiSuccess();
-}
-RAW(n_http_read) {
-  RESULT;
-  ARG(r);
-  ARG(p);
-  ARG(c);
-  *result = (uint32_t)host_http_read(r, p, c);
-  m3ApiSuccess();
-}
-RAW(n_ws_send) {
-  ARG(c);
-  ARG(p);
-  ARG(l);
-  host_ws_send(c, p, l);
-  m3ApiSuccess();
-}
-RAW(n_ws_broadcast) {
-  ARG(p);
-  ARG(l);
-  host_ws_broadcast(p, l);
-  m3ApiSuccess();
-}
-RAW(n_store_read) {
-  RESULT;
-  ARG(k);
-  ARG(kl);
-  ARG(o);
-  ARG(b);
-  ARG(c);
-  *result = (uint32_t)host_store_read(k, kl, o, b, c);
-  m3ApiSuccess();
-}
-RAW(n_store_write) {
-  RESULT;
-  ARG(k);
-  ARG(kl);
-  ARG(p);
-  ARG(l);
-  *result = (uint32_t)host_store_write(k, kl, p, l);
-  m3ApiSuccess();
-}
-RAW(n_store_delete) {
-  RESULT;
-  ARG(k);
-  ARG(kl);
-  *result = (uint32_t)host_store_delete(k, kl);
-  m3ApiSuccess();
-}
-RAW(n_store_list) {
-  RESULT;
-  ARG(p);
-  ARG(pl);
-  ARG(b);
-  ARG(c);
-  *result = (uint32_t)host_store_list(p, pl, b, c);
-  m3ApiSuccess();
-}
-RAW(n_store_append) {
-  RESULT;
-  ARG(k);
-  ARG(kl);
-  ARG(p);
-  ARG(l);
-  *result = (uint32_t)host_store_append(k, kl, p, l);
-  m3ApiSuccess();
-}
-RAW(n_store_rename) {
-  RESULT;
-  ARG(f);
-  ARG(fl);
-  ARG(t);
-  ARG(tl);
-  *result = (uint32_t)host_store_rename(f, fl, t, tl);
-  m3ApiSuccess();
-}
-RAW(n_serial_write) {
-  ARG(p);
-  ARG(l);
-  host_serial_write(p, l);
-  m3ApiSuccess();
-}
-RAW(n_clock_ms) {
-  RESULT;
-  *result = host_clock_ms();
-  m3ApiSuccess();
-}
-RAW(n_clock_us) {
-  RESULT;
-  *result = host_clock_us();
-  m3ApiSuccess();
-}
-RAW(n_random) {
-  RESULT;
-  *result = host_random();
-  m3ApiSuccess();
-}
-RAW(n_log) {
-  ARG(lv);
-  ARG(p);
-  ARG(l);
-  host_log(lv, p, l);
-  m3ApiSuccess();
-}
-RAW(n_panic) {
-  ARG(p);
-  ARG(l);
-  host_panic(p, l);
-  m3ApiSuccess();
-}
-RAW(n_mdns_hostname) {
-  RESULT;
-  ARG(b);
-  ARG(c);
-  *result = host_mdns_hostname(b, c);
-  m3ApiSuccess();
-}
-RAW(n_http_port) {
-  RESULT;
-  *result = host_http_port();
-  m3ApiSuccess();
-}
-RAW(n_mdns_advertise) {
-  ARG(p);
-  ARG(l);
-  host_mdns_advertise(p, l);
-  m3ApiSuccess();
-}
-RAW(n_mdns_browse) {
-  ARG(s);
-  ARG(sl);
-  ARG(t);
-  host_mdns_browse(s, sl, t);
-  m3ApiSuccess();
-}
-RAW(n_mqtt_connect) {
-  ARG(p);
-  ARG(l);
-  host_mqtt_connect(p, l);
-  m3ApiSuccess();
-}
-RAW(n_mqtt_publish) {
-  ARG(t);
-  ARG(tl);
-  ARG(p);
-  ARG(pl);
-  ARG(r);
-  host_mqtt_publish(t, tl, p, pl, r);
-  m3ApiSuccess();
-}
-RAW(n_mqtt_append) {
-  ARG(p);
-  ARG(pl);
-  host_mqtt_append(p, pl);
-  m3ApiSuccess();
-}
-RAW(n_mqtt_subscribe) {
-  ARG(t);
-  ARG(tl);
-  host_mqtt_subscribe(t, tl);
-  m3ApiSuccess();
-}
-RAW(n_mqtt_disconnect) {
-  host_mqtt_disconnect();
-  m3ApiSuccess();
-}
-RAW(n_wifi_configure) {
-  ARG(s);
-  ARG(sl);
-  ARG(p);
-  ARG(pl);
-  host_wifi_configure(s, sl, p, pl);
-  m3ApiSuccess();
-}
+/* ---- Imports: wasm3 raw functions, forwarded to abi.c, one a line of tessera_host_imports.h. Each
+ * argument and result takes one 64-bit slot of the wasm stack (_sp); a result comes first. Pointers are
+ * plain offsets (abi.c checks them). ---- */
+#define ARG(name) uint32_t name = (uint32_t)*_sp++;
+#define TAKE_0
+#define TAKE_1 ARG(a0)
+#define TAKE_2 TAKE_1 ARG(a1)
+#define TAKE_3 TAKE_2 ARG(a2)
+#define TAKE_4 TAKE_3 ARG(a3)
+#define TAKE_5 TAKE_4 ARG(a4)
+#define RESULT_v
+#define RESULT_i uint64_t *result = _sp++;
+#define STORE_v
+#define STORE_i *result = (uint32_t)
+#define RAW(name, result, arity)                                                   \
+  static m3ApiRawFunction(n_##name) {                                              \
+    RESULT_##result TAKE_##arity STORE_##result name(TESSERA_IMPORT_ARGS_##arity); \
+    m3ApiSuccess();                                                                \
+  }
+TESSERA_HOST_IMPORTS(RAW)
+#undef RAW
 
 /* wasm3 checks each signature against the import's type when linking ('v' none, 'i' an i32). */
 static const struct {
   const char *name, *signature;
   M3RawCall function;
 } IMPORTS[] = {
-    {"host_bus_send", "v(ii)", n_bus_send},
-    {"host_http_head", "v(iii)", n_http_head},
-    {"host_http_body", "v(iii)", n_http_body},
-    {"host_http_end", "v(i)", n_http_end},
-    {"host_http_read", "i(iii)", n_http_read},
-    {"host_ws_send", "v(iii)", n_ws_send},
-    {"host_ws_broadcast", "v(ii)", n_ws_broadcast},
-    {"host_store_read", "i(iiiii)", n_store_read},
-    {"host_store_write", "i(iiii)", n_store_write},
-    {"host_store_delete", "i(ii)", n_store_delete},
-    {"host_store_list", "i(iiii)", n_store_list},
-    {"host_store_append", "i(iiii)", n_store_append},
-    {"host_store_rename", "i(iiii)", n_store_rename},
-    {"host_serial_write", "v(ii)", n_serial_write},
-    {"host_clock_ms", "i()", n_clock_ms},
-    {"host_clock_us", "i()", n_clock_us},
-    {"host_random", "i()", n_random},
-    {"host_log", "v(iii)", n_log},
-    {"host_panic", "v(ii)", n_panic},
-    {"host_mdns_hostname", "i(ii)", n_mdns_hostname},
-    {"host_http_port", "i()", n_http_port},
-    {"host_mdns_advertise", "v(ii)", n_mdns_advertise},
-    {"host_mdns_browse", "v(iii)", n_mdns_browse},
-    {"host_mqtt_connect", "v(ii)", n_mqtt_connect},
-    {"host_mqtt_publish", "v(iiiii)", n_mqtt_publish},
-    {"host_mqtt_append", "v(ii)", n_mqtt_append},
-    {"host_mqtt_subscribe", "v(ii)", n_mqtt_subscribe},
-    {"host_mqtt_disconnect", "v()", n_mqtt_disconnect},
-    {"host_wifi_configure", "v(iiii)", n_wifi_configure},
+#define LINK(name, result, arity) {#name, #result TESSERA_IMPORT_SIG_##arity, n_##name},
+    TESSERA_HOST_IMPORTS(LINK)
+#undef LINK
 };
 
 /* The runtime owns the module once loaded; the environment caches released code pages, so it goes too. */

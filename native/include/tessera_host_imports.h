@@ -1,0 +1,72 @@
+/*
+ * tessera_host_imports.h: the core's imports (module "tessera", the functions of tessera_host.h the core
+ * calls), one table for every place that names them: the runtime adapters bind each to its
+ * implementation in native/src/abi.c (runtime/wasm2c, runtime/wamr, runtime/wasm3) and a self-update's
+ * image is checked against them (native/src/image.c). X(name, result, arity): the result v (none) or
+ * i (one i32), as wasm3 spells them, the parameters `arity` i32s; a pointer is a plain offset into linear memory (abi.c
+ * checks it). tests/abi.test.ts compares the table with assembly/host/imports.ts and
+ * build/controller.wasm.
+ */
+#ifndef TESSERA_HOST_IMPORTS_H
+#define TESSERA_HOST_IMPORTS_H
+
+#define TESSERA_HOST_IMPORTS(X) \
+  X(host_bus_send, v, 2)        \
+  X(host_http_head, v, 3)       \
+  X(host_http_body, v, 3)       \
+  X(host_http_end, v, 1)        \
+  X(host_http_read, i, 3)       \
+  X(host_ws_send, v, 3)         \
+  X(host_ws_broadcast, v, 2)    \
+  X(host_ws_append, v, 2)       \
+  X(host_store_read, i, 5)      \
+  X(host_store_write, i, 4)     \
+  X(host_store_delete, i, 2)    \
+  X(host_store_list, i, 4)      \
+  X(host_store_append, i, 4)    \
+  X(host_store_rename, i, 4)    \
+  X(host_serial_write, v, 2)    \
+  X(host_clock_ms, i, 0)        \
+  X(host_clock_us, i, 0)        \
+  X(host_random, i, 0)          \
+  X(host_log, v, 3)             \
+  X(host_panic, v, 2)           \
+  X(host_mdns_hostname, i, 2)   \
+  X(host_http_port, i, 0)       \
+  X(host_mdns_advertise, v, 2)  \
+  X(host_mdns_browse, v, 3)     \
+  X(host_mqtt_connect, v, 2)    \
+  X(host_mqtt_publish, v, 5)    \
+  X(host_mqtt_append, v, 2)     \
+  X(host_mqtt_subscribe, v, 2)  \
+  X(host_mqtt_disconnect, v, 0) \
+  X(host_wifi_configure, v, 4)
+
+/* The parts an adapter builds a binding from. TESSERA_IMPORT_PARAMS_n(T): ", T a0, ..." (after a
+ * first parameter of its own); TESSERA_IMPORT_ARGS_n: "a0, ..."; TESSERA_IMPORT_SIG_n: "(ii...)", the
+ * parameters as WAMR and wasm3 spell them; TESSERA_IMPORT_RESULT_v/i: the result as WAMR does ("" or
+ * "i", after the parameters). */
+#define TESSERA_IMPORT_PARAMS_0(T)
+#define TESSERA_IMPORT_PARAMS_1(T) , T a0
+#define TESSERA_IMPORT_PARAMS_2(T) TESSERA_IMPORT_PARAMS_1(T), T a1
+#define TESSERA_IMPORT_PARAMS_3(T) TESSERA_IMPORT_PARAMS_2(T), T a2
+#define TESSERA_IMPORT_PARAMS_4(T) TESSERA_IMPORT_PARAMS_3(T), T a3
+#define TESSERA_IMPORT_PARAMS_5(T) TESSERA_IMPORT_PARAMS_4(T), T a4
+#define TESSERA_IMPORT_ARGS_0
+#define TESSERA_IMPORT_ARGS_1 a0
+#define TESSERA_IMPORT_ARGS_2 a0, a1
+#define TESSERA_IMPORT_ARGS_3 a0, a1, a2
+#define TESSERA_IMPORT_ARGS_4 a0, a1, a2, a3
+#define TESSERA_IMPORT_ARGS_5 a0, a1, a2, a3, a4
+#define TESSERA_IMPORT_SIG_0 "()"
+#define TESSERA_IMPORT_SIG_1 "(i)"
+#define TESSERA_IMPORT_SIG_2 "(ii)"
+#define TESSERA_IMPORT_SIG_3 "(iii)"
+#define TESSERA_IMPORT_SIG_4 "(iiii)"
+#define TESSERA_IMPORT_SIG_5 "(iiiii)"
+#define TESSERA_IMPORT_RESULT_v ""
+#define TESSERA_IMPORT_RESULT_i "i"
+/* WAMR's signature of an import: "(ii)i". */
+#define TESSERA_IMPORT_SIGNATURE(result, arity) TESSERA_IMPORT_SIG_##arity TESSERA_IMPORT_RESULT_##result
+
+#endif /* TESSERA_HOST_IMPORTS_H */
