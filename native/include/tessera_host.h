@@ -91,10 +91,6 @@ void host_ws_send(uint32_t conn, uint32_t ptr, uint32_t len);
 void host_ws_broadcast(uint32_t ptr, uint32_t len);
 void host_ws_append(uint32_t ptr, uint32_t len);
 
-/* Not an import: forgets the pieces of a frame or payload whose ending call never came (the core
- * trapped between them). driver.c calls it before the core is loaded again. */
-void tessera_abi_drop_pieces(void);
-
 /* Key-value store (files on the host). Keys are at most 255 bytes of [a-z0-9._-] with at most one
  * '/'. Results below 0 are errors: -1 no such key, -2 I/O error, -3 no space.
  * read: copies up to cap bytes of the value from offset; returns the count (less than cap at the end).
