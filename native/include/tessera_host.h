@@ -91,21 +91,17 @@ void host_ws_send(uint32_t conn, uint32_t ptr, uint32_t len);
 void host_ws_broadcast(uint32_t ptr, uint32_t len);
 void host_ws_append(uint32_t ptr, uint32_t len);
 
-/* Not an import: forgets the pieces of a frame or payload whose ending call never came (the core
- * trapped between them). driver.c calls it before the core is loaded again. */
-void tessera_abi_drop_pieces(void);
-
 /* Key-value store (files on the host). Keys are at most 255 bytes of [a-z0-9._-] with at most one
  * '/'. Results below 0 are errors: -1 no such key, -2 I/O error, -3 no space.
  * read: copies up to cap bytes of the value from offset; returns the count (less than cap at the end).
  * write: replaces the whole value atomically (temp file, sync, rename, sync dir); returns 0.
  * delete: returns 0.
- * list: keys starting with prefix, sorted, '\n'-separated; copies at most cap bytes and returns the
- * full length (call again with a larger buffer when it exceeds cap). */
+ * list: keys starting with prefix, sorted, '\n'-separated; copies at most cap bytes of that list from
+ * offset and returns its full length (a list longer than the core's buffer is read in windows). */
 int32_t host_store_read(uint32_t key, uint32_t key_len, uint32_t offset, uint32_t buf, uint32_t cap);
 int32_t host_store_write(uint32_t key, uint32_t key_len, uint32_t ptr, uint32_t len);
 int32_t host_store_delete(uint32_t key, uint32_t key_len);
-int32_t host_store_list(uint32_t prefix, uint32_t prefix_len, uint32_t buf, uint32_t cap);
+int32_t host_store_list(uint32_t prefix, uint32_t prefix_len, uint32_t offset, uint32_t buf, uint32_t cap);
 /* A value written in pieces. append: adds len bytes to the value (created when missing; not atomic);
  * returns 0. rename: replaces the value `to` with `from` atomically (from synced first, then renamed
  * over, the directory synced), `from` is gone after; returns 0 (-1 when `from` is missing). */
