@@ -154,3 +154,30 @@ test("a damaged palette's name stays taken; PUT replaces it, DELETE removes it",
   const names = ((await api(h, "GET", "/api/palettes")).body as Array<{ name: string }>).slice(9).map((p) => p.name);
   assert.deepEqual(names, ["Cœur ❤", "Hand made", "Keep me", "MYPAL"]);
 });
+
+test("64 palettes of the longest names start up and are all listed, a legacy key moved among them", async () => {
+  // The list of 64 keys of 249 bytes (16 KB) is read in windows and each file's check is given back
+  // before the next: at boot (the legacy keys' move) and for GET /api/palettes, in one page of memory.
+  const dir = tempDir();
+  fs.mkdirSync(path.join(dir, "palettes"));
+  const stops = Array.from({ length: 16 }, (_, i): [number, string] => [
+    i * 17,
+    `#${(0x102030 + i * 0x10101).toString(16).toUpperCase()}`,
+  ]);
+  const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
+  const names = Array.from({ length: 63 }, (_, i) => String.fromCodePoint(0x1f600 + i).repeat(30));
+  for (const n of names) fs.writeFileSync(path.join(dir, "palettes", hex(n)), JSON.stringify(doc(n, stops)));
+  // Stored before names folded beyond ASCII: its key folds the ASCII letters only ("Éclat").
+  fs.writeFileSync(path.join(dir, "palettes", hex("Éclat")), JSON.stringify(doc("ÉCLAT", stops)));
+  const h = await startHost({ panels: 2, dataDir: dir });
+  try {
+    const list = (await api(h, "GET", "/api/palettes")).body as Array<{ name: string }>;
+    assert.deepEqual(list.slice(9), [doc("ÉCLAT", stops), ...names.map((n) => doc(n, stops))]);
+    assert.equal((await api(h, "GET", "/api/palettes/%C3%A9clat")).status, 200, "found in any casing: moved");
+    assert.ok(fs.existsSync(path.join(dir, "palettes", hex("éclat"))));
+    const res = await api(h, "POST", "/api/palettes", doc("One too many", stops));
+    assert.deepEqual([res.status, res.body], [507, { error: "too_many_palettes" }]);
+  } finally {
+    await h.stop();
+  }
+});

@@ -27,7 +27,7 @@
 @external("tessera", "host_store_read") export declare function host_store_read(key: usize, keyLen: u32, offset: u32, buf: usize, cap: u32): i32;
 @external("tessera", "host_store_write") export declare function host_store_write(key: usize, keyLen: u32, ptr: usize, len: u32): i32;
 @external("tessera", "host_store_delete") export declare function host_store_delete(key: usize, keyLen: u32): i32;
-@external("tessera", "host_store_list") export declare function host_store_list(prefix: usize, prefixLen: u32, buf: usize, cap: u32): i32;
+@external("tessera", "host_store_list") export declare function host_store_list(prefix: usize, prefixLen: u32, offset: u32, buf: usize, cap: u32): i32;
 // A value written in pieces: append to it (created when missing; not atomic), then rename it over the
 // value it replaces (atomic: the old value stays whole until the new one is). A firmware image is staged so.
 @external("tessera", "host_store_append") export declare function host_store_append(key: usize, keyLen: u32, ptr: usize, len: u32): i32;

@@ -11,8 +11,8 @@
 // written atomically. Reading one back runs the API's validation and checks that the name maps to
 // the file's own key; anything else is "corrupt" and is reported, never trusted.
 // Memory: a file is read into one static buffer and checked as it streams from there (json/stream.ts),
-// and a listing is one heap buffer freed after use; what one palette's check allocates is given back
-// before the next (api/palettes.ts), so serving every palette does not add up.
+// and a listing is read a window at a time (256 B, freed after use); what one palette's check allocates
+// is given back before the next (api/palettes.ts), so serving every palette does not add up.
 import { host_store_read, host_store_list, host_store_write, host_store_delete } from "../host/imports";
 import { openMemory, value, broken } from "../json/stream";
 import { resetErrors, fail, validationError } from "../json/validate";
@@ -20,6 +20,7 @@ import { log, LOG_WARN } from "../util/log";
 import { STORE_MISSING } from "../store/kv";
 import { SCRATCH, PALETTE_FILE, PALETTE_FILE_CAP, PALETTE_KEY, PALETTE_CHECK } from "../rt/scratch";
 import * as w from "../json/writer";
+import { arenaTop, arenaBack } from "../rt/arena";
 import { Palette, foldCase } from "./palette";
 import { validatePalette, paletteName, packStops } from "./validate";
 
@@ -31,8 +32,6 @@ export const MAX_CUSTOM_PALETTES: i32 = 64;
 const MAX_NAME_BYTES: u32 = 120;
 /** Largest palette file accepted; the canonical form of the largest palette is about 420 bytes. */
 const FILE_CAP = PALETTE_FILE_CAP;
-/** Largest listing read; more than 64 maximal keys fit, a longer one is cut (and logged). */
-const LIST_CAP: u32 = 32768;
 
 export const P_OK: i32 = 0;
 export const P_MISSING: i32 = -1;
@@ -174,82 +173,94 @@ export function loadPalette(name: string): Palette | null {
  * ASCII) to its key, so every casing finds it. Only keys with a non-ASCII byte can differ; a file
  * whose new key is taken already stays where it is (and reads as corrupt), with a warning. */
 export function migrateLegacyKeys(): void {
-  if (!openList()) return;
-  const listed = listPtr;
-  while (nextKey()) {
-    const key = listPtr + keyAt;
-    let wide = false;
-    for (let i = PREFIX_LEN; i + 1 < keyLen && !wide; i += 2) wide = load<u8>(key + i) >= 0x38; // byte >= 0x80
-    if (!wide) continue;
-    const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
-    if (n <= 0 || <u32>n > FILE_CAP) continue;
-    resetErrors();
-    if (!readFile(<u32>n)) continue;
-    const k = keyFromName(paletteName(), checkBuf);
-    const old = keyFromName(paletteName(), keyBuf, true);
-    if (k == 0 || (k == keyLen && memory.compare(checkBuf, key, k) == 0)) continue; // its key already
-    if (old != keyLen || memory.compare(keyBuf, key, old) != 0) continue; // not a legacy key: corrupt
-    if (host_store_read(checkBuf, k, 0, keyBuf, 1) != STORE_MISSING) {
-      log(LOG_WARN, "palettes: kept " + currentKey());
-      continue;
+  // A move changes the list under its windows, so the walk starts over after each (rare: boot only).
+  for (let moved = true; moved && openList();) {
+    moved = false;
+    const mark = arenaTop(); // what one file's check allocates is given back before the next
+    while (!moved && nextKey()) {
+      moved = migrateCurrent();
+      arenaBack(mark);
     }
-    if (host_store_write(checkBuf, k, fileBuf, <u32>n) == 0) host_store_delete(key, keyLen);
+    closeList();
   }
-  if (listPtr == listed) closeList();
   resetErrors();
+}
+
+/** Moves the file under the list's current key when it is a legacy key; whether it did. */
+function migrateCurrent(): bool {
+  const key = listPtr + keyAt;
+  let wide = false;
+  for (let i = PREFIX_LEN; i + 1 < keyLen && !wide; i += 2) wide = load<u8>(key + i) >= 0x38; // byte >= 0x80
+  if (!wide) return false;
+  const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
+  if (n <= 0 || <u32>n > FILE_CAP) return false;
+  resetErrors();
+  if (!readFile(<u32>n)) return false;
+  const k = keyFromName(paletteName(), checkBuf);
+  const old = keyFromName(paletteName(), keyBuf, true);
+  if (k == 0 || (k == keyLen && memory.compare(checkBuf, key, k) == 0)) return false; // its key already
+  if (old != keyLen || memory.compare(keyBuf, key, old) != 0) return false; // not a legacy key: corrupt
+  if (host_store_read(checkBuf, k, 0, keyBuf, 1) != STORE_MISSING) {
+    log(LOG_WARN, "palettes: kept " + currentKey());
+    return false;
+  }
+  return host_store_write(checkBuf, k, fileBuf, <u32>n) == 0 && host_store_delete(key, keyLen) == 0;
 }
 
 // ---- listing ----------------------------------------------------------------------------------
 
+/** The list is read in windows of this many bytes (host_store_list's offset): a store key is at most
+ * 255 bytes, so a key and its newline always fit one. Holding 64 maximal keys at once (16 KB) would
+ * not fit a one-page core's arena. */
+const WINDOW: u32 = 256;
+/** The window (one arena block while a list is open), the list offset of its first byte, its bytes. */
 let listPtr: usize = 0;
+let windowAt: u32 = 0;
 let listLen: u32 = 0;
+/** The list's full length, and where in the window the next key starts. */
+let listTotal: u32 = 0;
 let listPos: u32 = 0;
 /** The key nextKey() found: listPtr + keyAt, keyLen bytes. */
 export let keyAt: u32 = 0;
 export let keyLen: u32 = 0;
 
-/** Reads the list of keys under palettes/ (sorted by key, so by folded name); false on an I/O
- * error. The list is cut at LIST_CAP bytes. Walk it with nextKey(), then closeList(). */
-export function openList(): bool {
-  closeList();
-  let cap: u32 = 1024;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const buf = heap.alloc(cap);
-    const n = host_store_list(prefixBytes, PREFIX_LEN, buf, cap);
-    if (n < 0) {
-      heap.free(buf);
-      return false;
-    }
-    if (<u32>n <= cap || cap == LIST_CAP) {
-      listPtr = buf;
-      listLen = min(<u32>n, cap);
-      if (<u32>n > cap) {
-        // Cut at the last complete key.
-        while (listLen > 0 && load<u8>(listPtr + listLen - 1) != 0x0a) listLen--;
-        log(
-          LOG_WARN,
-          "palettes: the store lists more than " + LIST_CAP.toString() + " bytes of keys; the rest is ignored",
-        );
-      }
-      listPos = 0;
-      return true;
-    }
-    heap.free(buf);
-    cap = min(<u32>n, LIST_CAP);
-  }
-  return false; // the list grew between the two calls: report it like an I/O error
+/** Fills the window from list offset `at`; false on an I/O error. */
+function fill(at: u32): bool {
+  const n = host_store_list(prefixBytes, PREFIX_LEN, at, listPtr, WINDOW);
+  if (n < 0) return false;
+  listTotal = <u32>n;
+  windowAt = at;
+  listLen = at < listTotal ? min(listTotal - at, WINDOW) : 0;
+  listPos = 0;
+  return true;
 }
 
-/** Steps to the next key of the open list; false at the end. */
+/** Opens the list of keys under palettes/ (sorted by key, so by folded name); false on an I/O
+ * error. Walk it with nextKey(), then closeList(). */
+export function openList(): bool {
+  closeList();
+  listPtr = heap.alloc(WINDOW);
+  if (fill(0)) return true;
+  closeList();
+  return false;
+}
+
+/** Steps to the next key of the open list; false at the end (or on an I/O error). */
 export function nextKey(): bool {
-  while (listPos < listLen) {
+  while (listPos < listLen || windowAt + listLen < listTotal) {
     const start = listPos;
-    while (listPos < listLen && load<u8>(listPtr + listPos) != 0x0a) listPos++;
-    const len = listPos - start;
-    listPos++;
-    if (len == 0) continue;
+    let end = start;
+    while (end < listLen && load<u8>(listPtr + end) != 0x0a) end++;
+    if (end == listLen && windowAt + listLen < listTotal) {
+      // the key goes on past the window: read on from its start (a key longer than a window cannot be
+      // stored; an I/O error ends the list too)
+      if (start == 0 || !fill(windowAt + start)) return false;
+      continue;
+    }
+    listPos = end + 1;
+    if (end == start) continue;
     keyAt = start;
-    keyLen = len;
+    keyLen = end - start;
     return true;
   }
   return false;
@@ -268,7 +279,9 @@ export function readCurrent(): i32 {
 export function closeList(): void {
   if (listPtr) heap.free(listPtr);
   listPtr = 0;
+  windowAt = 0;
   listLen = 0;
+  listTotal = 0;
   listPos = 0;
 }
 

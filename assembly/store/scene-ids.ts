@@ -18,10 +18,10 @@ const slot = keepSlot(10);
 
 /** Reads the store's list of scene keys, keeping the library's ids; false on an I/O error. */
 export function openIds(): bool {
-  const n = host_store_list(SCENES_BYTES, SKIP, 0, 0);
+  const n = host_store_list(SCENES_BYTES, SKIP, 0, 0, 0);
   if (n < 0) return false;
   const buf = heap.alloc(max<usize>(<usize>n, 1));
-  const got = host_store_list(SCENES_BYTES, SKIP, buf, <u32>n);
+  const got = host_store_list(SCENES_BYTES, SKIP, 0, buf, <u32>n);
   if (got < 0) return false;
   const end = min<i32>(got, n);
   let to = 0;
@@ -72,7 +72,7 @@ export function idAt(at: i32): string {
  * line is at least 16 bytes: the prefix, 8 characters and its newline), so the list itself is read
  * (openIds) only for a library near its limit. */
 export function sceneCount(): i32 {
-  const length = host_store_list(SCENES_BYTES, SKIP, 0, 0);
+  const length = host_store_list(SCENES_BYTES, SKIP, 0, 0, 0);
   if (length < 0) return -1;
   if ((length + 1) >> 4 < MAX_SCENES) return (length + 1) >> 4;
   if (!openIds()) return -1;

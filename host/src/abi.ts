@@ -30,7 +30,7 @@ export const CORE_IMPORTS = {
   host_store_read: sig([I32, I32, I32, I32, I32], [I32]), // key, keyLen, offset, buf, cap → bytes | error
   host_store_write: sig([I32, I32, I32, I32], [I32]), // key, keyLen, ptr, len → 0 | error
   host_store_delete: sig([I32, I32], [I32]), // key, keyLen → 0 | error
-  host_store_list: sig([I32, I32, I32, I32], [I32]), // prefix, prefixLen, buf, cap → bytes needed | error
+  host_store_list: sig([I32, I32, I32, I32, I32], [I32]), // prefix, prefixLen, offset, buf, cap → full length | error
   host_store_append: sig([I32, I32, I32, I32], [I32]), // key, keyLen, ptr, len → 0 | error
   host_store_rename: sig([I32, I32, I32, I32], [I32]), // from, fromLen, to, toLen → 0 | error (atomic replace)
   host_serial_write: sig([I32, I32], []), // ptr, len

@@ -151,9 +151,10 @@ export class Core {
       host_store_append: (key, keyLen, ptr, len) => s.store.append(this.text(key, keyLen), copy(ptr, len)),
       host_store_rename: (from, fromLen, to, toLen) => s.store.rename(this.text(from, fromLen), this.text(to, toLen)),
       host_serial_write: (ptr, len) => s.serialWrite?.(copy(ptr, len)),
-      host_store_list: (prefix, prefixLen, buf, cap) => {
+      host_store_list: (prefix, prefixLen, offset, buf, cap) => {
         const list = Buffer.from(s.store.list(this.text(prefix, prefixLen)));
-        this.bytes(buf, cap).set(list.subarray(0, cap >>> 0));
+        const from = Math.min(offset >>> 0, list.length);
+        this.bytes(buf, cap).set(list.subarray(from, from + (cap >>> 0)));
         return list.length;
       },
       host_clock_ms: () => (s.clockMs() >>> 0) | 0,

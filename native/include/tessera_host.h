@@ -96,12 +96,12 @@ void host_ws_append(uint32_t ptr, uint32_t len);
  * read: copies up to cap bytes of the value from offset; returns the count (less than cap at the end).
  * write: replaces the whole value atomically (temp file, sync, rename, sync dir); returns 0.
  * delete: returns 0.
- * list: keys starting with prefix, sorted, '\n'-separated; copies at most cap bytes and returns the
- * full length (call again with a larger buffer when it exceeds cap). */
+ * list: keys starting with prefix, sorted, '\n'-separated; copies at most cap bytes of that list from
+ * offset and returns its full length (a list longer than the core's buffer is read in windows). */
 int32_t host_store_read(uint32_t key, uint32_t key_len, uint32_t offset, uint32_t buf, uint32_t cap);
 int32_t host_store_write(uint32_t key, uint32_t key_len, uint32_t ptr, uint32_t len);
 int32_t host_store_delete(uint32_t key, uint32_t key_len);
-int32_t host_store_list(uint32_t prefix, uint32_t prefix_len, uint32_t buf, uint32_t cap);
+int32_t host_store_list(uint32_t prefix, uint32_t prefix_len, uint32_t offset, uint32_t buf, uint32_t cap);
 /* A value written in pieces. append: adds len bytes to the value (created when missing; not atomic);
  * returns 0. rename: replaces the value `to` with `from` atomically (from synced first, then renamed
  * over, the directory synced), `from` is gone after; returns 0 (-1 when `from` is missing). */

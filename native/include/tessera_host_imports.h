@@ -22,7 +22,7 @@
   X(host_store_read, i, 5)      \
   X(host_store_write, i, 4)     \
   X(host_store_delete, i, 2)    \
-  X(host_store_list, i, 4)      \
+  X(host_store_list, i, 5)      \
   X(host_store_append, i, 4)    \
   X(host_store_rename, i, 4)    \
   X(host_serial_write, v, 2)    \

@@ -38,9 +38,8 @@ size_t tessera_rt_mem_size(void);
  * Reading it clears it. After a trap the instance must be reloaded (tessera_rt_load). */
 const char *tessera_rt_take_trap(void);
 
-/* abi.c's side of a reload: forgets the pieces of a frame or payload whose ending call never came
- * (host_ws_append, host_mqtt_append: the core trapped between them). driver.c calls it before every
- * tessera_rt_load after the first. */
+/* Not an import (abi.c): forgets the pieces of a frame or payload whose ending call never came (the
+ * core trapped between them). driver.c calls it before the core is loaded again. */
 void tessera_abi_drop_pieces(void);
 
 #ifdef __cplusplus

@@ -147,7 +147,7 @@ int32_t host_store_delete(uint32_t key, uint32_t key_len) {
   return port_store_delete(k);
 }
 
-int32_t host_store_list(uint32_t prefix, uint32_t prefix_len, uint32_t buf, uint32_t cap) {
+int32_t host_store_list(uint32_t prefix, uint32_t prefix_len, uint32_t offset, uint32_t buf, uint32_t cap) {
   char pre[KEY_MAX + 1];
   if (prefix_len > KEY_MAX) return 0;
   const uint8_t *p = in(prefix, prefix_len, "host_store_list: prefix out of bounds");
@@ -156,7 +156,20 @@ int32_t host_store_list(uint32_t prefix, uint32_t prefix_len, uint32_t buf, uint
   memcpy(pre, p, prefix_len);
   pre[prefix_len] = 0;
   if (strlen(pre) != prefix_len) return 0; /* a NUL inside: no key matches */
-  return port_store_list(pre, dst, cap);
+  if (offset == 0) return port_store_list(pre, dst, cap);
+  /* A window further on: the port lists from the start, so list whole and copy the window. */
+  int32_t total = port_store_list(pre, NULL, 0);
+  if (total < 0 || offset >= (uint32_t)total) return total;
+  uint8_t *all = malloc((size_t)total);
+  if (!all) return TESSERA_STORE_IO_ERROR;
+  int32_t again = port_store_list(pre, all, (uint32_t)total);
+  if (again > 0 && offset < (uint32_t)again) {
+    uint32_t n = (uint32_t)again - offset;
+    if (n > (uint32_t)total - offset) n = (uint32_t)total - offset;
+    memcpy(dst, all + offset, n < cap ? n : cap);
+  }
+  free(all);
+  return again;
 }
 
 int32_t host_store_append(uint32_t key, uint32_t key_len, uint32_t ptr, uint32_t len) {
