@@ -45,14 +45,14 @@
 #endif
 
 /* The one execution stack (WAMR's operand stack and frames; C runs on the thread's own stack). On 32-bit
- * (the device, the bench) the deepest use measured is 7,720 B since scene documents are read by the
- * streaming pass (11,832 B before: the tape parser's recursion on a body nested 1000 deep, sent to each
- * endpoint that reads JSON). 10 KiB leaves 2.5 KB, the margin kept since the first measurement (WAMR
- * also wants a frame's size twice free before pushing it). The bench prints the figure on every run
+ * (the device, the bench) the deepest use measured is 5,448 B since every document is read by the
+ * streaming tokenizer (11,832 B with the tape parser's recursion on a body nested 1000 deep, sent to each
+ * endpoint that reads JSON; 7,720 B while the small documents still used it). 8 KiB leaves 2.7 KB, the
+ * margin kept since the first measurement (WAMR also wants a frame's size twice free before pushing it). The bench prints the figure on every run
  * (stack_used). Frames hold native pointers, so a 64-bit host (the PC test suite) gets more.
  * docs/porting.md, "Device memory and time". */
 #ifndef TESSERA_WAMR_STACK_SIZE
-#define TESSERA_WAMR_STACK_SIZE (sizeof(void *) > 4 ? 32 * 1024 : 10 * 1024)
+#define TESSERA_WAMR_STACK_SIZE (sizeof(void *) > 4 ? 32 * 1024 : 8 * 1024)
 #endif
 #define STACK_SIZE TESSERA_WAMR_STACK_SIZE
 
