@@ -366,15 +366,6 @@ function failed(why: u8): bool {
 export let keyAt: u32 = 0;
 export let keyEnd: u32 = 0;
 
-/** Stops reading: the caller gave up on the document (the reader's tape is full). */
-export function stopAll(): void {
-  drained = true;
-  capturing = false;
-  wp = we = 0;
-  depth = 0;
-  pending = false;
-}
-
 /** Refuses the key member() just read: it repeats one of its object. */
 export function duplicateKey(): void {
   failAt(keyAt, E_DUPLICATE);
