@@ -61,8 +61,8 @@ export class Core {
   private exports!: CoreExports;
   /** The body of the request being dispatched, read in order by host_http_read. */
   private body: { req: number; bytes: Uint8Array; read: number; more: boolean } | null = null;
-  /** The pieces of an MQTT payload so far (host_mqtt_append), joined by the publish that ends it. */
-  private mqttPending = Buffer.alloc(0);
+  /** The pieces of an MQTT payload so far (host_mqtt_append), put before the publish that ends it. */
+  private mqttPending: Uint8Array[] = [];
   /** The pieces of a WebSocket frame's tail so far (host_ws_append), put after the send or broadcast
    * that ends it (it carries the frame's start). */
   private wsPending: Uint8Array[] = [];
@@ -84,7 +84,7 @@ export class Core {
   private boot(): void {
     const instance = new WebAssembly.Instance(this.module, { [IMPORT_MODULE]: this.imports() });
     this.exports = instance.exports as unknown as CoreExports;
-    this.mqttPending = Buffer.alloc(0);
+    this.mqttPending = [];
     this.wsPending = [];
     this.exports.core_init(this.maxPanels, this.build);
   }
@@ -139,8 +139,8 @@ export class Core {
         b.read += piece.length;
         return piece.length;
       },
-      host_ws_send: (conn, ptr, len) => s.wsSend(conn >>> 0, this.wholeFrame(copy(ptr, len))),
-      host_ws_broadcast: (ptr, len) => s.wsBroadcast(this.wholeFrame(copy(ptr, len))),
+      host_ws_send: (conn, ptr, len) => s.wsSend(conn >>> 0, joined(this.wsPending, copy(ptr, len), true)),
+      host_ws_broadcast: (ptr, len) => s.wsBroadcast(joined(this.wsPending, copy(ptr, len), true)),
       host_ws_append: (ptr, len) => {
         this.wsPending.push(copy(ptr, len));
       },
@@ -175,13 +175,14 @@ export class Core {
         n.mdnsBrowse(this.text(service, serviceLen), timeoutMs >>> 0),
       host_mqtt_connect: (ptr, len) => n.mqttConnect(copy(ptr, len)),
       host_mqtt_append: (payload, payloadLen) => {
-        this.mqttPending = Buffer.concat([this.mqttPending, copy(payload, payloadLen)]);
+        this.mqttPending.push(copy(payload, payloadLen));
       },
-      host_mqtt_publish: (topic, topicLen, payload, payloadLen, retain) => {
-        const whole = Buffer.concat([this.mqttPending, copy(payload, payloadLen)]);
-        this.mqttPending = Buffer.alloc(0);
-        n.mqttPublish(this.text(topic, topicLen), whole, retain !== 0);
-      },
+      host_mqtt_publish: (topic, topicLen, payload, payloadLen, retain) =>
+        n.mqttPublish(
+          this.text(topic, topicLen),
+          joined(this.mqttPending, copy(payload, payloadLen), false),
+          retain !== 0,
+        ),
       host_mqtt_subscribe: (topic, topicLen) => n.mqttSubscribe(this.text(topic, topicLen)),
       host_mqtt_disconnect: () => n.mqttDisconnect(),
       host_wifi_configure: (ssid, ssidLen, pass, passLen) =>
@@ -189,14 +190,6 @@ export class Core {
     };
     for (const name of Object.keys(CORE_IMPORTS)) if (!(name in imports)) throw new Error(`missing import ${name}`);
     return imports;
-  }
-
-  /** A frame: its start, then the pieces appended ahead of it. */
-  private wholeFrame(start: Uint8Array): Uint8Array {
-    if (this.wsPending.length === 0) return start;
-    const whole = Buffer.concat([start, ...this.wsPending]);
-    this.wsPending = [];
-    return whole;
   }
 
   /** Runs a core call; a trap restarts the core and is reported instead of thrown. */
@@ -346,3 +339,13 @@ const NO_NET: NetServices = {
   mqttDisconnect: () => {},
   wifiConfigure: () => {},
 };
+
+/** A message given in pieces (host_ws_append, host_mqtt_append) joined with the bytes of the call that
+ * ends it: before the pieces when that call carries the message's start (a WebSocket frame's header),
+ * after them when it carries the end (an MQTT payload's last piece). Empties `pieces`. */
+function joined(pieces: Uint8Array[], call: Uint8Array, callFirst: boolean): Uint8Array {
+  if (pieces.length === 0) return call;
+  const whole = Buffer.concat(callFirst ? [call, ...pieces] : [...pieces, call]);
+  pieces.length = 0;
+  return whole;
+}
