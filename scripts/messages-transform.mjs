@@ -26,6 +26,10 @@
 // "schemaVersion"...), each written as one control byte that no message holds, expanded again by
 // __message and __rawMessage (a build-time check proves every message expands to itself).
 // The messages are written to build/messages.txt (one JSON string a line) for inspection.
+//
+// One more rewrite, of name lists (assembly/util/names.ts): a call `names("a b c")` with one string
+// literal becomes `memory.data<u8>([1, 97, 1, 98, 1, 99, 0])`, the list packed at build time (each
+// name's byte length, then its UTF-8 bytes; a 0 ends the list), instead of being packed at start-up.
 import fs from "node:fs";
 import path from "node:path";
 import { Transform } from "assemblyscript/transform";
@@ -294,11 +298,45 @@ function tableSource(messages) {
   ].join("\n");
 }
 
+/** The packed bytes of a name list's literal (assembly/util/names.ts). */
+export function packNames(list) {
+  const bytes = [];
+  for (const name of list.split(" ")) {
+    const b = Buffer.from(name, "utf8");
+    if (b.length < 1 || b.length > 255) throw new Error(`names("${list}"): a name of ${b.length} bytes`);
+    bytes.push(b.length, ...b);
+  }
+  bytes.push(0);
+  return bytes;
+}
+
+/** Rewrites every `names("...")` call of one source into `memory.data<u8>([...])`. */
+function packNameLists(source) {
+  (function scan(node) {
+    for (const [h, k, child] of children(node)) {
+      if (child.kind === NodeKind.Call && calleeName(child) === "names" && child.args.length === 1) {
+        const arg = child.args[0];
+        if (!isString(arg)) throw new Error(`${source.normalizedPath}: names() takes one string literal`);
+        const r = child.range;
+        const id = (t) => Node.createIdentifierExpression(t, r);
+        const bytes = packNames(arg.value).map((b) => Node.createIntegerLiteralExpression(i64_new(b, 0), r));
+        h[k] = Node.createCallExpression(
+          Node.createPropertyAccessExpression(id("memory"), id("data"), r),
+          [Node.createNamedType(Node.createSimpleTypeName("u8", r), null, false, r)],
+          [Node.createArrayLiteralExpression(bytes, r)],
+          r,
+        );
+      } else scan(child);
+    }
+  })(source);
+}
+
 export default class MessagesTransform extends Transform {
   afterParse(parser) {
     const sources = parser.sources.filter(
       (s) => s.normalizedPath.startsWith("assembly/") && !s.normalizedPath.startsWith("assembly/panel/"),
     );
+    for (const s of sources) if (s.normalizedPath !== "assembly/util/names.ts") packNameLists(s);
     for (const s of sources) collectMarkers(s);
     const declared = new Map(sources.map((s) => [s, integerConstants(s)]));
     for (const s of sources) foldMessages(s, foldable(s, declared));

@@ -1,5 +1,6 @@
 // GET /api/panels (live), GET /api/panels/edges, PUT /api/panels/{address}/on and /color.
 // The PUTs bypass the animation system: a running animation overwrites them on its next frame.
+import { names } from "../util/names";
 import * as w from "../json/writer";
 import { host_clock_ms } from "../host/imports";
 import { tree } from "../topology/tree";
@@ -56,8 +57,8 @@ export function getEdges(req: u32, _param: string, _body: usize, _len: u32): voi
 }
 
 // The two bodies, {"value": 0 or 1} and {"color": "#RRGGBB"}: key, kind, range, offset (json/fields.ts).
-const VALUE_KEYS: StaticArray<string> = ["value"];
-const COLOR_KEYS: StaticArray<string> = ["color"];
+const VALUE_KEYS = names("value");
+const COLOR_KEYS = names("color");
 // prettier-ignore
 const ONE_FIELD = memory.data<u16>([
   0, F_INT | F_REQUIRED, 0, 1, 0,

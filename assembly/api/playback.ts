@@ -1,6 +1,7 @@
 // Playback endpoints: POST /api/scenes/{id}/play, /api/scenes/play/one-shot, /api/scenes/play,
 // /api/scenes/stop, /api/scenes/speed, /api/animations/trigger. Requests are checked at once and
 // the playback itself runs on the next main-loop tick (W_PLAY and friends).
+import { names } from "../util/names";
 import { jsonBody, sendInvalid, queueOrBusy, sendAccepted, M_POST } from "../http/request";
 import { sendError } from "../http/response";
 import * as w from "../json/writer";
@@ -70,8 +71,8 @@ export function stop(req: u32, _param: string, _body: usize, _len: u32): void {
 }
 
 // Accepted fields (json/fields.ts; each is checked below).
-const SPEED_KEYS: StaticArray<string> = ["speed"];
-const TRIGGER_KEYS: StaticArray<string> = ["group", "value"];
+const SPEED_KEYS = names("speed");
+const TRIGGER_KEYS = names("group value");
 
 export function speed(req: u32, _param: string, _body: usize, _len: u32): void {
   if (!powered(req)) return;

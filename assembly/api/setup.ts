@@ -4,6 +4,7 @@
 // GET /api/mqtt for the current settings: it shows MQTT only where there is MQTT, prefilled, and
 // sends only what changed (never a password it did not get). The page itself, GET /setup, is
 // web/setup.html, served by the hosts with the web app's assets.
+import { names } from "../util/names";
 import { host_wifi_configure } from "../host/imports";
 import { jsonBody, sendInvalid } from "../http/request";
 import * as w from "../json/writer";
@@ -15,7 +16,7 @@ import { mqttAvailable } from "../mqtt/service";
 
 /** The mqtt part takes the first six of the MQTT settings' keys (not the topic prefixes). */
 const MQTT_FIELDS = 6;
-const KEYS: StaticArray<string> = ["ssid", "password", "mqtt"];
+const KEYS = names("ssid password mqtt");
 
 const MQTT = 2;
 

@@ -1,4 +1,5 @@
 // GET /api/state, POST /api/state/power.
+import { names } from "../util/names";
 import * as w from "../json/writer";
 import { app, AppState } from "../state/app";
 import { fillFields, V_BOOL, V_STR, V_DECIMAL } from "../json/template";
@@ -25,7 +26,7 @@ export function getState(req: u32, _param: string, _body: usize, _len: u32): voi
   w.finish();
 }
 
-const KEYS: StaticArray<string> = ["isOn"];
+const KEYS = names("isOn");
 // prettier-ignore
 const ROWS = memory.data<u16>([0, F_BOOL | F_REQUIRED, 0, 0, 0]); // isOn, into `on`
 const on = memory.data(1);

@@ -1,7 +1,7 @@
 // Small documents' validation as tables (appearance, configuration, MQTT settings, palettes, the
 // setup form, the power switch, panel and playback bodies), read as they stream (json/stream.ts): a
 // document is its key list (also the accepted-fields list of an unknown field's message) and a table
-// of rows, read by `checkFields`. A row is one field, in the order the fields are checked (the first
+// of rows, read by `checkFields`. The key list is a name list (util/names.ts). A row is one field, in the order the fields are checked (the first
 // problem found is the 422 message, "<path>: <rule>"): its key (an index into the key list), its kind
 // and range, and where its value goes (the byte offset of a field of the target object:
 // offsetof<Class>("field")). A field with a check of its own (a colour list, host names, a palette by
@@ -13,7 +13,8 @@
 // check in the small documents (scene documents have their key tables, scene/validate.ts).
 import * as S from "./stream";
 import { J_TRUE, J_FALSE, J_NUMBER, J_STRING, J_OBJECT } from "./reader";
-import { expectKind, expectInt, expectHexColor, isIntIn, nameOfKind, fail, failMessage, takeError } from "./validate";
+import { isIntIn, colorRead, nameOfKind, fail, failMessage, takeError } from "./validate";
+import { Names, nameIndex, nameString, nameList, nameCount } from "../util/names";
 
 /** true or false: a bool at the offset. */
 export const F_BOOL: u16 = 1;
@@ -63,22 +64,22 @@ const INTEGER: u32 = 0x100;
  */
 export function checkFields(
   kind: u32,
-  keys: StaticArray<string>,
+  keys: Names,
   rows: usize,
   count: i32,
   target: usize,
   own: Own = skipOwn,
   accepted: i32 = 32,
 ): bool {
-  const n = min(keys.length, accepted);
+  const n = min(nameCount(keys), accepted);
   const mine = heap.alloc(<usize>n * SLOT);
   memory.fill(mine, 0, <usize>n * SLOT);
   let seen: u32 = 0;
   let unknown: string | null = null; // the first key not allowed ("" is a key)
   if (kind == J_OBJECT) {
     while (S.member()) {
-      let k = 0;
-      while (k < n && !S.textIs(keys[k])) k++;
+      let k = nameIndex(keys, S.text, S.textBytes);
+      if (k < 0 || k >= n) k = n;
       if (k < n && (seen & (1 << k)) != 0) {
         S.duplicateKey();
         break;
@@ -94,7 +95,8 @@ export function checkFields(
       let r = 0;
       while (r < count && <i32>load<u16>(rows + <usize>(r * ROW * 2)) != k) r++;
       if (r < count) {
-        checkRow(rows + <usize>(r * ROW * 2), keys[k], target);
+        const rule = rowRule(rows + <usize>(r * ROW * 2), target);
+        if (rule.length > 0) fail(nameString(keys, k), rule);
         S.skipRest(vk);
       } else {
         store<u32>(slot, vk | (S.numberInteger && S.numberLength <= 16 ? INTEGER : 0), 8);
@@ -111,15 +113,11 @@ export function checkFields(
   present = seen;
   if (S.broken) return false;
   if (kind != J_OBJECT) return fail("", "must be an object, not " + nameOfKind(kind));
-  if (unknown !== null) {
-    let list = keys[0];
-    for (let k = 1; k < n; k++) list += ", " + keys[k];
-    return fail(unknown, "unknown field (accepted: " + list + ")");
-  }
+  if (unknown !== null) return fail(unknown, "unknown field (accepted: " + nameList(keys, n) + ")");
   for (let r = 0; r < count; r++) {
     const k = <i32>load<u16>(rows + <usize>(r * ROW * 2));
     if ((seen & (1 << k)) == 0) {
-      if (load<u16>(rows + <usize>(r * ROW * 2), 2) & F_REQUIRED) return fail(keys[k], "is required");
+      if (load<u16>(rows + <usize>(r * ROW * 2), 2) & F_REQUIRED) return fail(nameString(keys, k), "is required");
     } else if (problem(k)) return false;
   }
   return true;
@@ -153,35 +151,40 @@ export function stringAt(k: i32): string {
   return s ? changetype<string>(s) : "";
 }
 
-/** Checks the value just read against a row, storing it into the target when it passes. */
-function checkRow(row: usize, key: string, target: usize): void {
+/** Checks the value just read against a row, storing it into the target when it passes: "" then,
+ * else the rule it breaks. @message-returns: its texts go to the UTF-8 message table. */
+function rowRule(row: usize, target: usize): string {
   const kind = load<u16>(row, 2);
   const lo = <i32>load<u16>(row, 4);
   const hi = <i32>load<u16>(row, 6);
   const at = target + <usize>load<u16>(row, 8);
   const type = kind & 7;
   if (type == F_BOOL) {
-    if (S.kind == J_TRUE || S.kind == J_FALSE) store<bool>(at, S.kind == J_TRUE);
-    else expectKind(J_TRUE, key, "a boolean");
+    if (S.kind != J_TRUE && S.kind != J_FALSE) return "must be a boolean, not " + nameOfKind(S.kind);
+    store<bool>(at, S.kind == J_TRUE);
   } else if (type == F_INT) {
-    if (expectInt(key, lo, hi)) store<i32>(at, <i32>S.numberValue);
+    if (!isIntIn(lo, hi)) return "must be an integer " + lo.toString() + "-" + hi.toString();
+    store<i32>(at, <i32>S.numberValue);
   } else if (type == F_EQUALS) {
-    if (isIntIn(lo, lo)) store<i32>(at, lo);
-    else fail(key, "must be " + lo.toString());
+    if (!isIntIn(lo, lo)) return "must be " + lo.toString();
+    store<i32>(at, lo);
   } else if (type == F_COLOR) {
-    const rgb = expectHexColor(key);
-    if (rgb >= 0) store<i32>(at, rgb);
-  } else if (expectKind(J_STRING, key, "a string")) {
+    const rgb = colorRead();
+    if (rgb < 0) return 'must be a colour "#RRGGBB"';
+    store<i32>(at, rgb);
+  } else {
+    if (S.kind != J_STRING) return "must be a string, not " + nameOfKind(S.kind);
     // a longer string than `text` keeps is longer than every row allows (64 characters, 64 bytes)
     const s = String.UTF8.decodeUnsafe(S.text, S.textLength);
     if (type == F_BYTES) {
       const n = <i32>S.textBytes;
-      if (n < lo || n > hi) fail(key, "must be " + lo.toString() + "-" + hi.toString() + " bytes");
-    } else if (s.length > hi) fail(key, "must be at most " + hi.toString() + " characters");
-    else if (type == F_TOPIC && !topicPrefix(s)) fail(key, "must be a topic without wildcards or outer slashes");
+      if (n < lo || n > hi) return "must be " + lo.toString() + "-" + hi.toString() + " bytes";
+    } else if (s.length > hi) return "must be at most " + hi.toString() + " characters";
+    else if (type == F_TOPIC && !topicPrefix(s)) return "must be a topic without wildcards or outer slashes";
     store<usize>(at, changetype<usize>(s));
     __link(target, changetype<usize>(s), false); // what a field assignment does after the store
   }
+  return "";
 }
 
 /** No MQTT wildcard (`+`, `#`) and no slash at either end. */

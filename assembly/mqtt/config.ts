@@ -1,6 +1,7 @@
 // MQTT settings (GET/PATCH /api/mqtt, the setup form). Persisted under "mqtt" in the API's JSON
 // shape plus the password, and read back through the same validation. An empty topicPrefix or
 // discoveryPrefix means the default (`tessera/<hostname>`, `homeassistant`).
+import { names } from "../util/names";
 import { fail } from "../json/validate";
 import { checkFields, skipOwn, present, F_BOOL, F_INT, F_TEXT, F_TOPIC } from "../json/fields";
 import * as w from "../json/writer";
@@ -73,16 +74,7 @@ export function discoveryPrefix(c: MqttConfig = mqtt): string {
   return c.discoveryPrefix.length > 0 ? c.discoveryPrefix : DEFAULT_DISCOVERY_PREFIX;
 }
 
-export const KEYS: StaticArray<string> = [
-  "enabled",
-  "brokerDiscovery",
-  "broker",
-  "port",
-  "username",
-  "password",
-  "topicPrefix",
-  "discoveryPrefix",
-];
+export const KEYS = names("enabled brokerDiscovery broker port username password topicPrefix discoveryPrefix");
 
 // The checks, in order (the first problem is the message): key (in KEYS), kind, range, field.
 // prettier-ignore

@@ -13,6 +13,7 @@
 //   both hold for one stop).
 // The first problem found, in the order above (the stops' count before the stops), is kept as
 // "<path>: <rule>".
+import { names } from "../util/names";
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, colorRead, fail, nameOfKind } from "../json/validate";
@@ -22,7 +23,7 @@ import { MAX_STOPS } from "./palette";
 export const PALETTE_SCHEMA_VERSION: i32 = 1;
 export const NAME_MAX_CHARS: i32 = 30;
 
-const KEYS: StaticArray<string> = ["schemaVersion", "name", "stops"];
+const KEYS = names("schemaVersion name stops");
 const NAME = 1;
 const STOPS = 2;
 // The rows (json/fields.ts): schemaVersion, optional, must be 1; name and stops are checked below.

@@ -1,6 +1,7 @@
 // Appearance: the global look of all panels (brightness, three base colours, active palette).
 // Persisted under the key "appearance" in the same JSON shape as the API, and read back through
 // the same validation, so a stored document can never hold what the API would reject.
+import { names } from "../util/names";
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
 import { expectHexColor, fail, nameOfKind, takeError, failMessage } from "../json/validate";
@@ -53,7 +54,7 @@ export function activePalette(): Palette {
   return found ? found : basePalette(appearance.baseColors);
 }
 
-const KEYS: StaticArray<string> = ["brightness", "baseColors", "palette"];
+const KEYS = names("brightness baseColors palette");
 const COLORS = 1;
 const PALETTE = 2;
 // The checks before the colours' and the palette's: key (in KEYS), kind, range, field (json/fields.ts).

@@ -1,6 +1,7 @@
 // Device configuration: power state at boot, the logical root and the extra names the controller
 // answers to (http/origin.ts). Persisted under "configuration" in the API's JSON shape and read back
 // through the API's validation.
+import { names } from "../util/names";
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, fail, failMessage, takeError } from "../json/validate";
@@ -82,7 +83,7 @@ function hostName(path: string): bool {
   return ok || fail(path, "must be a host name");
 }
 
-const KEYS: StaticArray<string> = ["powerStateOnBoot", "logicalRoot", "allowedHosts"];
+const KEYS = names("powerStateOnBoot logicalRoot allowedHosts");
 const HOSTS = 2;
 // The checks before allowedHosts': key (in KEYS), kind, range, field (json/fields.ts).
 // prettier-ignore
