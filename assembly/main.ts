@@ -6,7 +6,7 @@ import { wake } from "./core/wake";
 import { libraryVersion } from "./scene/store";
 import { seenLibrary } from "./core/loop";
 import { findRoute, streams, route } from "./http/router";
-import { sendError } from "./http/response";
+import { answer, A_TOO_LARGE, A_URI_TOO_LONG, A_BUSY } from "./http/answers";
 import { allowRequest } from "./http/origin";
 import { M_POST, M_PUT, M_PATCH } from "./http/request";
 import { handleFrame, sendPanelsStates, sendAppState, broadcastAppStateIfChanged } from "./ws/commands";
@@ -122,11 +122,11 @@ function httpBegin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
   if (!takesBody(method)) bodyLen = 0;
   const large = bodyLen > BODY_LIMIT;
   if (large && method != M_POST) {
-    sendError(req, 413, "payload_too_large");
+    answer(req, A_TOO_LARGE);
     return 0;
   }
   if (urlLen > URL_LIMIT) {
-    sendError(req, 414, "uri_too_long");
+    answer(req, A_URI_TOO_LONG);
     return 0;
   }
   for (let i = 0; i < MAX_PENDING; i++) {
@@ -142,7 +142,7 @@ function httpBegin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
       return buf;
     }
   }
-  sendError(req, 503, "busy");
+  answer(req, A_BUSY);
   return 0;
 }
 
@@ -153,9 +153,10 @@ function httpBegin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
 export function core_http_allow(req: u32, hostLen: u32, originLen: u32): u32 {
   arenaEnter();
   const fits = hostLen <= RX_CAP && originLen <= RX_CAP - hostLen;
-  const ok = allowRequest(req, rx, hostLen, originLen, fits);
+  const refused = allowRequest(rx, hostLen, originLen, fits);
+  if (refused != 0) answer(req, refused);
   leave();
-  return ok ? 1 : 0;
+  return refused == 0 ? 1 : 0;
 }
 
 /** The URL of `req` is in place: read its body and handle it. Every request is answered exactly once. */
@@ -176,11 +177,11 @@ function httpDispatch(req: u32): void {
     const want = pendingBodyLen[i];
     const found = findRoute(pendingMethod[i], buf, urlLen);
     if (streams(found)) {
-      route(found, req, 0, want); // its body is streamed by the upload, if any
+      route(found, req, want); // its body is streamed by the upload, if any
     } else if (want > BODY_LIMIT) {
-      sendError(req, 413, "payload_too_large");
+      answer(req, A_TOO_LARGE);
     } else {
-      route(found, req, 0, want); // the handler reads its document as it streams (json/stream.ts)
+      route(found, req, want); // the handler reads its document as it streams (json/stream.ts)
       broadcastAppStateIfChanged();
     }
     return;

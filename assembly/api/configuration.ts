@@ -2,24 +2,23 @@
 // only (200); a patch that includes logicalRoot reaches the panels' playback and so is queued (202).
 // Either way the whole patch is stored before the answer; a storage failure answers 507 or 500 and
 // changes nothing.
-import * as w from "../json/writer";
 import { writeConfiguration, parseConfigPatch, applyConfigPatch, config } from "../state/config";
 import { allowedHosts, setAllowedHosts } from "../state/config";
-import { jsonBody, sendInvalid, queueOrBusy, queueHasRoom, sendStoreFailure } from "../http/request";
-import { W_LOGICAL_ROOT } from "../core/queue";
+import { storeFailure, counted, A_INVALID, A_BUSY, A_OK, A_ACCEPTED, A_ROOT } from "../http/answers";
+import { queued } from "../http/request";
+import { W_LOGICAL_ROOT, queueFull } from "../core/queue";
 import { persistConfiguration } from "../core/loop";
 
-export function getConfiguration(req: u32, _param: string, _body: usize, _len: u32): void {
-  w.begin(req, 200);
+export function getConfiguration(_req: u32, _param: string, _arg: u32): i32 {
   writeConfiguration();
-  w.finish();
+  return 0;
 }
 
-export function patchConfiguration(req: u32, _param: string, _body: usize, _len: u32): void {
-  const patch = parseConfigPatch(jsonBody(req));
-  if (!patch) return sendInvalid(req);
-  const root = patch.logicalRoot;
-  if (root >= 0 && !queueHasRoom(req)) return;
+export function patchConfiguration(_req: u32, _param: string, root: u32): i32 {
+  const patch = parseConfigPatch(root);
+  if (!patch) return A_INVALID;
+  const logicalRoot = patch.logicalRoot;
+  if (logicalRoot >= 0 && queueFull()) return A_BUSY;
   const power = config.powerStateOnBoot;
   const oldRoot = config.logicalRoot;
   const hosts = allowedHosts();
@@ -29,18 +28,8 @@ export function patchConfiguration(req: u32, _param: string, _body: usize, _len:
   if (rc < 0) {
     config.powerStateOnBoot = power;
     setAllowedHosts(hosts);
-    return sendStoreFailure(req, rc);
+    return storeFailure(rc);
   }
-  if (root >= 0 && !queueOrBusy(req, W_LOGICAL_ROOT, root, 0)) return;
-  if (root < 0) {
-    w.begin(req, 200);
-    w.raw("{}");
-    w.finish();
-    return;
-  }
-  w.begin(req, 202);
-  w.raw('{"ok":true,"logicalRoot":');
-  w.int(root);
-  w.byte(0x7d);
-  w.finish();
+  if (logicalRoot < 0) return A_OK;
+  return queued(W_LOGICAL_ROOT, logicalRoot, 0) == A_ACCEPTED ? counted(A_ROOT, logicalRoot) : A_BUSY;
 }

@@ -5,7 +5,7 @@
 // nothing more yet and dispatches the request again when it has (docs/host-abi.md).
 import { host_http_read, host_clock_ms } from "../host/imports";
 import * as w from "../json/writer";
-import { sendError } from "../http/response";
+import { answer, about, counted, ANSWERED, A_FULL, A_CONFLICT, A_FAILED, A_FLASHING } from "../http/answers";
 import { stageBegin, stageWrite, stageFinish, stageAbort, stagedSize, errorMessage } from "../firmware/image";
 import { E_FULL, E_BUSY } from "../firmware/image";
 import {
@@ -27,19 +27,18 @@ const window = rx; // free during a dispatch (core/rx.ts)
 let upReq: u32 = 0;
 let upActive = false;
 
-function refuse(req: u32, code: i32): void {
-  sendError(req, code == E_FULL ? 507 : code == E_BUSY ? 409 : 422, errorMessage(code));
+/** The refusal's row: 507, 409 or 422 with the outcome's text. */
+function refusal(code: i32): i32 {
+  return about(errorMessage(code), code == E_FULL ? A_FULL : code == E_BUSY ? A_CONFLICT : A_FAILED);
 }
 
 /** The upload: `len` is the body's length, still unread. */
-export function postFirmware(req: u32, _param: string, _body: usize, len: u32): void {
-  if (flashBusy() || !stageBegin(len)) {
-    refuse(req, E_BUSY);
-    return;
-  }
+export function postFirmware(req: u32, _param: string, len: u32): i32 {
+  if (flashBusy() || !stageBegin(len)) return refusal(E_BUSY);
   upReq = req;
   upActive = true;
   pump();
+  return ANSWERED;
 }
 
 /** A streamed body has more for `req`: true when it was the upload's. */
@@ -59,22 +58,17 @@ function pump(): void {
     if (rc != 0) {
       if (n > 0) stageAbort();
       upActive = false;
-      refuse(upReq, rc);
+      answer(upReq, refusal(rc));
       return;
     }
     if (n <= 0) break;
   }
   upActive = false;
   flashStart(stagedSize(), host_clock_ms());
-  w.begin(upReq, 200);
-  w.raw('{"status":"flashing","panels":');
-  w.int(total);
-  w.byte(0x7d);
-  w.finish();
+  answer(upReq, counted(A_FLASHING, total));
 }
 
-export function getFirmwareStatus(req: u32, _param: string, _body: usize, _len: u32): void {
-  w.begin(req, 200);
+export function getFirmwareStatus(_req: u32, _param: string, _arg: u32): i32 {
   w.raw('{"state":');
   w.str(stateName(state));
   w.raw(',"panel":');
@@ -90,5 +84,5 @@ export function getFirmwareStatus(req: u32, _param: string, _body: usize, _len: 
   w.byte(0x2c);
   w.int(firmwareHighest);
   w.raw("]}");
-  w.finish();
+  return ANSWERED;
 }

@@ -5,10 +5,9 @@ import { rootAt, root } from "../topology/rooted";
 import { config } from "../state/config";
 import { updateLayout, layoutValid, layoutCount, layoutX, layoutY, layoutRotation, SIDE } from "../runner/layout";
 
-export function getLayout(req: u32, _param: string, _body: usize, _len: u32): void {
+export function getLayout(_req: u32, _param: string, _arg: u32): i32 {
   rootAt(config.logicalRoot);
   updateLayout();
-  w.begin(req, 200);
   w.raw('{"embedded":');
   w.boolean(layoutValid());
   w.raw(',"side":');
@@ -29,5 +28,5 @@ export function getLayout(req: u32, _param: string, _body: usize, _len: u32): vo
     w.byte(0x7d);
   }
   w.raw("]}");
-  w.finish();
+  return 0;
 }

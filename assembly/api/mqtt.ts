@@ -15,45 +15,39 @@ import {
 import { clearRetained } from "../mqtt/topics";
 import { writeRuntime, restartSession, stopSession, connected } from "../mqtt/session";
 import { persistMqtt } from "../mqtt/service";
-import { jsonBody, sendInvalid, sendStoreFailure } from "../http/request";
-import { sendError } from "../http/response";
+import { storeFailure, ANSWERED, A_INVALID, A_BROKER_REQUIRED } from "../http/answers";
 
-export function getMqtt(req: u32, _param: string, _body: usize, _len: u32): void {
-  w.begin(req, 200);
+export function getMqtt(_req: u32, _param: string, _arg: u32): i32 {
   writeMqttSettings(false);
   writeRuntime();
-  w.finish();
+  return ANSWERED;
 }
 
 /** Commits the settings read (json/fields.ts: null when they were refused), persists them and restarts
- * the session; false after answering 400 or 422. */
-export function applyMqtt(req: u32, c: MqttConfig | null): bool {
-  if (!c) {
-    sendInvalid(req);
-    return false;
-  }
-  if (brokerMissing(c)) {
-    sendError(req, 422, "broker_required");
-    return false;
-  }
+ * the session: 0, or the answer's row when they are refused (400, 422) or cannot be stored. */
+export function applyMqtt(c: MqttConfig | null): i32 {
+  if (!c) return A_INVALID;
+  if (brokerMissing(c)) return A_BROKER_REQUIRED;
   const old = mqtt.copy();
   commitMqtt(c);
   const rc = persistMqtt(); // stored before the answer; on a failure nothing changes
-  if (rc < 0) {
-    commitMqtt(old);
-    sendStoreFailure(req, rc);
-    return false;
-  }
   commitMqtt(old);
+  if (rc < 0) return storeFailure(rc);
   // new prefixes: nothing retained is left under the old ones (before the session ends)
   const moved = connected() && (topicPrefix(c) != topicPrefix() || discoveryPrefix(c) != discoveryPrefix());
   if (moved) clearRetained();
   stopSession(!moved);
   commitMqtt(c);
   restartSession();
-  return true;
+  return 0;
 }
 
-export function patchMqtt(req: u32, _param: string, _body: usize, _len: u32): void {
-  if (applyMqtt(req, parseMqttPatch(jsonBody(req)))) getMqtt(req, "", 0, 0);
+/** Answers with the settings, as GET does. */
+export function patchMqtt(req: u32, _param: string, root: u32): i32 {
+  const a = applyMqtt(parseMqttPatch(root));
+  if (a != 0) return a;
+  w.begin(req, 200);
+  getMqtt(req, "", 0);
+  w.finish();
+  return ANSWERED;
 }

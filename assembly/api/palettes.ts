@@ -7,9 +7,9 @@
 import * as w from "../json/writer";
 import { hexDigit, utf8SequenceLength } from "../json/reader";
 import { fail } from "../json/validate";
-import { M_GET, M_POST, M_PUT, M_DELETE, jsonBody, sendInvalid, queueOrBusy } from "../http/request";
-import { sendError, sendLiteral } from "../http/response";
-import { W_PALETTE } from "../core/queue";
+import { jsonBody } from "../http/request";
+import * as A from "../http/answers";
+import { W_PALETTE, enqueue } from "../core/queue";
 import { persistAppearance } from "../core/look";
 import { sceneUsesPalette } from "../playback/player";
 import { appearance } from "../state/appearance";
@@ -38,8 +38,6 @@ import { validationError } from "../json/validate";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 import { arenaTop, arenaBack } from "../rt/arena";
 
-/** Handles /api/palettes (seg.length 2) and /api/palettes/{name} (seg.length 3). */
-
 // ---- names ------------------------------------------------------------------------------------
 
 /** `Base colors` or a built-in with this name (any casing), synthesized/taken from the image. */
@@ -52,16 +50,10 @@ function quoted(s: string): string {
   return '"' + s + '"';
 }
 
-function sendForbidden(req: u32, p: Palette, verb: string): void {
-  sendError(
-    req,
-    403,
-    "palette " +
-      quoted(p.name) +
-      (p.name == BASE_COLORS_NAME ? " is synthesized from the appearance base colours" : " is built in") +
-      " and cannot be " +
-      verb,
-  );
+/** 403: the reserved palette `p` cannot be changed or deleted (`verb`). */
+function forbidden(p: Palette, verb: string): i32 {
+  const why = p.name == BASE_COLORS_NAME ? " is synthesized from the appearance base colours" : " is built in";
+  return A.about("palette " + quoted(p.name) + why + " and cannot be " + verb, A.A_FORBIDDEN);
 }
 
 /** Decodes a percent-encoded path segment as UTF-8 ("Cœur%20%E2%9D%A4" → "Cœur ❤"); null when a
@@ -100,8 +92,7 @@ export function percentDecode(s: string): string | null {
 
 /** Base colors, the built-ins, then the custom palettes sorted by case-folded name (the store's key
  * order); a custom palette that cannot be read is logged and left out. Streams (chunked) when long. */
-export function listPalettes(req: u32, _param: string, _body: usize, _len: u32): void {
-  w.begin(req, 200);
+export function listPalettes(_req: u32, _param: string, _arg: u32): i32 {
   w.byte(0x5b);
   writePaletteDoc(BASE_COLORS_NAME, basePalette(appearance.baseColors).stops);
   for (let i = 0; i < BUILTIN_COUNT; i++) {
@@ -125,107 +116,98 @@ export function listPalettes(req: u32, _param: string, _body: usize, _len: u32):
     closeList();
   } else log(LOG_ERROR, "palettes: the palette store cannot be listed");
   w.byte(0x5d);
-  w.finish();
+  return A.ANSWERED;
 }
 
-export function getPalette(req: u32, encoded: string, _body: usize, _len: u32): void {
+export function getPalette(req: u32, encoded: string, _arg: u32): i32 {
   const name = percentDecode(encoded);
-  if (name === null) return sendError(req, 404, "not_found");
+  if (name === null) return A.A_NOT_FOUND;
   const reserved = reservedPalette(name);
-  if (reserved) {
-    w.begin(req, 200);
-    writePaletteDoc(reserved.name, reserved.stops);
-    w.finish();
-    return;
-  }
-  const status = readPaletteNamed(name);
+  const status = reserved ? P_OK : readPaletteNamed(name);
   if (status == P_OK) {
     w.begin(req, 200);
-    writePaletteDoc(paletteName(), packStops());
+    if (reserved) writePaletteDoc(reserved.name, reserved.stops);
+    else writePaletteDoc(paletteName(), packStops());
     w.finish();
-    return;
+    return A.ANSWERED;
   }
-  if (status == P_MISSING) return sendError(req, 404, "not_found");
+  if (status == P_MISSING) return A.A_NOT_FOUND;
   if (status == P_CORRUPT) {
     log(LOG_WARN, "palettes: " + quoted(name) + " is corrupt (" + validationError() + ")");
-    return sendError(req, 500, "stored palette " + quoted(name) + " is corrupt");
+    return A.about(name, A.A_PALETTE_CORRUPT);
   }
-  sendError(req, 500, "stored palette " + quoted(name) + " could not be read");
+  return A.about(name, A.A_PALETTE_UNREADABLE);
 }
 
-export function createPalette(req: u32, _param: string, _body: usize, _len: u32): void {
-  if (!validatePalette(jsonBody(req))) return sendInvalid(req);
+export function createPalette(_req: u32, _param: string, root: u32): i32 {
+  if (!validatePalette(root)) return A.A_INVALID;
   const name = paletteName();
   const stops = packStops();
-  if (reservedPalette(name)) return sendError(req, 409, "name_exists");
+  if (reservedPalette(name)) return A.A_NAME_EXISTS;
   const status = paletteFileStatus(name);
-  if (status == P_OK) return sendError(req, 409, "name_exists");
-  if (status != P_MISSING) return sendError(req, 500, "the palette store could not be read");
+  if (status == P_OK) return A.A_NAME_EXISTS;
+  if (status != P_MISSING) return A.A_PALETTE_STORE_UNREADABLE;
   const count = countPalettes();
-  if (count < 0) return sendError(req, 500, "the palette store could not be read");
-  if (count >= MAX_CUSTOM_PALETTES) return sendError(req, 507, "too_many_palettes");
-  if (!store(req, name, stops)) return;
-  w.begin(req, 200);
-  w.raw('{"name":');
-  w.str(name);
-  w.byte(0x7d);
-  w.finish();
+  if (count < 0) return A.A_PALETTE_STORE_UNREADABLE;
+  if (count >= MAX_CUSTOM_PALETTES) return A.A_TOO_MANY_PALETTES;
+  return store(name, stops, A.A_NAME);
 }
 
-/** Writes a palette file; false after answering 507 (storage full) or 500. */
-function store(req: u32, name: string, stops: StaticArray<u32>): bool {
+/** Writes a palette file: `done` about the palette, or 507 (storage full) or 500. */
+function store(name: string, stops: StaticArray<u32>, done: i32): i32 {
   const rc = storeWrite(paletteKey(name)!, canonicalBytes(name, stops));
-  if (rc == 0) return true;
-  if (rc == STORE_FULL) sendError(req, 507, "storage_full");
-  else sendError(req, 500, "palette " + quoted(name) + " could not be stored");
-  return false;
+  if (rc == 0) return A.about(name, done);
+  return rc == STORE_FULL ? A.A_STORAGE_FULL : A.about(name, A.A_PALETTE_NOT_STORED);
+}
+
+/** The answer's row when a change to a palette shown on the panels (the appearance's, or one a
+ * playing scene uses) cannot be queued, else 0: the panels show it from the next tick. */
+function busyShowing(shown: bool): i32 {
+  return shown && !enqueue(W_PALETTE, 0, 0) ? A.A_BUSY : 0;
 }
 
 /** PUT: a full palette document whose name equals the path's (case-insensitively); only the stops
  * change, the stored name keeps its casing. A stored file that cannot be read is replaced. */
-export function updatePalette(req: u32, encoded: string, _body: usize, _len: u32): void {
+export function updatePalette(req: u32, encoded: string, _arg: u32): i32 {
   const name = percentDecode(encoded);
-  if (name === null) return sendError(req, 404, "not_found");
+  if (name === null) return A.A_NOT_FOUND;
   const reserved = reservedPalette(name);
-  if (reserved) return sendForbidden(req, reserved, "changed");
+  if (reserved) return forbidden(reserved, "changed");
   const status = readPaletteNamed(name);
-  if (status == P_MISSING) return sendError(req, 404, "not_found");
+  if (status == P_MISSING) return A.A_NOT_FOUND;
   let storedName: string | null = null;
   if (status == P_OK) storedName = paletteName();
   else log(LOG_WARN, "palettes: " + quoted(name) + " cannot be read; PUT replaces it");
-  if (!validatePalette(jsonBody(req))) return sendInvalid(req);
+  if (!validatePalette(jsonBody(req))) return A.A_INVALID;
   const bodyName = paletteName();
   if (!sameName(bodyName, name)) {
     fail("name", "must equal the palette name in the path (" + quoted(name) + ")");
-    return sendInvalid(req);
+    return A.A_INVALID;
   }
   const stops = packStops();
   const finalName = storedName !== null ? storedName : bodyName;
-  // The panels show the new stops from the next tick when the appearance or a playing scene uses it.
-  const shown = sameName(appearance.palette, finalName) || sceneUsesPalette(finalName);
-  if (shown && !queueOrBusy(req, W_PALETTE, 0, 0)) return;
-  if (!store(req, finalName, stops)) return;
-  sendLiteral(req, 200, "{}");
+  const busy = busyShowing(sameName(appearance.palette, finalName) || sceneUsesPalette(finalName));
+  return busy != 0 ? busy : store(finalName, stops, A.A_OK);
 }
 
 /** DELETE: 204. When it was the appearance's palette, the appearance falls back to Base colors
  * (persisted) and the panels get it on the next tick. */
-export function deletePalette(req: u32, encoded: string, _body: usize, _len: u32): void {
+export function deletePalette(_req: u32, encoded: string, _arg: u32): i32 {
   const name = percentDecode(encoded);
-  if (name === null) return sendError(req, 404, "not_found");
+  if (name === null) return A.A_NOT_FOUND;
   const reserved = reservedPalette(name);
-  if (reserved) return sendForbidden(req, reserved, "deleted");
+  if (reserved) return forbidden(reserved, "deleted");
   const key = paletteKey(name);
-  if (key === null) return sendError(req, 404, "not_found");
+  if (key === null) return A.A_NOT_FOUND;
   const active = sameName(appearance.palette, name);
-  if ((active || sceneUsesPalette(name)) && !queueOrBusy(req, W_PALETTE, 0, 0)) return;
+  const busy = busyShowing(active || sceneUsesPalette(name));
+  if (busy != 0) return busy;
   const rc = storeDelete(key);
-  if (rc == STORE_MISSING) return sendError(req, 404, "not_found");
-  if (rc < 0) return sendError(req, 500, "palette " + quoted(name) + " could not be deleted");
+  if (rc == STORE_MISSING) return A.A_NOT_FOUND;
+  if (rc < 0) return A.about(name, A.A_PALETTE_NOT_DELETED);
   if (active) {
     appearance.palette = BASE_COLORS_NAME;
     persistAppearance();
   }
-  w.begin(req, 204);
-  w.finish();
+  return A.A_NO_CONTENT;
 }

@@ -1,17 +1,17 @@
 // GET /api/panels (live), GET /api/panels/edges, PUT /api/panels/{address}/on and /color.
 // The PUTs bypass the animation system: a running animation overwrites them on its next frame.
-import { names } from "../util/names";
+import { names, Names } from "../util/names";
 import * as w from "../json/writer";
 import { host_clock_ms } from "../host/imports";
 import { tree } from "../topology/tree";
 import { requestStates, replied, replyOn, replyColor } from "../bus/query";
-import { jsonBody, sendInvalid, queueOrBusy, sendAccepted } from "../http/request";
-import { sendError } from "../http/response";
+import { queued } from "../http/request";
+import * as A from "../http/answers";
 import { checkFields, F_INT, F_COLOR, F_REQUIRED, ROW } from "../json/fields";
 import { W_PANEL_POWER, W_PANEL_COLOR } from "../core/queue";
 
-export function getPanels(req: u32, _param: string, _body: usize, _len: u32): void {
-  if (!requestStates(req, false, host_clock_ms())) sendError(req, 503, "busy");
+export function getPanels(req: u32, _param: string, _arg: u32): i32 {
+  return requestStates(req, false, host_clock_ms()) ? A.ANSWERED : A.A_BUSY;
 }
 
 /** Answers a GET /api/panels once the live query is complete. */
@@ -35,8 +35,7 @@ export function writePanels(req: u32): void {
   w.finish();
 }
 
-export function getEdges(req: u32, _param: string, _body: usize, _len: u32): void {
-  w.begin(req, 200);
+export function getEdges(_req: u32, _param: string, _arg: u32): i32 {
   w.byte(0x5b);
   for (let i = 1; i <= tree.count; i++) {
     for (let slot = 0; slot < 3; slot++) {
@@ -53,7 +52,7 @@ export function getEdges(req: u32, _param: string, _body: usize, _len: u32): voi
     }
   }
   w.byte(0x5d);
-  w.finish();
+  return A.ANSWERED;
 }
 
 // The two bodies, {"value": 0 or 1} and {"color": "#RRGGBB"}: key, kind, range, offset (json/fields.ts).
@@ -78,34 +77,25 @@ function parseAddress(s: string): i32 {
   return n;
 }
 
-/** 404 for an address that is not a discovered panel, saying which panels there are. */
-function noPanel(req: u32, address: i32): void {
-  w.begin(req, 404);
-  w.raw('{"error":"not_found","message":"');
-  if (address < 0) w.raw("not a panel number");
-  else {
-    w.raw("no panel ");
-    w.int(address);
+/** Queues a panel's change: the `kind` (core/queue.ts W_*) with the panel's address and the body's one
+ * field (a row of ONE_FIELD). A path that is not a discovered panel is 404, saying which panels there
+ * are. */
+function putPanel(segment: string, root: u32, keys: Names, row: usize, kind: u8): i32 {
+  const address = parseAddress(segment);
+  if (!tree.exists(address)) {
+    const none = tree.count == 0;
+    const a =
+      address < 0 ? (none ? A.A_NO_PANEL_NONE : A.A_NO_PANEL) : none ? A.A_NO_PANEL_NUMBER_NONE : A.A_NO_PANEL_NUMBER;
+    return A.counted(a, address, tree.count);
   }
-  if (tree.count == 0) w.raw(": no panels are discovered");
-  else {
-    w.raw(": the panels are 1-");
-    w.int(tree.count);
-  }
-  w.raw('"}');
-  w.finish();
+  if (!checkFields(root, keys, row, 1, field)) return A.A_INVALID;
+  return queued(kind, address, load<i32>(field));
 }
 
-export function putPanelOn(req: u32, segment: string, _body: usize, _len: u32): void {
-  const address = parseAddress(segment);
-  if (!tree.exists(address)) return noPanel(req, address);
-  if (!checkFields(jsonBody(req), VALUE_KEYS, ONE_FIELD, 1, field)) return sendInvalid(req);
-  if (queueOrBusy(req, W_PANEL_POWER, address, load<i32>(field))) sendAccepted(req);
+export function putPanelOn(_req: u32, segment: string, root: u32): i32 {
+  return putPanel(segment, root, VALUE_KEYS, ONE_FIELD, W_PANEL_POWER);
 }
 
-export function putPanelColor(req: u32, segment: string, _body: usize, _len: u32): void {
-  const address = parseAddress(segment);
-  if (!tree.exists(address)) return noPanel(req, address);
-  if (!checkFields(jsonBody(req), COLOR_KEYS, ONE_FIELD + ROW * 2, 1, field)) return sendInvalid(req);
-  if (queueOrBusy(req, W_PANEL_COLOR, address, load<i32>(field))) sendAccepted(req);
+export function putPanelColor(_req: u32, segment: string, root: u32): i32 {
+  return putPanel(segment, root, COLOR_KEYS, ONE_FIELD + ROW * 2, W_PANEL_COLOR);
 }

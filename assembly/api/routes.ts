@@ -1,10 +1,20 @@
-// Every endpoint of the HTTP API in one static table (http/router.ts finds the row): the path
-// patterns in one text, then a row per pattern and method, whose number is its handler's index in
-// HANDLERS. No object is built for it at start. A `*` segment is the path parameter: a scene id, a
-// panel address, a palette name (still percent-encoded). A more specific pattern comes before a `*`
-// one that would also match it (scenes/play before scenes/*). A STREAM row's body is not read first:
-// the firmware upload reads it in pieces (api/firmware.ts). Any other handler reads its JSON document
-// as it streams (json/stream.ts), within the body limit.
+// Every endpoint of the HTTP API in one static table (http/router.ts finds the row): a row is a path
+// pattern, a method, what its body is, and its handler. The patterns after "api/" are one name list
+// (util/names.ts); a row names its pattern by number. No object is built for it at start. A `*`
+// segment is the path parameter: a scene id, a panel address, a palette name (still percent-encoded).
+// A more specific pattern comes before a `*` one that would also match it (scenes/play before
+// scenes/*).
+//
+// What the body is (the flags):
+// - none: a GET, HEAD or DELETE, whose body is ignored, or a POST whose handler reads none;
+// - READ_JSON: a small document (json/fields.ts), opened by the router as it streams, its root's kind
+//   passed to the handler (`arg`);
+// - its handler's: the handler opens the request itself (a scene document: the scene pass; a palette,
+//   after the store is read);
+// - STREAM: the firmware upload, read in pieces by its handler (api/firmware.ts), whatever its size;
+//   `arg` is its length. Any other body above the limit is refused before the handler runs (main.ts).
+// A DOCUMENT row's handler writes the body of a 200 answer, which the router begins and ends.
+import { names } from "../util/names";
 import { M_GET, M_POST, M_PUT, M_PATCH, M_DELETE } from "../http/request";
 import { getAppearance, patchAppearance } from "./appearance";
 import { getState, postPower } from "./state";
@@ -18,58 +28,63 @@ import { postSetup } from "./setup";
 import { getLayout } from "./layout";
 import { postFirmware, getFirmwareStatus } from "./firmware";
 
+/** A small JSON document, opened by the router. */
+export const READ_JSON: u8 = 1;
 /** A route only where MQTT is (the large variant): elsewhere the path is unknown. */
 export const LARGE_ONLY: u8 = 2;
-/** A route whose body is not read before its handler runs (it streams it). */
+/** A body read in pieces by its handler, whatever its size. */
 export const STREAM: u8 = 4;
+/** The handler writes the body of a 200 answer. */
+export const DOCUMENT: u8 = 8;
 
-/** The patterns after "api/", one per line: pattern k is line k. One literal: a concatenation is
- * made at start-up, its pieces and partial results kept in memory for good (1.5 KB). */
-export const PATTERNS =
-  "state\nstate/power\nappearance\nconfiguration\nmqtt\nsetup\npanels\npanels/edges\npanels/*/on\npanels/*/color\nlayout\npalettes\npalettes/*\nscenes\nscenes/play\nscenes/stop\nscenes/speed\nscenes/play/one-shot\nscenes/*/play\nscenes/*\nanimations/play\nanimations/trigger\nfirmware/panels\nfirmware/status";
+/** The patterns after "api/": pattern k is name k. */
+export const PATTERNS = names(
+  "state state/power appearance configuration mqtt setup panels panels/edges panels/*/on panels/*/color layout palettes palettes/* scenes scenes/play scenes/stop scenes/speed scenes/play/one-shot scenes/*/play scenes/* animations/play animations/trigger firmware/panels firmware/status",
+);
 
-/** The rows, three bytes each: pattern line, method, flags. A pattern's rows are adjacent. */
+/** The rows, three bytes each: pattern, method, flags. A pattern's rows are adjacent. */
 // prettier-ignore
 export const ROWS = memory.data<u8>([
-  0, M_GET, 0, // 0 state: getState
-  1, M_POST, 0, // 1 state/power: postPower
-  2, M_GET, 0, // 2 appearance: getAppearance
-  2, M_PATCH, 0, // 3 patchAppearance
-  3, M_GET, 0, // 4 configuration: getConfiguration
-  3, M_PATCH, 0, // 5 patchConfiguration
-  4, M_GET, LARGE_ONLY, // 6 mqtt: getMqtt
-  4, M_PATCH, LARGE_ONLY, // 7 patchMqtt
-  5, M_POST, 0, // 8 setup: postSetup
-  6, M_GET, 0, // 9 panels: getPanels
-  7, M_GET, 0, // 10 panels/edges: getEdges
-  8, M_PUT, 0, // 11 panels/*/on: putPanelOn
-  9, M_PUT, 0, // 12 panels/*/color: putPanelColor
-  10, M_GET, 0, // 13 layout: getLayout
-  11, M_GET, 0, // 14 palettes: listPalettes
-  11, M_POST, 0, // 15 createPalette
+  0, M_GET, DOCUMENT, // 0 state: getState
+  1, M_POST, READ_JSON, // 1 state/power: postPower
+  2, M_GET, DOCUMENT, // 2 appearance: getAppearance
+  2, M_PATCH, READ_JSON, // 3 patchAppearance
+  3, M_GET, DOCUMENT, // 4 configuration: getConfiguration
+  3, M_PATCH, READ_JSON, // 5 patchConfiguration
+  4, M_GET, LARGE_ONLY | DOCUMENT, // 6 mqtt: getMqtt
+  4, M_PATCH, LARGE_ONLY | READ_JSON, // 7 patchMqtt
+  5, M_POST, READ_JSON, // 8 setup: postSetup
+  6, M_GET, 0, // 9 panels: getPanels (answered when the panels have replied)
+  7, M_GET, DOCUMENT, // 10 panels/edges: getEdges
+  8, M_PUT, READ_JSON, // 11 panels/*/on: putPanelOn
+  9, M_PUT, READ_JSON, // 12 panels/*/color: putPanelColor
+  10, M_GET, DOCUMENT, // 13 layout: getLayout
+  11, M_GET, DOCUMENT, // 14 palettes: listPalettes
+  11, M_POST, READ_JSON, // 15 createPalette
   12, M_GET, 0, // 16 palettes/*: getPalette
-  12, M_PUT, 0, // 17 updatePalette
+  12, M_PUT, 0, // 17 updatePalette (reads its body after the stored palette)
   12, M_DELETE, 0, // 18 deletePalette
   13, M_GET, 0, // 19 scenes: listScenes
-  13, M_POST, 0, // 20 createScene
+  13, M_POST, 0, // 20 createScene (the scene pass)
   14, M_POST, 0, // 21 scenes/play: playLast
   15, M_POST, 0, // 22 scenes/stop: stop
-  16, M_POST, 0, // 23 scenes/speed: speed
-  17, M_POST, 0, // 24 scenes/play/one-shot: playOneShot
+  16, M_POST, READ_JSON, // 23 scenes/speed: speed
+  17, M_POST, 0, // 24 scenes/play/one-shot: playOneShot (the scene pass)
   18, M_POST, 0, // 25 scenes/*/play: playById
   19, M_GET, 0, // 26 scenes/*: getScene
-  19, M_PATCH, 0, // 27 patchScene
+  19, M_PATCH, 0, // 27 patchScene (the scene pass)
   19, M_DELETE, 0, // 28 deleteScene
-  20, M_POST, 0, // 29 animations/play: animationPlay
-  21, M_POST, 0, // 30 animations/trigger: trigger
+  20, M_POST, 0, // 29 animations/play: animationPlay (the scene pass's flat step)
+  21, M_POST, READ_JSON, // 30 animations/trigger: trigger
   22, M_POST, STREAM, // 31 firmware/panels: postFirmware
-  23, M_GET, STREAM, // 32 firmware/status: getFirmwareStatus
+  23, M_GET, STREAM | DOCUMENT, // 32 firmware/status: getFirmwareStatus
 ]);
 export const ROW_COUNT = 33;
 
-/** Every handler's signature: the request, the `*` segment ("" when none), the body (0: it stays
- * with the host, unread) and its length (for a row not STREAM, at most the body limit). */
-export type Handler = (req: u32, param: string, body: usize, len: u32) => void;
+/** Every handler's signature: the request, the `*` segment ("" when none), and `arg`: a JSON row's
+ * root kind (json/reader.ts J_*), a STREAM row's body length (still unread). Returns the answer's row
+ * (http/answers.ts), or ANSWERED. */
+export type Handler = (req: u32, param: string, arg: u32) => i32;
 
 /** The handler of each row, in ROWS' order (static data, built at compile time). Called through the
  * function table rather than a switch: a switch would get every handler inlined into one function,

@@ -1,13 +1,8 @@
 // The scene library: POST /api/scenes, GET /api/scenes, GET|PATCH|DELETE /api/scenes/{id}.
-// A document is read as it streams from the request (the scene pass, scene/validate.ts: validated,
-// its canonical form staged under a key of its own, compiled into a small buffer), and stored only
-// once it is valid. GET /api/scenes/{id} streams the stored file in chunks; the list reads one
-// file at a time.
-import { sendInvalid, sendSyntaxError } from "../http/request";
-import { sendError, sendLiteral } from "../http/response";
+// A document is read as it streams from the request (api/scene-body.ts) and stored only once it is
+// valid. GET /api/scenes/{id} streams the stored file in chunks; the list reads one file at a time.
+import * as A from "../http/answers";
 import * as w from "../json/writer";
-import { resetErrors } from "../json/validate";
-import { openRequest } from "../json/stream";
 import {
   readSummary,
   restoreName,
@@ -18,23 +13,10 @@ import {
   summaryDuration,
 } from "../scene/summary";
 import { STORE_MISSING, STORE_FULL } from "../store/kv";
-import { SCRATCH, FORM, FORM_CAP } from "../rt/scratch";
 import { arenaTop, arenaBack } from "../rt/arena";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
-import {
-  readScene,
-  REQUIRE_NAME,
-  ALLOW_ID,
-  SCENE_OK,
-  SCENE_TOO_NEW,
-  SCENE_SYNTAX,
-  tooNewVersion,
-} from "../scene/validate";
-import * as canonical from "../scene/canonical";
-import { sealCompiled, PREFIX } from "../playback/compile";
-import { writeInto, outLength } from "../playback/bytes";
-import { sceneDuration } from "../scene/startafter";
-import { schema, layerCount, nameBytes, nameLength, FIRMWARE_SCHEMA } from "../scene/state";
+import { REQUIRE_NAME, SCENE_OK } from "../scene/validate";
+import { readBody, storeScene, rejected } from "./scene-body";
 import { openIds, firstId, nextId, idAt, idOrder, sceneCount } from "../store/scene-ids";
 import {
   MAX_SCENES,
@@ -45,13 +27,7 @@ import {
   deleteSceneFile,
   checkSceneFile,
   readSceneChunk,
-  writeCompiledFile,
-  commitScene,
   discardStages,
-  fileHash,
-  stageJson,
-  STAGE_JSON_LENGTH,
-  ONE_SHOT_ID,
   lastLength,
   chunk,
   CHUNK,
@@ -60,132 +36,63 @@ import {
   HEADER_ROOM,
 } from "../scene/store";
 
-/** Answers a refused document: 400 invalid_json, 409 schema_too_new or 422 with the path and rule. */
-export function sendRejected(req: u32, result: i32): void {
-  if (result == SCENE_SYNTAX) return sendSyntaxError(req);
-  if (result != SCENE_TOO_NEW) return sendInvalid(req);
-  w.begin(req, 409);
-  w.raw('{"error":"schema_too_new","scene":');
-  w.int(tooNewVersion);
-  w.raw(',"firmware":');
-  w.int(FIRMWARE_SCHEMA);
-  w.byte(0x7d);
-  w.finish();
+/** The answer to a scene that could not be stored: 507 when the store is full, else 500, about
+ * scene `id` (null: a new scene, not given an id yet). */
+function notSaved(id: string | null, rc: i32): i32 {
+  const a = rc == STORE_FULL ? A.A_SCENE_FULL : A.A_SCENE_NOT_SAVED;
+  return id === null ? a + 1 : A.about(id, a);
 }
 
-/** The compiled form's buffer (rt/scratch.ts F: from readBody to storeScene). */
-const form = SCRATCH + FORM;
-let formLength: u32 = 0;
-
-/**
- * Reads the scene document of request `req` as it streams (the scene pass), staging its canonical
- * form and compiling it. SCENE_OK, or the refusal (sendRejected answers it); a refused document
- * leaves nothing behind. Then storeScene, or discardStages.
- */
-export function readBody(req: u32, options: u32): i32 {
-  resetErrors();
-  openRequest(req);
-  const mark = arenaTop();
-  writeInto(form, FORM_CAP, 0);
-  canonical.begin(stageJson, STAGE_JSON_LENGTH);
-  const result = readScene(options);
-  const rc = canonical.end();
-  formLength = outLength;
-  writeInto(0, 0, 0);
-  if (result != SCENE_OK) {
-    discardStages(); // the refusal's message is in the arena: the answer reads it
-    return result;
-  }
-  // what the pass allocated is not read after it (its results are in static memory and kept slots):
-  // the library walk and the store that follow start from where it began
-  arenaBack(mark);
-  return rc < 0 ? rc : SCENE_OK;
-}
-
-/**
- * Stores the scene readBody has read and staged as scene `id`: its file (header and canonical
- * JSON, scene/store.ts commitScene), then its compiled form under `compiled/<id>`. Returns 0 or a
- * negative STORE_* status; on failure the old files, if any, are intact. For playback (the one-shot
- * scene) as well as the library endpoints.
- */
-export function storeScene(id: string): i32 {
-  const produced = formLength;
-  const rc = commitScene(id, schema, layerCount, sceneDuration(), nameBytes, nameLength);
-  if (rc < 0) {
-    log(LOG_ERROR, "scenes: writing scene " + id + " failed (" + rc.toString() + ")");
-    return rc;
-  }
-  // the compiled form goes with this file (its hash): written after it, it matches no other
-  if (produced > FORM_CAP || writeCompiledFile(id, form, sealCompiled(form, produced, fileHash)) < 0)
-    log(LOG_WARN, "scenes: scene " + id + " plays from its JSON (no compiled form)");
-  return 0;
-}
-
-function sendStoreFailure(req: u32, id: string, rc: i32): void {
-  const what = id.length > 0 ? "scene " + id : "the scene";
-  if (rc == STORE_FULL) return sendError(req, 507, "storage full: " + what + " was not saved");
-  sendError(req, 500, what + " could not be saved");
-}
-
-function sendId(req: u32, id: string): void {
-  w.begin(req, 200);
-  w.raw('{"id":');
-  w.str(id);
-  w.byte(0x7d);
-  w.finish();
-}
-
-export function createScene(req: u32, _id: string, _body: usize, _len: u32): void {
+/** Reads the request's scene and stores it as scene `id`, or (null) as a new scene, which gets an id
+ * once it is valid and the library has room: 200 {"id"}. */
+function save(req: u32, id: string | null): i32 {
   const result = readBody(req, REQUIRE_NAME);
-  if (result < 0) return sendStoreFailure(req, "", result);
-  if (result != SCENE_OK) return sendRejected(req, result);
-  const count = sceneCount();
-  let refusal = "";
-  if (count < 0) refusal = "the scene library is unreadable";
-  else if (count >= MAX_SCENES) refusal = "the scene library is full (" + MAX_SCENES.toString() + " scenes)";
-  const id = refusal.length == 0 ? newSceneId() : null;
+  if (result < 0) return notSaved(id, result);
+  if (result != SCENE_OK) return rejected(result);
   if (id === null) {
-    discardStages();
-    if (refusal.length == 0) return sendError(req, 500, "no free scene id");
-    return sendError(req, count < 0 ? 500 : 507, refusal);
+    const count = sceneCount();
+    id = count < 0 || count >= MAX_SCENES ? null : newSceneId();
+    if (id === null) {
+      discardStages();
+      if (count < 0) return A.A_LIBRARY_UNREADABLE;
+      return count >= MAX_SCENES ? A.counted(A.A_LIBRARY_FULL, MAX_SCENES) : A.A_NO_FREE_ID;
+    }
   }
   const rc = storeScene(id);
-  if (rc < 0) return sendStoreFailure(req, id, rc);
-  sendId(req, id);
+  return rc < 0 ? notSaved(id, rc) : A.about(id, A.A_ID);
 }
 
-export function patchScene(req: u32, id: string, _body: usize, _len: u32): void {
-  if (!libraryId(id)) return sendError(req, 404, "not_found");
+export function createScene(req: u32, _param: string, _arg: u32): i32 {
+  return save(req, null);
+}
+
+export function patchScene(req: u32, id: string, _arg: u32): i32 {
+  if (!libraryId(id)) return A.A_NOT_FOUND;
   const status = sceneStatus(id);
-  if (status == STORE_MISSING) return sendError(req, 404, "not_found");
-  if (status < 0) return sendError(req, 500, "scene " + id + " is unreadable");
-  const result = readBody(req, REQUIRE_NAME);
-  if (result < 0) return sendStoreFailure(req, id, result);
-  if (result != SCENE_OK) return sendRejected(req, result);
-  const rc = storeScene(id);
-  if (rc < 0) return sendStoreFailure(req, id, rc);
-  sendId(req, id);
+  if (status == STORE_MISSING) return A.A_NOT_FOUND;
+  if (status < 0) return A.A_SCENE_UNREADABLE; // the subject is the id
+  return save(req, id);
 }
 
-export function deleteScene(req: u32, id: string, _body: usize, _len: u32): void {
-  if (!libraryId(id)) return sendError(req, 404, "not_found");
+export function deleteScene(_req: u32, id: string, _arg: u32): i32 {
+  if (!libraryId(id)) return A.A_NOT_FOUND;
   const rc = deleteSceneFile(id);
-  if (rc == STORE_MISSING) return sendError(req, 404, "not_found");
+  if (rc == STORE_MISSING) return A.A_NOT_FOUND;
   if (rc < 0) {
     log(LOG_ERROR, "scenes: deleting scene " + id + " failed (" + rc.toString() + ")");
-    return sendError(req, 500, "scene " + id + " could not be deleted");
+    return A.A_SCENE_NOT_DELETED;
   }
-  sendLiteral(req, 200, "{}");
+  return A.A_OK;
 }
 
 /** Streams the stored file with `"id"` as the first member, after checking it is well-formed. */
-export function getScene(req: u32, id: string, _body: usize, _len: u32): void {
-  if (!libraryId(id)) return sendError(req, 404, "not_found");
+export function getScene(req: u32, id: string, _arg: u32): i32 {
+  if (!libraryId(id)) return A.A_NOT_FOUND;
   const status = checkSceneFile(id);
-  if (status == STORE_MISSING) return sendError(req, 404, "not_found");
+  if (status == STORE_MISSING) return A.A_NOT_FOUND;
   if (status < 0) {
     log(LOG_WARN, "scenes: scene " + id + " is unreadable or corrupt");
-    return sendError(req, 500, "scene " + id + " is unreadable");
+    return A.A_SCENE_UNREADABLE;
   }
   const total = lastLength;
   const key = sceneKey(id);
@@ -215,6 +122,7 @@ export function getScene(req: u32, id: string, _body: usize, _len: u32): void {
     offset += <u32>got;
   }
   w.finish();
+  return A.ANSWERED;
 }
 
 // The list is sorted by name, then id, in bounded memory: per scene a sort key of 20 bytes (its id's
@@ -266,8 +174,8 @@ function compareKeys(a: usize, b: usize): i32 {
 /** The library, sorted by name then id, from each file's summary header (scene/summary.ts); a file
  * that cannot be read or no longer validates is skipped and logged. Memory does not grow with the
  * library beyond the ids and keys: the answer streams out one scene at a time. */
-export function listScenes(req: u32, _param: string, _body: usize, _len: u32): void {
-  if (!openIds()) return sendError(req, 500, "the scene library is unreadable");
+export function listScenes(req: u32, _param: string, _arg: u32): i32 {
+  if (!openIds()) return A.A_LIBRARY_UNREADABLE;
   keys = heap.alloc(LIST_CAP * KEY_SIZE + KEY_SIZE); // and one for the scene being placed
   const mark = arenaTop(); // what a summary's log line or a plain file's pass leaves is given back
   let count = 0;
@@ -320,4 +228,5 @@ export function listScenes(req: u32, _param: string, _body: usize, _len: u32): v
   }
   w.byte(0x5d);
   w.finish();
+  return A.ANSWERED;
 }

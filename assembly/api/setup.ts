@@ -6,8 +6,7 @@
 // web/setup.html, served by the hosts with the web app's assets.
 import { names } from "../util/names";
 import { host_wifi_configure } from "../host/imports";
-import { jsonBody, sendInvalid } from "../http/request";
-import * as w from "../json/writer";
+import { A_INVALID, A_SETUP } from "../http/answers";
 import { fail, setPathPrefix } from "../json/validate";
 import { checkFields, present, problem, F_BYTES, F_REQUIRED } from "../json/fields";
 import { applyMqtt } from "./mqtt";
@@ -41,20 +40,20 @@ function readMqtt(_k: i32, kind: u32, target: usize): void {
   setPathPrefix("");
 }
 
-export function postSetup(req: u32, _param: string, _body: usize, _len: u32): void {
+export function postSetup(_req: u32, _param: string, root: u32): i32 {
   const c = new Credentials();
-  if (!checkFields(jsonBody(req), KEYS, ROWS, 2, changetype<usize>(c), readMqtt)) return sendInvalid(req);
+  if (!checkFields(root, KEYS, ROWS, 2, changetype<usize>(c), readMqtt)) return A_INVALID;
   const ssid = String.UTF8.encode(c.ssid);
   const pass = String.UTF8.encode(c.password);
-  const m = (present & (1 << MQTT)) != 0;
-  if (m && !mqttAvailable()) {
-    fail("mqtt", "this controller has no MQTT (small variant)");
-    return sendInvalid(req);
+  if ((present & (1 << MQTT)) != 0) {
+    if (!mqttAvailable()) {
+      fail("mqtt", "this controller has no MQTT (small variant)");
+      return A_INVALID;
+    }
+    if (problem(MQTT)) return A_INVALID;
+    const a = applyMqtt(c.mqtt);
+    if (a != 0) return a;
   }
-  if (m && problem(MQTT)) return sendInvalid(req);
-  if (m && !applyMqtt(req, c.mqtt)) return;
   host_wifi_configure(changetype<usize>(ssid), <u32>ssid.byteLength, changetype<usize>(pass), <u32>pass.byteLength);
-  w.begin(req, 200);
-  w.raw('{"ok":true}'); // a literal raw(): moved to the UTF-8 message table
-  w.finish();
+  return A_SETUP;
 }

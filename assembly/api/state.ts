@@ -1,13 +1,13 @@
 // GET /api/state, POST /api/state/power.
 import { names } from "../util/names";
-import * as w from "../json/writer";
 import { app, AppState } from "../state/app";
 import { fillFields, V_BOOL, V_STR, V_DECIMAL } from "../json/template";
 import * as t from "../generated/text";
-import { jsonBody, sendInvalid, queueOrBusy, queueHasRoom, sendStoreFailure } from "../http/request";
+import { queued } from "../http/request";
+import { storeFailure, A_INVALID, A_BUSY, A_ACCEPTED, A_POWER_ON, A_POWER_OFF } from "../http/answers";
 import { storePower } from "../core/look";
 import { checkFields, F_BOOL, F_REQUIRED } from "../json/fields";
-import { W_POWER } from "../core/queue";
+import { W_POWER, queueFull } from "../core/queue";
 
 // The answer's values: kind, field of AppState (json/template.ts fillFields), marker by marker.
 // prettier-ignore
@@ -20,10 +20,9 @@ const FIELDS = memory.data<u8>([
   V_STR, <u8>offsetof<AppState>("controllerFirmware"),
 ]);
 
-export function getState(req: u32, _param: string, _body: usize, _len: u32): void {
-  w.begin(req, 200);
+export function getState(_req: u32, _param: string, _arg: u32): i32 {
   fillFields(t.STATE, t.STATE_LENGTH, FIELDS, changetype<usize>(app));
-  w.finish();
+  return 0;
 }
 
 const KEYS = names("isOn");
@@ -31,17 +30,12 @@ const KEYS = names("isOn");
 const ROWS = memory.data<u16>([0, F_BOOL | F_REQUIRED, 0, 0, 0]); // isOn, into `on`
 const on = memory.data(1);
 
-export function postPower(req: u32, _param: string, _body: usize, _len: u32): void {
-  if (!checkFields(jsonBody(req), KEYS, ROWS, 1, on)) return sendInvalid(req);
+export function postPower(_req: u32, _param: string, root: u32): i32 {
+  if (!checkFields(root, KEYS, ROWS, 1, on)) return A_INVALID;
   const isOn = load<bool>(on);
-  if (!queueHasRoom(req)) return;
+  if (queueFull()) return A_BUSY;
   // stored before the answer (powerStateOnBoot 2 restores it); the tick stores it again on a change
   const rc = storePower(isOn);
-  if (rc < 0) return sendStoreFailure(req, rc);
-  if (!queueOrBusy(req, W_POWER, isOn ? 1 : 0, 0)) return;
-  // two literal raw() calls rather than a chosen string: the messages transform moves them to UTF-8
-  w.begin(req, 202);
-  if (isOn) w.raw('{"isOn":true}');
-  else w.raw('{"isOn":false}');
-  w.finish();
+  if (rc < 0) return storeFailure(rc);
+  return queued(W_POWER, isOn ? 1 : 0, 0) == A_ACCEPTED ? (isOn ? A_POWER_ON : A_POWER_OFF) : A_BUSY;
 }

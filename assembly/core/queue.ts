@@ -132,3 +132,8 @@ export function dequeue(): Work | null {
 export function queueLength(): i32 {
   return size;
 }
+
+/** Whether the queue has no room for one more item (so a change is not stored before it is refused). */
+export function queueFull(): bool {
+  return size == QUEUE_SIZE;
+}

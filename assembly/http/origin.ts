@@ -11,7 +11,7 @@
 //   (a sandboxed or file page) too. No CORS header is ever sent, so a cross-site page cannot read an
 //   answer either. Clients that send no Origin (curl, scripts, Home Assistant) are unaffected.
 // Everything is checked on the header bytes as sent (the host's rx buffer), without strings.
-import { sendError } from "./response";
+import { A_HEADER_TOO_LARGE, A_HOST_REQUIRED, A_MISDIRECTED, A_CROSS_ORIGIN } from "./answers";
 import { deviceName } from "../mqtt/config";
 import { allowedHostCount, allowedHostAt, allowedHostLength } from "../state/config";
 
@@ -124,24 +124,15 @@ function isOwnName(): bool {
 
 /**
  * The policy for one request: Host (hostLen bytes) then Origin (originLen bytes, 0: none) at `p`.
- * True when the request may go on; false after answering it (400, 403, 421 or 431).
+ * 0 when the request may go on, else the answer's row (http/answers.ts: 400, 403, 421 or 431).
  */
-export function allowRequest(req: u32, p: usize, hostLen: u32, originLen: u32, available: bool): bool {
-  if (!available) {
-    sendError(req, 431, "header_too_large");
-    return false;
-  }
-  if (hostLen == 0) {
-    sendError(req, 400, "host_required");
-    return false;
-  }
-  if (!splitAuthority(p, hostLen) || !(nameIsIp || isOwnName())) {
-    sendError(req, 421, "misdirected_request");
-    return false;
-  }
+export function allowRequest(p: usize, hostLen: u32, originLen: u32, available: bool): i32 {
+  if (!available) return A_HEADER_TOO_LARGE;
+  if (hostLen == 0) return A_HOST_REQUIRED;
+  if (!splitAuthority(p, hostLen) || !(nameIsIp || isOwnName())) return A_MISDIRECTED;
   const hostAt = nameAt;
   const hostNameLen = nameLen;
-  if (originLen == 0) return true;
+  if (originLen == 0) return 0;
   const o = p + hostLen;
   // scheme://authority with nothing after it but an optional "/"
   let i: u32 = 0;
@@ -157,8 +148,7 @@ export function allowRequest(req: u32, p: usize, hostLen: u32, originLen: u32, a
     let n = originLen - i - 3;
     if (n > 0 && load<u8>(at + n - 1) == 0x2f) n--;
     if (splitAuthority(at, n) && (bytesEqual(nameAt, nameLen, hostAt, hostNameLen) || (!nameIsIp && isOwnName())))
-      return true;
+      return 0;
   }
-  sendError(req, 403, "cross_origin");
-  return false;
+  return A_CROSS_ORIGIN;
 }

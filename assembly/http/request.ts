@@ -1,11 +1,8 @@
-// Helpers shared by the API handlers: reading the JSON body and answering the common errors.
-import { errorOffset, errorReason } from "../json/reader";
-import { openRequest, value, broken } from "../json/stream";
-import * as w from "../json/writer";
-import { resetErrors, validationError } from "../json/validate";
-import { sendError, sendLiteral } from "./response";
-import { enqueue, queueLength, QUEUE_SIZE, Work } from "../core/queue";
-import { STORE_FULL } from "../store/kv";
+// What the API handlers share: the methods, the JSON body, and the work queue's answers.
+import { openRequest, value } from "../json/stream";
+import { resetErrors } from "../json/validate";
+import { enqueue } from "../core/queue";
+import { A_ACCEPTED, A_BUSY } from "./answers";
 
 export const M_OTHER: u8 = 0;
 export const M_GET: u8 = 1;
@@ -24,43 +21,7 @@ export function jsonBody(req: u32): u32 {
   return value();
 }
 
-/** Answers 400 invalid_json with where (a byte offset into the body) and why the document was
- * refused (json/reader's errorOffset and errorReason, also set by json/stream.ts). */
-export function sendSyntaxError(req: u32): void {
-  w.begin(req, 400);
-  w.raw('{"error":"invalid_json","offset":');
-  w.int(errorOffset);
-  w.raw(',"reason":');
-  w.str(errorReason());
-  w.byte(0x7d);
-  w.finish();
-}
-
-/** Answers a refused body: 400 invalid_json when it is not JSON, else 422 with the first problem. */
-export function sendInvalid(req: u32): void {
-  if (broken) sendSyntaxError(req);
-  else sendError(req, 422, validationError());
-}
-
-/** Queues work, or answers 503 busy and returns null. */
-export function queueOrBusy(req: u32, kind: u8, a: i32, b: i32): Work | null {
-  const w = enqueue(kind, a, b);
-  if (!w) sendError(req, 503, "busy");
-  return w;
-}
-
-/** Answers a failed store write: 507 storage_full when the store is full, else 500 storage_error. */
-export function sendStoreFailure(req: u32, rc: i32): void {
-  sendError(req, rc == STORE_FULL ? 507 : 500, rc == STORE_FULL ? "storage_full" : "storage_error");
-}
-
-/** Whether the work queue has room for one more item (so a change can be stored before queueing it). */
-export function queueHasRoom(req: u32): bool {
-  if (queueLength() < QUEUE_SIZE) return true;
-  sendError(req, 503, "busy");
-  return false;
-}
-
-export function sendAccepted(req: u32): void {
-  sendLiteral(req, 202, "{}");
+/** Queues work without a text: 202 {}, or 503 busy when the queue is full. */
+export function queued(kind: u8, a: i32, b: i32): i32 {
+  return enqueue(kind, a, b) ? A_ACCEPTED : A_BUSY;
 }

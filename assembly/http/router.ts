@@ -3,69 +3,53 @@
 // its leading slash and one trailing slash. The first pattern that matches the path decides: a
 // method it lists runs its row, any other answers 405 method_not_allowed; no pattern, 404
 // not_found. HEAD is answered like GET (the host drops the body).
-import { M_GET, M_HEAD } from "./request";
-import { sendError } from "./response";
-import { PATTERNS, ROWS, ROW_COUNT, LARGE_ONLY, STREAM, HANDLERS } from "../api/routes";
+import { M_GET, M_HEAD, jsonBody } from "./request";
+import { answer, about, ANSWERED, A_NOT_FOUND, A_METHOD_NOT_ALLOWED } from "./answers";
+import * as w from "../json/writer";
+import { PATTERNS, ROWS, ROW_COUNT, LARGE_ONLY, STREAM, READ_JSON, DOCUMENT, HANDLERS } from "../api/routes";
 import { mqttAvailable } from "../mqtt/service";
 
 let paramStart: usize = 0;
 let paramLength: u32 = 0;
 
-/** Whether the pattern [k, end) of PATTERNS (UTF-16 units) matches the path after "api/", [p, p+n);
- * a `*` segment matches one path segment, whose bytes are left in paramStart/paramLength. */
-function matches(k: i32, end: i32, p: usize, n: u32): bool {
+/** Whether the pattern of `len` bytes at `k` matches the path after "api/", [p, p+n); a `*` segment
+ * matches one path segment, whose bytes are left in paramStart/paramLength. */
+function matches(k: usize, len: u32, p: usize, n: u32): bool {
   paramLength = 0;
   let i: u32 = 0;
-  const text = changetype<usize>(PATTERNS);
-  for (; k < end; k++) {
-    const c = <u32>load<u16>(text + ((<usize>k) << 1));
+  for (let j: u32 = 0; j < len; j++) {
+    const c = load<u8>(k + j);
     if (c == 0x2a) {
       paramStart = p + i;
       while (i < n && load<u8>(p + i) != 0x2f) i++;
       paramLength = <u32>(p + i - paramStart);
-    } else if (i < n && <u32>load<u8>(p + i) == c) i++;
+    } else if (i < n && load<u8>(p + i) == c) i++;
     else return false;
   }
   return i == n;
 }
 
-/** The request's path [pathStart, pathStart + pathLength): from the URL, without the query string,
- * the leading and one trailing slash. */
-let pathStart: usize = 0;
-let pathLength: u32 = 0;
-
-function findPath(url: usize, urlLen: u32): void {
-  let p = url;
+/** The number of the first pattern that matches the path of the URL [url, url+urlLen) (-1 none):
+ * the URL up to any query string, without its leading slash and one trailing slash, under "api/". */
+function findPattern(url: usize, urlLen: u32): i32 {
   let n: u32 = 0;
   while (n < urlLen && load<u8>(url + n) != 0x3f) n++; // up to the query string
-  if (n > 1 && load<u8>(p + n - 1) == 0x2f) n--;
-  if (n > 0 && load<u8>(p) == 0x2f) {
-    p++;
+  if (n > 1 && load<u8>(url + n - 1) == 0x2f) n--;
+  if (n > 0 && load<u8>(url) == 0x2f) {
+    url++;
     n--;
   }
-  pathStart = p;
-  pathLength = n;
-}
-
-/** The first pattern line that matches the path (-1 none). Every pattern is under "api/". */
-function findPattern(): i32 {
-  if (pathLength < 4 || load<u32>(pathStart) != 0x2f697061) return -1; // "api/"
-  const len = PATTERNS.length;
+  if (n < 4 || load<u32>(url) != 0x2f697061) return -1; // "api/"
   let line = 0;
-  for (let k = 0; k < len; line++) {
-    let end = k;
-    while (end < len && PATTERNS.charCodeAt(end) != 0x0a) end++;
-    if (matches(k, end, pathStart + 4, pathLength - 4)) return line;
-    k = end + 1;
-  }
+  for (let e = PATTERNS; load<u8>(e) != 0; e += 1 + <usize>load<u8>(e), line++)
+    if (matches(e + 1, load<u8>(e), url + 4, n - 4)) return line;
   return -1;
 }
 
 /** The request's row of ROWS (-1 no pattern matches), or its pattern's first row negated minus 2
  * when no row of the pattern lists the method. Leaves the path parameter for `route`. */
 export function findRoute(method: u32, url: usize, urlLen: u32): i32 {
-  findPath(url, urlLen);
-  const line = findPattern();
+  const line = findPattern(url, urlLen);
   const m = method == M_HEAD ? M_GET : method;
   let first = -1;
   for (let i = 0; i < ROW_COUNT; i++) {
@@ -78,18 +62,24 @@ export function findRoute(method: u32, url: usize, urlLen: u32): i32 {
   return first >= 0 ? -2 - first : -1;
 }
 
-/** Whether the row found (or, for a method refused, its pattern) streams its body (routes.ts STREAM). */
-export function streams(found: i32): bool {
-  const i = found < -1 ? -2 - found : found;
-  return i >= 0 && (load<u8>(ROWS + <usize>i * 3, 2) & STREAM) != 0;
+/** The flags of the row found (or, for a method refused, of its pattern's first row). */
+function flags(found: i32): u32 {
+  return found == -1 ? 0 : load<u8>(ROWS + <usize>(found < -1 ? -2 - found : found) * 3, 2);
 }
 
-/** Handles the request found by findRoute. */
-export function route(found: i32, req: u32, body: usize, len: u32): void {
-  if (found < 0) {
-    sendError(req, found < -1 ? 405 : 404, found < -1 ? "method_not_allowed" : "not_found");
-    return;
-  }
+/** Whether the row found streams its body (api/routes.ts STREAM). */
+export function streams(found: i32): bool {
+  return (flags(found) & STREAM) != 0;
+}
+
+/** Handles the request found by findRoute; `len` is its body's length. */
+export function route(found: i32, req: u32, len: u32): void {
+  if (found < 0) return answer(req, found < -1 ? A_METHOD_NOT_ALLOWED : A_NOT_FOUND);
+  const f = flags(found);
   const param = paramLength > 0 ? String.UTF8.decodeUnsafe(paramStart, paramLength) : "";
-  unchecked(HANDLERS[found])(req, param, body, len);
+  about(param, 0); // the id in a scene's messages
+  if (f & DOCUMENT) w.begin(req, 200);
+  const a = unchecked(HANDLERS[found])(req, param, f & READ_JSON ? jsonBody(req) : len);
+  if (f & DOCUMENT) w.finish();
+  else if (a != ANSWERED) answer(req, a);
 }
