@@ -7,7 +7,7 @@
 import * as w from "../json/writer";
 import { hexDigit, utf8SequenceLength } from "../json/reader";
 import { fail } from "../json/validate";
-import { jsonBody } from "../http/request";
+import { jsonBody, paramStart, paramLength } from "../http/request";
 import * as A from "../http/answers";
 import { W_PALETTE, enqueue } from "../core/queue";
 import { persistAppearance } from "../core/look";
@@ -50,20 +50,25 @@ function quoted(s: string): string {
   return '"' + s + '"';
 }
 
-/** 403: the reserved palette `p` cannot be changed or deleted (`verb`). */
+/** 403: the reserved palette `p` cannot be changed or deleted (`verb`). @message-args */
 function forbidden(p: Palette, verb: string): i32 {
-  const why = p.name == BASE_COLORS_NAME ? " is synthesized from the appearance base colours" : " is built in";
-  return A.about("palette " + quoted(p.name) + why + " and cannot be " + verb, A.A_FORBIDDEN);
+  return A.about(
+    "palette " +
+      quoted(p.name) +
+      (p.name == BASE_COLORS_NAME ? " is synthesized from the appearance base colours" : " is built in") +
+      " and cannot be " +
+      verb,
+    A.A_FORBIDDEN,
+  );
 }
 
-/** Decodes a percent-encoded path segment as UTF-8 ("Cœur%20%E2%9D%A4" → "Cœur ❤"); null when a
- * "%" is not followed by two hex digits or the bytes are not valid UTF-8 (strict: no overlong
- * forms, no surrogates, nothing above U+10FFFF). "+" stays "+" (paths are not form data);
- * characters sent unencoded are taken as they are. Decodes in place, in the UTF-8 copy. */
-export function percentDecode(s: string): string | null {
-  const buf = String.UTF8.encode(s);
-  const p = changetype<usize>(buf);
-  const n = <usize>buf.byteLength;
+/** The path's palette name: its segment (http/request.ts paramStart) percent-decoded as UTF-8 in place
+ * ("Cœur%20%E2%9D%A4" → "Cœur ❤"); null when a "%" is not followed by two hex digits or the bytes
+ * are not valid UTF-8 (strict: no overlong forms, no surrogates, nothing above U+10FFFF). "+" stays
+ * "+" (paths are not form data); characters sent unencoded are taken as they are. */
+function pathName(): string | null {
+  const p = paramStart;
+  const n = <usize>paramLength;
   let o: usize = 0;
   for (let i: usize = 0; i < n; i++) {
     let b = <i32>load<u8>(p + i);
@@ -119,8 +124,8 @@ export function listPalettes(_req: u32, _param: string, _arg: u32): i32 {
   return A.ANSWERED;
 }
 
-export function getPalette(req: u32, encoded: string, _arg: u32): i32 {
-  const name = percentDecode(encoded);
+export function getPalette(req: u32, _param: string, _arg: u32): i32 {
+  const name = pathName();
   if (name === null) return A.A_NOT_FOUND;
   const reserved = reservedPalette(name);
   const status = reserved ? P_OK : readPaletteNamed(name);
@@ -168,8 +173,8 @@ function busyShowing(shown: bool): i32 {
 
 /** PUT: a full palette document whose name equals the path's (case-insensitively); only the stops
  * change, the stored name keeps its casing. A stored file that cannot be read is replaced. */
-export function updatePalette(req: u32, encoded: string, _arg: u32): i32 {
-  const name = percentDecode(encoded);
+export function updatePalette(req: u32, _param: string, _arg: u32): i32 {
+  const name = pathName();
   if (name === null) return A.A_NOT_FOUND;
   const reserved = reservedPalette(name);
   if (reserved) return forbidden(reserved, "changed");
@@ -192,8 +197,8 @@ export function updatePalette(req: u32, encoded: string, _arg: u32): i32 {
 
 /** DELETE: 204. When it was the appearance's palette, the appearance falls back to Base colors
  * (persisted) and the panels get it on the next tick. */
-export function deletePalette(_req: u32, encoded: string, _arg: u32): i32 {
-  const name = percentDecode(encoded);
+export function deletePalette(_req: u32, _param: string, _arg: u32): i32 {
+  const name = pathName();
   if (name === null) return A.A_NOT_FOUND;
   const reserved = reservedPalette(name);
   if (reserved) return forbidden(reserved, "deleted");

@@ -10,13 +10,13 @@ export const W_PANEL_POWER: u8 = 3;
 export const W_PANEL_COLOR: u8 = 4;
 export const W_LOGICAL_ROOT: u8 = 5;
 /** Re-send the active palette (it was updated or deleted in the store). */
-export const W_PALETTE: u8 = 20;
+export const W_PALETTE: u8 = 6;
 /** Playback (assembly/playback): play `text` (a = 1 stored), stop, speed (a per mille), trigger. */
-export const W_PLAY: u8 = 30;
-export const W_STOP: u8 = 31;
-export const W_SPEED: u8 = 32;
-export const W_TRIGGER: u8 = 33;
-export const W_ANIMATION: u8 = 34;
+export const W_PLAY: u8 = 7;
+export const W_STOP: u8 = 8;
+export const W_SPEED: u8 = 9;
+export const W_TRIGGER: u8 = 10;
+export const W_ANIMATION: u8 = 11;
 
 export const QUEUE_SIZE: i32 = 16;
 /** The most a queued text takes in UTF-8: a palette name (at most 30 characters, 120 bytes); a scene

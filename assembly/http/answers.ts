@@ -108,7 +108,8 @@ export let subject = "";
 export let n1: i32 = 0;
 export let n2: i32 = 0;
 
-/** Row `a` about `s` (its subject): `return about(name, A_...)`. */
+/** Row `a` about `s` (its subject): `return about(name, A_...)`. @message-args: its literal texts go
+ * to the UTF-8 message table (scripts/messages-transform.mjs). */
 export function about(s: string, a: i32): i32 {
   subject = s;
   return a;

@@ -20,14 +20,7 @@ const VALUE_CAP: u32 = 255;
 
 /** ASCII lower case of one byte. */
 function lower(c: u32): u32 {
-  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
-}
-
-/** [p, p+n) equals `s` (ASCII, case-insensitively). */
-function equalsName(p: usize, n: u32, s: string): bool {
-  if (<u32>s.length != n) return false;
-  for (let i: u32 = 0; i < n; i++) if (lower(load<u8>(p + i)) != lower(<u32>s.charCodeAt(i))) return false;
-  return true;
+  return c - 0x41 < 26 ? c | 0x20 : c;
 }
 
 /** [a, a+an) equals [b, b+bn) (ASCII, case-insensitively). */
@@ -54,23 +47,20 @@ function isIpv4(p: usize, n: u32): bool {
       parts++;
       digits = 0;
       value = 0;
-    } else if (c >= 0x30 && c <= 0x39) {
-      if (++digits > 3) return false;
-      value = value * 10 + c - 0x30;
-    } else return false;
+    } else if (c - 0x30 < 10 && ++digits <= 3) value = value * 10 + c - 0x30;
+    else return false;
   }
   return parts == 4;
 }
 
 /** The inside of `[...]`: hex digits, colons, dots (an embedded IPv4), and a `%zone`. */
 function isIpv6(p: usize, n: u32): bool {
-  if (n < 2) return false;
   let colons = 0;
   for (let i: u32 = 0; i < n; i++) {
     const c = lower(load<u8>(p + i));
     if (c == 0x25) return colons >= 2 && i + 1 < n; // the zone: anything after it
     if (c == 0x3a) colons++;
-    else if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || c == 0x2e)) return false;
+    else if (!(c - 0x30 < 10 || c - 0x61 < 6 || c == 0x2e)) return false;
   }
   return colons >= 2;
 }
@@ -83,16 +73,15 @@ let nameIsIp = false;
 /** Splits `host[:port]` or `[v6][:port]` at [p, p+n) into nameAt/nameLen; false when malformed. */
 function splitAuthority(p: usize, n: u32): bool {
   if (n == 0 || n > VALUE_CAP) return false;
+  const v6 = load<u8>(p) == 0x5b;
   let end: u32 = 0;
-  if (load<u8>(p) == 0x5b) {
-    while (end < n && load<u8>(p + end) != 0x5d) end++;
+  while (end < n && load<u8>(p + end) != (v6 ? 0x5d : 0x3a)) end++;
+  if (v6) {
     if (end == n || !isIpv6(p + 1, end - 1)) return false;
     nameAt = p + 1;
-    nameLen = end - 1;
+    nameLen = end++ - 1;
     nameIsIp = true;
-    end++;
   } else {
-    while (end < n && load<u8>(p + end) != 0x3a) end++;
     nameAt = p;
     nameLen = end;
     if (nameLen > 0 && load<u8>(p + nameLen - 1) == 0x2e) nameLen--; // "name." is "name"
@@ -100,22 +89,20 @@ function splitAuthority(p: usize, n: u32): bool {
     nameIsIp = isIpv4(nameAt, nameLen);
   }
   if (end == n) return true;
-  if (load<u8>(p + end) != 0x3a || end + 1 == n) return false;
-  for (let i = end + 1; i < n; i++) {
-    const c = <u32>load<u8>(p + i);
-    if (c < 0x30 || c > 0x39) return false;
-  }
-  return n - end - 1 <= 5;
+  if (load<u8>(p + end) != 0x3a || n - end - 1 - 1 >= 5) return false; // a port of 1-5 digits
+  for (let i = end + 1; i < n; i++) if (<u32>load<u8>(p + i) - 0x30 >= 10) return false;
+  return true;
 }
 
 /** nameAt/nameLen is one of the controller's own names (not an IP literal). */
 function isOwnName(): bool {
   if (bytesEqual(nameAt, nameLen, LOCALHOST, 9)) return true;
-  const host = deviceName();
-  if (host.length > 0) {
-    if (equalsName(nameAt, nameLen, host)) return true;
-    const k = <u32>host.length;
-    if (nameLen == k + 6 && equalsName(nameAt, k, host) && bytesEqual(nameAt + k, 6, DOT_LOCAL, 6)) return true;
+  const host = String.UTF8.encode(deviceName()); // ASCII
+  const h = changetype<usize>(host);
+  const k = <u32>host.byteLength;
+  if (k > 0) {
+    if (bytesEqual(nameAt, nameLen, h, k)) return true;
+    if (nameLen == k + 6 && bytesEqual(nameAt, k, h, k) && bytesEqual(nameAt + k, 6, DOT_LOCAL, 6)) return true;
   }
   const n = allowedHostCount();
   for (let i = 0; i < n; i++) if (bytesEqual(nameAt, nameLen, allowedHostAt(i), allowedHostLength(i))) return true;

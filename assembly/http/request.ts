@@ -12,6 +12,16 @@ export const M_PUT: u8 = 4;
 export const M_PATCH: u8 = 5;
 export const M_DELETE: u8 = 6;
 
+/** The bytes of the path parameter (a `*` segment) of the request being handled, as sent (in the
+ * request's URL buffer, which the handler may change). */
+export let paramStart: usize = 0;
+export let paramLength: u32 = 0;
+
+export function setParam(p: usize, n: u32): void {
+  paramStart = p;
+  paramLength = n;
+}
+
 /** Opens the JSON body of the request being dispatched, to be read as it streams (json/stream.ts),
  * and returns the kind of its root value (json/fields.ts checkFields reads the rest). Clears
  * validation errors. */

@@ -3,26 +3,23 @@
 // its leading slash and one trailing slash. The first pattern that matches the path decides: a
 // method it lists runs its row, any other answers 405 method_not_allowed; no pattern, 404
 // not_found. HEAD is answered like GET (the host drops the body).
-import { M_GET, M_HEAD, jsonBody } from "./request";
+import { M_GET, M_HEAD, jsonBody, setParam, paramStart, paramLength } from "./request";
 import { answer, about, ANSWERED, A_NOT_FOUND, A_METHOD_NOT_ALLOWED } from "./answers";
 import * as w from "../json/writer";
 import { PATTERNS, ROWS, ROW_COUNT, LARGE_ONLY, STREAM, READ_JSON, DOCUMENT, HANDLERS } from "../api/routes";
 import { mqttAvailable } from "../mqtt/service";
 
-let paramStart: usize = 0;
-let paramLength: u32 = 0;
-
 /** Whether the pattern of `len` bytes at `k` matches the path after "api/", [p, p+n); a `*` segment
- * matches one path segment, whose bytes are left in paramStart/paramLength. */
+ * matches one path segment, whose bytes are left as the parameter (http/request.ts setParam). */
 function matches(k: usize, len: u32, p: usize, n: u32): bool {
-  paramLength = 0;
+  setParam(0, 0);
   let i: u32 = 0;
   for (let j: u32 = 0; j < len; j++) {
     const c = load<u8>(k + j);
     if (c == 0x2a) {
-      paramStart = p + i;
+      const at = i;
       while (i < n && load<u8>(p + i) != 0x2f) i++;
-      paramLength = <u32>(p + i - paramStart);
+      setParam(p + at, i - at);
     } else if (i < n && load<u8>(p + i) == c) i++;
     else return false;
   }
