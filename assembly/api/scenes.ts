@@ -131,7 +131,6 @@ export function getScene(req: u32, id: string, _arg: u32): i32 {
 const LIST_CAP: u32 = MAX_SCENES + 1; // files added by hand past the limit are not listed
 const NAME_BYTES: u32 = 18;
 const KEY_SIZE = 2 + NAME_BYTES;
-let keys: usize = 0;
 
 /** A name byte for ordering: UTF-8 sorts as code points, the API as UTF-16 code units (as JavaScript
  * compares strings), which put U+E000-U+FFFF after the supplementary planes; their lead bytes EE and
@@ -176,7 +175,7 @@ function compareKeys(a: usize, b: usize): i32 {
  * library beyond the ids and keys: the answer streams out one scene at a time. */
 export function listScenes(req: u32, _param: string, _arg: u32): i32 {
   if (!openIds()) return A.A_LIBRARY_UNREADABLE;
-  keys = heap.alloc(LIST_CAP * KEY_SIZE + KEY_SIZE); // and one for the scene being placed
+  const keys = heap.alloc(LIST_CAP * KEY_SIZE + KEY_SIZE); // and one for the scene being placed
   const mark = arenaTop(); // what a summary's log line or a plain file's pass leaves is given back
   let count = 0;
   for (let at = firstId(); at >= 0; at = nextId(at)) {

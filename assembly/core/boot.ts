@@ -59,6 +59,6 @@ export function loadSettings(): void {
   app.isOn = config.powerStateOnBoot != BOOT_OFF;
   if (config.powerStateOnBoot == BOOT_RESTORE) {
     const p = storeRead(POWER_KEY, 16);
-    app.isOn = !(p && p.length > 0 && p[0] == 0x30);
+    app.isOn = !(p && p.length > 0 && load<u8>(p.dataStart) == 0x30);
   }
 }

@@ -16,7 +16,6 @@ import { storeWrite } from "../store/kv";
 import * as w from "../json/writer";
 import { haltPlayback, refreshSceneLook } from "../playback/player";
 import { keepSlot, keepString, cloneString } from "../rt/arena";
-import { Fixed } from "../rt/fixed";
 
 /** Brightness, base colours and the active palette, to every panel. */
 export function pushAppearance(): void {
@@ -38,21 +37,21 @@ export function persistAppearance(): i32 {
 // queue is drained the two are the same again (appearanceCaughtUp).
 let aheadSet = false;
 let aheadBrightness: u32 = 0;
-const aheadColors = changetype<Fixed<u32>>(memory.data(4 * 3, 4));
+const aheadColors = memory.data(4 * 3, 4);
+const liveColors = memory.data(4 * 3, 4); // the live ones, set aside meanwhile
 let aheadPalette = "";
 const aheadKept = keepSlot(64); // outlives the export (rt/arena.ts)
 
 /** Stores the appearance with `patch` applied on top of what is stored ahead; the live appearance
  * does not change. 0, or a negative STORE_* status (then nothing changed). */
 export function storeAppearanceAhead(patch: AppearancePatch): i32 {
+  const colors = changetype<usize>(appearance.baseColors);
   const brightness = appearance.brightness;
-  const c0 = appearance.baseColors[0];
-  const c1 = appearance.baseColors[1];
-  const c2 = appearance.baseColors[2];
+  memory.copy(liveColors, colors, 12);
   const palette = cloneString(appearance.palette); // its slot changes below
   if (aheadSet) {
     appearance.brightness = aheadBrightness;
-    for (let i = 0; i < 3; i++) appearance.baseColors[i] = aheadColors[i];
+    memory.copy(colors, aheadColors, 12);
     appearance.palette = aheadPalette;
   }
   applyAppearancePatch(patch);
@@ -60,13 +59,11 @@ export function storeAppearanceAhead(patch: AppearancePatch): i32 {
   if (rc == 0) {
     aheadSet = true;
     aheadBrightness = appearance.brightness;
-    for (let i = 0; i < 3; i++) aheadColors[i] = appearance.baseColors[i];
+    memory.copy(aheadColors, colors, 12);
     aheadPalette = keepString(aheadKept, appearance.palette);
   }
   appearance.brightness = brightness;
-  appearance.baseColors[0] = c0;
-  appearance.baseColors[1] = c1;
-  appearance.baseColors[2] = c2;
+  memory.copy(colors, liveColors, 12);
   setAppearancePalette(palette);
   return rc;
 }

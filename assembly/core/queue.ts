@@ -47,7 +47,7 @@ export class Work {
   private hasBrightness: bool;
   private hasBaseColors: bool;
   private brightness: u32;
-  private c0: u32;
+  private c0: u32; // the three base colours, one after another
   private c1: u32;
   private c2: u32;
 
@@ -75,9 +75,7 @@ export class Work {
     this.hasBrightness = p.hasBrightness;
     this.brightness = p.brightness;
     this.hasBaseColors = p.hasBaseColors;
-    this.c0 = p.baseColors[0];
-    this.c1 = p.baseColors[1];
-    this.c2 = p.baseColors[2];
+    memory.copy(changetype<usize>(this) + offsetof<Work>("c0"), changetype<usize>(p.baseColors), 12);
     this.setText(p.palette);
   }
 
@@ -87,9 +85,7 @@ export class Work {
     p.hasBrightness = this.hasBrightness;
     p.brightness = this.brightness;
     p.hasBaseColors = this.hasBaseColors;
-    p.baseColors[0] = this.c0;
-    p.baseColors[1] = this.c1;
-    p.baseColors[2] = this.c2;
+    memory.copy(changetype<usize>(p.baseColors), changetype<usize>(this) + offsetof<Work>("c0"), 12);
     p.palette = this.text();
     return p;
   }
