@@ -1,5 +1,5 @@
 // Every fixed HTTP answer as a row of one table: its status and its body, a template whose markers
-// take what the handler left in `subject`, `n1` and `n2`. A handler returns a row (A_*) and the
+// take what the handler left (`about`, `counted`). A handler returns a row (A_*) and the
 // router writes it (http/router.ts); the answers given before a handler runs (main.ts,
 // http/origin.ts) call `answer` themselves. A handler that writes a document field by field (a
 // scene, the lists) returns ANSWERED.
@@ -103,22 +103,21 @@ function lines(text: i32): string {
   return "";
 }
 
-/** The values of the markers of the answer being written. */
-export let subject = "";
-export let n1: i32 = 0;
-export let n2: i32 = 0;
+// The values of the markers of the answer being written: the subject (a string), n1, n2. In static
+// memory, not globals (each a WAMR global of about 52 B of device heap).
+const VALUES = memory.data(12, 4);
 
 /** Row `a` about `s` (its subject): `return about(name, A_...)`. @message-args: its literal texts go
  * to the UTF-8 message table (scripts/messages-transform.mjs). */
 export function about(s: string, a: i32): i32 {
-  subject = s;
+  store<usize>(VALUES, changetype<usize>(s));
   return a;
 }
 
 /** Row `a` with the numbers `x` and `y` (n1, n2). */
 export function counted(a: i32, x: i32, y: i32 = 0): i32 {
-  n1 = x;
-  n2 = y;
+  store<i32>(VALUES, x, 4);
+  store<i32>(VALUES, y, 8);
   return a;
 }
 
@@ -130,10 +129,8 @@ function unit(p: usize, i: u32): u32 {
 /** Answers `req` with row `a` of the table. */
 export function answer(req: u32, a: i32): void {
   if (a == A_INVALID && broken) a = A_SYNTAX;
-  if (a == A_SYNTAX) {
-    n1 = <i32>errorOffset;
-    subject = errorReason();
-  } else if (a == A_INVALID) subject = validationError();
+  if (a == A_SYNTAX) counted(about(errorReason(), a), <i32>errorOffset);
+  else if (a == A_INVALID) about(validationError(), a);
   const text = lines(a >> 3);
   const p = changetype<usize>(text);
   const n = <u32>text.length;
@@ -145,10 +142,9 @@ export function answer(req: u32, a: i32): void {
     if (c == 0x7c) break;
     // a marker: "{", a digit 1-4, "}"
     const m = c == 0x7b && i + 2 < n && unit(p, i + 2) == 0x7d ? unit(p, i + 1) - 0x30 : 0;
-    if (m == 1) w.strBody(subject);
-    else if (m == 2) w.int(n1);
-    else if (m == 3) w.int(n2);
-    else if (m == 4) w.decimal(<f64>n1 / 1000);
+    if (m == 1) w.strBody(changetype<string>(load<usize>(VALUES)));
+    else if (m == 2 || m == 3) w.int(load<i32>(VALUES + ((<usize>m - 1) << 2)));
+    else if (m == 4) w.decimal(<f64>load<i32>(VALUES, 4) / 1000);
     else {
       w.byte(c);
       continue;
