@@ -29,7 +29,6 @@ import { serialReceive } from "./firmware/serial";
 
 // Scratch buffer for WebSocket frames and bus packets (core_rx_buffer).
 import { RX_CAP, rx } from "./core/rx";
-import { Fixed } from "./rt/fixed";
 
 // A request's URL waits in a buffer from core_http_begin to its dispatch, at most MAX_PENDING at
 // once: the arena's floor stays above the pending buffers (heldTo) so the exports between them do
@@ -39,17 +38,32 @@ import { Fixed } from "./rt/fixed";
 const BODY_LIMIT: u32 = 32768;
 const URL_LIMIT: u32 = 512;
 const MAX_PENDING = 2;
-const pendingReq = changetype<Fixed<u32>>(memory.data(4 * MAX_PENDING, 4));
-const pendingBuf = changetype<Fixed<usize>>(memory.data(4 * MAX_PENDING, 4));
-const pendingMethod = changetype<Fixed<u32>>(memory.data(4 * MAX_PENDING, 4));
-const pendingUrlLen = changetype<Fixed<u32>>(memory.data(4 * MAX_PENDING, 4));
-const pendingBodyLen = changetype<Fixed<u32>>(memory.data(4 * MAX_PENDING, 4));
-const pendingEnd = changetype<Fixed<usize>>(memory.data(4 * MAX_PENDING, 4));
+/** A request between core_http_begin and its dispatch (buf 0: a free slot), in static memory. */
+@final
+@unmanaged
+class Pending {
+  req: u32;
+  buf: usize; // its URL
+  method: u32;
+  urlLen: u32;
+  bodyLen: u32;
+  end: usize; // the arena's top after its buffer
+
+  /** Slot i. */
+  @inline
+  static at(i: i32): Pending {
+    return changetype<Pending>(PENDING + <usize>i * offsetof<Pending>());
+  }
+}
+const PENDING = memory.data(<i32>offsetof<Pending>() * MAX_PENDING, 4);
 
 /** The floor for the pending buffers: the end of the highest one (0: none pending). */
 function heldTo(): usize {
   let end: usize = 0;
-  for (let i = 0; i < MAX_PENDING; i++) if (pendingBuf[i] != 0 && pendingEnd[i] > end) end = pendingEnd[i];
+  for (let i = 0; i < MAX_PENDING; i++) {
+    const p = Pending.at(i);
+    if (p.buf != 0 && p.end > end) end = p.end;
+  }
   return end;
 }
 
@@ -130,14 +144,15 @@ function httpBegin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
     return 0;
   }
   for (let i = 0; i < MAX_PENDING; i++) {
-    if (pendingBuf[i] == 0) {
+    const p = Pending.at(i);
+    if (p.buf == 0) {
       const buf = heap.alloc(max<u32>(urlLen, 1));
-      pendingReq[i] = req;
-      pendingBuf[i] = buf;
-      pendingMethod[i] = method;
-      pendingUrlLen[i] = urlLen;
-      pendingBodyLen[i] = bodyLen;
-      pendingEnd[i] = arenaTop();
+      p.req = req;
+      p.buf = buf;
+      p.method = method;
+      p.urlLen = urlLen;
+      p.bodyLen = bodyLen;
+      p.end = arenaTop();
       arenaHold(heldTo());
       return buf;
     }
@@ -170,12 +185,12 @@ export function core_http_dispatch(req: u32): void {
 function httpDispatch(req: u32): void {
   if (uploadContinue(req)) return; // more of a streamed upload's body has arrived
   for (let i = 0; i < MAX_PENDING; i++) {
-    const buf = pendingBuf[i];
-    if (buf == 0 || pendingReq[i] != req) continue;
-    pendingBuf[i] = 0;
-    const urlLen = pendingUrlLen[i];
-    const want = pendingBodyLen[i];
-    const found = findRoute(pendingMethod[i], buf, urlLen);
+    const p = Pending.at(i);
+    const buf = p.buf;
+    if (buf == 0 || p.req != req) continue;
+    p.buf = 0;
+    const want = p.bodyLen;
+    const found = findRoute(p.method, buf, p.urlLen);
     if (streams(found)) {
       route(found, req, want); // its body is streamed by the upload, if any
     } else if (want > BODY_LIMIT) {

@@ -5,7 +5,7 @@ import * as w from "../json/writer";
 import { host_clock_ms } from "../host/imports";
 import { tree } from "../topology/tree";
 import { requestStates, replied, replyOn, replyColor } from "../bus/query";
-import { queued } from "../http/request";
+import { queued, paramStart, paramLength } from "../http/request";
 import * as A from "../http/answers";
 import { checkFields, F_INT, F_COLOR, F_REQUIRED, ROW } from "../json/fields";
 import { W_PANEL_POWER, W_PANEL_COLOR } from "../core/queue";
@@ -65,14 +65,16 @@ const ONE_FIELD = memory.data<u16>([
 ]);
 const field = memory.data(4); // the value read
 
-/** A decimal panel address 1-999 from a path segment, or -1. */
-function parseAddress(s: string): i32 {
-  if (s.length == 0 || s.length > 3) return -1;
+/** The path's panel address: its segment (http/request.ts paramStart) as a decimal number of at most
+ * three digits, or -1. */
+function pathAddress(): i32 {
+  const len = paramLength;
+  if (len == 0 || len > 3) return -1;
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return -1;
-    n = n * 10 + (c - 0x30);
+  for (let i: u32 = 0; i < len; i++) {
+    const d = <u32>load<u8>(paramStart + i) - 0x30;
+    if (d > 9) return -1;
+    n = n * 10 + <i32>d;
   }
   return n;
 }
@@ -80,8 +82,8 @@ function parseAddress(s: string): i32 {
 /** Queues a panel's change: the `kind` (core/queue.ts W_*) with the panel's address and the body's one
  * field (a row of ONE_FIELD). A path that is not a discovered panel is 404, saying which panels there
  * are. */
-function putPanel(segment: string, root: u32, keys: Names, row: usize, kind: u8): i32 {
-  const address = parseAddress(segment);
+function putPanel(root: u32, keys: Names, row: usize, kind: u8): i32 {
+  const address = pathAddress();
   if (!tree.exists(address)) {
     const none = tree.count == 0;
     const a =
@@ -92,10 +94,10 @@ function putPanel(segment: string, root: u32, keys: Names, row: usize, kind: u8)
   return queued(kind, address, load<i32>(field));
 }
 
-export function putPanelOn(_req: u32, segment: string, root: u32): i32 {
-  return putPanel(segment, root, VALUE_KEYS, ONE_FIELD, W_PANEL_POWER);
+export function putPanelOn(_req: u32, _param: string, root: u32): i32 {
+  return putPanel(root, VALUE_KEYS, ONE_FIELD, W_PANEL_POWER);
 }
 
-export function putPanelColor(_req: u32, segment: string, root: u32): i32 {
-  return putPanel(segment, root, COLOR_KEYS, ONE_FIELD + ROW * 2, W_PANEL_COLOR);
+export function putPanelColor(_req: u32, _param: string, root: u32): i32 {
+  return putPanel(root, COLOR_KEYS, ONE_FIELD + ROW * 2, W_PANEL_COLOR);
 }
