@@ -374,6 +374,19 @@ test("PATCH with an invalid document is 422/409/400 and leaves the scene unchang
   await removeAll();
 });
 
+test("409 schema_too_new names the document's version whole, however large", async () => {
+  for (const v of ["4294967297", "9007199254740991"]) {
+    const body = JSON.stringify(baseScene()).replace(/"schemaVersion":\d+/, `"schemaVersion":${v}`);
+    for (const [method, url] of [
+      ["POST", "/api/scenes"],
+      ["POST", "/api/scenes/play/one-shot"],
+    ]) {
+      const res = await api(host, method, url, body);
+      assert.equal(res.text, `{"error":"schema_too_new","scene":${v},"firmware":8}`, `${method} ${url}`);
+    }
+  }
+});
+
 test("PATCH, GET and DELETE of an unknown id are 404 not_found", async () => {
   for (const [method, body] of [
     ["GET", undefined],

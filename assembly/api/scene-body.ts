@@ -20,7 +20,7 @@ import { writeCompiledFile, commitScene, discardStages, fileHash, stageJson, STA
  * rule. */
 export function rejected(result: i32): i32 {
   if (result == SCENE_SYNTAX) return A_SYNTAX;
-  return result == SCENE_TOO_NEW ? counted(A_TOO_NEW, <i32>tooNewVersion, FIRMWARE_SCHEMA) : A_INVALID;
+  return result == SCENE_TOO_NEW ? counted(A_TOO_NEW, tooNewVersion, FIRMWARE_SCHEMA) : A_INVALID;
 }
 
 /** The compiled form's buffer (rt/scratch.ts F: from readBody to storeScene). */

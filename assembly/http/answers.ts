@@ -103,9 +103,10 @@ function lines(text: i32): string {
   return "";
 }
 
-// The values of the markers of the answer being written: the subject (a string), n1, n2. In static
-// memory, not globals (each a WAMR global of about 52 B of device heap).
-const VALUES = memory.data(12, 4);
+// The values of the markers of the answer being written: the subject (a string), n1, n2 (i64: a
+// schema version is any integer). In static memory, not globals (each a WAMR global costs about 52 B
+// of device heap).
+const VALUES = memory.data(24, 8);
 
 /** Row `a` about `s` (its subject): `return about(name, A_...)`. @message-args: its literal texts go
  * to the UTF-8 message table (scripts/messages-transform.mjs). */
@@ -115,9 +116,9 @@ export function about(s: string, a: i32): i32 {
 }
 
 /** Row `a` with the numbers `x` and `y` (n1, n2). */
-export function counted(a: i32, x: i32, y: i32 = 0): i32 {
-  store<i32>(VALUES, x, 4);
-  store<i32>(VALUES, y, 8);
+export function counted(a: i32, x: i64, y: i64 = 0): i32 {
+  store<i64>(VALUES, x, 8);
+  store<i64>(VALUES, y, 16);
   return a;
 }
 
@@ -129,7 +130,7 @@ function unit(p: usize, i: u32): u32 {
 /** Answers `req` with row `a` of the table. */
 export function answer(req: u32, a: i32): void {
   if (a == A_INVALID && broken) a = A_SYNTAX;
-  if (a == A_SYNTAX) counted(about(errorReason(), a), <i32>errorOffset);
+  if (a == A_SYNTAX) counted(about(errorReason(), a), errorOffset);
   else if (a == A_INVALID) about(validationError(), a);
   const text = lines(a >> 3);
   const p = changetype<usize>(text);
@@ -143,8 +144,8 @@ export function answer(req: u32, a: i32): void {
     // a marker: "{", a digit 1-4, "}"
     const m = c == 0x7b && i + 2 < n && unit(p, i + 2) == 0x7d ? unit(p, i + 1) - 0x30 : 0;
     if (m == 1) w.strBody(changetype<string>(load<usize>(VALUES)));
-    else if (m == 2 || m == 3) w.int(load<i32>(VALUES + ((<usize>m - 1) << 2)));
-    else if (m == 4) w.decimal(<f64>load<i32>(VALUES, 4) / 1000);
+    else if (m == 2 || m == 3) w.int(load<i64>(VALUES + ((<usize>m - 1) << 3)));
+    else if (m == 4) w.decimal(<f64>load<i64>(VALUES, 8) / 1000);
     else {
       w.byte(c);
       continue;
