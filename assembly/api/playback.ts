@@ -2,13 +2,13 @@
 // /api/scenes/stop, /api/scenes/speed, /api/animations/trigger. Requests are checked at once and
 // the playback itself runs on the next main-loop tick (W_PLAY and friends).
 import { names } from "../util/names";
-import { jsonBody, sendInvalid, queueOrBusy, sendAccepted, M_POST } from "../http/request";
+import { jsonBody, sendInvalid, queueOrBusy, queueHasRoom, sendAccepted, M_POST } from "../http/request";
 import { sendError } from "../http/response";
 import * as w from "../json/writer";
 import { J_NUMBER, J_STRING } from "../json/reader";
 import { fail, resetErrors } from "../json/validate";
 import { checkFields, present, kindAt, numberAt, intAt, stringAt } from "../json/fields";
-import { W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION, queueLength, QUEUE_SIZE } from "../core/queue";
+import { W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION } from "../core/queue";
 import { app } from "../state/app";
 import { ALLOW_ID, SCENE_OK, SCENE_SYNTAX, readFlatStep } from "../scene/validate";
 import { ONE_SHOT_ID, libraryId, sceneStatus, discardStages } from "../scene/store";
@@ -57,10 +57,7 @@ export function playOneShot(req: u32, _param: string, _body: usize, _len: u32): 
   if (result < 0) return sendError(req, 500, "the one-shot scene could not be stored");
   if (result != SCENE_OK) return sendRejected(req, result);
   // a refused one-shot changes nothing: the queue is checked before the stored one-shot is replaced
-  if (queueLength() == QUEUE_SIZE) {
-    discardStages();
-    return sendError(req, 503, "busy");
-  }
+  if (!queueHasRoom(req)) return discardStages();
   const rc = storeScene(ONE_SHOT_ID);
   if (rc < 0) return sendError(req, 500, "the one-shot scene could not be stored");
   queuePlay(req, ONE_SHOT_ID);

@@ -4,7 +4,7 @@ import { openRequest, value, broken } from "../json/stream";
 import * as w from "../json/writer";
 import { resetErrors, validationError } from "../json/validate";
 import { sendError, sendLiteral } from "./response";
-import { enqueue, queueLength, QUEUE_SIZE, Work } from "../core/queue";
+import { enqueue, queueFull, Work } from "../core/queue";
 import { STORE_FULL } from "../store/kv";
 
 export const M_OTHER: u8 = 0;
@@ -56,7 +56,7 @@ export function sendStoreFailure(req: u32, rc: i32): void {
 
 /** Whether the work queue has room for one more item (so a change can be stored before queueing it). */
 export function queueHasRoom(req: u32): bool {
-  if (queueLength() < QUEUE_SIZE) return true;
+  if (!queueFull()) return true;
   sendError(req, 503, "busy");
   return false;
 }
