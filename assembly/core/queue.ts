@@ -109,7 +109,7 @@ let size = 0;
  * TEXT_ROOM. A request that stores before it queues asks this first, so that a refusal (503 busy)
  * changes nothing. */
 export function queueFull(): bool {
-  return size == QUEUE_SIZE || textEnd + TEXT_ROOM > TEXT_POOL;
+  return size == QUEUE_SIZE || textEnd > TEXT_POOL - TEXT_ROOM;
 }
 
 /** A free slot to fill, or null when the queue (or its text pool) is full. */
