@@ -2,7 +2,7 @@
 // the black-box test files against it (TESSERA_HOST). Where cmake, wasm2c or a library is missing it
 // says so and counts the files as skipped; with CI=true it fails instead. `--sanitize` (or
 // TESSERA_SANITIZE=1) builds with AddressSanitizer + UndefinedBehaviorSanitizer into native/build-asan
-// (CI's sanitizer step, .ci/run).
+// (CI's sanitizer step, .ci/run). Test files named on the command line run instead of the whole suite.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -11,7 +11,10 @@ import { fileURLToPath } from "node:url";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CI = process.env.CI === "true";
 const SANITIZE = process.env.TESSERA_SANITIZE === "1" || process.argv.includes("--sanitize");
-const testArgs = process.argv.slice(2).filter((a) => a !== "--sanitize"); // the rest go to node --test
+const args = process.argv.slice(2).filter((a) => a !== "--sanitize");
+// test files named on the command line run alone; the other arguments go to node --test
+const named = args.filter((a) => a.endsWith(".test.ts"));
+const testArgs = args.filter((a) => !a.endsWith(".test.ts"));
 // WAMR_ROOT=<a WAMR source tree outside this repository>: run the core under WAMR's classic interpreter
 // (the device default), or its fast one with TESSERA_WAMR_INTERP=fast.
 const WAMR_ROOT = process.env.WAMR_ROOT;
@@ -52,7 +55,7 @@ const header = (name) => fs.existsSync(`/usr/include/${name}`) || fs.existsSync(
 if (!header("mosquitto.h")) missing.push("libmosquitto (apt-get install libmosquitto-dev)");
 if (!header("libmdnsd/mdnsd.h")) missing.push("libmdnsd (apt-get install libmdnsd-dev)");
 
-const files = BLACK_BOX;
+const files = named.length > 0 ? named : BLACK_BOX;
 
 if (missing.length > 0) {
   const text = `native host: cannot build, missing ${missing.join(", ")}`;

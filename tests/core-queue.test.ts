@@ -175,6 +175,45 @@ test("a one-shot refused with 503 changes nothing: the stored one-shot stays the
   noRestart();
 });
 
+test("a full text pool refuses like a full queue, before anything is stored (one-shot, appearance, power, root)", () => {
+  const wide = "🎇".repeat(30); // 120 bytes of UTF-8: six queued fill the queue's text pool
+  const palette = {
+    schemaVersion: 1,
+    name: wide,
+    stops: [
+      [0, "#FF0000"],
+      [255, "#0000FF"],
+    ],
+  };
+  assert.equal(call("POST", "/api/palettes", palette).status, 200);
+  const scene = (color: string) => ({ layers: [{ group: 1, sequence: [{ type: "SOLID", color, duration: 100 }] }] });
+  assert.equal(call("POST", "/api/scenes/play/one-shot", scene("#102030")).status, 202);
+  core.tick();
+  bus.pump();
+  for (let i = 0; i < 6; i++) assert.equal(call("PATCH", "/api/appearance", { palette: wide }).status, 202, `${i}`);
+  const files = ["scenes/oneshot000", "compiled/oneshot000", "appearance", "power", "configuration", "playback"];
+  const snapshot = () =>
+    files.map((f) => (fs.existsSync(path.join(dataDir, f)) ? fs.readFileSync(path.join(dataDir, f)) : null));
+  const stored = snapshot();
+  const read = () => ["/api/state", "/api/appearance", "/api/configuration"].map((u) => call("GET", u).text);
+  const seen = read();
+  const busy = { status: 503, text: '{"error":"busy"}' };
+  assert.deepEqual(call("POST", "/api/scenes/play/one-shot", scene("#302010")), busy);
+  assert.deepEqual(call("PATCH", "/api/appearance", { brightness: 7 }), busy);
+  assert.deepEqual(call("POST", "/api/state/power", { isOn: false }), busy);
+  assert.deepEqual(call("PATCH", "/api/configuration", { logicalRoot: 2 }), busy);
+  assert.deepEqual(snapshot(), stored, "a refused request changed the store");
+  assert.deepEqual(read(), seen);
+  core.tick();
+  bus.pump();
+  const [state, appearance] = read().map((t) => JSON.parse(t));
+  assert.equal(state.isOn, true);
+  assert.equal(appearance.palette, wide);
+  assert.equal(appearance.brightness, JSON.parse(seen[1]).brightness);
+  assert.equal(JSON.parse(read()[2]).logicalRoot, JSON.parse(seen[2]).logicalRoot);
+  noRestart();
+});
+
 test("the queue refills after draining, again exactly 16 deep", () => {
   for (let round = 0; round < 3; round++) {
     for (let i = 0; i < QUEUE_SIZE; i++) {

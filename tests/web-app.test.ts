@@ -12,7 +12,7 @@ import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startHost, api, waitFor, ROOT, type Host } from "./helpers/host.js";
 import { panelImage } from "./helpers/panel-image.js";
-import { Client, T, frame as wsFrame, mirroredPackets } from "./helpers/frames.js";
+import { Client, T, frame as wsFrame, mirroredPackets, parseFrame } from "./helpers/frames.js";
 
 const CHROMIUM = [process.env.TESSERA_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
   (p) => p && fs.existsSync(p),
@@ -30,6 +30,12 @@ let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
 const consoleErrors: string[] = [];
+/** What the page's own WebSocket receives: every frame is parsed with its CRCs checked (a mirror batch
+ * spoiled on the way, merged or not, lands in frameErrors), and the broadcast POWER off packets of its
+ * MIRROR_BATCH frames are counted. */
+const frameErrors: string[] = [];
+let powerOffsReceived = 0;
+const T_POWER = 4; // the bus packet type (docs/bus-protocol.md)
 
 before(async () => {
   if (skip) return;
@@ -49,6 +55,19 @@ before(async () => {
   page.setDefaultTimeout(10000); // a step that cannot happen fails in seconds, not minutes
   page.on("pageerror", (e) => pageErrors.push(e.message));
   page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+  page.on("websocket", (ws) =>
+    ws.on("framereceived", ({ payload }) => {
+      if (typeof payload === "string") return void frameErrors.push(`a text frame: ${payload.slice(0, 80)}`);
+      try {
+        const f = parseFrame(payload);
+        if (f.type !== T.MIRROR_BATCH) return;
+        for (const p of mirroredPackets(f))
+          if (p.address === 0 && p.type === T_POWER && p.body[0] === 0) powerOffsReceived++;
+      } catch (e) {
+        frameErrors.push((e as Error).message);
+      }
+    }),
+  );
 });
 after(async () => {
   await browser?.close();
@@ -122,9 +141,23 @@ test("the page loads with no console errors, draws every panel and goes live", {
 test("Power switch: a click and the keyboard turn the controller off and on; off shows black", { skip }, async () => {
   const power = page.getByRole("switch", { name: "Power" });
   assert.equal(await power.isChecked(), true);
+  const offs = powerOffsReceived;
   await power.click();
   await eventually(async () => assert.equal((await get("/api/state")).isOn, false));
-  await eventually(async () => assert.ok([...(await previewColors()).values()].every((c) => c === "#000000")));
+  // The black reaches the preview over more hops than the state does (the host's tick, the mirror's
+  // flush, the WebSocket, the page's next animation frame), and a starved machine can hold each for
+  // seconds (a CI run under ASan once took 49.7 s for this test, which takes under 1 s): so first
+  // the page must receive the broadcast power off, then draw it, each with its own bound, and a
+  // failure says which did not happen.
+  await eventually(() => assert.ok(powerOffsReceived > offs, "the page received no broadcast power off"), 20000);
+  await eventually(async () => {
+    const shown = [...(await previewColors()).values()];
+    assert.ok(
+      shown.every((c) => c === "#000000"),
+      `the page received the power off but draws ${shown.join(" ")}`,
+    );
+  }, 10000);
+  assert.deepEqual(frameErrors, []);
   await power.focus();
   await page.keyboard.press("Space");
   await eventually(async () => assert.equal((await get("/api/state")).isOn, true));
@@ -517,6 +550,7 @@ test("the page works at 375 px: nothing wider than the screen, every main contro
 
 test("no script error all along; the only console errors are the refusals the steps asked for", { skip }, async () => {
   assert.deepEqual(pageErrors, []);
+  assert.deepEqual(frameErrors, [], "every frame the page received is well formed");
   for (const e of consoleErrors) assert.match(e, /status of (422|409)/, e);
 });
 

@@ -101,10 +101,16 @@ function slotAt(i: i32): Work {
 let head = 0; // next to take
 let size = 0;
 
+/** Whether enqueue refuses now: every slot taken, or the text pool without room for a text of
+ * TEXT_ROOM. A request that stores before it queues asks this first, so that a refusal (503 busy)
+ * changes nothing. */
+export function queueFull(): bool {
+  return size == QUEUE_SIZE || textEnd > TEXT_POOL - TEXT_ROOM;
+}
+
 /** A free slot to fill, or null when the queue (or its text pool) is full. */
 export function enqueue(kind: u8, a: i32, b: i32): Work | null {
-  if (size == 0) textEnd = 0;
-  if (size == QUEUE_SIZE || textEnd + TEXT_ROOM > TEXT_POOL) return null;
+  if (queueFull()) return null;
   const w = slotAt((head + size) % QUEUE_SIZE);
   store<usize>(changetype<usize>(w), texts + textEnd, offsetof<Work>("at"));
   size++;
@@ -122,14 +128,10 @@ export function dequeue(): Work | null {
   const w = slotAt(head);
   head = (head + 1) % QUEUE_SIZE;
   size--;
+  if (size == 0) textEnd = 0; // the pool starts over (the item's text stays until the next enqueue)
   return w;
 }
 
 export function queueLength(): i32 {
   return size;
-}
-
-/** Whether the queue has no room for one more item (so a change is not stored before it is refused). */
-export function queueFull(): bool {
-  return size == QUEUE_SIZE;
 }

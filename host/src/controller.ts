@@ -137,10 +137,13 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
   let closed = false;
+  // POST /__test__/clock {"hold": true} (--manual-clock): only that endpoint ticks the core until
+  // {"hold": false}, so that requests can fill the work queue (docs/desktop-host.md).
+  let held = false;
   const tick = () => {
-    if (closed) return;
     clearTimeout(timer);
     immediate = undefined;
+    if (closed || held) return;
     // Packets already on the wire are received before the core looks at its timers, as a device
     // drains its UART before its main loop runs: a busy process must not turn into a bus timeout.
     bus.pump();
@@ -226,22 +229,31 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
   const web = webHandler(webAssets(opts.webDir ?? path.join(ROOT, "build/web"), log));
   server.staticHandler = web;
   if (opts.manualClock) {
-    // POST /__test__/clock {"advance": ms}: the clock moves in steps of at most 5 ms, and at each
-    // step the core ticks and every bus packet is delivered, as if that time had passed.
+    // POST /__test__/clock {"advance": ms, "hold": bool}: the clock moves in steps of at most 5 ms,
+    // and at each step the core ticks and every bus packet is delivered, as if that time had passed.
+    // `hold` (set first) stops or restarts the host's own ticks.
     server.staticHandler = (req, res) => {
       if ((req.url ?? "").split("?")[0] !== "/__test__/clock") return web(req, res);
       let body = "";
       req.on("data", (d) => (body += d));
       req.on("end", () => {
-        let advance = 0;
+        let advance = NaN;
+        let hold: unknown;
         try {
-          advance = Number(JSON.parse(body || "{}").advance ?? 0);
+          const fields = JSON.parse(body || "{}");
+          advance = Number(fields.advance ?? 0);
+          hold = fields.hold;
         } catch {
-          advance = NaN;
+          // not JSON (or null): 400 below
         }
-        if (req.method !== "POST" || !Number.isFinite(advance) || advance < 0) {
+        const holdOk = hold === undefined || typeof hold === "boolean";
+        if (req.method !== "POST" || !Number.isFinite(advance) || advance < 0 || !holdOk) {
           res.writeHead(400, { "content-type": "application/json" }).end('{"error":"invalid_json"}');
           return;
+        }
+        if (typeof hold === "boolean" && hold !== held) {
+          held = hold;
+          kick(); // released: the ordinary ticks start again
         }
         const settle = () => {
           core.tick();

@@ -29,6 +29,7 @@ void posix_kick(void) {
   kicked = 1;
   pthread_cond_signal(&wake);
 }
+uint32_t posix_tick(void) { return posix_ticks_held ? 100 : tessera_tick(); }
 
 static const char HELP[] =
     "Usage: tessera-host [options]\n"
@@ -44,6 +45,7 @@ static const char HELP[] =
     "  --variant small|large   panel limit 32 or 100 (default large)\n"
     "  --log-level LEVEL   error, warn, info or debug (default info)\n"
     "  --manual-clock      test hook: the clock only advances through POST /__test__/clock\n"
+    "                      ({\"advance\": ms}; {\"hold\": true} stops the host's own ticks until false)\n"
     "  --no-mdns           do not advertise or browse by mDNS\n"
     "  --ota-port N        self-update with Arduino's espota.py or `tessera ota` on this UDP port\n"
     "                      (default 3232 on the large variant, 8266 on the small one; 0 turns it off)\n"
@@ -226,7 +228,7 @@ int main(int argc, char **argv) {
     if (posix_net_pump() > 0) next_tick = 0; /* MQTT commands are queued work: apply them now */
     uint64_t now = posix_now_ms();
     if (now >= next_tick) {
-      uint32_t next = tessera_tick();
+      uint32_t next = posix_tick();
       if (next < 1) next = 1;
       if (next > 100) next = 100;
       next_tick = posix_now_ms() + next;

@@ -18,6 +18,11 @@ uint64_t posix_now_ms(void);
 /* --manual-clock (test hook): the core's and the panels' clock only moves through POST /__test__/clock. */
 extern int posix_manual_clock;
 extern double posix_virtual_ms;
+/* POST /__test__/clock {"hold": true} (test hook): the host's own ticks stop, so that only that endpoint
+ * ticks the core, until {"hold": false}. posix_tick (main.c) is every tick but the endpoint's: it ticks
+ * the core unless held. Call with the lock. */
+extern int posix_ticks_held;
+uint32_t posix_tick(void);
 /* --seed N (test hook): port_random() becomes xorshift32 from N, as the desktop host's seededRandom. */
 void posix_seed(uint32_t seed);
 

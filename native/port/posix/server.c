@@ -261,7 +261,7 @@ static void reset_request(conn_t *c) {
 /* A streamed body ends, complete or not: the core finishes or fails the upload (it answers then). */
 static void stream_end(conn_t *c) {
   tessera_http_more(c->stream_id, NULL, 0, 0);
-  tessera_tick();
+  posix_tick();
 }
 
 static void drop(conn_t *c) {
@@ -625,10 +625,12 @@ static int valid_ws_key(const char *k) {
 }
 
 /* ---- Handling a request ------------------------------------------------------------------------ */
-/* POST /__test__/clock {"advance": ms} with --manual-clock: the clock moves in steps of at most 5 ms,
- * and at each step the core ticks and every bus packet is delivered (as the desktop host does). */
+/* POST /__test__/clock {"advance": ms, "hold": bool} with --manual-clock: the clock moves in steps of at
+ * most 5 ms, and at each step the core ticks and every bus packet is delivered; `hold` (set first) stops
+ * or restarts the host's own ticks (posix_tick), as the desktop host does. */
 static void test_clock(conn_t *c) {
   double advance = 0;
+  int hold = -1;
   int ok = c->method == TESSERA_METHOD_POST;
   char text[256];
   size_t n = c->body_got < sizeof text - 1 ? c->body_got : sizeof text - 1;
@@ -644,11 +646,20 @@ static void test_clock(conn_t *c) {
     advance = p ? strtod(p + 1, &end) : -1;
     if (!p || end == p + 1) ok = 0;
   }
+  key = strstr(text, "\"hold\"");
+  if (key) {
+    p = strchr(key, ':');
+    if (p) p += strspn(p + 1, " \t\r\n") + 1;
+    if (p && strncmp(p, "true", 4) == 0) hold = 1;
+    else if (p && strncmp(p, "false", 5) == 0) hold = 0;
+    else ok = 0;
+  }
   if (!ok || !(advance >= 0) || advance > 1e9) {
     respond_error(c, 400, "invalid_json", 0);
     return;
   }
   posix_lock();
+  if (hold >= 0) posix_ticks_held = hold;
   for (int first = 1; first || advance > 0; first = 0) {
     if (!first) {
       double step = advance < 5 ? advance : 5;
@@ -701,7 +712,7 @@ static void dispatch(conn_t *c) {
     uint64_t total = c->chunked ? c->body_total : c->content_length;
     tessera_http(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len, c->body, (uint32_t)c->body_got,
                  total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
-    tessera_tick(); /* applies what the request queued (a 202), as the desktop host's kick does */
+    posix_tick(); /* applies what the request queued (a 202), as the desktop host's kick does */
   }
   int done = tessera_request_done(id) && take_answer(c, id);
   posix_unlock();
@@ -963,7 +974,7 @@ static void ws_accept(conn_t *c) {
       ok = tessera_ws_open(id);
     }
   }
-  tessera_tick();
+  posix_tick();
   posix_unlock();
   posix_kick();
   if (!ok) {
@@ -1000,7 +1011,7 @@ static void ws_message(conn_t *c) {
   if (c->msg_len > WS_FRAME_CAP) return;                                   /* larger than any valid frame */
   posix_lock();
   tessera_ws_frame(c->ws_id, c->msg, (uint32_t)c->msg_len);
-  tessera_tick();
+  posix_tick();
   posix_unlock();
   posix_kick();
 }

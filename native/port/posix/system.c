@@ -21,6 +21,7 @@ uint64_t posix_now_ms(void) { return now_us() / 1000u; }
 
 int posix_manual_clock;
 double posix_virtual_ms;
+int posix_ticks_held;
 
 uint32_t port_clock_ms(void) {
   return posix_manual_clock ? (uint32_t)(uint64_t)posix_virtual_ms : (uint32_t)posix_now_ms();
