@@ -75,7 +75,7 @@ export function checkFields(
   const mine = heap.alloc(<usize>n * SLOT);
   memory.fill(mine, 0, <usize>n * SLOT);
   let seen: u32 = 0;
-  let unknown: string | null = null; // the first key not allowed ("" is a key)
+  let unknown: usize = 0; // the first key not allowed (a string; "" is a key)
   if (kind == J_OBJECT) {
     while (S.member()) {
       let k = nameIndex(keys, S.text, S.textBytes);
@@ -85,7 +85,7 @@ export function checkFields(
         break;
       }
       if (k == n) {
-        if (unknown === null) unknown = String.UTF8.decodeUnsafe(S.text, S.textLength);
+        if (!unknown) unknown = changetype<usize>(String.UTF8.decodeUnsafe(S.text, S.textLength));
         S.skipValue();
         continue;
       }
@@ -113,7 +113,7 @@ export function checkFields(
   present = seen;
   if (S.broken) return false;
   if (kind != J_OBJECT) return fail("", "must be an object, not " + nameOfKind(kind));
-  if (unknown !== null) return fail(unknown, "unknown field (accepted: " + nameList(keys, n) + ")");
+  if (unknown) return fail(changetype<string>(unknown), "unknown field (accepted: " + nameList(keys, n) + ")");
   for (let r = 0; r < count; r++) {
     const k = <i32>load<u16>(rows + <usize>(r * ROW * 2));
     if ((seen & (1 << k)) == 0) {

@@ -40,7 +40,8 @@ export function failMessage(message: string): void {
   if (firstError.length == 0) firstError = message;
 }
 
-/** Human-readable name of a kind (J_*), for error messages. */
+/** Human-readable name of a kind (J_*), for error messages (only: @message-returns, its texts go to
+ * the UTF-8 message table, scripts/messages-transform.mjs). */
 export function nameOfKind(k: u32): string {
   switch (k) {
     case J_NULL:

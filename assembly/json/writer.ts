@@ -109,16 +109,19 @@ export function byte(c: u32): void {
  * @message-raw: a literal argument is written from the UTF-8 message table instead, without a
  * string (scripts/messages-transform.mjs). */
 export function raw(s: string): void {
-  rawUnits(changetype<usize>(s), s.length);
+  units(changetype<usize>(s), s.length, false);
 }
 
-/** UTF-16 units [p, p + 2n) as UTF-8, read directly (no bounds-checked call per unit). A surrogate
- * not in a pair has no UTF-8 form: it is written as U+FFFD, so the output is always valid UTF-8. */
-function rawUnits(p: usize, n: i32): void {
+/** UTF-16 units [p, p + 2n) as UTF-8, read directly (no bounds-checked call per unit), with JSON
+ * escapes when `escaping`. A surrogate not in a pair has no UTF-8 form: it is written as U+FFFD, so
+ * the output is always valid UTF-8. */
+function units(p: usize, n: i32, escaping: bool): void {
   for (let i = 0; i < n; i++) {
     let c = <u32>load<u16>(p + ((<usize>i) << 1));
-    if (c < 0x80) byte(c);
-    else {
+    if (c < 0x80) {
+      if (escaping && (c == 0x22 || c == 0x5c || c < 0x20)) escape(c);
+      else byte(c);
+    } else {
       if (c >= 0xd800 && c < 0xe000) {
         const d = i + 1 < n ? <u32>load<u16>(p + ((<usize>i + 1) << 1)) : 0;
         if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
@@ -145,7 +148,10 @@ function utf8(c: u32): void {
   byte(0x80 | (c & 0x3f));
 }
 
-const HEX = "0123456789ABCDEF";
+/** The hexadecimal digits, upper case (escapes and colours). */
+const HEX = memory.data<u8>([
+  0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46,
+]);
 
 /** Appends a JSON string literal, quoted and escaped. */
 export function str(s: string): void {
@@ -156,18 +162,7 @@ export function str(s: string): void {
 
 /** Appends the escaped contents of a JSON string literal, without the quotes. */
 export function strBody(s: string): void {
-  const p = changetype<usize>(s);
-  const n = s.length;
-  let run = 0;
-  for (let i = 0; i < n; i++) {
-    const c = <u32>load<u16>(p + ((<usize>i) << 1));
-    if (c == 0x22 || c == 0x5c || c < 0x20) {
-      rawUnits(p + ((<usize>run) << 1), i - run);
-      escape(c);
-      run = i + 1;
-    }
-  }
-  rawUnits(p + ((<usize>run) << 1), n - run);
+  units(changetype<usize>(s), s.length, true);
 }
 
 /** Appends UTF-8 bytes as a JSON string literal, quoted and escaped. */
@@ -190,8 +185,8 @@ export function escape(c: u32): void {
   else if (c == 0x09) byte(0x74);
   else {
     raw("u00");
-    byte(<u32>HEX.charCodeAt(c >> 4));
-    byte(<u32>HEX.charCodeAt(c & 15));
+    byte(load<u8>(HEX + (c >> 4)));
+    byte(load<u8>(HEX + (c & 15)));
   }
 }
 
@@ -231,6 +226,6 @@ export function boolean(b: bool): void {
 export function color(rgb: u32): void {
   byte(0x22);
   byte(0x23);
-  for (let shift = 20; shift >= 0; shift -= 4) byte(<u32>HEX.charCodeAt((rgb >> shift) & 15));
+  for (let shift = 20; shift >= 0; shift -= 4) byte(load<u8>(HEX + ((rgb >> shift) & 15)));
   byte(0x22);
 }

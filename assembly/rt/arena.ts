@@ -38,14 +38,12 @@ let depth: i32 = 0;
 
 const FULL = memory.data<u8>([0x61, 0x72, 0x65, 0x6e, 0x61, 0x20, 0x66, 0x75, 0x6c, 0x6c]); // "arena full"
 
-function grow(end: usize): void {
-  const have = (<usize>memory.size()) << 16;
-  if (end <= have) return;
-  if (memory.grow(<i32>((end - have + 0xffff) >> 16)) < 0) {
+/** A block must end within memory, which is never grown: one page (asconfig.json), docs/porting.md. */
+function fits(end: usize): void {
+  if (end > (<usize>memory.size()) << 16) {
     host_panic(FULL, 10);
     unreachable();
   }
-  if (!ASC_NO_ASSERT) memory.fill(have, POISON, ((<usize>memory.size()) << 16) - have);
 }
 
 export function arenaAlloc(size: usize): usize {
@@ -54,7 +52,7 @@ export function arenaAlloc(size: usize): usize {
   const ptr = block + BLOCK_OVERHEAD;
   const end = blockStart(ptr + size);
   if (end < ptr) unreachable(); // wrapped: far larger than memory
-  grow(end);
+  fits(end);
   changetype<BLOCK>(block).mmInfo = end - ptr;
   top = end;
   if (!ASC_NO_ASSERT && end > high) high = end;
@@ -67,7 +65,7 @@ export function arenaRealloc(ptr: usize, size: usize): usize {
   if (ptr + have == top) {
     // the last block grows or shrinks in place
     const end = blockStart(ptr + size);
-    grow(end);
+    fits(end);
     block.mmInfo = end - ptr;
     top = end;
     if (!ASC_NO_ASSERT && end > high) high = end;
