@@ -1,79 +1,73 @@
-// asc transform (passed by scripts/build.mjs to the controller build only): static objects without a
-// block size, so the data section needs about half as many segments.
+// asc transform (passed by scripts/build.mjs to the controller build only): the controller's static
+// objects laid out back to back, so that the data section is a few long segments instead of hundreds.
 //
-// AssemblyScript writes every static object (a string literal, a constant array's buffer and header,
-// a StaticArray literal) as a heap block would be: mmInfo (the block's size), gcInfo, gcInfo2, rtId,
-// rtSize, then the object's bytes, its payload 16-aligned. In the data section a segment ends at every
-// run of zeros longer than a segment header (6-8 bytes): the byte of mmInfo then stands alone between
-// the previous object's padding and the 11 zero bytes after it (the rest of mmInfo, gcInfo, gcInfo2),
-// one segment header for one byte, for each of some 300 objects.
+// AssemblyScript places each static object (a string literal, a StaticArray literal, a constant
+// Array's header, a function reference) as a heap block would be: mmInfo (the block's size), gcInfo,
+// gcInfo2, rtId, rtSize, then the object's bytes, the payload 16-aligned. Between two objects there
+// are then at least 12 zero bytes (mmInfo, gcInfo, gcInfo2), more than a data segment header costs
+// (6-8 bytes), so every object was a segment or two of its own: some 300 objects, 2-4 KB of headers.
 //
-// Nothing reads the mmInfo of a static object but the arena (assembly/rt/arena.ts) when it frees,
-// reallocates or renews it: arenaFree and arenaRealloc change a block only when it ends at the arena's
-// top (a static one never does), and the one object the standard library renews is an Array's buffer
-// (an ArrayBuffer, which a constant Array literal may have in static memory; renewing copies mmInfo
-// bytes). So this transform writes 0 into mmInfo of every static object but an ArrayBuffer: its
-// header's zeros join the padding before it, and the object is one segment (scripts/pack-data.mjs
-// merges what is left). rtId and rtSize, which the standard library reads (instanceof, a string's
-// length), stay. Measured: 320 objects, -2,106 B of image.
+// Of those 20 header bytes the controller reads only rtId (instanceof) and rtSize (a string's or a
+// StaticArray's length). mmInfo is read by the arena (assembly/rt/arena.ts) only for a block it frees,
+// reallocates or renews, and it does that to a block it allocated (arenaFree and arenaRealloc change
+// a block only when it ends at the arena's top; the one static object the standard library renews is
+// an Array's buffer, an ArrayBuffer, which keeps AssemblyScript's layout here); the stub runtime has
+// no collector, so gcInfo and gcInfo2 are never read. So here a static object other than an
+// ArrayBuffer starts at its rtId: its payload is aligned only as its type needs (4 for a string, the
+// element size for a StaticArray), and the 12 bytes before its rtId, where its mmInfo and gc words
+// would be, are whatever precedes it (the previous object's last bytes). Only rtId, rtSize and the
+// payload are written. Objects then touch, and scripts/pack-data.mjs merges them into few segments.
 //
-// Done on the module asc has just compiled (afterCompile, before Binaryen optimises it), where each
-// static object is still a segment of its own. An object is recognised by AssemblyScript's layout of
-// it (~lib/rt/common.ts): its segment starts BLOCK_OVERHEAD before a 16-byte boundary and is exactly
-// one block long, mmInfo being the block size the compiler computes from rtSize, with both gc words 0
-// and a class id the program has. A table of `memory.data` is aligned to its element size at most and
-// would have to hold that very header, its own length included, to be taken for one.
+// The layout is AssemblyScript's to choose when it places an object (Compiler#addRuntimeMemorySegment,
+// which returns where the block starts; the compiler adds the 20-byte header to that for the object's
+// address). This transform replaces that one method before the compiler runs; the build fails if
+// AssemblyScript no longer has it or never calls it (the version is pinned in package-lock.json).
 import { Transform } from "assemblyscript/transform";
+import { Compiler, MemorySegment } from "assemblyscript";
 
-const BLOCK_OVERHEAD = 4;
-const OBJECT_OVERHEAD = 16;
-const AL_MASK = 15;
+const HEADER = 20; // mmInfo, gcInfo, gcInfo2, rtId, rtSize (~lib/rt/common.ts)
+const HIDDEN = 12; // mmInfo, gcInfo, gcInfo2: the header bytes a static object does not own
+const RT_ID = 12; // where rtId is in a block
+const RT_SIZE = 16;
 
-/** The mmInfo AssemblyScript writes for a static object of `rtSize` bytes (Program#computeBlockSize). */
-function blockSize(rtSize) {
-  const size = ((rtSize + OBJECT_OVERHEAD + BLOCK_OVERHEAD + AL_MASK) & ~AL_MASK) - BLOCK_OVERHEAD;
-  const least = ((3 * 4 + BLOCK_OVERHEAD + AL_MASK) & ~AL_MASK) - BLOCK_OVERHEAD;
-  return Math.max(size, least);
-}
+const place = Compiler.prototype.addRuntimeMemorySegment;
+if (typeof place !== "function") throw new Error("static-data-transform: Compiler#addRuntimeMemorySegment is gone");
 
-/** Whether the segment at `offset` holding `data` is a static object (see above). */
-export function isStaticObject(offset, data, classIds) {
-  if ((offset + BLOCK_OVERHEAD) & AL_MASK || data.length < BLOCK_OVERHEAD + OBJECT_OVERHEAD) return false;
-  const v = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const mmInfo = v.getUint32(0, true);
-  const rtId = v.getUint32(12, true);
-  const rtSize = v.getUint32(16, true);
-  return (
-    data.length === BLOCK_OVERHEAD + mmInfo &&
-    mmInfo === blockSize(rtSize) &&
-    v.getUint32(4, true) === 0 &&
-    v.getUint32(8, true) === 0 &&
-    classIds.has(rtId)
-  );
-}
+let placed = 0;
 
 export default class StaticDataTransform extends Transform {
-  afterCompile(module) {
-    const binaryen = this.binaryen;
-    const classIds = new Set(this.program.managedClasses.keys());
-    classIds.delete(this.program.arrayBufferInstance.id); // an Array's buffer, renewed when it grows
-    const memory = "0"; // AssemblyScript's one memory (CommonNames.DefaultMemory)
-    const info = module.getMemoryInfo(memory);
-    const segments = [];
-    let zeroed = 0;
-    for (let i = 0, n = module.getNumMemorySegments(); i < n; i++) {
-      const s = module.getMemorySegmentInfoByIndex(i);
-      if (s.passive) return; // memory.init names segments by index: leave such a module as it is
-      const data = new Uint8Array(s.data);
-      if (isStaticObject(s.offset, data, classIds)) {
-        data.fill(0, 0, BLOCK_OVERHEAD);
-        zeroed++;
-      }
-      segments.push({ offset: module.i32.const(s.offset), data, passive: false });
-    }
-    if (zeroed === 0) return;
-    const max = info.max ?? binaryen.unlimited ?? -1;
-    // the memory export keeps naming memory "0", so none is added here
-    module.setMemory(info.initial, max, null, segments, info.shared, info.is64, memory);
+  afterInitialize(program) {
+    const arrayBufferId = program.arrayBufferInstance.id;
+    const stringId = program.stringInstance.id;
+    /** The alignment of an object's payload: its values' size for an array-like class, else 4. */
+    const alignment = (rtId) => {
+      if (rtId === stringId) return 4;
+      const cls = program.managedClasses.get(rtId);
+      const arrayLike = (c) =>
+        c.isBuiltinArray ||
+        c.extendsPrototype(program.staticArrayPrototype) ||
+        c.extendsPrototype(program.arrayPrototype);
+      const value = cls && arrayLike(cls) ? cls.getArrayValueType() : null;
+      return Math.max(4, Math.min(16, value ? value.byteSize : 4));
+    };
+    Compiler.prototype.addRuntimeMemorySegment = function (buffer) {
+      const view = new DataView(buffer.buffer, buffer.byteOffset);
+      const rtId = view.getUint32(RT_ID, true);
+      if (rtId === arrayBufferId) return place.call(this, buffer);
+      // the payload after rtId and rtSize, which start where the data so far ends (aligned); the
+      // object ends with its payload (the buffer's padding to a block size is not its own either)
+      const payload = i64_align(i64_add(this.memoryOffset, i64_new(8)), alignment(rtId));
+      const start = i64_sub(payload, i64_new(HEADER));
+      const end = HEADER + view.getUint32(RT_SIZE, true);
+      this.memorySegments.push(new MemorySegment(buffer.subarray(HIDDEN, end), i64_add(start, i64_new(HIDDEN))));
+      this.memoryOffset = i64_add(start, i64_new(end));
+      placed++;
+      return new MemorySegment(buffer, start); // the caller reads the object's address and fields
+    };
+  }
+
+  afterCompile() {
+    Compiler.prototype.addRuntimeMemorySegment = place;
+    if (placed === 0) throw new Error("static-data-transform: no static object was placed by this transform");
   }
 }

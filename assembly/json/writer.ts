@@ -109,13 +109,15 @@ export function byte(c: u32): void {
  * @message-raw: a literal argument is written from the UTF-8 message table instead, without a
  * string (scripts/messages-transform.mjs). */
 export function raw(s: string): void {
-  units(changetype<usize>(s), s.length, false);
+  units(s, false);
 }
 
-/** UTF-16 units [p, p + 2n) as UTF-8, read directly (no bounds-checked call per unit), with JSON
+/** The UTF-16 units of `s` as UTF-8, read directly (no bounds-checked call per unit), with JSON
  * escapes when `escaping`. A surrogate not in a pair has no UTF-8 form: it is written as U+FFFD, so
  * the output is always valid UTF-8. */
-function units(p: usize, n: i32, escaping: bool): void {
+function units(s: string, escaping: bool): void {
+  const p = changetype<usize>(s);
+  const n = s.length;
   for (let i = 0; i < n; i++) {
     let c = <u32>load<u16>(p + ((<usize>i) << 1));
     if (c < 0x80) {
@@ -162,7 +164,7 @@ export function str(s: string): void {
 
 /** Appends the escaped contents of a JSON string literal, without the quotes. */
 export function strBody(s: string): void {
-  units(changetype<usize>(s), s.length, true);
+  units(s, true);
 }
 
 /** Appends UTF-8 bytes as a JSON string literal, quoted and escaped. */
