@@ -8,50 +8,62 @@ import { SCRATCH, WRITER, WRITER_CAP } from "../rt/scratch";
 
 const CAP = WRITER_CAP;
 const buf = SCRATCH + WRITER; // rt/scratch.ts: shared with work that never runs while one writes
+/** Bytes in the buffer (a global: every byte written reads it). */
 let used: u32 = 0;
-let req: u32 = 0;
-let status: u32 = 200;
-let streaming = false;
-let capture: Array<u8> | null = null;
-let toMqtt = false;
+
+/** Where the output goes, in static memory rather than in globals (each costs WAMR about 52 B of
+ * device heap): the HTTP request, its status and whether its head is sent, the capture collecting
+ * bytes (an Array<u8>, 0 for none), whether an MQTT payload is being written and where its topic
+ * starts. */
+@final
+@unmanaged
+class Sink {
+  req: u32;
+  status: u32;
+  capture: usize;
+  topicAt: u32;
+  streaming: bool;
+  toMqtt: bool;
+}
+const sink = changetype<Sink>(memory.data(offsetof<Sink>()));
 
 /** Starts an HTTP response to `request` with status `code`. */
 export function begin(request: u32, code: u32): void {
-  req = request;
-  status = code;
+  sink.req = request;
+  sink.status = code;
   used = 0;
-  streaming = false;
-  capture = null;
-  toMqtt = false;
+  sink.streaming = false;
+  sink.capture = 0;
+  sink.toMqtt = false;
 }
 
 /** Sends the head now with a chunked body, whatever the size (GET /api/scenes/{id} streams). */
 export function beginChunked(request: u32, code: u32): void {
   begin(request, code);
-  host_http_head(req, status, -1);
-  streaming = true;
+  host_http_head(request, code, -1);
+  sink.streaming = true;
 }
 
 /** Starts an MQTT payload: what does not fit the buffer goes to the host as it fills. */
 export function beginMqtt(): void {
   used = 0;
-  toMqtt = true;
+  sink.toMqtt = true;
 }
 
 /** The largest topic beginTopic makes room for: prefixes of 64 characters, a hostname, the rest. */
 const TOPIC_ROOM: u32 = 448;
-let topicAt: u32 = 0;
 
 /** Ends the MQTT payload begun with beginMqtt; what is written next is its topic (at most
  * TOPIC_ROOM bytes), published with it by publishMqttTopic. */
 export function beginTopic(): void {
   if (used > CAP - TOPIC_ROOM) flush();
-  topicAt = used;
-  toMqtt = false;
+  sink.topicAt = used;
+  sink.toMqtt = false;
 }
 
 /** Publishes the payload and the topic written after beginTopic. */
 export function publishMqttTopic(retain: bool): void {
+  const topicAt = sink.topicAt;
   host_mqtt_publish(buf + topicAt, used - topicAt, buf, topicAt, retain ? 1 : 0);
   used = 0;
 }
@@ -59,33 +71,35 @@ export function publishMqttTopic(retain: bool): void {
 /** Starts collecting output instead of sending it. */
 export function beginCapture(): void {
   used = 0;
-  capture = new Array<u8>();
+  sink.capture = changetype<usize>(new Array<u8>());
 }
 
 /** Ends a capture and returns its bytes. */
 export function endCapture(): Array<u8> {
-  const out = capture!;
+  const out = changetype<Array<u8>>(sink.capture);
   for (let i: u32 = 0; i < used; i++) out.push(load<u8>(buf + i));
   used = 0;
-  capture = null;
+  sink.capture = 0;
   return out;
 }
 
 function flush(): void {
-  if (toMqtt) {
+  if (sink.toMqtt) {
     host_mqtt_append(buf, used);
     used = 0;
     return;
   }
-  const sink = capture;
-  if (sink) {
-    for (let i: u32 = 0; i < used; i++) sink.push(load<u8>(buf + i));
+  const capture = sink.capture;
+  if (capture) {
+    const out = changetype<Array<u8>>(capture);
+    for (let i: u32 = 0; i < used; i++) out.push(load<u8>(buf + i));
     used = 0;
     return;
   }
-  if (!streaming) {
-    host_http_head(req, status, -1);
-    streaming = true;
+  const req = sink.req;
+  if (!sink.streaming) {
+    host_http_head(req, sink.status, -1);
+    sink.streaming = true;
   }
   if (used > 0) host_http_body(req, buf, used);
   used = 0;
@@ -93,8 +107,9 @@ function flush(): void {
 
 /** Ends the HTTP response. */
 export function finish(): void {
-  if (!streaming) {
-    host_http_head(req, status, <i32>used);
+  const req = sink.req;
+  if (!sink.streaming) {
+    host_http_head(req, sink.status, <i32>used);
     if (used > 0) host_http_body(req, buf, used);
   } else flush();
   host_http_end(req);
