@@ -29,18 +29,18 @@ function blockStart(at: usize): usize {
 /** Where the next block goes (0 until the first allocation: module start-up may allocate before this
  * file's globals would be initialised). */
 let top: usize = 0;
-/** What a reset goes back to (floor: the end of start-up's blocks, raised while an HTTP body is held)
- * and the start-up floor (base: arenaStart), in static memory rather than in globals (each costs WAMR
- * about 52 B of device heap); top and depth, read by every allocation and export, stay globals. */
+/** What a reset goes back to (floor: the end of start-up's blocks, raised while an HTTP body is held),
+ * the start-up floor (base: arenaStart) and the exports running (depth: more than one only if a host
+ * import called back into the core), in static memory rather than in globals (each costs WAMR about
+ * 52 B of device heap); top, read by every allocation, stays a global. */
 @final
 @unmanaged
 class Marks {
   floor: usize;
   base: usize;
+  depth: i32;
 }
 const marks = changetype<Marks>(memory.data(offsetof<Marks>()));
-/** Exports running (more than one only if a host import called back into the core). */
-let depth: i32 = 0;
 
 const FULL = memory.data<u8>([0x61, 0x72, 0x65, 0x6e, 0x61, 0x20, 0x66, 0x75, 0x6c, 0x6c]); // "arena full"
 
@@ -114,12 +114,12 @@ export function arenaStart(): void {
 
 /** An export begins. */
 export function arenaEnter(): void {
-  depth++;
+  marks.depth++;
 }
 
 /** An export ends: the outermost one gives back everything above the floor. */
 export function arenaLeave(): void {
-  if (--depth > 0) return;
+  if (--marks.depth > 0) return;
   if (!ASC_NO_ASSERT) {
     if (high > peak) reportPeak(high);
     high = marks.floor;
@@ -164,7 +164,7 @@ function reportPeak(at: usize): void {
 /** The outermost export is running and has allocated: what it leaves behind points into memory
  * about to be given back. */
 export function arenaUsed(): bool {
-  return depth == 1 && top != marks.floor;
+  return marks.depth == 1 && top != marks.floor;
 }
 
 /** Where the next block goes (the end of what is allocated). */
