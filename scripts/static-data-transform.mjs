@@ -37,6 +37,7 @@ let placed = 0;
 
 export default class StaticDataTransform extends Transform {
   afterInitialize(program) {
+    placed = 0;
     const arrayBufferId = program.arrayBufferInstance.id;
     const stringId = program.stringInstance.id;
     /** The alignment of an object's payload: its values' size for an array-like class, else 4. */

@@ -11,7 +11,11 @@
 // cannot go back to a mark, is then never referenced and not compiled in.
 //
 // Block layout, as AssemblyScript's other runtimes (its std library reads the object header): a
-// 4-byte size before each block, then for an object (arenaNew) the 16-byte object header.
+// 4-byte size before each block, then for an object (arenaNew) the 16-byte object header. A static
+// object (a literal) has no block: only its rtId and rtSize are its own, the bytes before them belong
+// to what precedes it (scripts/static-data-transform.mjs). So the size and gc words are read only of a
+// block this file allocated: free and realloc act on a block that ends at the top, and the standard
+// library renews only an Array's buffer, which keeps a block even when static.
 import { BLOCK, BLOCK_OVERHEAD, OBJECT, OBJECT_OVERHEAD } from "~lib/rt/common";
 import { host_panic, host_log } from "../host/imports";
 
