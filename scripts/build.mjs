@@ -36,6 +36,7 @@ function upToDate(outputs) {
     newestSource(path.join(root, "assembly")),
     fs.statSync(path.join(root, "asconfig.json")).mtimeMs,
     fs.statSync(path.join(root, "scripts/messages-transform.mjs")).mtimeMs,
+    fs.statSync(path.join(root, "scripts/static-data-transform.mjs")).mtimeMs,
     fs.statSync(path.join(root, "scripts/pack-data.mjs")).mtimeMs,
     fs.statSync(path.join(root, "scripts/reoptimize.mjs")).mtimeMs,
     fs.statSync(path.join(root, "scripts/dictionary.mjs")).mtimeMs,
@@ -93,9 +94,13 @@ const outputs = ["controller.wasm", "controller.debug.wasm", "panel.wasm", "pane
 );
 const poison = process.argv.includes("--poison");
 if (poison || !(process.argv.includes("--if-missing") && upToDate(outputs))) {
-  // The controller's messages go into one UTF-8 table (scripts/messages-transform.mjs). On the command
-  // line, not in asconfig.json: asc resolves an asconfig transform path as a package name.
-  const messages = ["--transform", "./scripts/messages-transform.mjs"];
+  // The controller's messages go into one UTF-8 table (scripts/messages-transform.mjs), and its static
+  // objects lose their block size (scripts/static-data-transform.mjs). On the command line, not in
+  // asconfig.json: asc resolves an asconfig transform path as a package name.
+  const messages = [
+    ...["--transform", "./scripts/messages-transform.mjs"],
+    ...["--transform", "./scripts/static-data-transform.mjs"],
+  ];
   for (const [config, target, extra] of [
     ["asconfig.json", poison ? "poison" : "release", messages],
     ["asconfig.json", "debug", messages],

@@ -4,16 +4,21 @@
 // UTF-8 table. The source is unchanged and still compiles without the transform (as-pect, other
 // tooling); either way every message and response is byte-identical (UTF-8 round trip).
 //
-// Three rewrites, each only for a text used nowhere else in the controller's sources (else its
-// UTF-16 copy stays anyway), of the functions the source marks (`@message-args`, `@message-returns`,
-// `@message-raw` in the comment above a declaration: see below):
-// - a string literal argument of one of MESSAGE_CALLS (directly, or inside `+` concatenations,
+// Rewrites of the functions the source marks (`@message-args`, `@message-returns`, `@message-raw` in
+// the comment above a declaration: see below), a text moving into the table only when it is used
+// nowhere else in the controller's sources (else its UTF-16 copy stays anyway):
+// - an argument of one of MESSAGE_CALLS that is a `+` chain of literal texts (or of the source's
+//   string constants) and at most MAX_ARGS other strings becomes `__messageWith(id, a, b, c)`: its
+//   texts are one message of the table whose bytes 1-3 are holes for the other strings, so a failing
+//   site makes one call instead of one per text and one per `+` ("must be an integer " + lo.toString()
+//   + "-" + hi.toString() is message "must be an integer \x01-\x02" with two arguments);
+// - any other string literal argument of one of MESSAGE_CALLS (directly, or inside `+`,
 //   parentheses or `?:` of that argument) becomes `__message(id)`, which decodes it. These calls
 //   only run on error and log paths, which build strings already; a function that takes a text on
 //   the success path too must not be in the list (the checks of scene/ test first and pass the
 //   text only to a failing call: `schema >= 3 || tooOld(3, "...")`, `single(...) || bad("...")`);
 // - a non-empty string returned by one of RULE_FUNCTIONS ("" when a rule holds, else the message)
-//   the same way: only failing checks get there;
+//   the same way (a chain as a formatted message too): only failing checks get there;
 // - a top-level `const NAME = "..."` used only as such an argument is replaced there the same way;
 // - `raw("...")` / `w.raw("...")` (json/writer.ts) becomes `__rawMessage(id)`, which writes the
 //   UTF-8 bytes straight into the response: no string, no allocation.
@@ -22,9 +27,11 @@
 // it is folded into the text around it ("at most " + N.toString() + " deep" becomes one literal):
 // no number formatting or concatenation at run time; a function's own parameter or local of that
 // name shadows the constant there and is left alone.
-// The table is compressed with a small dictionary: up to 31 common substrings ("must be ", " or ",
-// "schemaVersion"...), each written as one control byte that no message holds, expanded again by
-// __message and __rawMessage (a build-time check proves every message expands to itself).
+// The table is compressed with a small dictionary: up to 156 common substrings ("must be ", " or ",
+// "schemaVersion"...), each written as one byte that no message holds (a control byte above the
+// holes, or a byte 128-255 while the messages are ASCII), expanded again by __message, __messageWith
+// and __rawMessage (a build-time check proves every message expands to itself). Its index is the
+// length of each entry (a byte) and the start of every fourth (a u16).
 // The messages are written to build/messages.txt (one JSON string a line) for inspection.
 //
 // One more rewrite, of name lists (assembly/util/names.ts): a call `names("a b c")` with one string
@@ -35,6 +42,11 @@ import path from "node:path";
 import { Transform } from "assemblyscript/transform";
 import { compress } from "./dictionary.mjs";
 import { Node, NodeKind, LiteralKind, Token, CommonFlags } from "assemblyscript";
+
+/** The most arguments a formatted message takes (__messageWith): its holes are the bytes 1-MAX_ARGS. */
+const MAX_ARGS = 3;
+/** The first dictionary code byte: the bytes below it are holes. */
+const FIRST_CODE = MAX_ARGS + 1;
 
 // The marker: a function whose comment just above its declaration holds
 // - `@message-args`: its string literal arguments are messages (it is only called when failing or
@@ -194,30 +206,50 @@ function foldMessages(source, consts) {
   })(source, consts);
 }
 
-/** Message slots of the non-empty string returns in `node` (nested functions excluded). */
-function returns(node, out) {
-  if (node.kind === NodeKind.FunctionDeclaration || node.kind === NodeKind.Function) return;
-  if (node.kind === NodeKind.Return && node.value) {
-    for (const [h, k] of messageSlots(node, "value", node.value, []))
-      if (isString(h[k]) && h[k].value !== "") out.push([h, k]);
-    return;
-  }
-  for (const [, , child] of children(node)) returns(child, out);
+/** The pieces of a `+` chain (through parentheses), or null when `node` is not one. */
+function chain(node) {
+  while (node.kind === NodeKind.Parenthesized) node = node.expression;
+  if (node.kind !== NodeKind.Binary || node.operator !== Token.Plus) return null;
+  return [node.left, node.right].flatMap((n) => chain(n) ?? [n]);
 }
 
-/** One source: its message slots, raw calls, string literal uses and identifier uses. */
+/** A text that survives UTF-8 (no lone surrogates). */
+const utf8Safe = (text) => Buffer.from(text, "utf8").toString("utf8") === text;
+
+/**
+ * A message argument at holder[key]: a `+` chain of literal texts (or this source's string constants)
+ * and at most MAX_ARGS other strings becomes one formatted message (found.formats, see
+ * __messageWith); anything else gives its message slots (messageSlots). `nonEmpty`: only non-empty
+ * literals are messages (a rule function's "" means that the rule holds).
+ */
+function messageArg(holder, key, node, found, nonEmpty = false) {
+  const pieces = chain(node);
+  const text = (p) =>
+    isString(p) ? p.value : isIdent(p) && found.consts.has(p.text) ? found.consts.get(p.text) : null;
+  if (pieces) {
+    const args = pieces.filter((p) => text(p) === null);
+    const plain = (t) => utf8Safe(t) && ![...t].some((ch) => ch.charCodeAt(0) < FIRST_CODE); // no hole byte
+    if (args.length <= MAX_ARGS && pieces.every((p) => text(p) === null || plain(text(p)))) {
+      const format = { holder, key, pieces, text, args: [...args] };
+      format.args.forEach((a, i) => messageSlots(format.args, i, a, found.slots));
+      found.formats.push(format);
+      return;
+    }
+  }
+  for (const [h, k] of messageSlots(holder, key, node, []))
+    if (!nonEmpty || !isString(h[k]) || h[k].value !== "") found.slots.push([h, k]);
+}
+
+/** The string returns in `node` as message arguments (nested functions excluded). */
+function returns(node, found) {
+  if (node.kind === NodeKind.FunctionDeclaration || node.kind === NodeKind.Function) return;
+  if (node.kind === NodeKind.Return && node.value) return messageArg(node, "value", node.value, found, true);
+  for (const [, , child] of children(node)) returns(child, found);
+}
+
+/** One source: its message slots and formats, raw calls, string literal uses and identifier uses. */
 function scanSource(source) {
-  const found = { source, slots: [], raws: [], texts: new Map(), idents: new Map(), consts: new Map() };
-  const count = (map, k) => map.set(k, (map.get(k) ?? 0) + 1);
-  (function scan(node, holder, key) {
-    if (isString(node)) count(found.texts, node.value);
-    else if (isIdent(node)) count(found.idents, node.text);
-    if (isMessageCall(node)) node.args.forEach((a, i) => messageSlots(node.args, i, a, found.slots));
-    if (isRawCall(node)) found.raws.push([holder, key]);
-    if (node.kind === NodeKind.FunctionDeclaration && RULE_FUNCTIONS.has(node.name.text) && node.body)
-      returns(node.body, found.slots);
-    for (const [h, k, child] of children(node)) scan(child, h, k);
-  })(source, null, null);
+  const found = { source, slots: [], formats: [], raws: [], texts: new Map(), idents: new Map(), consts: new Map() };
   // top-level `const NAME = "..."`: the declaration's own name is not a use
   for (const st of source.statements) {
     if (st.kind !== NodeKind.Variable) continue;
@@ -227,17 +259,33 @@ function scanSource(source) {
       }
     }
   }
+  const count = (map, k) => map.set(k, (map.get(k) ?? 0) + 1);
+  (function scan(node, holder, key) {
+    if (isString(node)) count(found.texts, node.value);
+    else if (isIdent(node)) count(found.idents, node.text);
+    if (isMessageCall(node)) node.args.forEach((a, i) => messageArg(node.args, i, a, found));
+    if (isRawCall(node)) found.raws.push([holder, key]);
+    if (node.kind === NodeKind.FunctionDeclaration && RULE_FUNCTIONS.has(node.name.text) && node.body)
+      returns(node.body, found);
+    for (const [h, k, child] of children(node)) scan(child, h, k);
+  })(source, null, null);
   return found;
 }
 
 /**
- * A dictionary for the table: up to 159 substrings (of messages and of earlier entries), each
+ * A dictionary for the table: up to 156 substrings (of messages and of earlier entries), each
  * replaced by one code byte, the commonest savings first ("must be ", " or ", "schemaVersion"...):
- * a control byte 1-31 that no message holds (entry c - 1), and, while every message is ASCII, a byte
- * 128-255 (entry c - 97). scripts/dictionary.mjs proves that every message expands to itself.
+ * a control byte FIRST_CODE-31 that no message holds (entry c - FIRST_CODE), and, while every
+ * message is ASCII, a byte 128-255 (entry c - 96 - FIRST_CODE). No entry holds a hole.
+ * scripts/dictionary.mjs proves that every message expands to itself.
  */
 const SCRATCH_CAP = 256; // the longest message is ~100 bytes; checked below
-const entryOf = (c) => (c < 32 ? c - 1 : c >= 128 ? c - 97 : -1);
+/** Where an entry starts is kept for every STRIDE-th one (a u16), and the length of each (a u8): an
+ * entry's start is the sum of at most STRIDE - 1 lengths after that (1.5 B an entry instead of 2).
+ * Measured under WAMR classic: 8 saves 100 B more but costs GET /api/scenes 2% (raw JSON fragments
+ * and their dictionary entries are looked up on that path), 4 about 1%. */
+const STRIDE = 4;
+const entryOf = (c) => (c >= FIRST_CODE && c < 32 ? c - FIRST_CODE : c >= 128 ? c - 96 - FIRST_CODE : -1);
 const expandedLength = (t, dictionary) =>
   [...t].reduce((n, ch) => {
     const e = entryOf(ch.charCodeAt(0));
@@ -247,38 +295,50 @@ const expandedLength = (t, dictionary) =>
 function tableSource(messages) {
   const [texts, dictionary] = compress(
     messages.map((m) => Buffer.from(m, "utf8").toString("latin1")),
-    1,
+    FIRST_CODE,
     true,
   );
-  const high = dictionary.length > 31; // code bytes 128-255 too: no message holds such a byte
+  const high = dictionary.length > 32 - FIRST_CODE; // code bytes 128-255 too: no message holds one
   for (const t of texts)
     if (expandedLength(t, dictionary) > SCRATCH_CAP) throw new Error("message over the scratch buffer");
+  while (dictionary.length > 0 && dictionary[dictionary.length - 1] === "") dictionary.pop(); // codes unused
   const all = [...texts, ...dictionary];
   const bytes = [];
-  const at = [0];
-  for (const t of all) {
-    bytes.push(...Buffer.from(t, "latin1"));
-    at.push(bytes.length);
+  const at = [];
+  for (let i = 0; i < all.length; i++) {
+    if (i % STRIDE === 0) at.push(bytes.length);
+    if (all[i].length > 255) throw new Error("message table: an entry over 255 bytes");
+    bytes.push(...Buffer.from(all[i], "latin1"));
   }
   if (bytes.length > 0xffff) throw new Error("message table over 64 KiB");
+  // the index as expand() reads it finds every entry
+  for (let id = 0, start = 0; id < all.length; start += all[id++].length) {
+    let p = at[id >> Math.log2(STRIDE)];
+    for (let i = id & ~(STRIDE - 1); i < id; i++) p += all[i].length;
+    if (p !== start) throw new Error(`message table: entry ${id} is not at ${p}`);
+  }
   return [
-    "// Generated at build time by scripts/messages-transform.mjs: the UTF-8 message table. A byte",
-    "// 1-31 stands for dictionary entry DICT + byte - 1 (a common substring; entries may nest), and,",
-    "// when HIGH, a byte 128-255 for entry DICT + byte - 97 (the messages are ASCII then).",
+    "// Generated at build time by scripts/messages-transform.mjs: the UTF-8 message table (TEXT, with",
+    `// each entry's LENGTH and where every ${STRIDE}th one starts, AT). A byte`,
+    `// ${FIRST_CODE}-31 stands for dictionary entry DICT + byte - ${FIRST_CODE} (a common substring; entries may nest),`,
+    `// and, when the messages are all ASCII, a byte 128-255 for entry DICT + byte - ${96 + FIRST_CODE}. A byte`,
+    `// 1-${MAX_ARGS} of a message is a hole, filled by __messageWith.`,
     'import { byte } from "../json/writer";',
     `const TEXT = memory.data<u8>([${bytes.join(",")}]);`,
+    `const LENGTH = memory.data<u8>([${all.map((t) => t.length).join(",")}]);`,
     `const AT = memory.data<u16>([${at.join(",")}]);`,
     `const DICT = ${texts.length};`,
     `const SCRATCH_CAP = ${SCRATCH_CAP};`,
     "const scratch = memory.data(SCRATCH_CAP);",
     "/** Entry `id` expanded from `at` of the scratch buffer, or (`raw`) into the JSON response; the end. */",
     "function expand(id: i32, raw: bool, at: usize): usize {",
-    "  const end = <usize>load<u16>(AT + ((<usize>id + 1) << 1));",
-    "  for (let p = <usize>load<u16>(AT + (<usize>id << 1)); p < end; p++) {",
+    `  let p = <usize>load<u16>(AT + ((<usize>id >> ${Math.log2(STRIDE)}) << 1));`,
+    `  for (let i = <usize>id & ~${STRIDE - 1}; i < <usize>id; i++) p += <usize>load<u8>(LENGTH + i);`,
+    "  for (const end = p + <usize>load<u8>(LENGTH + id); p < end; p++) {",
     "    const c = load<u8>(TEXT + p);",
     high
-      ? "    if (c < 32 || c >= 128) at = expand(DICT + <i32>c - (c < 32 ? 1 : 97), raw, at);"
-      : "    if (c < 32) at = expand(DICT + <i32>c - 1, raw, at);",
+      ? `    if (c >= ${FIRST_CODE} && (c < 32 || c >= 128)) at = expand(DICT + <i32>c - (c < 32 ? ${FIRST_CODE} : ${96 + FIRST_CODE}), raw, at);`
+      : `    if (c >= ${FIRST_CODE} && c < 32) at = expand(DICT + <i32>c - ${FIRST_CODE}, raw, at);`,
     "    else if (raw) byte(c);",
     "    else if (at < <usize>SCRATCH_CAP) store<u8>(scratch + at++, c);",
     "  }",
@@ -293,6 +353,21 @@ function tableSource(messages) {
     "// @ts-ignore: decorator",
     "@global export function __rawMessage(id: i32): void {",
     "  expand(id, true, 0);",
+    "}",
+    "/** Message `id` with its holes filled: hole k (byte k) by argument k (null: not a hole of this",
+    ' * message). One call instead of the concatenations of `"a " + x + " b"` at a failing site. */',
+    "// @ts-ignore: decorator",
+    "@global export function __messageWith(id: i32, a: string, b: string | null, c: string | null): string {",
+    "  const end = scratch + expand(id, false, 0);",
+    '  let out = "";',
+    "  for (let p = scratch, q = scratch; ; p = ++q) {",
+    `    while (q < end && load<u8>(q) >= ${FIRST_CODE}) q++;`,
+    "    out += String.UTF8.decodeUnsafe(p, q - p);",
+    "    if (q == end) break;",
+    "    const hole = load<u8>(q);",
+    "    out += changetype<string>(hole == 1 ? a : hole == 2 ? b : c);",
+    "  }",
+    "  return out;",
     "}",
     "",
   ].join("\n");
@@ -349,6 +424,7 @@ export default class MessagesTransform extends Transform {
       for (const [k, n] of f.texts) uses.set(k, (uses.get(k) ?? 0) + n);
       for (const [h, k] of f.slots) if (isString(h[k])) add(taken, h[k].value);
       for (const [h, k] of f.raws) add(taken, h[k].args[0].value);
+      for (const { pieces } of f.formats) for (const p of pieces) if (isString(p)) add(taken, p.value);
     }
     const ids = new Map();
     const idOf = (text) => {
@@ -356,7 +432,7 @@ export default class MessagesTransform extends Transform {
       return ids.get(text);
     };
     // every use is taken over, and the text survives UTF-8 (no lone surrogates)
-    const own = (text) => taken.get(text) === uses.get(text) && Buffer.from(text, "utf8").toString("utf8") === text;
+    const own = (text) => taken.get(text) === uses.get(text) && utf8Safe(text);
     const call = (name, text, r) =>
       Node.createCallExpression(
         Node.createIdentifierExpression(name, r),
@@ -365,14 +441,28 @@ export default class MessagesTransform extends Transform {
         r,
       );
     for (const f of scans) {
-      // constants used only in message slots of this source
+      // constants used only in message slots (and formats) of this source
       const constSlots = new Map();
       for (const [h, k] of f.slots) if (isIdent(h[k]) && f.consts.has(h[k].text)) add(constSlots, h[k].text);
       const moved = new Set();
+      for (const { pieces } of f.formats)
+        for (const p of pieces) if (isIdent(p) && f.consts.has(p.text)) add(constSlots, p.text);
+      for (const { holder, key, pieces, text, args } of f.formats) {
+        let hole = 0;
+        const template = pieces.map((p) => text(p) ?? String.fromCharCode(++hole)).join("");
+        const r = holder[key].range;
+        const nulls = Array.from({ length: MAX_ARGS - args.length }, () => Node.createNullExpression(r));
+        const id = Node.createIntegerLiteralExpression(i64_new(idOf(template), 0), r);
+        const callee = Node.createIdentifierExpression("__messageWith", r);
+        holder[key] = Node.createCallExpression(callee, null, [id, ...args, ...nulls], r);
+      }
+      const allTaken = (name) => constSlots.get(name) === f.idents.get(name) - 1;
+      for (const { pieces } of f.formats)
+        for (const p of pieces) if (isIdent(p) && f.consts.has(p.text) && allTaken(p.text)) moved.add(p.text);
       for (const [h, k] of f.slots) {
         const n = h[k];
         if (isString(n) && own(n.value)) h[k] = call("__message", n.value, n.range);
-        else if (isIdent(n) && f.consts.has(n.text) && constSlots.get(n.text) === f.idents.get(n.text) - 1) {
+        else if (isIdent(n) && f.consts.has(n.text) && allTaken(n.text)) {
           h[k] = call("__message", f.consts.get(n.text), n.range);
           moved.add(n.text);
         }

@@ -67,7 +67,8 @@ function merge(segs) {
   for (let i = 1; i <= segs.length; i++) {
     best[i] = Infinity;
     for (let j = i - 1; j >= 0; j--) {
-      if (segs[i - 1].offset - (segs[j].offset + segs[j].data.length) > 64) break; // gaps that long never pay
+      // a run [j, i) never holds a gap longer than 64 zero bytes: a header is cheaper
+      if (j < i - 1 && segs[j + 1].offset - (segs[j].offset + segs[j].data.length) > 64) break;
       const c = best[j] + cost(j, i - 1);
       if (c < best[i]) [best[i], from[i]] = [c, j];
     }

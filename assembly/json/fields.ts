@@ -52,7 +52,12 @@ export function skipOwn(_k: i32, kind: u32, _target: usize): void {
 // Per key of the document last checked, SLOT bytes: its problem (a string, 0: none), a scalar's
 // string (0: none), its kind, its number (an integer's: bit 8 of the kind).
 const SLOT: usize = 24;
-let slots: usize = 0;
+const slots = memory.data(sizeof<usize>()); // where they are (static memory, not a global)
+
+/** The slot of key `k` of the document last checked. */
+function slot(k: i32): usize {
+  return load<usize>(slots) + <usize>k * SLOT;
+}
 const INTEGER: u32 = 0x100;
 
 /**
@@ -75,7 +80,7 @@ export function checkFields(
   const mine = heap.alloc(<usize>n * SLOT);
   memory.fill(mine, 0, <usize>n * SLOT);
   let seen: u32 = 0;
-  let unknown: string | null = null; // the first key not allowed ("" is a key)
+  let unknown: usize = 0; // the first key not allowed (a string; "" is a key)
   if (kind == J_OBJECT) {
     while (S.member()) {
       let k = nameIndex(keys, S.text, S.textBytes);
@@ -85,7 +90,7 @@ export function checkFields(
         break;
       }
       if (k == n) {
-        if (unknown === null) unknown = String.UTF8.decodeUnsafe(S.text, S.textLength);
+        if (!unknown) unknown = changetype<usize>(String.UTF8.decodeUnsafe(S.text, S.textLength));
         S.skipValue();
         continue;
       }
@@ -109,11 +114,11 @@ export function checkFields(
     }
   } else S.skipRest(kind);
   if (S.depth == 0) S.finish();
-  slots = mine;
+  store<usize>(slots, mine);
   present = seen;
   if (S.broken) return false;
   if (kind != J_OBJECT) return fail("", "must be an object, not " + nameOfKind(kind));
-  if (unknown !== null) return fail(unknown, "unknown field (accepted: " + nameList(keys, n) + ")");
+  if (unknown) return fail(changetype<string>(unknown), "unknown field (accepted: " + nameList(keys, n) + ")");
   for (let r = 0; r < count; r++) {
     const k = <i32>load<u16>(rows + <usize>(r * ROW * 2));
     if ((seen & (1 << k)) == 0) {
@@ -125,29 +130,29 @@ export function checkFields(
 
 /** Records the problem of field `k` of the document last checked, if it had one; true then. */
 export function problem(k: i32): bool {
-  const e = load<usize>(slots + <usize>k * SLOT);
+  const e = load<usize>(slot(k));
   if (e) failMessage(changetype<string>(e));
   return e != 0;
 }
 
 /** The kind (J_*) of field `k` (a field without a row; present). */
 export function kindAt(k: i32): u32 {
-  return load<u8>(slots + <usize>k * SLOT, 8);
+  return load<u8>(slot(k), 8);
 }
 
 export function numberAt(k: i32): f64 {
-  return load<f64>(slots + <usize>k * SLOT, 16);
+  return load<f64>(slot(k), 16);
 }
 
 /** Whether field `k` is an integer in [lo, hi]. */
 export function intAt(k: i32, lo: i32, hi: i32): bool {
   const v = numberAt(k);
-  return load<u32>(slots + <usize>k * SLOT, 8) == (J_NUMBER | INTEGER) && v >= <f64>lo && v <= <f64>hi;
+  return load<u32>(slot(k), 8) == (J_NUMBER | INTEGER) && v >= <f64>lo && v <= <f64>hi;
 }
 
 /** The string of field `k` (the first S.TEXT_CAP bytes), or "" for another kind. */
 export function stringAt(k: i32): string {
-  const s = load<usize>(slots + <usize>k * SLOT, 4);
+  const s = load<usize>(slot(k), 4);
   return s ? changetype<string>(s) : "";
 }
 

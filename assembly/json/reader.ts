@@ -30,18 +30,19 @@ export const E_DEPTH: u8 = 10;
 export const E_TRAILING: u8 = 11;
 export const E_END: u8 = 12;
 export let errorOffset: u32 = 0;
-let errorWhy: u8 = 0;
+/** The reason (E_*), in static memory rather than a global (about 52 B of device heap). */
+const errorWhy = memory.data(1);
 
 /** The document being read (json/stream.ts) was refused at body offset `at` for `why` (E_*). */
 export function refuse(at: u32, why: u8): void {
   errorOffset = at;
-  errorWhy = why;
+  store<u8>(errorWhy, why);
 }
 
 /** Why the last document was refused, for the 400 answer. Only called on that path:
  * scripts/messages-transform.mjs moves the texts to the UTF-8 message table (RULE_FUNCTIONS). */
 export function errorReason(): string {
-  switch (errorWhy) {
+  switch (load<u8>(errorWhy)) {
     case E_VALUE:
       return "expected a value";
     case E_KEY:

@@ -27,20 +27,26 @@ export const V_STR: u8 = 3; // a string, quoted and escaped
 export const V_DECIMAL: u8 = 4; // an f64, at most three decimals
 export const V_COLORS: u8 = 5; // a StaticArray<u32> of colours: "#RRGGBB", ...
 
-let fieldRows: usize = 0;
-let fieldBase: usize = 0;
+/** The rows and the object of the fillFields running, for putField (static memory, not globals). */
+@final
+@unmanaged
+class Fields {
+  rows: usize;
+  base: usize;
+}
+const fields = changetype<Fields>(memory.data(offsetof<Fields>()));
 
 /** Writes the template [ptr, ptr+len) into the JSON writer; its marker k is row k (two bytes: kind,
  * byte offset of a field, offsetof<Class>("field")) of `rows`, read from the object at `base`. */
 export function fillFields(ptr: usize, len: u32, rows: usize, base: usize): void {
-  fieldRows = rows;
-  fieldBase = base;
+  fields.rows = rows;
+  fields.base = base;
   fill(ptr, len, putField);
 }
 
 function putField(marker: i32): void {
-  const row = fieldRows + ((<usize>marker - 1) << 1);
-  const at = fieldBase + <usize>load<u8>(row, 1);
+  const row = fields.rows + ((<usize>marker - 1) << 1);
+  const at = fields.base + <usize>load<u8>(row, 1);
   const kind = load<u8>(row);
   if (kind == V_BOOL) w.boolean(load<bool>(at));
   else if (kind == V_INT) w.int(load<i32>(at));

@@ -5,11 +5,12 @@ import { hexDigit, J_NULL, J_FALSE, J_TRUE, J_NUMBER, J_STRING, J_ARRAY } from "
 import * as S from "./stream";
 
 let firstError = "";
-/** Put before every path: a document checked inside another (the setup form's `mqtt` part). */
-let pathPrefix = "";
+/** Put before every path: a document checked inside another (the setup form's `mqtt` part). A
+ * string, 0 for none, in static memory rather than a global (about 52 B of device heap). */
+const pathPrefix = memory.data(sizeof<usize>());
 
 export function setPathPrefix(prefix: string): void {
-  pathPrefix = prefix;
+  store<usize>(pathPrefix, changetype<usize>(prefix));
 }
 
 export function resetErrors(): void {
@@ -31,7 +32,9 @@ export function takeError(): string {
 /** Records "<path>: <rule>" unless a problem is recorded already; false. @message-args: its literal
  * texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
 export function fail(path: string, rule: string): bool {
-  if (firstError.length == 0) firstError = (path.length > 0 ? pathPrefix + path : "$") + ": " + rule;
+  if (firstError.length != 0) return false;
+  const prefix = load<usize>(pathPrefix);
+  firstError = (path.length == 0 ? "$" : prefix ? changetype<string>(prefix) + path : path) + ": " + rule;
   return false;
 }
 
@@ -40,7 +43,8 @@ export function failMessage(message: string): void {
   if (firstError.length == 0) firstError = message;
 }
 
-/** Human-readable name of a kind (J_*), for error messages. */
+/** Human-readable name of a kind (J_*), for error messages (only: @message-returns, its texts go to
+ * the UTF-8 message table, scripts/messages-transform.mjs). */
 export function nameOfKind(k: u32): string {
   switch (k) {
     case J_NULL:

@@ -8,50 +8,62 @@ import { SCRATCH, WRITER, WRITER_CAP } from "../rt/scratch";
 
 const CAP = WRITER_CAP;
 const buf = SCRATCH + WRITER; // rt/scratch.ts: shared with work that never runs while one writes
+/** Bytes in the buffer (a global: every byte written reads it). */
 let used: u32 = 0;
-let req: u32 = 0;
-let status: u32 = 200;
-let streaming = false;
-let capture: Array<u8> | null = null;
-let toMqtt = false;
+
+/** Where the output goes, in static memory rather than in globals (each costs WAMR about 52 B of
+ * device heap): the HTTP request, its status and whether its head is sent, the capture collecting
+ * bytes (an Array<u8>, 0 for none), whether an MQTT payload is being written and where its topic
+ * starts. */
+@final
+@unmanaged
+class Sink {
+  req: u32;
+  status: u32;
+  capture: usize;
+  topicAt: u32;
+  streaming: bool;
+  toMqtt: bool;
+}
+const sink = changetype<Sink>(memory.data(offsetof<Sink>()));
 
 /** Starts an HTTP response to `request` with status `code`. */
 export function begin(request: u32, code: u32): void {
-  req = request;
-  status = code;
+  sink.req = request;
+  sink.status = code;
   used = 0;
-  streaming = false;
-  capture = null;
-  toMqtt = false;
+  sink.streaming = false;
+  sink.capture = 0;
+  sink.toMqtt = false;
 }
 
 /** Sends the head now with a chunked body, whatever the size (GET /api/scenes/{id} streams). */
 export function beginChunked(request: u32, code: u32): void {
   begin(request, code);
-  host_http_head(req, status, -1);
-  streaming = true;
+  host_http_head(request, code, -1);
+  sink.streaming = true;
 }
 
 /** Starts an MQTT payload: what does not fit the buffer goes to the host as it fills. */
 export function beginMqtt(): void {
   used = 0;
-  toMqtt = true;
+  sink.toMqtt = true;
 }
 
 /** The largest topic beginTopic makes room for: prefixes of 64 characters, a hostname, the rest. */
 const TOPIC_ROOM: u32 = 448;
-let topicAt: u32 = 0;
 
 /** Ends the MQTT payload begun with beginMqtt; what is written next is its topic (at most
  * TOPIC_ROOM bytes), published with it by publishMqttTopic. */
 export function beginTopic(): void {
   if (used > CAP - TOPIC_ROOM) flush();
-  topicAt = used;
-  toMqtt = false;
+  sink.topicAt = used;
+  sink.toMqtt = false;
 }
 
 /** Publishes the payload and the topic written after beginTopic. */
 export function publishMqttTopic(retain: bool): void {
+  const topicAt = sink.topicAt;
   host_mqtt_publish(buf + topicAt, used - topicAt, buf, topicAt, retain ? 1 : 0);
   used = 0;
 }
@@ -59,33 +71,35 @@ export function publishMqttTopic(retain: bool): void {
 /** Starts collecting output instead of sending it. */
 export function beginCapture(): void {
   used = 0;
-  capture = new Array<u8>();
+  sink.capture = changetype<usize>(new Array<u8>());
 }
 
 /** Ends a capture and returns its bytes. */
 export function endCapture(): Array<u8> {
-  const out = capture!;
+  const out = changetype<Array<u8>>(sink.capture);
   for (let i: u32 = 0; i < used; i++) out.push(load<u8>(buf + i));
   used = 0;
-  capture = null;
+  sink.capture = 0;
   return out;
 }
 
 function flush(): void {
-  if (toMqtt) {
+  if (sink.toMqtt) {
     host_mqtt_append(buf, used);
     used = 0;
     return;
   }
-  const sink = capture;
-  if (sink) {
-    for (let i: u32 = 0; i < used; i++) sink.push(load<u8>(buf + i));
+  const capture = sink.capture;
+  if (capture) {
+    const out = changetype<Array<u8>>(capture);
+    for (let i: u32 = 0; i < used; i++) out.push(load<u8>(buf + i));
     used = 0;
     return;
   }
-  if (!streaming) {
-    host_http_head(req, status, -1);
-    streaming = true;
+  const req = sink.req;
+  if (!sink.streaming) {
+    host_http_head(req, sink.status, -1);
+    sink.streaming = true;
   }
   if (used > 0) host_http_body(req, buf, used);
   used = 0;
@@ -93,8 +107,9 @@ function flush(): void {
 
 /** Ends the HTTP response. */
 export function finish(): void {
-  if (!streaming) {
-    host_http_head(req, status, <i32>used);
+  const req = sink.req;
+  if (!sink.streaming) {
+    host_http_head(req, sink.status, <i32>used);
     if (used > 0) host_http_body(req, buf, used);
   } else flush();
   host_http_end(req);
@@ -109,16 +124,21 @@ export function byte(c: u32): void {
  * @message-raw: a literal argument is written from the UTF-8 message table instead, without a
  * string (scripts/messages-transform.mjs). */
 export function raw(s: string): void {
-  rawUnits(changetype<usize>(s), s.length);
+  units(s, false);
 }
 
-/** UTF-16 units [p, p + 2n) as UTF-8, read directly (no bounds-checked call per unit). A surrogate
- * not in a pair has no UTF-8 form: it is written as U+FFFD, so the output is always valid UTF-8. */
-function rawUnits(p: usize, n: i32): void {
+/** The UTF-16 units of `s` as UTF-8, read directly (no bounds-checked call per unit), with JSON
+ * escapes when `escaping`. A surrogate not in a pair has no UTF-8 form: it is written as U+FFFD, so
+ * the output is always valid UTF-8. */
+function units(s: string, escaping: bool): void {
+  const p = changetype<usize>(s);
+  const n = s.length;
   for (let i = 0; i < n; i++) {
     let c = <u32>load<u16>(p + ((<usize>i) << 1));
-    if (c < 0x80) byte(c);
-    else {
+    if (c < 0x80) {
+      if (escaping && (c == 0x22 || c == 0x5c || c < 0x20)) escape(c);
+      else byte(c);
+    } else {
       if (c >= 0xd800 && c < 0xe000) {
         const d = i + 1 < n ? <u32>load<u16>(p + ((<usize>i + 1) << 1)) : 0;
         if (c < 0xdc00 && d >= 0xdc00 && d < 0xe000) {
@@ -145,7 +165,10 @@ function utf8(c: u32): void {
   byte(0x80 | (c & 0x3f));
 }
 
-const HEX = "0123456789ABCDEF";
+/** The hexadecimal digits, upper case (escapes and colours). */
+const HEX = memory.data<u8>([
+  0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46,
+]);
 
 /** Appends a JSON string literal, quoted and escaped. */
 export function str(s: string): void {
@@ -156,18 +179,7 @@ export function str(s: string): void {
 
 /** Appends the escaped contents of a JSON string literal, without the quotes. */
 export function strBody(s: string): void {
-  const p = changetype<usize>(s);
-  const n = s.length;
-  let run = 0;
-  for (let i = 0; i < n; i++) {
-    const c = <u32>load<u16>(p + ((<usize>i) << 1));
-    if (c == 0x22 || c == 0x5c || c < 0x20) {
-      rawUnits(p + ((<usize>run) << 1), i - run);
-      escape(c);
-      run = i + 1;
-    }
-  }
-  rawUnits(p + ((<usize>run) << 1), n - run);
+  units(s, true);
 }
 
 /** Appends UTF-8 bytes as a JSON string literal, quoted and escaped. */
@@ -190,8 +202,8 @@ export function escape(c: u32): void {
   else if (c == 0x09) byte(0x74);
   else {
     raw("u00");
-    byte(<u32>HEX.charCodeAt(c >> 4));
-    byte(<u32>HEX.charCodeAt(c & 15));
+    byte(load<u8>(HEX + (c >> 4)));
+    byte(load<u8>(HEX + (c & 15)));
   }
 }
 
@@ -231,6 +243,6 @@ export function boolean(b: bool): void {
 export function color(rgb: u32): void {
   byte(0x22);
   byte(0x23);
-  for (let shift = 20; shift >= 0; shift -= 4) byte(<u32>HEX.charCodeAt((rgb >> shift) & 15));
+  for (let shift = 20; shift >= 0; shift -= 4) byte(load<u8>(HEX + ((rgb >> shift) & 15)));
   byte(0x22);
 }

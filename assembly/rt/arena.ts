@@ -11,7 +11,11 @@
 // cannot go back to a mark, is then never referenced and not compiled in.
 //
 // Block layout, as AssemblyScript's other runtimes (its std library reads the object header): a
-// 4-byte size before each block, then for an object (arenaNew) the 16-byte object header.
+// 4-byte size before each block, then for an object (arenaNew) the 16-byte object header. A static
+// object (a literal) has no block: only its rtId and rtSize are its own, the bytes before them belong
+// to what precedes it (scripts/static-data-transform.mjs). So the size and gc words are read only of a
+// block this file allocated: free and realloc act on a block that ends at the top, and the standard
+// library renews only an Array's buffer, which keeps a block even when static.
 import { BLOCK, BLOCK_OVERHEAD, OBJECT, OBJECT_OVERHEAD } from "~lib/rt/common";
 import { host_panic, host_log } from "../host/imports";
 
@@ -29,32 +33,36 @@ function blockStart(at: usize): usize {
 /** Where the next block goes (0 until the first allocation: module start-up may allocate before this
  * file's globals would be initialised). */
 let top: usize = 0;
-/** What a reset goes back to: the end of start-up's blocks, raised while an HTTP body is held. */
-let floor: usize = 0;
-/** The start-up floor (arenaStart). */
-let base: usize = 0;
-/** Exports running (more than one only if a host import called back into the core). */
-let depth: i32 = 0;
+/** What a reset goes back to (floor: the end of start-up's blocks, raised while an HTTP body is held),
+ * the start-up floor (base: arenaStart) and the exports running (depth: more than one only if a host
+ * import called back into the core), in static memory rather than in globals (each costs WAMR about
+ * 52 B of device heap); top, read by every allocation, stays a global. */
+@final
+@unmanaged
+class Marks {
+  floor: usize;
+  base: usize;
+  depth: i32;
+}
+const marks = changetype<Marks>(memory.data(offsetof<Marks>()));
 
 const FULL = memory.data<u8>([0x61, 0x72, 0x65, 0x6e, 0x61, 0x20, 0x66, 0x75, 0x6c, 0x6c]); // "arena full"
 
-function grow(end: usize): void {
-  const have = (<usize>memory.size()) << 16;
-  if (end <= have) return;
-  if (memory.grow(<i32>((end - have + 0xffff) >> 16)) < 0) {
+/** A block must end within memory, which is never grown: one page (asconfig.json), docs/porting.md. */
+function fits(end: usize): void {
+  if (end > (<usize>memory.size()) << 16) {
     host_panic(FULL, 10);
     unreachable();
   }
-  if (!ASC_NO_ASSERT) memory.fill(have, POISON, ((<usize>memory.size()) << 16) - have);
 }
 
 export function arenaAlloc(size: usize): usize {
-  if (top == 0) top = floor = base = blockStart(__heap_base);
+  if (top == 0) top = marks.floor = marks.base = blockStart(__heap_base);
   const block = top;
   const ptr = block + BLOCK_OVERHEAD;
   const end = blockStart(ptr + size);
   if (end < ptr) unreachable(); // wrapped: far larger than memory
-  grow(end);
+  fits(end);
   changetype<BLOCK>(block).mmInfo = end - ptr;
   top = end;
   if (!ASC_NO_ASSERT && end > high) high = end;
@@ -67,7 +75,7 @@ export function arenaRealloc(ptr: usize, size: usize): usize {
   if (ptr + have == top) {
     // the last block grows or shrinks in place
     const end = blockStart(ptr + size);
-    grow(end);
+    fits(end);
     block.mmInfo = end - ptr;
     top = end;
     if (!ASC_NO_ASSERT && end > high) high = end;
@@ -82,7 +90,7 @@ export function arenaRealloc(ptr: usize, size: usize): usize {
 /** Only the last block's memory comes back at once; the rest at the end of the export. */
 export function arenaFree(ptr: usize): void {
   const block = changetype<BLOCK>(ptr - BLOCK_OVERHEAD);
-  if (ptr + block.mmInfo == top && ptr > floor) top = changetype<usize>(block);
+  if (ptr + block.mmInfo == top && ptr > marks.floor) top = changetype<usize>(block);
 }
 
 export function arenaNew(size: usize, id: u32): usize {
@@ -103,25 +111,25 @@ export function arenaRenew(oldPtr: usize, size: usize): usize {
 
 /** The end of core_init: what start-up allocated stays for good (the reset floor). */
 export function arenaStart(): void {
-  base = top;
-  floor = top;
+  marks.base = top;
+  marks.floor = top;
   if (!ASC_NO_ASSERT) memory.fill(top, POISON, ((<usize>memory.size()) << 16) - top);
 }
 
 /** An export begins. */
 export function arenaEnter(): void {
-  depth++;
+  marks.depth++;
 }
 
 /** An export ends: the outermost one gives back everything above the floor. */
 export function arenaLeave(): void {
-  if (--depth > 0) return;
+  if (--marks.depth > 0) return;
   if (!ASC_NO_ASSERT) {
     if (high > peak) reportPeak(high);
-    high = floor;
-    memory.fill(floor, POISON, top - floor);
+    high = marks.floor;
+    memory.fill(marks.floor, POISON, top - marks.floor);
   }
-  top = floor;
+  top = marks.floor;
 }
 
 // Debug builds log each new high-water mark (info level), to measure the worst workloads: the
@@ -148,9 +156,9 @@ function putText(at: usize, s: string): usize {
 function reportPeak(at: usize): void {
   peak = at;
   let p = putText(line, "arena peak ");
-  p = putNumber(p, peak - base);
+  p = putNumber(p, peak - marks.base);
   p = putText(p, " B, start-up ");
-  p = putNumber(p, base - __heap_base);
+  p = putNumber(p, marks.base - __heap_base);
   p = putText(p, " B, static ");
   p = putNumber(p, __heap_base);
   p = putText(p, " B");
@@ -160,7 +168,7 @@ function reportPeak(at: usize): void {
 /** The outermost export is running and has allocated: what it leaves behind points into memory
  * about to be given back. */
 export function arenaUsed(): bool {
-  return depth == 1 && top != floor;
+  return marks.depth == 1 && top != marks.floor;
 }
 
 /** Where the next block goes (the end of what is allocated). */
@@ -172,7 +180,7 @@ export function arenaTop(): usize {
  * does one bounded piece of work after another (MQTT publishes at connect), so their garbage does not
  * add up. Nothing allocated since the mark may be used after. */
 export function arenaBack(mark: usize): void {
-  if (mark < floor || mark > top) return;
+  if (mark < marks.floor || mark > top) return;
   if (!ASC_NO_ASSERT) memory.fill(mark, POISON, top - mark);
   top = mark;
 }
@@ -183,7 +191,7 @@ export function arenaBack(mark: usize): void {
 export function arenaKeepLast(mark: usize, s: string): string {
   const old = changetype<usize>(s);
   const n = (<usize>s.length) << 1;
-  if (mark < floor || mark > old || old + n > top) return s;
+  if (mark < marks.floor || mark > old || old + n > top) return s;
   const end = top;
   top = mark;
   // the new block's headers lie below the old string's bytes (at or above mark): the copy is a move
@@ -196,7 +204,8 @@ export function arenaKeepLast(mark: usize, s: string): string {
 /** Holds everything below `end` across exports (an HTTP body between core_http_begin and its
  * dispatch); 0 lets the floor go back to start-up's. */
 export function arenaHold(end: usize): void {
-  floor = end > base ? end : base;
+  const base = marks.base;
+  marks.floor = end > base ? end : base;
 }
 
 /** A string that outlives its export: `slot` is a string of `capacity` characters allocated at
