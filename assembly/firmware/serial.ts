@@ -10,6 +10,7 @@ import { stageBegin, stageWrite, stageFinish, stageAbort, stagedSize, errorMessa
 import { IMAGE_HEADER, IMAGE_MAX, E_TOO_LARGE, E_LENGTH, E_BUSY, E_FRAME_CRC, E_TIMEOUT } from "./image";
 import { flashBusy, flashStart } from "./flash";
 import { body } from "../bus/send";
+import { names, nameEntry } from "../util/names";
 
 const MAGIC: u32 = 0x57465354; // "TSFW" as a little-endian u32
 const TIMEOUT_MS: u32 = 3000;
@@ -27,15 +28,28 @@ let got: u32 = 0; // the frame's CRC field, gathered
 let failed = 0; // an E_* outcome met inside the payload: the rest of the frame is skipped, then reported
 let lastByte: u32 = 0;
 
-function answer(text: string): void {
+/** The answers: OK, READY, and ERR: before an outcome's text. */
+const ANSWERS = names("OK READY ERR:");
+const A_OK = 0;
+const A_READY = 1;
+const A_ERROR = 2;
+
+/** Answers the line ANSWERS `a`, then for an error the text of outcome `code`. */
+function answer(a: i32, code: i32 = 0): void {
   const line = body(); // the bus packet's room: free between sends (bus/send.ts)
-  const n = String.UTF8.encodeUnsafe(changetype<usize>(text), text.length, line);
+  const e = nameEntry(ANSWERS, a);
+  let n = <usize>load<u8>(e);
+  memory.copy(line, e + 1, n);
+  if (code != 0) {
+    const text = errorMessage(code);
+    n += String.UTF8.encodeUnsafe(changetype<usize>(text), text.length, line + n);
+  }
   store<u8>(line + n, 0x0a);
   host_serial_write(line, <u32>n + 1);
 }
 
 function answerError(code: i32): void {
-  answer("ERR:" + errorMessage(code));
+  answer(A_ERROR, code);
 }
 
 function finishFrame(code: i32, now: u32): void {
@@ -47,7 +61,7 @@ function finishFrame(code: i32, now: u32): void {
     answerError(code);
     return;
   }
-  answer("OK");
+  answer(A_OK);
   flashStart(stagedSize(), now);
 }
 
@@ -95,7 +109,7 @@ export function serialReceive(ptr: usize, len: u32, now: u32): void {
         crc = 0xffff;
         failed = 0;
         got = 0;
-        answer("READY");
+        answer(A_READY);
       }
     } else {
       got |= c << (have++ * 8);

@@ -2,12 +2,13 @@
 // shape plus the password, and read back through the same validation. An empty topicPrefix or
 // discoveryPrefix means the default (`tessera/<hostname>`, `homeassistant`). The document is tables:
 // its keys and checks (json/fields.ts) in, its fields (json/template.ts fillFields) out.
-import { names } from "../util/names";
+import { names, nameString } from "../util/names";
 import { fail } from "../json/validate";
 import { checkFields, skipOwn, present, F_BOOL, F_INT, F_TEXT, F_TOPIC } from "../json/fields";
 import * as w from "../json/writer";
 import { fillFields, V_BOOL, V_INT, V_STR } from "../json/template";
 import * as t from "../generated/text";
+import { putName } from "./session";
 import { keepSlot, keepString, cloneString } from "../rt/arena";
 
 export const MQTT_KEY = "mqtt";
@@ -15,7 +16,8 @@ export const MODE_MANUAL: i32 = 0;
 export const MODE_AUTO: i32 = 1;
 export const MODE_MDNS: i32 = 2;
 export const MODE_HOSTS: i32 = 3;
-export const DEFAULT_DISCOVERY_PREFIX = "homeassistant";
+/** The default topic prefix's start (then the hostname) and the default discovery prefix. */
+const DEFAULTS = names("tessera/ homeassistant");
 const MAX_TEXT: u16 = 64;
 
 /** The settings. The strings come last (STRINGS on): copy and commit walk them by offset. */
@@ -67,7 +69,7 @@ export function deviceName(): string {
 }
 
 export function topicPrefix(c: MqttConfig = mqtt): string {
-  return c.topicPrefix.length > 0 ? c.topicPrefix : "tessera/" + hostname;
+  return c.topicPrefix.length > 0 ? c.topicPrefix : nameString(DEFAULTS, 0) + hostname;
 }
 
 /** topicPrefix() written without making the string (a discovery config names it several times, and
@@ -76,7 +78,7 @@ export function topicPrefix(c: MqttConfig = mqtt): string {
 export function putTopicPrefix(json: bool): void {
   let s = mqtt.topicPrefix;
   if (s.length == 0) {
-    w.raw("tessera/");
+    putName(DEFAULTS, 0);
     s = hostname;
   }
   if (json) w.strBody(s);
@@ -84,7 +86,7 @@ export function putTopicPrefix(json: bool): void {
 }
 
 export function discoveryPrefix(c: MqttConfig = mqtt): string {
-  return c.discoveryPrefix.length > 0 ? c.discoveryPrefix : DEFAULT_DISCOVERY_PREFIX;
+  return c.discoveryPrefix.length > 0 ? c.discoveryPrefix : nameString(DEFAULTS, 1);
 }
 
 export const KEYS = names("enabled brokerDiscovery broker port username password topicPrefix discoveryPrefix");
@@ -114,7 +116,7 @@ export function parseMqttPatch(kind: u32, accepted: i32 = 8): MqttConfig | null 
   // MQTT sends a password only with a user name: without one a stored password is dropped
   if (c.username.length == 0 && c.password.length > 0) {
     if (given) {
-      fail("password", "needs a username (MQTT sends a password only with a user name)");
+      fail(nameString(KEYS, PASSWORD), "needs a username (MQTT sends a password only with a user name)");
       return null;
     }
     c.password = "";

@@ -6,61 +6,53 @@ import { Names, nameEntry } from "../util/names";
 
 export class Packer {
   start: usize;
-  at: usize;
+  /** The bytes packed so far. */
+  length: u32 = 0;
   /** The length field of the string being packed (0: none, the bytes are a topic). */
   last: usize = 0;
 
   /** `cap`: the most bytes packed (3 a UTF-16 unit of text is enough for any text). */
   constructor(cap: i32) {
-    this.start = this.at = heap.alloc(<usize>cap);
-  }
-
-  get length(): u32 {
-    return <u32>(this.at - this.start);
+    this.start = heap.alloc(<usize>cap);
   }
 
   u16(n: i32): Packer {
-    store<u16>(this.at, <u16>n);
-    this.at += 2;
+    store<u16>(this.start + this.length, <u16>n);
+    this.length += 2;
     return this;
   }
 
   u8(n: i32): Packer {
-    store<u8>(this.at++, <u8>n);
+    store<u8>(this.start + this.length++, <u8>n);
     return this;
   }
 
   /** Starts a string (its length follows what text() and name() add), with `s` in it. */
   str(s: string): Packer {
-    this.last = this.at;
+    this.last = this.start + this.length;
     return this.u16(0).text(s);
   }
 
   /** Adds `s` as UTF-8 (to the string being packed). */
   text(s: string): Packer {
-    return this.added(<usize>String.UTF8.encodeUnsafe(changetype<usize>(s), s.length, this.at));
+    return this.add(changetype<usize>(s), -s.length);
   }
 
   /** Adds name `i` of `list` (util/names.ts). */
   name(list: Names, i: i32): Packer {
     const e = nameEntry(list, i);
-    const n = <usize>load<u8>(e);
-    memory.copy(this.at, e + 1, n);
-    return this.added(n);
+    return this.add(e + 1, load<u8>(e));
   }
 
-  private added(n: usize): Packer {
-    this.at += n;
+  /** Adds `n` bytes at `p`, or for a negative `n` the UTF-16 text of -n units at `p` as UTF-8. */
+  private add(p: usize, n: i32): Packer {
+    const at = this.start + this.length;
+    let k = <u32>n;
+    if (n < 0) k = <u32>String.UTF8.encodeUnsafe(p, -n, at);
+    else memory.copy(at, p, k);
+    this.length += k;
     const l = this.last;
-    if (l) store<u16>(l, load<u16>(l) + <u16>n);
+    if (l) store<u16>(l, load<u16>(l) + <u16>k);
     return this;
-  }
-
-  /** Whether the bytes [p, p + n) start with the packed ones. */
-  prefixes(p: usize, n: u32): bool {
-    const k = this.length;
-    if (k > n) return false;
-    for (let i: u32 = 0; i < k; i++) if (load<u8>(this.start + i) != load<u8>(p + i)) return false;
-    return true;
   }
 }

@@ -4,7 +4,7 @@
 // reconnects on its own. See docs/mqtt.md. Its names (sources, errors, states) are name lists
 // (util/names.ts), kept as indexes and written as bytes.
 import { host_mqtt_connect, host_mqtt_disconnect, host_mdns_browse } from "../host/imports";
-import { mqtt, topicPrefix, putTopicPrefix, deviceName, MODE_AUTO, MODE_MDNS, MODE_HOSTS } from "./config";
+import { mqtt, topicPrefix, putTopicPrefix, deviceName } from "./config";
 import { Packer } from "./pack";
 import { names, Names, nameEntry, nameString } from "../util/names";
 import { log, LOG_INFO, LOG_WARN } from "../util/log";
@@ -23,9 +23,9 @@ const P_UP = 4; // connected
 const P_WAIT = 5; // backing off
 
 // Resolution steps, in the order mode 1 tries them.
-const S_MANUAL = 0;
-const S_MDNS = 1;
-const S_LOCAL = 2;
+const S_MANUAL: u8 = 0;
+const S_MDNS: u8 = 1;
+const S_LOCAL: u8 = 2;
 /** discoverySource, by step + 1 (0: none yet). */
 const SOURCES = names("none manual mdns homeassistant_local homeassistant");
 /** The candidates of the default-host steps (S_LOCAL on). */
@@ -99,14 +99,21 @@ export function restartSession(): void {
   wakeUp(WAKE_MQTT);
 }
 
-/** The step sequence of the configured mode, or -1 past its end. */
+/** The steps tried, by mode (MODE_*, 4 bytes each: 255 ends), then with a manual broker (row 4). */
+// prettier-ignore
+const SEQUENCES = memory.data<u8>([
+  255, 0, 0, 0, // manual, without a broker: nothing to try
+  S_MDNS, S_LOCAL, S_LOCAL + 1, 255, // auto
+  S_MDNS, 255, 0, 0, // mDNS only
+  S_LOCAL, S_LOCAL + 1, 255, 0, // the default hosts only
+  S_MANUAL, 255, 0, 0, // a broker given
+]);
+
+/** Step `i` of the configured mode's sequence, or -1 past its end. */
 function stepAt(i: i32): i32 {
-  if (mqtt.broker.length > 0) return i == 0 ? S_MANUAL : -1;
-  const mode = mqtt.brokerDiscovery;
-  if (mode == MODE_AUTO) return i < 3 ? S_MDNS + i : -1;
-  if (mode == MODE_MDNS) return i == 0 ? S_MDNS : -1;
-  if (mode == MODE_HOSTS) return i < 2 ? S_LOCAL + i : -1;
-  return -1;
+  const row = mqtt.broker.length > 0 ? 4 : mqtt.brokerDiscovery;
+  const s = i < 4 ? <i32>load<u8>(SEQUENCES + <usize>(row * 4 + i)) : 255;
+  return s == 255 ? -1 : s;
 }
 
 function runStep(now: u32): void {

@@ -42,7 +42,8 @@ const WORDS = names("OFF ON false true none");
 const W_NONE = 4;
 
 /** The states' values: now, and as last published (-1 forces a publish). A value is the state's
- * number (on, brightness, lit, playing, the speed in thousandths), the scene's a count of its changes. */
+ * number (on, brightness, lit, playing, the speed in thousandths), the scene's a count of its changes
+ * since the session came up. */
 const now = changetype<Fixed<i32>>(memory.data(4 * STATE_COUNT, 4));
 const sent = changetype<Fixed<i32>>(memory.data(4 * STATE_COUNT, 4));
 /** The scene id last published, "" for none (a scene id outlives the export: rt/arena.ts). */
@@ -79,7 +80,6 @@ export function announce(subscribe: bool): void {
   publishDiscovery();
   sentLibrary = libraryVersion;
   memory.fill(changetype<usize>(sent), 0xff, 4 * STATE_COUNT);
-  keepString(sentScene, "\0");
   fresh = false;
   publishStates();
 }
@@ -107,7 +107,7 @@ export function publishStates(): void {
   now[1] = brightness;
   // The light is lit when powered at a brightness above 0 (Home Assistant ignores a brightness of 0).
   now[2] = on & (<i32>(brightness > 0));
-  now[3] = sent[S_SCENE] + <i32>(scene != sentScene);
+  now[3] = sent[S_SCENE] + <i32>(sent[S_SCENE] < 0 || scene != sentScene);
   now[4] = app.playing ? 1 : 0;
   now[5] = <i32>Math.round(app.speed * 1000); // 0.1-10
   for (let i = 0; i < STATE_COUNT; i++) {
@@ -147,10 +147,19 @@ function byteValue(p: usize, n: u32): i32 {
  * @message-args: its literal texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
 function ignored(p: usize, topicLen: u32, payloadLen: u32, why: string): void {
   const payload = String.UTF8.decodeUnsafe(p + topicLen, payloadLen);
+  const long = payload.length > 32;
   let cut = 32; // never between the two halves of a surrogate pair
-  if (payload.length > cut && (payload.charCodeAt(cut - 1) & 0xfc00) == 0xd800) cut--;
-  const shown = payload.length > 32 ? payload.substring(0, cut) + "..." : payload;
-  log(LOG_WARN, "mqtt: ignored " + String.UTF8.decodeUnsafe(p, topicLen) + ' "' + shown + '": ' + why);
+  if (long && (payload.charCodeAt(cut - 1) & 0xfc00) == 0xd800) cut--;
+  const topic = String.UTF8.decodeUnsafe(p, topicLen);
+  log(LOG_WARN, "mqtt: ignored " + topic + ' "' + payload.substring(0, cut) + (long ? "..." : "") + '": ' + why);
+}
+
+/** Whether the bytes [p, p + n) start with the packed ones. */
+function starts(packed: Packer, p: usize, n: u32): bool {
+  const k = packed.length;
+  if (k > n) return false;
+  for (let i: u32 = 0; i < k; i++) if (load<u8>(packed.start + i) != load<u8>(p + i)) return false;
+  return true;
 }
 
 /** A message on a subscribed topic: `topicLen` bytes of topic at `p`, then `payloadLen` of payload.
@@ -160,12 +169,12 @@ export function handleMessage(p: usize, topicLen: u32, payloadLen: u32): void {
   const payload = p + topicLen;
   const word = nameIndex(WORDS, payload, payloadLen);
   const status = topic(discoveryPrefix(), L_STATUS);
-  if (status.length == topicLen && status.prefixes(p, topicLen)) {
+  if (status.length == topicLen && starts(status, p, topicLen)) {
     if (nameIndex(STATUS, payload, payloadLen) == STATUS_ONLINE) announce(false);
     return;
   }
   const base = topic(topicPrefix(), L_COMMAND);
-  if (!base.prefixes(p, topicLen)) return;
+  if (!starts(base, p, topicLen)) return;
   const cmd = nameIndex(COMMANDS, p + base.length, topicLen - base.length);
   if (cmd < 0) return;
   let kind: u8 = W_STOP;

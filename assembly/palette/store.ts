@@ -24,7 +24,6 @@ import { arenaTop, arenaBack } from "../rt/arena";
 import { Palette, foldCase } from "./palette";
 import { validatePalette, paletteName, packStops } from "./validate";
 
-export const PALETTE_PREFIX = "palettes/";
 const PREFIX_LEN: u32 = 9;
 /** Custom palettes that can be stored (every file under palettes/ counts). */
 export const MAX_CUSTOM_PALETTES: i32 = 64;
@@ -111,12 +110,18 @@ function readAt(key: usize, keyLen: u32): i32 {
     }
     return P_CORRUPT;
   }
-  const k = keyFromName(paletteName(), checkBuf);
-  if (k != keyLen || memory.compare(checkBuf, key, keyLen) != 0) {
+  if (!sameKey(checkBuf, keyFromName(paletteName(), checkBuf), key, keyLen)) {
     fail("name", "does not match the file's key");
     return P_CORRUPT;
   }
   return P_OK;
+}
+
+/** Whether the key of `n` bytes at `a` is the one of `m` bytes at `b`. */
+function sameKey(a: usize, n: u32, b: usize, m: u32): bool {
+  if (n != m) return false;
+  for (let i: u32 = 0; i < n; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
+  return true;
 }
 
 /** Validates the palette file of `n` bytes read into fileBuf, as it streams from there. */
@@ -188,8 +193,8 @@ function migrateCurrent(): bool {
   if (!readFile(<u32>n)) return false;
   const k = keyFromName(paletteName(), checkBuf);
   const old = keyFromName(paletteName(), keyBuf, true);
-  if (k == 0 || (k == keyLen && memory.compare(checkBuf, key, k) == 0)) return false; // its key already
-  if (old != keyLen || memory.compare(keyBuf, key, old) != 0) return false; // not a legacy key: corrupt
+  if (k == 0 || sameKey(checkBuf, k, key, keyLen)) return false; // its key already
+  if (!sameKey(keyBuf, old, key, keyLen)) return false; // not a legacy key: corrupt
   if (host_store_read(checkBuf, k, 0, keyBuf, 1) != STORE_MISSING) {
     log(LOG_WARN, "palettes: kept " + currentKey());
     return false;
