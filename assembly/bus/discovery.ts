@@ -56,12 +56,10 @@ export function rediscover(now: u32): void {
 /** Sends the outstanding probe: ASSIGN to the controller's neighbour, or PROBE of a panel's slot. */
 function sendProbe(now: u32): void {
   if (awaitParent == 0) {
-    store<u8>(body(), 1);
-    store<u8>(body(), 0, 1);
+    store<u16>(body(), 1); // newAddr 1, parentEdge 0
     send(ADDR_LINK, T_ASSIGN);
   } else {
-    store<u8>(body(), <u8>awaitSlot);
-    store<u8>(body(), <u8>(tree.count + 1), 1);
+    store<u16>(body(), <u16>(awaitSlot | ((tree.count + 1) << 8))); // edge, newAddr
     send(<u8>awaitParent, T_PROBE);
   }
   sentAt = now;

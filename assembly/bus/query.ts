@@ -51,7 +51,7 @@ export function requestStates(id: u32, isWs: bool, now: u32): bool {
     wakeUp(WAKE_QUERY);
     startedAt = now;
     answered = 0;
-    for (let i = 0; i <= MAX_PANELS; i++) replied[i] = false;
+    memory.fill(changetype<usize>(replied), 0, MAX_PANELS + 1);
     send(ADDR_BROADCAST, T_QUERY);
   }
   if (answered >= tree.count) complete();

@@ -256,21 +256,6 @@ export function flashRediscovered(): void {
   }
 }
 
-/** @message-returns: its texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
-function failureText(kind: i32): string {
-  switch (kind) {
-    case X_SILENT:
-      return "no answer";
-    case X_REFUSED:
-      return "refused";
-    case X_DIFFERS:
-      return "differs on read-back";
-    case X_STORE:
-      return "image unreadable";
-  }
-  return "lost at restart";
-}
-
 /** Writes the error field: the panel, what failed, and the step. */
 export function writeError(): void {
   w.raw(',"error":"panel ');
@@ -281,7 +266,12 @@ export function writeError(): void {
     w.int(errorPage);
     w.byte(0x20);
   }
-  w.strBody(failureText(errorKind));
+  // what failed (a literal raw() is written from the UTF-8 message table)
+  if (errorKind == X_SILENT) w.raw("no answer");
+  else if (errorKind == X_REFUSED) w.raw("refused");
+  else if (errorKind == X_DIFFERS) w.raw("differs on read-back");
+  else if (errorKind == X_STORE) w.raw("image unreadable");
+  else w.raw("lost at restart");
   w.raw(" (");
   w.strBody(stateName(errorStep));
   w.raw(')"');

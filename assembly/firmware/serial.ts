@@ -21,10 +21,9 @@ const S_PAYLOAD: u8 = 2;
 const S_CRC: u8 = 3;
 let phase: u8 = S_SEEK;
 let have: u32 = 0;
-let size: u32 = 0;
+let field: u32 = 0; // the length, then the CRC, gathered (`have` bytes so far)
 let left: u32 = 0; // payload bytes still to come
 let crc: u32 = 0;
-let got: u32 = 0; // the frame's CRC field, gathered
 let failed = 0; // an E_* outcome met inside the payload: the rest of the frame is skipped, then reported
 let lastByte: u32 = 0;
 
@@ -91,12 +90,15 @@ export function serialReceive(ptr: usize, len: u32, now: u32): void {
       else have = c == (MAGIC & 0xff) ? 1 : 0;
       if (have == 4) {
         phase = S_SIZE;
-        have = size = 0;
+        have = field = 0;
       }
-    } else if (phase == S_SIZE) {
-      size |= c << (have++ * 8);
+      continue;
+    }
+    field |= c << (have++ * 8);
+    if (phase == S_SIZE) {
       if (have < 4) continue;
-      have = 0;
+      const size = field;
+      have = field = 0;
       if (size < IMAGE_HEADER || size > IMAGE_HEADER + IMAGE_MAX) {
         phase = S_SEEK;
         answerError(size < IMAGE_HEADER ? E_LENGTH : E_TOO_LARGE);
@@ -108,13 +110,9 @@ export function serialReceive(ptr: usize, len: u32, now: u32): void {
         left = size;
         crc = 0xffff;
         failed = 0;
-        got = 0;
         answer(A_READY);
       }
-    } else {
-      got |= c << (have++ * 8);
-      if (have == 2) finishFrame(failed != 0 ? failed : got != crc ? E_FRAME_CRC : 0, now);
-    }
+    } else if (have == 2) finishFrame(failed != 0 ? failed : field != crc ? E_FRAME_CRC : 0, now);
   }
 }
 

@@ -156,7 +156,7 @@ const FIELDS = memory.data<u8>([
 export function writeMqttSettings(stored: bool): void {
   if (stored) return fillFields(t.MQTT_STORED, t.MQTT_STORED_LENGTH, FIELDS, changetype<usize>(mqtt));
   const shown = mqtt.copy();
-  shown.topicPrefix = topicPrefix();
-  shown.discoveryPrefix = discoveryPrefix();
+  shown.topicPrefix = topicPrefix(mqtt);
+  shown.discoveryPrefix = discoveryPrefix(mqtt);
   fillFields(t.MQTT_SETTINGS, t.MQTT_SETTINGS_LENGTH, FIELDS, changetype<usize>(shown));
 }

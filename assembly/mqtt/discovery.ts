@@ -6,7 +6,7 @@
 // value_template maps an id back to its label (docs/mqtt.md).
 import * as w from "../json/writer";
 import { fill } from "../json/template";
-import { putTopicPrefix, discoveryPrefix, deviceName } from "./config";
+import { mqtt, putTopicPrefix, discoveryPrefix, deviceName } from "./config";
 import { publishStatus, putName, STATUS_ONLINE } from "./session";
 import { host_http_port } from "../host/imports";
 import { openIds, firstId, nextId, idAt } from "../store/scene-ids";
@@ -80,7 +80,7 @@ function publish(i: i32): void {
  * goes into the writer after the payload: no string of it in the arena. */
 function publishConfig(i: i32): void {
   w.beginTopic();
-  w.raw(discoveryPrefix());
+  w.raw(discoveryPrefix(mqtt));
   w.byte(0x2f);
   putName(COMPONENTS, i);
   w.byte(0x2f);

@@ -145,7 +145,7 @@ function connectTo(host: string, port: i32, s: i32, now: u32): void {
   source = s + 1;
   phase = P_CONNECT;
   deadline = now + CONNECT_GUARD_MS;
-  const prefix = topicPrefix();
+  const prefix = topicPrefix(mqtt);
   const user = mqtt.username;
   const pass = mqtt.password;
   const p = new Packer(3 * (host.length + deviceName().length + user.length + pass.length + prefix.length) + 40)

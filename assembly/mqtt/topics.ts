@@ -2,7 +2,7 @@
 // commands turned into the same queued work as HTTP. Bad payloads are logged and ignored. Topics and
 // payloads are written straight into the JSON writer's buffer (session.ts publishUnder) and
 // commands read from the host's bytes: no string is made for either but to log a dropped command.
-import { topicPrefix, discoveryPrefix } from "./config";
+import { mqtt, topicPrefix, discoveryPrefix } from "./config";
 import { connected, publishStatus, publishUnder, putName, LEVELS, L_STATUS, L_COMMAND, L_STATE } from "./session";
 import { STATUS, STATUS_ONLINE } from "./session";
 import { Packer } from "./pack";
@@ -71,10 +71,10 @@ export function announce(subscribe: bool): void {
   if (subscribe) {
     const mark = arenaTop(); // each topic's bytes are given back after its subscribe
     for (let i = 0; i <= C_LIGHT; i++) {
-      subscribeTo(topic(topicPrefix(), L_COMMAND).name(COMMANDS, i));
+      subscribeTo(topic(topicPrefix(mqtt), L_COMMAND).name(COMMANDS, i));
       arenaBack(mark);
     }
-    subscribeTo(topic(discoveryPrefix(), L_STATUS));
+    subscribeTo(topic(discoveryPrefix(mqtt), L_STATUS));
     arenaBack(mark);
   }
   publishDiscovery();
@@ -168,12 +168,12 @@ function starts(packed: Packer, p: usize, n: u32): bool {
 export function handleMessage(p: usize, topicLen: u32, payloadLen: u32): void {
   const payload = p + topicLen;
   const word = nameIndex(WORDS, payload, payloadLen);
-  const status = topic(discoveryPrefix(), L_STATUS);
+  const status = topic(discoveryPrefix(mqtt), L_STATUS);
   if (status.length == topicLen && starts(status, p, topicLen)) {
     if (nameIndex(STATUS, payload, payloadLen) == STATUS_ONLINE) announce(false);
     return;
   }
-  const base = topic(topicPrefix(), L_COMMAND);
+  const base = topic(topicPrefix(mqtt), L_COMMAND);
   if (!starts(base, p, topicLen)) return;
   const cmd = nameIndex(COMMANDS, p + base.length, topicLen - base.length);
   if (cmd < 0) return;

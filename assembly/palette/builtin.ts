@@ -1,6 +1,6 @@
 // The eight built-in palettes, as static data: no object is built for them at start; a Palette is
 // made when one is asked for. Stops are (position << 24) | 0xRRGGBB, chosen to look like the name.
-import { Palette, foldCase } from "./palette";
+import { Palette, sameNameAt } from "./palette";
 import { names, nameEntry, nameString } from "../util/names";
 
 export const BUILTIN_COUNT = 8;
@@ -33,10 +33,7 @@ export function builtinAt(i: i32): Palette {
 export function findBuiltin(name: string): Palette | null {
   for (let i = 0; i < BUILTIN_COUNT; i++) {
     const e = nameEntry(NAMES, i);
-    const n = <i32>load<u8>(e);
-    let k = 0;
-    if (name.length == n) while (k < n && foldCase(<u32>name.charCodeAt(k)) == foldCase(<u32>load<u8>(e + 1 + k))) k++;
-    if (k == n) return builtinAt(i);
+    if (sameNameAt(name, e + 1, load<u8>(e), false)) return builtinAt(i);
   }
   return null;
 }

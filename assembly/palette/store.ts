@@ -49,8 +49,7 @@ const fileBuf = SCRATCH + PALETTE_FILE;
 function hexByte(dest: usize, b: u32): usize {
   const hi = b >> 4;
   const lo = b & 15;
-  store<u8>(dest, <u8>(hi < 10 ? 0x30 + hi : 0x57 + hi));
-  store<u8>(dest + 1, <u8>(lo < 10 ? 0x30 + lo : 0x57 + lo));
+  store<u16>(dest, (hi + (hi < 10 ? 0x30 : 0x57)) | ((lo + (lo < 10 ? 0x30 : 0x57)) << 8));
   return dest + 2;
 }
 

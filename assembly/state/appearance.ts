@@ -126,7 +126,8 @@ function quoted(s: string): string {
 
 export function applyAppearancePatch(patch: AppearancePatch): void {
   if (patch.hasBrightness) appearance.brightness = patch.brightness;
-  if (patch.hasBaseColors) for (let i = 0; i < 3; i++) appearance.baseColors[i] = patch.baseColors[i];
+  if (patch.hasBaseColors)
+    memory.copy(changetype<usize>(appearance.baseColors), changetype<usize>(patch.baseColors), 12);
   const name = patch.palette;
   if (name !== null) {
     // The palette may have been deleted since the change was validated (PATCH, then DELETE before

@@ -15,7 +15,7 @@ const CHUNK: u32 = 256;
 export let lastReadStatus: i32 = 0;
 
 /** Reads a whole value, or null (see lastReadStatus). At most `limit` bytes are accepted. */
-export function storeRead(key: string, limit: u32): Uint8Array | null {
+export function storeRead(key: string, limit: u32): Array<u8> | null {
   const k = String.UTF8.encode(key);
   let buf = heap.alloc(CHUNK);
   let size: u32 = 0;
@@ -34,7 +34,7 @@ export function storeRead(key: string, limit: u32): Uint8Array | null {
     buf = heap.realloc(buf, size + CHUNK);
   }
   lastReadStatus = 0;
-  const bytes = new Uint8Array(size);
+  const bytes = new Array<u8>(size);
   memory.copy(bytes.dataStart, buf, size);
   return bytes;
 }
