@@ -39,11 +39,8 @@ export function sendPalette(palette: Palette, slot: u8 = 0): void {
   const p = body();
   const n = min(palette.stops.length, MAX_STOPS); // 1-16 in a valid palette
   store<u8>(p, (slot << 4) | (<u8>max(n - 1, 0)));
-  for (let i = 0; i < MAX_STOPS; i++) {
-    const stop = i < n ? unchecked(palette.stops[i]) : 0;
-    store<u8>(p + 1 + i * 4, <u8>(stop >> 24));
-    putRgb(2 + i * 4, stop & 0xffffff);
-  }
+  // a stop (position << 24 | 0xRRGGBB) goes out as position, r, g, b: the u32 big-endian
+  for (let i = 0; i < MAX_STOPS; i++) store<u32>(p + 1 + (i << 2), bswap<u32>(i < n ? unchecked(palette.stops[i]) : 0));
   send(ADDR_BROADCAST, T_PALETTE);
 }
 

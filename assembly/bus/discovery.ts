@@ -23,7 +23,8 @@ let depth: i32 = 0;
 // The outstanding probe.
 let awaitParent: i32 = 0;
 let awaitSlot: i32 = 0;
-let sentAt: u32 = 0;
+/** When it was sent (static memory: a wasm global costs WAMR about 52 B of heap). */
+const sentAt = changetype<Fixed<u32>>(memory.data(4, 4));
 let tries = 0;
 let onDone: () => void = () => {};
 /** The lowest and highest firmware version the panels reported in their HELLO (GET /api/firmware/status). */
@@ -62,7 +63,7 @@ function sendProbe(now: u32): void {
     store<u16>(body(), <u16>(awaitSlot | ((tree.count + 1) << 8))); // edge, newAddr
     send(<u8>awaitParent, T_PROBE);
   }
-  sentAt = now;
+  sentAt[0] = now;
 }
 
 /** A HELLO from `index`: the awaited neighbour took its address. */
@@ -83,7 +84,7 @@ export function onEmpty(index: i32, slot: i32, now: u32): void {
 }
 
 export function discoveryTick(now: u32): void {
-  if (!running || now - sentAt < PROBE_TIMEOUT_MS) return;
+  if (!running || now - sentAt[0] < PROBE_TIMEOUT_MS) return;
   if (tries < PROBE_TRIES) {
     tries++;
     sendProbe(now);

@@ -71,11 +71,12 @@ export function crc32Update(crc: u32, ptr: usize, len: u32): u32 {
 
 // The header, gathered as it arrives: magic, bus version (reserved, firmware version), payload
 // length, CRC-32 of the payload.
-const header = memory.data(IMAGE_HEADER, 4);
+const header = memory.data(IMAGE_HEADER + 4, 4);
+/** The CRC-32 of the payload so far, after the header (static memory: no wasm global). */
+const CRC: usize = IMAGE_HEADER;
 let open = false;
 let total: u32 = 0; // the declared size: header + payload
 let seen: u32 = 0;
-let crc: u32 = 0;
 
 /** An upload is being staged (by either channel). */
 export function staging(): bool {
@@ -93,7 +94,7 @@ export function stageBegin(size: u32): bool {
   open = true;
   total = size;
   seen = 0;
-  crc = 0xffffffff;
+  store<u32>(header, 0xffffffff, CRC);
   host_store_delete(stageKey, STAGE_KEY_LENGTH);
   return true;
 }
@@ -111,7 +112,7 @@ export function stageWrite(ptr: usize, len: u32): i32 {
   }
   seen += len - skip;
   if (seen > total) return E_LENGTH;
-  crc = crc32Update(crc, ptr + skip, len - skip);
+  store<u32>(header, crc32Update(load<u32>(header, CRC), ptr + skip, len - skip), CRC);
   const rc = host_store_append(stageKey, STAGE_KEY_LENGTH, ptr, len);
   return rc == -3 ? E_FULL : rc < 0 ? E_WRITE : 0;
 }
@@ -120,7 +121,7 @@ export function stageWrite(ptr: usize, len: u32): i32 {
 export function stageFinish(): i32 {
   let rc = 0;
   if (seen < IMAGE_HEADER || seen != total) rc = E_LENGTH;
-  else if (~crc != load<u32>(header, 12)) rc = E_CRC;
+  else if (~load<u32>(header, CRC) != load<u32>(header, 12)) rc = E_CRC;
   else {
     const r = host_store_rename(stageKey, STAGE_KEY_LENGTH, imageKey, IMAGE_KEY_LENGTH);
     if (r < 0) rc = r == -3 ? E_FULL : E_WRITE;

@@ -23,9 +23,15 @@ let phase: u8 = S_SEEK;
 let have: u32 = 0;
 let field: u32 = 0; // the length, then the CRC, gathered (`have` bytes so far)
 let left: u32 = 0; // payload bytes still to come
-let crc: u32 = 0;
 let failed = 0; // an E_* outcome met inside the payload: the rest of the frame is skipped, then reported
-let lastByte: u32 = 0;
+/** The frame's CRC so far and when its last byte came, in static memory (a wasm global costs WAMR
+ * about 52 B of heap). */
+@unmanaged
+class Frame {
+  crc: u32;
+  lastByte: u32;
+}
+const frame = changetype<Frame>(memory.data(offsetof<Frame>(), 4));
 
 /** The answers: OK, READY, and ERR: before an outcome's text. */
 const ANSWERS = names("OK READY ERR:");
@@ -72,12 +78,12 @@ export function serialIdle(): bool {
 /** `len` bytes from the serial port at `ptr`. */
 export function serialReceive(ptr: usize, len: u32, now: u32): void {
   wakeUp(WAKE_FIRMWARE); // a frame may have begun: its timeout runs on ticks
-  lastByte = now;
+  frame.lastByte = now;
   let i: u32 = 0;
   while (i < len) {
     if (phase == S_PAYLOAD) {
       const n = min(left, len - i);
-      crc = crc16Update(crc, ptr + i, n);
+      frame.crc = crc16Update(frame.crc, ptr + i, n);
       if (failed == 0) failed = stageWrite(ptr + i, n);
       left -= n;
       i += n;
@@ -108,17 +114,17 @@ export function serialReceive(ptr: usize, len: u32, now: u32): void {
       } else {
         phase = S_PAYLOAD;
         left = size;
-        crc = 0xffff;
+        frame.crc = 0xffff;
         failed = 0;
         answer(A_READY);
       }
-    } else if (have == 2) finishFrame(failed != 0 ? failed : field != crc ? E_FRAME_CRC : 0, now);
+    } else if (have == 2) finishFrame(failed != 0 ? failed : field != frame.crc ? E_FRAME_CRC : 0, now);
   }
 }
 
 /** A frame that stalls is dropped. */
 export function serialTick(now: u32): void {
-  if (phase == S_SEEK || now - lastByte < TIMEOUT_MS) return;
+  if (phase == S_SEEK || now - frame.lastByte < TIMEOUT_MS) return;
   if (phase == S_SIZE) {
     phase = S_SEEK; // nothing staged yet
     have = 0;

@@ -31,15 +31,15 @@ export class MqttConfig {
   topicPrefix: string = "";
   discoveryPrefix: string = "";
 
-  /** A copy whose strings are the export's own (`mqtt`'s are kept slots, overwritten by commitMqtt). */
+  /** A copy whose strings are the export's own (`mqtt`'s are kept slots, overwritten by commitMqtt).
+   * Every field is copied: no constructor runs. */
   copy(): MqttConfig {
-    const c = new MqttConfig();
-    const to = changetype<usize>(c);
+    const to = changetype<usize>(__new(END, idof<MqttConfig>()));
     const from = changetype<usize>(this);
     memory.copy(to, from, STRINGS);
     for (let o = STRINGS; o < END; o += sizeof<usize>())
       store<usize>(to + o, changetype<usize>(cloneString(load<string>(from + o))));
-    return c;
+    return changetype<MqttConfig>(to);
   }
 }
 

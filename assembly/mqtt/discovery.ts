@@ -34,9 +34,8 @@ const ENTITIES = 5;
 const SELECT = 2;
 
 const LABEL_MAX = 40;
-// The document being written: its entity, whether the select lists the library.
+/** The entity whose config is being written. */
 let entity = 0;
-let listing = false;
 
 function put(marker: i32): void {
   if (marker == 1) putName(NAMES, entity);
@@ -45,7 +44,8 @@ function put(marker: i32): void {
   else if (marker == 4) putTopicPrefix(true);
   else if (marker == 6) w.strBody(app.controllerFirmware);
   else if (marker == 7) w.int(host_http_port());
-  else if (listing) {
+  else {
+    // the select's options (the list is empty when the library could not be listed)
     for (let at = firstId(); at >= 0; at = nextId(at)) {
       const id = idAt(at);
       if (marker == 8) {
@@ -132,9 +132,8 @@ function isSpace(c: u8): bool {
  * not grow with the library. */
 export function publishSelect(): void {
   const mark = arenaTop(); // the library's key list (about 1.7 KB) is not kept under the next configs
-  listing = openIds();
+  openIds();
   publish(SELECT);
-  listing = false;
   arenaBack(mark);
 }
 

@@ -34,6 +34,7 @@ export class Packer {
   }
 
   /** Adds `s` as UTF-8 (to the string being packed). */
+  @inline
   text(s: string): Packer {
     return this.add(changetype<usize>(s), -s.length);
   }

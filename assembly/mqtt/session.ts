@@ -9,7 +9,7 @@ import { Packer } from "./pack";
 import { names, Names, nameEntry, nameString } from "../util/names";
 import { log, LOG_INFO, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
-import { fill } from "../json/template";
+import { fillFields, V_BOOL, V_INT, V_STR } from "../json/template";
 import * as t from "../generated/text";
 import { wakeUp, WAKE_MQTT } from "../core/wake";
 import { keepSlot, keepString } from "../rt/arena";
@@ -53,16 +53,21 @@ const DEFAULT_PORT = 1883;
 
 let phase = P_OFF;
 let step = 0;
-let deadline: u32 = 0;
 let backoff: u32 = BACKOFF_MIN;
 let cached = false; // the resolved broker and port worked: retry them before resolving again
-let searched = false; // the current attempt came from discovery (not manual)
 let failedAll = false;
 let lastError = 0; // in ERRORS
 let source = 0; // in SOURCES
 /** The broker of the current or latest attempt: a DNS name outlives the export that resolved it. */
 const resolvedBroker = keepSlot(256);
-let resolvedPort = 0;
+/** The current timer's deadline and the port of the latest attempt, in static memory (a wasm global
+ * costs WAMR about 52 B of heap). */
+@unmanaged
+class Attempt {
+  deadline: u32;
+  port: i32;
+}
+const attempt = changetype<Attempt>(memory.data(offsetof<Attempt>(), 4));
 
 export function connected(): bool {
   return phase == P_UP;
@@ -92,7 +97,7 @@ export function restartSession(): void {
   failedAll = false;
   backoff = BACKOFF_MIN;
   keepString(resolvedBroker, "");
-  resolvedPort = 0;
+  attempt.port = 0;
   source = 0;
   lastError = 0;
   phase = mqtt.enabled ? P_START : P_OFF;
@@ -124,10 +129,9 @@ function runStep(now: u32): void {
     cached = false;
     return wait(now);
   }
-  searched = s != S_MANUAL;
   if (s == S_MDNS) {
     phase = P_BROWSE;
-    deadline = now + BROWSE_MS + 1000;
+    attempt.deadline = now + BROWSE_MS + 1000;
     const service = new Packer(10).name(SERVICE, 0);
     host_mdns_browse(service.start, service.length, BROWSE_MS);
     return;
@@ -141,10 +145,10 @@ const SERVICE = names("_mqtt._tcp");
 /** Connects to `host`, found by step `s`: the record of host_mqtt_connect (docs/host-abi.md). */
 function connectTo(host: string, port: i32, s: i32, now: u32): void {
   keepString(resolvedBroker, host);
-  resolvedPort = port;
+  attempt.port = port;
   source = s + 1;
   phase = P_CONNECT;
-  deadline = now + CONNECT_GUARD_MS;
+  attempt.deadline = now + CONNECT_GUARD_MS;
   const prefix = topicPrefix(mqtt);
   const user = mqtt.username;
   const pass = mqtt.password;
@@ -166,7 +170,7 @@ function connectTo(host: string, port: i32, s: i32, now: u32): void {
 
 function wait(now: u32): void {
   phase = P_WAIT;
-  deadline = now + backoff;
+  attempt.deadline = now + backoff;
   log(LOG_INFO, "mqtt: next attempt in " + backoff.toString() + " ms");
   backoff = min(backoff * 2, BACKOFF_MAX);
 }
@@ -176,9 +180,9 @@ export function sessionTick(now: u32): void {
   if (phase == P_START) {
     step = 0;
     failedAll = false;
-    if (cached) connectTo(resolvedBroker, resolvedPort, source - 1, now);
+    if (cached) connectTo(resolvedBroker, attempt.port, source - 1, now);
     else runStep(now);
-  } else if ((phase == P_WAIT || phase == P_BROWSE || phase == P_CONNECT) && <i32>(now - deadline) >= 0) {
+  } else if ((phase == P_WAIT || phase == P_BROWSE || phase == P_CONNECT) && <i32>(now - attempt.deadline) >= 0) {
     if (phase == P_WAIT) phase = P_START;
     else if (phase == P_BROWSE) nextStep(now);
     else {
@@ -260,26 +264,36 @@ export function publishStatus(word: i32): void {
   publishUnder(L_STATUS);
 }
 
-/** Writes name `i` of `list` as a JSON string. */
-function putString(list: Names, i: i32): void {
-  const e = nameEntry(list, i);
-  w.strBytes(e + 1, load<u8>(e));
+/** The runtime fields of GET /api/mqtt, marker by marker (json/template.ts fillFields). */
+class Runtime {
+  connected: bool = false;
+  state: string = "";
+  broker: string = "";
+  port: i32 = 0;
+  source: string = "";
+  error: string = "";
 }
-
-function putRuntime(marker: i32): void {
-  if (marker == 1) w.boolean(phase == P_UP);
-  else if (marker == 2) {
-    let state = 0; // idle
-    if (phase != P_OFF && mqtt.broker.length == 0)
-      state = failedAll ? 1 : phase == P_UP || (cached && searched) ? 2 : 3;
-    putString(STATES, state);
-  } else if (marker == 3) w.str(resolvedBroker);
-  else if (marker == 4) w.int(resolvedPort);
-  else if (marker == 5) putString(SOURCES, source);
-  else putString(ERRORS, lastError);
-}
+// prettier-ignore
+const FIELDS = memory.data<u8>([
+  V_BOOL, <u8>offsetof<Runtime>("connected"),
+  V_STR, <u8>offsetof<Runtime>("state"),
+  V_STR, <u8>offsetof<Runtime>("broker"),
+  V_INT, <u8>offsetof<Runtime>("port"),
+  V_STR, <u8>offsetof<Runtime>("source"),
+  V_STR, <u8>offsetof<Runtime>("error"),
+]);
 
 /** The runtime fields of GET /api/mqtt, and the closing brace. */
 export function writeRuntime(): void {
-  fill(t.MQTT_RUNTIME, t.MQTT_RUNTIME_LENGTH, putRuntime);
+  const r = changetype<Runtime>(__new(offsetof<Runtime>(), idof<Runtime>())); // every field set below
+  r.connected = phase == P_UP;
+  // idle with a broker given; without one every candidate was searched for: done once one connected
+  let state = 0;
+  if (phase != P_OFF && mqtt.broker.length == 0) state = failedAll ? 1 : phase == P_UP || cached ? 2 : 3;
+  r.state = nameString(STATES, state);
+  r.broker = resolvedBroker;
+  r.port = attempt.port;
+  r.source = nameString(SOURCES, source);
+  r.error = nameString(ERRORS, lastError);
+  fillFields(t.MQTT_RUNTIME, t.MQTT_RUNTIME_LENGTH, FIELDS, changetype<usize>(r));
 }

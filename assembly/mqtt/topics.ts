@@ -49,11 +49,16 @@ const sent = changetype<Fixed<i32>>(memory.data(4 * STATE_COUNT, 4));
 /** The scene id last published, "" for none (a scene id outlives the export: rt/arena.ts). */
 const sentScene = keepSlot(32);
 // The last brightness above 0: Home Assistant's light turned on at brightness 0 comes back to it.
-let litBrightness: u32 = 255;
-let sentLibrary: u32 = 0;
-// The app state version last published: an idle tick then costs three comparisons.
-let sentVersion: u32 = 0;
-let fresh = false;
+// The library and app state versions last published: an idle tick then costs three comparisons.
+// The last brightness above 0 (Home Assistant's light turned on at brightness 0 comes back to it).
+// In static memory: a wasm global costs WAMR about 52 B of heap.
+@unmanaged
+class Last {
+  version: u32;
+  library: u32;
+  litBrightness: u32;
+}
+const last = changetype<Last>(memory.data<u32>([0, 0, 255]));
 
 /** The prefixes are about to change: empties every retained config, state and the status under the
  * current ones, so nothing stale stays on the broker. */
@@ -70,17 +75,17 @@ export function clearRetained(): void {
 export function announce(subscribe: bool): void {
   if (subscribe) {
     const mark = arenaTop(); // each topic's bytes are given back after its subscribe
-    for (let i = 0; i <= C_LIGHT; i++) {
-      subscribeTo(topic(topicPrefix(mqtt), L_COMMAND).name(COMMANDS, i));
+    for (let i = 0; i <= C_LIGHT + 1; i++) {
+      // the commands, then Home Assistant's status
+      const t =
+        i <= C_LIGHT ? topic(topicPrefix(mqtt), L_COMMAND).name(COMMANDS, i) : topic(discoveryPrefix(mqtt), L_STATUS);
+      host_mqtt_subscribe(t.start, t.length);
       arenaBack(mark);
     }
-    subscribeTo(topic(discoveryPrefix(mqtt), L_STATUS));
-    arenaBack(mark);
   }
   publishDiscovery();
-  sentLibrary = libraryVersion;
+  last.library = libraryVersion;
   memory.fill(changetype<usize>(sent), 0xff, 4 * STATE_COUNT);
-  fresh = false;
   publishStates();
 }
 
@@ -89,18 +94,14 @@ function topic(prefix: string, level: i32): Packer {
   return new Packer(3 * prefix.length + 24).text(prefix).name(LEVELS, level);
 }
 
-function subscribeTo(p: Packer): void {
-  host_mqtt_subscribe(p.start, p.length);
-}
-
 /** Publishes the states that changed since the last call (every tick while connected). */
 export function publishStates(): void {
   if (!connected()) return;
   const brightness = <i32>appearance.brightness;
-  if (fresh && appVersion == sentVersion && brightness == sent[S_BRIGHTNESS] && libraryVersion == sentLibrary) return;
-  fresh = true;
-  sentVersion = appVersion;
-  if (brightness > 0) litBrightness = <u32>brightness;
+  // (after announce, every sent value is -1: brightness differs)
+  if (appVersion == last.version && brightness == sent[S_BRIGHTNESS] && libraryVersion == last.library) return;
+  last.version = appVersion;
+  if (brightness > 0) last.litBrightness = <u32>brightness;
   const on: i32 = app.isOn ? 1 : 0;
   const scene = app.playing && app.lastPlayedSceneIsStored ? app.lastPlayedSceneId : "";
   now[0] = on;
@@ -125,8 +126,8 @@ export function publishStates(): void {
     } else putName(WORDS, <i32>kind + v);
     publishUnder(L_STATE, STATES, i);
   }
-  if (libraryVersion != sentLibrary) {
-    sentLibrary = libraryVersion;
+  if (libraryVersion != last.library) {
+    last.library = libraryVersion;
     publishSelect();
   }
 }
@@ -188,7 +189,7 @@ export function handleMessage(p: usize, topicLen: u32, payloadLen: u32): void {
     if (cmd == C_LIGHT && a == 1 && appearance.brightness == 0) {
       if (queueLength() > QUEUE_SIZE - 2) return ignored(p, topicLen, payloadLen, "work queue full");
       enqueue(W_POWER, 1, 1);
-      brightness(litBrightness);
+      brightness(last.litBrightness);
       return;
     }
   } else if (cmd == C_BRIGHTNESS) {

@@ -102,7 +102,8 @@ function readAt(key: usize, keyLen: u32): i32 {
     fail("$", "larger than " + FILE_CAP.toString() + " bytes");
     return P_CORRUPT;
   }
-  if (!readFile(<u32>n)) {
+  openMemory(fileBuf, <u32>n); // checked as it streams from the buffer
+  if (!validatePalette(value())) {
     if (broken) {
       resetErrors();
       fail("$", "not valid JSON");
@@ -121,12 +122,6 @@ function sameKey(a: usize, n: u32, b: usize, m: u32): bool {
   if (n != m) return false;
   for (let i: u32 = 0; i < n; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
   return true;
-}
-
-/** Validates the palette file of `n` bytes read into fileBuf, as it streams from there. */
-function readFile(n: u32): bool {
-  openMemory(fileBuf, n);
-  return validatePalette(value());
 }
 
 /** Reads the stored palette with this name (any casing); see readAt. */
@@ -189,7 +184,8 @@ function migrateCurrent(): bool {
   const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
   if (n <= 0 || <u32>n > FILE_CAP) return false;
   resetErrors();
-  if (!readFile(<u32>n)) return false;
+  openMemory(fileBuf, <u32>n);
+  if (!validatePalette(value())) return false;
   const k = keyFromName(paletteName(), checkBuf);
   const old = keyFromName(paletteName(), keyBuf, true);
   if (k == 0 || sameKey(checkBuf, k, key, keyLen)) return false; // its key already
