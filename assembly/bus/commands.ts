@@ -29,7 +29,7 @@ export function sendBrightness(level: u32): void {
 }
 
 export function sendBaseColors(base: StaticArray<u32>): void {
-  for (let i = 0; i < 3; i++) putRgb(i * 3, base[i]);
+  for (let i = 0; i < 3; i++) putRgb(i * 3, unchecked(base[i]));
   send(ADDR_BROADCAST, T_BASE_COLORS);
 }
 
@@ -39,11 +39,8 @@ export function sendPalette(palette: Palette, slot: u8 = 0): void {
   const p = body();
   const n = min(palette.stops.length, MAX_STOPS); // 1-16 in a valid palette
   store<u8>(p, (slot << 4) | (<u8>max(n - 1, 0)));
-  for (let i = 0; i < MAX_STOPS; i++) {
-    const stop = i < n ? palette.stops[i] : 0;
-    store<u8>(p + 1 + i * 4, <u8>(stop >> 24));
-    putRgb(2 + i * 4, stop & 0xffffff);
-  }
+  // a stop (position << 24 | 0xRRGGBB) goes out as position, r, g, b: the u32 big-endian
+  for (let i = 0; i < MAX_STOPS; i++) store<u32>(p + 1 + (i << 2), bswap<u32>(i < n ? unchecked(palette.stops[i]) : 0));
   send(ADDR_BROADCAST, T_PALETTE);
 }
 
@@ -54,14 +51,12 @@ export function sendBackground(rgb: u32): void {
 
 /** mode 1 starts the prepared animations of `group`, 0 stops and clears them; group 0 means all. */
 export function sendAnimStart(group: u8, mode: u8): void {
-  store<u8>(body(), group);
-  store<u8>(body(), mode, 1);
+  store<u16>(body(), (<u16>group) | ((<u16>mode) << 8));
   send(ADDR_BROADCAST, T_ANIM_START);
 }
 
 /** The reactive trigger: every REACTIVE animation of `group` jumps to `value`. */
 export function sendAnimControl(group: u8, value: u8): void {
-  store<u8>(body(), group);
-  store<u8>(body(), value, 1);
+  store<u16>(body(), (<u16>group) | ((<u16>value) << 8));
   send(ADDR_BROADCAST, T_ANIM_CONTROL);
 }

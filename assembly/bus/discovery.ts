@@ -23,7 +23,8 @@ let depth: i32 = 0;
 // The outstanding probe.
 let awaitParent: i32 = 0;
 let awaitSlot: i32 = 0;
-let sentAt: u32 = 0;
+/** When it was sent (static memory: a wasm global costs WAMR about 52 B of heap). */
+const sentAt = changetype<Fixed<u32>>(memory.data(4, 4));
 let tries = 0;
 let onDone: () => void = () => {};
 /** The lowest and highest firmware version the panels reported in their HELLO (GET /api/firmware/status). */
@@ -56,15 +57,13 @@ export function rediscover(now: u32): void {
 /** Sends the outstanding probe: ASSIGN to the controller's neighbour, or PROBE of a panel's slot. */
 function sendProbe(now: u32): void {
   if (awaitParent == 0) {
-    store<u8>(body(), 1);
-    store<u8>(body(), 0, 1);
+    store<u16>(body(), 1); // newAddr 1, parentEdge 0
     send(ADDR_LINK, T_ASSIGN);
   } else {
-    store<u8>(body(), <u8>awaitSlot);
-    store<u8>(body(), <u8>(tree.count + 1), 1);
+    store<u16>(body(), <u16>(awaitSlot | ((tree.count + 1) << 8))); // edge, newAddr
     send(<u8>awaitParent, T_PROBE);
   }
-  sentAt = now;
+  sentAt[0] = now;
 }
 
 /** A HELLO from `index`: the awaited neighbour took its address. */
@@ -85,7 +84,7 @@ export function onEmpty(index: i32, slot: i32, now: u32): void {
 }
 
 export function discoveryTick(now: u32): void {
-  if (!running || now - sentAt < PROBE_TIMEOUT_MS) return;
+  if (!running || now - sentAt[0] < PROBE_TIMEOUT_MS) return;
   if (tries < PROBE_TRIES) {
     tries++;
     sendProbe(now);

@@ -25,7 +25,8 @@ const waiterCount = changetype<Fixed<u32>>(memory.data(4 * WAITER_SLOTS, 4));
 let waiters = 0;
 let httpWaiters = 0;
 let active = false;
-let startedAt: u32 = 0;
+/** When the query went out (static memory: a wasm global costs WAMR about 52 B of heap). */
+const startedAt = changetype<Fixed<u32>>(memory.data(4, 4));
 let answered = 0;
 let onComplete: (id: u32, isWs: bool) => void = (id: u32, isWs: bool) => {};
 
@@ -49,9 +50,9 @@ export function requestStates(id: u32, isWs: bool, now: u32): bool {
   if (!active) {
     active = true;
     wakeUp(WAKE_QUERY);
-    startedAt = now;
+    startedAt[0] = now;
     answered = 0;
-    for (let i = 0; i <= MAX_PANELS; i++) replied[i] = false;
+    memory.fill(changetype<usize>(replied), 0, MAX_PANELS + 1);
     send(ADDR_BROADCAST, T_QUERY);
   }
   if (answered >= tree.count) complete();
@@ -68,7 +69,7 @@ export function onState(index: i32, on: bool, rgb: u32): void {
 }
 
 export function queryTick(now: u32): void {
-  if (active && now - startedAt >= QUERY_TIMEOUT_MS) complete();
+  if (active && now - startedAt[0] >= QUERY_TIMEOUT_MS) complete();
 }
 
 function complete(): void {

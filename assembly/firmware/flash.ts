@@ -62,20 +62,28 @@ const X_GONE = 5; // rediscovery found fewer panels
 export let state: u8 = F_IDLE;
 export let panel: i32 = 0;
 export let total: i32 = 0;
-let size: u32 = 0; // bytes of the image (header included)
 let pages: u32 = 0;
 let base: u32 = 0; // the oldest unacknowledged page
 let next: u32 = 0; // the next page to send
 let leaving = false; // verifying: LEAVE sent
 let tries = 0;
 let due = false; // the next step is to be sent (at the next tick)
-let sentAt: u32 = 0;
-let timeout: u32 = 0;
-let restartAt: u32 = 0;
 let restarting = false;
 export let errorKind = 0;
-export let errorStep: u8 = 0;
 export let errorPage: i32 = -1;
+
+/** The flash's fields read a few times each, in static memory (a wasm global costs WAMR about 52 B of
+ * heap): the image's size in bytes (header included), when the last step was sent, the answer
+ * timeout of the current panel, when the restart began, the step that failed. */
+@unmanaged
+class Run {
+  size: u32;
+  sentAt: u32;
+  timeout: u32;
+  restartAt: u32;
+  errorStep: u8;
+}
+const run = changetype<Run>(memory.data(offsetof<Run>(), 4));
 
 const page = rx + 512; // scratch past the BOOT_ACK being handled (core/rx.ts)
 
@@ -101,7 +109,7 @@ export function flashIdle(): bool {
 export function flashStart(bytes: u32, now: u32): void {
   wakeUp(WAKE_FIRMWARE);
   stopPlayback();
-  size = bytes;
+  run.size = bytes;
   pages = (bytes + BOOT_PAGE - 1) / BOOT_PAGE;
   total = tree.count;
   errorKind = 0;
@@ -114,7 +122,7 @@ export function flashStart(bytes: u32, now: u32): void {
     return;
   }
   setBusLocked(true);
-  sentAt = now;
+  run.sentAt = now;
   nextPanel(now);
 }
 
@@ -127,12 +135,12 @@ function nextPanel(now: u32): void {
     setBusLocked(false);
     send(ADDR_BROADCAST, T_BOOT_RESTART);
     restarting = true;
-    restartAt = now;
+    run.restartAt = now;
     return;
   }
   let depth: u32 = 0;
   for (let p = panel; p > 0; p = <i32>tree.parent[p]) depth++;
-  timeout = TIMEOUT_BASE_MS + TIMEOUT_HOP_MS * depth;
+  run.timeout = TIMEOUT_BASE_MS + TIMEOUT_HOP_MS * depth;
   state = F_CONNECTING;
   tries = 0;
   due = true;
@@ -140,9 +148,9 @@ function nextPanel(now: u32): void {
 
 /** Sends what the step calls for: ENTER, the window's pages, or LEAVE. */
 function sendStep(now: u32): void {
-  sentAt = now;
+  run.sentAt = now;
   if (state == F_CONNECTING) {
-    store<u32>(body(), size);
+    store<u32>(body(), run.size);
     send(<u8>panel, T_BOOT_ENTER);
   } else if (leaving) send(<u8>panel, T_BOOT_LEAVE);
   else fill();
@@ -152,7 +160,7 @@ function sendStep(now: u32): void {
 function fill(): void {
   while (next < pages && next < base + WINDOW) {
     const off = next * BOOT_PAGE;
-    const want = min(BOOT_PAGE, size - off);
+    const want = min(BOOT_PAGE, run.size - off);
     const b = body();
     store<u16>(b, <u16>next);
     if (state == F_FLASHING) {
@@ -173,7 +181,7 @@ function fill(): void {
 
 function fail(kind: i32, p: i32): void {
   errorKind = kind;
-  errorStep = state;
+  run.errorStep = state;
   errorPage = p;
   state = F_ERROR;
   setBusLocked(false);
@@ -203,7 +211,7 @@ export function onBootAck(from: i32, op: u8, p: u32, status: u8, crc: u32, now: 
   let good = status == BOOT_OK;
   if (good && !writing) {
     const off = p * BOOT_PAGE;
-    const want = min(BOOT_PAGE, size - off);
+    const want = min(BOOT_PAGE, run.size - off);
     if (readImage(off, page, want) != <i32>want) return fail(X_STORE, <i32>p);
     good = crc16(page, want) == crc;
   }
@@ -227,19 +235,19 @@ export function onBootAck(from: i32, op: u8, p: u32, status: u8, crc: u32, now: 
 /** Timers: an unanswered step is sent again, TRIES times in all; after the flash, the rediscovery. */
 export function flashTick(now: u32): void {
   if (restarting) {
-    if (now - restartAt < RESTART_MS) return;
+    if (now - run.restartAt < RESTART_MS) return;
     restarting = false;
     rediscover(now);
     return;
   }
   if (!flashBusy()) return;
   if (due) {
-    if (now - sentAt < PACE_MS) return;
+    if (now - run.sentAt < PACE_MS) return;
     due = false;
     sendStep(now);
     return;
   }
-  if (now - sentAt < timeout) return;
+  if (now - run.sentAt < run.timeout) return;
   if (++tries >= TRIES) return fail(X_SILENT, state == F_CONNECTING || leaving ? -1 : <i32>base);
   next = base;
   sendStep(now);
@@ -249,26 +257,11 @@ export function flashTick(now: u32): void {
 export function flashRediscovered(): void {
   if (state == F_DONE && tree.count < total) {
     panel = tree.count + 1;
-    errorStep = F_DONE;
+    run.errorStep = F_DONE;
     errorKind = X_GONE;
     errorPage = -1;
     state = F_ERROR;
   }
-}
-
-/** @message-returns: its texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
-function failureText(kind: i32): string {
-  switch (kind) {
-    case X_SILENT:
-      return "no answer";
-    case X_REFUSED:
-      return "refused";
-    case X_DIFFERS:
-      return "differs on read-back";
-    case X_STORE:
-      return "image unreadable";
-  }
-  return "lost at restart";
 }
 
 /** Writes the error field: the panel, what failed, and the step. */
@@ -281,8 +274,13 @@ export function writeError(): void {
     w.int(errorPage);
     w.byte(0x20);
   }
-  w.strBody(failureText(errorKind));
+  // what failed (a literal raw() is written from the UTF-8 message table)
+  if (errorKind == X_SILENT) w.raw("no answer");
+  else if (errorKind == X_REFUSED) w.raw("refused");
+  else if (errorKind == X_DIFFERS) w.raw("differs on read-back");
+  else if (errorKind == X_STORE) w.raw("image unreadable");
+  else w.raw("lost at restart");
   w.raw(" (");
-  w.strBody(stateName(errorStep));
+  w.strBody(stateName(run.errorStep));
   w.raw(')"');
 }

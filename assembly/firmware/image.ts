@@ -69,15 +69,14 @@ export function crc32Update(crc: u32, ptr: usize, len: u32): u32 {
   return crc;
 }
 
-// The header's four words, gathered as they arrive (wasm globals: nothing in linear memory).
-let h0: u32 = 0; // magic
-let h1: u32 = 0; // bus version, reserved, firmware version
-let h2: u32 = 0; // payload length
-let h3: u32 = 0; // CRC-32 of the payload
+// The header, gathered as it arrives: magic, bus version (reserved, firmware version), payload
+// length, CRC-32 of the payload.
+const header = memory.data(IMAGE_HEADER + 4, 4);
+/** The CRC-32 of the payload so far, after the header (static memory: no wasm global). */
+const CRC: usize = IMAGE_HEADER;
 let open = false;
 let total: u32 = 0; // the declared size: header + payload
 let seen: u32 = 0;
-let crc: u32 = 0;
 
 /** An upload is being staged (by either channel). */
 export function staging(): bool {
@@ -95,8 +94,7 @@ export function stageBegin(size: u32): bool {
   open = true;
   total = size;
   seen = 0;
-  h0 = h1 = h2 = h3 = 0;
-  crc = 0xffffffff;
+  store<u32>(header, 0xffffffff, CRC);
   host_store_delete(stageKey, STAGE_KEY_LENGTH);
   return true;
 }
@@ -104,24 +102,17 @@ export function stageBegin(size: u32): bool {
 /** The next `len` bytes: checked and appended. Returns 0 or an E_* outcome (then call stageAbort). */
 export function stageWrite(ptr: usize, len: u32): i32 {
   let skip: u32 = 0;
-  while (seen < IMAGE_HEADER && skip < len) {
-    const b = (<u32>load<u8>(ptr + skip++)) << ((seen & 3) * 8);
-    const word = seen++ >> 2;
-    if (word == 0) h0 |= b;
-    else if (word == 1) h1 |= b;
-    else if (word == 2) h2 |= b;
-    else h3 |= b;
-  }
+  while (seen < IMAGE_HEADER && skip < len) store<u8>(header + seen++, load<u8>(ptr + skip++));
   if (seen == IMAGE_HEADER && skip > 0) {
-    if (h0 != IMAGE_MAGIC) return E_MAGIC;
-    if ((h1 & 0xff) != BUS_VERSION) return E_BUS;
-    const payload = h2;
+    if (load<u32>(header) != IMAGE_MAGIC) return E_MAGIC;
+    if (load<u8>(header, 4) != BUS_VERSION) return E_BUS;
+    const payload = load<u32>(header, 8);
     if (payload > IMAGE_MAX) return E_TOO_LARGE;
     if (total != IMAGE_HEADER + payload) return E_LENGTH;
   }
   seen += len - skip;
   if (seen > total) return E_LENGTH;
-  crc = crc32Update(crc, ptr + skip, len - skip);
+  store<u32>(header, crc32Update(load<u32>(header, CRC), ptr + skip, len - skip), CRC);
   const rc = host_store_append(stageKey, STAGE_KEY_LENGTH, ptr, len);
   return rc == -3 ? E_FULL : rc < 0 ? E_WRITE : 0;
 }
@@ -130,7 +121,7 @@ export function stageWrite(ptr: usize, len: u32): i32 {
 export function stageFinish(): i32 {
   let rc = 0;
   if (seen < IMAGE_HEADER || seen != total) rc = E_LENGTH;
-  else if (~crc != h3) rc = E_CRC;
+  else if (~load<u32>(header, CRC) != load<u32>(header, 12)) rc = E_CRC;
   else {
     const r = host_store_rename(stageKey, STAGE_KEY_LENGTH, imageKey, IMAGE_KEY_LENGTH);
     if (r < 0) rc = r == -3 ? E_FULL : E_WRITE;

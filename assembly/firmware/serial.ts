@@ -10,6 +10,7 @@ import { stageBegin, stageWrite, stageFinish, stageAbort, stagedSize, errorMessa
 import { IMAGE_HEADER, IMAGE_MAX, E_TOO_LARGE, E_LENGTH, E_BUSY, E_FRAME_CRC, E_TIMEOUT } from "./image";
 import { flashBusy, flashStart } from "./flash";
 import { body } from "../bus/send";
+import { names, nameEntry } from "../util/names";
 
 const MAGIC: u32 = 0x57465354; // "TSFW" as a little-endian u32
 const TIMEOUT_MS: u32 = 3000;
@@ -20,22 +21,40 @@ const S_PAYLOAD: u8 = 2;
 const S_CRC: u8 = 3;
 let phase: u8 = S_SEEK;
 let have: u32 = 0;
-let size: u32 = 0;
+let field: u32 = 0; // the length, then the CRC, gathered (`have` bytes so far)
 let left: u32 = 0; // payload bytes still to come
-let crc: u32 = 0;
-let got: u32 = 0; // the frame's CRC field, gathered
 let failed = 0; // an E_* outcome met inside the payload: the rest of the frame is skipped, then reported
-let lastByte: u32 = 0;
+/** The frame's CRC so far and when its last byte came, in static memory (a wasm global costs WAMR
+ * about 52 B of heap). */
+@unmanaged
+class Frame {
+  crc: u32;
+  lastByte: u32;
+}
+const frame = changetype<Frame>(memory.data(offsetof<Frame>(), 4));
 
-function answer(text: string): void {
+/** The answers: OK, READY, and ERR: before an outcome's text. */
+const ANSWERS = names("OK READY ERR:");
+const A_OK = 0;
+const A_READY = 1;
+const A_ERROR = 2;
+
+/** Answers the line ANSWERS `a`, then for an error the text of outcome `code`. */
+function answer(a: i32, code: i32 = 0): void {
   const line = body(); // the bus packet's room: free between sends (bus/send.ts)
-  const n = String.UTF8.encodeUnsafe(changetype<usize>(text), text.length, line);
+  const e = nameEntry(ANSWERS, a);
+  let n = <usize>load<u8>(e);
+  memory.copy(line, e + 1, n);
+  if (code != 0) {
+    const text = errorMessage(code);
+    n += String.UTF8.encodeUnsafe(changetype<usize>(text), text.length, line + n);
+  }
   store<u8>(line + n, 0x0a);
   host_serial_write(line, <u32>n + 1);
 }
 
 function answerError(code: i32): void {
-  answer("ERR:" + errorMessage(code));
+  answer(A_ERROR, code);
 }
 
 function finishFrame(code: i32, now: u32): void {
@@ -47,7 +66,7 @@ function finishFrame(code: i32, now: u32): void {
     answerError(code);
     return;
   }
-  answer("OK");
+  answer(A_OK);
   flashStart(stagedSize(), now);
 }
 
@@ -59,12 +78,12 @@ export function serialIdle(): bool {
 /** `len` bytes from the serial port at `ptr`. */
 export function serialReceive(ptr: usize, len: u32, now: u32): void {
   wakeUp(WAKE_FIRMWARE); // a frame may have begun: its timeout runs on ticks
-  lastByte = now;
+  frame.lastByte = now;
   let i: u32 = 0;
   while (i < len) {
     if (phase == S_PAYLOAD) {
       const n = min(left, len - i);
-      crc = crc16Update(crc, ptr + i, n);
+      frame.crc = crc16Update(frame.crc, ptr + i, n);
       if (failed == 0) failed = stageWrite(ptr + i, n);
       left -= n;
       i += n;
@@ -77,12 +96,15 @@ export function serialReceive(ptr: usize, len: u32, now: u32): void {
       else have = c == (MAGIC & 0xff) ? 1 : 0;
       if (have == 4) {
         phase = S_SIZE;
-        have = size = 0;
+        have = field = 0;
       }
-    } else if (phase == S_SIZE) {
-      size |= c << (have++ * 8);
+      continue;
+    }
+    field |= c << (have++ * 8);
+    if (phase == S_SIZE) {
       if (have < 4) continue;
-      have = 0;
+      const size = field;
+      have = field = 0;
       if (size < IMAGE_HEADER || size > IMAGE_HEADER + IMAGE_MAX) {
         phase = S_SEEK;
         answerError(size < IMAGE_HEADER ? E_LENGTH : E_TOO_LARGE);
@@ -92,21 +114,17 @@ export function serialReceive(ptr: usize, len: u32, now: u32): void {
       } else {
         phase = S_PAYLOAD;
         left = size;
-        crc = 0xffff;
+        frame.crc = 0xffff;
         failed = 0;
-        got = 0;
-        answer("READY");
+        answer(A_READY);
       }
-    } else {
-      got |= c << (have++ * 8);
-      if (have == 2) finishFrame(failed != 0 ? failed : got != crc ? E_FRAME_CRC : 0, now);
-    }
+    } else if (have == 2) finishFrame(failed != 0 ? failed : field != frame.crc ? E_FRAME_CRC : 0, now);
   }
 }
 
 /** A frame that stalls is dropped. */
 export function serialTick(now: u32): void {
-  if (phase == S_SEEK || now - lastByte < TIMEOUT_MS) return;
+  if (phase == S_SEEK || now - frame.lastByte < TIMEOUT_MS) return;
   if (phase == S_SIZE) {
     phase = S_SEEK; // nothing staged yet
     have = 0;

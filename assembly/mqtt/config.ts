@@ -1,12 +1,14 @@
 // MQTT settings (GET/PATCH /api/mqtt, the setup form). Persisted under "mqtt" in the API's JSON
 // shape plus the password, and read back through the same validation. An empty topicPrefix or
-// discoveryPrefix means the default (`tessera/<hostname>`, `homeassistant`).
-import { names } from "../util/names";
+// discoveryPrefix means the default (`tessera/<hostname>`, `homeassistant`). The document is tables:
+// its keys and checks (json/fields.ts) in, its fields (json/template.ts fillFields) out.
+import { names, nameString } from "../util/names";
 import { fail } from "../json/validate";
 import { checkFields, skipOwn, present, F_BOOL, F_INT, F_TEXT, F_TOPIC } from "../json/fields";
 import * as w from "../json/writer";
-import { fill } from "../json/template";
+import { fillFields, V_BOOL, V_INT, V_STR } from "../json/template";
 import * as t from "../generated/text";
+import { putName } from "./session";
 import { keepSlot, keepString, cloneString } from "../rt/arena";
 
 export const MQTT_KEY = "mqtt";
@@ -14,42 +16,52 @@ export const MODE_MANUAL: i32 = 0;
 export const MODE_AUTO: i32 = 1;
 export const MODE_MDNS: i32 = 2;
 export const MODE_HOSTS: i32 = 3;
-export const DEFAULT_DISCOVERY_PREFIX = "homeassistant";
+/** The default topic prefix's start (then the hostname) and the default discovery prefix. */
+const DEFAULTS = names("tessera/ homeassistant");
 const MAX_TEXT: u16 = 64;
 
+/** The settings. The strings come last (STRINGS on): copy and commit walk them by offset. */
 export class MqttConfig {
   enabled: bool = false;
   brokerDiscovery: i32 = MODE_AUTO;
-  broker: string = "";
   port: i32 = 1883;
+  broker: string = "";
   username: string = "";
   password: string = "";
   topicPrefix: string = "";
   discoveryPrefix: string = "";
 
+  /** A copy whose strings are the export's own (`mqtt`'s are kept slots, overwritten by commitMqtt).
+   * Every field is copied: no constructor runs. */
   copy(): MqttConfig {
-    const c = new MqttConfig();
-    c.enabled = this.enabled;
-    c.brokerDiscovery = this.brokerDiscovery;
-    c.broker = cloneString(this.broker); // `mqtt`'s strings are kept slots, overwritten by commitMqtt
-    c.port = this.port;
-    c.username = cloneString(this.username);
-    c.password = cloneString(this.password);
-    c.topicPrefix = cloneString(this.topicPrefix);
-    c.discoveryPrefix = cloneString(this.discoveryPrefix);
-    return c;
+    const to = changetype<usize>(__new(END, idof<MqttConfig>()));
+    const from = changetype<usize>(this);
+    memory.copy(to, from, STRINGS);
+    for (let o = STRINGS; o < END; o += sizeof<usize>())
+      store<usize>(to + o, changetype<usize>(cloneString(load<string>(from + o))));
+    return changetype<MqttConfig>(to);
   }
 }
 
-export const mqtt = new MqttConfig();
-// the settings outlive every export: their strings live in slots allocated at start-up (rt/arena.ts)
-const kept = [keepSlot(MAX_TEXT), keepSlot(MAX_TEXT), keepSlot(MAX_TEXT), keepSlot(MAX_TEXT), keepSlot(MAX_TEXT)];
-let hostname = "";
+const STRINGS = offsetof<MqttConfig>("broker");
+const END = offsetof<MqttConfig>();
 
-const hostnameKept = keepSlot(64); // core_init's memory is given back (rt/arena.ts)
+/** The settings in force. They outlive every export: their strings are slots allocated at start-up
+ * (rt/arena.ts), which commitMqtt fills in place. */
+export const mqtt = keptSettings();
+
+function keptSettings(): MqttConfig {
+  const c = new MqttConfig();
+  for (let o = STRINGS; o < END; o += sizeof<usize>())
+    store<usize>(changetype<usize>(c) + o, changetype<usize>(keepSlot(MAX_TEXT)));
+  return c;
+}
+
+/** The hostname (host_mdns_hostname), kept from core_init, whose memory is given back. */
+const hostname = keepSlot(64);
 
 export function setHostname(name: string): void {
-  hostname = keepString(hostnameKept, name);
+  keepString(hostname, name);
 }
 
 export function deviceName(): string {
@@ -57,24 +69,28 @@ export function deviceName(): string {
 }
 
 export function topicPrefix(c: MqttConfig = mqtt): string {
-  return c.topicPrefix.length > 0 ? c.topicPrefix : "tessera/" + hostname;
+  return c.topicPrefix.length > 0 ? c.topicPrefix : nameString(DEFAULTS, 0) + hostname;
 }
 
-/** topicPrefix() as a JSON string's body, without making the string (a discovery config names it
- * several times, and each made string would stay until the connect's export returns). */
-export function putTopicPrefix(): void {
-  if (mqtt.topicPrefix.length > 0) w.strBody(mqtt.topicPrefix);
-  else {
-    w.raw("tessera/");
-    w.strBody(hostname);
+/** topicPrefix() written without making the string (a discovery config names it several times, and
+ * each made string would stay until the connect's export returns): as a JSON string's body for
+ * `json`, else as it is (a topic). */
+export function putTopicPrefix(json: bool): void {
+  let s = mqtt.topicPrefix;
+  if (s.length == 0) {
+    putName(DEFAULTS, 0);
+    s = hostname;
   }
+  if (json) w.strBody(s);
+  else w.raw(s);
 }
 
 export function discoveryPrefix(c: MqttConfig = mqtt): string {
-  return c.discoveryPrefix.length > 0 ? c.discoveryPrefix : DEFAULT_DISCOVERY_PREFIX;
+  return c.discoveryPrefix.length > 0 ? c.discoveryPrefix : nameString(DEFAULTS, 1);
 }
 
 export const KEYS = names("enabled brokerDiscovery broker port username password topicPrefix discoveryPrefix");
+const PASSWORD = 5;
 
 // The checks, in order (the first problem is the message): key (in KEYS), kind, range, field.
 // prettier-ignore
@@ -95,12 +111,12 @@ const ROWS = memory.data<u16>([
 export function parseMqttPatch(kind: u32, accepted: i32 = 8): MqttConfig | null {
   const c = mqtt.copy();
   if (!checkFields(kind, KEYS, ROWS, 8, changetype<usize>(c), skipOwn, accepted)) return null;
-  const given = (present & (1 << 5)) != 0 && c.password.length > 0; // KEYS[5]: password
+  const given = (present & (1 << PASSWORD)) != 0 && c.password.length > 0;
   if (c.password.length == 0) c.password = mqtt.password;
   // MQTT sends a password only with a user name: without one a stored password is dropped
   if (c.username.length == 0 && c.password.length > 0) {
     if (given) {
-      fail("password", "needs a username (MQTT sends a password only with a user name)");
+      fail(nameString(KEYS, PASSWORD), "needs a username (MQTT sends a password only with a user name)");
       return null;
     }
     c.password = "";
@@ -113,37 +129,34 @@ export function brokerMissing(c: MqttConfig): bool {
   return c.enabled && c.brokerDiscovery == MODE_MANUAL && c.broker.length == 0;
 }
 
-/** Makes `c` the settings (copied into the kept ones). */
+/** Makes `c` the settings (its strings copied into the kept ones). */
 export function commitMqtt(c: MqttConfig): void {
-  mqtt.enabled = c.enabled;
-  mqtt.brokerDiscovery = c.brokerDiscovery;
-  mqtt.broker = keepString(kept[0], c.broker);
-  mqtt.port = c.port;
-  mqtt.username = keepString(kept[1], c.username);
-  mqtt.password = keepString(kept[2], c.password);
-  mqtt.topicPrefix = keepString(kept[3], c.topicPrefix);
-  mqtt.discoveryPrefix = keepString(kept[4], c.discoveryPrefix);
+  const to = changetype<usize>(mqtt);
+  const from = changetype<usize>(c);
+  memory.copy(to, from, STRINGS);
+  for (let o = STRINGS; o < END; o += sizeof<usize>()) keepString(load<string>(to + o), load<string>(from + o));
 }
 
-let withPassword = false;
-
-function put(marker: i32): void {
-  if (marker == 1) w.boolean(mqtt.enabled);
-  else if (marker == 2) w.int(mqtt.brokerDiscovery);
-  else if (marker == 3) w.str(mqtt.broker);
-  else if (marker == 4) w.int(mqtt.port);
-  else if (marker == 5) w.str(mqtt.username);
-  else if (marker == 6) {
-    if (!withPassword) return;
-    w.raw(',"password":');
-    w.str(mqtt.password);
-  } else if (marker == 7) w.str(withPassword ? mqtt.topicPrefix : topicPrefix());
-  else w.str(withPassword ? mqtt.discoveryPrefix : discoveryPrefix());
-}
+// The document's values, marker by marker (json/template.ts fillFields): the stored form
+// (mqtt-stored.txt) has them all, the API's (mqtt-settings.txt) all but the password (6).
+// prettier-ignore
+const FIELDS = memory.data<u8>([
+  V_BOOL, <u8>offsetof<MqttConfig>("enabled"),
+  V_INT, <u8>offsetof<MqttConfig>("brokerDiscovery"),
+  V_STR, <u8>offsetof<MqttConfig>("broker"),
+  V_INT, <u8>offsetof<MqttConfig>("port"),
+  V_STR, <u8>offsetof<MqttConfig>("username"),
+  V_STR, <u8>offsetof<MqttConfig>("password"),
+  V_STR, <u8>offsetof<MqttConfig>("topicPrefix"),
+  V_STR, <u8>offsetof<MqttConfig>("discoveryPrefix"),
+]);
 
 /** The settings as JSON, without the closing brace; the stored form has the password and the
- * prefixes as set (empty: default). */
+ * prefixes as set (empty: default), the API's the prefixes in force. */
 export function writeMqttSettings(stored: bool): void {
-  withPassword = stored;
-  fill(t.MQTT_SETTINGS, t.MQTT_SETTINGS_LENGTH, put);
+  if (stored) return fillFields(t.MQTT_STORED, t.MQTT_STORED_LENGTH, FIELDS, changetype<usize>(mqtt));
+  const shown = mqtt.copy();
+  shown.topicPrefix = topicPrefix(mqtt);
+  shown.discoveryPrefix = discoveryPrefix(mqtt);
+  fillFields(t.MQTT_SETTINGS, t.MQTT_SETTINGS_LENGTH, FIELDS, changetype<usize>(shown));
 }

@@ -3,9 +3,9 @@
 import { host_mdns_hostname, host_mdns_advertise, host_http_port } from "../host/imports";
 import { deviceName, setHostname, commitMqtt, parseMqttPatch, MQTT_KEY, writeMqttSettings } from "./config";
 import { restartSession, sessionTick, sessionTimed, sessionEvent, sessionBrowse } from "./session";
-import { setVariant } from "./discovery";
 import { announce, publishStates, handleMessage } from "./topics";
 import { Packer } from "./pack";
+import { names } from "../util/names";
 import { app } from "../state/app";
 import { tree } from "../topology/tree";
 import { storeRead, storeWrite } from "../store/kv";
@@ -28,7 +28,6 @@ export function networkInit(isLarge: bool): void {
   const buf = memory.data(64);
   const n = host_mdns_hostname(buf, 64);
   setHostname(String.UTF8.decodeUnsafe(buf, min<u32>(n, 64)));
-  setVariant(isLarge);
   if (!large) return;
   const bytes = storeRead(MQTT_KEY, 2048);
   resetErrors();
@@ -41,16 +40,27 @@ export function networkInit(isLarge: bool): void {
   restartSession();
 }
 
+/** The advertisement's fixed texts (ADS), by index. */
+const ADS = names("_tessera._tcp version= variant=large variant=small panels=");
+
 /** `<hostname>.local`, `_tessera._tcp` on the HTTP port, TXT version, variant and panel count. */
 export function advertise(): void {
-  const p = new Packer()
+  const name = deviceName();
+  const firmware = app.controllerFirmware;
+  const p = new Packer(3 * (name.length + firmware.length) + 80)
     .u16(<i32>host_http_port())
-    .str(deviceName())
-    .str("_tessera._tcp")
-    .str("version=" + app.controllerFirmware)
-    .str(large ? "variant=large" : "variant=small")
-    .str("panels=" + tree.count.toString());
-  host_mdns_advertise(p.bytes.dataStart, <u32>p.bytes.length);
+    .str(name)
+    .str("")
+    .name(ADS, 0)
+    .str("")
+    .name(ADS, 1)
+    .text(firmware)
+    .str("")
+    .name(ADS, large ? 2 : 3)
+    .str("")
+    .name(ADS, 4)
+    .text(tree.count.toString());
+  host_mdns_advertise(p.start, p.length);
 }
 
 /** Stores the MQTT settings; 0 or a negative STORE_* status. */
@@ -83,7 +93,7 @@ export function mqttEvent(kind: u32, reason: u32, now: u32): void {
 export function mqttMessage(ptr: usize, topicLen: u32, payloadLen: u32): void {
   if (!large) return;
   wakeUp(WAKE_MQTT);
-  handleMessage(String.UTF8.decodeUnsafe(ptr, topicLen), String.UTF8.decodeUnsafe(ptr + topicLen, payloadLen));
+  handleMessage(ptr, topicLen, payloadLen);
 }
 
 export function mdnsResult(ptr: usize, hostLen: u32, port: u32, now: u32): void {

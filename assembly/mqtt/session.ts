@@ -1,13 +1,15 @@
 // The MQTT session as a state machine driven by the main loop and the host's events: resolve the
 // broker (manual, mDNS browse, the two default hosts), connect, then on loss or failure wait a
 // capped, doubling backoff and try again. The host only connects, publishes and reports; it never
-// reconnects on its own. See docs/mqtt.md.
-import { host_mqtt_connect, host_mqtt_disconnect, host_mdns_browse, host_mqtt_publish } from "../host/imports";
-import { mqtt, topicPrefix, deviceName, MODE_AUTO, MODE_MDNS, MODE_HOSTS } from "./config";
+// reconnects on its own. See docs/mqtt.md. Its names (sources, errors, states) are name lists
+// (util/names.ts), kept as indexes and written as bytes.
+import { host_mqtt_connect, host_mqtt_disconnect, host_mdns_browse } from "../host/imports";
+import { mqtt, topicPrefix, putTopicPrefix, deviceName } from "./config";
 import { Packer } from "./pack";
+import { names, Names, nameEntry, nameString } from "../util/names";
 import { log, LOG_INFO, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
-import { fill } from "../json/template";
+import { fillFields, V_BOOL, V_INT, V_STR } from "../json/template";
 import * as t from "../generated/text";
 import { wakeUp, WAKE_MQTT } from "../core/wake";
 import { keepSlot, keepString } from "../rt/arena";
@@ -21,15 +23,23 @@ const P_UP = 4; // connected
 const P_WAIT = 5; // backing off
 
 // Resolution steps, in the order mode 1 tries them.
-const S_MANUAL = 0;
-const S_MDNS = 1;
-const S_LOCAL = 2;
-const S_HOST = 3;
-const SOURCES: StaticArray<string> = ["manual", "mdns", "homeassistant_local", "homeassistant"];
-const DEFAULT_HOSTS: StaticArray<string> = ["", "", "homeassistant.local", "homeassistant"];
-
-/** host reasons of core_mqtt_event(EV_FAILED, reason). */
-const REASONS: StaticArray<string> = ["unreachable", "auth", "refused", "unavailable"];
+const S_MANUAL: u8 = 0;
+const S_MDNS: u8 = 1;
+const S_LOCAL: u8 = 2;
+/** discoverySource, by step + 1 (0: none yet). */
+const SOURCES = names("none manual mdns homeassistant_local homeassistant");
+/** The candidates of the default-host steps (S_LOCAL on). */
+const DEFAULT_HOSTS = names("homeassistant.local homeassistant");
+/** lastError: none, the host reasons of core_mqtt_event(EV_FAILED, reason) (1 on), lost. */
+const ERRORS = names("none unreachable auth refused unavailable lost");
+const E_REFUSED = 3;
+const E_LOST = 5;
+/** brokerDiscoveryState. */
+const STATES = names("idle failed done searching");
+/** `<topicPrefix>/status` payloads, the last will's included (STATUS_*). */
+export const STATUS = names("online offline");
+export const STATUS_ONLINE = 0;
+export const STATUS_OFFLINE = 1;
 export const EV_CONNECTED: u32 = 1;
 export const EV_LOST: u32 = 2;
 export const EV_FAILED: u32 = 3;
@@ -43,16 +53,21 @@ const DEFAULT_PORT = 1883;
 
 let phase = P_OFF;
 let step = 0;
-let deadline: u32 = 0;
 let backoff: u32 = BACKOFF_MIN;
-let cached = false; // resolvedBroker/resolvedPort worked: retry them before resolving again
-let searched = false; // the current attempt came from discovery (not manual)
+let cached = false; // the resolved broker and port worked: retry them before resolving again
 let failedAll = false;
-let lastError = "none";
-let source = "none";
-let resolvedBroker = "";
-const brokerKept = keepSlot(256); // a DNS name outlives the export that resolved it (rt/arena.ts)
-let resolvedPort = 0;
+let lastError = 0; // in ERRORS
+let source = 0; // in SOURCES
+/** The broker of the current or latest attempt: a DNS name outlives the export that resolved it. */
+const resolvedBroker = keepSlot(256);
+/** The current timer's deadline and the port of the latest attempt, in static memory (a wasm global
+ * costs WAMR about 52 B of heap). */
+@unmanaged
+class Attempt {
+  deadline: u32;
+  port: i32;
+}
+const attempt = changetype<Attempt>(memory.data(offsetof<Attempt>(), 4));
 
 export function connected(): bool {
   return phase == P_UP;
@@ -68,7 +83,7 @@ export function sessionTimed(): bool {
  * settings are committed (the prefix may change). */
 export function stopSession(farewell: bool = true): void {
   if (phase == P_UP) {
-    if (farewell) publishText(topicPrefix() + "/status", "offline", true);
+    if (farewell) publishStatus(STATUS_OFFLINE);
     host_mqtt_disconnect();
   } else if (phase == P_CONNECT) host_mqtt_disconnect();
   phase = P_OFF;
@@ -81,67 +96,81 @@ export function restartSession(): void {
   cached = false;
   failedAll = false;
   backoff = BACKOFF_MIN;
-  resolvedBroker = "";
-  resolvedPort = 0;
-  source = "none";
-  lastError = "none";
+  keepString(resolvedBroker, "");
+  attempt.port = 0;
+  source = 0;
+  lastError = 0;
   phase = mqtt.enabled ? P_START : P_OFF;
   wakeUp(WAKE_MQTT);
 }
 
-/** The step sequence of the configured mode, or -1 past its end. */
+/** The steps tried, by mode (MODE_*, 4 bytes each: 255 ends), then with a manual broker (row 4). */
+// prettier-ignore
+const SEQUENCES = memory.data<u8>([
+  255, 0, 0, 0, // manual, without a broker: nothing to try
+  S_MDNS, S_LOCAL, S_LOCAL + 1, 255, // auto
+  S_MDNS, 255, 0, 0, // mDNS only
+  S_LOCAL, S_LOCAL + 1, 255, 0, // the default hosts only
+  S_MANUAL, 255, 0, 0, // a broker given
+]);
+
+/** Step `i` of the configured mode's sequence, or -1 past its end. */
 function stepAt(i: i32): i32 {
-  if (mqtt.broker.length > 0) return i == 0 ? S_MANUAL : -1;
-  const mode = mqtt.brokerDiscovery;
-  if (mode == MODE_AUTO) return i < 3 ? S_MDNS + i : -1;
-  if (mode == MODE_MDNS) return i == 0 ? S_MDNS : -1;
-  if (mode == MODE_HOSTS) return i < 2 ? S_LOCAL + i : -1;
-  return -1;
+  const row = mqtt.broker.length > 0 ? 4 : mqtt.brokerDiscovery;
+  const s = i < 4 ? <i32>load<u8>(SEQUENCES + <usize>(row * 4 + i)) : 255;
+  return s == 255 ? -1 : s;
 }
 
 function runStep(now: u32): void {
   const s = stepAt(step);
-  if (s < 0) return giveUp(now);
-  searched = s != S_MANUAL;
+  if (s < 0) {
+    // every candidate failed
+    failedAll = true;
+    cached = false;
+    return wait(now);
+  }
   if (s == S_MDNS) {
     phase = P_BROWSE;
-    deadline = now + BROWSE_MS + 1000;
-    const service = String.UTF8.encode("_mqtt._tcp");
-    host_mdns_browse(changetype<usize>(service), <u32>service.byteLength, BROWSE_MS);
+    attempt.deadline = now + BROWSE_MS + 1000;
+    const service = new Packer(10).name(SERVICE, 0);
+    host_mdns_browse(service.start, service.length, BROWSE_MS);
     return;
   }
-  connectTo(s == S_MANUAL ? mqtt.broker : DEFAULT_HOSTS[s], s == S_MANUAL ? mqtt.port : DEFAULT_PORT, s, now);
+  if (s == S_MANUAL) connectTo(mqtt.broker, mqtt.port, s, now);
+  else connectTo(nameString(DEFAULT_HOSTS, s - S_LOCAL), DEFAULT_PORT, s, now);
 }
 
+const SERVICE = names("_mqtt._tcp");
+
+/** Connects to `host`, found by step `s`: the record of host_mqtt_connect (docs/host-abi.md). */
 function connectTo(host: string, port: i32, s: i32, now: u32): void {
-  resolvedBroker = keepString(brokerKept, host);
-  resolvedPort = port;
-  source = SOURCES[s];
+  keepString(resolvedBroker, host);
+  attempt.port = port;
+  source = s + 1;
   phase = P_CONNECT;
-  deadline = now + CONNECT_GUARD_MS;
-  const p = new Packer()
+  attempt.deadline = now + CONNECT_GUARD_MS;
+  const prefix = topicPrefix(mqtt);
+  const user = mqtt.username;
+  const pass = mqtt.password;
+  const p = new Packer(3 * (host.length + deviceName().length + user.length + pass.length + prefix.length) + 40)
     .u16(port)
     .u16(KEEPALIVE_S)
     .u8(1) // will retain
     .str(host)
     .str(deviceName())
-    .str(mqtt.username)
-    .str(mqtt.password)
-    .str(topicPrefix() + "/status")
-    .str("offline");
-  log(LOG_INFO, "mqtt: connecting to " + host + ":" + port.toString() + " (" + source + ")");
-  host_mqtt_connect(p.bytes.dataStart, <u32>p.bytes.length);
-}
-
-function giveUp(now: u32): void {
-  failedAll = true;
-  cached = false;
-  wait(now);
+    .str(user)
+    .str(pass)
+    .str(prefix)
+    .name(LEVELS, 0) // "/status"
+    .str("")
+    .name(STATUS, STATUS_OFFLINE);
+  log(LOG_INFO, "mqtt: connecting to " + host + ":" + port.toString() + " (" + nameString(SOURCES, source) + ")");
+  host_mqtt_connect(p.start, p.length);
 }
 
 function wait(now: u32): void {
   phase = P_WAIT;
-  deadline = now + backoff;
+  attempt.deadline = now + backoff;
   log(LOG_INFO, "mqtt: next attempt in " + backoff.toString() + " ms");
   backoff = min(backoff * 2, BACKOFF_MAX);
 }
@@ -151,9 +180,9 @@ export function sessionTick(now: u32): void {
   if (phase == P_START) {
     step = 0;
     failedAll = false;
-    if (cached) connectTo(resolvedBroker, resolvedPort, SOURCES.indexOf(source), now);
+    if (cached) connectTo(resolvedBroker, attempt.port, source - 1, now);
     else runStep(now);
-  } else if ((phase == P_WAIT || phase == P_BROWSE || phase == P_CONNECT) && <i32>(now - deadline) >= 0) {
+  } else if ((phase == P_WAIT || phase == P_BROWSE || phase == P_CONNECT) && <i32>(now - attempt.deadline) >= 0) {
     if (phase == P_WAIT) phase = P_START;
     else if (phase == P_BROWSE) nextStep(now);
     else {
@@ -168,9 +197,10 @@ function nextStep(now: u32): void {
   runStep(now);
 }
 
+/** A connect failed for host reason `reason` (0 unreachable, 1 auth, 2 refused, 3 unavailable). */
 function failed(reason: u32, now: u32): void {
-  lastError = reason < <u32>REASONS.length ? REASONS[reason] : "refused";
-  log(LOG_WARN, "mqtt: connecting to " + resolvedBroker + " failed (" + lastError + ")");
+  lastError = reason < 4 ? <i32>reason + 1 : E_REFUSED;
+  log(LOG_WARN, "mqtt: connecting to " + resolvedBroker + " failed (" + nameString(ERRORS, lastError) + ")");
   if (cached) {
     cached = false;
     return wait(now);
@@ -185,12 +215,12 @@ export function sessionEvent(kind: u32, reason: u32, now: u32): bool {
     cached = true;
     failedAll = false;
     backoff = BACKOFF_MIN;
-    lastError = "none";
+    lastError = 0;
     log(LOG_INFO, "mqtt: connected to " + resolvedBroker);
     return true;
   }
   if (kind == EV_LOST && phase == P_UP) {
-    lastError = "lost";
+    lastError = E_LOST;
     log(LOG_WARN, "mqtt: connection to " + resolvedBroker + " lost");
     wait(now);
   } else if (kind == EV_FAILED && phase == P_CONNECT) failed(reason, now);
@@ -204,29 +234,66 @@ export function sessionBrowse(host: string, port: u32, now: u32): void {
   connectTo(host, port > 0 ? <i32>port : mqtt.port, S_MDNS, now);
 }
 
-export function publishText(topic: string, payload: string, retain: bool): void {
-  const t = String.UTF8.encode(topic);
-  const p = String.UTF8.encode(payload);
-  host_mqtt_publish(changetype<usize>(t), <u32>t.byteLength, changetype<usize>(p), <u32>p.byteLength, retain ? 1 : 0);
+/** The levels of the topics under topicPrefix (and discoveryPrefix's status). */
+export const LEVELS = names("/status /command/ /state/");
+export const L_STATUS = 0;
+export const L_COMMAND = 1;
+export const L_STATE = 2;
+
+/** Writes name `i` of `list` as it is (a topic level, a payload word). */
+export function putName(list: Names, i: i32): void {
+  const e = nameEntry(list, i);
+  const n = <usize>load<u8>(e);
+  for (let k: usize = 1; k <= n; k++) w.byte(load<u8>(e + k));
 }
 
-function putRuntime(marker: i32): void {
-  if (marker == 1) w.boolean(phase == P_UP);
-  else if (marker == 2) {
-    let state = "idle";
-    if (phase != P_OFF && mqtt.broker.length == 0) {
-      if (failedAll) state = "failed";
-      else if (phase == P_UP || (cached && searched)) state = "done";
-      else state = "searching";
-    }
-    w.str(state);
-  } else if (marker == 3) w.str(resolvedBroker);
-  else if (marker == 4) w.int(resolvedPort);
-  else if (marker == 5) w.str(source);
-  else w.str(lastError);
+/** Ends the payload in the writer (w.beginMqtt) and publishes it, retained, under
+ * `<topicPrefix><level>`, then name `i` of `list` (none for `list` 0). */
+export function publishUnder(level: i32, list: Names = 0, i: i32 = 0): void {
+  w.beginTopic();
+  putTopicPrefix(false);
+  putName(LEVELS, level);
+  if (list) putName(list, i);
+  w.publishMqttTopic(true);
 }
+
+/** `<topicPrefix>/status`, retained: STATUS name `word`, or empty for -1. */
+export function publishStatus(word: i32): void {
+  w.beginMqtt();
+  if (word >= 0) putName(STATUS, word);
+  publishUnder(L_STATUS);
+}
+
+/** The runtime fields of GET /api/mqtt, marker by marker (json/template.ts fillFields). */
+class Runtime {
+  connected: bool = false;
+  state: string = "";
+  broker: string = "";
+  port: i32 = 0;
+  source: string = "";
+  error: string = "";
+}
+// prettier-ignore
+const FIELDS = memory.data<u8>([
+  V_BOOL, <u8>offsetof<Runtime>("connected"),
+  V_STR, <u8>offsetof<Runtime>("state"),
+  V_STR, <u8>offsetof<Runtime>("broker"),
+  V_INT, <u8>offsetof<Runtime>("port"),
+  V_STR, <u8>offsetof<Runtime>("source"),
+  V_STR, <u8>offsetof<Runtime>("error"),
+]);
 
 /** The runtime fields of GET /api/mqtt, and the closing brace. */
 export function writeRuntime(): void {
-  fill(t.MQTT_RUNTIME, t.MQTT_RUNTIME_LENGTH, putRuntime);
+  const r = changetype<Runtime>(__new(offsetof<Runtime>(), idof<Runtime>())); // every field set below
+  r.connected = phase == P_UP;
+  // idle with a broker given; without one every candidate was searched for: done once one connected
+  let state = 0;
+  if (phase != P_OFF && mqtt.broker.length == 0) state = failedAll ? 1 : phase == P_UP || cached ? 2 : 3;
+  r.state = nameString(STATES, state);
+  r.broker = resolvedBroker;
+  r.port = attempt.port;
+  r.source = nameString(SOURCES, source);
+  r.error = nameString(ERRORS, lastError);
+  fillFields(t.MQTT_RUNTIME, t.MQTT_RUNTIME_LENGTH, FIELDS, changetype<usize>(r));
 }

@@ -1,186 +1,211 @@
 // MQTT topics under topicPrefix: states published (retained) at connect and on every change,
-// commands turned into the same queued work as HTTP. Bad payloads are logged and ignored.
-import { topicPrefix, discoveryPrefix } from "./config";
-import { publishText, connected } from "./session";
+// commands turned into the same queued work as HTTP. Bad payloads are logged and ignored. Topics and
+// payloads are written straight into the JSON writer's buffer (session.ts publishUnder) and
+// commands read from the host's bytes: no string is made for either but to log a dropped command.
+import { mqtt, topicPrefix, discoveryPrefix } from "./config";
+import { connected, publishStatus, publishUnder, putName, LEVELS, L_STATUS, L_COMMAND, L_STATE } from "./session";
+import { STATUS, STATUS_ONLINE } from "./session";
+import { Packer } from "./pack";
 import { publishDiscovery, publishSelect, clearDiscovery } from "./discovery";
 import { host_mqtt_subscribe } from "../host/imports";
 import { app, appVersion } from "../state/app";
 import { appearance, AppearancePatch } from "../state/appearance";
 import { enqueue, queueLength, QUEUE_SIZE, W_POWER, W_APPEARANCE, W_PLAY, W_STOP } from "../core/queue";
 import { libraryId, sceneStatus, libraryVersion } from "../scene/store";
+import { names, nameIndex } from "../util/names";
 import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
 import { keepSlot, keepString, arenaTop, arenaBack } from "../rt/arena";
+import { Fixed } from "../rt/fixed";
 
-const COMMANDS: StaticArray<string> = ["power", "brightness", "scene", "stop", "light"];
+/** The command topics' last levels. */
+const COMMANDS = names("power brightness scene stop light");
+const C_POWER = 0;
+const C_BRIGHTNESS = 1;
+const C_SCENE = 2;
 const C_LIGHT = 4;
+/** The state topics' last levels, in the order they are published (and emptied). */
+const STATES = names("power brightness light scene playing speed");
+const S_BRIGHTNESS = 1;
+const S_SCENE = 3;
+const STATE_COUNT = 6;
+/** How each state's value is written: a payload word (WORDS: OFF and ON by their value; false and
+ * true 2 on), a number, the scene id, the speed. */
+const K_ON: u8 = 0;
+const K_TRUE: u8 = 2;
+const K_NUMBER: u8 = 5;
+const K_SCENE: u8 = 6;
+const K_SPEED: u8 = 7;
+const KINDS = memory.data<u8>([K_ON, K_NUMBER, K_ON, K_SCENE, K_TRUE, K_SPEED]);
+/** Payload words: OFF and ON by their value, false and true after them. */
+const WORDS = names("OFF ON false true none");
+const W_NONE = 4;
 
-// What was last published; -1 / "\0" force a publish.
-let sentPower: i32 = -1;
-let sentLight: i32 = -1;
+/** The states' values: now, and as last published (-1 forces a publish). A value is the state's
+ * number (on, brightness, lit, playing, the speed in thousandths), the scene's a count of its changes
+ * since the session came up. */
+const now = changetype<Fixed<i32>>(memory.data(4 * STATE_COUNT, 4));
+const sent = changetype<Fixed<i32>>(memory.data(4 * STATE_COUNT, 4));
+/** The scene id last published, "" for none (a scene id outlives the export: rt/arena.ts). */
+const sentScene = keepSlot(32);
 // The last brightness above 0: Home Assistant's light turned on at brightness 0 comes back to it.
-let litBrightness: u32 = 255;
-let sentBrightness: i32 = -1;
-let sentScene = "\0";
-const sentKept = keepSlot(32); // a scene id outlives the export (rt/arena.ts)
-let sentPlaying: i32 = -1;
-let sentSpeed: i64 = -1;
-let sentLibrary: u32 = 0;
-// The app state version last published: an idle tick then costs three comparisons.
-let sentVersion: u32 = 0;
-let fresh = false;
-
-const STATES: StaticArray<string> = ["power", "light", "brightness", "scene", "playing", "speed"];
+// The library and app state versions last published: an idle tick then costs three comparisons.
+// The last brightness above 0 (Home Assistant's light turned on at brightness 0 comes back to it).
+// In static memory: a wasm global costs WAMR about 52 B of heap.
+@unmanaged
+class Last {
+  version: u32;
+  library: u32;
+  litBrightness: u32;
+}
+const last = changetype<Last>(memory.data<u32>([0, 0, 255]));
 
 /** The prefixes are about to change: empties every retained config, state and the status under the
  * current ones, so nothing stale stays on the broker. */
 export function clearRetained(): void {
   clearDiscovery();
-  for (let i = 0; i < STATES.length; i++) state(STATES[i], "");
-  publishText(topicPrefix() + "/status", "", true);
-}
-
-/** Publishes one state; what it allocates is given back at once (the states at connect add up). */
-function state(suffix: string, payload: string): void {
-  const mark = arenaTop();
-  publishText(topicPrefix() + "/state/" + suffix, payload, true);
-  arenaBack(mark);
+  for (let i = 0; i < STATE_COUNT; i++) {
+    w.beginMqtt();
+    publishUnder(L_STATE, STATES, i);
+  }
+  publishStatus(-1);
 }
 
 /** The session came up (or Home Assistant restarted): subscribe, birth, configs and every state. */
 export function announce(subscribe: bool): void {
   if (subscribe) {
-    const mark = arenaTop(); // each topic's strings are given back after its subscribe
-    for (let i = 0; i < COMMANDS.length; i++) {
-      subscribeTo(topicPrefix() + "/command/" + COMMANDS[i]);
+    const mark = arenaTop(); // each topic's bytes are given back after its subscribe
+    for (let i = 0; i <= C_LIGHT + 1; i++) {
+      // the commands, then Home Assistant's status
+      const t =
+        i <= C_LIGHT ? topic(topicPrefix(mqtt), L_COMMAND).name(COMMANDS, i) : topic(discoveryPrefix(mqtt), L_STATUS);
+      host_mqtt_subscribe(t.start, t.length);
       arenaBack(mark);
     }
-    subscribeTo(discoveryPrefix() + "/status");
-    arenaBack(mark);
   }
   publishDiscovery();
-  sentLibrary = libraryVersion;
-  sentPower = sentLight = sentBrightness = sentPlaying = -1;
-  sentSpeed = -1;
-  sentScene = "\0";
-  fresh = false;
+  last.library = libraryVersion;
+  memory.fill(changetype<usize>(sent), 0xff, 4 * STATE_COUNT);
   publishStates();
 }
 
-function subscribeTo(topic: string): void {
-  const t = String.UTF8.encode(topic);
-  host_mqtt_subscribe(changetype<usize>(t), <u32>t.byteLength);
-}
-
-function currentScene(): string {
-  return app.playing && app.lastPlayedSceneIsStored ? app.lastPlayedSceneId : "none";
+/** `<prefix><level>`, with room for a command's last level. */
+function topic(prefix: string, level: i32): Packer {
+  return new Packer(3 * prefix.length + 24).text(prefix).name(LEVELS, level);
 }
 
 /** Publishes the states that changed since the last call (every tick while connected). */
 export function publishStates(): void {
   if (!connected()) return;
-  if (
-    fresh &&
-    appVersion == sentVersion &&
-    <i32>appearance.brightness == sentBrightness &&
-    libraryVersion == sentLibrary
-  )
-    return;
-  fresh = true;
-  sentVersion = appVersion;
-  const on = app.isOn ? 1 : 0;
-  if (on != sentPower) state("power", (sentPower = on) ? "ON" : "OFF");
-  if (<i32>appearance.brightness != sentBrightness) {
-    sentBrightness = <i32>appearance.brightness;
-    if (sentBrightness > 0) litBrightness = <u32>sentBrightness;
-    state("brightness", sentBrightness.toString());
-  }
+  const brightness = <i32>appearance.brightness;
+  // (after announce, every sent value is -1: brightness differs)
+  if (appVersion == last.version && brightness == sent[S_BRIGHTNESS] && libraryVersion == last.library) return;
+  last.version = appVersion;
+  if (brightness > 0) last.litBrightness = <u32>brightness;
+  const on: i32 = app.isOn ? 1 : 0;
+  const scene = app.playing && app.lastPlayedSceneIsStored ? app.lastPlayedSceneId : "";
+  now[0] = on;
+  now[1] = brightness;
   // The light is lit when powered at a brightness above 0 (Home Assistant ignores a brightness of 0).
-  const lit = on == 1 && sentBrightness > 0 ? 1 : 0;
-  if (lit != sentLight) state("light", (sentLight = lit) ? "ON" : "OFF");
-  const scene = currentScene();
-  if (scene != sentScene) state("scene", (sentScene = keepString(sentKept, scene)));
-  const playing = app.playing ? 1 : 0;
-  if (playing != sentPlaying) state("playing", (sentPlaying = playing) ? "true" : "false");
-  const milli = <i64>Math.round(app.speed * 1000);
-  if (milli != sentSpeed) {
-    sentSpeed = milli;
-    w.beginCapture();
-    w.decimal(app.speed);
-    const b = w.endCapture();
-    state("speed", String.UTF8.decodeUnsafe(b.dataStart, b.length));
+  now[2] = on & (<i32>(brightness > 0));
+  now[3] = sent[S_SCENE] + <i32>(sent[S_SCENE] < 0 || scene != sentScene);
+  now[4] = app.playing ? 1 : 0;
+  now[5] = <i32>Math.round(app.speed * 1000); // 0.1-10
+  for (let i = 0; i < STATE_COUNT; i++) {
+    const v = now[i];
+    if (v == sent[i]) continue;
+    sent[i] = v;
+    w.beginMqtt();
+    const kind = load<u8>(KINDS + i);
+    if (kind == K_NUMBER) w.int(v);
+    else if (kind == K_SPEED) w.decimal(app.speed);
+    else if (kind == K_SCENE) {
+      keepString(sentScene, scene);
+      if (scene.length > 0) w.raw(scene);
+      else putName(WORDS, W_NONE);
+    } else putName(WORDS, <i32>kind + v);
+    publishUnder(L_STATE, STATES, i);
   }
-  if (libraryVersion != sentLibrary) {
-    sentLibrary = libraryVersion;
+  if (libraryVersion != last.library) {
+    last.library = libraryVersion;
     publishSelect();
   }
 }
 
 /** A decimal 0-255 without sign, spaces or leading zeros beyond one digit, or -1. */
-function byteValue(s: string): i32 {
-  if (s.length == 0 || s.length > 3 || (s.length > 1 && s.charCodeAt(0) == 0x30)) return -1;
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return -1;
-    n = n * 10 + c - 0x30;
+function byteValue(p: usize, n: u32): i32 {
+  if (n == 0 || n > 3 || (n > 1 && load<u8>(p) == 0x30)) return -1;
+  let v = 0;
+  for (let i: u32 = 0; i < n; i++) {
+    const d = <i32>load<u8>(p + i) - 0x30;
+    if (<u32>d > 9) return -1;
+    v = v * 10 + d;
   }
-  return n <= 255 ? n : -1;
+  return v <= 255 ? v : -1;
 }
 
-/** Logs a command dropped. @message-args: its literal texts go to the UTF-8 message table
- * (scripts/messages-transform.mjs). */
-function ignored(topic: string, payload: string, why: string): void {
+/** Logs a command dropped: the topic (`topicLen` bytes at `p`) and its payload (`payloadLen` more).
+ * @message-args: its literal texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
+function ignored(p: usize, topicLen: u32, payloadLen: u32, why: string): void {
+  const payload = String.UTF8.decodeUnsafe(p + topicLen, payloadLen);
+  const long = payload.length > 32;
   let cut = 32; // never between the two halves of a surrogate pair
-  if (payload.length > cut && (payload.charCodeAt(cut - 1) & 0xfc00) == 0xd800) cut--;
-  const shown = payload.length > 32 ? payload.substring(0, cut) + "..." : payload;
-  log(LOG_WARN, "mqtt: ignored " + topic + ' "' + shown + '": ' + why);
+  if (long && (payload.charCodeAt(cut - 1) & 0xfc00) == 0xd800) cut--;
+  const topic = String.UTF8.decodeUnsafe(p, topicLen);
+  log(LOG_WARN, "mqtt: ignored " + topic + ' "' + payload.substring(0, cut) + (long ? "..." : "") + '": ' + why);
 }
 
-/** A message on a subscribed topic. Work is queued like HTTP's; brightness and scene commands
- * are dropped at apply time when the power is off (b = 1: only while on). */
-export function handleMessage(topic: string, payload: string): void {
-  if (topic == discoveryPrefix() + "/status") {
-    if (payload == "online") announce(false);
+/** Whether the bytes [p, p + n) start with the packed ones. */
+function starts(packed: Packer, p: usize, n: u32): bool {
+  const k = packed.length;
+  if (k > n) return false;
+  for (let i: u32 = 0; i < k; i++) if (load<u8>(packed.start + i) != load<u8>(p + i)) return false;
+  return true;
+}
+
+/** A message on a subscribed topic: `topicLen` bytes of topic at `p`, then `payloadLen` of payload.
+ * Work is queued like HTTP's; brightness and scene commands are dropped at apply time when the power
+ * is off (b = 1: only while on). */
+export function handleMessage(p: usize, topicLen: u32, payloadLen: u32): void {
+  const payload = p + topicLen;
+  const word = nameIndex(WORDS, payload, payloadLen);
+  const status = topic(discoveryPrefix(mqtt), L_STATUS);
+  if (status.length == topicLen && starts(status, p, topicLen)) {
+    if (nameIndex(STATUS, payload, payloadLen) == STATUS_ONLINE) announce(false);
     return;
   }
-  const base = topicPrefix() + "/command/";
-  if (!topic.startsWith(base)) return;
-  const cmd = COMMANDS.indexOf(topic.substring(base.length));
+  const base = topic(topicPrefix(mqtt), L_COMMAND);
+  if (!starts(base, p, topicLen)) return;
+  const cmd = nameIndex(COMMANDS, p + base.length, topicLen - base.length);
   if (cmd < 0) return;
-  let kind: u8 = 0;
+  let kind: u8 = W_STOP;
   let a = 0;
   let text: string | null = null;
-  if (cmd == 0 || cmd == C_LIGHT) {
-    if (payload != "ON" && payload != "OFF") return ignored(topic, payload, "not ON or OFF");
+  if (cmd == C_POWER || cmd == C_LIGHT) {
+    if (<u32>word > 1) return ignored(p, topicLen, payloadLen, "not ON or OFF");
     kind = W_POWER;
-    a = payload == "ON" ? 1 : 0;
+    a = word;
     // the light turned on at brightness 0 comes back at its last brightness (after the power)
     if (cmd == C_LIGHT && a == 1 && appearance.brightness == 0) {
-      if (queueLength() > QUEUE_SIZE - 2) return ignored(topic, payload, "work queue full");
+      if (queueLength() > QUEUE_SIZE - 2) return ignored(p, topicLen, payloadLen, "work queue full");
       enqueue(W_POWER, 1, 1);
-      brightness(litBrightness);
+      brightness(last.litBrightness);
       return;
     }
-  } else if (cmd == 1) {
-    a = byteValue(payload);
-    if (a < 0) return ignored(topic, payload, "not 0-255");
-    kind = W_APPEARANCE;
-  } else if (cmd == 2 && payload != "none") {
-    if (!libraryId(payload) || sceneStatus(payload) != 0) return ignored(topic, payload, "no such scene");
-    if (!app.isOn) return ignored(topic, payload, "power is off");
-    kind = W_PLAY;
-    text = payload;
-  } else {
-    if (cmd == 2 && !app.isOn) return ignored(topic, payload, "power is off");
-    kind = W_STOP;
-  }
-  if (kind == W_APPEARANCE) {
-    if (!brightness(<u32>a)) ignored(topic, payload, "work queue full");
+  } else if (cmd == C_BRIGHTNESS) {
+    a = byteValue(payload, payloadLen);
+    if (a < 0) return ignored(p, topicLen, payloadLen, "not 0-255");
+    if (!brightness(<u32>a)) ignored(p, topicLen, payloadLen, "work queue full");
     return;
-  }
+  } else if (cmd == C_SCENE && word != W_NONE) {
+    const id = String.UTF8.decodeUnsafe(payload, payloadLen);
+    if (!libraryId(id) || sceneStatus(id) != 0) return ignored(p, topicLen, payloadLen, "no such scene");
+    if (!app.isOn) return ignored(p, topicLen, payloadLen, "power is off");
+    kind = W_PLAY;
+    text = id;
+  } else if (cmd == C_SCENE && !app.isOn) return ignored(p, topicLen, payloadLen, "power is off");
   const item = enqueue(kind, a, 1);
-  if (!item) return ignored(topic, payload, "work queue full");
+  if (!item) return ignored(p, topicLen, payloadLen, "work queue full");
   item.setText(text);
 }
 

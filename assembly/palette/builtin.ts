@@ -1,9 +1,10 @@
 // The eight built-in palettes, as static data: no object is built for them at start; a Palette is
 // made when one is asked for. Stops are (position << 24) | 0xRRGGBB, chosen to look like the name.
-import { Palette, sameName } from "./palette";
+import { Palette, sameNameAt } from "./palette";
+import { names, nameEntry, nameString } from "../util/names";
 
 export const BUILTIN_COUNT = 8;
-const NAMES: StaticArray<string> = ["Rainbow", "Lava", "Ocean", "Forest", "Party", "Sunset", "Aurora", "Embers"];
+const NAMES = names("Rainbow Lava Ocean Forest Party Sunset Aurora Embers");
 /** Palette by palette, in NAMES' order: the number of stops, then the stops. */
 // prettier-ignore
 const STOPS = memory.data<u32>([
@@ -24,11 +25,15 @@ export function builtinAt(i: i32): Palette {
   const n = <i32>load<u32>(p);
   const stops = new StaticArray<u32>(n);
   memory.copy(changetype<usize>(stops), p + 4, (<usize>n) << 2);
-  return new Palette(NAMES[i], stops, true);
+  return new Palette(nameString(NAMES, i), stops, true);
 }
 
-/** The built-in palette with this name (any casing), or null. */
+/** The built-in palette with this name (any casing: palette.ts sameName, against the ASCII bytes of
+ * NAMES), or null. */
 export function findBuiltin(name: string): Palette | null {
-  for (let i = 0; i < BUILTIN_COUNT; i++) if (sameName(NAMES[i], name)) return builtinAt(i);
+  for (let i = 0; i < BUILTIN_COUNT; i++) {
+    const e = nameEntry(NAMES, i);
+    if (sameNameAt(name, e + 1, load<u8>(e), false)) return builtinAt(i);
+  }
   return null;
 }

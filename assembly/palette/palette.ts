@@ -80,17 +80,23 @@ export function foldCase(c: u32): u32 {
 /** Case-insensitive name comparison for palette names (foldCase, code unit by code unit: every fold
  * is in the BMP, so surrogate pairs compare exactly). */
 export function sameName(a: string, b: string): bool {
-  if (a.length != b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    if (foldCase(<u32>a.charCodeAt(i)) != foldCase(<u32>b.charCodeAt(i))) return false;
+  return sameNameAt(a, changetype<usize>(b), b.length, true);
+}
+
+/** sameName against the `n` code units at `p`: UTF-16 (`wide`), or ASCII bytes. */
+export function sameNameAt(a: string, p: usize, n: i32, wide: bool): bool {
+  if (a.length != n) return false;
+  for (let i = 0; i < n; i++) {
+    const c = wide ? <u32>load<u16>(p + ((<usize>i) << 1)) : <u32>load<u8>(p + <usize>i);
+    if (foldCase(<u32>a.charCodeAt(i)) != foldCase(c)) return false;
   }
   return true;
 }
 
 export function basePalette(base: StaticArray<u32>): Palette {
   const stops = new StaticArray<u32>(3);
-  stops[0] = base[0];
-  stops[1] = (128 << 24) | base[1];
-  stops[2] = (255 << 24) | base[2];
+  unchecked((stops[0] = base[0]));
+  unchecked((stops[1] = (128 << 24) | base[1]));
+  unchecked((stops[2] = (255 << 24) | base[2]));
   return new Palette(BASE_COLORS_NAME, stops, true);
 }

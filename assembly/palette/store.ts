@@ -24,7 +24,6 @@ import { arenaTop, arenaBack } from "../rt/arena";
 import { Palette, foldCase } from "./palette";
 import { validatePalette, paletteName, packStops } from "./validate";
 
-export const PALETTE_PREFIX = "palettes/";
 const PREFIX_LEN: u32 = 9;
 /** Custom palettes that can be stored (every file under palettes/ counts). */
 export const MAX_CUSTOM_PALETTES: i32 = 64;
@@ -43,56 +42,45 @@ const prefixBytes = memory.data<u8>([0x70, 0x61, 0x6c, 0x65, 0x74, 0x74, 0x65, 0
 const keyBuf = SCRATCH + PALETTE_KEY; // the key being looked up
 const checkBuf = SCRATCH + PALETTE_CHECK; // the key a stored document's name maps to
 const fileBuf = SCRATCH + PALETTE_FILE;
-const HEX = "0123456789abcdef";
 
 // ---- keys -------------------------------------------------------------------------------------
 
+/** Writes byte `b` as two lower-case hex digits at `dest`; the end. */
 function hexByte(dest: usize, b: u32): usize {
-  store<u8>(dest, <u8>HEX.charCodeAt(b >> 4));
-  store<u8>(dest + 1, <u8>HEX.charCodeAt(b & 15));
+  const hi = b >> 4;
+  const lo = b & 15;
+  store<u16>(dest, (hi + (hi < 10 ? 0x30 : 0x57)) | ((lo + (lo < 10 ? 0x30 : 0x57)) << 8));
   return dest + 2;
 }
 
-/** Writes the key of the UTF-8 name at src into dest; its length, or 0 when no name is that long.
- * `legacy`: ASCII letters fold only (the keys of palettes stored before foldCase). */
-function keyFromUtf8(src: usize, len: u32, dest: usize, legacy: bool = false): u32 {
-  if (len == 0 || len > MAX_NAME_BYTES) return 0;
+/** Writes the key of `name` into dest: the hex of the UTF-8 bytes (as String.UTF8.encode makes them:
+ * a lone surrogate is 3 bytes) of each code point folded (a fold is never longer in UTF-8); its
+ * length, or 0 when the name is empty or longer than MAX_NAME_BYTES. `legacy`: ASCII letters fold
+ * only (the keys of palettes stored before foldCase). */
+function keyFromName(name: string, dest: usize, legacy: bool = false): u32 {
   memory.copy(dest, prefixBytes, PREFIX_LEN);
   let out = dest + PREFIX_LEN;
-  let k: u32 = 0;
-  while (k < len) {
-    const b = <u32>load<u8>(src + k);
-    // a 2- or 3-byte sequence is folded as a code point (a fold is never longer in UTF-8)
-    const n: u32 = legacy || b < 0xc2 || b >= 0xf0 ? 1 : b < 0xe0 ? 2 : 3;
-    let ok = k + n <= len;
-    for (let i: u32 = 1; ok && i < n; i++) ok = ((<u32>load<u8>(src + k + i)) & 0xc0) == 0x80;
-    if (!ok || n == 1) {
-      out = hexByte(out, b >= 0x41 && b <= 0x5a ? b | 0x20 : b);
-      k++;
-      continue;
+  const n = name.length;
+  let bytes: u32 = 0;
+  for (let i = 0; i < n; i++) {
+    let c = <u32>name.charCodeAt(i);
+    let more: u32 = c < 0x80 ? 0 : c < 0x800 ? 1 : 2; // continuation bytes
+    if ((c & 0xfc00) == 0xd800 && i + 1 < n) {
+      const d = <u32>name.charCodeAt(i + 1);
+      if ((d & 0xfc00) == 0xdc00) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        more = 3;
+        i++;
+      }
     }
-    let c: u32 =
-      n == 2
-        ? ((b & 0x1f) << 6) | ((<u32>load<u8>(src + k + 1)) & 0x3f)
-        : ((b & 0x0f) << 12) | (((<u32>load<u8>(src + k + 1)) & 0x3f) << 6) | ((<u32>load<u8>(src + k + 2)) & 0x3f);
-    c = foldCase(c);
-    if (c < 0x80) out = hexByte(out, c);
-    else if (c < 0x800) {
-      out = hexByte(out, 0xc0 | (c >> 6));
-      out = hexByte(out, 0x80 | (c & 0x3f));
-    } else {
-      out = hexByte(out, 0xe0 | (c >> 12));
-      out = hexByte(out, 0x80 | ((c >> 6) & 0x3f));
-      out = hexByte(out, 0x80 | (c & 0x3f));
-    }
-    k += n;
+    bytes += more + 1;
+    if (bytes > MAX_NAME_BYTES) return 0;
+    if (!legacy || c < 0x80) c = foldCase(c);
+    more = c < 0x80 ? 0 : c < 0x800 ? 1 : c < 0x10000 ? 2 : 3; // of the fold
+    out = hexByte(out, more == 0 ? c : ((0xff00 >> (more + 1)) & 0xff) | (c >> (6 * more)));
+    while (more-- > 0) out = hexByte(out, 0x80 | ((c >> (6 * more)) & 0x3f));
   }
-  return <u32>(out - dest);
-}
-
-function keyFromName(name: string, dest: usize, legacy: bool = false): u32 {
-  const bytes = String.UTF8.encode(name);
-  return keyFromUtf8(changetype<usize>(bytes), <u32>bytes.byteLength, dest, legacy);
+  return bytes == 0 ? 0 : <u32>(out - dest);
 }
 
 /** The store key of a palette name, or null when the name is too long or empty to exist. */
@@ -114,25 +102,26 @@ function readAt(key: usize, keyLen: u32): i32 {
     fail("$", "larger than " + FILE_CAP.toString() + " bytes");
     return P_CORRUPT;
   }
-  if (!readFile(<u32>n)) {
+  openMemory(fileBuf, <u32>n); // checked as it streams from the buffer
+  if (!validatePalette(value())) {
     if (broken) {
       resetErrors();
       fail("$", "not valid JSON");
     }
     return P_CORRUPT;
   }
-  const k = keyFromName(paletteName(), checkBuf);
-  if (k != keyLen || memory.compare(checkBuf, key, keyLen) != 0) {
+  if (!sameKey(checkBuf, keyFromName(paletteName(), checkBuf), key, keyLen)) {
     fail("name", "does not match the file's key");
     return P_CORRUPT;
   }
   return P_OK;
 }
 
-/** Validates the palette file of `n` bytes read into fileBuf, as it streams from there. */
-function readFile(n: u32): bool {
-  openMemory(fileBuf, n);
-  return validatePalette(value());
+/** Whether the key of `n` bytes at `a` is the one of `m` bytes at `b`. */
+function sameKey(a: usize, n: u32, b: usize, m: u32): bool {
+  if (n != m) return false;
+  for (let i: u32 = 0; i < n; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
+  return true;
 }
 
 /** Reads the stored palette with this name (any casing); see readAt. */
@@ -195,11 +184,12 @@ function migrateCurrent(): bool {
   const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
   if (n <= 0 || <u32>n > FILE_CAP) return false;
   resetErrors();
-  if (!readFile(<u32>n)) return false;
+  openMemory(fileBuf, <u32>n);
+  if (!validatePalette(value())) return false;
   const k = keyFromName(paletteName(), checkBuf);
   const old = keyFromName(paletteName(), keyBuf, true);
-  if (k == 0 || (k == keyLen && memory.compare(checkBuf, key, k) == 0)) return false; // its key already
-  if (old != keyLen || memory.compare(keyBuf, key, old) != 0) return false; // not a legacy key: corrupt
+  if (k == 0 || sameKey(checkBuf, k, key, keyLen)) return false; // its key already
+  if (!sameKey(keyBuf, old, key, keyLen)) return false; // not a legacy key: corrupt
   if (host_store_read(checkBuf, k, 0, keyBuf, 1) != STORE_MISSING) {
     log(LOG_WARN, "palettes: kept " + currentKey());
     return false;

@@ -13,7 +13,7 @@
 //   both hold for one stop).
 // The first problem found, in the order above (the stops' count before the stops), is kept as
 // "<path>: <rule>".
-import { names } from "../util/names";
+import { names, nameString } from "../util/names";
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, colorRead, fail, nameOfKind } from "../json/validate";
@@ -76,7 +76,8 @@ function checkName(): bool {
   if (control) return fail("name", "must not contain control characters");
   // "." or "..": URL clients resolve such a path segment away, so the palette could never be
   // addressed by GET, PUT or DELETE
-  if (s == "." || s == "..") return fail("name", 'must not be "." or ".." (it could not be used in a URL)');
+  if (s.length <= 2 && s.charCodeAt(0) == 0x2e && s.charCodeAt(s.length - 1) == 0x2e)
+    return fail("name", 'must not be "." or ".." (it could not be used in a URL)');
   read!.name = s;
   return true;
 }
@@ -87,7 +88,7 @@ function checkName(): bool {
 function readStops(k: i32, kind: u32, target: usize): void {
   if (k != STOPS) return S.skipRest(kind);
   if (!expectKind(J_ARRAY, "stops", "an array")) return S.skipRest(kind);
-  const got = new StaticArray<i32>(MAX_STOPS * 2);
+  const got = heap.alloc(MAX_STOPS * 8); // a stop: position, colour (i32 each)
   let n = 0;
   while (S.element()) {
     const e = S.value();
@@ -104,8 +105,8 @@ function readStops(k: i32, kind: u32, target: usize): void {
       }
     } else S.skipRest(e);
     if (n < MAX_STOPS) {
-      got[n * 2] = items == 2 ? pos : -2; // `items` stays 0 for a stop that is not an array
-      got[n * 2 + 1] = rgb;
+      store<i32>(got + <usize>(n << 3), items == 2 ? pos : -2); // `items` stays 0 for a stop that is not an array
+      store<i32>(got + <usize>(n << 3), rgb, 4);
     }
     n++;
   }
@@ -113,30 +114,56 @@ function readStops(k: i32, kind: u32, target: usize): void {
     fail("stops", "must have 1-" + MAX_STOPS.toString() + " entries");
     return;
   }
+  // the stops in order, each packed once valid; the first problem is the message
   const out = new StaticArray<u32>(n);
-  if (stopsValid(got, out)) changetype<Read>(target).stops = out;
-}
-
-/** Checks the stops read, in order, packing each valid one into `out`; false after the first problem. */
-function stopsValid(got: StaticArray<i32>, out: StaticArray<u32>): bool {
-  const n = out.length;
   let prev = -1;
   for (let i = 0; i < n; i++) {
-    const pos = got[i * 2];
-    const rgb = got[i * 2 + 1];
-    if (pos == -2) return fail(stopPath(i, -1), 'must be an array [position, "#RRGGBB"]');
-    if (pos < 0) return fail(stopPath(i, 0), "must be an integer 0-255");
-    if (i == 0 && pos != 0) return fail(stopPath(i, 0), "the first position must be 0");
-    if (i > 0 && pos <= prev) return fail(stopPath(i, 0), "positions must be strictly increasing");
-    if (i > 0 && i == n - 1 && pos != 255) return fail(stopPath(i, 0), "the last position must be 255");
-    if (rgb < 0) return fail(stopPath(i, 1), 'must be a colour "#RRGGBB"');
-    out[i] = ((<u32>pos) << 24) | (<u32>rgb);
+    const pos = load<i32>(got + <usize>(i << 3));
+    const rgb = load<i32>(got + <usize>(i << 3), 4);
+    let rule = 0;
+    if (pos == -2) rule = R_PAIR;
+    else if (pos < 0) rule = R_INTEGER;
+    else if (i == 0 && pos != 0) rule = R_FIRST;
+    else if (i > 0 && pos <= prev) rule = R_INCREASING;
+    else if (i > 0 && i == n - 1 && pos != 255) rule = R_LAST;
+    else if (rgb < 0) rule = R_COLOR;
+    if (rule != 0) {
+      fail(stopPath(i, rule == R_PAIR ? -1 : rule == R_COLOR ? 1 : 0), stopRule(rule));
+      return;
+    }
+    unchecked((out[i] = ((<u32>pos) << 24) | (<u32>rgb)));
     prev = pos;
   }
-  return true;
+  changetype<Read>(target).stops = out;
 }
 
+const R_PAIR = 1;
+const R_INTEGER = 2;
+const R_FIRST = 3;
+const R_INCREASING = 4;
+const R_LAST = 5;
+const R_COLOR = 6;
+
+/** The rule a stop breaks. @message-returns: its texts go to the UTF-8 message table
+ * (scripts/messages-transform.mjs). */
+function stopRule(rule: i32): string {
+  switch (rule) {
+    case R_PAIR:
+      return 'must be an array [position, "#RRGGBB"]';
+    case R_INTEGER:
+      return "must be an integer 0-255";
+    case R_FIRST:
+      return "the first position must be 0";
+    case R_INCREASING:
+      return "positions must be strictly increasing";
+    case R_LAST:
+      return "the last position must be 255";
+  }
+  return 'must be a colour "#RRGGBB"';
+}
+
+/** `stops[i]`, and `[k]` after it for k >= 0. */
 function stopPath(i: i32, k: i32): string {
-  const p = "stops[" + i.toString() + "]";
+  const p = nameString(KEYS, STOPS) + "[" + i.toString() + "]";
   return k < 0 ? p : p + "[" + k.toString() + "]";
 }

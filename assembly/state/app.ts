@@ -27,19 +27,20 @@ export function setBuild(id: u32): void {
   app.controllerFirmware = keepString(firmwareKept, s);
 }
 
-let dirty = false;
+/** Set by every change until takeChanged (static memory: a wasm global costs WAMR about 52 B of heap). */
+const dirty = memory.data(1);
 /** Bumped by every change, for readers that look at their own pace (the MQTT states). */
 export let appVersion: u32 = 0;
 
 export function changed(): void {
-  dirty = true;
+  store<bool>(dirty, true);
   appVersion++;
   wakeUp(WAKE_STATE | WAKE_MQTT); // the MQTT states follow the app state
 }
 
 /** True once after any change: the caller broadcasts APP_STATE. */
 export function takeChanged(): bool {
-  const was = dirty;
-  dirty = false;
+  const was = load<bool>(dirty);
+  store<bool>(dirty, false);
   return was;
 }

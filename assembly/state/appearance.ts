@@ -1,10 +1,10 @@
 // Appearance: the global look of all panels (brightness, three base colours, active palette).
 // Persisted under the key "appearance" in the same JSON shape as the API, and read back through
 // the same validation, so a stored document can never hold what the API would reject.
-import { names } from "../util/names";
+import { names, nameString } from "../util/names";
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
-import { expectHexColor, fail, nameOfKind, takeError, failMessage } from "../json/validate";
+import { colorRead, fail, nameOfKind } from "../json/validate";
 import { checkFields, present, problem, kindAt, stringAt, F_INT } from "../json/fields";
 import { fillFields, V_INT, V_COLORS, V_STR } from "../json/template";
 import * as t from "../generated/text";
@@ -63,26 +63,28 @@ const ROWS = memory.data<u16>([
   0, F_INT, 0, 255, <u16>offsetof<AppearancePatch>("brightness"),
 ]);
 
-/** baseColors, as it streams: an array of 3 colours (its length is checked first). */
+/** baseColors, as it streams: an array of 3 colours (its length is checked first, then the first
+ * colour that is not one). */
 function readColors(k: i32, kind: u32, target: usize): void {
   if (k != COLORS) return S.skipRest(kind);
   const colors = changetype<AppearancePatch>(target).baseColors;
   let n = 0;
-  let bad = "";
+  let bad = -1;
   if (kind == J_ARRAY) {
     while (S.element()) {
       const e = S.value();
-      if (bad.length == 0 && n < 3) {
-        const rgb = expectHexColor("baseColors[" + n.toString() + "]");
-        if (rgb < 0) bad = takeError();
-        else colors[n] = <u32>rgb;
+      if (n < 3) {
+        const rgb = colorRead();
+        if (rgb >= 0) colors[n] = <u32>rgb;
+        else if (bad < 0) bad = n;
       }
       S.skipRest(e);
       n++;
     }
   } else S.skipRest(kind);
-  if (kind != J_ARRAY || n != 3) fail("baseColors", 'must be an array of 3 colours "#RRGGBB"');
-  else failMessage(bad);
+  const path = nameString(KEYS, COLORS);
+  if (kind != J_ARRAY || n != 3) fail(path, 'must be an array of 3 colours "#RRGGBB"');
+  else if (bad >= 0) fail(path + "[" + bad.toString() + "]", 'must be a colour "#RRGGBB"');
 }
 
 /** Validates the PATCH body (or, with `stored`, the stored document) whose root value() has just
@@ -124,7 +126,8 @@ function quoted(s: string): string {
 
 export function applyAppearancePatch(patch: AppearancePatch): void {
   if (patch.hasBrightness) appearance.brightness = patch.brightness;
-  if (patch.hasBaseColors) for (let i = 0; i < 3; i++) appearance.baseColors[i] = patch.baseColors[i];
+  if (patch.hasBaseColors)
+    memory.copy(changetype<usize>(appearance.baseColors), changetype<usize>(patch.baseColors), 12);
   const name = patch.palette;
   if (name !== null) {
     // The palette may have been deleted since the change was validated (PATCH, then DELETE before

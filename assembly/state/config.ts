@@ -1,13 +1,12 @@
 // Device configuration: power state at boot, the logical root and the extra names the controller
 // answers to (http/origin.ts). Persisted under "configuration" in the API's JSON shape and read back
 // through the API's validation.
-import { names } from "../util/names";
+import { names, nameString } from "../util/names";
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, fail, failMessage, takeError } from "../json/validate";
 import { checkFields, problem, F_INT } from "../json/fields";
 import * as w from "../json/writer";
-import { Fixed } from "../rt/fixed";
 
 export const CONFIG_KEY = "configuration";
 export const POWER_KEY = "power";
@@ -28,59 +27,68 @@ export class Configuration {
 export const config = new Configuration();
 // The names outlive the export that set them, and an export's memory is given back when it returns
 // (rt/arena.ts): they are kept as bytes in static memory (host names are ASCII) and made into strings
-// again by allowedHosts(), in the memory of the export that asks (http/origin.ts reads the bytes).
-const hostBytes = memory.data(MAX_ALLOWED_HOSTS * MAX_HOST_NAME);
-const hostLength = changetype<Fixed<u8>>(memory.data(MAX_ALLOWED_HOSTS));
-let hostCount = 0;
+// again by allowedHosts(), in the memory of the export that asks (http/origin.ts reads the bytes). A
+// name is a slot: its length (0: no name, and none after it), then its bytes. A patch holds its names
+// the same way, in a block of the export's memory.
+const SLOT = 1 + MAX_HOST_NAME;
+const HOSTS_BYTES = MAX_ALLOWED_HOSTS * SLOT;
+const hostSlots = memory.data(HOSTS_BYTES);
 
 /** Makes `hosts` (validated: at most MAX_ALLOWED_HOSTS names of MAX_HOST_NAME ASCII bytes) the
  * allowed names. */
 export function setAllowedHosts(hosts: string[]): void {
-  hostCount = min(hosts.length, MAX_ALLOWED_HOSTS);
-  for (let i = 0; i < hostCount; i++) {
+  memory.fill(hostSlots, 0, HOSTS_BYTES);
+  for (let i = 0; i < min(hosts.length, MAX_ALLOWED_HOSTS); i++) {
     const h = hosts[i];
-    const n = min(h.length, MAX_HOST_NAME);
-    for (let k = 0; k < n; k++) store<u8>(hostBytes + i * MAX_HOST_NAME + k, <u8>h.charCodeAt(k));
-    hostLength[i] = <u8>n;
+    const at = hostSlots + i * SLOT;
+    store<u8>(at, <u8>String.UTF8.encodeUnsafe(changetype<usize>(h), min(h.length, MAX_HOST_NAME), at + 1));
   }
 }
 
 /** How many names allowedHosts holds; the bytes of name i (ASCII) and their length. */
 export function allowedHostCount(): i32 {
-  return hostCount;
+  let n = 0;
+  while (n < MAX_ALLOWED_HOSTS && allowedHostLength(n) > 0) n++;
+  return n;
 }
 export function allowedHostAt(i: i32): usize {
-  return hostBytes + i * MAX_HOST_NAME;
+  return hostSlots + i * SLOT + 1;
 }
 export function allowedHostLength(i: i32): u32 {
-  return hostLength[i];
+  return load<u8>(hostSlots + i * SLOT);
 }
 
 /** The allowed names (new strings). */
 export function allowedHosts(): string[] {
-  const out = new Array<string>(hostCount);
-  for (let i = 0; i < hostCount; i++) out[i] = String.UTF8.decodeUnsafe(hostBytes + i * MAX_HOST_NAME, hostLength[i]);
+  const n = allowedHostCount();
+  const out = new Array<string>(n);
+  for (let i = 0; i < n; i++) out[i] = String.UTF8.decodeUnsafe(allowedHostAt(i), allowedHostLength(i));
   return out;
 }
 
 export class ConfigPatch {
   powerStateOnBoot: i32 = -1; // -1: absent
   logicalRoot: i32 = -1;
-  allowedHosts: string[] | null = null; // null: absent
+  hosts: usize = 0; // allowedHosts as slots (see above); 0: absent
 }
 
-/** The string just read is a DNS name: 1-253 of letters, digits, `-` and `.`, written without
- * escapes, not starting or ending with a dot. */
-function hostName(path: string): bool {
-  if (!expectKind(J_STRING, path, "a string")) return false;
+/** Whether the value just read is a DNS name: a string of 1-253 letters, digits, `-` and `.`,
+ * written without escapes, not starting or ending with a dot. */
+function isHostName(): bool {
   const p = S.text;
   const n = S.textBytes;
-  let ok = !S.textEscaped && n > 0 && n <= <u32>MAX_HOST_NAME && load<u8>(p) != 0x2e && load<u8>(p + n - 1) != 0x2e;
+  let ok =
+    S.kind == J_STRING &&
+    !S.textEscaped &&
+    n > 0 &&
+    n <= <u32>MAX_HOST_NAME &&
+    load<u8>(p) != 0x2e &&
+    load<u8>(p + n - 1) != 0x2e;
   for (let k: u32 = 0; ok && k < n; k++) {
     const c = (<u32>load<u8>(p + k)) | 0x20;
     ok = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c == 0x2d || c == 0x2e;
   }
-  return ok || fail(path, "must be a host name");
+  return ok;
 }
 
 const KEYS = names("powerStateOnBoot logicalRoot allowedHosts");
@@ -95,21 +103,29 @@ const ROWS = memory.data<u16>([
 /** allowedHosts, as it streams: an array of at most 4 host names (its length is checked first). */
 function readHosts(_k: i32, kind: u32, target: usize): void {
   if (!expectKind(J_ARRAY, "allowedHosts", "an array")) return S.skipRest(kind);
-  const names = new Array<string>();
+  const slots = heap.alloc(HOSTS_BYTES);
+  memory.fill(slots, 0, HOSTS_BYTES);
   let n = 0;
   let bad = "";
   while (S.element()) {
     const e = S.value();
     if (bad.length == 0 && n < MAX_ALLOWED_HOSTS) {
-      if (hostName("allowedHosts[" + n.toString() + "]")) names.push(String.UTF8.decodeUnsafe(S.text, S.textLength));
-      else bad = takeError();
+      if (isHostName()) {
+        const at = slots + n * SLOT;
+        store<u8>(at, <u8>S.textBytes);
+        memory.copy(at + 1, S.text, S.textBytes);
+      } else {
+        const path = nameString(KEYS, HOSTS) + "[" + n.toString() + "]";
+        if (expectKind(J_STRING, path, "a string")) fail(path, "must be a host name");
+        bad = takeError();
+      }
     }
     S.skipRest(e);
     n++;
   }
   if (n > MAX_ALLOWED_HOSTS) fail("allowedHosts", "must have at most 4 names");
   else failMessage(bad);
-  changetype<ConfigPatch>(target).allowedHosts = names; // compared case-insensitively
+  changetype<ConfigPatch>(target).hosts = slots; // compared case-insensitively
 }
 
 /** Reads the configuration document whose root value() has just read (kind `kind`). */
@@ -122,8 +138,7 @@ export function parseConfigPatch(kind: u32): ConfigPatch | null {
 export function applyConfigPatch(patch: ConfigPatch): void {
   if (patch.powerStateOnBoot >= 0) config.powerStateOnBoot = patch.powerStateOnBoot;
   if (patch.logicalRoot >= 0) config.logicalRoot = patch.logicalRoot;
-  const hosts = patch.allowedHosts;
-  if (hosts !== null) setAllowedHosts(hosts);
+  if (patch.hosts) memory.copy(hostSlots, patch.hosts, HOSTS_BYTES);
 }
 
 export function writeConfiguration(): void {
@@ -132,10 +147,9 @@ export function writeConfiguration(): void {
   w.raw(',"logicalRoot":');
   w.int(config.logicalRoot);
   w.raw(',"allowedHosts":[');
-  const hosts = allowedHosts();
-  for (let i = 0; i < hosts.length; i++) {
+  for (let i = 0; i < allowedHostCount(); i++) {
     if (i > 0) w.byte(0x2c);
-    w.str(hosts[i]);
+    w.strBytes(allowedHostAt(i), allowedHostLength(i));
   }
   w.raw("]}");
 }

@@ -7,52 +7,47 @@ export const STORE_MISSING: i32 = -1;
 export const STORE_IO_ERROR: i32 = -2;
 export const STORE_FULL: i32 = -3;
 
+/** A value is read a chunk at a time, straight into a block that grows by a chunk (in place: it is
+ * the arena's last while the value is read). */
 const CHUNK: u32 = 256;
-const chunk = memory.data(CHUNK);
 
 /** Status of the last read: 0, STORE_MISSING or STORE_IO_ERROR. */
 export let lastReadStatus: i32 = 0;
 
-function keyBytes(key: string): ArrayBuffer {
-  return String.UTF8.encode(key);
-}
-
 /** Reads a whole value, or null (see lastReadStatus). At most `limit` bytes are accepted. */
-export function storeRead(key: string, limit: u32): Uint8Array | null {
-  const k = keyBytes(key);
-  const out = new Array<u8>();
-  let offset: u32 = 0;
-  while (true) {
-    const n = host_store_read(changetype<usize>(k), <u32>k.byteLength, offset, chunk, CHUNK);
+export function storeRead(key: string, limit: u32): Array<u8> | null {
+  const k = String.UTF8.encode(key);
+  let buf = heap.alloc(CHUNK);
+  let size: u32 = 0;
+  for (;;) {
+    const n = host_store_read(changetype<usize>(k), <u32>k.byteLength, size, buf + size, CHUNK);
     if (n < 0) {
       lastReadStatus = n == STORE_MISSING ? STORE_MISSING : STORE_IO_ERROR;
       return null;
     }
-    for (let i: i32 = 0; i < n; i++) out.push(load<u8>(chunk + i));
-    offset += <u32>n;
-    if (offset > limit) {
+    size += <u32>n;
+    if (size > limit) {
       lastReadStatus = STORE_IO_ERROR;
       return null;
     }
     if (<u32>n < CHUNK) break;
+    buf = heap.realloc(buf, size + CHUNK);
   }
   lastReadStatus = 0;
-  const bytes = new Uint8Array(out.length);
-  for (let i = 0; i < out.length; i++) bytes[i] = out[i];
+  const bytes = new Array<u8>(size);
+  memory.copy(bytes.dataStart, buf, size);
   return bytes;
 }
 
 /** Writes a whole value atomically; returns 0 or a negative STORE_* status. */
 export function storeWrite(key: string, value: Array<u8>): i32 {
-  const k = keyBytes(key);
-  const v = new Uint8Array(value.length);
-  for (let i = 0; i < value.length; i++) v[i] = value[i];
-  const rc = host_store_write(changetype<usize>(k), <u32>k.byteLength, v.dataStart, <u32>v.length);
+  const k = String.UTF8.encode(key);
+  const rc = host_store_write(changetype<usize>(k), <u32>k.byteLength, value.dataStart, <u32>value.length);
   if (rc < 0) log(LOG_ERROR, "store: writing " + key + " failed (" + rc.toString() + ")");
   return rc;
 }
 
 export function storeDelete(key: string): i32 {
-  const k = keyBytes(key);
+  const k = String.UTF8.encode(key);
   return host_store_delete(changetype<usize>(k), <u32>k.byteLength);
 }

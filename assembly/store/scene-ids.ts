@@ -16,8 +16,10 @@ let size: i32 = 0;
 /** The id made last by idAt: valid until its next call. */
 const slot = keepSlot(10);
 
-/** Reads the store's list of scene keys, keeping the library's ids; false on an I/O error. */
+/** Reads the store's list of scene keys, keeping the library's ids; false on an I/O error (then the
+ * list is empty). */
 export function openIds(): bool {
+  size = 0;
   const n = host_store_list(SCENES_BYTES, SKIP, 0, 0, 0);
   if (n < 0) return false;
   const buf = heap.alloc(max<usize>(<usize>n, 1));

@@ -14,8 +14,21 @@ export function log(level: u32, message: string): void {
 /** Replaces AssemblyScript's `env.abort` (asc --use abort=...), so the core imports no `env` names
  * that would clash with WAMR's libc builtins. The host logs the message and restarts the core. */
 export function coreAbort(message: string | null, file: string | null, line: u32, column: u32): void {
-  let text = "abort: " + (message ? message : "") + " at " + (file ? file : "?");
-  text += ":" + line.toString() + ":" + column.toString();
+  panic(
+    "abort: " +
+      (message ? message : "") +
+      " at " +
+      (file ? file : "?") +
+      ":" +
+      line.toString() +
+      ":" +
+      column.toString(),
+  );
+}
+
+/** Hands `text` to the host, which restarts the core. @message-args: its literal texts go to the
+ * UTF-8 message table (scripts/messages-transform.mjs). */
+function panic(text: string): void {
   const bytes = String.UTF8.encode(text);
   host_panic(changetype<usize>(bytes), <u32>bytes.byteLength);
   unreachable();
