@@ -267,6 +267,8 @@ function scanSource(source) {
     if (isRawCall(node)) found.raws.push([holder, key]);
     if (node.kind === NodeKind.FunctionDeclaration && RULE_FUNCTIONS.has(node.name.text) && node.body)
       returns(node.body, found);
+    // offsetof<T>("field") names a field at compile time: its literal is no string in the image
+    if (node.kind === NodeKind.Call && calleeName(node) === "offsetof") return;
     for (const [h, k, child] of children(node)) scan(child, h, k);
   })(source, null, null);
   return found;
