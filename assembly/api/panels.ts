@@ -7,7 +7,7 @@ import { tree } from "../topology/tree";
 import { requestStates, replied, replyOn, replyColor } from "../bus/query";
 import { queued, paramStart, paramLength } from "../http/request";
 import * as A from "../http/answers";
-import { checkFields, F_INT, F_COLOR, F_REQUIRED, ROW } from "../json/fields";
+import { checkFields, skipOwn, F_INT, F_COLOR, F_REQUIRED, ROW } from "../json/fields";
 import { W_PANEL_POWER, W_PANEL_COLOR } from "../core/queue";
 
 export function getPanels(req: u32, _param: string, _arg: u32): i32 {
@@ -90,7 +90,7 @@ function putPanel(root: u32, keys: Names, row: usize, kind: u8): i32 {
       address < 0 ? (none ? A.A_NO_PANEL_NONE : A.A_NO_PANEL) : none ? A.A_NO_PANEL_NUMBER_NONE : A.A_NO_PANEL_NUMBER;
     return A.counted(a, address, tree.count);
   }
-  if (!checkFields(root, keys, row, 1, field)) return A.A_INVALID;
+  if (!checkFields(root, keys, row, 1, field, skipOwn, 32)) return A.A_INVALID;
   return queued(kind, address, load<i32>(field));
 }
 

@@ -6,7 +6,7 @@ import { queued } from "../http/request";
 import * as A from "../http/answers";
 import { J_NUMBER, J_STRING } from "../json/reader";
 import { fail, resetErrors } from "../json/validate";
-import { checkFields, present, kindAt, numberAt, intAt, stringAt } from "../json/fields";
+import { checkFields, skipOwn, present, kindAt, numberAt, intAt, stringAt } from "../json/fields";
 import { W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION, enqueue, queueFull } from "../core/queue";
 import { app } from "../state/app";
 import { ALLOW_ID, SCENE_OK, SCENE_SYNTAX, readFlatStep } from "../scene/validate";
@@ -65,7 +65,7 @@ const TRIGGER_KEYS = names("group value");
 
 export function speed(_req: u32, _param: string, root: u32): i32 {
   if (!app.isOn) return A.A_SYSTEM_OFF;
-  if (!checkFields(root, SPEED_KEYS, 0, 0, 0)) return A.A_INVALID;
+  if (!checkFields(root, SPEED_KEYS, 0, 0, 0, skipOwn, 32)) return A.A_INVALID;
   const x = present != 0 && kindAt(0) == J_NUMBER ? numberAt(0) : -1;
   if (!(x >= 0.1 && x <= 10.0)) {
     fail("speed", "must be a number 0.1-10.0");
@@ -78,7 +78,7 @@ export function speed(_req: u32, _param: string, root: u32): i32 {
 /** {group: 1-254 or a layer name of the playing scene, value: 0-255}. */
 export function trigger(_req: u32, _param: string, root: u32): i32 {
   if (!app.isOn) return A.A_SYSTEM_OFF;
-  if (!checkFields(root, TRIGGER_KEYS, 0, 0, 0)) return A.A_INVALID;
+  if (!checkFields(root, TRIGGER_KEYS, 0, 0, 0, skipOwn, 32)) return A.A_INVALID;
   if ((present & 2) == 0 || !intAt(1, 0, 255)) {
     fail("value", "must be an integer 0-255");
     return A.A_INVALID;

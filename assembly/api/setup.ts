@@ -42,7 +42,7 @@ function readMqtt(_k: i32, kind: u32, target: usize): void {
 
 export function postSetup(_req: u32, _param: string, root: u32): i32 {
   const c = new Credentials();
-  if (!checkFields(root, KEYS, ROWS, 2, changetype<usize>(c), readMqtt)) return A_INVALID;
+  if (!checkFields(root, KEYS, ROWS, 2, changetype<usize>(c), readMqtt, 32)) return A_INVALID;
   const ssid = String.UTF8.encode(c.ssid);
   const pass = String.UTF8.encode(c.password);
   if ((present & (1 << MQTT)) != 0) {

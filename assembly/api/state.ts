@@ -6,7 +6,7 @@ import * as t from "../generated/text";
 import { queued } from "../http/request";
 import { storeFailure, A_INVALID, A_BUSY, A_ACCEPTED, A_POWER_ON, A_POWER_OFF } from "../http/answers";
 import { storePower } from "../core/look";
-import { checkFields, F_BOOL, F_REQUIRED } from "../json/fields";
+import { checkFields, skipOwn, F_BOOL, F_REQUIRED } from "../json/fields";
 import { W_POWER, queueFull } from "../core/queue";
 
 // The answer's values: kind, field of AppState (json/template.ts fillFields), marker by marker.
@@ -31,7 +31,7 @@ const ROWS = memory.data<u16>([0, F_BOOL | F_REQUIRED, 0, 0, 0]); // isOn, into 
 const on = memory.data(1);
 
 export function postPower(_req: u32, _param: string, root: u32): i32 {
-  if (!checkFields(root, KEYS, ROWS, 1, on)) return A_INVALID;
+  if (!checkFields(root, KEYS, ROWS, 1, on, skipOwn, 32)) return A_INVALID;
   const isOn = load<bool>(on);
   if (queueFull()) return A_BUSY;
   // stored before the answer (powerStateOnBoot 2 restores it); the tick stores it again on a change

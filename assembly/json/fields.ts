@@ -73,8 +73,8 @@ export function checkFields(
   rows: usize,
   count: i32,
   target: usize,
-  own: Own = skipOwn,
-  accepted: i32 = 32,
+  own: Own,
+  accepted: i32,
 ): bool {
   const n = min(nameCount(keys), accepted);
   const mine = heap.alloc(<usize>n * SLOT);

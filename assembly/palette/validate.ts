@@ -44,7 +44,7 @@ let read: Read | null = null; // made per document (nothing is allocated at star
 export function validatePalette(kind: u32): bool {
   const r = new Read();
   read = r;
-  if (!checkFields(kind, KEYS, ROWS, 1, changetype<usize>(r), readStops)) return false;
+  if (!checkFields(kind, KEYS, ROWS, 1, changetype<usize>(r), readStops, 32)) return false;
   if ((present & (1 << NAME)) == 0) return fail("name", "required");
   if (!checkName()) return false;
   if ((present & (1 << STOPS)) == 0) return fail("stops", "required");

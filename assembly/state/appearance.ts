@@ -93,7 +93,7 @@ function readColors(k: i32, kind: u32, target: usize): void {
  * corrupt) keeps its other fields and falls back to Base colors. */
 export function parseAppearancePatch(kind: u32, stored: bool = false): AppearancePatch | null {
   const patch = new AppearancePatch();
-  if (!checkFields(kind, KEYS, ROWS, 1, changetype<usize>(patch), readColors)) return null;
+  if (!checkFields(kind, KEYS, ROWS, 1, changetype<usize>(patch), readColors, 32)) return null;
   patch.hasBrightness = (present & 1) != 0;
   if (present & (1 << COLORS)) {
     if (problem(COLORS)) return null;

@@ -131,7 +131,7 @@ function readHosts(_k: i32, kind: u32, target: usize): void {
 /** Reads the configuration document whose root value() has just read (kind `kind`). */
 export function parseConfigPatch(kind: u32): ConfigPatch | null {
   const patch = new ConfigPatch();
-  if (!checkFields(kind, KEYS, ROWS, 2, changetype<usize>(patch), readHosts) || problem(HOSTS)) return null;
+  if (!checkFields(kind, KEYS, ROWS, 2, changetype<usize>(patch), readHosts, 32) || problem(HOSTS)) return null;
   return patch;
 }
 

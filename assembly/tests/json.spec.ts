@@ -4,7 +4,7 @@
 import { names } from "../util/names";
 import { openMemory, value, skipRest, finish, broken, text, textLength, numberValue } from "../json/stream";
 import { errorReason, MAX_DEPTH, J_NULL, J_FALSE, J_TRUE, J_NUMBER, J_STRING, J_ARRAY, J_OBJECT } from "../json/reader";
-import { checkFields } from "../json/fields";
+import { checkFields, skipOwn } from "../json/fields";
 import { resetErrors, validationError } from "../json/validate";
 
 const PARSE_OK = 0;
@@ -47,7 +47,7 @@ function fields(s: string): string {
   source = String.UTF8.encode(s);
   resetErrors();
   openMemory(changetype<usize>(source), source.byteLength);
-  const ok = checkFields(value(), AB, 0, 0, 0);
+  const ok = checkFields(value(), AB, 0, 0, 0, skipOwn, 32);
   return broken ? errorReason() : ok ? "ok" : validationError();
 }
 
