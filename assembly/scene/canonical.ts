@@ -70,11 +70,11 @@ export function hold(): void {
   holding = true;
 }
 
-/** Ends holding: `insert` (ASCII), then the held bytes. */
-export function release(insert: string): void {
+/** Ends holding: `,"directionality":"geometric"` when `geometric`, then the held bytes. */
+export function release(geometric: bool): void {
   if (!holding) return;
   holding = false;
-  ascii(insert);
+  if (geometric) ascii(',"directionality":"geometric"');
   for (let i: u32 = 0; i < min(held, HOLD_CAP); i++) byte(<u32>load<u8>(holdBuf + i));
   if (held > HOLD_CAP) status = -2; // cannot happen for a valid step: refuse to store it
 }
@@ -96,9 +96,14 @@ export function ascii(s: string): void {
 }
 
 /** `"<key>":`, after a comma unless it is its object's first member: the key json/stream.ts member()
- * has just read (a known key: its bytes are its text). */
-export function field(first: bool): void {
+ * has just read (a known key: its bytes are its text); with `keyless`, only the comma (the member
+ * writes its own key: a legacy form rewritten). */
+export function field(first: bool, keyless: bool): void {
   if (!on) return;
+  if (keyless) {
+    if (!first) byte(0x2c);
+    return;
+  }
   const n = textLength;
   if (!holding && used + n + 4 <= CAP) {
     // at once into the buffer (most keys)

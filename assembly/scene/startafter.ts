@@ -2,6 +2,8 @@
 // (and step, in the `group:stepId` form of schemaVersion 8), no layer waits for itself, the waits
 // form no cycle, and what is awaited is not infinite. Also the scene's length for the library list.
 import { pathReset, pushKey, pushIndex, bad, indexOfByte, parseDecimal, quote, textHash } from "./text";
+import { nameEntry } from "../util/names";
+import { TOP_KEYS, LAYER_KEYS } from "./names";
 import {
   schema,
   speed,
@@ -25,9 +27,9 @@ import {
 
 function badAt(layer: i32, rule: string): bool {
   pathReset();
-  pushKey("layers");
+  pushKey(nameEntry(TOP_KEYS, 7)); // layers
   pushIndex(layer);
-  pushKey("startAfter");
+  pushKey(nameEntry(LAYER_KEYS, 5)); // startAfter
   return bad(rule);
 }
 

@@ -43,6 +43,10 @@ export const stepCount = new StaticArray<i32>(MAX_LAYERS);
 export const stepDuration = new StaticArray<u32>(MAX_LAYERS * MAX_STEPS);
 export const stepIdHash = new StaticArray<u64>(MAX_LAYERS * MAX_STEPS);
 
+/** The value of each row of the scene pass's tables (scene/fields.ts: 57 rows, the step's first),
+ * or -1 where a level resets them (the step). */
+export const slots = memory.data(57 * 4);
+
 export function setSchema(v: i32): void {
   schema = v;
 }

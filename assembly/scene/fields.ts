@@ -1,0 +1,380 @@
+// The scene document's objects as tables, read by one reader (readObject) as they stream in
+// (json/stream.ts): the step, a colour reference, the scene, a layer and the base colours are each a
+// key list (a name list, util/names.ts: also the accepted-fields list of an unknown field's message)
+// and one row per key in ROWS: what the value is (a boolean, an integer in a range, a name of a list,
+// a colour, a palette name, or a field its level reads itself: step.ts, color.ts, validate.ts), the
+// schemaVersion it needs, and where it goes (the level's slots; at the scene and layer levels also
+// a compiled item's tag, playback/compile.ts). The reader checks each member as it comes: a key of
+// the level, not twice, its gate, its value; it writes the canonical form's keys (canonical.ts: the
+// scalars are echoed by the tokenizer) and keeps each member's key in order (the step's rules that
+// need the whole step). The first problem is recorded as "<json path>: <rule>" (text.ts), built only
+// then.
+import { J_TRUE, J_FALSE, J_STRING } from "../json/reader";
+import * as S from "../json/stream";
+import { parseHexColorAt } from "../json/validate";
+import { put, putBytes } from "../playback/bytes";
+import { Names, nameIndex, nameList } from "../util/names";
+import {
+  STEP_KEYS,
+  CHANNEL_KEYS,
+  TOP_KEYS,
+  LAYER_KEYS,
+  COLOR_KEYS,
+  TYPES,
+  RUNNERS,
+  ANIMATES,
+  BLENDS,
+  DIRECTIONS,
+} from "./names";
+import { Fixed } from "../rt/fixed";
+import * as out from "./canonical";
+import { slots } from "./state";
+import {
+  bad,
+  unknownAt,
+  badAt,
+  pushKey,
+  pop,
+  gate,
+  needInt,
+  needBool,
+  needString,
+  W_KEY,
+  W_RUNNER,
+  W_ANIMATES,
+  W_GEOMETRIC,
+} from "./text";
+import { sceneField } from "./validate";
+import { readColorRef, readParams, readSource, readId, readOrigin, K_DIRECTIONALITY } from "./step";
+import { refused, readChannel } from "./color";
+
+// The levels, in the order of their rows.
+export const STEP = 0;
+export const COLOR = 1; // a colour reference given as an object
+export const TOP = 2;
+export const LAYER = 3;
+export const COLORS = 4; // the scene's base colours
+const LEVELS = 5;
+
+/** Each level's first row, then the end. */
+const BASE = memory.data<u8>([0, 31, 36, 45, 54, 57]);
+const ROW_COUNT = 57;
+export const TOP_BASE = 36;
+export const LAYER_BASE = 45;
+export const COLORS_BASE = 54;
+export const COLOR_BASE = 31;
+
+/** The keys a level accepts: the first LIMIT[level] of its list (the scene's `id` only where a
+ * playback body may carry it, the step's `group` and `panels` only in the flat step). */
+const LIMIT = memory.data<u8>([29, 5, 8, 9, 3]);
+export function setLimits(sceneId: bool, flat: bool): void {
+  store<u8>(LIMIT + STEP, flat ? 31 : 29);
+  store<u8>(LIMIT + TOP, sceneId ? 9 : 8);
+  // the readers by row type (set here: a global's initializer would compile them before the globals
+  // they use)
+  store<usize>(READERS, changetype<usize>(readBool));
+  store<usize>(READERS, changetype<usize>(readInt), 4);
+  store<usize>(READERS, changetype<usize>(readEnum), 8);
+  store<usize>(READERS, changetype<usize>(readColorRef), 12);
+  store<usize>(READERS, changetype<usize>(readParams), 16);
+  store<usize>(READERS, changetype<usize>(readSource), 20);
+  store<usize>(READERS, changetype<usize>(readId), 24);
+  store<usize>(READERS, changetype<usize>(readChannel), 28);
+  store<usize>(READERS, changetype<usize>(readOrigin), 32);
+  store<usize>(READERS, changetype<usize>(sceneField), 36);
+}
+
+function keysOf(level: i32): Names {
+  return level == STEP
+    ? STEP_KEYS
+    : level == COLOR
+      ? CHANNEL_KEYS
+      : level == TOP
+        ? TOP_KEYS
+        : level == LAYER
+          ? LAYER_KEYS
+          : COLOR_KEYS;
+}
+
+// ---- the rows -----------------------------------------------------------------------------------
+// A row is a u32: its reader (an index into READERS), an argument (an integer's range, a list, or
+// what the scene's reader makes of it), its schemaVersion gate with the flags PAUSE and NOKEY, and
+// the compiled item's tag (0: none).
+
+/** A field's reader: row `r` (its level's slot), `seen` the level's members so far (this one's bit
+ * included); the value's start has just been read. False after recording the first problem. They
+ * are called through READERS, so each stays a function of its own: WAMR's classic interpreter pays
+ * for a block whose end its small cache has lost, not for a call. */
+export type Reader = (r: i32, row: u32, seen: u32) => bool;
+
+const V_BOOL = 0;
+const V_INT = 1; // argument: RANGES index
+const V_ENUM = 2; // argument: E_* list
+const X_COLOR_REF = 3;
+const X_PARAMS = 4;
+const X_SOURCE = 5;
+const X_STEP_ID = 6;
+const X_CHANNEL = 7; // argument: RANGES index
+const X_ORIGIN = 8;
+const X_SCENE = 9; // argument: S_* (validate.ts sceneField)
+
+/** The fields of the scene and the layers (X_SCENE rows), and the rare ones of the step, by what
+ * validate.ts sceneField makes of them. */
+export const S_HEX = 0; // "#RRGGBB"
+export const S_PALETTE = 1; // a palette name, 1-30 characters
+export const S_SCHEMA = 2;
+export const S_NAME = 3;
+export const S_SPEED = 4;
+export const S_COLORS = 5;
+export const S_LAYERS = 6;
+export const S_SCENE_ID = 7;
+export const S_GROUP = 8;
+export const S_SEQUENCE = 9;
+export const S_PANELS = 10;
+export const S_FALLBACK = 11;
+export const S_START_AFTER = 12;
+export const S_ASYNC = 13;
+export const S_FLAT_GROUP = 14;
+export const S_FLAT_PANELS = 15;
+
+/** The value is rewritten: the tokenizer does not echo it. */
+const PAUSE: u32 = 0x10 << 16;
+/** The member writes its own key (a legacy form rewritten under another). */
+const NOKEY: u32 = 0x20 << 16;
+
+/** The reader of each row type (setLimits fills it). */
+const READERS = memory.data(10 * 4);
+
+/** Integer ranges: lowest << 16 | highest. */
+const RANGES = memory.data<u32>([0xffff, 0xff, 359, 0x1001e, 0x100ff, 0x10006, 0x100fe, 2]);
+const R_65535 = 0 << 8;
+const R_255 = 1 << 8;
+const R_359 = 2 << 8;
+const R_1_30 = 3 << 8;
+const R_1_255 = 4 << 8;
+const R_1_6 = 5 << 8;
+const R_0_2 = 7 << 8;
+
+const E_TYPES = 0;
+const E_RUNNERS = 1;
+const E_ANIMATES = 2;
+const E_BLENDS = 3;
+const E_DIRECTIONS = 4;
+/** The schemaVersion each name needs, 9 per list. */
+// prettier-ignore
+const ENUM_GATES = memory.data<u8>([
+  0, 0, 0, 0, 0, 0, 0, 0, 0, // types
+  1, 1, 1, 5, 7, 7, 7, 7, 0, // runners
+  1, 4, 4, 4, 4, 6, 6, 0, 0, // animates
+  0, 0, 0, 0, 0, 0, 0, 0, 0, // blends (the list needs 4)
+  0, 3, // directionality
+]);
+
+// prettier-ignore
+const ROWS = memory.data<u32>([
+  // STEP (step.ts K_*)
+  X_STEP_ID, V_ENUM | (E_TYPES << 8), V_ENUM | (E_RUNNERS << 8), X_COLOR_REF, X_COLOR_REF, X_COLOR_REF,
+  V_INT | R_65535, V_BOOL, V_BOOL, X_PARAMS, V_ENUM | (E_ANIMATES << 8), V_INT | R_255, V_INT | R_255,
+  V_INT | R_255, X_SOURCE | PAUSE | NOKEY, V_ENUM | (E_DIRECTIONS << 8), V_INT | R_359, V_BOOL,
+  V_INT | R_255, V_INT | R_255, V_INT | R_255, V_INT | R_1_30, V_BOOL | (5 << 16), V_INT | R_1_255 | (5 << 16),
+  V_INT | R_1_255 | (7 << 16), V_INT | R_65535, V_INT | R_1_6, V_INT | R_359, X_ORIGIN | PAUSE | NOKEY,
+  X_SCENE | (S_FLAT_GROUP << 8), X_SCENE | (S_FLAT_PANELS << 8),
+  // COLOR: r g b palette useColor
+  X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_0_2,
+  // TOP (validate.ts T_*): the compiled tags of playback/compile.ts
+  X_SCENE | (S_SCHEMA << 8), X_SCENE | (S_NAME << 8), V_BOOL | (1 << 24), X_SCENE | (S_SPEED << 8) | PAUSE,
+  X_SCENE | (S_COLORS << 8), X_SCENE | (S_HEX << 8) | (3 << 24), X_SCENE | (S_PALETTE << 8) | (5 << 24),
+  X_SCENE | (S_LAYERS << 8), X_SCENE | (S_SCENE_ID << 8),
+  // LAYER (validate.ts L_*)
+  X_SCENE | (S_GROUP << 8), X_SCENE | (S_SEQUENCE << 8), X_SCENE | (S_PANELS << 8), X_SCENE | (S_FALLBACK << 8),
+  V_ENUM | (E_BLENDS << 8) | (13 << 24), X_SCENE | (S_START_AFTER << 8) | (2 << 16), X_SCENE | (S_ASYNC << 8),
+  X_SCENE | (S_PALETTE << 8) | (10 << 24), V_BOOL | (8 << 24),
+  // COLORS
+  X_SCENE | (S_HEX << 8), X_SCENE | (S_HEX << 8), X_SCENE | (S_HEX << 8),
+]);
+
+/** Each level's members' keys in the order they came (the step's rules read them at its end). */
+export const order = memory.data(LEVELS * 32);
+
+// ---- finding a key ------------------------------------------------------------------------------
+// One hash of every level's keys, made at start-up: by level, length, first and last byte, a slot
+// holds a row + 1 (open addressing); the row's name entry (ROW_NAME) confirms it.
+
+const SLOTS = 128;
+const hash = memory.data(SLOTS);
+const ROW_NAME = changetype<Fixed<u16>>(memory.data(ROW_COUNT * 2));
+
+function slotOf(level: u32, n: u32, first: u32, last: u32): u32 {
+  return (((level << 24) | (n << 16) | (first << 8) | last) * 0x9e3779b1) >> 25;
+}
+
+function indexKeys(): void {
+  for (let level = 0; level < LEVELS; level++) {
+    let e = keysOf(level);
+    for (let r = <i32>load<u8>(BASE + level); r < <i32>load<u8>(BASE + level, 1); r++) {
+      const n = <u32>load<u8>(e);
+      ROW_NAME[r] = <u16>e;
+      let h = slotOf(level, n, load<u8>(e + 1), load<u8>(e + n));
+      while (load<u8>(hash + h) != 0) h = (h + 1) & (SLOTS - 1);
+      store<u8>(hash + h, <u8>(r + 1));
+      e += 1 + n;
+    }
+  }
+}
+indexKeys();
+
+/** The row of the key member() has just read among `level`'s keys (rows [base, end)), or -1. */
+export function keyRow(level: u32, base: i32, end: i32): i32 {
+  const n = S.textBytes;
+  if (n - 1 > 254) return -1;
+  let h = slotOf(level, n, load<u8>(S.text), load<u8>(S.text + n - 1));
+  while (true) {
+    const r = <i32>load<u8>(hash + h) - 1;
+    if (r < 0) return -1;
+    const e = <usize>ROW_NAME[r];
+    let i: u32 = 0;
+    if ((r >= base) & (r < end) & (<u32>load<u8>(e) == n)) {
+      while (i < n && load<u8>(e + 1 + i) == load<u8>(S.text + i)) i++;
+    }
+    if (i == n) return r;
+    h = (h + 1) & (SLOTS - 1);
+  }
+}
+
+// ---- the reader ---------------------------------------------------------------------------------
+
+/** The members a failed readObject had read, a bit per key (the scene reads on after a failure). */
+export let lastSeen: u32 = 0;
+
+/**
+ * Reads the members of the object json/stream.ts value() has just opened, as `level`'s rows say,
+ * and its closing brace; returns its members, a bit per key (the level's index of each), or -1 after
+ * recording the first problem (or on a syntax error: S.broken).
+ */
+export function readObject(level: i32): i32 {
+  const base = <i32>load<u8>(BASE + level);
+  const end = <i32>load<u8>(BASE + level, 1);
+  const limit = <u32>load<u8>(LIMIT + level);
+  const keys = order + ((<usize>level) << 5);
+  let seen: u32 = 0;
+  let count = 0;
+  out.byte(0x7b);
+  // (a loop without an `if` around its body: the interpreter looks an `if`'s end up each time)
+  if (S.member())
+    do {
+      const r = keyRow(level, base, end);
+      const k = r - base; // negative when unknown
+      const bit: u32 = select<u32>(1 << k, 0, r >= 0);
+      if (seen & bit) return duplicate(seen);
+      seen |= bit;
+      if (<u32>k >= limit) return unknown(level, k, limit, seen);
+      store<u8>(keys + count, <u8>k);
+      const row = load<u32>(ROWS + ((<usize>r) << 2));
+      out.field(count == 0, (row & NOKEY) != 0);
+      count++;
+      pushKey(ROW_NAME[r]);
+      if (!gate((row >> 16) & 15, W_KEY)) return failed(seen);
+      S.pauseEcho((row & PAUSE) != 0);
+      S.value();
+      S.pauseEcho(false);
+      if (!changetype<Reader>(load<usize>(READERS + ((row & 0xff) << 2)))(r, row, seen)) return failed(seen);
+      pop();
+    } while (S.member());
+  if (level == STEP) out.release((seen & (1 << K_DIRECTIONALITY)) == 0);
+  out.byte(0x7d);
+  return seen;
+}
+
+function failed(seen: u32): i32 {
+  lastSeen = seen;
+  return -1;
+}
+
+function duplicate(seen: u32): i32 {
+  S.duplicateKey();
+  return failed(seen);
+}
+
+/** The key just read is not one of the level's (k its index, or negative). */
+function unknown(level: i32, k: i32, limit: u32, seen: u32): i32 {
+  if (level == COLOR) refused();
+  else if (level == TOP && k == 8) badAt(TOP_KEYS, 8, "not allowed: the service assigns scene ids");
+  else unknownAt(nameList(keysOf(level), limit));
+  return failed(seen);
+}
+
+/** Keeps value `v` of row `r`, and puts its compiled item when the row has a tag. */
+export function keep(r: i32, row: u32, v: i32): bool {
+  store<i32>(slots + ((<usize>r) << 2), v);
+  const t = row >> 24;
+  if (t == 0) return true;
+  put(t);
+  if ((row & 0xff) == X_SCENE) {
+    if (((row >> 8) & 0xff) == S_HEX) putRgb(v);
+    else putText(); // S_PALETTE
+  } else put(v + <i32>((row & 0xff) == V_ENUM)); // a boolean, or a blend: its index + 1
+  return true;
+}
+
+function readBool(r: i32, row: u32, _seen: u32): bool {
+  const kind = S.kind;
+  if ((kind != J_TRUE) & (kind != J_FALSE)) return needBool();
+  return keep(r, row, <i32>(kind == J_TRUE));
+}
+
+function readInt(r: i32, row: u32, _seen: u32): bool {
+  const range = load<u32>(RANGES + ((row >> 6) & 0x3fc));
+  const v = needInt(range >> 16, range & 0xffff);
+  store<i32>(slots + ((<usize>r) << 2), v);
+  return v >= 0;
+}
+
+/** A name of the list the row says (E_*), once its gates pass. */
+function readEnum(r: i32, row: u32, _seen: u32): bool {
+  const e = <i32>((row >> 8) & 0xff);
+  if (S.kind != J_STRING) return e == E_DIRECTIONS ? enumFailed(e) : needString();
+  if (e == E_BLENDS && !gate(4, W_KEY)) return false;
+  const i = nameIndex(enumList(e), S.text, S.textBytes);
+  if (i < 0) return enumFailed(e);
+  const what = e == E_RUNNERS ? W_RUNNER : e == E_ANIMATES ? W_ANIMATES : W_GEOMETRIC;
+  return gate(load<u8>(ENUM_GATES + <usize>(e * 9 + i)), what | ((<u32>i) << 8)) && keep(r, row, i);
+}
+
+function enumList(e: i32): Names {
+  return e == E_TYPES
+    ? TYPES
+    : e == E_RUNNERS
+      ? RUNNERS
+      : e == E_ANIMATES
+        ? ANIMATES
+        : e == E_BLENDS
+          ? BLENDS
+          : DIRECTIONS;
+}
+
+function enumFailed(e: i32): bool {
+  if (e == E_TYPES) return bad("unknown animation type; expected one of " + nameList(TYPES));
+  if (e == E_RUNNERS) return bad("unknown runner; expected one of " + nameList(RUNNERS));
+  if (e == E_DIRECTIONS) return bad('must be "topology" or "geometric"');
+  return bad("must be one of " + nameList(enumList(e)));
+}
+
+/** A "#RRGGBB" string just read: its colour, or -1 after recording the failure. */
+export function hexColor(): i32 {
+  const rgb = S.kind == J_STRING ? parseHexColorAt(S.text, S.textBytes) : -1;
+  if (rgb < 0) bad('must be a colour "#RRGGBB"');
+  return rgb;
+}
+
+/** Puts an RGB colour (3 bytes). */
+export function putRgb(rgb: i32): void {
+  put(rgb >> 16);
+  put(rgb >> 8);
+  put(rgb);
+}
+
+/** Puts the string just read as a length byte and its UTF-8 bytes. */
+export function putText(): void {
+  put(S.textLength);
+  putBytes(S.text, S.textLength);
+}
