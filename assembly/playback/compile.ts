@@ -17,6 +17,7 @@ import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/pal
 import * as b from "./bytes";
 import { sceneKey, keyLength, compiledKey, compiledKeyLength } from "../scene/store";
 import { keepSlot, keepString } from "../rt/arena";
+import { Fixed } from "../rt/fixed";
 
 export const K_LOCAL: u8 = 0;
 export const K_RUNNER: u8 = 1;
@@ -27,19 +28,20 @@ const N = MAX_LAYERS * MAX_STEPS;
  * and blend, colorFrom, colorTo, param0, param1, from, to. */
 export const REC: i32 = 14;
 export const records = memory.data(N * REC);
-export const stepDuration = new StaticArray<u16>(N);
-export const stepKind = new StaticArray<u8>(N);
-export const layerGroup = new StaticArray<u8>(MAX_LAYERS);
-export const layerEmpty = new StaticArray<bool>(MAX_LAYERS);
+// (in static memory, rt/fixed.ts: no WAMR global, no start-up block, no bounds check)
+export const stepDuration = changetype<Fixed<u16>>(memory.data(N * 2, 2));
+export const stepKind = changetype<Fixed<u8>>(memory.data(N));
+export const layerGroup = changetype<Fixed<u8>>(memory.data(MAX_LAYERS));
+export const layerEmpty = changetype<Fixed<bool>>(memory.data(MAX_LAYERS));
 /** The palette slot a layer's palette positions read: 0 the scene's (or the appearance's)
  * palette, 1-8 the distinct layer overrides in order of first appearance (docs/playback.md). */
-export const layerSlot = new StaticArray<u8>(MAX_LAYERS);
+export const layerSlot = changetype<Fixed<u8>>(memory.data(MAX_LAYERS));
 /** The palette name of slot k (1 ..= slotCount), as the layer gave it. */
 export const slotName = new StaticArray<string | null>(MAX_LAYERS + 1);
 export let slotCount = 0;
 const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
-const nameLen = new StaticArray<u8>(MAX_LAYERS);
+const nameLen = changetype<Fixed<u8>>(memory.data(MAX_LAYERS));
 export let layerCount = 0;
 export let sceneLoop = false;
 export let sceneSpeed: f64 = 1;

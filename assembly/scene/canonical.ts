@@ -5,8 +5,8 @@
 // a small buffer, appended to a staging key (host_store_append) when the pass stores the scene, or
 // nowhere when it only validates: no copy of the document is ever whole in memory.
 import { host_store_append, host_store_delete } from "../host/imports";
-import { text, textLength, numberText, numberLength, kind, echoed, setEcho } from "../json/stream";
-import { J_TRUE, J_FALSE } from "../json/reader";
+import { text, textLength, numberText, numberLength, echoed, setEcho } from "../json/stream";
+import { names, nameEntry } from "../util/names";
 
 const CAP: u32 = 256;
 const buf = memory.data(CAP);
@@ -74,7 +74,7 @@ export function hold(): void {
 export function release(geometric: bool): void {
   if (!holding) return;
   holding = false;
-  if (geometric) ascii(',"directionality":"geometric"');
+  if (geometric) fragment(F_DIRECTIONALITY);
   for (let i: u32 = 0; i < min(held, HOLD_CAP); i++) byte(<u32>load<u8>(holdBuf + i));
   if (held > HOLD_CAP) status = -2; // cannot happen for a valid step: refuse to store it
 }
@@ -90,9 +90,20 @@ export function byte(c: u32): void {
   store<u8>(buf + used++, <u8>c);
 }
 
-/** ASCII text. */
-export function ascii(s: string): void {
-  for (let i = 0; i < s.length; i++) byte(<u32>s.charCodeAt(i));
+/** The texts the canonical form writes of its own (a name list, util/names.ts). */
+const FRAGMENTS = names(',"directionality":"geometric" "source":"root" "source": "source":"panel: 0.1 10 u00');
+const F_DIRECTIONALITY = 0;
+export const F_SOURCE_ROOT = 1;
+export const F_SOURCE = 2;
+export const F_SOURCE_PANEL = 3;
+export const F_TENTH = 4;
+export const F_TEN = 5;
+const F_U00 = 6;
+
+/** Fixed text `i` (F_*). */
+export function fragment(i: i32): void {
+  const e = nameEntry(FRAGMENTS, i);
+  bytes(e + 1, load<u8>(e));
 }
 
 /** `"<key>":`, after a comma unless it is its object's first member: the key json/stream.ts member()
@@ -123,8 +134,6 @@ export function field(first: bool, keyless: bool): void {
   byte(0x3a);
 }
 
-const HEX = "0123456789abcdef";
-
 /** The string just read (json/stream.ts): as written when the stream echoed it, else escaped. */
 export function str(): void {
   if (!on || echoed) return;
@@ -143,9 +152,9 @@ export function str(): void {
       else if (c == 13) byte(0x72);
       else if (c == 9) byte(0x74);
       else {
-        ascii("u00");
-        byte(<u32>HEX.charCodeAt(c >> 4));
-        byte(<u32>HEX.charCodeAt(c & 15));
+        fragment(F_U00);
+        byte(0x30 + (c >> 4)); // (c < 0x20)
+        byte((c & 15) + ((c & 15) < 10 ? 0x30 : 0x57));
       }
     }
   }
@@ -171,12 +180,6 @@ export function decimal(v: f64): void {
     byte(0x30 + frac / scale);
     frac %= scale;
   }
-}
-
-/** The boolean just read. */
-export function boolean(): void {
-  if (echoed) return;
-  ascii(kind == J_TRUE ? "true" : kind == J_FALSE ? "false" : "null");
 }
 
 /** Flushes the rest; 0, or the failed append's status. */

@@ -43,10 +43,9 @@ export function checkStartAfter(): bool {
     if (n >= 0) {
       if (groupKind != GROUPS_NAMES) for (let j = 0; j < layerCount; j++) if (groupNumber[j] == n) target = j;
       if (target < 0) return badAt(li, "no layer has group " + (n == 0 ? "such a number" : n.toString()));
-    } else if (t !== null) {
-      const bytes = String.UTF8.encode(t);
-      const p = changetype<usize>(bytes);
-      const len = <u32>bytes.byteLength;
+    } else if (t != 0) {
+      const p = t + 2;
+      const len = <u32>load<u16>(t);
       const colon = indexOfByte(p, len, 0x3a);
       const groupLen: u32 = colon < 0 ? len : <u32>colon;
       if (colon >= 0) {

@@ -7,7 +7,7 @@
 // (BOUNCE: repeat, repeatCount; SPARKLE: speed).
 import { J_OBJECT, J_ARRAY } from "../json/reader";
 import { value, element, kind, text, textBytes } from "../json/stream";
-import { names, nameIndex, nameBytes } from "../util/names";
+import { names, nameIndex } from "../util/names";
 import { Fixed } from "../rt/fixed";
 import { bad, badAt, pushIndex, pop, needInt, needString, parseDecimal, quote, gate, textHash } from "./text";
 import { W_STEP_ID, W_SOURCE_GEOMETRIC, W_GAP } from "./text";
@@ -130,7 +130,7 @@ export function readOrigin(r: i32, _row: u32, _seen: u32): bool {
   const v = needInt(1, 254);
   if (v < 0) return false;
   slot[r] = v;
-  out.ascii('"source":"panel:');
+  out.fragment(out.F_SOURCE_PANEL);
   out.number();
   out.byte(0x22);
   return true;
@@ -237,18 +237,18 @@ export function readSource(_r: i32, _row: u32, _seen: u32): bool {
   if (s == SOURCE_GEOMETRIC) {
     if (!gate(3, W_SOURCE_GEOMETRIC)) return false;
     // the legacy form: root, with geometric directionality right after unless the step gives one
-    out.ascii('"source":"root"');
+    out.fragment(out.F_SOURCE_ROOT);
     out.hold();
   } else if ((s < 0) | (s == SOURCE_PANEL)) {
-    // "panel:N" (the name list's "panel:" is its prefix)
-    const panel =
-      n > 6 && memory.compare(p, nameBytes(SOURCE_NAMES, SOURCE_PANEL), 6) == 0 ? parseDecimal(p + 6, n - 6) : -1;
+    // "panel:N" (`text` holds at least 6 bytes)
+    const prefixed = (n > 6) & (load<u32>(p) == 0x656e6170) & (load<u16>(p, 4) == 0x3a6c);
+    const panel = prefixed ? parseDecimal(p + 6, n - 6) : -1;
     if (<u32>(panel - 1) >= 254) return bad('must be "root", "leaves", "all" or "panel:N" with a panel index 1-254');
     s = SOURCE_PANEL;
     slot[K_ORIGIN_PANEL] = panel;
   }
   if (s != SOURCE_GEOMETRIC) {
-    out.ascii('"source":');
+    out.fragment(out.F_SOURCE);
     out.str();
   }
   slot[K_SOURCE] = s;

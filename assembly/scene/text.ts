@@ -188,13 +188,18 @@ export function gate(version: i32, what: u32): bool {
   return gateSlow(version, what);
 }
 
+/** "<what> needs schemaVersion N or later". @message-returns: its texts go to the message table. */
+function gateRule(version: i32, what: u32): string {
+  return whatNeeds(what) + " schemaVersion " + version.toString() + " or later";
+}
+
 function gateSlow(version: i32, what: u32): bool {
-  if (schemaKnown) return bad(whatNeeds(what) + " schemaVersion " + version.toString() + " or later");
+  if (schemaKnown) return bad(gateRule(version, what));
   if (version < 16 && gateMessage[version] == 0) {
     // one string kept per version, without the partial ones (a document with its schemaVersion last
     // records up to 15)
     const mark = arenaTop();
-    const message = here() + ": " + whatNeeds(what) + " schemaVersion " + version.toString() + " or later";
+    const message = here() + ": " + gateRule(version, what);
     gateMessage[version] = changetype<usize>(arenaKeepLast(mark, message));
     gateOrder[version] = gates++;
   }

@@ -307,7 +307,11 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       // known (startafter.ts)
       if (t == J_STRING) {
         if (textBytes == 0) return bad("must be a group, or group:stepId");
-        startText[layer] = String.UTF8.decodeUnsafe(text, textLength);
+        // its bytes, after their length (u16), in an arena block
+        const b = heap.alloc(<usize>textLength + 2);
+        store<u16>(b, <u16>textLength);
+        memory.copy(b + 2, text, textLength);
+        startText[layer] = b;
         return true;
       }
       startNumber[layer] = intOf(1, 254);
@@ -335,8 +339,8 @@ function speed(): bool {
   if (kind != J_NUMBER) return bad("must be a number (it is clamped to 0.1-10.0)");
   const v = numberValue;
   const clamped = v < 0.1 ? 0.1 : v > 10 ? 10 : v;
-  if (v < 0.1) out.ascii("0.1");
-  else if (v > 10) out.ascii("10");
+  if (v < 0.1) out.fragment(out.F_TENTH);
+  else if (v > 10) out.fragment(out.F_TEN);
   else if (numberLength > 64) out.decimal(v);
   else out.number();
   setSpeed(clamped);
@@ -385,31 +389,31 @@ function readLayer(li: i32): bool {
 }
 
 function readGroup(li: i32): bool {
-  let k = GROUPS_UNKNOWN;
+  // a number, or a name: its hash (the same layer's number, names map to ids in order of first
+  // appearance)
+  let k = GROUPS_NUMBERS;
+  let n = intOf(0, 254);
+  let h = <u64>n;
   if (kind == J_NUMBER) {
-    const n = intOf(0, 254);
     if (n == 0) return bad("group 0 is reserved; use 1-254");
     if (n < 0) return bad("must be a name, or an integer 1-254");
-    k = GROUPS_NUMBERS;
-    for (let j = 0; j < li; j++) {
-      if (groupKind == GROUPS_NUMBERS && groupNumber[j] == n)
-        return bad("group " + n.toString() + " is already used by layer " + j.toString());
-    }
-    groupNumber[li] = n;
   } else if (kind == J_STRING) {
     if (!gate(2, W_NAMED_GROUPS)) return false;
     if (textChars - 1 >= <u32>GROUP_NAME_MAX || textControl || indexOfByte(text, textLength, 0x3a) >= 0) {
       return bad("a group name is 1-" + GROUP_NAME_MAX.toString() + " characters without ':' or control characters");
     }
     k = GROUPS_NAMES;
-    const h = textHash(text, textLength);
-    for (let j = 0; j < li; j++) {
-      if (groupKind == GROUPS_NAMES && groupHash[j] == h)
-        return bad("group " + quote(text, textLength) + " is already used by layer " + j.toString());
-    }
-    groupHash[li] = h;
-    groupNumber[li] = li + 1; // names map to ids in order of first appearance
+    n = li + 1;
+    h = textHash(text, textLength);
   } else return bad("must be a name, or an integer 1-254");
+  for (let j = 0; groupKind == k && j < li; j++) {
+    if (groupHash[j] == h) {
+      const what = k == GROUPS_NAMES ? quote(text, textLength) : n.toString();
+      return bad("group " + what + " is already used by layer " + j.toString());
+    }
+  }
+  groupHash[li] = h;
+  groupNumber[li] = n;
   if (groupKind != GROUPS_UNKNOWN && groupKind != k) return bad("do not mix group names and numbers in one scene");
   setGroupKind(k);
   // the compiled form keeps a name of at most 32 bytes (the trigger looks layers up by it)
