@@ -44,7 +44,7 @@ export function bytes(p: usize, n: u32): void {
 /** Stops writing (after a refusal: what follows is not kept). */
 export function stop(): void {
   on = false;
-  setEcho(false);
+  setEcho(false, bytes);
 }
 
 export function flush(): void {
@@ -91,14 +91,13 @@ export function byte(c: u32): void {
 }
 
 /** The texts the canonical form writes of its own (a name list, util/names.ts). */
-const FRAGMENTS = names(',"directionality":"geometric" "source":"root" "source": "source":"panel: 0.1 10 u00');
+const FRAGMENTS = names(',"directionality":"geometric" "source":"root" "source": "source":"panel: 0.1 10');
 const F_DIRECTIONALITY = 0;
 export const F_SOURCE_ROOT = 1;
 export const F_SOURCE = 2;
 export const F_SOURCE_PANEL = 3;
 export const F_TENTH = 4;
 export const F_TEN = 5;
-const F_U00 = 6;
 
 /** Fixed text `i` (F_*). */
 export function fragment(i: i32): void {
@@ -134,30 +133,11 @@ export function field(first: bool, keyless: bool): void {
   byte(0x3a);
 }
 
-/** The string just read (json/stream.ts): as written when the stream echoed it, else escaped. */
+/** The string just read (json/stream.ts), a rewritten value (the echo paused): one the pass has
+ * validated (`source`: ASCII letters, digits and ':'), so it needs no escapes. */
 export function str(): void {
-  if (!on || echoed) return;
   byte(0x22);
-  for (let i: u32 = 0; i < textLength; i++) {
-    const c = <u32>load<u8>(text + i);
-    if (c == 0x22 || c == 0x5c) {
-      byte(0x5c);
-      byte(c);
-    } else if (c >= 0x20) byte(c);
-    else {
-      byte(0x5c);
-      if (c == 8) byte(0x62);
-      else if (c == 12) byte(0x66);
-      else if (c == 10) byte(0x6e);
-      else if (c == 13) byte(0x72);
-      else if (c == 9) byte(0x74);
-      else {
-        fragment(F_U00);
-        byte(0x30 + (c >> 4)); // (c < 0x20)
-        byte((c & 15) + ((c & 15) < 10 ? 0x30 : 0x57));
-      }
-    }
-  }
+  bytes(text, textLength);
   byte(0x22);
 }
 
@@ -186,6 +166,6 @@ export function decimal(v: f64): void {
 export function end(): i32 {
   flush();
   on = false;
-  setEcho(false);
+  setEcho(false, bytes);
   return status;
 }
