@@ -194,51 +194,35 @@ const ROWS = memory.data<u32>([
 ]);
 
 /** Each level's members' keys in the order they came (the step's rules read them at its end). */
-export const order = memory.data(LEVELS * 32);
+export const ORDER = memory.data(LEVELS * 32);
 
 // ---- finding a key ------------------------------------------------------------------------------
-// One hash of every level's keys, made at start-up: by level, length, first and last byte, a slot
-// holds a row + 1 (open addressing); the row's name entry (ROW_NAME) confirms it.
 
-const SLOTS = 128;
-const hash = memory.data(SLOTS);
-const ROW_NAME = changetype<Fixed<u16>>(memory.data(ROW_COUNT * 2));
+/** The name-list entry of the key keyIndex last found (the path's segment). */
+let keyEntry: usize = 0;
 
-function slotOf(level: u32, n: u32, first: u32, last: u32): u32 {
-  return (((level << 24) | (n << 16) | (first << 8) | last) * 0x9e3779b1) >> 25;
-}
-
-function indexKeys(): void {
-  for (let level = 0; level < LEVELS; level++) {
-    let e = keysOf(level);
-    for (let r = <i32>load<u8>(BASE + level); r < <i32>load<u8>(BASE + level, 1); r++) {
-      const n = <u32>load<u8>(e);
-      ROW_NAME[r] = <u16>e;
-      let h = slotOf(level, n, load<u8>(e + 1), load<u8>(e + n));
-      while (load<u8>(hash + h) != 0) h = (h + 1) & (SLOTS - 1);
-      store<u8>(hash + h, <u8>(r + 1));
-      e += 1 + n;
-    }
-  }
-}
-indexKeys();
-
-/** The row of the key member() has just read among `level`'s keys (rows [base, end)), or -1. */
-export function keyRow(level: u32, base: i32, end: i32): i32 {
+/** The index of the key member() has just read among `keys` (a name list), or -1; its entry in
+ * keyEntry. A name's length and first byte are compared in one test before the rest. */
+export function keyIndex(keys: Names): i32 {
   const n = S.textBytes;
-  if (n - 1 > 254) return -1;
-  let h = slotOf(level, n, load<u8>(S.text), load<u8>(S.text + n - 1));
-  while (true) {
-    const r = <i32>load<u8>(hash + h) - 1;
-    if (r < 0) return -1;
-    const e = <usize>ROW_NAME[r];
-    let i: u32 = 0;
-    if ((r >= base) & (r < end) & (<u32>load<u8>(e) == n)) {
+  // (a name's length byte and first byte, as a u16 load of its entry gives them; none is longer
+  // than 255 bytes)
+  const first = select<u32>(n | ((<u32>load<u8>(S.text)) << 8), 0, n < 256);
+  let e = keys;
+  let k = 0;
+  for (let w = <u32>load<u16>(e); (w & 0xff) != 0; w = <u32>load<u16>(e)) {
+    if (w == first) {
+      let i: u32 = 1;
       while (i < n && load<u8>(e + 1 + i) == load<u8>(S.text + i)) i++;
+      if (i >= n) {
+        keyEntry = e;
+        return k;
+      }
     }
-    if (i == n) return r;
-    h = (h + 1) & (SLOTS - 1);
+    e += 1 + (w & 0xff);
+    k++;
   }
+  return -1;
 }
 
 // ---- the reader ---------------------------------------------------------------------------------
@@ -253,26 +237,26 @@ export let lastSeen: u32 = 0;
  */
 export function readObject(level: i32): i32 {
   const base = <i32>load<u8>(BASE + level);
-  const end = <i32>load<u8>(BASE + level, 1);
+  const list = keysOf(level);
   const limit = <u32>load<u8>(LIMIT + level);
-  const keys = order + ((<usize>level) << 5);
+  const order = ORDER + ((<usize>level) << 5);
   let seen: u32 = 0;
   let count = 0;
   out.byte(0x7b);
   // (a loop without an `if` around its body: the interpreter looks an `if`'s end up each time)
   if (S.member())
     do {
-      const r = keyRow(level, base, end);
-      const k = r - base; // negative when unknown
-      const bit: u32 = select<u32>(1 << k, 0, r >= 0);
+      const k = keyIndex(list); // -1 when unknown
+      const bit: u32 = select<u32>(1 << k, 0, k >= 0);
       if (seen & bit) return duplicate(seen);
       seen |= bit;
       if (<u32>k >= limit) return unknown(level, k, limit, seen);
-      store<u8>(keys + count, <u8>k);
+      store<u8>(order + count, <u8>k);
+      const r = base + k;
       const row = load<u32>(ROWS + ((<usize>r) << 2));
       out.field(count == 0, (row & NOKEY) != 0);
       count++;
-      pushKey(ROW_NAME[r]);
+      pushKey(keyEntry);
       if (!gate((row >> 16) & 15, W_KEY)) return failed(seen);
       S.pauseEcho((row & PAUSE) != 0);
       S.value();

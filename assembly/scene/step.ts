@@ -11,7 +11,7 @@ import { names, nameIndex } from "../util/names";
 import { Fixed } from "../rt/fixed";
 import { bad, badAt, pushIndex, pop, needInt, needString, parseDecimal, quote, gate, textHash } from "./text";
 import { W_STEP_ID, W_SOURCE_GEOMETRIC, W_GAP } from "./text";
-import { readObject, order, STEP } from "./fields";
+import { readObject, ORDER, STEP } from "./fields";
 import { readColor } from "./color";
 import { STEP_KEYS } from "./names";
 import { stepDuration, stepIdHash, MAX_STEPS, slots } from "./state";
@@ -161,7 +161,7 @@ function finishStep(seen: u32): bool {
   // each member in order (the first that does not apply is the message)
   const n = popcnt(seen);
   for (let i: u32 = 0; i < n; i++) {
-    const k = <i32>load<u8>(order + i); // fields.ts: the step's level is 0
+    const k = <i32>load<u8>(ORDER + i); // fields.ts: the step's level is 0
     const a = <u32>load<u16>(APPLY + ((<usize>k) << 1));
     if ((a & kind) == 0) return badAt(STEP_KEYS, k, notApplying(a, kind));
   }

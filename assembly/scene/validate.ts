@@ -48,7 +48,7 @@ import {
 } from "./text";
 import {
   readObject,
-  keyRow,
+  keyIndex,
   keep,
   hexColor,
   setLimits,
@@ -178,7 +178,7 @@ function readOn(seen: u32): u32 {
   out.stop();
   skipTo(1);
   while (member()) {
-    const k = keyRow(TOP, TOP_BASE, LAYER_BASE) - TOP_BASE;
+    const k = keyIndex(TOP_KEYS);
     if (k >= 0) {
       if (seen & (1 << k)) {
         duplicateKey();
