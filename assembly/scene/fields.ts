@@ -44,7 +44,7 @@ import {
   W_ANIMATES,
   W_GEOMETRIC,
 } from "./text";
-import { sceneField } from "./validate";
+import { sceneField, readSpeed } from "./validate";
 import { readColorRef, readParams, readSource, readId, readOrigin, K_DIRECTIONALITY } from "./step";
 import { refused, readChannel } from "./color";
 
@@ -77,11 +77,12 @@ export function setLimits(sceneId: bool, flat: bool): void {
   store<usize>(READERS, changetype<usize>(readEnum), 8);
   store<usize>(READERS, changetype<usize>(readColorRef), 12);
   store<usize>(READERS, changetype<usize>(readParams), 16);
-  store<usize>(READERS, changetype<usize>(readSource), 20);
-  store<usize>(READERS, changetype<usize>(readId), 24);
-  store<usize>(READERS, changetype<usize>(readChannel), 28);
-  store<usize>(READERS, changetype<usize>(readOrigin), 32);
-  store<usize>(READERS, changetype<usize>(sceneField), 36);
+  store<usize>(READERS, changetype<usize>(readId), 20);
+  store<usize>(READERS, changetype<usize>(readChannel), 24);
+  store<usize>(READERS, changetype<usize>(sceneField), 28);
+  store<usize>(READERS, changetype<usize>(readSpeed), 32);
+  store<usize>(READERS, changetype<usize>(readSource), 36);
+  store<usize>(READERS, changetype<usize>(readOrigin), 40);
 }
 
 function keysOf(level: i32): Names {
@@ -97,9 +98,10 @@ function keysOf(level: i32): Names {
 }
 
 // ---- the rows -----------------------------------------------------------------------------------
-// A row is a u32: its reader (an index into READERS), an argument (an integer's range, a list, or
-// what the scene's reader makes of it), its schemaVersion gate with the flags PAUSE and NOKEY, and
-// the compiled item's tag (0: none).
+// A row is a u16: its reader (4 bits: an index into READERS; the last three rewrite their value,
+// PAUSE, and the last two their key, NOKEY), an argument (4 bits: an integer's range, a list, or what
+// the scene's reader makes of it), the schemaVersion it needs (3 bits) and the compiled item's tag
+// (4 bits, 0: none).
 
 /** A field's reader: row `r` (its level's slot), `seen` the level's members so far (this one's bit
  * included); the value's start has just been read. False after recording the first problem. They
@@ -107,59 +109,59 @@ function keysOf(level: i32): Names {
  * for a block whose end its small cache has lost, not for a call. */
 export type Reader = (r: i32, row: u32, seen: u32) => bool;
 
-const V_BOOL = 0;
-const V_INT = 1; // argument: RANGES index
-const V_ENUM = 2; // argument: E_* list
-const X_COLOR_REF = 3;
-const X_PARAMS = 4;
-const X_SOURCE = 5;
-const X_STEP_ID = 6;
-const X_CHANNEL = 7; // argument: RANGES index
-const X_ORIGIN = 8;
-const X_SCENE = 9; // argument: S_* (validate.ts sceneField)
+const V_BOOL: u16 = 0;
+const V_INT: u16 = 1; // argument: RANGES index
+const V_ENUM: u16 = 2; // argument: E_* list
+const X_COLOR_REF: u16 = 3;
+const X_PARAMS: u16 = 4;
+const X_STEP_ID: u16 = 5;
+const X_CHANNEL: u16 = 6; // argument: RANGES index
+const X_SCENE: u16 = 7; // argument: S_* (validate.ts sceneField)
+/** The value is rewritten: the tokenizer does not echo it (readers from here on). */
+const PAUSE: u32 = 8;
+const X_SPEED: u16 = 8;
+/** The member writes its own key (a legacy form rewritten under another; readers from here on). */
+const NOKEY: u32 = 9;
+const X_SOURCE: u16 = 9;
+const X_ORIGIN: u16 = 10;
+const READER_COUNT = 11;
 
 /** The fields of the scene and the layers (X_SCENE rows), and the rare ones of the step, by what
  * validate.ts sceneField makes of them. */
-export const S_HEX = 0; // "#RRGGBB"
-export const S_PALETTE = 1; // a palette name, 1-30 characters
-export const S_SCHEMA = 2;
-export const S_NAME = 3;
-export const S_SPEED = 4;
-export const S_COLORS = 5;
-export const S_LAYERS = 6;
-export const S_SCENE_ID = 7;
-export const S_GROUP = 8;
-export const S_SEQUENCE = 9;
-export const S_PANELS = 10;
-export const S_FALLBACK = 11;
-export const S_START_AFTER = 12;
-export const S_ASYNC = 13;
-export const S_FLAT_GROUP = 14;
-export const S_FLAT_PANELS = 15;
-
-/** The value is rewritten: the tokenizer does not echo it. */
-const PAUSE: u32 = 0x10 << 16;
-/** The member writes its own key (a legacy form rewritten under another). */
-const NOKEY: u32 = 0x20 << 16;
+export const S_HEX: u16 = 0; // "#RRGGBB"
+export const S_PALETTE: u16 = 1; // a palette name, 1-30 characters
+export const S_SCHEMA: u16 = 2;
+export const S_NAME: u16 = 3;
+export const S_COLORS: u16 = 4;
+export const S_LAYERS: u16 = 5;
+export const S_SCENE_ID: u16 = 6;
+export const S_GROUP: u16 = 7;
+export const S_SEQUENCE: u16 = 8;
+export const S_PANELS: u16 = 9;
+export const S_FALLBACK: u16 = 10;
+export const S_START_AFTER: u16 = 11;
+export const S_ASYNC: u16 = 12;
+export const S_FLAT_GROUP: u16 = 13;
+export const S_FLAT_PANELS: u16 = 14;
 
 /** The reader of each row type (setLimits fills it). */
-const READERS = memory.data(10 * 4);
+const READERS = memory.data(READER_COUNT * 4);
 
 /** Integer ranges: lowest << 16 | highest. */
 const RANGES = memory.data<u32>([0xffff, 0xff, 359, 0x1001e, 0x100ff, 0x10006, 0x100fe, 2]);
-const R_65535 = 0 << 8;
-const R_255 = 1 << 8;
-const R_359 = 2 << 8;
-const R_1_30 = 3 << 8;
-const R_1_255 = 4 << 8;
-const R_1_6 = 5 << 8;
-const R_0_2 = 7 << 8;
+const R_65535: u16 = 0 << 4;
+const R_255: u16 = 1 << 4;
+const R_359: u16 = 2 << 4;
+const R_1_30: u16 = 3 << 4;
+const R_1_255: u16 = 4 << 4;
+const R_1_6: u16 = 5 << 4;
+const R_0_2: u16 = 7 << 4;
 
-const E_TYPES = 0;
-const E_RUNNERS = 1;
-const E_ANIMATES = 2;
-const E_BLENDS = 3;
-const E_DIRECTIONS = 4;
+const E_TYPES: u16 = 0;
+const E_RUNNERS: u16 = 1;
+const E_ANIMATES: u16 = 2;
+const E_BLENDS: u16 = 3;
+const E_DIRECTIONS: u16 = 4;
 /** The schemaVersion each name needs, 9 per list. */
 // prettier-ignore
 const ENUM_GATES = memory.data<u8>([
@@ -170,27 +172,27 @@ const ENUM_GATES = memory.data<u8>([
   0, 3, // directionality
 ]);
 
+const SCENE = X_SCENE;
 // prettier-ignore
-const ROWS = memory.data<u32>([
+const ROWS = memory.data<u16>([
   // STEP (step.ts K_*)
-  X_STEP_ID, V_ENUM | (E_TYPES << 8), V_ENUM | (E_RUNNERS << 8), X_COLOR_REF, X_COLOR_REF, X_COLOR_REF,
-  V_INT | R_65535, V_BOOL, V_BOOL, X_PARAMS, V_ENUM | (E_ANIMATES << 8), V_INT | R_255, V_INT | R_255,
-  V_INT | R_255, X_SOURCE | PAUSE | NOKEY, V_ENUM | (E_DIRECTIONS << 8), V_INT | R_359, V_BOOL,
-  V_INT | R_255, V_INT | R_255, V_INT | R_255, V_INT | R_1_30, V_BOOL | (5 << 16), V_INT | R_1_255 | (5 << 16),
-  V_INT | R_1_255 | (7 << 16), V_INT | R_65535, V_INT | R_1_6, V_INT | R_359, X_ORIGIN | PAUSE | NOKEY,
-  X_SCENE | (S_FLAT_GROUP << 8), X_SCENE | (S_FLAT_PANELS << 8),
+  X_STEP_ID, V_ENUM | (E_TYPES << 4), V_ENUM | (E_RUNNERS << 4), X_COLOR_REF, X_COLOR_REF, X_COLOR_REF,
+  V_INT | R_65535, V_BOOL, V_BOOL, X_PARAMS, V_ENUM | (E_ANIMATES << 4), V_INT | R_255, V_INT | R_255,
+  V_INT | R_255, X_SOURCE, V_ENUM | (E_DIRECTIONS << 4), V_INT | R_359, V_BOOL,
+  V_INT | R_255, V_INT | R_255, V_INT | R_255, V_INT | R_1_30, V_BOOL | (5 << 8), V_INT | R_1_255 | (5 << 8),
+  V_INT | R_1_255 | (7 << 8), V_INT | R_65535, V_INT | R_1_6, V_INT | R_359, X_ORIGIN,
+  SCENE | (S_FLAT_GROUP << 4), SCENE | (S_FLAT_PANELS << 4),
   // COLOR: r g b palette useColor
   X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_0_2,
   // TOP (validate.ts T_*): the compiled tags of playback/compile.ts
-  X_SCENE | (S_SCHEMA << 8), X_SCENE | (S_NAME << 8), V_BOOL | (1 << 24), X_SCENE | (S_SPEED << 8) | PAUSE,
-  X_SCENE | (S_COLORS << 8), X_SCENE | (S_HEX << 8) | (3 << 24), X_SCENE | (S_PALETTE << 8) | (5 << 24),
-  X_SCENE | (S_LAYERS << 8), X_SCENE | (S_SCENE_ID << 8),
+  SCENE | (S_SCHEMA << 4), SCENE | (S_NAME << 4), V_BOOL | (1 << 11), X_SPEED, SCENE | (S_COLORS << 4),
+  SCENE | (S_HEX << 4) | (3 << 11), SCENE | (S_PALETTE << 4) | (5 << 11), SCENE | (S_LAYERS << 4), SCENE | (S_SCENE_ID << 4),
   // LAYER (validate.ts L_*)
-  X_SCENE | (S_GROUP << 8), X_SCENE | (S_SEQUENCE << 8), X_SCENE | (S_PANELS << 8), X_SCENE | (S_FALLBACK << 8),
-  V_ENUM | (E_BLENDS << 8) | (13 << 24), X_SCENE | (S_START_AFTER << 8) | (2 << 16), X_SCENE | (S_ASYNC << 8),
-  X_SCENE | (S_PALETTE << 8) | (10 << 24), V_BOOL | (8 << 24),
+  SCENE | (S_GROUP << 4), SCENE | (S_SEQUENCE << 4), SCENE | (S_PANELS << 4), SCENE | (S_FALLBACK << 4),
+  V_ENUM | (E_BLENDS << 4) | (13 << 11), SCENE | (S_START_AFTER << 4) | (2 << 8), SCENE | (S_ASYNC << 4),
+  SCENE | (S_PALETTE << 4) | (10 << 11), V_BOOL | (8 << 11),
   // COLORS
-  X_SCENE | (S_HEX << 8), X_SCENE | (S_HEX << 8), X_SCENE | (S_HEX << 8),
+  SCENE | (S_HEX << 4), SCENE | (S_HEX << 4), SCENE | (S_HEX << 4),
 ]);
 
 /** Each level's members' keys in the order they came (the step's rules read them at its end). */
@@ -253,15 +255,16 @@ export function readObject(level: i32): i32 {
       if (<u32>k >= limit) return unknown(level, k, limit, seen);
       store<u8>(order + count, <u8>k);
       const r = base + k;
-      const row = load<u32>(ROWS + ((<usize>r) << 2));
-      out.field(count == 0, (row & NOKEY) != 0);
+      const row = <u32>load<u16>(ROWS + ((<usize>r) << 1));
+      const type = row & 15;
+      out.field(count == 0, type >= NOKEY);
       count++;
       pushKey(keyEntry);
-      if (!gate((row >> 16) & 15, W_KEY)) return failed(seen);
-      S.pauseEcho((row & PAUSE) != 0);
+      if (!gate((row >> 8) & 7, W_KEY)) return failed(seen);
+      S.pauseEcho(type >= PAUSE);
       S.value();
       S.pauseEcho(false);
-      if (!changetype<Reader>(load<usize>(READERS + ((row & 0xff) << 2)))(r, row, seen)) return failed(seen);
+      if (!changetype<Reader>(load<usize>(READERS + (type << 2)))(r, row, seen)) return failed(seen);
       pop();
     } while (S.member());
   if (level == STEP) out.release((seen & (1 << K_DIRECTIONALITY)) == 0);
@@ -290,13 +293,13 @@ function unknown(level: i32, k: i32, limit: u32, seen: u32): i32 {
 /** Keeps value `v` of row `r`, and puts its compiled item when the row has a tag. */
 export function keep(r: i32, row: u32, v: i32): bool {
   store<i32>(slots + ((<usize>r) << 2), v);
-  const t = row >> 24;
+  const t = row >> 11;
   if (t == 0) return true;
   put(t);
-  if ((row & 0xff) == X_SCENE) {
-    if (((row >> 8) & 0xff) == S_HEX) putRgb(v);
+  if ((row & 15) == X_SCENE) {
+    if (((row >> 4) & 15) == S_HEX) putRgb(v);
     else putText(); // S_PALETTE
-  } else put(v + <i32>((row & 0xff) == V_ENUM)); // a boolean, or a blend: its index + 1
+  } else put(v + <i32>((row & 15) == V_ENUM)); // a boolean, or a blend: its index + 1
   return true;
 }
 
@@ -307,7 +310,7 @@ function readBool(r: i32, row: u32, _seen: u32): bool {
 }
 
 function readInt(r: i32, row: u32, _seen: u32): bool {
-  const range = load<u32>(RANGES + ((row >> 6) & 0x3fc));
+  const range = load<u32>(RANGES + ((row >> 2) & 0x3c));
   const v = needInt(range >> 16, range & 0xffff);
   store<i32>(slots + ((<usize>r) << 2), v);
   return v >= 0;
@@ -315,7 +318,7 @@ function readInt(r: i32, row: u32, _seen: u32): bool {
 
 /** A name of the list the row says (E_*), once its gates pass. */
 function readEnum(r: i32, row: u32, _seen: u32): bool {
-  const e = <i32>((row >> 8) & 0xff);
+  const e = <i32>((row >> 4) & 15);
   if (S.kind != J_STRING) return e == E_DIRECTIONS ? enumFailed(e) : needString();
   if (e == E_BLENDS && !gate(4, W_KEY)) return false;
   const i = nameIndex(enumList(e), S.text, S.textBytes);

@@ -64,7 +64,6 @@ import {
   S_PALETTE,
   S_SCHEMA,
   S_NAME,
-  S_SPEED,
   S_COLORS,
   S_LAYERS,
   S_SCENE_ID,
@@ -244,7 +243,7 @@ function schemaVersion(): void {
  * S_*), their value's start just read: a fields.ts Reader. */
 export function sceneField(r: i32, row: u32, _seen: u32): bool {
   const t = kind;
-  switch ((row >> 8) & 0xff) {
+  switch ((row >> 4) & 15) {
     case S_HEX: {
       const rgb = hexColor();
       return rgb >= 0 && keep(r, row, rgb);
@@ -264,8 +263,6 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       if (textControl) return bad("must not contain control characters");
       setName(text, textLength);
       return true;
-    case S_SPEED:
-      return speed();
     case S_COLORS: {
       if (t != J_OBJECT) return bad("must be an object of primary, secondary and tertiary colours");
       const seen = readObject(COLORS);
@@ -334,8 +331,9 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
   return true;
 }
 
-/** Any number; out of 0.1-10.0 it is clamped, and stored clamped. */
-function speed(): bool {
+/** The scene's speed: any number; out of 0.1-10.0 it is clamped, and stored clamped. A fields.ts
+ * Reader. */
+export function readSpeed(_r: i32, _row: u32, _seen: u32): bool {
   if (kind != J_NUMBER) return bad("must be a number (it is clamped to 0.1-10.0)");
   const v = numberValue;
   const clamped = v < 0.1 ? 0.1 : v > 10 ? 10 : v;
