@@ -214,13 +214,6 @@ function conclude(seen: i32): i32 {
     return SCENE_INVALID;
   }
   if (!checkStartAfter()) return SCENE_INVALID;
-  for (let l = 0; l < layerCount; l++) {
-    if (afterLayer[l] < 0) continue;
-    put(c.T_AFTER);
-    put(l);
-    put(afterLayer[l]);
-    put((<u32>afterStep[l]) & 0xff);
-  }
   put(c.T_END);
   return SCENE_OK;
 }
