@@ -70,19 +70,6 @@ const LIMIT = memory.data<u8>([29, 5, 8, 9, 3]);
 export function setLimits(sceneId: bool, flat: bool): void {
   store<u8>(LIMIT + STEP, flat ? 31 : 29);
   store<u8>(LIMIT + TOP, sceneId ? 9 : 8);
-  // the readers by row type (set here: a global's initializer would compile them before the globals
-  // they use)
-  store<usize>(READERS, changetype<usize>(readBool));
-  store<usize>(READERS, changetype<usize>(readInt), 4);
-  store<usize>(READERS, changetype<usize>(readEnum), 8);
-  store<usize>(READERS, changetype<usize>(readColorRef), 12);
-  store<usize>(READERS, changetype<usize>(readParams), 16);
-  store<usize>(READERS, changetype<usize>(readId), 20);
-  store<usize>(READERS, changetype<usize>(readChannel), 24);
-  store<usize>(READERS, changetype<usize>(sceneField), 28);
-  store<usize>(READERS, changetype<usize>(readSpeed), 32);
-  store<usize>(READERS, changetype<usize>(readSource), 36);
-  store<usize>(READERS, changetype<usize>(readOrigin), 40);
 }
 
 function keysOf(level: i32): Names {
@@ -124,7 +111,6 @@ const X_SPEED: u16 = 8;
 const NOKEY: u32 = 9;
 const X_SOURCE: u16 = 9;
 const X_ORIGIN: u16 = 10;
-const READER_COUNT = 11;
 
 /** The fields of the scene and the layers (X_SCENE rows), and the rare ones of the step, by what
  * validate.ts sceneField makes of them. */
@@ -144,8 +130,7 @@ export const S_ASYNC: u16 = 12;
 export const S_FLAT_GROUP: u16 = 13;
 export const S_FLAT_PANELS: u16 = 14;
 
-/** The reader of each row type (setLimits fills it). */
-const READERS = memory.data(READER_COUNT * 4);
+
 
 /** Integer ranges: lowest << 16 | highest. */
 const RANGES = memory.data<u32>([0xffff, 0xff, 359, 0x1001e, 0x100ff, 0x10006, 0x100fe, 2]);
@@ -264,7 +249,7 @@ export function readObject(level: i32): i32 {
       S.pauseEcho(type >= PAUSE);
       S.value();
       S.pauseEcho(false);
-      if (!changetype<Reader>(load<usize>(READERS + (type << 2)))(r, row, seen)) return failed(seen);
+      if (!changetype<Reader>(load<usize>(changetype<usize>(READERS) + (type << 2)))(r, row, seen)) return failed(seen);
       pop();
     } while (S.member());
   if (level == STEP) out.release((seen & (1 << K_DIRECTIONALITY)) == 0);
@@ -365,3 +350,20 @@ export function putText(): void {
   put(S.textLength);
   putBytes(S.text, S.textLength);
 }
+
+/** The reader of each row type (@lazy: compiled where it is used, after the globals its readers
+ * use; the array is static data all the same). */
+@lazy
+const READERS: StaticArray<Reader> = [
+  readBool,
+  readInt,
+  readEnum,
+  readColorRef,
+  readParams,
+  readId,
+  readChannel,
+  sceneField,
+  readSpeed,
+  readSource,
+  readOrigin,
+];
