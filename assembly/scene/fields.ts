@@ -85,14 +85,14 @@ function keysOf(level: i32): Names {
 }
 
 // ---- the rows -----------------------------------------------------------------------------------
-// A row is a u16: its reader (4 bits: an index into READERS; the last three rewrite their value,
+// A row is a u16: its reader (4 bits: an index into Readers.table; the last three rewrite their value,
 // PAUSE, and the last two their key, NOKEY), an argument (4 bits: an integer's range, a list, or what
 // the scene's reader makes of it), the schemaVersion it needs (3 bits) and the compiled item's tag
 // (4 bits, 0: none).
 
 /** A field's reader: row `r` (its level's slot), `seen` the level's members so far (this one's bit
  * included); the value's start has just been read. False after recording the first problem. They
- * are called through READERS, so each stays a function of its own: WAMR's classic interpreter pays
+ * are called through Readers.table, so each stays a function of its own: WAMR's classic interpreter pays
  * for a block whose end its small cache has lost, not for a call. */
 export type Reader = (r: i32, row: u32, seen: u32) => bool;
 
@@ -129,8 +129,6 @@ export const S_START_AFTER: u16 = 11;
 export const S_ASYNC: u16 = 12;
 export const S_FLAT_GROUP: u16 = 13;
 export const S_FLAT_PANELS: u16 = 14;
-
-
 
 /** Integer ranges: lowest << 16 | highest. */
 const RANGES = memory.data<u32>([0xffff, 0xff, 359, 0x1001e, 0x100ff, 0x10006, 0x100fe, 2]);
@@ -249,7 +247,8 @@ export function readObject(level: i32): i32 {
       S.pauseEcho(type >= PAUSE);
       S.value();
       S.pauseEcho(false);
-      if (!changetype<Reader>(load<usize>(changetype<usize>(READERS) + (type << 2)))(r, row, seen)) return failed(seen);
+      if (!changetype<Reader>(load<usize>(changetype<usize>(Readers.table) + (type << 2)))(r, row, seen))
+        return failed(seen);
       pop();
     } while (S.member());
   if (level == STEP) out.release((seen & (1 << K_DIRECTIONALITY)) == 0);
@@ -351,19 +350,24 @@ export function putText(): void {
   putBytes(S.text, S.textLength);
 }
 
-/** The reader of each row type (@lazy: compiled where it is used, after the globals its readers
- * use; the array is static data all the same). */
-@lazy
-const READERS: StaticArray<Reader> = [
-  readBool,
-  readInt,
-  readEnum,
-  readColorRef,
-  readParams,
-  readId,
-  readChannel,
-  sceneField,
-  readSpeed,
-  readSource,
-  readOrigin,
-];
+/** The reader of each row type (a class's static, so that it can be @lazy, which prettier reads on
+ * no global: compiled where it is used, after the globals its readers use; static data all the
+ * same). */
+@final
+@unmanaged
+class Readers {
+  @lazy
+  static table: StaticArray<Reader> = [
+    readBool,
+    readInt,
+    readEnum,
+    readColorRef,
+    readParams,
+    readId,
+    readChannel,
+    sceneField,
+    readSpeed,
+    readSource,
+    readOrigin,
+  ];
+}
