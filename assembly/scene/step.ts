@@ -190,12 +190,12 @@ export function readId(_r: i32, _row: u32, _seen: u32): bool {
   if (!gate(8, W_STEP_ID)) return false;
   if (!needString()) return false;
   const n = textBytes;
-  if (n - 1 >= <u32>ID_MAX) return bad(ID_RULE);
-  for (let i: u32 = 0; i < n; i++) {
+  let ok = n - 1 < <u32>ID_MAX;
+  for (let i: u32 = 0; ok && i < n; i++) {
     const c = <u32>load<u8>(text + i);
-    const ok = c - 0x30 <= 9 || (c | 0x20) - 0x61 <= 25 || c == 0x5f || c == 0x2d;
-    if (!ok) return bad(ID_RULE);
+    ok = c - 0x30 <= 9 || (c | 0x20) - 0x61 <= 25 || c == 0x5f || c == 0x2d;
   }
+  if (!ok) return bad(ID_RULE);
   const h = textHash(text, n) | 1; // 0: no id
   const first = stepLayer * MAX_STEPS;
   for (let j = 0; j < stepIndex; j++) {
@@ -209,21 +209,23 @@ export function readId(_r: i32, _row: u32, _seen: u32): bool {
 }
 
 export function readParams(_r: i32, _row: u32, _seen: u32): bool {
-  if (kind != J_ARRAY) return bad("must be an array of 0-4 integers 0-255");
-  out.byte(0x5b);
+  let more = kind != J_ARRAY; // refused as too many are
   let n = 0;
-  while (element()) {
-    if (n == 4) return bad("must be an array of 0-4 integers 0-255");
-    pushIndex(n);
-    if (n > 0) out.byte(0x2c);
-    value();
-    const v = needInt(0, 255);
-    if (v < 0) return false;
-    pop();
-    if (n == 0) param0 = v;
-    else if (n == 1) param1 = v;
-    n++;
+  if (!more) {
+    out.byte(0x5b);
+    while ((more = element()) && n < 4) {
+      pushIndex(n);
+      if (n > 0) out.byte(0x2c);
+      value();
+      const v = needInt(0, 255);
+      if (v < 0) return false;
+      pop();
+      if (n == 0) param0 = v;
+      else if (n == 1) param1 = v;
+      n++;
+    }
   }
+  if (more) return bad("must be an array of 0-4 integers 0-255");
   out.byte(0x5d);
   slot[K_PARAMS] = n;
   return true;

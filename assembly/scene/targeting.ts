@@ -93,22 +93,23 @@ export function selector(level: i32): bool {
 /** The array of `any` or `all` just read: 1-MAX_SELECTOR_TERMS selectors (put as its op, count,
  * terms). */
 function terms(any: bool, level: i32): bool {
-  if (kind != J_ARRAY) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
+  let more = kind == J_ARRAY;
+  let n = 0;
   put(any ? SEL_ANY : SEL_EVERY);
   const at = outLength;
   put(0);
-  out.byte(0x5b);
-  let n = 0;
-  while (element()) {
-    if (n == MAX_SELECTOR_TERMS) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
-    if (n > 0) out.byte(0x2c);
-    pushIndex(n);
-    value();
-    if (!selector(level + 1)) return false;
-    pop();
-    n++;
+  if (more) {
+    out.byte(0x5b);
+    while ((more = element()) && n < MAX_SELECTOR_TERMS) {
+      if (n > 0) out.byte(0x2c);
+      pushIndex(n);
+      value();
+      if (!selector(level + 1)) return false;
+      pop();
+      n++;
+    }
   }
-  if (n == 0) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
+  if (more || n == 0) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
   out.byte(0x5d);
   patch8(at, n);
   return true;

@@ -343,19 +343,21 @@ export function readSpeed(_r: i32, _row: u32, _seen: u32): bool {
 // (each rule is written out where it fails: the messages transform makes it one literal there, and a
 // valid document builds no string)
 function readLayers(): bool {
-  if (kind != J_ARRAY) return bad("must be an array of 1-" + MAX_LAYERS.toString() + " layers");
-  out.byte(0x5b);
+  // (one refusal for all three: not an array, too many layers, none)
+  let more = kind == J_ARRAY;
   let n = 0;
-  while (element()) {
-    if (n == MAX_LAYERS) return bad("must be an array of 1-" + MAX_LAYERS.toString() + " layers");
-    if (n > 0) out.byte(0x2c);
-    setLayerCount(n + 1);
-    pushIndex(n);
-    if (!readLayer(n)) return false;
-    pop();
-    n++;
+  if (more) {
+    out.byte(0x5b);
+    while ((more = element()) && n < MAX_LAYERS) {
+      if (n > 0) out.byte(0x2c);
+      setLayerCount(n + 1);
+      pushIndex(n);
+      if (!readLayer(n)) return false;
+      pop();
+      n++;
+    }
   }
-  if (n == 0) return bad("must be an array of 1-" + MAX_LAYERS.toString() + " layers");
+  if (more || n == 0) return bad("must be an array of 1-" + MAX_LAYERS.toString() + " layers");
   out.byte(0x5d);
   return true;
 }
@@ -417,25 +419,26 @@ function readGroup(li: i32): bool {
 }
 
 function readSequence(li: i32): bool {
-  if (kind != J_ARRAY) return bad("must be an array of 1-" + MAX_STEPS.toString() + " steps");
-  out.byte(0x5b);
-  resetInfinite();
+  let more = kind == J_ARRAY;
   let n = 0;
-  while (element()) {
-    if (n == MAX_STEPS) return bad("must be an array of 1-" + MAX_STEPS.toString() + " steps");
-    if (infiniteAt >= 0) {
-      pushIndex(infiniteAt);
-      return badAt(STEP_KEYS, K_DURATION, "0 (infinite) is only allowed on the last step");
+  resetInfinite();
+  if (more) {
+    out.byte(0x5b);
+    while ((more = element()) && n < MAX_STEPS) {
+      if (infiniteAt >= 0) {
+        pushIndex(infiniteAt);
+        return badAt(STEP_KEYS, K_DURATION, "0 (infinite) is only allowed on the last step");
+      }
+      if (n > 0) out.byte(0x2c);
+      pushIndex(n);
+      if (!readStep(li, n)) return false;
+      pop();
+      stepCount[li] = n + 1;
+      c.putStep();
+      n++;
     }
-    if (n > 0) out.byte(0x2c);
-    pushIndex(n);
-    if (!readStep(li, n)) return false;
-    pop();
-    stepCount[li] = n + 1;
-    c.putStep();
-    n++;
   }
-  if (n == 0) return bad("must be an array of 1-" + MAX_STEPS.toString() + " steps");
+  if (more || n == 0) return bad("must be an array of 1-" + MAX_STEPS.toString() + " steps");
   out.byte(0x5d);
   return true;
 }
