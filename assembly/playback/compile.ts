@@ -51,8 +51,8 @@ export const baseColors = new StaticArray<u32>(3);
 export let paletteName: string | null = null;
 // the names outlive the export that loaded the scene: fixed slots allocated at start-up (rt/arena.ts)
 const paletteKept = keepSlot(64);
-const slotKept = new StaticArray<string>(MAX_LAYERS + 1);
-for (let k = 1; k <= MAX_LAYERS; k++) slotKept[k] = keepSlot(64); // slot 0 is paletteName's
+const slotKept = changetype<Fixed<usize>>(memory.data((MAX_LAYERS + 1) * 4));
+for (let k = 1; k <= MAX_LAYERS; k++) slotKept[k] = changetype<usize>(keepSlot(64)); // slot 0 is paletteName's
 
 // ---- compiling: the scene pass's items into bytes -------------------------------------------------
 
@@ -156,7 +156,7 @@ function nextRgb(): u32 {
  * else the next free one; one that is the scene's palette becomes slot 0 at the end (dropSceneSlot). */
 function slotOf(name: string): u8 {
   for (let k = 1; k <= slotCount; k++) if (sameName(slotName[k]!, name)) return <u8>k;
-  slotName[++slotCount] = keepString(slotKept[slotCount], name);
+  slotName[++slotCount] = keepString(changetype<string>(slotKept[slotCount]), name);
   return <u8>slotCount;
 }
 
@@ -166,7 +166,7 @@ function dropSceneSlot(): void {
   let k = 1;
   while (k <= slotCount && !sameName(slotName[k]!, paletteName!)) k++;
   if (k > slotCount) return;
-  for (let j = k; j < slotCount; j++) slotName[j] = keepString(slotKept[j], slotName[j + 1]!);
+  for (let j = k; j < slotCount; j++) slotName[j] = keepString(changetype<string>(slotKept[j]), slotName[j + 1]!);
   slotCount--;
   for (let l = 0; l < layerCount; l++) {
     const s = <i32>layerSlot[l];

@@ -44,8 +44,8 @@ import {
   W_ANIMATES,
   W_GEOMETRIC,
 } from "./text";
-import { sceneField, readSpeed } from "./validate";
-import { readColorRef, readParams, readSource, readId, readOrigin, K_DIRECTIONALITY } from "./step";
+import { sceneField } from "./validate";
+import { readColorRef, readParams, readId, K_DIRECTIONALITY } from "./step";
 import { refused, readChannel } from "./color";
 
 // The levels, in the order of their rows.
@@ -106,10 +106,10 @@ const X_CHANNEL: u16 = 6; // argument: RANGES index
 const X_SCENE: u16 = 7; // argument: S_* (validate.ts sceneField)
 /** The value is rewritten: the tokenizer does not echo it (readers from here on). */
 const PAUSE: u32 = 8;
-const X_SPEED: u16 = 8;
+export const X_SPEED: u16 = 8;
 /** The member writes its own key (a legacy form rewritten under another; readers from here on). */
 const NOKEY: u32 = 9;
-const X_SOURCE: u16 = 9;
+export const X_SOURCE: u16 = 9;
 const X_ORIGIN: u16 = 10;
 
 /** The fields of the scene and the layers (X_SCENE rows), and the rare ones of the step, by what
@@ -140,19 +140,18 @@ const R_1_255: u16 = 4 << 4;
 const R_1_6: u16 = 5 << 4;
 const R_0_2: u16 = 7 << 4;
 
-const E_TYPES: u16 = 0;
-const E_RUNNERS: u16 = 1;
-const E_ANIMATES: u16 = 2;
-const E_BLENDS: u16 = 3;
-const E_DIRECTIONS: u16 = 4;
-/** The schemaVersion each name needs, 9 per list. */
+const E_RUNNERS: u16 = 0;
+const E_ANIMATES: u16 = 1;
+const E_DIRECTIONS: u16 = 2;
+const E_TYPES: u16 = 3;
+const E_BLENDS: u16 = 4;
+/** The schemaVersion each name needs, 9 per list (those of types and blends: none). */
 // prettier-ignore
 const ENUM_GATES = memory.data<u8>([
-  0, 0, 0, 0, 0, 0, 0, 0, 0, // types
   1, 1, 1, 5, 7, 7, 7, 7, 0, // runners
   1, 4, 4, 4, 4, 6, 6, 0, 0, // animates
-  0, 0, 0, 0, 0, 0, 0, 0, 0, // blends (the list needs 4)
   0, 3, // directionality
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ]);
 
 const SCENE = X_SCENE;
@@ -366,8 +365,8 @@ class Readers {
     readId,
     readChannel,
     sceneField,
-    readSpeed,
-    readSource,
-    readOrigin,
+    sceneField, // the speed, source and originPanel too: rare, and they pause the echo
+    sceneField,
+    sceneField,
   ];
 }

@@ -9,7 +9,7 @@ import { J_OBJECT, J_ARRAY } from "../json/reader";
 import { value, element, kind, text, textBytes } from "../json/stream";
 import { names, nameIndex } from "../util/names";
 import { Fixed } from "../rt/fixed";
-import { bad, badAt, pushIndex, pop, needInt, needString, parseDecimal, quote, gate, textHash } from "./text";
+import { bad, badAt, pushIndex, pop, needInt, needString, parseDecimal, quote, gate, textHash, idChars } from "./text";
 import { W_STEP_ID, W_SOURCE_GEOMETRIC, W_GAP } from "./text";
 import { readObject, ORDER, STEP } from "./fields";
 import { readColor } from "./color";
@@ -126,7 +126,7 @@ export function readColorRef(r: i32, _row: u32, seen: u32): bool {
 }
 
 /** originPanel, the legacy form: written as source "panel:N". */
-export function readOrigin(r: i32, _row: u32, _seen: u32): bool {
+export function readOrigin(r: i32): bool {
   const v = needInt(1, 254);
   if (v < 0) return false;
   slot[r] = v;
@@ -190,12 +190,7 @@ export function readId(_r: i32, _row: u32, _seen: u32): bool {
   if (!gate(8, W_STEP_ID)) return false;
   if (!needString()) return false;
   const n = textBytes;
-  let ok = n - 1 < <u32>ID_MAX;
-  for (let i: u32 = 0; ok && i < n; i++) {
-    const c = <u32>load<u8>(text + i);
-    ok = c - 0x30 <= 9 || (c | 0x20) - 0x61 <= 25 || c == 0x5f || c == 0x2d;
-  }
-  if (!ok) return bad(ID_RULE);
+  if (n - 1 >= <u32>ID_MAX || !idChars(text, n, true)) return bad(ID_RULE);
   const h = textHash(text, n) | 1; // 0: no id
   const first = stepLayer * MAX_STEPS;
   for (let j = 0; j < stepIndex; j++) {
@@ -231,7 +226,7 @@ export function readParams(_r: i32, _row: u32, _seen: u32): bool {
   return true;
 }
 
-export function readSource(_r: i32, _row: u32, _seen: u32): bool {
+export function readSource(): bool {
   if (!needString()) return false;
   const p = text;
   const n = textBytes;

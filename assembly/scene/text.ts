@@ -19,6 +19,17 @@ export function startsWith(p: usize, n: u32, prefix: string): bool {
   return true;
 }
 
+/** Whether every byte of [p, p+n) is an ASCII digit or lowercase letter, or (with `more`) an
+ * uppercase letter, '_' or '-' (scene ids; step ids). */
+export function idChars(p: usize, n: u32, more: bool): bool {
+  for (let i: u32 = 0; i < n; i++) {
+    const c = <u32>load<u8>(p + i);
+    const other = (c - 0x41 <= 25) | (c == 0x5f) | (c == 0x2d);
+    if (!((c - 0x30 <= 9) | (c - 0x61 <= 25) | (more & other))) return false;
+  }
+  return true;
+}
+
 /** A decimal integer of 1-5 digits in [p, p+n), or -1. */
 export function parseDecimal(p: usize, n: u32): i32 {
   if (n - 1 >= 5) return -1;

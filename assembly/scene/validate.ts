@@ -45,6 +45,7 @@ import {
   judgeGates,
   setSchema as setGateSchema,
   W_NAMED_GROUPS,
+  idChars,
 } from "./text";
 import {
   readObject,
@@ -74,8 +75,10 @@ import {
   S_START_AFTER,
   S_FLAT_GROUP,
   S_FLAT_PANELS,
+  X_SPEED,
+  X_SOURCE,
 } from "./fields";
-import { readStep, readStepObject, infiniteAt, resetInfinite, K_DURATION } from "./step";
+import { readStep, readStepObject, readSource, readOrigin, infiniteAt, resetInfinite, K_DURATION } from "./step";
 import { selector, startLayer, SEL_ALL } from "./targeting";
 import { checkStartAfter } from "./startafter";
 import { TOP_KEYS, LAYER_KEYS, STEP_KEYS } from "./names";
@@ -236,6 +239,11 @@ function schemaVersion(): void {
  * S_*), their value's start just read: a fields.ts Reader. */
 export function sceneField(r: i32, row: u32, _seen: u32): bool {
   const t = kind;
+  // the rewritten values (fields.ts PAUSE): the speed, the step's source and originPanel
+  const type = row & 15;
+  if (type == X_SPEED) return speed();
+  if (type == X_SOURCE) return readSource();
+  if (type > X_SOURCE) return readOrigin(r);
   switch ((row >> 4) & 15) {
     case S_HEX: {
       const rgb = hexColor();
@@ -267,14 +275,11 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
     }
     case S_LAYERS:
       return readLayers();
-    case S_SCENE_ID: {
-      let ok = (t == J_STRING) & (textBytes - 8 <= 2);
-      for (let i: u32 = 0; ok && i < textBytes; i++) {
-        const ch = <u32>load<u8>(text + i);
-        ok = ch - 0x30 <= 9 || ch - 0x61 <= 25;
-      }
-      return ok || bad("must be 8-10 characters of [a-z0-9]");
-    }
+    case S_SCENE_ID:
+      return (
+        (t == J_STRING && textBytes - 8 <= 2 && idChars(text, textBytes, false)) ||
+        bad("must be 8-10 characters of [a-z0-9]")
+      );
     case S_GROUP:
       return readGroup(layer);
     case S_SEQUENCE:
@@ -324,9 +329,8 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
   return true;
 }
 
-/** The scene's speed: any number; out of 0.1-10.0 it is clamped, and stored clamped. A fields.ts
- * Reader. */
-export function readSpeed(_r: i32, _row: u32, _seen: u32): bool {
+/** The scene's speed: any number; out of 0.1-10.0 it is clamped, and stored clamped. */
+function speed(): bool {
   if (kind != J_NUMBER) return bad("must be a number (it is clamped to 0.1-10.0)");
   const v = numberValue;
   const clamped = v < 0.1 ? 0.1 : v > 10 ? 10 : v;
