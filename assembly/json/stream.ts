@@ -426,17 +426,6 @@ function literal(e: usize, k: u32): void {
   kind = k;
 }
 
-function digits(): u32 {
-  let n: u32 = 0;
-  let c = peek();
-  while (c >= 0x30 && c <= 0x39) {
-    keep(c);
-    c = peek();
-    n++;
-  }
-  return n;
-}
-
 /** Keeps a number byte and moves past it. */
 function keep(c: i32): void {
   if (numberLength < NUMBER_CAP) store<u8>(numberText + numberLength, <u8>c);
@@ -444,26 +433,48 @@ function keep(c: i32): void {
   wp++;
 }
 
+// A number's syntax (RFC 8259) as states: 0 start, 1 after '-', 2 a leading 0, 3 integer digits,
+// 4 after '.', 5 fraction digits, 6 after 'e', 7 after the exponent's sign, 8 exponent digits; by
+// the next byte's class (0, 1-9, '-', '+', '.', 'e' or 'E', other), the next state or 9: the end.
+// It may end in 2, 3, 5 or 8 (ACCEPT).
+// prettier-ignore
+const NUMBER = memory.data<u8>([
+  2, 3, 1, 9, 9, 9, 9, // start
+  2, 3, 9, 9, 9, 9, 9, // -
+  9, 9, 9, 9, 4, 6, 9, // 0
+  3, 3, 9, 9, 4, 6, 9, // integer digits
+  5, 5, 9, 9, 9, 9, 9, // .
+  5, 5, 9, 9, 9, 6, 9, // fraction digits
+  8, 8, 7, 7, 9, 9, 9, // e
+  8, 8, 9, 9, 9, 9, 9, // sign
+  8, 8, 9, 9, 9, 9, 9, // exponent digits
+]);
+const ACCEPT = (1 << 2) | (1 << 3) | (1 << 5) | (1 << 8);
+
 function readNumber(): void {
   const start = offset();
   numberLength = 0;
-  numberInteger = true;
-  if (peek() == 0x2d) keep(0x2d);
-  if (peek() == 0x30) keep(0x30);
-  else if (digits() == 0) return fail(E_NUMBER);
-  if (peek() == 0x2e) {
-    numberInteger = false;
-    keep(0x2e);
-    if (digits() == 0) return fail(E_NUMBER);
+  let state: u32 = 0;
+  while (true) {
+    const c = peek();
+    const d = <u32>(c - 0x30);
+    // the byte's class, by selects (no block per byte for the interpreter)
+    const cls = select<u32>(
+      d != 0 ? 1 : 0,
+      select<u32>(
+        2,
+        select<u32>(3, select<u32>(4, select<u32>(5, 6, (c | 0x20) == 0x65), c == 0x2e), c == 0x2b),
+        c == 0x2d,
+      ),
+      d <= 9,
+    );
+    const next = <u32>load<u8>(NUMBER + state * 7 + cls);
+    if (next == 9) break;
+    keep(c);
+    state = next;
   }
-  const e = peek();
-  if ((e | 0x20) == 0x65) {
-    numberInteger = false;
-    keep(e);
-    const s = peek();
-    if (s == 0x2b || s == 0x2d) keep(s);
-    if (digits() == 0) return fail(E_NUMBER);
-  }
+  if (((1 << state) & ACCEPT) == 0) return fail(E_NUMBER);
+  numberInteger = state <= 3;
   if (numberLength > MAX_LENGTH) return failAt(start, E_LONG);
   // a longer number keeps its first NUMBER_CAP bytes: its value is as close as a double gets
   numberValue = decimalValue(numberText, min(numberLength, NUMBER_CAP));
