@@ -7,7 +7,16 @@
 // filled at send. What depends on live state is kept pre-parsed and resolved at load: selectors
 // against the discovered topology, palettes by name when they are sent.
 import { parseHexColorAt } from "../json/validate";
-import { MAX_LAYERS, MAX_STEPS, disabled, afterLayer, afterStep, asyncMode, stepCount } from "../scene/state";
+import {
+  MAX_LAYERS,
+  MAX_STEPS,
+  disabled,
+  afterLayer,
+  afterStep,
+  asyncMode,
+  stepCount,
+  resetLayers,
+} from "../scene/state";
 import * as F from "../scene/step";
 import { SEL_ALL } from "../scene/targeting";
 import { resolveSelector, setCount, setCopy } from "../topology/targeting";
@@ -31,17 +40,18 @@ export const records = memory.data(N * REC);
 // (in static memory, rt/fixed.ts: no WAMR global, no start-up block, no bounds check)
 export const stepDuration = changetype<Fixed<u16>>(memory.data(N * 2, 2));
 export const stepKind = changetype<Fixed<u8>>(memory.data(N));
-export const layerGroup = changetype<Fixed<u8>>(memory.data(MAX_LAYERS));
+const layerBytes = memory.data(MAX_LAYERS * 3); // layerGroup, nameLen, layerSlot: reset at once
+export const layerGroup = changetype<Fixed<u8>>(layerBytes);
 export const layerEmpty = changetype<Fixed<bool>>(memory.data(MAX_LAYERS));
 /** The palette slot a layer's palette positions read: 0 the scene's (or the appearance's)
  * palette, 1-8 the distinct layer overrides in order of first appearance (docs/playback.md). */
-export const layerSlot = changetype<Fixed<u8>>(memory.data(MAX_LAYERS));
+export const layerSlot = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 2);
 /** The palette name of slot k (1 ..= slotCount), as the layer gave it. */
 export const slotName = new StaticArray<string | null>(MAX_LAYERS + 1);
 export let slotCount = 0;
 const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
-const nameLen = changetype<Fixed<u8>>(memory.data(MAX_LAYERS));
+const nameLen = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS);
 export let layerCount = 0;
 export let sceneLoop = false;
 export let sceneSpeed: f64 = 1;
@@ -152,6 +162,18 @@ function nextRgb(): u32 {
   return (r << 16) | (g << 8) | b.next();
 }
 
+/** An L_STEP item after its tag: its record into `p` (kind in the top bits of its first byte, taken
+ * out), a runner's fields into step number `s`; returns its kind << 16 | its duration. */
+function nextStep(p: usize, s: i32): u32 {
+  const d = b.next() | (b.next() << 8);
+  b.nextBytes(p, RUNNER_REC);
+  const kind = (<u32>load<u8>(p)) >> 6;
+  store<u8>(p, load<u8>(p) & 0x3f);
+  if (kind != K_RUNNER) b.nextBytes(p + RUNNER_REC, REC - RUNNER_REC);
+  else nextRunner(s);
+  return (kind << 16) | d;
+}
+
 /** The slot of a layer palette override: the slot of the first layer that named it (any casing),
  * else the next free one; one that is the scene's palette becomes slot 0 at the end (dropSceneSlot). */
 function slotOf(name: string): u8 {
@@ -191,6 +213,8 @@ export function loadScene(): bool {
   for (let i = 0; i < 3; i++) baseColors[i] = appearance.baseColors[i];
   paletteName = null;
   slotCount = 0;
+  resetLayers(); // disabled, async, startAfter
+  memory.fill(layerBytes, 0, MAX_LAYERS * 3);
   let l = -1;
   let blend: u32 = 0;
   let fallback = false;
@@ -222,13 +246,6 @@ export function loadScene(): bool {
       case T_LAYER:
         if (++l >= MAX_LAYERS) return false;
         layerCount = l + 1;
-        layerGroup[l] = 0;
-        nameLen[l] = 0;
-        disabled[l] = false;
-        asyncMode[l] = 0;
-        afterLayer[l] = -1;
-        afterStep[l] = -1;
-        layerSlot[l] = 0;
         steps = 0;
         blend = 0;
         fallback = false;
@@ -273,14 +290,9 @@ export function loadScene(): bool {
         if (i >= MAX_STEPS) return false;
         steps = i + 1;
         const st = l * MAX_STEPS + i;
-        const p = records + <usize>(st * REC);
-        stepDuration[st] = <u16>(b.next() | (b.next() << 8));
-        b.nextBytes(p, RUNNER_REC);
-        const kind = load<u8>(p) >> 6;
-        store<u8>(p, load<u8>(p) & 0x3f);
-        stepKind[st] = kind;
-        if (kind != K_RUNNER) b.nextBytes(p + RUNNER_REC, REC - RUNNER_REC);
-        else nextRunner(st);
+        const ks = nextStep(records + <usize>(st * REC), st);
+        stepDuration[st] = <u16>ks;
+        stepKind[st] = <u8>(ks >> 16);
         break;
       }
       case L_END: {
@@ -362,15 +374,10 @@ export function loadFlat(p: usize, n: u32, group: u8): bool {
     resolveSelector(FLAT_SET);
     b.readMemory(p + 1, n - 1);
   }
-  flatDuration = b.next() | (b.next() << 8);
-  b.nextBytes(flatRecord, RUNNER_REC);
-  flatKind = load<u8>(flatRecord) >> 6;
-  store<u8>(flatRecord, load<u8>(flatRecord) & 0x3f);
-  if (flatKind != K_RUNNER) b.nextBytes(flatRecord + RUNNER_REC, REC - RUNNER_REC);
-  else {
-    nextRunner(FLAT_STEP);
-    recordTail(FLAT_STEP, flatRecord);
-  }
+  const ks = nextStep(flatRecord, FLAT_STEP);
+  flatDuration = ks & 0xffff;
+  flatKind = <u8>(ks >> 16);
+  if (flatKind == K_RUNNER) recordTail(FLAT_STEP, flatRecord);
   return flatKind != K_GAP;
 }
 
