@@ -99,13 +99,9 @@ export const T_AFTER: u8 = 16; // layer, the layer it starts after, the step (25
 
 /** The 4 record bytes at `p` of a colour reference packed by scene/color.ts; `fallbackKind` (0
  * black or 2 the primary base colour) when absent (-1). */
-function colorRef(v: i32, p: usize, fallbackKind: u8): void {
-  const kind = v < 0 ? fallbackKind : <u8>(v >> 24);
-  const data = v < 0 ? 0 : (<u32>v) & 0xffffff;
-  store<u8>(p, kind);
-  store<u8>(p + 1, <u8>(data >> 16));
-  store<u8>(p + 2, <u8>(data >> 8));
-  store<u8>(p + 3, <u8>data);
+function colorRef(v: i32, p: usize, fallbackKind: u32): void {
+  // kind << 24 | data, its bytes big-endian
+  store<u32>(p, bswap<u32>(v < 0 ? fallbackKind << 24 : <u32>v));
 }
 
 /** The step just read (scene/step.ts slot) as an L_STEP item. */
@@ -126,22 +122,17 @@ export function putStep(): void {
 function compileStep(p: usize, s: i32): u8 {
   const type = F.slot[F.K_TYPE];
   const kind = type >= 0 ? K_LOCAL : F.slot[F.K_RUNNER] >= 0 ? K_RUNNER : K_GAP;
-  let head = <u32>max(type, 0);
-  if (F.slot[F.K_LOOP] == 1) head |= 0x10;
-  if (F.slot[F.K_PINGPONG] == 1) head |= 0x20;
+  const head = (<u32>max(type, 0)) | ((<u32>(F.slot[F.K_LOOP] == 1)) << 4) | ((<u32>(F.slot[F.K_PINGPONG] == 1)) << 5);
   store<u8>(p, <u8>head);
   store<u8>(p + 1, <u8>max(F.slot[F.K_ANIMATES], 0));
   colorRef(F.slot[F.K_COLOR_FROM], p + 2, 0);
-  let to = F.slot[F.K_COLOR_TO];
-  if (to < 0) to = F.slot[F.K_COLOR];
-  colorRef(to, p + 6, 2); // default: the primary base colour
-  const np = F.slot[F.K_PARAMS];
-  store<u8>(p + 10, np > 0 ? <u8>F.param0 : 0);
-  store<u8>(p + 11, np > 1 ? <u8>F.param1 : 0);
-  const from = F.slot[F.K_FROM];
+  const to = F.slot[F.K_COLOR_TO];
+  colorRef(select(to, F.slot[F.K_COLOR], to >= 0), p + 6, 2); // default: the primary base colour
+  store<u8>(p + 10, <u8>F.param0); // (0 when not given)
+  store<u8>(p + 11, <u8>F.param1);
+  store<u8>(p + 12, <u8>max(F.slot[F.K_FROM], 0));
   const toS = F.slot[F.K_TO];
-  store<u8>(p + 12, from >= 0 ? <u8>from : 0);
-  store<u8>(p + 13, toS >= 0 ? <u8>toS : 255);
+  store<u8>(p + 13, <u8>select(toS, 255, toS >= 0));
   if (kind == K_RUNNER) parseRunner(s, p);
   return kind;
 }

@@ -29,21 +29,7 @@ import {
 import { Fixed } from "../rt/fixed";
 import * as out from "./canonical";
 import { slots } from "./state";
-import {
-  bad,
-  unknownAt,
-  badAt,
-  pushKey,
-  pop,
-  gate,
-  needInt,
-  needBool,
-  needString,
-  W_KEY,
-  W_RUNNER,
-  W_ANIMATES,
-  W_GEOMETRIC,
-} from "./text";
+import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
 import { sceneField } from "./validate";
 import { readColorRef, readParams, readId, K_DIRECTIONALITY } from "./step";
 import { refused, readChannel } from "./color";
@@ -56,8 +42,8 @@ export const LAYER = 3;
 export const COLORS = 4; // the scene's base colours
 const LEVELS = 5;
 
-/** Each level's first row, then the end. */
-const BASE = memory.data<u8>([0, 31, 36, 45, 54, 57]);
+/** Each level's first row. */
+const BASE = memory.data<u8>([0, 31, 36, 45, 54]);
 const ROW_COUNT = 57;
 export const TOP_BASE = 36;
 export const LAYER_BASE = 45;
@@ -250,7 +236,8 @@ export function readObject(level: i32): i32 {
         return failed(seen);
       pop();
     } while (S.member());
-  if (level == STEP) out.release((seen & (1 << K_DIRECTIONALITY)) == 0);
+  // a step's held bytes (canonical.ts hold: only a step's source holds; elsewhere it does nothing)
+  out.release((seen & (1 << K_DIRECTIONALITY)) == 0);
   out.byte(0x7d);
   return seen;
 }
@@ -306,8 +293,8 @@ function readEnum(r: i32, row: u32, _seen: u32): bool {
   if (e == E_BLENDS && !gate(4, W_KEY)) return false;
   const i = nameIndex(enumList(e), S.text, S.textBytes);
   if (i < 0) return enumFailed(e);
-  const what = e == E_RUNNERS ? W_RUNNER : e == E_ANIMATES ? W_ANIMATES : W_GEOMETRIC;
-  return gate(load<u8>(ENUM_GATES + <usize>(e * 9 + i)), what | ((<u32>i) << 8)) && keep(r, row, i);
+  // (its gate names it: W_RUNNER, W_ANIMATES or W_GEOMETRIC, in the order of E_*)
+  return gate(load<u8>(ENUM_GATES + <usize>(e * 9 + i)), (W_RUNNER + e) | ((<u32>i) << 8)) && keep(r, row, i);
 }
 
 function enumList(e: i32): Names {

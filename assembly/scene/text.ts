@@ -64,7 +64,9 @@ export function textHash(p: usize, n: u32): u64 {
 // A segment is a key, as the address of its name-list entry (a length byte, then the name), or an
 // index i, as ~i; CURRENT_KEY is the key json/stream.ts has just read (an unknown one).
 
-const MAX_SEGMENTS = 24;
+// (a scene's deepest path has 11 segments: layers[i].fallback.not.any[j].not.any[k].exclude[m]; pushes
+// past MAX_SEGMENTS wrap, pops never pass the pushes)
+const MAX_SEGMENTS = 32;
 const segments = changetype<Fixed<i32>>(memory.data(MAX_SEGMENTS * 4));
 /** A segment: the key member() has just read, from the tokenizer's text. */
 export const CURRENT_KEY = 1;
@@ -76,13 +78,11 @@ export function pathReset(): void {
 
 /** Pushes a key: its name-list entry (util/names.ts nameEntry), or CURRENT_KEY. */
 export function pushKey(entry: usize): void {
-  if (depth < MAX_SEGMENTS) segments[depth] = <i32>entry;
-  depth++;
+  segments[depth++ & (MAX_SEGMENTS - 1)] = <i32>entry;
 }
 
 export function pushIndex(i: i32): void {
-  if (depth < MAX_SEGMENTS) segments[depth] = ~i;
-  depth++;
+  segments[depth++ & (MAX_SEGMENTS - 1)] = ~i;
 }
 
 export function pop(): void {
@@ -136,12 +136,13 @@ export function badAt(keys: Names, k: i32, rule: string): bool {
  * a phrase, or a name of a list (W_RUNNER, W_ANIMATES: | its index << 8). */
 export const W_KEY = 0;
 export const W_NAMED_GROUPS = 1;
-export const W_GEOMETRIC = 2;
-export const W_SOURCE_GEOMETRIC = 3;
-export const W_STEP_ID = 4;
-export const W_GAP = 5;
-export const W_RUNNER = 6;
-export const W_ANIMATES = 7;
+export const W_SOURCE_GEOMETRIC = 2;
+export const W_STEP_ID = 3;
+export const W_GAP = 4;
+/** A name of fields.ts's lists: W_RUNNER + its list (runners, animates, directionality). */
+export const W_RUNNER = 5;
+export const W_ANIMATES = 6;
+export const W_GEOMETRIC = 7;
 
 /** The document's schemaVersion, once read (the pass sets it); until then every gate passes. */
 export let schemaKnown = false;
@@ -174,7 +175,7 @@ function whatNeeds(what: u32): string {
   const i = <i32>(what >> 8);
   switch (what & 0xff) {
     case W_KEY:
-      return keyName(segments[min(depth, MAX_SEGMENTS) - 1]) + " needs";
+      return keyName(segments[(depth - 1) & (MAX_SEGMENTS - 1)]) + " needs";
     case W_NAMED_GROUPS:
       return "named groups need";
     case W_GEOMETRIC:

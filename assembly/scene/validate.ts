@@ -284,9 +284,7 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       return readGroup(layer);
     case S_SEQUENCE:
       return readSequence(layer);
-    case S_PANELS:
-      put(c.L_PANELS);
-      return selector(0);
+
     case S_FALLBACK: {
       // after its length: a layer whose panels (read before it) match skips it unread
       put(c.L_FALLBACK);
@@ -316,8 +314,10 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       return flatGroup >= 0 || bad("must be a group number 1-254");
     case S_FLAT_PANELS:
       // compiled before the step (playback/compile.ts loadFlat)
-      put(c.L_PANELS);
       startLayer();
+    // falls through
+    case S_PANELS:
+      put(c.L_PANELS);
       return selector(0);
   }
   // S_ASYNC: true or "loop", "free", false
