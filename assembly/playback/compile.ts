@@ -6,7 +6,6 @@
 // per step its kind, duration and the 20-byte animation record of docs/bus-protocol.md less what is
 // filled at send. What depends on live state is kept pre-parsed and resolved at load: selectors
 // against the discovered topology, palettes by name when they are sent.
-import { parseHexColorAt } from "../json/validate";
 import {
   MAX_LAYERS,
   MAX_STEPS,

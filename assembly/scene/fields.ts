@@ -26,7 +26,6 @@ import {
   BLENDS,
   DIRECTIONS,
 } from "./names";
-import { Fixed } from "../rt/fixed";
 import * as out from "./canonical";
 import { slots } from "./state";
 import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";

@@ -4,20 +4,12 @@
 // may declare after what they gate; and the value just read by the streaming tokenizer
 // (json/stream.ts) checked at the current path. Messages are only built when a check fails.
 import { J_STRING, J_TRUE, J_FALSE, J_NUMBER } from "../json/reader";
-import { kind, text, textBytes, textLength, numberInteger, numberValue } from "../json/stream";
+import { kind, text, textLength, numberInteger, numberValue } from "../json/stream";
 import { fail, failMessage, validationError, resetErrors, nameOfKind } from "../json/validate";
 import { arenaTop, arenaKeepLast } from "../rt/arena";
 import { Names, nameString, nameEntry } from "../util/names";
 import { RUNNERS, ANIMATES } from "./names";
 import { Fixed } from "../rt/fixed";
-
-/** Whether [p, p+n) starts with the ASCII `prefix`. */
-export function startsWith(p: usize, n: u32, prefix: string): bool {
-  const k = <u32>prefix.length;
-  if (n < k) return false;
-  for (let i: u32 = 0; i < k; i++) if (<u32>load<u8>(p + i) != <u32>prefix.charCodeAt(i)) return false;
-  return true;
-}
 
 /** Whether every byte of [p, p+n) is an ASCII digit or lowercase letter, or (with `more`) an
  * uppercase letter, '_' or '-' (scene ids; step ids). */
@@ -235,7 +227,7 @@ export function judgeGates(): void {
 // ---- the value just read, checked at the current path ---------------------------------------------
 
 /** The kind of the value just read, for messages. */
-export function kindName(): string {
+function kindName(): string {
   return nameOfKind(kind);
 }
 
@@ -258,9 +250,4 @@ export function needBool(): bool {
 
 export function needString(): bool {
   return kind == J_STRING || bad("must be a string, not " + kindName());
-}
-
-/** The string just read is the ASCII `s`. */
-export function textIs(s: string): bool {
-  return textBytes == <u32>s.length && startsWith(text, textBytes, s);
 }
