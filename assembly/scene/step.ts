@@ -125,7 +125,7 @@ export function readColorRef(r: i32, _row: u32, seen: u32): bool {
   return true;
 }
 
-/** originPanel, the legacy form: written as source "panel:N". */
+/** originPanel, the legacy form: written as source "panel:N" (read through validate.ts sceneField). */
 export function readOrigin(r: i32): bool {
   const v = needInt(1, 254);
   if (v < 0) return false;
@@ -186,6 +186,7 @@ export function resetInfinite(): void {
   infiniteAt = -1;
 }
 
+/** A step's id: unique in its sequence (a fields.ts Reader). */
 export function readId(_r: i32, _row: u32, _seen: u32): bool {
   if (!gate(8, W_STEP_ID)) return false;
   if (!needString()) return false;
@@ -203,6 +204,7 @@ export function readId(_r: i32, _row: u32, _seen: u32): bool {
   return true;
 }
 
+/** params: 0-4 integers 0-255 (a fields.ts Reader). */
 export function readParams(_r: i32, _row: u32, _seen: u32): bool {
   let more = kind != J_ARRAY; // refused as too many are
   let n = 0;
@@ -226,6 +228,8 @@ export function readParams(_r: i32, _row: u32, _seen: u32): bool {
   return true;
 }
 
+/** source: root, leaves, all, panel:N, or the legacy "geometric" (read through validate.ts
+ * sceneField: its value is rewritten). */
 export function readSource(): bool {
   if (!needString()) return false;
   const p = text;

@@ -231,8 +231,9 @@ function schemaVersion(): void {
   }
 }
 
-/** The fields of the scene and of the layers, and the flat step's own (fields.ts X_SCENE rows, by
- * S_*), their value's start just read: a fields.ts Reader. */
+/** The fields of the scene and of the layers, the flat step's own (fields.ts X_SCENE rows, by S_*),
+ * and those whose value is rewritten (the speed, a step's source and originPanel), their value's
+ * start just read: a fields.ts Reader, for the fields that are rare in a scene. */
 export function sceneField(r: i32, row: u32, _seen: u32): bool {
   const t = kind;
   // the rewritten values (fields.ts PAUSE): the speed, the step's source and originPanel
