@@ -50,7 +50,8 @@ export const COLORS_BASE = 54;
 export const COLOR_BASE = 31;
 
 /** The keys a level accepts: the first LIMIT[level] of its list (the scene's `id` only where a
- * playback body may carry it, the step's `group` and `panels` only in the flat step). */
+ * playback body may carry it, the step's `group` and `panels` only in the flat step). Each pass sets
+ * them first (readScene, readFlatStep). */
 const LIMIT = memory.data<u8>([29, 5, 8, 9, 3]);
 export function setLimits(sceneId: bool, flat: bool): void {
   store<u8>(LIMIT + STEP, flat ? 31 : 29);
@@ -235,8 +236,8 @@ export function readObject(level: i32): i32 {
         return failed(seen);
       pop();
     } while (S.member());
-  // a step's held bytes (canonical.ts hold: only a step's source holds; elsewhere it does nothing)
-  out.release((seen & (1 << K_DIRECTIONALITY)) == 0);
+  // a step's held bytes (canonical.ts hold: a step's legacy source; not at a colour object inside it)
+  if (level == STEP) out.release((seen & (1 << K_DIRECTIONALITY)) == 0);
   out.byte(0x7d);
   return seen;
 }

@@ -469,7 +469,6 @@ export function readFlatStep(): i32 {
     ok = readStepObject(0, 0);
     if (!ok) skipTo(0);
   }
-  setLimits(false, false);
   finish();
   if (broken || !ok) return -1;
   if (flatGroup < 0) {
