@@ -281,7 +281,6 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       return readGroup(layer);
     case S_SEQUENCE:
       return readSequence(layer);
-
     case S_FALLBACK: {
       // after its length: a layer whose panels (read before it) match skips it unread
       put(c.L_FALLBACK);
