@@ -351,6 +351,21 @@ test("legacy geometric source without directionality gains it right after source
     `{"id":"${post.body.id}","schemaVersion":3,"name":"g","layers":[{"group":1,"sequence":[{"runner":"WAVE","source":"root","directionality":"geometric","duration":5,"angle":10}]}]}`,
   );
   await api(host, "DELETE", `/api/scenes/${post.body.id}`);
+  // a colour object after the source is the step's member, not where the step ends
+  for (const [given, written] of [
+    [', "directionality": "geometric"', ',"directionality":"geometric"'],
+    ["", ""],
+  ]) {
+    const body = `{"schemaVersion":3,"name":"g","layers":[{"group":1,"sequence":[{"runner":"WAVE","source":"geometric","colorTo":{"useColor":2},"duration":5${given}}]}]}`;
+    const saved = await api(host, "POST", "/api/scenes", body);
+    const back = await api(host, "GET", `/api/scenes/${saved.body.id}`);
+    const inserted = written ? "" : ',"directionality":"geometric"';
+    assert.equal(
+      back.text,
+      `{"id":"${saved.body.id}","schemaVersion":3,"name":"g","layers":[{"group":1,"sequence":[{"runner":"WAVE","source":"root"${inserted},"colorTo":{"useColor":2},"duration":5${written}}]}]}`,
+    );
+    await api(host, "DELETE", `/api/scenes/${saved.body.id}`);
+  }
 });
 
 type Mutation = (doc: Scene, v: number, k: number, m: number) => string | null;

@@ -46,6 +46,14 @@ const cases: Case[] = [
   ["schemaVersion negative", base((s) => (s.schemaVersion = -3)), 422, "schemaVersion: must be an integer 1-8"],
   ["schemaVersion fractional", base((s) => (s.schemaVersion = 2.5)), 422, "schemaVersion: must be an integer 1-8"],
   ["schemaVersion a string", base((s) => (s.schemaVersion = "8")), 422, "schemaVersion: must be an integer 1-8"],
+  // a container is read past, not as the scene's own members (docs/decisions.md: it was answered 400)
+  ["schemaVersion an array", base((s) => (s.schemaVersion = [8])), 422, "schemaVersion: must be an integer 1-8"],
+  [
+    "schemaVersion an object",
+    base((s) => (s.schemaVersion = { name: "x" })),
+    422,
+    "schemaVersion: must be an integer 1-8",
+  ],
   ["name missing", base((s) => delete s.name), 422, "name: required"],
   ["name empty", base((s) => (s.name = "")), 422, "name: must be 1-64 characters"],
   ["name of 65 characters", base((s) => (s.name = "n".repeat(65))), 422, "name: must be 1-64 characters"],

@@ -5,9 +5,10 @@
 // number's text (NUMBER_CAP bytes) and value. The caller walks the document with value(), member()
 // and element(), so memory does not grow with the document. Same rules, refusal reasons and byte
 // offsets as json/reader.ts (RFC 8259, valid UTF-8, nesting at most MAX_DEPTH), except duplicate
-// keys, which only the caller can see (its field tables: scene/pass.ts); a refusal is kept in the
+// keys, which only the caller can see (its tables: json/fields.ts, scene/fields.ts); a refusal is kept in the
 // reader's errorOffset and errorReason().
 import { host_http_read, host_store_read } from "../host/imports";
+import { names } from "../util/names";
 import {
   J_NULL,
   J_FALSE,
@@ -46,15 +47,19 @@ const NUMBER_CAP: u32 = 64;
 export const numberText = memory.data(NUMBER_CAP);
 const MAX_LENGTH: u32 = 0x1fff; // as json/reader.ts
 
-const FROM_HTTP: u8 = 0;
-const FROM_STORE: u8 = 1;
-const FROM_MEMORY: u8 = 2;
-let from: u8 = FROM_MEMORY;
-let req: u32 = 0;
-let key: usize = 0;
-let keyLength: u32 = 0;
-let origin: usize = 0; // where the source starts: a store offset or a memory address
-let memoryLength: u32 = 0;
+const FROM_HTTP: u32 = 0;
+const FROM_STORE: u32 = 1;
+const FROM_MEMORY: u32 = 2;
+/** What is read (read once per window: in static memory, not WAMR globals). */
+@final
+@unmanaged
+class Source {
+  from: u32; // FROM_*
+  handle: usize; // the request, or the stored file's key
+  length: u32; // the key's, or the memory's
+  origin: usize; // where the source starts: a store offset or a memory address
+}
+const source = changetype<Source>(memory.data(offsetof<Source>()));
 
 let wp: u32 = 0; // next byte of the window
 let we: u32 = 0; // end of the window
@@ -101,25 +106,25 @@ function reset(): void {
 /** Reads the body of request `r` (being dispatched). */
 export function openRequest(r: u32): void {
   reset();
-  from = FROM_HTTP;
-  req = r;
+  source.from = FROM_HTTP;
+  source.handle = r;
 }
 
 /** Reads stored file `k` from `offset` on. */
 export function openStored(k: usize, kLength: u32, offset: u32): void {
   reset();
-  from = FROM_STORE;
-  key = k;
-  keyLength = kLength;
-  origin = offset;
+  source.from = FROM_STORE;
+  source.handle = k;
+  source.length = kLength;
+  source.origin = offset;
 }
 
 /** Reads [p, p+n). */
 export function openMemory(p: usize, n: u32): void {
   reset();
-  from = FROM_MEMORY;
-  origin = p;
-  memoryLength = n;
+  source.from = FROM_MEMORY;
+  source.origin = p;
+  source.length = n;
 }
 
 /** The document offset of the next byte. */
@@ -138,8 +143,8 @@ export let echoed = false;
 let sink: (p: usize, n: u32) => void = noSink;
 function noSink(_p: usize, _n: u32): void {}
 
-/** Sends each scalar value's source bytes to `to` from now on (or, with `on` false, to nothing). */
-export function setEcho(on: bool, to: (p: usize, n: u32) => void = noSink): void {
+/** Sends each scalar value's source bytes to `to` from now on (with `on` false: to nothing). */
+export function setEcho(on: bool, to: (p: usize, n: u32) => void): void {
   echoOn = on;
   if (on) sink = to;
 }
@@ -170,11 +175,13 @@ function fill(): bool {
   base += we;
   wp = 0;
   let n: i32 = 0;
-  if (from == FROM_HTTP) n = host_http_read(req, win, WINDOW);
-  else if (from == FROM_STORE) n = host_store_read(key, keyLength, <u32>origin + base, win, WINDOW);
+  const from = source.from;
+  const length = source.length;
+  if (from == FROM_HTTP) n = host_http_read(<u32>source.handle, win, WINDOW);
+  else if (from == FROM_STORE) n = host_store_read(source.handle, length, <u32>source.origin + base, win, WINDOW);
   else {
-    n = <i32>min(WINDOW, memoryLength - min(memoryLength, base));
-    memory.copy(win, origin + base, <usize>n);
+    n = <i32>min(WINDOW, length - min(length, base));
+    memory.copy(win, source.origin + base, <usize>n);
   }
   if (n <= 0) {
     drained = true;
@@ -310,9 +317,9 @@ function endScalar(): u32 {
 
 /** A scalar other than a string, its first byte `c`. */
 function scalar(c: i32): void {
-  if (c == 0x74) return literal("true", J_TRUE);
-  if (c == 0x66) return literal("false", J_FALSE);
-  if (c == 0x6e) return literal("null", J_NULL);
+  if (c == 0x74) return literal(LITERALS, J_TRUE);
+  if (c == 0x66) return literal(LITERALS + 5, J_FALSE);
+  if (c == 0x6e) return literal(LITERALS + 11, J_NULL);
   if (c != 0x2d && <u32>(c - 0x30) > 9) return fail(E_VALUE);
   readNumber();
 }
@@ -334,7 +341,6 @@ export function member(): bool {
   keyAt = base + wp;
   readString();
   if (broken) return false;
-  keyEnd = base + wp;
   if (Next.byte() != 0x3a) return failed(E_COLON);
   wp++;
   pending = true;
@@ -362,9 +368,8 @@ function failed(why: u8): bool {
   return false;
 }
 
-/** Where the key member() last read starts (its opening quote) and ends (after its closing one). */
+/** Where the key member() last read starts (its opening quote). */
 export let keyAt: u32 = 0;
-export let keyEnd: u32 = 0;
 
 /** Refuses the key member() just read: it repeats one of its object. */
 export function duplicateKey(): void {
@@ -408,23 +413,17 @@ export function finish(): void {
   if (skipSpace() >= 0) fail(E_TRAILING);
 }
 
-function literal(word: string, k: u32): void {
-  for (let i = 0; i < word.length; i++) {
-    if (peek() != word.charCodeAt(i)) return fail(E_VALUE);
+/** The literals, a name list (util/names.ts): true at 0, false at 5, null at 11. */
+const LITERALS = names("true false null");
+
+/** The literal whose name-list entry is at `e`, of kind `k`. */
+function literal(e: usize, k: u32): void {
+  const n = <u32>load<u8>(e);
+  for (let i: u32 = 1; i <= n; i++) {
+    if (peek() != <i32>load<u8>(e + i)) return fail(E_VALUE);
     wp++;
   }
   kind = k;
-}
-
-function digits(): u32 {
-  let n: u32 = 0;
-  let c = peek();
-  while (c >= 0x30 && c <= 0x39) {
-    keep(c);
-    c = peek();
-    n++;
-  }
-  return n;
 }
 
 /** Keeps a number byte and moves past it. */
@@ -434,26 +433,48 @@ function keep(c: i32): void {
   wp++;
 }
 
+// A number's syntax (RFC 8259) as states: 0 start, 1 after '-', 2 a leading 0, 3 integer digits,
+// 4 after '.', 5 fraction digits, 6 after 'e', 7 after the exponent's sign, 8 exponent digits; by
+// the next byte's class (0, 1-9, '-', '+', '.', 'e' or 'E', other), the next state or 9: the end.
+// It may end in 2, 3, 5 or 8 (ACCEPT).
+// prettier-ignore
+const NUMBER = memory.data<u8>([
+  2, 3, 1, 9, 9, 9, 9, // start
+  2, 3, 9, 9, 9, 9, 9, // -
+  9, 9, 9, 9, 4, 6, 9, // 0
+  3, 3, 9, 9, 4, 6, 9, // integer digits
+  5, 5, 9, 9, 9, 9, 9, // .
+  5, 5, 9, 9, 9, 6, 9, // fraction digits
+  8, 8, 7, 7, 9, 9, 9, // e
+  8, 8, 9, 9, 9, 9, 9, // sign
+  8, 8, 9, 9, 9, 9, 9, // exponent digits
+]);
+const ACCEPT = (1 << 2) | (1 << 3) | (1 << 5) | (1 << 8);
+
 function readNumber(): void {
   const start = offset();
   numberLength = 0;
-  numberInteger = true;
-  if (peek() == 0x2d) keep(0x2d);
-  if (peek() == 0x30) keep(0x30);
-  else if (digits() == 0) return fail(E_NUMBER);
-  if (peek() == 0x2e) {
-    numberInteger = false;
-    keep(0x2e);
-    if (digits() == 0) return fail(E_NUMBER);
+  let state: u32 = 0;
+  while (true) {
+    const c = peek();
+    const d = <u32>(c - 0x30);
+    // the byte's class, by selects (no block per byte for the interpreter)
+    const cls = select<u32>(
+      d != 0 ? 1 : 0,
+      select<u32>(
+        2,
+        select<u32>(3, select<u32>(4, select<u32>(5, 6, (c | 0x20) == 0x65), c == 0x2e), c == 0x2b),
+        c == 0x2d,
+      ),
+      d <= 9,
+    );
+    const next = <u32>load<u8>(NUMBER + state * 7 + cls);
+    if (next == 9) break;
+    keep(c);
+    state = next;
   }
-  const e = peek();
-  if ((e | 0x20) == 0x65) {
-    numberInteger = false;
-    keep(e);
-    const s = peek();
-    if (s == 0x2b || s == 0x2d) keep(s);
-    if (digits() == 0) return fail(E_NUMBER);
-  }
+  if (((1 << state) & ACCEPT) == 0) return fail(E_NUMBER);
+  numberInteger = state <= 3;
   if (numberLength > MAX_LENGTH) return failAt(start, E_LONG);
   // a longer number keeps its first NUMBER_CAP bytes: its value is as close as a double gets
   numberValue = decimalValue(numberText, min(numberLength, NUMBER_CAP));

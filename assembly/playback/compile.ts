@@ -6,8 +6,16 @@
 // per step its kind, duration and the 20-byte animation record of docs/bus-protocol.md less what is
 // filled at send. What depends on live state is kept pre-parsed and resolved at load: selectors
 // against the discovered topology, palettes by name when they are sent.
-import { parseHexColorAt } from "../json/validate";
-import { MAX_LAYERS, MAX_STEPS, disabled, afterLayer, afterStep, asyncMode, stepCount } from "../scene/state";
+import {
+  MAX_LAYERS,
+  MAX_STEPS,
+  disabled,
+  afterLayer,
+  afterStep,
+  asyncMode,
+  stepCount,
+  resetLayers,
+} from "../scene/state";
 import * as F from "../scene/step";
 import { SEL_ALL } from "../scene/targeting";
 import { resolveSelector, setCount, setCopy } from "../topology/targeting";
@@ -17,6 +25,7 @@ import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/pal
 import * as b from "./bytes";
 import { sceneKey, keyLength, compiledKey, compiledKeyLength } from "../scene/store";
 import { keepSlot, keepString } from "../rt/arena";
+import { Fixed } from "../rt/fixed";
 
 export const K_LOCAL: u8 = 0;
 export const K_RUNNER: u8 = 1;
@@ -27,19 +36,21 @@ const N = MAX_LAYERS * MAX_STEPS;
  * and blend, colorFrom, colorTo, param0, param1, from, to. */
 export const REC: i32 = 14;
 export const records = memory.data(N * REC);
-export const stepDuration = new StaticArray<u16>(N);
-export const stepKind = new StaticArray<u8>(N);
-export const layerGroup = new StaticArray<u8>(MAX_LAYERS);
-export const layerEmpty = new StaticArray<bool>(MAX_LAYERS);
+// (in static memory, rt/fixed.ts: no WAMR global, no start-up block, no bounds check)
+export const stepDuration = changetype<Fixed<u16>>(memory.data(N * 2, 2));
+export const stepKind = changetype<Fixed<u8>>(memory.data(N));
+const layerBytes = memory.data(MAX_LAYERS * 3); // layerGroup, nameLen, layerSlot: reset at once
+export const layerGroup = changetype<Fixed<u8>>(layerBytes);
+export const layerEmpty = changetype<Fixed<bool>>(memory.data(MAX_LAYERS));
 /** The palette slot a layer's palette positions read: 0 the scene's (or the appearance's)
  * palette, 1-8 the distinct layer overrides in order of first appearance (docs/playback.md). */
-export const layerSlot = new StaticArray<u8>(MAX_LAYERS);
+export const layerSlot = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 2);
 /** The palette name of slot k (1 ..= slotCount), as the layer gave it. */
 export const slotName = new StaticArray<string | null>(MAX_LAYERS + 1);
 export let slotCount = 0;
 const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
-const nameLen = new StaticArray<u8>(MAX_LAYERS);
+const nameLen = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS);
 export let layerCount = 0;
 export let sceneLoop = false;
 export let sceneSpeed: f64 = 1;
@@ -49,8 +60,8 @@ export const baseColors = new StaticArray<u32>(3);
 export let paletteName: string | null = null;
 // the names outlive the export that loaded the scene: fixed slots allocated at start-up (rt/arena.ts)
 const paletteKept = keepSlot(64);
-const slotKept = new StaticArray<string>(MAX_LAYERS + 1);
-for (let k = 1; k <= MAX_LAYERS; k++) slotKept[k] = keepSlot(64); // slot 0 is paletteName's
+const slotKept = changetype<Fixed<usize>>(memory.data((MAX_LAYERS + 1) * 4));
+for (let k = 1; k <= MAX_LAYERS; k++) slotKept[k] = changetype<usize>(keepSlot(64)); // slot 0 is paletteName's
 
 // ---- compiling: the scene pass's items into bytes -------------------------------------------------
 
@@ -87,13 +98,9 @@ export const T_AFTER: u8 = 16; // layer, the layer it starts after, the step (25
 
 /** The 4 record bytes at `p` of a colour reference packed by scene/color.ts; `fallbackKind` (0
  * black or 2 the primary base colour) when absent (-1). */
-function colorRef(v: i32, p: usize, fallbackKind: u8): void {
-  const kind = v < 0 ? fallbackKind : <u8>(v >> 24);
-  const data = v < 0 ? 0 : (<u32>v) & 0xffffff;
-  store<u8>(p, kind);
-  store<u8>(p + 1, <u8>(data >> 16));
-  store<u8>(p + 2, <u8>(data >> 8));
-  store<u8>(p + 3, <u8>data);
+function colorRef(v: i32, p: usize, fallbackKind: u32): void {
+  // kind << 24 | data, its bytes big-endian
+  store<u32>(p, bswap<u32>(v < 0 ? fallbackKind << 24 : <u32>v));
 }
 
 /** The step just read (scene/step.ts slot) as an L_STEP item. */
@@ -114,22 +121,17 @@ export function putStep(): void {
 function compileStep(p: usize, s: i32): u8 {
   const type = F.slot[F.K_TYPE];
   const kind = type >= 0 ? K_LOCAL : F.slot[F.K_RUNNER] >= 0 ? K_RUNNER : K_GAP;
-  let head = <u32>max(type, 0);
-  if (F.slot[F.K_LOOP] == 1) head |= 0x10;
-  if (F.slot[F.K_PINGPONG] == 1) head |= 0x20;
+  const head = (<u32>max(type, 0)) | ((<u32>(F.slot[F.K_LOOP] == 1)) << 4) | ((<u32>(F.slot[F.K_PINGPONG] == 1)) << 5);
   store<u8>(p, <u8>head);
   store<u8>(p + 1, <u8>max(F.slot[F.K_ANIMATES], 0));
   colorRef(F.slot[F.K_COLOR_FROM], p + 2, 0);
-  let to = F.slot[F.K_COLOR_TO];
-  if (to < 0) to = F.slot[F.K_COLOR];
-  colorRef(to, p + 6, 2); // default: the primary base colour
-  const np = F.slot[F.K_PARAMS];
-  store<u8>(p + 10, np > 0 ? <u8>F.param0 : 0);
-  store<u8>(p + 11, np > 1 ? <u8>F.param1 : 0);
-  const from = F.slot[F.K_FROM];
+  const to = F.slot[F.K_COLOR_TO];
+  colorRef(select(to, F.slot[F.K_COLOR], to >= 0), p + 6, 2); // default: the primary base colour
+  store<u8>(p + 10, <u8>F.param0); // (0 when not given)
+  store<u8>(p + 11, <u8>F.param1);
+  store<u8>(p + 12, <u8>max(F.slot[F.K_FROM], 0));
   const toS = F.slot[F.K_TO];
-  store<u8>(p + 12, from >= 0 ? <u8>from : 0);
-  store<u8>(p + 13, toS >= 0 ? <u8>toS : 255);
+  store<u8>(p + 13, <u8>select(toS, 255, toS >= 0));
   if (kind == K_RUNNER) parseRunner(s, p);
   return kind;
 }
@@ -150,11 +152,23 @@ function nextRgb(): u32 {
   return (r << 16) | (g << 8) | b.next();
 }
 
+/** An L_STEP item after its tag: its record into `p` (kind in the top bits of its first byte, taken
+ * out), a runner's fields into step number `s`; returns its kind << 16 | its duration. */
+function nextStep(p: usize, s: i32): u32 {
+  const d = b.next() | (b.next() << 8);
+  b.nextBytes(p, RUNNER_REC);
+  const kind = (<u32>load<u8>(p)) >> 6;
+  store<u8>(p, load<u8>(p) & 0x3f);
+  if (kind != K_RUNNER) b.nextBytes(p + RUNNER_REC, REC - RUNNER_REC);
+  else nextRunner(s);
+  return (kind << 16) | d;
+}
+
 /** The slot of a layer palette override: the slot of the first layer that named it (any casing),
  * else the next free one; one that is the scene's palette becomes slot 0 at the end (dropSceneSlot). */
 function slotOf(name: string): u8 {
   for (let k = 1; k <= slotCount; k++) if (sameName(slotName[k]!, name)) return <u8>k;
-  slotName[++slotCount] = keepString(slotKept[slotCount], name);
+  slotName[++slotCount] = keepString(changetype<string>(slotKept[slotCount]), name);
   return <u8>slotCount;
 }
 
@@ -164,7 +178,7 @@ function dropSceneSlot(): void {
   let k = 1;
   while (k <= slotCount && !sameName(slotName[k]!, paletteName!)) k++;
   if (k > slotCount) return;
-  for (let j = k; j < slotCount; j++) slotName[j] = keepString(slotKept[j], slotName[j + 1]!);
+  for (let j = k; j < slotCount; j++) slotName[j] = keepString(changetype<string>(slotKept[j]), slotName[j + 1]!);
   slotCount--;
   for (let l = 0; l < layerCount; l++) {
     const s = <i32>layerSlot[l];
@@ -189,6 +203,8 @@ export function loadScene(): bool {
   for (let i = 0; i < 3; i++) baseColors[i] = appearance.baseColors[i];
   paletteName = null;
   slotCount = 0;
+  resetLayers(); // disabled, async, startAfter
+  memory.fill(layerBytes, 0, MAX_LAYERS * 3);
   let l = -1;
   let blend: u32 = 0;
   let fallback = false;
@@ -220,13 +236,6 @@ export function loadScene(): bool {
       case T_LAYER:
         if (++l >= MAX_LAYERS) return false;
         layerCount = l + 1;
-        layerGroup[l] = 0;
-        nameLen[l] = 0;
-        disabled[l] = false;
-        asyncMode[l] = 0;
-        afterLayer[l] = -1;
-        afterStep[l] = -1;
-        layerSlot[l] = 0;
         steps = 0;
         blend = 0;
         fallback = false;
@@ -271,14 +280,9 @@ export function loadScene(): bool {
         if (i >= MAX_STEPS) return false;
         steps = i + 1;
         const st = l * MAX_STEPS + i;
-        const p = records + <usize>(st * REC);
-        stepDuration[st] = <u16>(b.next() | (b.next() << 8));
-        b.nextBytes(p, RUNNER_REC);
-        const kind = load<u8>(p) >> 6;
-        store<u8>(p, load<u8>(p) & 0x3f);
-        stepKind[st] = kind;
-        if (kind != K_RUNNER) b.nextBytes(p + RUNNER_REC, REC - RUNNER_REC);
-        else nextRunner(st);
+        const ks = nextStep(records + <usize>(st * REC), st);
+        stepDuration[st] = <u16>ks;
+        stepKind[st] = <u8>(ks >> 16);
         break;
       }
       case L_END: {
@@ -360,15 +364,10 @@ export function loadFlat(p: usize, n: u32, group: u8): bool {
     resolveSelector(FLAT_SET);
     b.readMemory(p + 1, n - 1);
   }
-  flatDuration = b.next() | (b.next() << 8);
-  b.nextBytes(flatRecord, RUNNER_REC);
-  flatKind = load<u8>(flatRecord) >> 6;
-  store<u8>(flatRecord, load<u8>(flatRecord) & 0x3f);
-  if (flatKind != K_RUNNER) b.nextBytes(flatRecord + RUNNER_REC, REC - RUNNER_REC);
-  else {
-    nextRunner(FLAT_STEP);
-    recordTail(FLAT_STEP, flatRecord);
-  }
+  const ks = nextStep(flatRecord, FLAT_STEP);
+  flatDuration = ks & 0xffff;
+  flatKind = <u8>(ks >> 16);
+  if (flatKind == K_RUNNER) recordTail(FLAT_STEP, flatRecord);
   return flatKind != K_GAP;
 }
 

@@ -5,8 +5,8 @@
 // a small buffer, appended to a staging key (host_store_append) when the pass stores the scene, or
 // nowhere when it only validates: no copy of the document is ever whole in memory.
 import { host_store_append, host_store_delete } from "../host/imports";
-import { text, textLength, numberText, numberLength, kind, echoed, setEcho } from "../json/stream";
-import { J_TRUE, J_FALSE } from "../json/reader";
+import { text, textLength, numberText, numberLength, echoed, setEcho } from "../json/stream";
+import { names, nameEntry } from "../util/names";
 
 const CAP: u32 = 256;
 const buf = memory.data(CAP);
@@ -44,7 +44,7 @@ export function bytes(p: usize, n: u32): void {
 /** Stops writing (after a refusal: what follows is not kept). */
 export function stop(): void {
   on = false;
-  setEcho(false);
+  setEcho(false, bytes);
 }
 
 export function flush(): void {
@@ -70,11 +70,11 @@ export function hold(): void {
   holding = true;
 }
 
-/** Ends holding: `insert` (ASCII), then the held bytes. */
-export function release(insert: string): void {
+/** Ends holding: `,"directionality":"geometric"` when `geometric`, then the held bytes. */
+export function release(geometric: bool): void {
   if (!holding) return;
   holding = false;
-  ascii(insert);
+  if (geometric) fragment(F_DIRECTIONALITY);
   for (let i: u32 = 0; i < min(held, HOLD_CAP); i++) byte(<u32>load<u8>(holdBuf + i));
   if (held > HOLD_CAP) status = -2; // cannot happen for a valid step: refuse to store it
 }
@@ -90,15 +90,30 @@ export function byte(c: u32): void {
   store<u8>(buf + used++, <u8>c);
 }
 
-/** ASCII text. */
-export function ascii(s: string): void {
-  for (let i = 0; i < s.length; i++) byte(<u32>s.charCodeAt(i));
+/** The texts the canonical form writes of its own (a name list, util/names.ts). */
+const FRAGMENTS = names(',"directionality":"geometric" "source":"root" "source": "source":"panel: 0.1 10');
+const F_DIRECTIONALITY = 0;
+export const F_SOURCE_ROOT = 1;
+export const F_SOURCE = 2;
+export const F_SOURCE_PANEL = 3;
+export const F_TENTH = 4;
+export const F_TEN = 5;
+
+/** Fixed text `i` (F_*). */
+export function fragment(i: i32): void {
+  const e = nameEntry(FRAGMENTS, i);
+  bytes(e + 1, load<u8>(e));
 }
 
 /** `"<key>":`, after a comma unless it is its object's first member: the key json/stream.ts member()
- * has just read (a known key: its bytes are its text). */
-export function field(first: bool): void {
+ * has just read (a known key: its bytes are its text); with `keyless`, only the comma (the member
+ * writes its own key: a legacy form rewritten). */
+export function field(first: bool, keyless: bool): void {
   if (!on) return;
+  if (keyless) {
+    if (!first) byte(0x2c);
+    return;
+  }
   const n = textLength;
   if (!holding && used + n + 4 <= CAP) {
     // at once into the buffer (most keys)
@@ -118,32 +133,11 @@ export function field(first: bool): void {
   byte(0x3a);
 }
 
-const HEX = "0123456789abcdef";
-
-/** The string just read (json/stream.ts): as written when the stream echoed it, else escaped. */
+/** The string just read (json/stream.ts), a rewritten value (the echo paused): one the pass has
+ * validated (`source`: ASCII letters, digits and ':'), so it needs no escapes. */
 export function str(): void {
-  if (!on || echoed) return;
   byte(0x22);
-  for (let i: u32 = 0; i < textLength; i++) {
-    const c = <u32>load<u8>(text + i);
-    if (c == 0x22 || c == 0x5c) {
-      byte(0x5c);
-      byte(c);
-    } else if (c >= 0x20) byte(c);
-    else {
-      byte(0x5c);
-      if (c == 8) byte(0x62);
-      else if (c == 12) byte(0x66);
-      else if (c == 10) byte(0x6e);
-      else if (c == 13) byte(0x72);
-      else if (c == 9) byte(0x74);
-      else {
-        ascii("u00");
-        byte(<u32>HEX.charCodeAt(c >> 4));
-        byte(<u32>HEX.charCodeAt(c & 15));
-      }
-    }
-  }
+  bytes(text, textLength);
   byte(0x22);
 }
 
@@ -168,16 +162,10 @@ export function decimal(v: f64): void {
   }
 }
 
-/** The boolean just read. */
-export function boolean(): void {
-  if (echoed) return;
-  ascii(kind == J_TRUE ? "true" : kind == J_FALSE ? "false" : "null");
-}
-
 /** Flushes the rest; 0, or the failed append's status. */
 export function end(): i32 {
   flush();
   on = false;
-  setEcho(false);
+  setEcho(false, bytes);
   return status;
 }

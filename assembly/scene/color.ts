@@ -1,61 +1,54 @@
 // Colour references (color, colorTo, colorFrom): "#RRGGBB", {r, g, b} with an omitted channel
-// meaning 255, {palette: 0-255} or {useColor: 0-2}; read from the stream (json/stream.ts), echoed
-// to the canonical form and returned packed as a record's 4 colour bytes: kind << 24 | data (kind 0
-// an RGB colour, 1 a palette position << 16, 2 a base colour << 16). The caller pushed the path.
+// meaning 255, {palette: 0-255} or {useColor: 0-2}; read from the stream (json/stream.ts: an object
+// by fields.ts's reader, its COLOR rows) and returned packed as a record's 4 colour bytes: kind << 24
+// | data (kind 0 an RGB colour, 1 a palette position << 16, 2 a base colour << 16). The caller pushed
+// the path.
 import { J_STRING, J_OBJECT } from "../json/reader";
-import { value, member, duplicateKey, kind, text, textBytes } from "../json/stream";
+import { kind, text, textBytes } from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
-import { bad, pushKey, pop, needInt, textIs } from "./text";
-import * as out from "./canonical";
+import { bad, pop, needInt } from "./text";
+import { readObject, COLOR, COLOR_BASE } from "./fields";
+import { slots } from "./state";
 
 const FORMS = 'must be a colour: "#RRGGBB", {"r","g","b"}, {"palette": 0-255} or {"useColor": 0-2}';
-const KEYS: StaticArray<string> = ["r", "g", "b", "palette", "useColor"];
 
-function refused(): i32 {
-  bad(FORMS);
-  return -1;
+/** Records that the colour is none of its forms; false. */
+export function refused(): bool {
+  return bad(FORMS);
 }
 
 /** The colour reference whose start json/stream.ts value() has just read; its packed form, or -1
  * after recording the failure. */
 export function readColor(): i32 {
   const k = kind;
-  if (k == J_STRING) {
-    const rgb = parseHexColorAt(text, textBytes);
-    if (rgb < 0) return refused();
-    out.str();
-    return rgb;
-  }
-  if (k != J_OBJECT) return refused();
-  out.byte(0x7b);
-  let form = -1; // 0 channels, 1 palette, 2 useColor
-  let rgb: u32 = 0xffffff;
-  let data: u32 = 0;
-  let seen = 0;
-  while (member()) {
-    let f = 0;
-    while (f < 5 && !textIs(KEYS[f])) f++;
-    if (f == 5) return refused();
-    if (seen & (1 << f)) {
-      duplicateKey();
-      return -1;
+  let rgb = -1;
+  if (k == J_STRING) rgb = parseHexColorAt(text, textBytes);
+  else if (k == J_OBJECT) {
+    const seen = readObject(COLOR);
+    if (seen < 0) return -1;
+    const v = slots + (COLOR_BASE << 2);
+    // r, g, b (an omitted one is 255), else palette, else useColor
+    if ((seen & 7) != 0 || seen == 0) {
+      rgb = 0;
+      for (let i = 0; i < 3; i++) rgb = (rgb << 8) | (seen & (1 << i) ? load<i32>(v + (i << 2)) : 255);
+      return rgb;
     }
-    const fk = f < 3 ? 0 : f - 2;
-    if (form >= 0 && form != fk) return refused();
-    form = fk;
-    out.field(seen == 0);
-    seen |= 1 << f;
-    pushKey(KEYS[f]);
-    value();
-    const v = needInt(0, f == 4 ? 2 : 255);
-    pop();
-    if (v < 0) return -1;
-    out.number();
-    if (f < 3) {
-      const shift = 16 - 8 * f;
-      rgb = (rgb & ~((<u32>0xff) << shift)) | ((<u32>v) << shift);
-    } else data = (<u32>v) << 16;
+    return seen & 8 ? (1 << 24) | (load<i32>(v, 12) << 16) : (2 << 24) | (load<i32>(v, 16) << 16);
   }
-  out.byte(0x7d);
-  return form <= 0 ? <i32>rgb : (form << 24) | (<i32>data);
+  if (rgb < 0) refused();
+  return rgb;
+}
+
+/** A member of a colour object (r, g, b, palette, useColor: row `r`), its value just read; `seen`
+ * its members so far: one form only. A fields.ts Reader. */
+export function readChannel(r: i32, _row: u32, seen: u32): bool {
+  const k = r - COLOR_BASE;
+  const others = seen & ~(1 << k);
+  if (others & (k < 3 ? 0x18 : 0x1f)) {
+    pop(); // the rule is the colour's
+    return refused();
+  }
+  const v = needInt(0, k == 4 ? 2 : 255);
+  store<i32>(slots + (r << 2), v);
+  return v >= 0;
 }

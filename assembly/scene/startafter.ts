@@ -2,13 +2,16 @@
 // (and step, in the `group:stepId` form of schemaVersion 8), no layer waits for itself, the waits
 // form no cycle, and what is awaited is not infinite. Also the scene's length for the library list.
 import { pathReset, pushKey, pushIndex, bad, indexOfByte, parseDecimal, quote, textHash } from "./text";
+import { nameEntry } from "../util/names";
+import { put } from "../playback/bytes";
+import { T_AFTER } from "../playback/compile";
+import { TOP_KEYS, LAYER_KEYS } from "./names";
 import {
   schema,
   speed,
   layerCount,
   groupKind,
   groupHash,
-  groupNumber,
   startNumber,
   startText,
   afterLayer,
@@ -25,47 +28,42 @@ import {
 
 function badAt(layer: i32, rule: string): bool {
   pathReset();
-  pushKey("layers");
+  pushKey(nameEntry(TOP_KEYS, 7)); // layers
   pushIndex(layer);
-  pushKey("startAfter");
+  pushKey(nameEntry(LAYER_KEYS, 5)); // startAfter
   return bad(rule);
 }
 
-/** Resolves every layer's startAfter and checks the graph. */
+/** Resolves every layer's startAfter (putting each as a compiled T_AFTER item) and checks the graph. */
 export function checkStartAfter(): bool {
   for (let li = 0; li < layerCount; li++) {
-    let target = -1;
-    let step = -1;
     const n = startNumber[li];
     const t = startText[li];
-    if (n >= 0) {
-      if (groupKind != GROUPS_NAMES) for (let j = 0; j < layerCount; j++) if (groupNumber[j] == n) target = j;
-      if (target < 0) return badAt(li, "no layer has group " + (n == 0 ? "such a number" : n.toString()));
-    } else if (t !== null) {
-      const bytes = String.UTF8.encode(t);
-      const p = changetype<usize>(bytes);
-      const len = <u32>bytes.byteLength;
-      const colon = indexOfByte(p, len, 0x3a);
-      const groupLen: u32 = colon < 0 ? len : <u32>colon;
-      if (colon >= 0) {
-        if (schema < 8) return badAt(li, "the group:stepId form needs schemaVersion 8 or later");
-        if (groupLen == 0 || <u32>colon + 1 >= len) return badAt(li, "must be a group, or group:stepId");
-      }
-      const h = textHash(p, groupLen);
-      for (let j = 0; j < layerCount; j++) {
-        if (groupKind == GROUPS_NAMES) {
-          if (groupHash[j] == h) target = j;
-        } else if (parseDecimal(p, groupLen) == groupNumber[j]) target = j;
-      }
-      if (target < 0) return badAt(li, "no layer has group " + quote(p, groupLen));
-      if (colon >= 0) {
-        const sp = p + <usize>colon + 1;
-        const sn = len - <u32>colon - 1;
-        const sh = textHash(sp, sn) | 1;
-        for (let s = 0; s < stepCount[target]; s++) if (stepIdHash[target * MAX_STEPS + s] == sh) step = s;
-        if (step < 0) return badAt(li, "layer " + quote(p, groupLen) + " has no step with id " + quote(sp, sn));
-      }
-    } else continue;
+    if ((n < 0) & (t == 0)) continue;
+    // a number, or a text: a group, or group:stepId
+    const p = t + 2;
+    const len = t != 0 ? <u32>load<u16>(t) : 0;
+    const colon = indexOfByte(p, len, 0x3a);
+    const groupLen: u32 = colon < 0 ? len : <u32>colon;
+    if (colon >= 0) {
+      if (schema < 8) return badAt(li, "the group:stepId form needs schemaVersion 8 or later");
+      if (groupLen == 0 || <u32>colon + 1 >= len) return badAt(li, "must be a group, or group:stepId");
+    }
+    // the group as readGroup keeps it (groupHash): a number (a text names one in a scene of numbered
+    // groups), or a name's hash; a number names no group in a scene of named groups
+    const named = groupKind == GROUPS_NAMES;
+    const h: u64 = n >= 0 ? <u64>n : named ? textHash(p, groupLen) : <u64>parseDecimal(p, groupLen);
+    let target = -1;
+    for (let j = 0; (n < 0 || !named) && j < layerCount; j++) if (groupHash[j] == h) target = j;
+    if (target < 0) return badAt(li, "no layer has group " + (n >= 0 ? n.toString() : quote(p, groupLen)));
+    let step = -1;
+    if (colon >= 0) {
+      const sp = p + <usize>colon + 1;
+      const sn = len - <u32>colon - 1;
+      const sh = textHash(sp, sn) | 1;
+      for (let s = 0; s < stepCount[target]; s++) if (stepIdHash[target * MAX_STEPS + s] == sh) step = s;
+      if (step < 0) return badAt(li, "layer " + quote(p, groupLen) + " has no step with id " + quote(sp, sn));
+    }
     if (target == li) return badAt(li, "a layer cannot start after itself");
     const awaited = step >= 0 ? step : stepCount[target] - 1;
     if (stepDuration[target * MAX_STEPS + awaited] == 0) {
@@ -73,6 +71,11 @@ export function checkStartAfter(): bool {
     }
     afterLayer[li] = target;
     afterStep[li] = step;
+    // its compiled item (a cycle found below refuses the scene anyway)
+    put(T_AFTER);
+    put(li);
+    put(target);
+    put(step & 0xff);
   }
   for (let li = 0; li < layerCount; li++) {
     let l = afterLayer[li];

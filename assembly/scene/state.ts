@@ -1,6 +1,7 @@
 // What the scene pass (scene/validate.ts) learns about the scene being read, in small fixed arrays
 // (no tree, no copy of the document): per layer its group, startAfter, async mode and steps; per
 // step its duration and id (a hash: ids are only compared). Valid until the next pass.
+import { Fixed } from "../rt/fixed";
 
 export const FIRMWARE_SCHEMA: i32 = 8;
 export const MAX_LAYERS: i32 = 8;
@@ -26,22 +27,30 @@ export let named = false;
 export let layerCount: i32 = 0;
 export let groupKind: i32 = GROUPS_UNKNOWN;
 
-/** Per layer: the hash of its group name (scene/text.ts textHash), its group number (names: 1-8
- * in order). */
-export const groupHash = new StaticArray<u64>(MAX_LAYERS);
-export const groupNumber = new StaticArray<i32>(MAX_LAYERS);
-/** Per layer: its startAfter, a number (startNumber) or a text (startText), or neither. */
-export const startNumber = new StaticArray<i32>(MAX_LAYERS);
-export const startText = new StaticArray<string | null>(MAX_LAYERS);
-/** Per layer, after resolution: the awaited layer (-1 none) and step (-1: its whole sequence). */
-export const afterLayer = new StaticArray<i32>(MAX_LAYERS);
-export const afterStep = new StaticArray<i32>(MAX_LAYERS);
-export const asyncMode = new StaticArray<u8>(MAX_LAYERS);
-export const disabled = new StaticArray<bool>(MAX_LAYERS);
-export const stepCount = new StaticArray<i32>(MAX_LAYERS);
+// The per-layer and per-step arrays, in static memory (rt/fixed.ts): no WAMR global, no start-up
+// block, no bounds check (indices are a layer < MAX_LAYERS or a step < MAX_LAYERS * MAX_STEPS).
+const L = MAX_LAYERS;
+/** Per layer: its startAfter as a number (startNumber, -1 none), after resolution the awaited layer
+ * (-1 none) and step (-1: its whole sequence); resetState sets them to -1 at once. */
+export const startNumber = changetype<Fixed<i32>>(memory.data(L * 4 * 3, 8));
+export const afterLayer = changetype<Fixed<i32>>(changetype<usize>(startNumber) + L * 4);
+export const afterStep = changetype<Fixed<i32>>(changetype<usize>(startNumber) + L * 8);
+/** Per layer (reset to 0): the hash of its group name (scene/text.ts textHash), its group number
+ * (names: 1-8 in order), its startAfter as a text (its length, u16, and UTF-8 bytes in an arena block, or 0), async mode, disabled, steps. */
+const zeroed = memory.data(L * (8 + 4 + 4 + 1 + 1 + 4), 8);
+export const groupHash = changetype<Fixed<u64>>(zeroed);
+export const groupNumber = changetype<Fixed<i32>>(zeroed + L * 8);
+export const startText = changetype<Fixed<usize>>(zeroed + L * 12);
+export const stepCount = changetype<Fixed<i32>>(zeroed + L * 16);
+export const asyncMode = changetype<Fixed<u8>>(zeroed + L * 20);
+export const disabled = changetype<Fixed<bool>>(zeroed + L * 21);
 /** Per step (layer * MAX_STEPS + step): duration in ms (0 = infinite) and the hash of its id (0: none). */
-export const stepDuration = new StaticArray<u32>(MAX_LAYERS * MAX_STEPS);
-export const stepIdHash = new StaticArray<u64>(MAX_LAYERS * MAX_STEPS);
+export const stepDuration = changetype<Fixed<u32>>(memory.data(L * MAX_STEPS * 4, 4));
+export const stepIdHash = changetype<Fixed<u64>>(memory.data(L * MAX_STEPS * 8, 8));
+
+/** The value of each row of the scene pass's tables (scene/fields.ts: 57 rows, the step's first),
+ * or -1 where a level resets them (the step). */
+export const slots = memory.data(57 * 4);
 
 export function setSchema(v: i32): void {
   schema = v;
@@ -73,15 +82,12 @@ export function resetState(): void {
   named = false;
   layerCount = 0;
   groupKind = GROUPS_UNKNOWN;
-  for (let i = 0; i < MAX_LAYERS; i++) {
-    groupHash[i] = 0;
-    groupNumber[i] = 0;
-    startNumber[i] = -1;
-    startText[i] = null;
-    afterLayer[i] = -1;
-    afterStep[i] = -1;
-    asyncMode[i] = ASYNC_NO;
-    disabled[i] = false;
-    stepCount[i] = 0;
-  }
+  resetLayers();
+}
+
+/** The per-layer arrays: startAfter and its resolution -1, the rest 0 (also before a compiled scene
+ * is loaded: playback/compile.ts). */
+export function resetLayers(): void {
+  memory.fill(changetype<usize>(startNumber), 0xff, L * 4 * 3);
+  memory.fill(zeroed, 0, L * (8 + 4 + 4 + 1 + 1 + 4));
 }

@@ -33,20 +33,16 @@ export function readSummary(id: string): bool {
     memory.copy(summaryName, chunk + HEADER_FIXED, summaryNameLength);
     return true;
   }
-  if (header < 0) {
-    log(LOG_WARN, "scenes: scene " + id + " is unreadable or corrupt; not listed");
-    return false;
+  // a plain JSON file (header 0): read by the scene pass as it streams from the store (nothing kept
+  // of it)
+  let result = SCENE_SYNTAX;
+  if (header == 0) {
+    resetErrors();
+    openStored(sceneKey(id), keyLength, 0);
+    canonical.begin(0, 0);
+    writeInto(0, 0, 0);
+    result = readScene(REQUIRE_NAME);
   }
-  return validatePlain(id);
-}
-
-/** A plain JSON file: read by the scene pass as it streams from the store (nothing kept of it). */
-function validatePlain(id: string): bool {
-  resetErrors();
-  openStored(sceneKey(id), keyLength, 0);
-  canonical.begin(0, 0);
-  writeInto(0, 0, 0);
-  const result = readScene(REQUIRE_NAME);
   if (result == SCENE_SYNTAX) {
     log(LOG_WARN, "scenes: scene " + id + " is unreadable or corrupt; not listed");
     return false;

@@ -5,10 +5,11 @@
 // "even", "odd", "depth:N", "depth:A-B", "subtree:N", "neighbors:N", "fraction:A-B", "first:K",
 // "last:K", an array of panel indices, {"exclude": [...]}, {"any": [...]}, {"all": [...]},
 // {"not": selector}.
-import { J_STRING, J_ARRAY, J_OBJECT, J_NUMBER } from "../json/reader";
+import { J_STRING, J_ARRAY, J_OBJECT } from "../json/reader";
 import { value, member, element, kind, text, textBytes, textLength, intIn } from "../json/stream";
 import { put, putF64, patch8, outLength } from "../playback/bytes";
-import { bad, pushKey, pushIndex, pop, startsWith, bytesAre, parseDecimal, quote, indexOfByte, textIs } from "./text";
+import { names, nameIndex, nameEntry } from "../util/names";
+import { bad, pushKey, pushIndex, pop, parseDecimal, quote, indexOfByte } from "./text";
 import * as out from "./canonical";
 
 /** Explicit panel indices per layer (its `panels` and its `fallback` together: the spec's limit). */
@@ -45,53 +46,43 @@ export const SEL_EVERY = 16;
 /** Nothing: an absent fallback. */
 export const SEL_NONE = 17;
 
-const NAMED: StaticArray<string> = ["all", "root", "leaves", "branches", "even", "odd"];
-const PREFIXED: StaticArray<string> = ["depth:", "subtree:", "neighbors:", "first:", "last:", "fraction:"];
+const NAMED = names("all root leaves branches even odd");
+const PREFIXED = names("depth: subtree: neighbors: first: last: fraction:");
+const OBJECT_KEYS = names("exclude not any all");
 
 const FORMS = "must be a selector: a string, an array of panel indices, or an object of exclude, any, all or not";
 const ONE = "a selector object has exactly one of exclude, any, all or not";
 
 let explicit = 0;
-const seen = new StaticArray<u32>(8); // one bit per panel index 0-255
+const seen = memory.data(32); // one bit per panel index 0-255
 
-/** Checks a whole selector, next in the stream, putting its compiled form; the caller has pushed its
- * path (`layers[i].panels`). Its explicit indices count from 0, or, with `layer`, on from the
- * layer's other selector (startLayer). */
-export function checkSelector(layer: bool = false): bool {
-  if (!layer) explicit = 0;
-  return selector(0);
-}
-
-/** A layer's selectors share one MAX_EXPLICIT: call before checking them with `layer` set. */
+/** A layer's selectors share one MAX_EXPLICIT: call before checking them (the flat step's too). */
 export function startLayer(): void {
   explicit = 0;
 }
 
-function selector(level: i32): bool {
-  const k = value();
+/** Checks the selector whose start json/stream.ts value() has just read, putting its compiled form;
+ * the caller has pushed its path (`layers[i].panels`). Its explicit indices count on from the
+ * layer's other selector (startLayer). */
+export function selector(level: i32): bool {
+  const k = kind;
   if (k == J_STRING) return selectorString();
   if (k == J_ARRAY) return indices(SEL_LIST);
   if (k != J_OBJECT) return bad(FORMS);
   if (!member()) return bad(ONE);
   if (level >= MAX_SELECTOR_DEPTH) return bad("selectors nest at most " + MAX_SELECTOR_DEPTH.toString() + " deep");
   out.byte(0x7b);
+  const f = nameIndex(OBJECT_KEYS, text, textBytes);
+  if (f < 0) return bad(ONE);
+  out.field(true, false);
+  pushKey(nameEntry(OBJECT_KEYS, f));
+  const t = value();
   let ok = true;
-  if (textIs("exclude")) {
-    out.field(true);
-    pushKey("exclude");
-    ok = value() == J_ARRAY ? indices(SEL_EXCLUDE) : bad("must be an array of panel indices 1-254");
-  } else if (textIs("not")) {
-    out.field(true);
-    pushKey("not");
+  if (f == 0) ok = t == J_ARRAY ? indices(SEL_EXCLUDE) : bad("must be an array of panel indices 1-254");
+  else if (f == 1) {
     put(SEL_NOT);
     ok = selector(level + 1);
-  } else {
-    const any = textIs("any");
-    if (!any && !textIs("all")) return bad(ONE);
-    out.field(true);
-    pushKey(any ? "any" : "all");
-    ok = terms(any, level);
-  }
+  } else ok = terms(f == 2, level);
   if (!ok) return false;
   pop();
   if (member()) return bad(ONE);
@@ -99,23 +90,26 @@ function selector(level: i32): bool {
   return true;
 }
 
-/** The array of `any` or `all`: 1-MAX_SELECTOR_TERMS selectors (put as its op, count, terms). */
+/** The array of `any` or `all` just read: 1-MAX_SELECTOR_TERMS selectors (put as its op, count,
+ * terms). */
 function terms(any: bool, level: i32): bool {
-  if (value() != J_ARRAY) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
+  let more = kind == J_ARRAY;
+  let n = 0;
   put(any ? SEL_ANY : SEL_EVERY);
   const at = outLength;
   put(0);
-  out.byte(0x5b);
-  let n = 0;
-  while (element()) {
-    if (n == MAX_SELECTOR_TERMS) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
-    if (n > 0) out.byte(0x2c);
-    pushIndex(n);
-    if (!selector(level + 1)) return false;
-    pop();
-    n++;
+  if (more) {
+    out.byte(0x5b);
+    while ((more = element()) && n < MAX_SELECTOR_TERMS) {
+      if (n > 0) out.byte(0x2c);
+      pushIndex(n);
+      value();
+      if (!selector(level + 1)) return false;
+      pop();
+      n++;
+    }
   }
-  if (n == 0) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
+  if (more || n == 0) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
   out.byte(0x5d);
   patch8(at, n);
   return true;
@@ -124,7 +118,7 @@ function terms(any: bool, level: i32): bool {
 /** The array just opened: unique panel indices 1-254 (put as `op`, its count and the indices);
  * counts toward the selector's MAX_EXPLICIT. */
 function indices(op: i32): bool {
-  for (let i = 0; i < 8; i++) seen[i] = 0;
+  memory.fill(seen, 0, 32);
   put(op);
   const at = outLength;
   put(0);
@@ -136,12 +130,12 @@ function indices(op: i32): bool {
     value();
     const p = intIn(1, 254, -1);
     if (p < 0) return bad("must be a panel index, an integer 1-254");
+    const w = seen + (((<usize>p) >> 5) << 2);
     const bit: u32 = 1 << (p & 31);
-    if (seen[p >> 5] & bit) return bad("panel " + p.toString() + " is listed twice");
-    seen[p >> 5] |= bit;
+    if (load<u32>(w) & bit) return bad("panel " + p.toString() + " is listed twice");
+    store<u32>(w, load<u32>(w) | bit);
     if (++explicit > MAX_EXPLICIT)
       return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per layer");
-    out.number();
     put(p);
     pop();
     n++;
@@ -154,52 +148,56 @@ function indices(op: i32): bool {
 function selectorString(): bool {
   const p = text;
   const n = textBytes;
-  out.str();
-  for (let k = 0; k < NAMED.length; k++) {
-    if (!bytesAre(p, n, NAMED[k])) continue;
-    put(k);
+  const named = nameIndex(NAMED, p, n);
+  if (named >= 0) {
+    put(named);
     return true;
   }
-  for (let k = 0; k < PREFIXED.length; k++) {
-    const skip = <u32>PREFIXED[k].length;
-    if (!startsWith(p, n, PREFIXED[k])) continue;
-    const q = p + skip;
-    const m = n - skip;
-    const dash = indexOfByte(q, m, 0x2d);
-    const op = SEL_DEPTH + k;
-    put(op);
-    if (op == SEL_FRACTION) {
-      // A-B, each digits with an optional fraction
-      const a = dash < 0 ? -1 : decimal(q, <u32>dash);
-      const b = dash < 0 ? -1 : decimal(q + dash + 1, m - dash - 1);
-      putF64(a);
-      putF64(b);
-      return (a >= 0 && b >= 0 && a <= 1 && b <= 1 && a <= b) || bad("must be fraction:A-B with 0 <= A <= B <= 1");
-    }
-    // N, or A-B for depth; the rules are literal `bad` arguments: the messages transform moves them
-    // to its UTF-8 table
-    const range = op == SEL_DEPTH && dash >= 0;
-    const a = parseDecimal(q, range ? <u32>dash : m);
-    const b = range ? parseDecimal(q + dash + 1, m - dash - 1) : a;
-    put(a);
-    if (op == SEL_DEPTH) {
-      put(b);
-      return (a >= 0 && b <= 254 && a <= b) || bad("must be depth:N or depth:A-B with 0 <= A <= B <= 254");
-    }
-    return (
-      (a >= 1 && a <= 254) ||
-      bad(
-        op == SEL_SUBTREE
-          ? "must be subtree:N with a panel index 1-254"
-          : op == SEL_NEIGHBORS
-            ? "must be neighbors:N with a panel index 1-254"
-            : op == SEL_FIRST
-              ? "must be first:K with K 1-254"
-              : "must be last:K with K 1-254",
-      )
-    );
+  // a prefixed form: the name that starts the text
+  let k = 0;
+  let e = PREFIXED;
+  for (let len = <u32>load<u8>(e); len != 0; len = <u32>load<u8>(e)) {
+    if (n >= len && memory.compare(e + 1, p, len) == 0) break;
+    e += 1 + len;
+    k++;
   }
-  return bad("unknown selector " + quote(p, min(n, textLength)));
+  const skip = <u32>load<u8>(e);
+  if (skip == 0) return bad("unknown selector " + quote(p, min(n, textLength)));
+  const q = p + skip;
+  const m = n - skip;
+  const dash = indexOfByte(q, m, 0x2d);
+  const op = SEL_DEPTH + k;
+  put(op);
+  if (op == SEL_FRACTION) {
+    // A-B, each digits with an optional fraction
+    const a = dash < 0 ? -1 : decimal(q, <u32>dash);
+    const b = dash < 0 ? -1 : decimal(q + dash + 1, m - dash - 1);
+    putF64(a);
+    putF64(b);
+    return (a >= 0 && b >= 0 && a <= 1 && b <= 1 && a <= b) || bad("must be fraction:A-B with 0 <= A <= B <= 1");
+  }
+  // N, or A-B for depth; the rules are literal `bad` arguments: the messages transform moves them
+  // to its UTF-8 table
+  const range = op == SEL_DEPTH && dash >= 0;
+  const a = parseDecimal(q, range ? <u32>dash : m);
+  const b = range ? parseDecimal(q + dash + 1, m - dash - 1) : a;
+  put(a);
+  if (op == SEL_DEPTH) {
+    put(b);
+    return (a >= 0 && b <= 254 && a <= b) || bad("must be depth:N or depth:A-B with 0 <= A <= B <= 254");
+  }
+  return (
+    (a >= 1 && a <= 254) ||
+    bad(
+      op == SEL_SUBTREE
+        ? "must be subtree:N with a panel index 1-254"
+        : op == SEL_NEIGHBORS
+          ? "must be neighbors:N with a panel index 1-254"
+          : op == SEL_FIRST
+            ? "must be first:K with K 1-254"
+            : "must be last:K with K 1-254",
+    )
+  );
 }
 
 /** A non-negative decimal: digits with an optional fraction (0, 1, 0.25); -1 when malformed. */

@@ -1,44 +1,35 @@
-// The scene pass's helpers (scene/validate.ts): the JSON path of the value being checked, kept as a
-// stack of segments so that a valid document builds no path strings at all; the first failure;
-// schemaVersion gates, which a document may declare after what they gate; the value just read by
-// the streaming tokenizer (json/stream.ts) checked at the current path; and key tables.
+// The scene pass's helpers (scene/fields.ts and the levels' own fields): the JSON path of the value
+// being checked, kept as a stack of segments (a key's name-list entry or an index) so that a valid
+// document builds no path string at all; the first failure; schemaVersion gates, which a document
+// may declare after what they gate; and the value just read by the streaming tokenizer
+// (json/stream.ts) checked at the current path. Messages are only built when a check fails.
 import { J_STRING, J_TRUE, J_FALSE, J_NUMBER } from "../json/reader";
-import { kind, text, textBytes, numberInteger, numberValue } from "../json/stream";
+import { kind, text, textLength, numberInteger, numberValue } from "../json/stream";
 import { fail, failMessage, validationError, resetErrors, nameOfKind } from "../json/validate";
 import { arenaTop, arenaKeepLast } from "../rt/arena";
+import { Names, nameString, nameEntry } from "../util/names";
+import { RUNNERS, ANIMATES } from "./names";
+import { Fixed } from "../rt/fixed";
 
-/** The UTF-16 length of `s`, read from its header (no String#length call: these run for every key
- * and name). */
-function units(s: string): u32 {
-  return load<u32>(changetype<usize>(s) - 4) >> 1;
-}
-
-/** Whether [p, p+k) holds the ASCII `s` (k its length), compared unit by unit from memory. */
-function same(p: usize, k: u32, s: string): bool {
-  const q = changetype<usize>(s);
-  for (let i: u32 = 0; i < k; i++) if (<u32>load<u8>(p + i) != <u32>load<u16>(q + ((<usize>i) << 1))) return false;
+/** Whether every byte of [p, p+n) is an ASCII digit or lowercase letter, or (with `more`) an
+ * uppercase letter, '_' or '-' (scene ids; step ids). */
+export function idChars(p: usize, n: u32, more: bool): bool {
+  for (let i: u32 = 0; i < n; i++) {
+    const c = <u32>load<u8>(p + i);
+    const other = (c - 0x41 <= 25) | (c == 0x5f) | (c == 0x2d);
+    if (!((c - 0x30 <= 9) | (c - 0x61 <= 25) | (more & other))) return false;
+  }
   return true;
-}
-
-/** Whether [p, p+n) starts with the ASCII `prefix`. */
-export function startsWith(p: usize, n: u32, prefix: string): bool {
-  const k = units(prefix);
-  return n >= k && same(p, k, prefix);
-}
-
-/** Whether [p, p+n) equals the ASCII `s`. */
-export function bytesAre(p: usize, n: u32, s: string): bool {
-  return n == units(s) && same(p, n, s);
 }
 
 /** A decimal integer of 1-5 digits in [p, p+n), or -1. */
 export function parseDecimal(p: usize, n: u32): i32 {
-  if (n == 0 || n > 5) return -1;
+  if (n - 1 >= 5) return -1;
   let v = 0;
   for (let i: u32 = 0; i < n; i++) {
-    const c = <i32>load<u8>(p + i);
-    if (c < 0x30 || c > 0x39) return -1;
-    v = v * 10 + c - 0x30;
+    const d = <u32>load<u8>(p + i) - 0x30;
+    if (d > 9) return -1;
+    v = v * 10 + d;
   }
   return v;
 }
@@ -62,40 +53,47 @@ export function textHash(p: usize, n: u32): u64 {
 }
 
 // ---- the JSON path of the value being checked -------------------------------------------------
+// A segment is a key, as the address of its name-list entry (a length byte, then the name), or an
+// index i, as ~i; CURRENT_KEY is the key json/stream.ts has just read (an unknown one).
 
-const MAX_SEGMENTS = 24;
-const segKey = new StaticArray<string | null>(MAX_SEGMENTS);
-const segIndex = new StaticArray<i32>(MAX_SEGMENTS);
+// (a scene's deepest path has 11 segments: layers[i].fallback.not.any[j].not.any[k].exclude[m]; pushes
+// past MAX_SEGMENTS wrap, pops never pass the pushes)
+const MAX_SEGMENTS = 32;
+const segments = changetype<Fixed<i32>>(memory.data(MAX_SEGMENTS * 4));
+/** A segment: the key member() has just read, from the tokenizer's text. */
+export const CURRENT_KEY = 1;
 let depth = 0;
 
 export function pathReset(): void {
   depth = 0;
 }
 
-export function pushKey(key: string): void {
-  if (depth < MAX_SEGMENTS) {
-    unchecked((segKey[depth] = key));
-    unchecked((segIndex[depth] = -1));
-  }
-  depth++;
+/** Pushes a key: its name-list entry (util/names.ts nameEntry), or CURRENT_KEY. */
+export function pushKey(entry: usize): void {
+  segments[depth++ & (MAX_SEGMENTS - 1)] = <i32>entry;
 }
 
 export function pushIndex(i: i32): void {
-  if (depth < MAX_SEGMENTS) unchecked((segIndex[depth] = i));
-  depth++;
+  segments[depth++ & (MAX_SEGMENTS - 1)] = ~i;
 }
 
 export function pop(): void {
   if (depth > 0) depth--;
 }
 
+/** The name of key segment `s`. */
+function keyName(s: i32): string {
+  if (s == CURRENT_KEY) return String.UTF8.decodeUnsafe(text, textLength);
+  return String.UTF8.decodeUnsafe(<usize>s + 1, load<u8>(<usize>s));
+}
+
 /** The current path, e.g. `layers[2].sequence[0].duration`. */
 export function here(): string {
   let s = "";
   for (let i = 0; i < min(depth, MAX_SEGMENTS); i++) {
-    const key = segKey[i];
-    if (segIndex[i] < 0 && key !== null) s = s.length == 0 ? key : s + "." + key;
-    else s += "[" + segIndex[i].toString() + "]";
+    const g = segments[i];
+    if (g < 0) s += "[" + (~g).toString() + "]";
+    else s = s.length == 0 ? keyName(g) : s + "." + keyName(g);
   }
   return s;
 }
@@ -106,15 +104,16 @@ export function bad(rule: string): bool {
   return fail(here(), rule);
 }
 
-/** Records "unknown field (accepted: <accepted>)" at member `key`; returns false. @message-args: its
- * literal texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
-export function unknownAt(key: string, accepted: string): bool {
-  return badAt(key, "unknown field (accepted: " + accepted + ")");
+/** Records "unknown field (accepted: <accepted>)" at the key just read; returns false. @message-args:
+ * its literal texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
+export function unknownAt(accepted: string): bool {
+  pushKey(CURRENT_KEY);
+  return bad("unknown field (accepted: " + accepted + ")");
 }
 
-/** Records `rule` at member `key` of the current path; returns false. */
-export function badAt(key: string, rule: string): bool {
-  pushKey(key);
+/** Records `rule` at member `k` of `keys` (a name list) under the current path; returns false. */
+export function badAt(keys: Names, k: i32, rule: string): bool {
+  pushKey(nameEntry(keys, k));
   bad(rule);
   pop();
   return false;
@@ -125,18 +124,30 @@ export function badAt(key: string, rule: string): bool {
 // else the first use of each version is kept (its message) and judged at the end, when the
 // version is known: a use above it is the document's error if it came before any other.
 
+/** What a gate's message names (whatNeeds), built only when it fails or is kept: the member's key,
+ * a phrase, or a name of a list (W_RUNNER, W_ANIMATES: | its index << 8). */
+export const W_KEY = 0;
+export const W_NAMED_GROUPS = 1;
+export const W_SOURCE_GEOMETRIC = 2;
+export const W_STEP_ID = 3;
+export const W_GAP = 4;
+/** A name of fields.ts's lists: W_RUNNER + its list (runners, animates, directionality). */
+export const W_RUNNER = 5;
+export const W_ANIMATES = 6;
+export const W_GEOMETRIC = 7;
+
 /** The document's schemaVersion, once read (the pass sets it); until then every gate passes. */
 export let schemaKnown = false;
 export let schema = 1;
-const gateMessage = new StaticArray<string | null>(16);
-const gateOrder = new StaticArray<i32>(16);
+const gateMessage = changetype<Fixed<usize>>(memory.data(16 * 4));
+const gateOrder = changetype<Fixed<i32>>(memory.data(16 * 4));
 let gates = 0;
 let gatesBeforeError = -1; // gates recorded when the first other error was
 
 export function gatesReset(known: bool, version: i32): void {
   schemaKnown = known;
   schema = version;
-  for (let v = 0; v < 16; v++) gateMessage[v] = null;
+  memory.fill(changetype<usize>(gateMessage), 0, 16 * 4);
   gates = 0;
   gatesBeforeError = -1;
 }
@@ -150,28 +161,53 @@ function noteError(): void {
   if (gatesBeforeError < 0 && validationError().length == 0) gatesBeforeError = gates;
 }
 
-/** `what` needs schemaVersion `version`: true when it may be used (so far). The message is only built
- * on failure: "<what> needs schemaVersion N or later". */
-export function gate(version: i32, what: string, needs: string = " needs"): bool {
+/** "<what> needs" (or "need") for a gate's message. @message-returns: its texts go to the message
+ * table. */
+function whatNeeds(what: u32): string {
+  const i = <i32>(what >> 8);
+  switch (what & 0xff) {
+    case W_KEY:
+      return keyName(segments[(depth - 1) & (MAX_SEGMENTS - 1)]) + " needs";
+    case W_NAMED_GROUPS:
+      return "named groups need";
+    case W_GEOMETRIC:
+      return "geometric directionality needs";
+    case W_SOURCE_GEOMETRIC:
+      return 'source "geometric" needs';
+    case W_STEP_ID:
+      return "a step id needs";
+    case W_GAP:
+      return "a gap step needs";
+    case W_RUNNER:
+      return nameString(RUNNERS, i) + " needs";
+  }
+  return "animates " + nameString(ANIMATES, i) + " needs";
+}
+
+/** What `what` names (W_*) needs schemaVersion `version`: true when it may be used (so far). The
+ * message, "<what> needs schemaVersion N or later", is only built when it fails or is kept. */
+export function gate(version: i32, what: u32): bool {
   // (most uses pass; the rest is after this, not in a block the passing path has to skip)
   if ((version <= 1) | (schemaKnown & (schema >= version))) return true;
-  if (schemaKnown) return bad(what + needs + " schemaVersion " + version.toString() + " or later");
-  if (version > 1 && version < 16 && gateMessage[version] === null) {
+  return gateSlow(version, what);
+}
+
+/** "<what> needs schemaVersion N or later". @message-returns: its texts go to the message table. */
+function gateRule(version: i32, what: u32): string {
+  return whatNeeds(what) + " schemaVersion " + version.toString() + " or later";
+}
+
+function gateSlow(version: i32, what: u32): bool {
+  if (schemaKnown) return bad(gateRule(version, what));
+  if (version < 16 && gateMessage[version] == 0) {
     // one string kept per version, without the partial ones (a document with its schemaVersion last
     // records up to 15)
     const mark = arenaTop();
-    const message = here() + ": " + what + needs + " schemaVersion " + version.toString() + " or later";
-    gateMessage[version] = arenaKeepLast(mark, message);
+    const message = here() + ": " + gateRule(version, what);
+    gateMessage[version] = changetype<usize>(arenaKeepLast(mark, message));
     gateOrder[version] = gates++;
   }
   return true;
-}
-
-/** Whether gate(version, …) would pass without building its message: a caller whose `what` is made
- * (a concatenation per step is garbage a one-page core cannot spare) asks this first. */
-export function gatePasses(version: i32): bool {
-  if (schemaKnown) return schema >= version;
-  return version <= 1 || version >= 16 || gateMessage[version] !== null;
 }
 
 /** At the end, with the schemaVersion known: the earliest gated use above it that came before the
@@ -179,19 +215,19 @@ export function gatePasses(version: i32): bool {
 export function judgeGates(): void {
   let best = -1;
   for (let v = schema + 1; v < 16; v++) {
-    if (gateMessage[v] === null) continue;
+    if (gateMessage[v] == 0) continue;
     if (gatesBeforeError >= 0 && gateOrder[v] >= gatesBeforeError) continue;
     if (best < 0 || gateOrder[v] < gateOrder[best]) best = v;
   }
   if (best < 0) return;
   resetErrors();
-  failMessage(gateMessage[best]!);
+  failMessage(changetype<string>(gateMessage[best]));
 }
 
 // ---- the value just read, checked at the current path ---------------------------------------------
 
 /** The kind of the value just read, for messages. */
-export function kindName(): string {
+function kindName(): string {
   return nameOfKind(kind);
 }
 
@@ -214,84 +250,4 @@ export function needBool(): bool {
 
 export function needString(): bool {
   return kind == J_STRING || bad("must be a string, not " + kindName());
-}
-
-/** The string just read is the ASCII `s`. */
-export function textIs(s: string): bool {
-  return bytesAre(text, textBytes, s);
-}
-
-/** The index of the string just read in `names`, or -1. */
-export function nameIndex(names: StaticArray<string>): i32 {
-  if (kind == J_STRING) for (let k = 0; k < names.length; k++) if (textIs(names[k])) return k;
-  return -1;
-}
-
-/** "a, b, c", made as one string: a concatenation per name (or StaticArray#join, which the
- * optimised build makes of concatenations) keeps every partial list, 10 KB for a step's. */
-export function list(names: StaticArray<string>): string {
-  let units = 0;
-  for (let k = 0; k < names.length; k++) units += names[k].length + (k > 0 ? 2 : 0);
-  const out = changetype<usize>(__new((<usize>units) << 1, idof<string>()));
-  let at = out;
-  for (let k = 0; k < names.length; k++) {
-    if (k > 0) {
-      store<u32>(at, 0x0020002c); // ", "
-      at += 4;
-    }
-    const n = (<usize>names[k].length) << 1;
-    memory.copy(at, changetype<usize>(names[k]), n);
-    at += n;
-  }
-  return changetype<string>(out);
-}
-
-// ---- fast key lookup -----------------------------------------------------------------------------
-
-/** A signature of an ASCII key: length, first and last byte. */
-export function signature(s: string): u32 {
-  const n = s.length;
-  return n == 0 ? 0 : ((<u32>n) << 16) | ((<u32>s.charCodeAt(0)) << 8) | (<u32>s.charCodeAt(n - 1));
-}
-
-/** Slots of a key table's hash (more than twice the largest table's keys). */
-const SLOTS = 64;
-
-function slotOf(sig: u32): u32 {
-  return (sig * 0x9e3779b1) >> 26;
-}
-
-/** The hash of a key table for `lookup`: per slot (open addressing) the signature of a key << 8 |
- * its index + 1, or 0. Keys are at most 255 bytes. */
-export function signatures(keys: StaticArray<string>): StaticArray<u32> {
-  const out = new StaticArray<u32>(SLOTS);
-  for (let i = 0; i < keys.length; i++) {
-    const sig = signature(keys[i]);
-    let h = slotOf(sig);
-    while (out[h] != 0) h = (h + 1) & (SLOTS - 1);
-    out[h] = (sig << 8) | (<u32>i + 1);
-  }
-  return out;
-}
-
-/** The index of the key just read (json/stream.ts `text`) in `keys` (with their `table` from
- * signatures()), or -1: one probe of the hash for most keys. */
-export function lookup(keys: StaticArray<string>, table: StaticArray<u32>): i32 {
-  const n = textBytes;
-  if (n - 1 > 254) return -1;
-  const sig = (n << 16) | ((<u32>load<u8>(text)) << 8) | (<u32>load<u8>(text + n - 1));
-  let h = (sig * 0x9e3779b1) >> 26; // slotOf
-  while (true) {
-    const e = load<u32>(changetype<usize>(table) + (h << 2));
-    if (e == 0) return -1;
-    if (e >> 8 == sig) {
-      // the key's UTF-16 units against the text's bytes (the same length: its signature matched)
-      const k = <i32>(e & 0xff) - 1;
-      const q = changetype<usize>(unchecked(keys[k]));
-      let i: u32 = 0;
-      while (i < n && <u32>load<u8>(text + i) == <u32>load<u16>(q + (i << 1))) i++;
-      if (i == n) return k;
-    }
-    h = (h + 1) & (SLOTS - 1);
-  }
 }

@@ -84,6 +84,35 @@ describe("json/stream", () => {
     expect<string>(scan("[".repeat(16) + "]".repeat(16))).toBe("ok");
   });
 
+  it("reads numbers as RFC 8259 writes them", () => {
+    expect<string>(scan("[0,-0,1.5,-0.5e+1,1E5,1e-5,0.0e0,123456789012]")).toBe("ok");
+    expect<string>(scan("[-]")).toBe("invalid number at 2");
+    expect<string>(scan("[-a]")).toBe("invalid number at 2");
+    expect<string>(scan("[1e]")).toBe("invalid number at 3");
+    expect<string>(scan("[1e+]")).toBe("invalid number at 4");
+    expect<string>(scan("[1.5e]")).toBe("invalid number at 5");
+    expect<string>(scan("[1ee]")).toBe("invalid number at 3");
+    expect<string>(scan("[.5]")).toBe("expected a value at 1");
+    expect<string>(scan("[+1]")).toBe("expected a value at 1");
+    expect<string>(scan("[-01]")).toBe("expected ',' or the closing bracket at 3");
+    expect<string>(scan("[12.34.5]")).toBe("expected ',' or the closing bracket at 6");
+    expect<string>(scan("-")).toBe("unexpected end of the document at 1");
+    expect<string>(scan("1.")).toBe("unexpected end of the document at 2");
+    open("[-0.5e+1, 123456789012, 7.25]");
+    value();
+    element();
+    expect<u32>(value()).toBe(J_NUMBER);
+    expect<f64>(numberValue).toBe(-5);
+    expect<bool>(numberInteger).toBe(false);
+    element();
+    value();
+    expect<f64>(numberValue).toBe(123456789012);
+    expect<bool>(numberInteger).toBe(true);
+    element();
+    value();
+    expect<f64>(numberValue).toBe(7.25);
+  });
+
   it("refuses invalid UTF-8 at its first byte", () => {
     const bad = new ArrayBuffer(5);
     store<u8>(changetype<usize>(bad), 0x22);

@@ -1,0 +1,358 @@
+// The scene document's objects as tables, read by one reader (readObject) as they stream in
+// (json/stream.ts): the step, a colour reference, the scene, a layer and the base colours are each a
+// key list (a name list, util/names.ts: also the accepted-fields list of an unknown field's message)
+// and one row per key in ROWS: what the value is (a boolean, an integer in a range, a name of a list,
+// a colour, a palette name, or a field its level reads itself: step.ts, color.ts, validate.ts), the
+// schemaVersion it needs, and where it goes (the level's slots; at the scene and layer levels also
+// a compiled item's tag, playback/compile.ts). The reader checks each member as it comes: a key of
+// the level, not twice, its gate, its value; it writes the canonical form's keys (canonical.ts: the
+// scalars are echoed by the tokenizer) and keeps each member's key in order (the step's rules that
+// need the whole step). The first problem is recorded as "<json path>: <rule>" (text.ts), built only
+// then.
+import { J_TRUE, J_FALSE, J_STRING } from "../json/reader";
+import * as S from "../json/stream";
+import { parseHexColorAt } from "../json/validate";
+import { put, putBytes } from "../playback/bytes";
+import { Names, nameIndex, nameList } from "../util/names";
+import {
+  STEP_KEYS,
+  CHANNEL_KEYS,
+  TOP_KEYS,
+  LAYER_KEYS,
+  COLOR_KEYS,
+  TYPES,
+  RUNNERS,
+  ANIMATES,
+  BLENDS,
+  DIRECTIONS,
+} from "./names";
+import * as out from "./canonical";
+import { slots } from "./state";
+import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
+import { sceneField } from "./validate";
+import { readColorRef, readParams, readId, K_DIRECTIONALITY } from "./step";
+import { refused, readChannel } from "./color";
+
+// The levels, in the order of their rows.
+export const STEP = 0;
+export const COLOR = 1; // a colour reference given as an object
+export const TOP = 2;
+export const LAYER = 3;
+export const COLORS = 4; // the scene's base colours
+const LEVELS = 5;
+
+/** Each level's first row. */
+const BASE = memory.data<u8>([0, 31, 36, 45, 54]);
+export const TOP_BASE = 36;
+export const LAYER_BASE = 45;
+export const COLORS_BASE = 54;
+export const COLOR_BASE = 31;
+
+/** The keys a level accepts: the first LIMIT[level] of its list (the scene's `id` only where a
+ * playback body may carry it, the step's `group` and `panels` only in the flat step). Each pass sets
+ * them first (readScene, readFlatStep). */
+const LIMIT = memory.data<u8>([29, 5, 8, 9, 3]);
+export function setLimits(sceneId: bool, flat: bool): void {
+  store<u8>(LIMIT + STEP, flat ? 31 : 29);
+  store<u8>(LIMIT + TOP, sceneId ? 9 : 8);
+}
+
+function keysOf(level: i32): Names {
+  return level == STEP
+    ? STEP_KEYS
+    : level == COLOR
+      ? CHANNEL_KEYS
+      : level == TOP
+        ? TOP_KEYS
+        : level == LAYER
+          ? LAYER_KEYS
+          : COLOR_KEYS;
+}
+
+// ---- the rows -----------------------------------------------------------------------------------
+// A row is a u16: its reader (4 bits: an index into Readers.table; the last three rewrite their value,
+// PAUSE, and the last two their key, NOKEY), an argument (4 bits: an integer's range, a list, or what
+// the scene's reader makes of it), the schemaVersion it needs (3 bits) and the compiled item's tag
+// (4 bits, 0: none).
+
+/** A field's reader: row `r` (its level's slot), `seen` the level's members so far (this one's bit
+ * included); the value's start has just been read. False after recording the first problem. They
+ * are called through Readers.table, so each stays a function of its own: WAMR's classic interpreter pays
+ * for a block whose end its small cache has lost, not for a call. */
+export type Reader = (r: i32, row: u32, seen: u32) => bool;
+
+const V_BOOL: u16 = 0;
+const V_INT: u16 = 1; // argument: RANGES index
+const V_ENUM: u16 = 2; // argument: E_* list
+const X_COLOR_REF: u16 = 3;
+const X_PARAMS: u16 = 4;
+const X_STEP_ID: u16 = 5;
+const X_CHANNEL: u16 = 6; // argument: RANGES index
+const X_SCENE: u16 = 7; // argument: S_* (validate.ts sceneField)
+/** The value is rewritten: the tokenizer does not echo it (readers from here on). */
+const PAUSE: u32 = 8;
+export const X_SPEED: u16 = 8;
+/** The member writes its own key (a legacy form rewritten under another; readers from here on). */
+const NOKEY: u32 = 9;
+export const X_SOURCE: u16 = 9;
+const X_ORIGIN: u16 = 10;
+
+/** The fields of the scene and the layers (X_SCENE rows), and the rare ones of the step, by what
+ * validate.ts sceneField makes of them. */
+export const S_HEX: u16 = 0; // "#RRGGBB"
+export const S_PALETTE: u16 = 1; // a palette name, 1-30 characters
+export const S_SCHEMA: u16 = 2;
+export const S_NAME: u16 = 3;
+export const S_COLORS: u16 = 4;
+export const S_LAYERS: u16 = 5;
+export const S_SCENE_ID: u16 = 6;
+export const S_GROUP: u16 = 7;
+export const S_SEQUENCE: u16 = 8;
+export const S_PANELS: u16 = 9;
+export const S_FALLBACK: u16 = 10;
+export const S_START_AFTER: u16 = 11;
+export const S_ASYNC: u16 = 12;
+export const S_FLAT_GROUP: u16 = 13;
+export const S_FLAT_PANELS: u16 = 14;
+
+/** Integer ranges: lowest << 16 | highest. */
+const RANGES = memory.data<u32>([0xffff, 0xff, 359, 0x1001e, 0x100ff, 0x10006, 0x100fe, 2]);
+const R_65535: u16 = 0 << 4;
+const R_255: u16 = 1 << 4;
+const R_359: u16 = 2 << 4;
+const R_1_30: u16 = 3 << 4;
+const R_1_255: u16 = 4 << 4;
+const R_1_6: u16 = 5 << 4;
+const R_0_2: u16 = 7 << 4;
+
+const E_RUNNERS: u16 = 0;
+const E_ANIMATES: u16 = 1;
+const E_DIRECTIONS: u16 = 2;
+const E_TYPES: u16 = 3;
+const E_BLENDS: u16 = 4;
+/** The schemaVersion each name needs, 9 per list (those of types and blends: none). */
+// prettier-ignore
+const ENUM_GATES = memory.data<u8>([
+  1, 1, 1, 5, 7, 7, 7, 7, 0, // runners
+  1, 4, 4, 4, 4, 6, 6, 0, 0, // animates
+  0, 3, // directionality
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+
+const SCENE = X_SCENE;
+// prettier-ignore
+const ROWS = memory.data<u16>([
+  // STEP (step.ts K_*)
+  X_STEP_ID, V_ENUM | (E_TYPES << 4), V_ENUM | (E_RUNNERS << 4), X_COLOR_REF, X_COLOR_REF, X_COLOR_REF,
+  V_INT | R_65535, V_BOOL, V_BOOL, X_PARAMS, V_ENUM | (E_ANIMATES << 4), V_INT | R_255, V_INT | R_255,
+  V_INT | R_255, X_SOURCE, V_ENUM | (E_DIRECTIONS << 4), V_INT | R_359, V_BOOL,
+  V_INT | R_255, V_INT | R_255, V_INT | R_255, V_INT | R_1_30, V_BOOL | (5 << 8), V_INT | R_1_255 | (5 << 8),
+  V_INT | R_1_255 | (7 << 8), V_INT | R_65535, V_INT | R_1_6, V_INT | R_359, X_ORIGIN,
+  SCENE | (S_FLAT_GROUP << 4), SCENE | (S_FLAT_PANELS << 4),
+  // COLOR: r g b palette useColor
+  X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_0_2,
+  // TOP (validate.ts T_*): the compiled tags of playback/compile.ts
+  SCENE | (S_SCHEMA << 4), SCENE | (S_NAME << 4), V_BOOL | (1 << 11), X_SPEED, SCENE | (S_COLORS << 4),
+  SCENE | (S_HEX << 4) | (3 << 11), SCENE | (S_PALETTE << 4) | (5 << 11), SCENE | (S_LAYERS << 4), SCENE | (S_SCENE_ID << 4),
+  // LAYER (validate.ts L_*)
+  SCENE | (S_GROUP << 4), SCENE | (S_SEQUENCE << 4), SCENE | (S_PANELS << 4), SCENE | (S_FALLBACK << 4),
+  V_ENUM | (E_BLENDS << 4) | (13 << 11), SCENE | (S_START_AFTER << 4) | (2 << 8), SCENE | (S_ASYNC << 4),
+  SCENE | (S_PALETTE << 4) | (10 << 11), V_BOOL | (8 << 11),
+  // COLORS
+  SCENE | (S_HEX << 4), SCENE | (S_HEX << 4), SCENE | (S_HEX << 4),
+]);
+
+/** Each level's members' keys in the order they came (the step's rules read them at its end). */
+export const ORDER = memory.data(LEVELS * 32);
+
+// ---- finding a key ------------------------------------------------------------------------------
+
+/** The name-list entry of the key keyIndex last found (the path's segment). */
+let keyEntry: usize = 0;
+
+/** The index of the key member() has just read among `keys` (a name list), or -1; its entry in
+ * keyEntry. A name's length and first byte are compared in one test before the rest. */
+export function keyIndex(keys: Names): i32 {
+  const n = S.textBytes;
+  // (a name's length byte and first byte, as a u16 load of its entry gives them; none is longer
+  // than 255 bytes)
+  const first = select<u32>(n | ((<u32>load<u8>(S.text)) << 8), 0, n < 256);
+  let e = keys;
+  let k = 0;
+  for (let w = <u32>load<u16>(e); (w & 0xff) != 0; w = <u32>load<u16>(e)) {
+    if (w == first) {
+      let i: u32 = 1;
+      while (i < n && load<u8>(e + 1 + i) == load<u8>(S.text + i)) i++;
+      if (i >= n) {
+        keyEntry = e;
+        return k;
+      }
+    }
+    e += 1 + (w & 0xff);
+    k++;
+  }
+  return -1;
+}
+
+// ---- the reader ---------------------------------------------------------------------------------
+
+/** The members a failed readObject had read, a bit per key (the scene reads on after a failure). */
+export let lastSeen: u32 = 0;
+
+/**
+ * Reads the members of the object json/stream.ts value() has just opened, as `level`'s rows say,
+ * and its closing brace; returns its members, a bit per key (the level's index of each), or -1 after
+ * recording the first problem (or on a syntax error: S.broken).
+ */
+export function readObject(level: i32): i32 {
+  const base = <i32>load<u8>(BASE + level);
+  const list = keysOf(level);
+  const limit = <u32>load<u8>(LIMIT + level);
+  const order = ORDER + ((<usize>level) << 5);
+  let seen: u32 = 0;
+  let count = 0;
+  out.byte(0x7b);
+  // (a loop without an `if` around its body: the interpreter looks an `if`'s end up each time)
+  if (S.member())
+    do {
+      const k = keyIndex(list); // -1 when unknown
+      const bit: u32 = select<u32>(1 << k, 0, k >= 0);
+      if (seen & bit) return duplicate(seen);
+      seen |= bit;
+      if (<u32>k >= limit) return unknown(level, k, limit, seen);
+      store<u8>(order + count, <u8>k);
+      const r = base + k;
+      const row = <u32>load<u16>(ROWS + ((<usize>r) << 1));
+      const type = row & 15;
+      out.field(count == 0, type >= NOKEY);
+      count++;
+      pushKey(keyEntry);
+      if (!gate((row >> 8) & 7, W_KEY)) return failed(seen);
+      S.pauseEcho(type >= PAUSE);
+      S.value();
+      S.pauseEcho(false);
+      if (!changetype<Reader>(load<usize>(changetype<usize>(Readers.table) + (type << 2)))(r, row, seen))
+        return failed(seen);
+      pop();
+    } while (S.member());
+  // a step's held bytes (canonical.ts hold: a step's legacy source; not at a colour object inside it)
+  if (level == STEP) out.release((seen & (1 << K_DIRECTIONALITY)) == 0);
+  out.byte(0x7d);
+  return seen;
+}
+
+function failed(seen: u32): i32 {
+  lastSeen = seen;
+  return -1;
+}
+
+function duplicate(seen: u32): i32 {
+  S.duplicateKey();
+  return failed(seen);
+}
+
+/** The key just read is not one of the level's (k its index, or negative). */
+function unknown(level: i32, k: i32, limit: u32, seen: u32): i32 {
+  if (level == COLOR) refused();
+  else if (level == TOP && k == 8) badAt(TOP_KEYS, 8, "not allowed: the service assigns scene ids");
+  else unknownAt(nameList(keysOf(level), limit));
+  return failed(seen);
+}
+
+/** Keeps value `v` of row `r`, and puts its compiled item when the row has a tag. */
+export function keep(r: i32, row: u32, v: i32): bool {
+  store<i32>(slots + ((<usize>r) << 2), v);
+  const t = row >> 11;
+  if (t == 0) return true;
+  put(t);
+  if ((row & 15) == X_SCENE) {
+    if (((row >> 4) & 15) == S_HEX) putRgb(v);
+    else putText(); // S_PALETTE
+  } else put(v + <i32>((row & 15) == V_ENUM)); // a boolean, or a blend: its index + 1
+  return true;
+}
+
+function readBool(r: i32, row: u32, _seen: u32): bool {
+  const kind = S.kind;
+  if ((kind != J_TRUE) & (kind != J_FALSE)) return needBool();
+  return keep(r, row, <i32>(kind == J_TRUE));
+}
+
+function readInt(r: i32, row: u32, _seen: u32): bool {
+  const range = load<u32>(RANGES + ((row >> 2) & 0x3c));
+  const v = needInt(range >> 16, range & 0xffff);
+  store<i32>(slots + ((<usize>r) << 2), v);
+  return v >= 0;
+}
+
+/** A name of the list the row says (E_*), once its gates pass. */
+function readEnum(r: i32, row: u32, _seen: u32): bool {
+  const e = <i32>((row >> 4) & 15);
+  if (S.kind != J_STRING) return e == E_DIRECTIONS ? enumFailed(e) : needString();
+  if (e == E_BLENDS && !gate(4, W_KEY)) return false;
+  const i = nameIndex(enumList(e), S.text, S.textBytes);
+  if (i < 0) return enumFailed(e);
+  // (its gate names it: W_RUNNER, W_ANIMATES or W_GEOMETRIC, in the order of E_*)
+  return gate(load<u8>(ENUM_GATES + <usize>(e * 9 + i)), (W_RUNNER + e) | ((<u32>i) << 8)) && keep(r, row, i);
+}
+
+function enumList(e: i32): Names {
+  return e == E_TYPES
+    ? TYPES
+    : e == E_RUNNERS
+      ? RUNNERS
+      : e == E_ANIMATES
+        ? ANIMATES
+        : e == E_BLENDS
+          ? BLENDS
+          : DIRECTIONS;
+}
+
+function enumFailed(e: i32): bool {
+  if (e == E_TYPES) return bad("unknown animation type; expected one of " + nameList(TYPES));
+  if (e == E_RUNNERS) return bad("unknown runner; expected one of " + nameList(RUNNERS));
+  if (e == E_DIRECTIONS) return bad('must be "topology" or "geometric"');
+  return bad("must be one of " + nameList(enumList(e)));
+}
+
+/** A "#RRGGBB" string just read: its colour, or -1 after recording the failure. */
+export function hexColor(): i32 {
+  const rgb = S.kind == J_STRING ? parseHexColorAt(S.text, S.textBytes) : -1;
+  if (rgb < 0) bad('must be a colour "#RRGGBB"');
+  return rgb;
+}
+
+/** Puts an RGB colour (3 bytes). */
+export function putRgb(rgb: i32): void {
+  put(rgb >> 16);
+  put(rgb >> 8);
+  put(rgb);
+}
+
+/** Puts the string just read as a length byte and its UTF-8 bytes. */
+export function putText(): void {
+  put(S.textLength);
+  putBytes(S.text, S.textLength);
+}
+
+/** The reader of each row type (a class's static, so that it can be @lazy, which prettier reads on
+ * no global: compiled where it is used, after the globals its readers use; static data all the
+ * same). */
+@final
+@unmanaged
+class Readers {
+  @lazy
+  static table: StaticArray<Reader> = [
+    readBool,
+    readInt,
+    readEnum,
+    readColorRef,
+    readParams,
+    readId,
+    readChannel,
+    sceneField,
+    sceneField, // the speed, source and originPanel too: rare, and they pause the echo
+    sceneField,
+    sceneField,
+  ];
+}
