@@ -76,7 +76,6 @@ class Layer {
 const LAYER_SIZE = offsetof<Layer>();
 const LAYERS = memory.data(<i32>LAYER_SIZE * MAX_LAYERS, 8);
 
-@inline
 function layer(l: i32): Layer {
   return changetype<Layer>(LAYERS + <usize>l * LAYER_SIZE);
 }
@@ -428,7 +427,7 @@ function persistLastPlayed(): void {
   const n = id.length;
   const bytes = new Array<u8>(n + 1);
   unchecked((bytes[0] = app.lastPlayedSceneIsStored ? 0x31 : 0x30));
-  for (let i = 0; i < n; i++) unchecked((bytes[i + 1] = <u8>load<u16>(changetype<usize>(id) + (<usize>i << 1))));
+  for (let i = 0; i < n; i++) unchecked((bytes[i + 1] = <u8>load<u16>(changetype<usize>(id) + ((<usize>i) << 1))));
   storeWrite(LAST_PLAYED_KEY, bytes);
 }
 
