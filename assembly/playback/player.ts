@@ -52,6 +52,7 @@ let lastNow: u32 = 0;
 let lookChanged = false;
 let nLayers = 0;
 let flatEnd: u32 = 0; // when the flat spawner's play window ends (wall clock; 0: until stopped)
+let holding: u32 = 0; // a bit per layer whose steps may hold a slot on its panels (spawn.ts)
 
 /** A layer of the playing scene: what it was loaded with (copied, since saving another scene
  * rewrites scene/state.ts) and where it is. In static memory: no allocation, no global a field. */
@@ -92,6 +93,7 @@ export function playScene(id: string, now: u32): bool {
     return false;
   }
   nLayers = c.layerCount;
+  holding = 0;
   for (let l = 0; l < nLayers; l++) {
     const L = layer(l);
     const after = unchecked(afterLayer[l]);
@@ -100,7 +102,15 @@ export function playScene(id: string, now: u32): bool {
     L.disabled = off;
     L.after = after;
     L.afterStep = unchecked(afterStep[l]);
-    L.steps = unchecked(stepCount[l]);
+    const steps = unchecked(stepCount[l]);
+    L.steps = steps;
+    // a panel-local step or a compiled runner holds a slot on the layer's panels (spawn.ts budget)
+    for (let i = 0; i < steps; i++) {
+      const s = l * MAX_STEPS + i;
+      const kind = unchecked(c.stepKind[s]);
+      if (!unchecked(c.layerEmpty[l]) && (kind == c.K_LOCAL || (kind == c.K_RUNNER && runnerAt(s).kind < R_RAIN)))
+        holding |= 1 << l;
+    }
     L.free = after < 0 && mode == ASYNC_FREE;
     L.repeat = after < 0 && mode != ASYNC_NO;
     L.barrier = !off && (after >= 0 || mode == ASYNC_NO);
@@ -245,7 +255,7 @@ function startAnimation(l: i32, g: u8, s: i32, kind: u8, rec: usize, duration: u
   const d = <f64>duration;
   if (kind == c.K_RUNNER) {
     if (runnerAt(s).kind >= R_RAIN) {
-      spawnerStart(l, g, s, rec, now, l == FLAT);
+      spawnerStart(l, g, s, rec, now, holding, l == FLAT);
       return SPAWNS;
     }
     return runnerStart(s, l, g, <u8>l, rec, d / speed, speed) ? HOLDS : NOTHING;
