@@ -56,11 +56,11 @@ export class Tree {
     this.linkEdge[parent * 3 + parentEdge] = <u8>inEdge;
   }
 
-  connectedPanel(index: i32, slot: i32): i32 {
+  @inline connectedPanel(index: i32, slot: i32): i32 {
     return this.linkPanel[index * 3 + slot];
   }
 
-  connectedEdge(index: i32, slot: i32): i32 {
+  @inline connectedEdge(index: i32, slot: i32): i32 {
     return this.linkEdge[index * 3 + slot];
   }
 }
