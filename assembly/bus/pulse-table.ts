@@ -1,5 +1,5 @@
 // Per-panel animation records onto the bus, cheaply: the caller writes each panel's record
-// (recordAt) and marks it (include); sendPrepares() then sends them as one unicast prepare a panel,
+// (recordAt) and marks it (include); planWith() and sendPlanned() then send them as one unicast prepare a panel,
 // or, when fewer bytes, as pulse tables (type 21: each panel's words that differ) followed by one
 // broadcast prepare, which every panel of the table applies with its own words added and every
 // other panel ignores. docs/bus-protocol.md, "Pulse table". The table's `uses` (several broadcast
@@ -45,7 +45,7 @@ export function recordAt(p: i32): usize {
   return recs + <usize>p * REC;
 }
 
-/** Panel `p` gets its record (recordAt) at the next sendPrepares. */
+/** Panel `p` gets its record (recordAt) at the next sendPlanned. */
 export function include(p: i32): void {
   store<u8>(marks + p, MARKED);
   lo = min(lo, p);
@@ -116,49 +116,9 @@ function tables(group: u8, dry: bool): i32 {
 
 /**
  * Works out how the included records go out (`all` panels on the bus) and what it costs; sends
- * nothing. Returns the bytes.
- */
-export function plan(all: i32): i32 {
-  // the first included record, then the differences of every one from it, or-ed in three loads a
-  // record (bytes 0-7, 8-15, 16-19), without a branch (WAMR's classic interpreter looks up where
-  // every `if` ends): a record left out adds nothing
-  let p = lo;
-  while (p <= hi && load<u8>(marks + p) == 0) p++;
-  let count = 0;
-  let differ: u32 = 0;
-  if (p <= hi) {
-    const b = recs + <usize>p * REC;
-    const b0 = load<u64>(b);
-    const b1 = load<u64>(b, 8);
-    const b2 = load<u32>(b, 16);
-    let d0: u64 = 0;
-    let d1: u64 = 0;
-    let d2: u32 = 0;
-    let r = b;
-    let k = marks + <usize>p;
-    do {
-      const on = load<u8>(k) != 0;
-      store<u8>(k, <u8>on); // MARKED
-      count += <i32>on;
-      const keep = -(<u64>on);
-      d0 |= (load<u64>(r) ^ b0) & keep;
-      d1 |= (load<u64>(r, 8) ^ b1) & keep;
-      d2 |= (load<u32>(r, 16) ^ b2) & (<u32>keep);
-      r += REC;
-    } while (++k <= marks + <usize>hi);
-    // word w (bits 1-9; word 0 is group and layer, the same in every record) from its 16-bit lane
-    for (let w: u32 = 1; w < 10; w++) {
-      const lane = w < 4 ? d0 >> (w << 4) : w < 8 ? d1 >> ((w - 4) << 4) : <u64>(d2 >> ((w - 8) << 4));
-      if ((lane & 0xffff) != 0) differ |= 1 << w;
-    }
-  }
-  return planWith(all, count, differ);
-}
-
-/**
- * plan() for records whose differences the caller knows: `count` included (marked 0 or MARKED, the
- * first of them the first of the range), the record words that differ among them in `differ` (bits
- * 1-9).
+ * nothing. The caller knows their differences, worked out as it made them: `count` records
+ * included (marked MARKED, the others of the range 0), the record words that differ among them in
+ * `differ` (bits 1-9). Returns the bytes.
  */
 export function planWith(all: i32, count: i32, differ: u32): i32 {
   n = count;
@@ -205,18 +165,8 @@ export function forget(): void {
   hi = 0;
 }
 
-/**
- * Sends the included panels' records (`all`: the number of panels on the bus) by whichever costs
- * fewer bytes (plan): unicast prepares, or tables plus one broadcast prepare (just the broadcast
- * when every panel gets the same record). Forgets them after. Returns the planned bytes.
- */
-export function sendPrepares(all: i32): i32 {
-  const bytes = plan(all);
-  sendPlanned();
-  return bytes;
-}
-
-/** Sends what plan() or planWith() planned, and forgets the records. */
+/** Sends the included records as planWith() planned: unicast prepares, or tables plus one
+ * broadcast prepare (just the broadcast when every panel gets the same record). Forgets them after. */
 export function sendPlanned(): void {
   if (how != UNICASTS) {
     if (how == TABLES) {

@@ -4,7 +4,7 @@
 import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
-import { recordAt, marks, includeRange, planWith, plan, forget, sendPlanned } from "../bus/pulse-table";
+import { recordAt, marks, includeRange, planWith, forget, sendPlanned } from "../bus/pulse-table";
 import { sets, SET_WORDS } from "../topology/targeting";
 import { count } from "../topology/rooted";
 import { computeHops, findLeaves, hops, leaves, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
@@ -314,11 +314,27 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     andU &= U;
   } while (++j < t);
   includeRange(<i32>load<u8>(targets), <i32>load<u8>(targets + t - 1));
-  // the words that differ (BOUNCE's W is not sent); with a target left out, worked out by plan()
+  if (n < t) {
+    // a target left out (a one-shot sweep that starts too late): the words of the others only
+    orW = orU = 0;
+    andW = andU = -1;
+    j = 0;
+    do {
+      const i = <usize>load<u8>(targets + j);
+      if (load<u8>(marks + i) == 0) continue;
+      const W = <i32>load<u16>(recs + i * 20 + oW);
+      const U = <i32>load<u16>(recs + i * 20 + oU);
+      orW |= W;
+      andW &= W;
+      orU |= U;
+      andU &= U;
+    } while (++j < t);
+  }
+  // the words that differ (BOUNCE's W is not sent)
   const differ =
     select<u32>(1 << (oW >> 1), 0, ((orW ^ andW) & 0xffff) != 0 && oW != oU) |
     select<u32>(1 << (oU >> 1), 0, ((orU ^ andU) & 0xffff) != 0);
-  const bytes = n == t ? planWith(count, n, differ) : plan(count);
+  const bytes = planWith(count, n, differ);
   // an identical pulse on every target: a broadcast and a clear to each other panel, when cheaper
   if (t < count && 25 + 7 * (count - t) < bytes && n == t && differ == 0) {
     forget();

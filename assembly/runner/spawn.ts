@@ -22,7 +22,7 @@
 //   layer byte 8), started with `flat` (times not scaled by the scene speed).
 // Everything else (rate, paths, pulses, the 18-slot budget) is internal. The tables are static;
 // nothing allocates but spawnerStart resolving a palette colour (geometric MATRIX, see resolveRef).
-import { recordAt, include, sendPrepares } from "../bus/pulse-table";
+import { recordAt, include, planWith, sendPlanned, forget } from "../bus/pulse-table";
 import { sendAnimStart } from "../bus/commands";
 import { MAX_PANELS } from "../topology/tree";
 import { count, depth, rparent, children } from "../topology/rooted";
@@ -305,15 +305,14 @@ export function spawnerTick(now: u32): void {
  * envelope's fall proportion, the brightness level, 256 full).
  */
 function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
-  const n = sp.candN;
-  if (n == 0) return;
+  if (sp.candN == 0) return;
   const how = sp.how;
   const w = <f64>sp.width;
   if (how == LINE) linePath(sp.dirX, sp.dirY, sp.uMin, sp.vMin, sp.vMax, s);
   else {
     // the `r`-th start candidate, in index order
     const words = cand + <usize>(s * WORDS * 4);
-    let r = rngBelow(s, n);
+    let r = rngBelow(s, sp.candN);
     let start = 0;
     for (let p = 1; p <= count; p++) {
       if (!has(words, p)) continue;
@@ -335,6 +334,15 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
   }
   const du = <u32>min<f64>(65535, max<f64>(1, Math.round(duration / speed)));
   const set = targets(s);
+  // the record words that differ among the drop's pulses (pulse-table.ts planWith): the delay, and
+  // on a dimmed line the colours (words 2-5) or the peak (word 9)
+  let n = 0;
+  let orD: u32 = 0;
+  let andD: u32 = -1;
+  let orR: u64 = 0;
+  let andR: u64 = -1;
+  let orT: u32 = 0;
+  let andT: u32 = -1;
   for (let i = 0; i < pathLen; i++) {
     const p = <i32>load<u8>(pathPanels + i);
     if (!has(set, p) || !slotFree(p, now)) continue;
@@ -361,7 +369,19 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
     store<u8>(b + 19, to);
     include(p);
     slotTake(p, now + dl + du);
+    n++;
+    orD |= dl;
+    andD &= dl;
+    orR |= refs;
+    andR &= refs;
+    orT |= to;
+    andT &= to;
   }
+  let differ = select<u32>(1 << 7, 0, orD != andD) | select<u32>(1 << 9, 0, orT != andT);
+  for (let w: u32 = 0; w < 4; w++) if ((((orR ^ andR) >> (w << 4)) & 0xffff) != 0) differ |= 4 << w;
   // one unicast a panel, or pulse tables over the path's index range and one broadcast prepare
-  if (sendPrepares(count) > 0) sp.pending = true;
+  if (planWith(count, n, differ) > 0) {
+    sendPlanned();
+    sp.pending = true;
+  } else forget();
 }
