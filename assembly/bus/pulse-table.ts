@@ -142,14 +142,8 @@ export function planWith(all: i32, count: i32, differ: u32): i32 {
     r += REC;
   } while (++p <= hi);
   if (m == 0) return bytes;
-  // the tables' bytes: counted by their packets, or, when every panel of the range is in the table
-  // (no gap to weigh), full packets of `per` entries
-  let viaTable: i32;
-  if (m == hi - lo + 1) {
-    const e = (<i32>popcnt(mask)) << 1;
-    const per = (<i32>MAX_PACKET - <i32>TABLE_HEAD) / e;
-    viaTable = ((m + per - 1) / per) * <i32>TABLE_HEAD + m * e;
-  } else viaTable = tables(0, true);
+  // the tables' bytes, counted by their packets
+  let viaTable = tables(0, true);
   viaTable += PREPARE_BYTES * (1 + n - m); // + unicasts for the rest
   if (viaTable < bytes) {
     how = TABLES;
