@@ -122,15 +122,11 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   const src = <i32>r.source;
   const leafCount = src == SRC_LEAVES ? findLeaves() : 0;
   if (!wheel && !geometric) computeHops(src, r.panel, leafCount);
-  // the targets (panels 1 to `count` of the set), a word of the set at a time
+  // the targets (panels 1 to `count` of the set)
   const words = changetype<usize>(sets) + ((<usize>set * SET_WORDS) << 2);
   let t = 0;
-  for (let wi = 0; wi <= count >> 5; wi++) {
-    let b = load<u32>(words + ((<usize>wi) << 2));
-    if (wi == 0) b &= ~1;
-    if (wi == count >> 5) b &= <u32>(((<u64>2) << (count & 31)) - 1);
-    for (; b != 0; b &= b - 1) store<u8>(targets + t++, <u8>((wi << 5) + <i32>ctz(b)));
-  }
+  for (let p = 1; p <= count; p++)
+    if ((load<u32>(words + (((<usize>p) >> 5) << 2)) >>> (p & 31)) & 1) store<u8>(targets + t++, <u8>p);
   if (t == 0) return false;
 
   const T = durationMs > 0 ? durationMs : 1000 / speed; // one sweep, lap, pass or rotation (ms)
@@ -308,28 +304,14 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     const on = <i32>(U != 65535 || mode != ONE_SHOT);
     store<u8>(marks + i, <u8>on); // MARKED or 0
     n += on;
-    orW |= W;
-    andW &= W;
-    orU |= U;
-    andU &= U;
+    // the words that differ among the records sent
+    const keep = -on;
+    orW |= W & keep;
+    andW &= W | ~keep;
+    orU |= U & keep;
+    andU &= U | ~keep;
   } while (++j < t);
   includeRange(<i32>load<u8>(targets), <i32>load<u8>(targets + t - 1));
-  if (n < t) {
-    // a target left out (a one-shot sweep that starts too late): the words of the others only
-    orW = orU = 0;
-    andW = andU = -1;
-    j = 0;
-    do {
-      const i = <usize>load<u8>(targets + j);
-      if (load<u8>(marks + i) == 0) continue;
-      const W = <i32>load<u16>(recs + i * 20 + oW);
-      const U = <i32>load<u16>(recs + i * 20 + oU);
-      orW |= W;
-      andW &= W;
-      orU |= U;
-      andU &= U;
-    } while (++j < t);
-  }
   // the words that differ (BOUNCE's W is not sent)
   const differ =
     select<u32>(1 << (oW >> 1), 0, ((orW ^ andW) & 0xffff) != 0 && oW != oU) |
