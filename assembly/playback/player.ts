@@ -192,7 +192,10 @@ function startCycle(first: bool): void {
   for (let l = 0; l < nLayers; l++) {
     const L = layer(l);
     if (!first && L.free) continue;
-    if (L.slots) clearGroup(l);
+    if (L.slots) {
+      sendAnimStart(unchecked(c.layerGroup[l]), 0);
+      L.slots = false;
+    }
     L.reached = -1;
     L.finished = false;
     L.state = L.disabled ? S_DONE : S_WAIT;
@@ -200,21 +203,12 @@ function startCycle(first: bool): void {
   for (let l = 0; l < nLayers; l++) if (layer(l).state == S_WAIT && layer(l).after < 0) startLayer(l, sceneMs);
 }
 
-function clearGroup(l: i32): void {
-  sendAnimStart(unchecked(c.layerGroup[l]), 0);
-  layer(l).slots = false;
-}
-
 /** Every animation on the panels stops and clears: no spawner launches, no layer holds slots. */
 function clearAll(): void {
   sendAnimStart(0, 0);
-  stopSpawners();
-  for (let l = 0; l < MAX_LAYERS; l++) layer(l).slots = false;
-}
-
-function stopSpawners(): void {
   spawnerStopAll();
   flatEnd = 0;
+  for (let l = 0; l < MAX_LAYERS; l++) layer(l).slots = false;
 }
 
 function startLayer(l: i32, t: f64): void {
@@ -233,7 +227,10 @@ function startStep(l: i32, now: u32): void {
   const s = l * MAX_STEPS + L.step;
   const kind = unchecked(c.stepKind[s]);
   if (kind == c.K_GAP || unchecked(c.layerEmpty[l])) return;
-  if (L.slots) clearGroup(l);
+  if (L.slots) {
+    sendAnimStart(unchecked(c.layerGroup[l]), 0);
+    L.slots = false;
+  }
   const speed = app.speed;
   const rec = c.records + <usize>(s * c.REC);
   if (startAnimation(l, unchecked(c.layerGroup[l]), s, kind, rec, unchecked(c.stepDuration[s]), speed, now) != HOLDS)
@@ -299,15 +296,11 @@ export function playFlat(now: u32): void {
   const kind = c.flatKind;
   if (kind == c.K_GAP) return;
   sendAnimStart(g, 0);
-  stopFlat(); // its target set (compile.FLAT_SET) is this one's now
+  spawnerStop(FLAT); // its target set (compile.FLAT_SET) is this one's now
+  flatEnd = 0;
   const d = c.flatDuration;
   if (startAnimation(FLAT, g, FLAT_STEP, kind, c.flatRecord, d, 1, now) == SPAWNS)
     flatEnd = d > 0 ? max<u32>(1, now + d) : 0;
-}
-
-function stopFlat(): void {
-  spawnerStop(FLAT);
-  flatEnd = 0;
 }
 
 /** True when nothing plays: no scene, no spawner on, no drop in flight (the loop's wake bit). */
@@ -356,7 +349,10 @@ export function playbackTick(now: u32): void {
       if (!progressed) break;
     }
   }
-  if (flatEnd != 0 && <i32>(now - flatEnd) >= 0) stopFlat();
+  if (flatEnd != 0 && <i32>(now - flatEnd) >= 0) {
+    spawnerStop(FLAT);
+    flatEnd = 0;
+  }
   spawnerTick(now);
   if (!active || ended) return;
   let barriers = 0;
@@ -394,7 +390,8 @@ export function stopPlayback(): void {
 /** Power off (the power packets already stop and clear everything): the state machine stops. */
 export function haltPlayback(): void {
   active = false;
-  stopSpawners();
+  spawnerStopAll();
+  flatEnd = 0;
   if (app.playing) {
     app.playing = false;
     changed();
