@@ -24,9 +24,13 @@ const ONE_SHOT = 0;
 const TRAIN = 1;
 const BOUNCE = 2;
 const WHEEL = 3;
-const KINDS = memory.data<u8>([0xc9, 0x99, 0xa9, 0x99]);
-const W_AT = memory.data<u8>([12, 6, 4, 6]); // a series': 6
-const U_AT = memory.data<u8>([14, 4, 4, 4]);
+// prettier-ignore
+const MODES = memory.data<u8>([
+  0xc9, 12, 14, 0, // one-shot sweeps (a series: W at 6)
+  0x99, 6, 4, 0, // a train
+  0xa9, 4, 4, 0, // BOUNCE
+  0x99, 6, 4, 0, // WHEEL
+]);
 
 /** What every pulse of the step shares (each target's record starts as it, then gets W and U). */
 const template = memory.data(20);
@@ -231,7 +235,8 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   const p = template;
   store<u8>(p, group);
   store<u8>(p, layer, 1);
-  store<u8>(p, load<u8>(KINDS + mode), 2);
+  const row = MODES + ((<usize>mode) << 2);
+  store<u8>(p, load<u8>(row), 2);
   store<u8>(p, load<u8>(rec + 1), 3); // animates | blend << 4
   store<u32>(p, 0, 4); // the window (width 0 for one sweep)
   memory.copy(p + 8, rec + 6, 4); // colorTo
@@ -246,8 +251,8 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
 
   // each target's record, its W and U: capped at capW (at least 1) and capU; a one-shot sweep
   // that would start after the longest delay is not sent
-  const oW = series ? 6 : <u32>load<u8>(W_AT + mode);
-  const oU = <u32>load<u8>(U_AT + mode);
+  const oW = series ? 6 : <u32>load<u8>(row, 1);
+  const oU = <u32>load<u8>(row, 2);
   const capW =
     mode == ONE_SHOT ? (series ? period : 65535) : mode == TRAIN ? <i32>Math.floor(lap + 0.5) : i32.MAX_VALUE;
   const capU = mode == ONE_SHOT ? 65535 : i32.MAX_VALUE;
