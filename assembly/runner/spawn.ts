@@ -10,8 +10,8 @@
 //   Drops use the layer's own group `g` and layer byte `l`, and are started by `start(g, 1)`: a
 //   layer's group never holds prepared-but-unstarted slots between ticks, so that start touches only
 //   the drops (running slots are not restarted). Do not mark the layer as holding slots for the
-//   spawner step (lslots): in-flight drops finish on their own when the window ends, so the next
-//   step must not clear them.
+//   spawner step (Layer.slots): in-flight drops finish on their own when the window ends, so the
+//   next step must not clear them.
 // - spawnerStop(l) when that step ends (its duration elapsed, 0 = never) or the layer restarts:
 //   no new drops; drops in flight finish on their own. Stopping a spawner that is not on does
 //   nothing.
