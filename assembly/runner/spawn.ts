@@ -195,51 +195,43 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   const dy = sin2(k2);
   sp.dirX = dx;
   sp.dirY = dy;
-  // where drops start, and the height (topology) or extent (geometric MATRIX)
+  // where drops start (a walk's candidates: the targets, the tops, or the leaves whose root path
+  // crosses a target), and the height (topology) or the targets' extent (a line)
   const set = targets(layer);
+  const words = cand + <usize>(layer * WORDS * 4);
+  memory.fill(words, 0, WORDS * 4);
   let n = 0;
-  if (how == LINE) {
-    let lo = Infinity;
-    let hi = -Infinity;
-    let vl = Infinity;
-    let vh = -Infinity;
-    for (let p = 1; p <= count; p++) {
-      if (!has(set, p)) continue;
+  let deepest = 0;
+  let lo = Infinity;
+  let hi = -Infinity;
+  let vl = Infinity;
+  let vh = -Infinity;
+  for (let p = 1; p <= count; p++) {
+    deepest = max(deepest, <i32>depth[p]);
+    let ok = has(set, p);
+    if (how == WALK_DOWNHILL) ok = isTop(p, dx, dy);
+    else if (how == WALK_ROOTWARD) {
+      ok = false;
+      if (children[p] == 0) for (let q = p; q != 0 && !ok; q = rparent[q]) ok = has(set, q);
+    } else if (how == LINE && ok) {
       const u = along(p, dx, dy);
       const v = across(p, dx, dy);
       lo = min(lo, u);
       hi = max(hi, u);
       vl = min(vl, v);
       vh = max(vh, v);
-      n++;
     }
+    const w = words + (((<usize>p) >> 5) << 2);
+    store<u32>(w, load<u32>(w) | ((<u32>ok) << (p & 31)));
+    n += <i32>ok;
+  }
+  sp.extent = how == LINE ? hi - lo + 1 : <f64>(deepest + 1);
+  if (how == LINE) {
     sp.uMin = lo;
-    sp.extent = hi - lo + 1;
     sp.vMin = vl;
     sp.vMax = vh;
     sp.tailRgb = resolveRef(<u32>sp.refs);
     sp.headRgb = resolveRef(<u32>(sp.refs >> 32));
-  } else {
-    let deepest = 0;
-    const words = cand + <usize>(layer * WORDS * 4);
-    memory.fill(words, 0, WORDS * 4);
-    for (let p = 1; p <= count; p++) {
-      deepest = max(deepest, <i32>depth[p]);
-      let ok: bool;
-      if (sparkle) ok = has(set, p);
-      else if (geo) ok = isTop(p, dx, dy);
-      else {
-        // a leaf whose root-to-leaf path crosses a target
-        ok = false;
-        if (children[p] == 0) for (let q = p; q != 0 && !ok; q = rparent[q]) ok = has(set, q);
-      }
-      store<u32>(
-        words + (((<usize>p) >> 5) << 2),
-        load<u32>(words + (((<usize>p) >> 5) << 2)) | ((<u32>ok) << (p & 31)),
-      );
-      n += <i32>ok;
-    }
-    sp.extent = <f64>(deepest + 1);
   }
   sp.candN = n;
   computeBudget(holding);
