@@ -142,56 +142,46 @@ export function recordTail(s: i32, rec: usize): void {
 }
 
 // The compiled scene form stores a runner step's fields packed to their bit widths (12 bytes), in
-// the order of `fields`. A value read from a file is whatever its bits hold: none traps (angles
-// wrap, divisions are floating point). A new field array goes into `fields` too.
-let writing = false;
-let bits: u32 = 0; // pending bits, `count` of them
-let count: u32 = 0;
+// the order of FIELD_AT. A value read from a file is whatever its bits hold: none traps (angles
+// wrap, divisions are floating point). A new field array goes into FIELD_AT too.
 
-/** One field at `p` (a u16 when `wide`) of `width` bits: put, or read and stored. */
-function field(p: usize, width: u32, wide: bool = false): void {
-  if (writing) {
-    bits |= (wide ? <u32>load<u16>(p) : <u32>load<u8>(p)) << count;
-    for (count += width; count >= 8; count -= 8) {
-      put(bits);
-      bits >>= 8;
-    }
-    return;
-  }
-  for (; count < width; count += 8) bits |= next() << count;
-  const v = bits & ((1 << width) - 1);
-  bits >>= width;
-  count -= width;
-  if (wide) store<u16>(p, <u16>v);
-  else store<u8>(p, <u8>v);
-}
-
-// Each field of RunnerStep in the compiled form: its offset, its width in bits (+ WIDE: a u16).
-const WIDE: u8 = 0x80;
+// Each field of RunnerStep in the compiled form: its offset and its width in bits, in offset order
+// (a field is written from, and read into, a u16 whose high byte the next field's covers: speed,
+// the last, is a u16).
 // prettier-ignore
-const FIELD_AT = memory.data<u8>([
-  0, 3, 1, 2, 2, 8, 3, 1, 4, 1, 5, 1, 6, 9 | WIDE, 8, 8, 9, 5, 10, 8, 11, 3, 12, 9 | WIDE, 14, 8, 15, 8, 16, 16 | WIDE,
-]);
+const FIELD_AT = memory.data<u8>([0, 3, 1, 2, 2, 8, 3, 1, 4, 1, 5, 1, 6, 9, 8, 8, 9, 5, 10, 8, 11, 3, 12, 9, 14, 8, 15, 8, 16, 16]);
 
-function fields(s: i32): void {
+/** Step `s`'s fields put into the compiled form being written, or read from the one being read. */
+function fields(s: i32, writing: bool): void {
   const at = changetype<usize>(runnerAt(s));
-  bits = 0;
-  count = 0;
-  for (let i = 0; i < 30; i += 2) {
-    const w = load<u8>(FIELD_AT + i, 1);
-    field(at + load<u8>(FIELD_AT + i), w & ~WIDE, (w & WIDE) != 0);
+  let bits: u32 = 0; // pending bits, `count` of them
+  let count: u32 = 0;
+  for (let i: usize = 0; i < 30; i += 2) {
+    const p = at + load<u8>(FIELD_AT + i);
+    const width = <u32>load<u8>(FIELD_AT + i, 1);
+    const mask = ((<u32>1) << width) - 1;
+    if (writing) {
+      bits |= ((<u32>load<u16>(p)) & mask) << count;
+      for (count += width; count >= 8; count -= 8) {
+        put(bits);
+        bits >>= 8;
+      }
+    } else {
+      for (; count < width; count += 8) bits |= next() << count;
+      store<u16>(p, <u16>(bits & mask));
+      bits >>= width;
+      count -= width;
+    }
   }
   if (writing && count > 0) put(bits);
 }
 
 /** Appends step `s`'s fields to the compiled form being written (playback/bytes.ts). */
 export function putRunner(s: i32): void {
-  writing = true;
-  fields(s);
+  fields(s, true);
 }
 
 /** Reads step `s`'s fields from the compiled form being read. */
 export function nextRunner(s: i32): void {
-  writing = false;
-  fields(s);
+  fields(s, false);
 }
