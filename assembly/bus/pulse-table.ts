@@ -1,5 +1,5 @@
 // Per-panel animation records onto the bus, cheaply: the caller writes each panel's record
-// (recordAt) and marks it (include); planWith() and sendPlanned() then send them as one unicast prepare a panel,
+// (recordAt) and marks it (include); sendPulses() then sends them as one unicast prepare a panel,
 // or, when fewer bytes, as pulse tables (type 21: each panel's words that differ) followed by one
 // broadcast prepare, which every panel of the table applies with its own words added and every
 // other panel ignores. docs/bus-protocol.md, "Pulse table". The table's `uses` (several broadcast
@@ -21,7 +21,7 @@ import { SCRATCH, RECORDS } from "../rt/scratch";
 const REC = 20;
 const PREPARE_BYTES = 25;
 const recs = SCRATCH + RECORDS; // rt/scratch.ts: valid from the first record to the send
-// Per panel: 0 not included, MARKED included, IN_TABLE included and carried by the table (plan).
+// Per panel: 0 not included, MARKED included, IN_TABLE included and carried by the table.
 // Loops read these bytes and the records in place: no call per panel or word. A caller that walks
 // its own panels may mark them here itself and then give their range to includeRange().
 export const marks = memory.data(MAX_PANELS + 1);
@@ -29,13 +29,7 @@ export const MARKED: u8 = 1;
 const IN_TABLE: u8 = 2;
 let lo = MAX_PANELS + 1; // the included range
 let hi = 0;
-let mask: u32 = 0; // the words the table carries (bits 1-9)
-let w0: usize = 0; // byte offset of the last carried word: TABLE_SKIP there means "left out"
-let base = 0; // the panel whose record the broadcast prepare carries
-// The plan of the included records (plan): how they go out.
-let n = 0; // included panels
-let m = 0; // panels the table can hold
-let how = 0;
+// How the included records go out (sendPulses).
 const UNICASTS = 0;
 const TABLES = 1; // tables and one broadcast prepare (and unicasts for the panels left out)
 const BROADCAST = 2; // every panel on the bus, one record
@@ -45,7 +39,7 @@ export function recordAt(p: i32): usize {
   return recs + <usize>p * REC;
 }
 
-/** Panel `p` gets its record (recordAt) at the next sendPlanned. */
+/** Panel `p` gets its record (recordAt) at the next sendPulses. */
 export function include(p: i32): void {
   store<u8>(marks + p, MARKED);
   lo = min(lo, p);
@@ -60,13 +54,12 @@ export function includeRange(first: i32, last: i32): void {
 
 /**
  * The table packets over the panels in the table, in index order; a run of left-out panels costs
- * an entry each, or a new packet when its header is cheaper. Only counts (dry) or also sends;
- * returns their bytes.
+ * an entry each, or a new packet when its header is cheaper (`dense`: every panel of the range is
+ * in the table, no gap to weigh). Only counts (dry) or also sends; returns their bytes.
  */
-function tables(group: u8, dry: bool): i32 {
+function tables(group: u8, dry: bool, mask: u32, w0: usize, dense: bool): i32 {
   const e = (<i32>popcnt(mask)) << 1; // an entry's bytes
   const per = (<i32>MAX_PACKET - <i32>TABLE_HEAD) / e;
-  const dense = m == hi - lo + 1; // every panel of the range is in the table: no gaps to weigh
   let bytes = 0;
   let open = TABLE_OPEN;
   let p = lo;
@@ -115,57 +108,49 @@ function tables(group: u8, dry: bool): i32 {
 }
 
 /**
- * Works out how the included records go out (`all` panels on the bus) and what it costs; sends
- * nothing. The caller knows their differences, worked out as it made them: `count` records
- * included (marked MARKED, the others of the range 0), the record words that differ among them in
- * `differ` (bits 1-9). Returns the bytes.
+ * Sends the included records (`all`: the panels on the bus) by whichever costs fewer bytes: unicast
+ * prepares, or tables plus one broadcast prepare (just the broadcast when every panel gets the same
+ * record), and forgets them. The caller knows their differences, worked out as it made them:
+ * `count` records included (marked MARKED, the others of the range 0), the record words that differ
+ * among them in `differ` (bits 1-9). Returns the bytes; or, when `alternative` bytes (the caller's
+ * own way) cost less, sends nothing and returns -1.
  */
-export function planWith(all: i32, count: i32, differ: u32): i32 {
-  n = count;
-  mask = differ;
-  m = 0;
-  base = lo;
+export function sendPulses(all: i32, count: i32, differ: u32, alternative: i32 = i32.MAX_VALUE): i32 {
+  let mask = differ;
+  let m = 0; // included panels the table can carry
+  let base = lo; // the panel whose record the broadcast prepare carries
   while (base <= hi && load<u8>(marks + base) == 0) base++;
-  how = n > 0 && mask == 0 && n == all ? BROADCAST : UNICASTS;
-  let bytes = PREPARE_BYTES * (how == BROADCAST ? 1 : n);
-  if (how == BROADCAST || n == 0) return bytes;
-  if (mask == 0) mask = 1 << 7; // the same record on some panels: the delay word marks them
-  w0 = <usize>((31 - clz(mask)) << 1);
-  // in the table: included, and its last carried word can be told from the "left out" marker
-  let p = base;
-  let r = recs + <usize>p * REC + w0;
-  do {
-    const mark = load<u8>(marks + p);
-    const carried = (<i32>(mark != 0)) & (<i32>(load<u16>(r) != TABLE_SKIP));
-    store<u8>(marks + p, select<u8>(IN_TABLE, mark, carried));
-    m += carried;
-    r += REC;
-  } while (++p <= hi);
-  if (m == 0) return bytes;
-  // the tables' bytes, counted by their packets
-  let viaTable = tables(0, true);
-  viaTable += PREPARE_BYTES * (1 + n - m); // + unicasts for the rest
-  if (viaTable < bytes) {
-    how = TABLES;
-    bytes = viaTable;
+  let how = count > 0 && mask == 0 && count == all ? BROADCAST : UNICASTS;
+  let bytes = PREPARE_BYTES * (how == BROADCAST ? 1 : count);
+  let w0: usize = 0; // byte offset of the last carried word: TABLE_SKIP there means "left out"
+  if (how != BROADCAST && count > 0) {
+    if (mask == 0) mask = 1 << 7; // the same record on some panels: the delay word marks them
+    w0 = <usize>((31 - clz(mask)) << 1);
+    // in the table: included, and its last carried word can be told from the "left out" marker
+    let p = base;
+    let r = recs + <usize>p * REC + w0;
+    do {
+      const mark = load<u8>(marks + p);
+      const carried = (<i32>(mark != 0)) & (<i32>(load<u16>(r) != TABLE_SKIP));
+      store<u8>(marks + p, select<u8>(IN_TABLE, mark, carried));
+      m += carried;
+      r += REC;
+    } while (++p <= hi);
+    // the tables' bytes counted by their packets, plus unicasts for the rest
+    const viaTable = m == 0 ? bytes : tables(0, true, mask, w0, m == hi - lo + 1) + PREPARE_BYTES * (1 + count - m);
+    if (viaTable < bytes) {
+      how = TABLES;
+      bytes = viaTable;
+    }
   }
-  return bytes;
-}
-
-/** Drops the included records unsent. */
-export function forget(): void {
-  if (hi >= lo) memory.fill(marks + lo, 0, hi - lo + 1);
-  lo = MAX_PANELS + 1;
-  hi = 0;
-}
-
-/** Sends the included records as planWith() planned: unicast prepares, or tables plus one
- * broadcast prepare (just the broadcast when every panel gets the same record). Forgets them after. */
-export function sendPlanned(): void {
+  if (alternative < bytes) {
+    forget();
+    return -1;
+  }
   if (how != UNICASTS) {
     if (how == TABLES) {
       while (load<u8>(marks + base) != IN_TABLE) base++;
-      tables(load<u8>(recordAt(base)), false);
+      tables(load<u8>(recordAt(base)), false, mask, w0, m == hi - lo + 1);
     }
     // the broadcast record: the first's, its carried words zero (each panel adds its entry)
     const b = body();
@@ -174,7 +159,7 @@ export function sendPlanned(): void {
     send(ADDR_BROADCAST, T_ANIM_PREPARE);
   }
   // the rest as unicasts (none when the table carries every record)
-  if (how == UNICASTS || (how == TABLES && m < n))
+  if (how == UNICASTS || (how == TABLES && m < count))
     for (let p = lo; p <= hi; p++) {
       const k = load<u8>(marks + p);
       if (k == 0 || (how == TABLES && k == IN_TABLE)) continue;
@@ -182,4 +167,12 @@ export function sendPlanned(): void {
       send(<u8>p, T_ANIM_PREPARE);
     }
   forget();
+  return bytes;
+}
+
+/** Drops the included records unsent. */
+export function forget(): void {
+  if (hi >= lo) memory.fill(marks + lo, 0, hi - lo + 1);
+  lo = MAX_PANELS + 1;
+  hi = 0;
 }

@@ -4,7 +4,7 @@
 import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
-import { recordAt, marks, includeRange, planWith, forget, sendPlanned } from "../bus/pulse-table";
+import { recordAt, marks, includeRange, sendPulses } from "../bus/pulse-table";
 import { sets, SET_WORDS } from "../topology/targeting";
 import { count } from "../topology/rooted";
 import { computeHops, findLeaves, hops, leaves, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
@@ -321,14 +321,12 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   const differ =
     select<u32>(1 << (oW >> 1), 0, ((orW ^ andW) & 0xffff) != 0 && oW != oU) |
     select<u32>(1 << (oU >> 1), 0, ((orU ^ andU) & 0xffff) != 0);
-  const bytes = planWith(count, n, differ);
   // an identical pulse on every target: a broadcast and a clear to each other panel, when cheaper
-  if (t < count && 25 + 7 * (count - t) < bytes && n == t && differ == 0) {
-    forget();
+  if (sendPulses(count, n, differ, t < count && n == t && differ == 0 ? 25 + 7 * (count - t) : i32.MAX_VALUE) < 0) {
     memory.copy(body(), recordAt(<i32>load<u8>(targets)), 20);
     send(ADDR_BROADCAST, T_ANIM_PREPARE);
     stopUntargeted(set, group);
-  } else sendPlanned();
+  }
   sendAnimStart(group, 1);
   return true;
 }

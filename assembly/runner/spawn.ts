@@ -22,7 +22,7 @@
 //   layer byte 8), started with `flat` (times not scaled by the scene speed).
 // Everything else (rate, paths, pulses, the 18-slot budget) is internal. The tables are static;
 // nothing allocates but spawnerStart resolving a palette colour (geometric MATRIX, see resolveRef).
-import { recordAt, include, planWith, sendPlanned, forget } from "../bus/pulse-table";
+import { recordAt, include, sendPulses } from "../bus/pulse-table";
 import { sendAnimStart } from "../bus/commands";
 import { MAX_PANELS } from "../topology/tree";
 import { count, depth, rparent, children } from "../topology/rooted";
@@ -326,7 +326,7 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
   }
   const du = <u32>min<f64>(65535, max<f64>(1, Math.round(duration / speed)));
   const set = targets(s);
-  // the record words that differ among the drop's pulses (pulse-table.ts planWith): the delay, and
+  // the record words that differ among the drop's pulses (pulse-table.ts sendPulses): the delay, and
   // on a dimmed line the colours (words 2-5) or the peak (word 9)
   let n = 0;
   let orD: u32 = 0;
@@ -372,8 +372,5 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
   let differ = select<u32>(1 << 7, 0, orD != andD) | select<u32>(1 << 9, 0, orT != andT);
   for (let w: u32 = 0; w < 4; w++) if ((((orR ^ andR) >> (w << 4)) & 0xffff) != 0) differ |= 4 << w;
   // one unicast a panel, or pulse tables over the path's index range and one broadcast prepare
-  if (planWith(count, n, differ) > 0) {
-    sendPlanned();
-    sp.pending = true;
-  } else forget();
+  if (sendPulses(count, n, differ) > 0) sp.pending = true;
 }
