@@ -41,9 +41,8 @@ const coordinate = SCRATCH + START_COORDINATE;
 /** The step's targets in index order (a byte each): the per-target loops read this list instead
  * of walking the set's bits. After computeHops: it takes the bytes of its queue. */
 const targets = SCRATCH + START_TARGETS;
-// The source centre (RIPPLE, WHEEL): centre().
-let cx: f64 = 0;
-let cy: f64 = 0;
+/** The source centre (RIPPLE, WHEEL), x then y: centre(). */
+const pivot = memory.data(16, 8);
 
 function gcd(a: i32, b: i32): i32 {
   while (b != 0) {
@@ -54,24 +53,26 @@ function gcd(a: i32, b: i32): i32 {
   return a;
 }
 
-/** The centre of a source: its panel, or the average of the leaves or of every panel. */
+/** The centre of a source into `pivot`: its panel, or the average of the leaves or of every panel. */
 function centre(src: i32, panel: i32, leafCount: i32): void {
-  cx = 0;
-  cy = 0;
+  let x: f64 = 0;
+  let y: f64 = 0;
   if (src == SRC_ALL || src == SRC_LEAVES) {
     const n = src == SRC_ALL ? count : leafCount;
     for (let k = 0; k < n; k++) {
       const i = src == SRC_ALL ? k + 1 : <i32>load<u8>(leaves + k);
-      cx += layoutX(i);
-      cy += layoutY(i);
+      x += layoutX(i);
+      y += layoutY(i);
     }
-    cx /= <f64>n;
-    cy /= <f64>n;
-    return;
+    x /= <f64>n;
+    y /= <f64>n;
+  } else {
+    const p = sourcePanel(src, panel);
+    x = layoutX(p);
+    y = layoutY(p);
   }
-  const p = sourcePanel(src, panel);
-  cx = layoutX(p);
-  cy = layoutY(p);
+  store<f64>(pivot, x);
+  store<f64>(pivot, y, 8);
 }
 
 /** Sorts `leaves` by lattice x (insertion sort: a few dozen leaves, once per step). */
@@ -145,6 +146,8 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   const lines = <f64>r.lines;
   const sector = 360 / lines;
   if (wheel || (ring && src != SRC_LEAVES)) centre(src, r.panel, leafCount);
+  const cx = load<f64>(pivot);
+  const cy = load<f64>(pivot, 8);
   if (wheel) lap = T / lines;
   else {
     // per target, what a sweep starts from, and the least and greatest of them (vl, vh): hops, the

@@ -13,15 +13,13 @@ import { SCRATCH, PATH_PANELS, PATH_POSITIONS, PATH_LEVELS } from "../rt/scratch
 export const pathPanels = SCRATCH + PATH_PANELS;
 export const pathPositions = SCRATCH + PATH_POSITIONS;
 export const pathLevels = SCRATCH + PATH_LEVELS;
-export let pathLen = 0;
-
 export const FULL: u16 = 256;
 
-function push(p: i32, pos: f64, level: u16): void {
-  store<u8>(pathPanels + pathLen, <u8>p);
-  store<f64>(pathPositions + ((<usize>pathLen) << 3), pos);
-  store<u16>(pathLevels + ((<usize>pathLen) << 1), level);
-  pathLen++;
+/** Entry `i` of the path. */
+function put(i: i32, p: i32, pos: f64, level: u16): void {
+  store<u8>(pathPanels + i, <u8>p);
+  store<f64>(pathPositions + ((<usize>i) << 3), pos);
+  store<u16>(pathLevels + ((<usize>i) << 1), level);
 }
 
 /** How far along the direction (dx, dy) of layout space panel p is (downhill: further). */
@@ -65,29 +63,31 @@ export const WALK_STAY = 0;
 export const WALK_ROOTWARD = 1;
 export const WALK_DOWNHILL = 2;
 
-/** The drop from `start` (random stream `stream`); pathLen is the rings it crosses. */
-export function walk(start: i32, how: i32, reverse: bool, dx: f64, dy: f64, stream: i32): void {
-  pathLen = 0;
+/** The drop from `start` (random stream `stream`); returns its length, the rings it crosses. */
+export function walk(start: i32, how: i32, reverse: bool, dx: f64, dy: f64, stream: i32): i32 {
   const d = <i32>depth[start];
   const fromLeaf = how != WALK_ROOTWARD || reverse;
   let p = start;
-  while (p != 0 && pathLen < MAX_PANELS) {
-    const j = pathLen;
-    push(p, <f64>(fromLeaf ? j : d - j), FULL);
+  let j = 0;
+  while (p != 0 && j < MAX_PANELS) {
+    put(j, p, <f64>(fromLeaf ? j : d - j), FULL);
+    j++;
     if (how == WALK_DOWNHILL) {
       const n = neighbours(p, dx, dy, 1);
       p = n == 0 ? 0 : load<i32>(down + ((<usize>(n == 1 ? 0 : rngBelow(stream, n))) << 2));
     } else p = how == WALK_ROOTWARD ? <i32>rparent[p] : 0;
   }
+  return j;
 }
 
 /**
  * Geometric MATRIX: a straight line along (dx, dy) at a random perpendicular offset within
  * [vMin, vMax]; every panel within one ring of the line, its position its distance along the axis
- * from `uMin`, its level falling linearly from 256 on the line to 0 one ring away.
+ * from `uMin`, its level falling linearly from 256 on the line to 0 one ring away. Returns its
+ * length.
  */
-export function linePath(dx: f64, dy: f64, uMin: f64, vMin: f64, vMax: f64, stream: i32): void {
-  pathLen = 0;
+export function linePath(dx: f64, dy: f64, uMin: f64, vMin: f64, vMax: f64, stream: i32): i32 {
+  let n = 0;
   const v0 = vMin + rngUnit(stream) * (vMax - vMin);
   for (let p = 1; p <= count; p++) {
     const x = <f64>load<i16>(IX + ((<usize>p) << 1)) * HALF_SQRT3;
@@ -96,6 +96,7 @@ export function linePath(dx: f64, dy: f64, uMin: f64, vMin: f64, vMax: f64, stre
     if (off >= 1) continue;
     const level = <u16>Math.round((1 - off) * 256);
     if (level < 16) continue; // too dim to be worth a slot
-    push(p, x * dx + y * dy - uMin, level);
+    put(n++, p, x * dx + y * dy - uMin, level);
   }
+  return n;
 }

@@ -42,7 +42,6 @@ import {
   isTop,
   along,
   across,
-  pathLen,
   pathPanels,
   pathPositions,
   pathLevels,
@@ -300,7 +299,8 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
   if (sp.candN == 0) return;
   const how = sp.how;
   const w = <f64>sp.width;
-  if (how == LINE) linePath(sp.dirX, sp.dirY, sp.uMin, sp.vMin, sp.vMax, s);
+  let len: i32;
+  if (how == LINE) len = linePath(sp.dirX, sp.dirY, sp.uMin, sp.vMin, sp.vMax, s);
   else {
     // the `r`-th start candidate, in index order
     const words = cand + <usize>(s * WORDS * 4);
@@ -313,10 +313,10 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
         break;
       }
     }
-    walk(start, how, sp.reverse, sp.dirX, sp.dirY, s);
+    len = walk(start, how, sp.reverse, sp.dirX, sp.dirY, s);
   }
   // RAIN: the whole path in the fall time; MATRIX: the tree's height in it (constant speed)
-  const ring = sp.fall / (sp.kind == SP_MATRIX ? sp.extent : <f64>pathLen);
+  const ring = sp.fall / (sp.kind == SP_MATRIX ? sp.extent : <f64>len);
   let duration = (w + 1) * ring;
   let fallP = <u8>Math.round((255 * w) / (w + 1));
   if (how == WALK_STAY) {
@@ -335,7 +335,7 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
   let andR: u64 = -1;
   let orT: u32 = 0;
   let andT: u32 = -1;
-  for (let i = 0; i < pathLen; i++) {
+  for (let i = 0; i < len; i++) {
     const p = <i32>load<u8>(pathPanels + i);
     if (!has(set, p) || !slotFree(p, now)) continue;
     const dl = <u32>min<f64>(65535, Math.round((load<f64>(pathPositions + ((<usize>i) << 3)) * ring) / speed));
