@@ -38,8 +38,8 @@ export const IMAGE_BUDGET = 64 * 1024;
 // written in pieces (host_ws_append, +1 import) and MQTT topics written in place: 93,172 B.
 // Issue 12's name lists (util/names.ts: key lists packed as UTF-8 at build time), first for the small
 // documents' tables (json/fields.ts): 92,916 B. Playback and the runners as tables (one pass a target
-// for every runner mode, one walk for the drops, the player's layers as static records): 91,426 B.
-export const IMAGE_CEILING = 89 * 1024 + 290; // 91,426
+// for every runner mode, one walk for the drops, the player's layers as static records): 91,253 B.
+export const IMAGE_CEILING = 89 * 1024 + 117; // 91,253
 
 /** Linear memory: one page, never grown. */
 export const MEMORY_PAGES_BUDGET = 1;
