@@ -291,6 +291,26 @@ test("POST /api/animations/play overlays one flat step over an ambient scene", a
   assert.equal((await api(host, "GET", "/api/animations/play")).status, 405);
 });
 
+test("a playing scene keeps its steps while another document is read (a save, a flat animation)", async () => {
+  // the scene pass of any request rewrites the validator's tables (scene/state.ts); the player
+  // works from its own copy, taken at play
+  await play({ layers: [{ group: 1, panels: [1], sequence: [solid(RED, 100), solid(GREEN, 100), solid(BLUE, 0)] }] });
+  let c = await at(50);
+  assert.equal(c[1], RED);
+  const saved = await api(host, "POST", "/api/scenes", {
+    name: "one step",
+    layers: [{ group: 1, sequence: [solid(GREEN, 10)] }],
+  });
+  assert.equal(saved.status, 200, saved.text);
+  const flat = await api(host, "POST", "/api/animations/play", { group: 200, panels: [6], ...solid(RED, 0) });
+  assert.equal(flat.status, 202, flat.text);
+  c = await at(150);
+  assert.equal(c[1], GREEN);
+  c = await at(250);
+  assert.equal(c[1], BLUE);
+  assert.equal((await api(host, "DELETE", `/api/scenes/${saved.body.id}`)).status, 200);
+});
+
 test("scene colours and per-layer palettes apply to the scene only; the appearance is untouched", async () => {
   const before = await api(host, "GET", "/api/appearance");
   await play({

@@ -23,18 +23,19 @@ import {
 import { app, changed } from "../state/app";
 import { appearance, activePalette } from "../state/appearance";
 import { config } from "../state/config";
-import { storeRead, storeWrite } from "../store/kv";
+import { storeRead } from "../store/kv";
+import { host_store_write } from "../host/imports";
+import { names } from "../util/names";
 import { rootAt, count } from "../topology/rooted";
 import { setCount, setHas } from "../topology/targeting";
-import { log, LOG_WARN } from "../util/log";
+import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 import * as c from "./compile";
 import { readWritten, readMemory, writeInto, outLength } from "./bytes";
 import { sameName } from "../palette/palette";
 import { runnerStart, stopUntargeted } from "../runner/compile";
 import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
-import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle, FLAT_SPAWNER } from "../runner/spawn";
+import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
-import { Fixed } from "../rt/fixed";
 import { SCRATCH, FORM, FORM_CAP } from "../rt/scratch";
 
 const S_WAIT: u8 = 0;
@@ -42,6 +43,9 @@ const S_RUN: u8 = 1;
 const S_DONE: u8 = 2;
 export const LAST_PLAYED_KEY = "playback";
 const lastPlayedKept = keepSlot(32); // the last played id outlives the export (rt/arena.ts)
+/** The flat animation (POST /api/animations/play) is "layer 8": its target set (compile.FLAT_SET),
+ * layer byte and spawner (spawn.ts FLAT_SPAWNER) are all 8. */
+const FLAT = MAX_LAYERS;
 
 let active = false; // the state machine runs
 let ended = false; // the barrier fired on a non-looping scene
@@ -49,21 +53,35 @@ let sceneMs: f64 = 0;
 let lastNow: u32 = 0;
 let lookChanged = false;
 let nLayers = 0;
-const lstate = changetype<Fixed<u8>>(memory.data(8));
-const lstep = changetype<Fixed<i32>>(memory.data(4 * 8, 4));
-const lstart = changetype<Fixed<f64>>(memory.data(8 * 8, 8));
-const lreached = changetype<Fixed<i32>>(memory.data(4 * 8, 4)); // highest step completed in this cycle, -1 none
-const lfinished = changetype<Fixed<bool>>(memory.data(8));
-const lslots = changetype<Fixed<bool>>(memory.data(8)); // the layer has animations on the panels
-const lslotStep = changetype<Fixed<i32>>(memory.data(4 * 8, 4));
-const lspeed = changetype<Fixed<f64>>(memory.data(8 * 8, 8)); // the speed its current animations were prepared at
-const lfree = changetype<Fixed<bool>>(memory.data(8));
-const lrepeat = changetype<Fixed<bool>>(memory.data(8)); // async true/loop/free: restarts its own sequence
-const lbarrier = changetype<Fixed<bool>>(memory.data(8));
-const ldisabled = changetype<Fixed<bool>>(memory.data(8));
-const lafter = changetype<Fixed<i32>>(memory.data(4 * 8, 4));
-const lafterStep = changetype<Fixed<i32>>(memory.data(4 * 8, 4));
-const lspawner = changetype<Fixed<bool>>(memory.data(8)); // a spawner step of the layer is launching drops
+let flatEnd: u32 = 0; // when the flat spawner's play window ends (wall clock; 0: until stopped)
+let holding: u32 = 0; // a bit per layer whose steps may hold a slot on its panels (spawn.ts)
+
+/** A layer of the playing scene: what it was loaded with (copied, since saving another scene
+ * rewrites scene/state.ts) and where it is. In static memory: no allocation, no global a field. */
+@unmanaged
+class Layer {
+  state: u8;
+  finished: bool;
+  slots: bool; // the layer has animations on the panels
+  free: bool;
+  repeat: bool; // async true/loop/free: restarts its own sequence
+  barrier: bool;
+  disabled: bool;
+  step: i32;
+  steps: i32;
+  reached: i32; // the highest step completed in this cycle, -1 none
+  slotStep: i32;
+  after: i32; // the layer it starts after, -1 none
+  afterStep: i32; // and the step, -1 its whole sequence
+  start: f64;
+  speed: f64; // the speed its current animations were prepared at
+}
+const LAYER_SIZE = offsetof<Layer>();
+const LAYERS = memory.data(<i32>LAYER_SIZE * MAX_LAYERS, 8);
+
+function layer(l: i32): Layer {
+  return changetype<Layer>(LAYERS + <usize>l * LAYER_SIZE);
+}
 
 /** Plays a stored scene (the one-shot scene when `id` is ONE_SHOT_ID) from its compiled form, or,
  * when it has none that matches its file, from its JSON (parsed, validated and compiled as at save).
@@ -76,7 +94,30 @@ export function playScene(id: string, now: u32): bool {
     if (compiled < 0) stopPlayback();
     return false;
   }
-  copyLayerState();
+  nLayers = c.layerCount;
+  holding = 0;
+  for (let l = 0; l < nLayers; l++) {
+    const L = layer(l);
+    const after = unchecked(afterLayer[l]);
+    const mode = unchecked(asyncMode[l]);
+    const off = unchecked(disabled[l]);
+    L.disabled = off;
+    L.after = after;
+    L.afterStep = unchecked(afterStep[l]);
+    const steps = unchecked(stepCount[l]);
+    L.steps = steps;
+    // a panel-local step or a compiled runner holds a slot on the layer's panels (spawn.ts budget)
+    for (let i = 0; i < steps; i++) {
+      const s = l * MAX_STEPS + i;
+      const kind = unchecked(c.stepKind[s]);
+      if (!unchecked(c.layerEmpty[l]) && (kind == c.K_LOCAL || (kind == c.K_RUNNER && runnerAt(s).kind < R_RAIN)))
+        holding |= 1 << l;
+    }
+    L.free = after < 0 && mode == ASYNC_FREE;
+    L.repeat = after < 0 && mode != ASYNC_NO;
+    L.barrier = !off && (after >= 0 || mode == ASYNC_NO);
+    L.state = S_DONE;
+  }
   // scene start: stop everything, black, then the background and the scene's look
   clearAll();
   sendColor(ADDR_BROADCAST, 0);
@@ -105,38 +146,36 @@ export function playScene(id: string, now: u32): bool {
  * form into a buffer (or, for one longer than that, compiled again for each window it is read in);
  * false when it cannot be read or does not validate. */
 let jsonId = "";
+let jsonOk = false;
 
 function playJson(id: string): bool {
   jsonId = id;
   const form = SCRATCH + FORM; // rt/scratch.ts F: read back by loadScene, before any runner starts
   writeInto(form, FORM_CAP, 0);
-  let ok = compileJson();
+  compileJson();
   const n = outLength;
   writeInto(0, 0, 0);
+  let ok = jsonOk;
   if (ok) {
     if (n <= FORM_CAP) readMemory(form + c.PREFIX, n - c.PREFIX);
-    else readWritten(recompile, c.PREFIX);
+    else readWritten(compileJson, c.PREFIX);
     ok = c.loadScene();
   }
   if (!ok) log(LOG_WARN, "playback: scene " + id + " cannot be played");
   return ok;
 }
 
-/** Runs the scene pass over the stored scene `jsonId` (its compiled form to the writer). */
-function compileJson(): bool {
+/** Runs the scene pass over the stored scene `jsonId` (its compiled form to the writer); jsonOk
+ * when it validates. */
+function compileJson(): void {
   const key = sceneKey(jsonId);
-  if (openScene(key) < 0) return false;
+  jsonOk = false;
+  if (openScene(key) < 0) return;
   resetErrors();
   openStored(key, keyLength, jsonOffset);
   canonical.begin(0, 0);
-  return readScene(ALLOW_ID) == SCENE_OK;
+  jsonOk = readScene(ALLOW_ID) == SCENE_OK;
 }
-
-function recompile(): void {
-  compileJson();
-}
-
-const slotUsed = changetype<Fixed<bool>>(memory.data(MAX_LAYERS + 1));
 
 /** Palette slot 0 gets the scene's palette when the scene changes the look (or the appearance's
  * again after a scene that did); each layer override palette used by an enabled layer with panels
@@ -144,95 +183,85 @@ const slotUsed = changetype<Fixed<bool>>(memory.data(MAX_LAYERS + 1));
  * layer's palette changes. */
 function sendPalettes(restore: bool): void {
   if (lookChanged || restore) sendPalette(c.resolvePalette(c.paletteName));
-  for (let k = 1; k <= c.slotCount; k++) slotUsed[k] = false;
-  for (let l = 0; l < nLayers; l++) if (!ldisabled[l] && !c.layerEmpty[l]) slotUsed[c.layerSlot[l]] = true;
-  for (let k = 1; k <= c.slotCount; k++) if (slotUsed[k]) sendPalette(c.resolvePalette(c.slotName[k]), <u8>k);
-}
-
-function copyLayerState(): void {
-  nLayers = c.layerCount;
-  for (let l = 0; l < nLayers; l++) {
-    const hasAfter = afterLayer[l] >= 0;
-    ldisabled[l] = disabled[l];
-    lafter[l] = hasAfter ? afterLayer[l] : -1;
-    lafterStep[l] = afterStep[l];
-    lfree[l] = !hasAfter && asyncMode[l] == ASYNC_FREE;
-    lrepeat[l] = !hasAfter && asyncMode[l] != ASYNC_NO;
-    lbarrier[l] = !disabled[l] && (hasAfter || asyncMode[l] == ASYNC_NO);
-    lslots[l] = false;
-    lstate[l] = S_DONE;
-  }
+  let used = 0; // a bit per slot
+  for (let l = 0; l < nLayers; l++)
+    if (!layer(l).disabled && !unchecked(c.layerEmpty[l])) used |= 1 << unchecked(c.layerSlot[l]);
+  for (let k = 1; k <= c.slotCount; k++) if ((used >> k) & 1) sendPalette(c.resolvePalette(c.slotName[k]), <u8>k);
 }
 
 /** Starts every layer (free layers only on the first cycle). */
 function startCycle(first: bool): void {
   for (let l = 0; l < nLayers; l++) {
-    if (!first && lfree[l]) continue;
-    if (lslots[l]) clearGroup(l);
-    lreached[l] = -1;
-    lfinished[l] = false;
-    lstate[l] = ldisabled[l] ? S_DONE : S_WAIT;
+    const L = layer(l);
+    if (!first && L.free) continue;
+    if (L.slots) {
+      sendAnimStart(unchecked(c.layerGroup[l]), 0);
+      L.slots = false;
+    }
+    L.reached = -1;
+    L.finished = false;
+    L.state = L.disabled ? S_DONE : S_WAIT;
   }
-  for (let l = 0; l < nLayers; l++) if (lstate[l] == S_WAIT && lafter[l] < 0) startLayer(l, sceneMs);
+  for (let l = 0; l < nLayers; l++) if (layer(l).state == S_WAIT && layer(l).after < 0) startLayer(l, sceneMs);
 }
 
-function clearGroup(l: i32): void {
-  sendAnimStart(c.layerGroup[l], 0);
-  lslots[l] = false;
-}
-
+/** Every animation on the panels stops and clears: no spawner launches, no layer holds slots. */
 function clearAll(): void {
   sendAnimStart(0, 0);
   spawnerStopAll();
-  flatSpawnGroup = 0;
-  for (let l = 0; l < 8; l++) {
-    lslots[l] = false;
-    lspawner[l] = false;
-  }
+  flatEnd = 0;
+  for (let l = 0; l < MAX_LAYERS; l++) layer(l).slots = false;
 }
 
 function startLayer(l: i32, t: f64): void {
-  stopSpawner(l);
-  lstate[l] = S_RUN;
-  lstep[l] = 0;
-  lstart[l] = t;
+  const L = layer(l);
+  spawnerStop(l);
+  L.state = S_RUN;
+  L.step = 0;
+  L.start = t;
   startStep(l, lastNow);
 }
 
-/** The step's traffic: panel-local and runner steps replace the layer's animations (a runner
- * with one pulse per panel, runner/compile.ts; a spawner by starting its drops, runner/spawn.ts);
- * gaps send nothing, so the panels keep what they show. */
+/** The step's traffic: panel-local and runner steps replace the layer's animations; gaps send
+ * nothing, so the panels keep what they show. */
 function startStep(l: i32, now: u32): void {
-  const s = l * MAX_STEPS + lstep[l];
-  const kind = c.stepKind[s];
-  if (kind == c.K_GAP || c.layerEmpty[l]) return;
-  const g = c.layerGroup[l];
-  if (lslots[l]) clearGroup(l);
-  const speed = app.speed;
-  const d = <f64>c.stepDuration[s];
-  const rec = c.records + <usize>(s * c.REC);
-  if (kind == c.K_RUNNER) {
-    if (runnerAt(s).kind >= R_RAIN) {
-      // a spawner's drops are not the layer's slots: they finish on their own (see spawn.ts)
-      spawnerStart(l, g, s, rec, now);
-      lspawner[l] = true;
-      return;
-    }
-    if (!runnerStart(s, l, g, <u8>l, rec, d / speed, speed)) return;
-  } else {
-    const scaled: u32 = d == 0 ? 0 : max<u32>(1, <u32>Math.round(d / speed));
-    sendRecord(rec, min<u32>(scaled, 65535), l, g, <u8>l);
+  const L = layer(l);
+  const s = l * MAX_STEPS + L.step;
+  const kind = unchecked(c.stepKind[s]);
+  if (kind == c.K_GAP || unchecked(c.layerEmpty[l])) return;
+  if (L.slots) {
+    sendAnimStart(unchecked(c.layerGroup[l]), 0);
+    L.slots = false;
   }
-  lslots[l] = true;
-  lslotStep[l] = s;
-  lspeed[l] = speed;
+  const speed = app.speed;
+  const rec = c.records + <usize>(s * c.REC);
+  if (startAnimation(l, unchecked(c.layerGroup[l]), s, kind, rec, unchecked(c.stepDuration[s]), speed, now) != HOLDS)
+    return;
+  L.slots = true;
+  L.slotStep = s;
+  L.speed = speed;
 }
 
-/** The spawner of layer l (if one runs) launches no new drops. */
-function stopSpawner(l: i32): void {
-  if (!lspawner[l]) return;
-  spawnerStop(l);
-  lspawner[l] = false;
+const NOTHING = 0;
+const HOLDS = 1; // animations on the panels, in the layer's slots
+const SPAWNS = 2; // a spawner launches drops: they finish on their own (see spawn.ts)
+
+/** A step of kind `kind` (record `rec`, compact step `s`, `duration` ms) on layer `l` (its target
+ * set, layer byte and spawner; FLAT for the flat animation) in group `g`: a panel-local record, a
+ * compiled runner's pulses (runner/compile.ts) or a spawner's drops (runner/spawn.ts). Durations
+ * are divided by `speed`. */
+function startAnimation(l: i32, g: u8, s: i32, kind: u8, rec: usize, duration: u32, speed: f64, now: u32): i32 {
+  const d = <f64>duration;
+  if (kind == c.K_RUNNER) {
+    if (runnerAt(s).kind >= R_RAIN) {
+      spawnerStart(l, g, s, rec, now, holding, l == FLAT);
+      return SPAWNS;
+    }
+    return runnerStart(s, l, g, <u8>l, rec, d / speed, speed) ? HOLDS : NOTHING;
+  }
+  const scaled: u32 = d == 0 ? 0 : max<u32>(1, <u32>Math.round(d / speed));
+  sendRecord(rec, min<u32>(scaled, 65535), l, g, <u8>l);
+  return HOLDS;
 }
 
 /** Prepares the record on the panels of target set `set` and starts group `g`: broadcast when it
@@ -259,104 +288,87 @@ function prepare(rec: usize, address: u8, duration: u32, g: u8, layer: u8): void
   send(address, T_ANIM_PREPARE);
 }
 
-// The flat spawner (POST /api/animations/play with RAIN, SPARKLE or MATRIX): its group, and when its
-// play window ends (wall clock; 0: until stopped).
-let flatSpawnGroup: u8 = 0;
-let flatSpawnEnd: u32 = 0;
-
 /** POST /api/animations/play, compiled by the handler (compile.compileFlat): the group's
- * animations are replaced by this one, over whatever plays (it is composited above scene layers).
- * A spawner launches its drops until its duration has passed (0: until a stop, a scene start or
- * power off) or the next flat animation (there is one flat target set); drops in flight finish. */
+ * animations are replaced by this one, over whatever plays (it is composited above scene layers),
+ * not scaled by the scene speed. A spawner launches its drops until its duration has passed (0:
+ * until a stop, a scene start or power off) or the next flat animation (there is one flat target
+ * set); drops in flight finish. */
 export function playFlat(now: u32): void {
   const g = c.flatGroup;
-  if (c.flatKind == c.K_GAP) return;
+  const kind = c.flatKind;
+  if (kind == c.K_GAP) return;
   sendAnimStart(g, 0);
-  if (flatSpawnGroup != 0) stopFlatSpawner(); // its target set (compile.FLAT_SET) is this one's now
-  if (c.flatKind == c.K_RUNNER) {
-    const s = FLAT_STEP;
-    // not scaled by the scene speed
-    if (runnerAt(s).kind >= R_RAIN) {
-      spawnerStart(FLAT_SPAWNER, g, s, c.flatRecord, now, true);
-      flatSpawnGroup = g;
-      flatSpawnEnd = c.flatDuration > 0 ? max<u32>(1, now + c.flatDuration) : 0;
-      return;
-    }
-    runnerStart(s, c.FLAT_SET, g, <u8>MAX_LAYERS, c.flatRecord, <f64>c.flatDuration, 1);
-    return;
-  }
-  sendRecord(c.flatRecord, c.flatDuration, c.FLAT_SET, g, <u8>MAX_LAYERS);
+  spawnerStop(FLAT); // its target set (compile.FLAT_SET) is this one's now
+  flatEnd = 0;
+  const d = c.flatDuration;
+  if (startAnimation(FLAT, g, FLAT_STEP, kind, c.flatRecord, d, 1, now) == SPAWNS)
+    flatEnd = d > 0 ? max<u32>(1, now + d) : 0;
 }
 
-function stopFlatSpawner(): void {
-  spawnerStop(FLAT_SPAWNER);
-  flatSpawnGroup = 0;
-}
-
-/** True when nothing plays: no scene, no flat spawner, no drop in flight (the loop's wake bit). */
+/** True when nothing plays: no scene, no spawner on, no drop in flight (the loop's wake bit). */
 export function playbackIdle(): bool {
-  return !active && flatSpawnGroup == 0 && spawnersIdle();
+  return !active && spawnersIdle();
 }
 
-/** Every tick, scene or not: the flat spawner's window, then the drops due. */
-function tickSpawners(now: u32): void {
-  if (flatSpawnGroup != 0 && flatSpawnEnd != 0 && <i32>(now - flatSpawnEnd) >= 0) stopFlatSpawner();
-  spawnerTick(now);
+function satisfied(L: Layer): bool {
+  const t = layer(L.after);
+  return t.disabled || t.finished || (L.afterStep >= 0 && t.reached >= L.afterStep);
 }
 
-function satisfied(l: i32): bool {
-  const t = lafter[l];
-  if (ldisabled[t] || lfinished[t]) return true;
-  return lafterStep[l] >= 0 && lreached[t] >= lafterStep[l];
-}
-
-/** Advances the scene clock to `now` and plays what is due. */
+/** Advances the scene clock to `now` and plays what is due; then, scene or not, the flat spawner's
+ * window and the drops due. */
 export function playbackTick(now: u32): void {
-  if (!active) return tickSpawners(now);
-  sceneMs += <f64>(now - lastNow) * app.speed;
-  lastNow = now;
-  for (let pass = 0; pass < 4; pass++) {
-    let progressed = false;
-    for (let l = 0; l < nLayers; l++) {
-      if (lstate[l] == S_WAIT && lafter[l] >= 0 && satisfied(l)) {
-        startLayer(l, sceneMs);
-        progressed = true;
-      }
-      while (lstate[l] == S_RUN) {
-        const s = l * MAX_STEPS + lstep[l];
-        const d = <f64>c.stepDuration[s];
-        if (d == 0 || sceneMs < lstart[l] + d) break;
-        const end = lstart[l] + d;
-        lreached[l] = lstep[l];
-        progressed = true;
-        stopSpawner(l);
-        if (lstep[l] + 1 < stepCount[l]) {
-          lstep[l]++;
-          lstart[l] = end;
-          startStep(l, now);
-        } else {
-          lfinished[l] = true;
-          if (lrepeat[l]) startLayer(l, end);
-          else lstate[l] = S_DONE;
-          break;
+  if (active) {
+    sceneMs += <f64>(now - lastNow) * app.speed;
+    lastNow = now;
+    for (let pass = 0; pass < 4; pass++) {
+      let progressed = false;
+      for (let l = 0; l < nLayers; l++) {
+        const L = layer(l);
+        if (L.state == S_WAIT && L.after >= 0 && satisfied(L)) {
+          startLayer(l, sceneMs);
+          progressed = true;
+        }
+        while (L.state == S_RUN) {
+          const d = <f64>unchecked(c.stepDuration[l * MAX_STEPS + L.step]);
+          const end = L.start + d;
+          if (d == 0 || sceneMs < end) break;
+          L.reached = L.step;
+          progressed = true;
+          spawnerStop(l);
+          if (L.step + 1 < L.steps) {
+            L.step++;
+            L.start = end;
+            startStep(l, now);
+          } else {
+            L.finished = true;
+            if (L.repeat) startLayer(l, end);
+            else L.state = S_DONE;
+            break;
+          }
         }
       }
+      if (!progressed) break;
     }
-    if (!progressed) break;
   }
-  tickSpawners(now);
-  if (ended) return;
+  if (flatEnd != 0 && <i32>(now - flatEnd) >= 0) {
+    spawnerStop(FLAT);
+    flatEnd = 0;
+  }
+  spawnerTick(now);
+  if (!active || ended) return;
   let barriers = 0;
+  let open = false;
   for (let l = 0; l < nLayers; l++) {
-    if (!lbarrier[l]) continue;
+    const L = layer(l);
+    if (L.repeat && !L.disabled) open = true;
+    if (!L.barrier) continue;
     barriers++;
-    if (lstate[l] != S_DONE) return;
+    if (L.state != S_DONE) return;
   }
   if (barriers == 0) return;
   if (c.sceneLoop) return startCycle(false);
   ended = true;
-  let open = false;
-  for (let l = 0; l < nLayers; l++) if (lrepeat[l] && !ldisabled[l]) open = true;
   if (!open) {
     active = false;
     app.playing = false;
@@ -381,8 +393,7 @@ export function stopPlayback(): void {
 export function haltPlayback(): void {
   active = false;
   spawnerStopAll();
-  flatSpawnGroup = 0;
-  for (let l = 0; l < 8; l++) lspawner[l] = false;
+  flatEnd = 0;
   if (app.playing) {
     app.playing = false;
     changed();
@@ -402,11 +413,12 @@ export function setSpeed(speed: f64, now: u32): void {
   changed();
   if (!active) return;
   for (let l = 0; l < nLayers; l++) {
-    if (!lslots[l]) continue;
+    const L = layer(l);
+    if (!L.slots) continue;
     const p = body();
-    const rec = c.records + <usize>(lslotStep[l] * c.REC);
-    store<u8>(p, c.layerGroup[l]);
-    store<u16>(p + 1, <u16>min<f64>(65535, Math.round((speed / lspeed[l]) * 1000)));
+    const rec = c.records + <usize>(L.slotStep * c.REC);
+    store<u8>(p, unchecked(c.layerGroup[l]));
+    store<u16>(p + 1, <u16>min<f64>(65535, Math.round((speed / L.speed) * 1000)));
     store<u8>(p + 3, load<u8>(rec + 10));
     store<u8>(p + 4, load<u8>(rec + 11));
     send(ADDR_BROADCAST, T_ANIM_PARAMS);
@@ -419,12 +431,18 @@ export function groupOfName(name: string): i32 {
   return c.groupOfName(name);
 }
 
+// The stored value: "1" (a stored scene) or "0" (the one-shot), then the id (ASCII, at most 32).
+const lastPlayed = memory.data(33);
+const LAST_PLAYED_KEY_BYTES = names("playback"); // LAST_PLAYED_KEY as a name list: its length, its bytes
+
 function persistLastPlayed(): void {
-  const bytes = new Array<u8>();
-  bytes.push(app.lastPlayedSceneIsStored ? 0x31 : 0x30);
   const id = app.lastPlayedSceneId;
-  for (let i = 0; i < id.length; i++) bytes.push(<u8>id.charCodeAt(i));
-  storeWrite(LAST_PLAYED_KEY, bytes);
+  const n = min(id.length, 32);
+  store<u8>(lastPlayed, app.lastPlayedSceneIsStored ? 0x31 : 0x30);
+  for (let i = 0; i < n; i++) store<u8>(lastPlayed + 1 + i, <u8>load<u16>(changetype<usize>(id) + ((<usize>i) << 1)));
+  const key = LAST_PLAYED_KEY_BYTES;
+  const rc = host_store_write(key + 1, load<u8>(key), lastPlayed, n + 1);
+  if (rc < 0) log(LOG_ERROR, "store: writing " + LAST_PLAYED_KEY + " failed (" + rc.toString() + ")");
 }
 
 /** Boot: the last played scene (for POST /api/scenes/play after a reboot). */

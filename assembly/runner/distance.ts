@@ -4,7 +4,7 @@
 // See docs/runners.md.
 import { tree, MAX_PANELS } from "../topology/tree";
 import { root, count, children } from "../topology/rooted";
-import { SCRATCH, START_HOPS, START_QUEUE } from "../rt/scratch";
+import { SCRATCH, START_HOPS, START_LEAVES, START_QUEUE } from "../rt/scratch";
 
 export const SRC_ROOT: i32 = 0;
 export const SRC_LEAVES: i32 = 1;
@@ -22,27 +22,31 @@ export function sourcePanel(kind: i32, panel: i32): i32 {
   return kind == SRC_PANEL && tree.exists(panel) ? panel : root;
 }
 
-/** True when panel i is a leaf seen from the effective root. */
-export function isLeaf(i: i32): bool {
-  return children[i] == 0 && !(i == root && count > 1);
+/** The leaves seen from the effective root (no children; a single panel is its own leaf), in index
+ * order, after findLeaves: load<u8>(leaves + k). */
+export const leaves = SCRATCH + START_LEAVES;
+
+/** Lists the leaves into `leaves`; returns how many. */
+export function findLeaves(): i32 {
+  const ch = changetype<usize>(children);
+  const solo = count > 1 ? root : 0; // the root of more than one panel is no leaf
+  let n = 0;
+  for (let i = 1; i <= count; i++) if (load<u8>(ch + i) == 0 && i != solo) store<u8>(leaves + n++, <u8>i);
+  return n;
 }
 
 /**
  * Fills `hops` for a source: `SRC_ROOT` distance from the effective root, `SRC_LEAVES` from the
- * nearest leaf, `SRC_PANEL` from `panel` (unknown: the root), `SRC_ALL` every panel 0. (`reverse`
- * flips the sweep's intervals instead, runner/compile.ts.)
+ * nearest leaf (the `leafCount` of findLeaves), `SRC_PANEL` from `panel` (unknown: the root),
+ * `SRC_ALL` every panel 0. (`reverse` flips the sweep's intervals instead, runner/compile.ts.)
  */
-export function computeHops(kind: i32, panel: i32): void {
-  if (count == 0) return;
+export function computeHops(kind: i32, panel: i32, leafCount: i32): void {
   let head = 0;
   let tail = 0;
   memory.fill(hops + 1, kind == SRC_ALL ? 0 : UNSEEN, count);
   if (kind == SRC_LEAVES) {
-    for (let i = 1; i <= count; i++) {
-      if (!isLeaf(i)) continue;
-      store<u8>(hops + i, 0);
-      store<u8>(queue + tail++, <u8>i);
-    }
+    memory.copy(queue, leaves, (tail = leafCount));
+    for (let k = 0; k < tail; k++) store<u8>(hops + load<u8>(queue + k), 0);
   }
   if (kind == SRC_ROOT || kind == SRC_PANEL) {
     const s = sourcePanel(kind, panel);

@@ -65,28 +65,32 @@ export function runnerAt(s: i32): RunnerStep {
   return changetype<RunnerStep>(STEPS + <usize>s * STEP_SIZE);
 }
 
-/** The `source` names, at their SRC_* values (SRC_PANEL is `panel:N`), then the legacy form. */
-const SOURCES: StaticArray<string> = ["root", "leaves", "", "all", "geometric"];
+/** runner/fields.ts sources as scene/step.ts gives them: SRC_* values (SRC_PANEL is `panel:N`),
+ * then the legacy form `source: "geometric"`. */
+const SOURCE_GEOMETRIC = 4;
 /** Default width in rings: WAVE 3, RIPPLE 2, CHASE 1 (a single ring), WHEEL 0, BOUNCE 3, spawners 0. */
-const WIDTH_DEFAULT: StaticArray<u8> = [3, 2, 1, 0, 3, 0, 0, 0];
+const WIDTH_DEFAULT = memory.data<u8>([3, 2, 1, 0, 3, 0, 0, 0]);
 /** Identity value of each animates target (color: unused); 8 entries, read masked to 3 bits, as a
  * record from a file may hold any value. */
-const IDENTITY: StaticArray<u8> = [0, 255, 255, 0, 0, 0, 0, 0];
+const IDENTITY = memory.data<u8>([0, 255, 255, 0, 0, 0, 0, 0]);
+/** The fields taken as given or defaulted: offset in RunnerStep, scene/step.ts key, default; in
+ * offset order, each stored as a u16 whose high byte the next field's store covers (speed, last,
+ * is a u16). Booleans are given as 0 or 1. */
+// prettier-ignore
+const PLAIN = memory.data<u8>([
+  4, <u8>K_REVERSE, 0, 5, <u8>K_REPEAT, 0, 6, <u8>K_ANGLE, 0, 9, <u8>K_COUNT, 1, 10, <u8>K_REPEAT_COUNT, 1,
+  11, <u8>K_LINES, 1, 12, <u8>K_THICKNESS, 0, 15, <u8>K_WAVES, 1, 16, <u8>K_SPEED, 0,
+]);
 
 /** Field k's value (validated, so within its range), or `fallback` when absent. */
 function num(k: i32, fallback: i32): i32 {
-  const v = slot[k];
+  const v = unchecked(slot[k]);
   return v >= 0 ? v : fallback;
-}
-
-/** Whether field k is true. */
-export function yes(k: i32): bool {
-  return slot[k] == 1;
 }
 
 /** The identity value of animates index `a` (0 colour). */
 export function identityOf(a: i32): u8 {
-  return IDENTITY[a & 7];
+  return load<u8>(IDENTITY + (a & 7));
 }
 
 /**
@@ -96,108 +100,88 @@ export function identityOf(a: i32): u8 {
  * modifier sweeps).
  */
 export function parseRunner(s: i32, rec: usize): void {
-  const k = <u8>max(slot[K_RUNNER], 0);
+  const k = <u8>max(unchecked(slot[K_RUNNER]), 0);
   const r = runnerAt(s);
+  const at = changetype<usize>(r);
+  for (let i: usize = 0; i < 27; i += 3)
+    store<u16>(at + load<u8>(PLAIN + i), <u16>num(load<u8>(PLAIN + i, 1), load<u8>(PLAIN + i, 2)));
   r.kind = k;
   // source (and the legacy forms originPanel: N and source: "geometric"; `panel:N` gives its N
   // under originPanel); validated
-  let src = slot[K_SOURCE];
+  let src = unchecked(slot[K_SOURCE]);
   const panel = num(K_ORIGIN_PANEL, 0);
-  const geometric = src == SOURCES.length - 1;
+  const geometric = src == SOURCE_GEOMETRIC;
   if (panel > 0) src = SRC_PANEL;
   else if (src < 0 || geometric || src == SRC_PANEL) src = SRC_ROOT;
   r.source = <u8>src;
   r.panel = <u8>min(panel, 255);
-  const dir = slot[K_DIRECTIONALITY];
+  const dir = unchecked(slot[K_DIRECTIONALITY]);
   // MATRIX is geometric unless told otherwise (scene format, "Spawner details")
   r.geometric = geometric || (dir >= 0 ? dir == 1 : k == R_RAIN + 2);
-  r.reverse = yes(K_REVERSE);
-  r.repeat = yes(K_REPEAT);
-  r.angle = <u16>num(K_ANGLE, 0);
   // width: the runner's own key, else width, else params[0], else the default
-  const key = k == R_WAVE ? K_WAVE_WIDTH : k == R_RIPPLE ? K_RIPPLE_WIDTH : K_WIDTH;
-  let w = num(key, -1);
+  let w = num(k == R_WAVE ? K_WAVE_WIDTH : k == R_RIPPLE ? K_RIPPLE_WIDTH : K_WIDTH, -1);
   if (w < 0) w = num(K_WIDTH, -1);
-  if (w < 0) {
-    if (slot[K_PARAMS] > 0) w = load<u8>(rec + 10); // compileStep put params[0] there
-  }
-  r.width = <u8>(w < 0 ? WIDTH_DEFAULT[k] : w);
-  r.count = <u8>num(K_COUNT, 1);
-  r.repeatCount = <u8>num(K_REPEAT_COUNT, 1);
-  r.lines = <u8>num(K_LINES, 1);
-  r.thickness = <u16>num(K_THICKNESS, 0);
-  r.waves = <u8>num(K_WAVES, 1);
-  r.speed = <u16>num(K_SPEED, 0);
-  const a = max(slot[K_ANIMATES], 0);
-  r.amount = <u8>num(K_AMOUNT, a == 3 ? 128 : 255 - IDENTITY[a]);
+  if (w < 0 && unchecked(slot[K_PARAMS]) > 0) w = load<u8>(rec + 10); // compileStep put params[0] there
+  r.width = w < 0 ? load<u8>(WIDTH_DEFAULT + k) : <u8>w;
+  const a = max(unchecked(slot[K_ANIMATES]), 0);
+  r.amount = <u8>num(K_AMOUNT, a == 3 ? 128 : 255 - identityOf(a));
   recordTail(s, rec);
 }
+
+/** The pulse shape of each kind, rise and fall: WAVE and BOUNCE a triangle, RIPPLE a sharp front
+ * fading over its width, CHASE and WHEEL hard-edged (the spawners set their own). */
+const SHAPE = memory.data<u8>([128, 128, 0, 255, 0, 0, 0, 0, 128, 128, 0, 0, 0, 0, 0, 0]);
 
 /** Bytes 10-13 of runner step `s`'s record (its animates target in byte 1) from its fields: the
  * compiled form leaves them out. */
 export function recordTail(s: i32, rec: usize): void {
-  const k = runnerAt(s).kind;
-  // the pulse shape: WAVE and BOUNCE a triangle, RIPPLE a sharp front fading over its width,
-  // CHASE and WHEEL hard-edged
-  const rise: u8 = k == R_WAVE || k == R_BOUNCE ? 128 : 0;
-  const fall: u8 = k == R_WAVE || k == R_BOUNCE ? 128 : k == R_RIPPLE ? 255 : 0;
-  store<u8>(rec + 10, rise);
-  store<u8>(rec + 11, fall);
+  const r = runnerAt(s);
+  store<u16>(rec + 10, load<u16>(SHAPE + ((<usize>r.kind) << 1)));
   store<u8>(rec + 12, identityOf(load<u8>(rec, 1)));
-  store<u8>(rec + 13, runnerAt(s).amount);
+  store<u8>(rec + 13, r.amount);
 }
 
 // The compiled scene form stores a runner step's fields packed to their bit widths (12 bytes), in
-// the order of `fields`. A value read from a file is whatever its bits hold: none traps (angles
-// wrap, divisions are floating point). A new field array goes into `fields` too.
-let writing = false;
-let bits: u32 = 0; // pending bits, `count` of them
-let count: u32 = 0;
+// the order of FIELD_AT. A value read from a file is whatever its bits hold: none traps (angles
+// wrap, divisions are floating point). A new field array goes into FIELD_AT too.
 
-/** One field at `p` (a u16 when `wide`) of `width` bits: put, or read and stored. */
-function field(p: usize, width: u32, wide: bool = false): void {
-  if (writing) {
-    bits |= (wide ? <u32>load<u16>(p) : <u32>load<u8>(p)) << count;
-    for (count += width; count >= 8; count -= 8) {
-      put(bits);
-      bits >>= 8;
-    }
-    return;
-  }
-  for (; count < width; count += 8) bits |= next() << count;
-  const v = bits & ((1 << width) - 1);
-  bits >>= width;
-  count -= width;
-  if (wide) store<u16>(p, <u16>v);
-  else store<u8>(p, <u8>v);
-}
-
-// Each field of RunnerStep in the compiled form: its offset, its width in bits (+ WIDE: a u16).
-const WIDE: u8 = 0x80;
+// Each field of RunnerStep in the compiled form: its offset and its width in bits, in offset order
+// (a field is written from, and read into, a u16 whose high byte the next field's covers: speed,
+// the last, is a u16).
 // prettier-ignore
-const FIELD_AT = memory.data<u8>([
-  0, 3, 1, 2, 2, 8, 3, 1, 4, 1, 5, 1, 6, 9 | WIDE, 8, 8, 9, 5, 10, 8, 11, 3, 12, 9 | WIDE, 14, 8, 15, 8, 16, 16 | WIDE,
-]);
+const FIELD_AT = memory.data<u8>([0, 3, 1, 2, 2, 8, 3, 1, 4, 1, 5, 1, 6, 9, 8, 8, 9, 5, 10, 8, 11, 3, 12, 9, 14, 8, 15, 8, 16, 16]);
 
-function fields(s: i32): void {
+/** Step `s`'s fields put into the compiled form being written, or read from the one being read. */
+function fields(s: i32, writing: bool): void {
   const at = changetype<usize>(runnerAt(s));
-  bits = 0;
-  count = 0;
-  for (let i = 0; i < 30; i += 2) {
-    const w = load<u8>(FIELD_AT + i, 1);
-    field(at + load<u8>(FIELD_AT + i), w & ~WIDE, (w & WIDE) != 0);
+  let bits: u32 = 0; // pending bits, `count` of them
+  let count: u32 = 0;
+  for (let i: usize = 0; i < 30; i += 2) {
+    const p = at + load<u8>(FIELD_AT + i);
+    const width = <u32>load<u8>(FIELD_AT + i, 1);
+    const mask = ((<u32>1) << width) - 1;
+    if (writing) {
+      bits |= ((<u32>load<u16>(p)) & mask) << count;
+      for (count += width; count >= 8; count -= 8) {
+        put(bits);
+        bits >>= 8;
+      }
+    } else {
+      for (; count < width; count += 8) bits |= next() << count;
+      store<u16>(p, <u16>(bits & mask));
+      bits >>= width;
+      count -= width;
+    }
   }
   if (writing && count > 0) put(bits);
 }
 
 /** Appends step `s`'s fields to the compiled form being written (playback/bytes.ts). */
 export function putRunner(s: i32): void {
-  writing = true;
-  fields(s);
+  fields(s, true);
 }
 
 /** Reads step `s`'s fields from the compiled form being read. */
 export function nextRunner(s: i32): void {
-  writing = false;
-  fields(s);
+  fields(s, false);
 }

@@ -10,10 +10,11 @@
 //   Drops use the layer's own group `g` and layer byte `l`, and are started by `start(g, 1)`: a
 //   layer's group never holds prepared-but-unstarted slots between ticks, so that start touches only
 //   the drops (running slots are not restarted). Do not mark the layer as holding slots for the
-//   spawner step (lslots): in-flight drops finish on their own when the window ends, so the next
-//   step must not clear them.
+//   spawner step (Layer.slots): in-flight drops finish on their own when the window ends, so the
+//   next step must not clear them.
 // - spawnerStop(l) when that step ends (its duration elapsed, 0 = never) or the layer restarts:
-//   no new drops; drops in flight finish on their own.
+//   no new drops; drops in flight finish on their own. Stopping a spawner that is not on does
+//   nothing.
 // - spawnerStopAll() whenever the panels' animations are all cleared (scene start/stop, power off,
 //   start(0, 0)): every spawner stops and the slot accounting forgets the drops.
 // - spawnerTick(now) from playbackTick, every core tick (wall clock ms, host_clock_ms()).
@@ -21,37 +22,53 @@
 //   layer byte 8), started with `flat` (times not scaled by the scene speed).
 // Everything else (rate, paths, pulses, the 18-slot budget) is internal. The tables are static;
 // nothing allocates but spawnerStart resolving a palette colour (geometric MATRIX, see resolveRef).
-import { recordAt, include, sendPrepares } from "../bus/pulse-table";
+import { recordAt, include, sendPulses } from "../bus/pulse-table";
 import { sendAnimStart } from "../bus/commands";
 import { MAX_PANELS } from "../topology/tree";
-import { count, depth, rparent } from "../topology/rooted";
-import { setHas } from "../topology/targeting";
+import { count, depth, rparent, children } from "../topology/rooted";
+import { sets, SET_WORDS } from "../topology/targeting";
 import { app } from "../state/app";
 import * as c from "../playback/compile";
 import { samplePaletteArray } from "../palette/sample";
 import { layoutValid, updateLayout } from "./layout";
-import { MAX_STEPS, stepCount } from "../scene/state";
-import * as f from "./fields";
+import { MAX_LAYERS } from "../scene/state";
+import { runnerAt, identityOf, R_RAIN } from "./fields";
 import { sin2, cos2 } from "./trig";
 import { rngSeed, rngBelow } from "./random";
-import { SP_RAIN, SP_SPARKLE, SP_MATRIX } from "./spawn-kinds";
 import { setBudget, slotFree, slotTake, slotsReset, slotsSweep, slotsClean, PANEL_SLOTS } from "./spawn-slots";
-import * as path from "./spawn-paths";
+import {
+  walk,
+  linePath,
+  isTop,
+  along,
+  across,
+  pathPanels,
+  pathPositions,
+  pathLevels,
+  FULL,
+  WALK_STAY,
+  WALK_ROOTWARD,
+  WALK_DOWNHILL,
+} from "./spawn-paths";
 import { wakeUp, WAKE_PLAYBACK } from "../core/wake";
-export { SP_RAIN, SP_SPARKLE, SP_MATRIX } from "./spawn-kinds";
 
+// The kinds, in the order of the runner names RAIN, SPARKLE, MATRIX (runner/fields.ts R_RAIN + kind).
+const SP_RAIN = 0;
+const SP_SPARKLE = 1;
+const SP_MATRIX = 2;
 /** SPARKLE: a flash holds FLASH_MS, then fades over width x FADE_UNIT_MS (scene ms). */
-export const FLASH_MS: f64 = 100;
-export const FADE_UNIT_MS: f64 = 10;
+const FLASH_MS: f64 = 100;
+const FADE_UNIT_MS: f64 = 10;
 /** A late tick launches the drops due in the last CATCH_UP_MS of scene time; older ones (a stalled
  * loop) are skipped rather than sent in a burst. */
 const CATCH_UP_MS: f64 = 100;
 const K_RUNNER_REAP: u8 = 9 | 0x40; // runner pulse, reap on done
-const FULL: u16 = 256;
 const N = 9; // one a scene layer (0-7), and the flat animation's
 /** The spawner of POST /api/animations/play: target set 8 (compile.FLAT_SET), layer byte 8. */
 export const FLAT_SPAWNER = 8;
 const WORDS = (MAX_PANELS + 32) >> 5;
+/** How a drop goes (spawn-paths.ts): along a walk, or a straight line (geometric MATRIX). */
+const LINE = 3;
 
 /** One spawner (one a layer): the step's fields and the launch state. Unmanaged, in static
  * memory (zeroed): no allocation, no collector work. */
@@ -60,8 +77,8 @@ class Spawner {
   on: bool;
   flat: bool; // times not scaled by the scene speed (a flat animation)
   pending: bool; // prepared drops waiting for this tick's start
-  geo: bool;
   reverse: bool;
+  how: i32; // WALK_* or LINE
   kind: i32;
   group: u8;
   anim: u8; // animates | blend << 4
@@ -94,10 +111,14 @@ function spawnerAt(s: i32): Spawner {
 
 // Where drops start (leaves, tops or panels): a bitset of panel indices per spawner.
 const cand = memory.data(N * WORDS * 4);
-const reserve = memory.data(N); // per layer: slots its own steps may hold (layerSlots)
 
-function bit(s: i32, p: i32): usize {
-  return cand + ((s * WORDS + (p >> 5)) << 2);
+/** Panel p is in the bitset whose words start at `words` (a candidate set, or a target set). */
+function has(words: usize, p: i32): bool {
+  return ((load<u32>(words + (((<usize>p) >> 5) << 2)) >>> (p & 31)) & 1) != 0;
+}
+
+function targets(s: i32): usize {
+  return changetype<usize>(sets) + ((<usize>s * SET_WORDS) << 2);
 }
 
 /** A colour reference resolved as the panels would now: RGB, a position of the palette in the
@@ -121,133 +142,98 @@ function scaledRef(rgb: u32, level: u32): u32 {
   return (r << 8) | (g << 16) | (b << 24);
 }
 
-/** Slots a layer's own steps may hold on each of its panels, the most over its steps: a
- * panel-local step 1 (a gap keeps the step before), a compiled runner 1 (one pulse whatever its
- * `count`), a spawner none. */
-function layerSlots(l: i32): i32 {
-  for (let i = 0; i < stepCount[l]; i++) {
-    const st = l * MAX_STEPS + i;
-    const k = c.stepKind[st];
-    if (k == c.K_LOCAL || (k == c.K_RUNNER && f.runnerAt(st).kind < f.R_RAIN)) return 1;
-  }
-  return 0;
-}
-
-/** Per panel the slots drops may use: 18, minus what the scene's layers targeting the panel may
- * hold, minus one for a notification (POST /api/animations/play). */
-function computeBudget(): void {
-  for (let l = 0; l < c.layerCount; l++) store<u8>(reserve + l, c.layerEmpty[l] ? 0 : layerSlots(l));
+/** Per panel the slots drops may use: 18, minus one for each layer in `holding` (a bit per layer
+ * of the scene whose own steps may hold a slot, player.ts) that targets the panel, minus one for a
+ * notification (POST /api/animations/play). */
+function computeBudget(holding: u32): void {
   for (let p = 1; p <= count; p++) {
     let reserved = 1;
-    for (let l = 0; l < c.layerCount; l++) if (setHas(l, p)) reserved += <i32>load<u8>(reserve + l);
+    for (let l = 0; l < MAX_LAYERS; l++) reserved += <i32>(((holding >> l) & 1) != 0 && has(targets(l), p));
     setBudget(p, max(0, PANEL_SLOTS - reserved));
   }
 }
 
-/** True when the root-to-leaf path of `leaf` crosses a panel of target set `set`. */
-function reachesTarget(leaf: i32, set: i32): bool {
-  for (let p = leaf; p != 0; p = rparent[p]) if (setHas(set, p)) return true;
-  return false;
-}
-
-/** Where drops of spawner `s` start, and the height (topology) or extent (geometric MATRIX). */
-function computeCandidates(s: i32, sp: Spawner): void {
+/**
+ * Starts (or restarts) the spawner of layer `layer` (0-7) for runner step `step` (its fields in
+ * runner/fields.ts: kind - R_RAIN is SP_RAIN, SP_SPARKLE or SP_MATRIX; amount the modifier peak
+ * (animates other than color), waves the drops a second, speed the fall time (0: 1000), width the
+ * tail in rings (SPARKLE: the fade length), geometric (MATRIX's default is geometric), angle the
+ * direction drops travel in the layout plane, counterclockwise from +x, reverse). Drops go to the
+ * panels of target set `layer` (topology/targeting), in group `groupId`, layer byte `layer`. `rec` is
+ * the step's compact record (playback/compile.ts REC: byte 1 animates | blend << 4, bytes 2-5
+ * colorFrom, 6-9 colorTo). Times are scene times (the scene speed divides them, as for every step),
+ * except with `flat`. `now` is the wall clock; `holding` the scene's layers that may hold a slot on
+ * their panels (computeBudget).
+ */
+export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now: u32, holding: u32, flat: bool): void {
+  const r = runnerAt(step);
+  const kind = <i32>r.kind - R_RAIN;
+  if (layer < 0 || layer >= N || kind < SP_RAIN || kind > SP_MATRIX) return;
+  const sp = spawnerAt(layer);
+  sp.kind = kind;
+  sp.flat = flat;
+  sp.group = groupId;
+  const anim = load<u8>(rec, 1);
+  sp.anim = anim;
+  sp.refs = load<u64>(rec + 2);
+  const a = <i32>(anim & 15);
+  sp.fromV = a == 0 ? 0 : identityOf(a);
+  sp.toV = a == 0 ? 255 : r.amount;
+  sp.waves = <f64>min<i32>(255, max<i32>(1, r.waves));
+  sp.fall = r.speed > 0 ? <f64>r.speed : 1000;
+  sp.width = r.width;
+  const sparkle = kind == SP_SPARKLE;
+  sp.reverse = r.reverse && !sparkle;
+  // geometric needs an embeddable layout; without one it falls back to topology (spec)
+  if (!sparkle && r.geometric) updateLayout();
+  const geo = !sparkle && r.geometric && layoutValid();
+  const how = sparkle ? WALK_STAY : !geo ? WALK_ROOTWARD : kind == SP_MATRIX ? LINE : WALK_DOWNHILL;
+  sp.how = how;
+  const k2 = ((<i32>r.angle) >> 1) + (sp.reverse ? 90 : 0); // 2-degree steps, + 180° reversed
+  const dx = cos2(k2);
+  const dy = sin2(k2);
+  sp.dirX = dx;
+  sp.dirY = dy;
+  // where drops start (a walk's candidates: the targets, the tops, or the leaves whose root path
+  // crosses a target), and the height (topology) or the targets' extent (a line)
+  const set = targets(layer);
+  const words = cand + <usize>(layer * WORDS * 4);
+  memory.fill(words, 0, WORDS * 4);
   let n = 0;
-  const k = sp.kind;
-  if (k == SP_MATRIX && sp.geo) {
-    let lo = Infinity;
-    let hi = -Infinity;
-    let vl = Infinity;
-    let vh = -Infinity;
-    for (let p = 1; p <= count; p++) {
-      if (!setHas(s, p)) continue;
-      const u = path.along(p, sp.dirX, sp.dirY);
-      const v = path.across(p, sp.dirX, sp.dirY);
+  let deepest = 0;
+  let lo = Infinity;
+  let hi = -Infinity;
+  let vl = Infinity;
+  let vh = -Infinity;
+  for (let p = 1; p <= count; p++) {
+    deepest = max(deepest, <i32>depth[p]);
+    let ok = has(set, p);
+    if (how == WALK_DOWNHILL) ok = isTop(p, dx, dy);
+    else if (how == WALK_ROOTWARD) {
+      ok = false;
+      if (children[p] == 0) for (let q = p; q != 0 && !ok; q = rparent[q]) ok = has(set, q);
+    } else if (how == LINE && ok) {
+      const u = along(p, dx, dy);
+      const v = across(p, dx, dy);
       lo = min(lo, u);
       hi = max(hi, u);
       vl = min(vl, v);
       vh = max(vh, v);
-      n++;
     }
+    const w = words + (((<usize>p) >> 5) << 2);
+    store<u32>(w, load<u32>(w) | ((<u32>ok) << (p & 31)));
+    n += <i32>ok;
+  }
+  sp.extent = how == LINE ? hi - lo + 1 : <f64>(deepest + 1);
+  if (how == LINE) {
     sp.uMin = lo;
-    sp.extent = hi - lo + 1;
     sp.vMin = vl;
     sp.vMax = vh;
-    sp.candN = n;
-    return;
-  }
-  let deepest = 0;
-  for (let p = 1; p <= count; p++) {
-    deepest = max(deepest, <i32>depth[p]);
-    let ok: bool;
-    if (k == SP_SPARKLE) ok = setHas(s, p);
-    else if (sp.geo) ok = path.isTop(p, sp.dirX, sp.dirY);
-    else ok = path.isLeafPanel(p) && reachesTarget(p, s);
-    const w = bit(s, p);
-    const m: u32 = 1 << (p & 31);
-    store<u32>(w, ok ? load<u32>(w) | m : load<u32>(w) & ~m);
-    if (ok) n++;
-  }
-  sp.candN = n;
-  sp.extent = <f64>(deepest + 1);
-}
-
-/** The `r`-th (0-based) start candidate of spawner `s`, in index order. */
-function candidate(s: i32, r: i32): i32 {
-  for (let p = 1; p <= count; p++) {
-    if ((load<u32>(bit(s, p)) & (1 << (p & 31))) == 0) continue;
-    if (r-- == 0) return p;
-  }
-  return 0;
-}
-
-/**
- * Starts (or restarts) the spawner of layer `layer` (0-7) for runner step `step` (its fields in
- * runner/fields.ts: rKind - R_RAIN is SP_RAIN, SP_SPARKLE or SP_MATRIX; rAmount the modifier peak
- * (animates other than color), rWaves the drops a second, rSpeed the fall time (0: 1000), rWidth the
- * tail in rings (SPARKLE: the fade length), rGeometric (MATRIX's default is geometric), rAngle the
- * direction drops travel in the layout plane, counterclockwise from +x, rReverse). Drops go to the
- * panels of target set `layer` (topology/targeting), in group `groupId`, layer byte `layer`. `rec` is
- * the step's compact record (playback/compile.ts REC: byte 1 animates | blend << 4, bytes 2-5
- * colorFrom, 6-9 colorTo). Times are scene times (the scene speed divides them, as for every step),
- * except with `flat`. `now` is the wall clock.
- */
-export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now: u32, flat: bool = false): void {
-  const r = f.runnerAt(step);
-  const spawner = <i32>r.kind - f.R_RAIN;
-  const amount = <i32>r.amount;
-  const perSecond = <i32>r.waves;
-  const speedMs = <i32>r.speed;
-  const tail = <i32>r.width;
-  const geometric = r.geometric;
-  const angle = <i32>r.angle;
-  const rev = r.reverse;
-  if (layer < 0 || layer >= N || spawner < SP_RAIN || spawner > SP_MATRIX) return;
-  const sp = spawnerAt(layer);
-  sp.kind = spawner;
-  sp.flat = flat;
-  sp.group = groupId;
-  sp.anim = load<u8>(rec, 1);
-  sp.refs = load<u64>(rec + 2);
-  const a = <i32>(sp.anim & 15);
-  sp.fromV = a == 0 ? 0 : f.identityOf(a);
-  sp.toV = <u8>(a == 0 ? 255 : amount);
-  sp.waves = <f64>min(255, max(1, perSecond));
-  sp.fall = speedMs > 0 ? <f64>speedMs : 1000;
-  sp.width = max(0, tail);
-  sp.reverse = rev && spawner != SP_SPARKLE;
-  // geometric needs an embeddable layout; without one it falls back to topology (spec)
-  if (spawner != SP_SPARKLE && geometric) updateLayout();
-  sp.geo = spawner != SP_SPARKLE && geometric && layoutValid();
-  const k2 = (angle >> 1) + (sp.reverse ? 90 : 0); // 2-degree steps, + 180° reversed
-  sp.dirX = cos2(k2);
-  sp.dirY = sin2(k2);
-  computeCandidates(layer, sp);
-  computeBudget();
-  if (spawner == SP_MATRIX && sp.geo) {
     sp.tailRgb = resolveRef(<u32>sp.refs);
     sp.headRgb = resolveRef(<u32>(sp.refs >> 32));
   }
+  sp.candN = n;
+  computeBudget(holding);
   rngSeed(layer);
   sp.elapsed = 0;
   sp.launched = 0;
@@ -261,11 +247,6 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
 
 /** How many spawners are on: an idle tick looks at none of them. */
 let spawning = 0;
-
-/** The scene speed, or 1 for the flat spawner. */
-function speedOf(sp: Spawner): f64 {
-  return sp.flat ? 1 : app.speed;
-}
 
 /** No new drops from layer `layer`'s spawner; drops in flight finish on their own. */
 export function spawnerStop(layer: i32): void {
@@ -294,13 +275,14 @@ export function spawnerTick(now: u32): void {
   for (let s = 0; s < N; s++) {
     const sp = spawnerAt(s);
     if (!sp.on) continue;
-    sp.elapsed += <f64>(now - sp.last) * speedOf(sp);
+    const speed = sp.flat ? 1 : app.speed;
+    sp.elapsed += <f64>(now - sp.last) * speed;
     sp.last = now;
     if (!app.isOn) continue;
     // drops 0..k are due once k / waves s have passed
     const due = Math.floor((sp.elapsed * sp.waves) / 1000) + 1;
     sp.launched = max(sp.launched, Math.floor(((sp.elapsed - CATCH_UP_MS) * sp.waves) / 1000) + 1);
-    for (; sp.launched < due; sp.launched++) launch(s, sp, now);
+    for (; sp.launched < due; sp.launched++) launch(s, sp, speed, now);
     if (sp.pending) {
       sendAnimStart(sp.group, 1);
       sp.pending = false;
@@ -308,64 +290,87 @@ export function spawnerTick(now: u32): void {
   }
 }
 
-/** One drop of spawner `s`: its path, then one pulse a panel of it that is targeted and has room. */
-function launch(s: i32, sp: Spawner, now: u32): void {
-  const k = sp.kind;
-  const n = sp.candN;
-  if (n == 0) return;
-  if (k == SP_SPARKLE) {
-    const fade = <f64>sp.width * FADE_UNIT_MS;
-    const d = FLASH_MS + fade;
-    emit(s, sp, candidate(s, rngBelow(s, n)), 0, d, <u8>Math.round((255 * fade) / d), FULL, now);
-    if (sendPrepares(count) > 0) sp.pending = true;
-    return;
-  }
-  let ring: f64;
-  if (k == SP_MATRIX && sp.geo) {
-    path.linePath(sp.dirX, sp.dirY, sp.uMin, sp.vMin, sp.vMax, s);
-    ring = sp.fall / sp.extent;
-  } else {
-    const start = candidate(s, rngBelow(s, n));
-    if (sp.geo) path.downhillPath(start, sp.dirX, sp.dirY, s);
-    else path.leafPath(start, sp.reverse);
-    // RAIN: the whole path in the fall time; MATRIX: the tree's height in it (constant speed)
-    ring = sp.fall / (k == SP_MATRIX ? sp.extent : path.pathRings);
-  }
+/**
+ * One drop of spawner `s`: its path, then one pulse a panel of it that is targeted and has room (its
+ * record, sent by the launch: the delay and duration in scene ms, divided by `speed`; the
+ * envelope's fall proportion, the brightness level, 256 full).
+ */
+function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
+  if (sp.candN == 0) return;
+  const how = sp.how;
   const w = <f64>sp.width;
-  const fallP = <u8>Math.round((255 * w) / (w + 1));
-  for (let i = 0; i < path.pathLen; i++)
-    emit(s, sp, path.pathPanel(i), path.pathPos(i) * ring, (w + 1) * ring, fallP, path.pathLevel(i), now);
-  // one unicast a panel, or pulse tables over the path's index range and one broadcast prepare
-  if (sendPrepares(count) > 0) sp.pending = true;
-}
-
-/** The pulse of spawner `s` on panel `p` (its record, sent by the launch): `delay` and `duration`
- * scene ms, the envelope's fall proportion, brightness `level` (256 full). Skipped when `p` is not
- * targeted or is full. */
-function emit(s: i32, sp: Spawner, p: i32, delay: f64, duration: f64, fallP: u8, level: u16, now: u32): void {
-  if (!setHas(s, p) || !slotFree(p, now)) return;
-  const speed = speedOf(sp);
-  const dl = <u32>min<f64>(65535, Math.round(delay / speed));
-  const du = <u32>min<f64>(65535, max<f64>(1, Math.round(duration / speed)));
-  const b = recordAt(p);
-  store<u8>(b, sp.group);
-  store<u8>(b, <u8>s, 1);
-  store<u8>(b, K_RUNNER_REAP, 2);
-  store<u8>(b, sp.anim, 3);
-  let refs = sp.refs;
-  let to = sp.toV;
-  if (level < FULL) {
-    // a dimmed line: the resolved colours scaled (RGB references), or the amount towards identity
-    if ((sp.anim & 15) == 0) refs = (<u64>scaledRef(sp.tailRgb, level)) | ((<u64>scaledRef(sp.headRgb, level)) << 32);
-    else to = <u8>(<i32>sp.fromV + (((<i32>sp.toV - <i32>sp.fromV) * <i32>level) >> 8));
+  let len: i32;
+  if (how == LINE) len = linePath(sp.dirX, sp.dirY, sp.uMin, sp.vMin, sp.vMax, s);
+  else {
+    // the `r`-th start candidate, in index order
+    const words = cand + <usize>(s * WORDS * 4);
+    let r = rngBelow(s, sp.candN);
+    let start = 0;
+    for (let p = 1; p <= count; p++) {
+      if (!has(words, p)) continue;
+      if (r-- == 0) {
+        start = p;
+        break;
+      }
+    }
+    len = walk(start, how, sp.reverse, sp.dirX, sp.dirY, s);
   }
-  store<u64>(b + 4, refs);
-  store<u16>(b + 12, <u16>du);
-  store<u16>(b + 14, <u16>dl);
-  store<u8>(b + 16, 0); // rise: the head is instantly on
-  store<u8>(b + 17, fallP);
-  store<u8>(b + 18, sp.fromV);
-  store<u8>(b + 19, to);
-  include(p);
-  slotTake(p, now + dl + du);
+  // RAIN: the whole path in the fall time; MATRIX: the tree's height in it (constant speed)
+  const ring = sp.fall / (sp.kind == SP_MATRIX ? sp.extent : <f64>len);
+  let duration = (w + 1) * ring;
+  let fallP = <u8>Math.round((255 * w) / (w + 1));
+  if (how == WALK_STAY) {
+    const fade = w * FADE_UNIT_MS;
+    duration = FLASH_MS + fade;
+    fallP = <u8>Math.round((255 * fade) / duration);
+  }
+  const du = <u32>min<f64>(65535, max<f64>(1, Math.round(duration / speed)));
+  const set = targets(s);
+  // the record words that differ among the drop's pulses (pulse-table.ts sendPulses): the delay, and
+  // on a dimmed line the colours (words 2-5) or the peak (word 9)
+  let n = 0;
+  let orD: u32 = 0;
+  let andD: u32 = -1;
+  let orR: u64 = 0;
+  let andR: u64 = -1;
+  let orT: u32 = 0;
+  let andT: u32 = -1;
+  for (let i = 0; i < len; i++) {
+    const p = <i32>load<u8>(pathPanels + i);
+    if (!has(set, p) || !slotFree(p, now)) continue;
+    const dl = <u32>min<f64>(65535, Math.round((load<f64>(pathPositions + ((<usize>i) << 3)) * ring) / speed));
+    const level = <u32>load<u16>(pathLevels + ((<usize>i) << 1));
+    const b = recordAt(p);
+    store<u8>(b, sp.group);
+    store<u8>(b, <u8>s, 1);
+    store<u8>(b, K_RUNNER_REAP, 2);
+    store<u8>(b, sp.anim, 3);
+    let refs = sp.refs;
+    let to = sp.toV;
+    if (level < FULL) {
+      // a dimmed line: the resolved colours scaled (RGB references), or the amount towards identity
+      if ((sp.anim & 15) == 0) refs = (<u64>scaledRef(sp.tailRgb, level)) | ((<u64>scaledRef(sp.headRgb, level)) << 32);
+      else to = <u8>(<i32>sp.fromV + (((<i32>sp.toV - <i32>sp.fromV) * <i32>level) >> 8));
+    }
+    store<u64>(b + 4, refs);
+    store<u16>(b + 12, <u16>du);
+    store<u16>(b + 14, <u16>dl);
+    store<u8>(b + 16, 0); // rise: the head is instantly on
+    store<u8>(b + 17, fallP);
+    store<u8>(b + 18, sp.fromV);
+    store<u8>(b + 19, to);
+    include(p);
+    slotTake(p, now + dl + du);
+    n++;
+    orD |= dl;
+    andD &= dl;
+    orR |= refs;
+    andR &= refs;
+    orT |= to;
+    andT &= to;
+  }
+  let differ = select<u32>(1 << 7, 0, orD != andD) | select<u32>(1 << 9, 0, orT != andT);
+  for (let w: u32 = 0; w < 4; w++) if ((((orR ^ andR) >> (w << 4)) & 0xffff) != 0) differ |= 4 << w;
+  // one unicast a panel, or pulse tables over the path's index range and one broadcast prepare
+  if (sendPulses(count, n, differ) > 0) sp.pending = true;
 }

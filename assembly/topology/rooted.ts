@@ -21,7 +21,7 @@ export function rootAt(logicalRoot: i32): void {
   count = tree.count;
   root = effectiveRoot(logicalRoot);
   if (count == 0) return;
-  for (let i = 0; i <= count; i++) children[i] = 0;
+  memory.fill(changetype<usize>(children), 0, count + 1);
   let top = 0;
   let k = 0;
   stack[top++] = <u8>root;

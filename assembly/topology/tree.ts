@@ -12,10 +12,13 @@ const IN_EDGE = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
 const LINK_PANEL = changetype<Fixed<u8>>(memory.data(SLOTS));
 const LINK_EDGE = changetype<Fixed<u8>>(memory.data(SLOTS));
 
+/** The tree itself: in static memory (zeroed), a constant address, no start-up allocation. */
+@final
+@unmanaged
 export class Tree {
-  count: i32 = 0;
+  count: i32;
   /** Bumped by every change, so what is computed from the tree (the layout) knows when to redo it. */
-  version: u32 = 0;
+  version: u32;
   @inline get parent(): Fixed<u8> {
     return PARENT;
   }
@@ -56,16 +59,16 @@ export class Tree {
     this.linkEdge[parent * 3 + parentEdge] = <u8>inEdge;
   }
 
-  connectedPanel(index: i32, slot: i32): i32 {
+  @inline connectedPanel(index: i32, slot: i32): i32 {
     return this.linkPanel[index * 3 + slot];
   }
 
-  connectedEdge(index: i32, slot: i32): i32 {
+  @inline connectedEdge(index: i32, slot: i32): i32 {
     return this.linkEdge[index * 3 + slot];
   }
 }
 
-export const tree = new Tree();
+export const tree = changetype<Tree>(memory.data(8, 4));
 
 /** The panel used as root: the configured logical root when it exists, else the physical root. */
 export function effectiveRoot(logicalRoot: i32): i32 {
