@@ -36,10 +36,12 @@ export const IMAGE_BUDGET = 64 * 1024;
 // switch); saving the maximal scene 153 M -> 94 M instructions (budget 100 M). Merged with the runner
 // start's do-while loops and one page's bounded scene list and save: 93,069 B; the mirror snapshot
 // written in pieces (host_ws_append, +1 import) and MQTT topics written in place: 93,172 B.
-// Issue 12's name lists (util/names.ts: key lists packed as UTF-8 at build time), first for the small
-// documents' tables (json/fields.ts): 92,916 B. The scene pass as tables (scene/fields.ts: one reader
-// over one row per key of each document level, key and enum names as name lists): 86,911 B.
-export const IMAGE_CEILING = 84 * 1024 + 895; // 86,911
+// Issue 12's round of tables, merged: name lists (util/names.ts: key and enum names packed as UTF-8 at
+// build time), the scene pass as tables (scene/fields.ts), HTTP answers as one table (http/answers.ts),
+// MQTT, settings and palettes written from name lists and templates, runner records from one mode
+// table, static objects back to back and the data segments merged (scripts/static-data-transform.mjs,
+// pack-data.mjs), messages formatted from the table: 78,992 B.
+export const IMAGE_CEILING = 77 * 1024 + 144; // 78,992
 
 /** Linear memory: one page, never grown. */
 export const MEMORY_PAGES_BUDGET = 1;
