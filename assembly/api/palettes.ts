@@ -1,13 +1,13 @@
 // The palette library: GET /api/palettes, GET|PUT|DELETE /api/palettes/{name}, POST /api/palettes.
-// Names in paths are percent-decoded (UTF-8) and looked up case-insensitively. `Base colors` (from
+// Names in paths are percent-decoded (UTF-8) by the router (http/request.ts pathName) and looked up
+// case-insensitively. `Base colors` (from
 // the appearance) and the eight built-ins (in the firmware image) cannot be created, changed or
 // deleted; custom palettes live in the store (palette/store.ts). Storage changes answer 200 (204 for
 // DELETE); a change that reaches the panels (the active palette updated or deleted) also queues a
 // palette broadcast for the next tick.
 import * as w from "../json/writer";
-import { hexDigit, utf8SequenceLength } from "../json/reader";
 import { fail } from "../json/validate";
-import { jsonBody, paramStart, paramLength } from "../http/request";
+import { jsonBody } from "../http/request";
 import * as A from "../http/answers";
 import { W_PALETTE, enqueue } from "../core/queue";
 import { persistAppearance } from "../core/look";
@@ -62,37 +62,6 @@ function forbidden(p: Palette, verb: string): i32 {
   );
 }
 
-/** The path's palette name: its segment (http/request.ts paramStart) percent-decoded as UTF-8 in place
- * ("Cœur%20%E2%9D%A4" → "Cœur ❤"); null when a "%" is not followed by two hex digits or the bytes
- * are not valid UTF-8 (strict: no overlong forms, no surrogates, nothing above U+10FFFF). "+" stays
- * "+" (paths are not form data); characters sent unencoded are taken as they are. */
-function pathName(): string | null {
-  const p = paramStart;
-  const n = <usize>paramLength;
-  let o: usize = 0;
-  for (let i: usize = 0; i < n; i++) {
-    let b = <i32>load<u8>(p + i);
-    if (b == 0x25) {
-      if (i + 2 >= n) return null;
-      const hi = hexDigit(load<u8>(p + i + 1));
-      const lo = hexDigit(load<u8>(p + i + 2));
-      if (hi < 0 || lo < 0) return null;
-      b = (hi << 4) | lo;
-      i += 2;
-    }
-    i32.store8(p + o++, b); // (`store` is a local handler name here)
-  }
-  for (let i: usize = 0; i < o;) {
-    if (load<u8>(p + i) < 0x80) i++;
-    else {
-      const size = utf8SequenceLength(p + i, p + o);
-      if (size == 0) return null;
-      i += size;
-    }
-  }
-  return String.UTF8.decodeUnsafe(p, o);
-}
-
 // ---- handlers ---------------------------------------------------------------------------------
 
 /** Base colors, the built-ins, then the custom palettes sorted by case-folded name (the store's key
@@ -124,9 +93,7 @@ export function listPalettes(_req: u32, _param: string, _arg: u32): i32 {
   return A.ANSWERED;
 }
 
-export function getPalette(req: u32, _param: string, _arg: u32): i32 {
-  const name = pathName();
-  if (name === null) return A.A_NOT_FOUND;
+export function getPalette(req: u32, name: string, _arg: u32): i32 {
   const reserved = reservedPalette(name);
   const status = reserved ? P_OK : readPaletteNamed(name);
   if (status == P_OK) {
@@ -173,9 +140,7 @@ function busyShowing(shown: bool): i32 {
 
 /** PUT: a full palette document whose name equals the path's (case-insensitively); only the stops
  * change, the stored name keeps its casing. A stored file that cannot be read is replaced. */
-export function updatePalette(req: u32, _param: string, _arg: u32): i32 {
-  const name = pathName();
-  if (name === null) return A.A_NOT_FOUND;
+export function updatePalette(req: u32, name: string, _arg: u32): i32 {
   const reserved = reservedPalette(name);
   if (reserved) return forbidden(reserved, "changed");
   const status = readPaletteNamed(name);
@@ -197,9 +162,7 @@ export function updatePalette(req: u32, _param: string, _arg: u32): i32 {
 
 /** DELETE: 204. When it was the appearance's palette, the appearance falls back to Base colors
  * (persisted) and the panels get it on the next tick. */
-export function deletePalette(_req: u32, _param: string, _arg: u32): i32 {
-  const name = pathName();
-  if (name === null) return A.A_NOT_FOUND;
+export function deletePalette(_req: u32, name: string, _arg: u32): i32 {
   const reserved = reservedPalette(name);
   if (reserved) return forbidden(reserved, "deleted");
   const key = paletteKey(name);

@@ -1,6 +1,7 @@
 // Playback endpoints: POST /api/scenes/{id}/play, /api/scenes/play/one-shot, /api/scenes/play,
 // /api/scenes/stop, /api/scenes/speed, /api/animations/play, /api/animations/trigger. Requests are
-// checked at once and the playback itself runs on the next main-loop tick (W_PLAY and friends).
+// checked at once and the playback itself runs on the next main-loop tick (W_PLAY and friends). All
+// but stop need the system on: the router answers 409 system_off first (api/routes.ts POWERED).
 import { names } from "../util/names";
 import { queued } from "../http/request";
 import * as A from "../http/answers";
@@ -10,7 +11,7 @@ import { checkFields, skipOwn, present, kindAt, numberAt, intAt, stringAt } from
 import { W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION, enqueue, queueFull } from "../core/queue";
 import { app } from "../state/app";
 import { ALLOW_ID, SCENE_OK, SCENE_SYNTAX, readFlatStep } from "../scene/validate";
-import { ONE_SHOT_ID, libraryId, sceneStatus, discardStages } from "../scene/store";
+import { ONE_SHOT_ID, sceneStatus, discardStages } from "../scene/store";
 import { STORE_MISSING } from "../store/kv";
 import { groupOfName } from "../playback/player";
 import { readBody, storeScene, rejected } from "./scene-body";
@@ -29,20 +30,17 @@ function play(id: string): i32 {
 }
 
 export function playById(_req: u32, id: string, _arg: u32): i32 {
-  if (!app.isOn) return A.A_SYSTEM_OFF;
-  if (!libraryId(id) || sceneStatus(id) == STORE_MISSING) return A.A_NOT_FOUND;
+  if (sceneStatus(id) == STORE_MISSING) return A.A_NOT_FOUND;
   return play(id);
 }
 
 export function playLast(_req: u32, _param: string, _arg: u32): i32 {
-  if (!app.isOn) return A.A_SYSTEM_OFF;
   const id = app.lastPlayedSceneId;
   if (id.length == 0 || sceneStatus(id) == STORE_MISSING) return A.A_NO_LAST_PLAYED;
   return play(id);
 }
 
 export function playOneShot(req: u32, _param: string, _arg: u32): i32 {
-  if (!app.isOn) return A.A_SYSTEM_OFF;
   const result = readBody(req, ALLOW_ID);
   if (result < 0) return A.A_ONE_SHOT_NOT_STORED;
   if (result != SCENE_OK) return rejected(result);
@@ -64,7 +62,6 @@ const SPEED_KEYS = names("speed");
 const TRIGGER_KEYS = names("group value");
 
 export function speed(_req: u32, _param: string, root: u32): i32 {
-  if (!app.isOn) return A.A_SYSTEM_OFF;
   if (!checkFields(root, SPEED_KEYS, 0, 0, 0, skipOwn, 32)) return A.A_INVALID;
   const x = present != 0 && kindAt(0) == J_NUMBER ? numberAt(0) : -1;
   if (!(x >= 0.1 && x <= 10.0)) {
@@ -77,7 +74,6 @@ export function speed(_req: u32, _param: string, root: u32): i32 {
 
 /** {group: 1-254 or a layer name of the playing scene, value: 0-255}. */
 export function trigger(_req: u32, _param: string, root: u32): i32 {
-  if (!app.isOn) return A.A_SYSTEM_OFF;
   if (!checkFields(root, TRIGGER_KEYS, 0, 0, 0, skipOwn, 32)) return A.A_INVALID;
   if ((present & 2) == 0 || !intAt(1, 0, 255)) {
     fail("value", "must be an integer 0-255");
@@ -101,7 +97,6 @@ export function trigger(_req: u32, _param: string, root: u32): i32 {
 const FLAT_CAP: u32 = 1024;
 
 export function animationPlay(req: u32, _param: string, _arg: u32): i32 {
-  if (!app.isOn) return A.A_SYSTEM_OFF;
   resetErrors();
   openRequest(req);
   const form = heap.alloc(FLAT_CAP);

@@ -14,6 +14,11 @@
 // - STREAM: the firmware upload, read in pieces by its handler (api/firmware.ts), whatever its size;
 //   `arg` is its length. Any other body above the limit is refused before the handler runs (main.ts).
 // A DOCUMENT row's handler writes the body of a 200 answer, which the router begins and ends.
+// What the router checks before the handler runs, once for every row that asks (in this order):
+// - POWERED: the system is on, else 409 system_off (the playback routes);
+// - SCENE: the `*` segment is a library scene id (scene/store.ts libraryId), else 404;
+// - PALETTE: the `*` segment is a palette name, percent-decoded (http/request.ts pathName), else 404;
+//   the handler gets the decoded name.
 import { names } from "../util/names";
 import { M_GET, M_POST, M_PUT, M_PATCH, M_DELETE } from "../http/request";
 import { getAppearance, patchAppearance } from "./appearance";
@@ -36,6 +41,12 @@ export const LARGE_ONLY: u8 = 2;
 export const STREAM: u8 = 4;
 /** The handler writes the body of a 200 answer. */
 export const DOCUMENT: u8 = 8;
+/** The system must be on (409 system_off). */
+export const POWERED: u8 = 16;
+/** The `*` segment must be a library scene id (404). */
+export const SCENE: u8 = 32;
+/** The `*` segment is a palette name, passed percent-decoded (404 when it cannot be decoded). */
+export const PALETTE: u8 = 64;
 
 /** The patterns after "api/": pattern k is name k. */
 export const PATTERNS = names(
@@ -61,21 +72,21 @@ export const ROWS = memory.data<u8>([
   10, M_GET, DOCUMENT, // 13 layout: getLayout
   11, M_GET, DOCUMENT, // 14 palettes: listPalettes
   11, M_POST, READ_JSON, // 15 createPalette
-  12, M_GET, 0, // 16 palettes/*: getPalette
-  12, M_PUT, 0, // 17 updatePalette (reads its body after the stored palette)
-  12, M_DELETE, 0, // 18 deletePalette
+  12, M_GET, PALETTE, // 16 palettes/*: getPalette
+  12, M_PUT, PALETTE, // 17 updatePalette (reads its body after the stored palette)
+  12, M_DELETE, PALETTE, // 18 deletePalette
   13, M_GET, 0, // 19 scenes: listScenes
   13, M_POST, 0, // 20 createScene (the scene pass)
-  14, M_POST, 0, // 21 scenes/play: playLast
+  14, M_POST, POWERED, // 21 scenes/play: playLast
   15, M_POST, 0, // 22 scenes/stop: stop
-  16, M_POST, READ_JSON, // 23 scenes/speed: speed
-  17, M_POST, 0, // 24 scenes/play/one-shot: playOneShot (the scene pass)
-  18, M_POST, 0, // 25 scenes/*/play: playById
-  19, M_GET, 0, // 26 scenes/*: getScene
-  19, M_PATCH, 0, // 27 patchScene (the scene pass)
-  19, M_DELETE, 0, // 28 deleteScene
-  20, M_POST, 0, // 29 animations/play: animationPlay (the scene pass's flat step)
-  21, M_POST, READ_JSON, // 30 animations/trigger: trigger
+  16, M_POST, POWERED | READ_JSON, // 23 scenes/speed: speed
+  17, M_POST, POWERED, // 24 scenes/play/one-shot: playOneShot (the scene pass)
+  18, M_POST, POWERED | SCENE, // 25 scenes/*/play: playById
+  19, M_GET, SCENE, // 26 scenes/*: getScene
+  19, M_PATCH, SCENE, // 27 patchScene (the scene pass)
+  19, M_DELETE, SCENE, // 28 deleteScene
+  20, M_POST, POWERED, // 29 animations/play: animationPlay (the scene pass's flat step)
+  21, M_POST, POWERED | READ_JSON, // 30 animations/trigger: trigger
   22, M_POST, STREAM, // 31 firmware/panels: postFirmware
   23, M_GET, STREAM | DOCUMENT, // 32 firmware/status: getFirmwareStatus
 ]);

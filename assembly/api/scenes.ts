@@ -1,6 +1,7 @@
 // The scene library: POST /api/scenes, GET /api/scenes, GET|PATCH|DELETE /api/scenes/{id}.
 // A document is read as it streams from the request (api/scene-body.ts) and stored only once it is
 // valid. GET /api/scenes/{id} streams the stored file in chunks; the list reads one file at a time.
+// The router has checked that an {id} is a library scene's (api/routes.ts SCENE).
 import * as A from "../http/answers";
 import * as w from "../json/writer";
 import {
@@ -20,7 +21,6 @@ import { readBody, storeScene, rejected } from "./scene-body";
 import { openIds, firstId, nextId, idAt, idOrder, sceneCount } from "../store/scene-ids";
 import {
   MAX_SCENES,
-  libraryId,
   sceneStatus,
   sceneKey,
   newSceneId,
@@ -67,7 +67,6 @@ export function createScene(req: u32, _param: string, _arg: u32): i32 {
 }
 
 export function patchScene(req: u32, id: string, _arg: u32): i32 {
-  if (!libraryId(id)) return A.A_NOT_FOUND;
   const status = sceneStatus(id);
   if (status == STORE_MISSING) return A.A_NOT_FOUND;
   if (status < 0) return A.A_SCENE_UNREADABLE; // the subject is the id
@@ -75,7 +74,6 @@ export function patchScene(req: u32, id: string, _arg: u32): i32 {
 }
 
 export function deleteScene(_req: u32, id: string, _arg: u32): i32 {
-  if (!libraryId(id)) return A.A_NOT_FOUND;
   const rc = deleteSceneFile(id);
   if (rc == STORE_MISSING) return A.A_NOT_FOUND;
   if (rc < 0) {
@@ -87,7 +85,6 @@ export function deleteScene(_req: u32, id: string, _arg: u32): i32 {
 
 /** Streams the stored file with `"id"` as the first member, after checking it is well-formed. */
 export function getScene(req: u32, id: string, _arg: u32): i32 {
-  if (!libraryId(id)) return A.A_NOT_FOUND;
   const status = checkSceneFile(id);
   if (status == STORE_MISSING) return A.A_NOT_FOUND;
   if (status < 0) {

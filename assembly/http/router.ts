@@ -3,11 +3,14 @@
 // its leading slash and one trailing slash. The first pattern that matches the path decides: a
 // method it lists runs its row, any other answers 405 method_not_allowed; no pattern, 404
 // not_found. HEAD is answered like GET (the host drops the body).
-import { M_GET, M_HEAD, jsonBody, setParam, paramStart, paramLength } from "./request";
-import { answer, about, ANSWERED, A_NOT_FOUND, A_METHOD_NOT_ALLOWED } from "./answers";
+import { M_GET, M_HEAD, jsonBody, setParam, paramStart, paramLength, pathName } from "./request";
+import { answer, about, ANSWERED, A_NOT_FOUND, A_METHOD_NOT_ALLOWED, A_SYSTEM_OFF } from "./answers";
 import * as w from "../json/writer";
 import { PATTERNS, ROWS, ROW_COUNT, LARGE_ONLY, STREAM, READ_JSON, DOCUMENT, HANDLERS } from "../api/routes";
+import { POWERED, SCENE, PALETTE } from "../api/routes";
 import { mqttAvailable } from "../mqtt/service";
+import { app } from "../state/app";
+import { libraryId } from "../scene/store";
 
 /** Whether the pattern of `len` bytes at `k` matches the path after "api/", [p, p+n); a `*` segment
  * matches one path segment, whose bytes are left as the parameter (http/request.ts setParam). */
@@ -73,7 +76,11 @@ export function streams(found: i32): bool {
 export function route(found: i32, req: u32, len: u32): void {
   if (found < 0) return answer(req, found < -1 ? A_METHOD_NOT_ALLOWED : A_NOT_FOUND);
   const f = flags(found);
-  const param = paramLength > 0 ? String.UTF8.decodeUnsafe(paramStart, paramLength) : "";
+  if (f & POWERED && !app.isOn) return answer(req, A_SYSTEM_OFF);
+  let param: string | null = "";
+  if (f & PALETTE) param = pathName();
+  else if (paramLength > 0) param = String.UTF8.decodeUnsafe(paramStart, paramLength);
+  if (param === null || (f & SCENE && !libraryId(param))) return answer(req, A_NOT_FOUND);
   about(param, 0); // the id in a scene's messages
   if (f & DOCUMENT) w.begin(req, 200);
   const a = unchecked(HANDLERS[found])(req, param, f & READ_JSON ? jsonBody(req) : len);
