@@ -9,6 +9,7 @@ import * as w from "../json/writer";
 import { fail } from "../json/validate";
 import { jsonBody } from "../http/request";
 import * as A from "../http/answers";
+import { about } from "../http/answers"; // by its name: a message call (scripts/messages-transform.mjs)
 import { W_PALETTE, enqueue } from "../core/queue";
 import { persistAppearance } from "../core/look";
 import { sceneUsesPalette } from "../playback/player";
@@ -46,20 +47,15 @@ function reservedPalette(name: string): Palette | null {
   return findBuiltin(name);
 }
 
-function quoted(s: string): string {
-  return '"' + s + '"';
-}
-
 /** 403: the reserved palette `p` cannot be changed or deleted (`verb`). @message-args */
 function forbidden(p: Palette, verb: string): i32 {
-  return A.about(
-    "palette " +
-      quoted(p.name) +
-      (p.name == BASE_COLORS_NAME ? " is synthesized from the appearance base colours" : " is built in") +
-      " and cannot be " +
-      verb,
-    A.A_FORBIDDEN,
-  );
+  const name = p.name;
+  if (name == BASE_COLORS_NAME)
+    return about(
+      'palette "' + name + '" is synthesized from the appearance base colours and cannot be ' + verb,
+      A.A_FORBIDDEN,
+    );
+  return about('palette "' + name + '" is built in and cannot be ' + verb, A.A_FORBIDDEN);
 }
 
 // ---- handlers ---------------------------------------------------------------------------------
@@ -81,10 +77,9 @@ export function listPalettes(_req: u32, _param: string, _arg: u32): i32 {
       if (status == P_OK) {
         w.byte(0x2c);
         writePaletteDoc(paletteName(), packStops());
-      } else {
-        const why = status == P_CORRUPT ? "corrupt (" + validationError() + ")" : "unreadable";
-        log(LOG_WARN, "palettes: skipping " + currentKey() + ": " + why);
-      }
+      } else if (status == P_CORRUPT)
+        log(LOG_WARN, "palettes: skipping " + currentKey() + ": corrupt (" + validationError() + ")");
+      else log(LOG_WARN, "palettes: skipping " + currentKey() + ": unreadable");
       arenaBack(mark);
     }
     closeList();
@@ -105,7 +100,7 @@ export function getPalette(req: u32, name: string, _arg: u32): i32 {
   }
   if (status == P_MISSING) return A.A_NOT_FOUND;
   if (status == P_CORRUPT) {
-    log(LOG_WARN, "palettes: " + quoted(name) + " is corrupt (" + validationError() + ")");
+    log(LOG_WARN, 'palettes: "' + name + '" is corrupt (' + validationError() + ")");
     return A.about(name, A.A_PALETTE_CORRUPT);
   }
   return A.about(name, A.A_PALETTE_UNREADABLE);
@@ -147,11 +142,11 @@ export function updatePalette(req: u32, name: string, _arg: u32): i32 {
   if (status == P_MISSING) return A.A_NOT_FOUND;
   let storedName: string | null = null;
   if (status == P_OK) storedName = paletteName();
-  else log(LOG_WARN, "palettes: " + quoted(name) + " cannot be read; PUT replaces it");
+  else log(LOG_WARN, 'palettes: "' + name + '" cannot be read; PUT replaces it');
   if (!validatePalette(jsonBody(req))) return A.A_INVALID;
   const bodyName = paletteName();
   if (!sameName(bodyName, name)) {
-    fail("name", "must equal the palette name in the path (" + quoted(name) + ")");
+    fail("name", 'must equal the palette name in the path ("' + name + '")');
     return A.A_INVALID;
   }
   const stops = packStops();
