@@ -4,7 +4,7 @@
 // changes nothing.
 import { writeConfiguration, parseConfigPatch, applyConfigPatch, config, ConfigPatch } from "../state/config";
 import { allowedHostAt, MAX_ALLOWED_HOSTS } from "../state/config";
-import { storeFailure, counted, A_INVALID, A_BUSY, A_OK, A_ACCEPTED, A_ROOT } from "../http/answers";
+import { storeFailure, A_INVALID, A_BUSY, A_OK, A_ROOT } from "../http/answers";
 import { queued } from "../http/request";
 import { W_LOGICAL_ROOT, queueFull } from "../core/queue";
 import { persistConfiguration } from "../core/loop";
@@ -37,5 +37,5 @@ export function patchConfiguration(_req: u32, _param: string, root: u32): i32 {
     return storeFailure(rc);
   }
   if (logicalRoot < 0) return A_OK;
-  return queued(W_LOGICAL_ROOT, logicalRoot, 0) == A_ACCEPTED ? counted(A_ROOT, logicalRoot) : A_BUSY;
+  return queued(W_LOGICAL_ROOT, logicalRoot, 0, A_ROOT);
 }

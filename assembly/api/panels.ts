@@ -91,7 +91,7 @@ function putPanel(root: u32, keys: Names, row: usize, kind: u8): i32 {
     return A.counted(a, address, tree.count);
   }
   if (!checkFields(root, keys, row, 1, field, skipOwn, 32)) return A.A_INVALID;
-  return queued(kind, address, load<i32>(field));
+  return queued(kind, address, load<i32>(field), A.A_ACCEPTED);
 }
 
 export function putPanelOn(_req: u32, _param: string, root: u32): i32 {

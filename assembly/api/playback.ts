@@ -54,7 +54,7 @@ export function playOneShot(req: u32, _param: string, _arg: u32): i32 {
 }
 
 export function stop(_req: u32, _param: string, _arg: u32): i32 {
-  return queued(W_STOP, 0, 0);
+  return queued(W_STOP, 0, 0, A.A_ACCEPTED);
 }
 
 // Accepted fields (json/fields.ts; each is checked below).
@@ -69,7 +69,7 @@ export function speed(_req: u32, _param: string, root: u32): i32 {
     return A.A_INVALID;
   }
   const perMille = <i32>Math.round(x * 1000);
-  return queued(W_SPEED, perMille, 0) == A.A_ACCEPTED ? A.counted(A.A_SPEED, perMille) : A.A_BUSY;
+  return queued(W_SPEED, perMille, 0, A.A_SPEED);
 }
 
 /** {group: 1-254 or a layer name of the playing scene, value: 0-255}. */
@@ -89,7 +89,7 @@ export function trigger(_req: u32, _param: string, root: u32): i32 {
     fail("group", "must be a group number 1-254 or a layer name");
     return A.A_INVALID;
   }
-  return queued(W_TRIGGER, group, <i32>numberAt(1));
+  return queued(W_TRIGGER, group, <i32>numberAt(1), A.A_ACCEPTED);
 }
 
 /** One flat step with `group` (1-254) and `panels` beside the step fields; runners (issue 6) and
@@ -108,5 +108,5 @@ export function animationPlay(req: u32, _param: string, _arg: u32): i32 {
   if (n > FLAT_CAP) return A.A_TOO_LARGE;
   rootAt(config.logicalRoot);
   loadFlat(form, n, <u8>group);
-  return queued(W_ANIMATION, 0, 0);
+  return queued(W_ANIMATION, 0, 0, A.A_ACCEPTED);
 }

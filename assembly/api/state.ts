@@ -4,7 +4,7 @@ import { app, AppState } from "../state/app";
 import { fillFields, V_BOOL, V_STR, V_DECIMAL } from "../json/template";
 import * as t from "../generated/text";
 import { queued } from "../http/request";
-import { storeFailure, A_INVALID, A_BUSY, A_ACCEPTED, A_POWER_ON, A_POWER_OFF } from "../http/answers";
+import { storeFailure, A_INVALID, A_BUSY, A_POWER_ON, A_POWER_OFF } from "../http/answers";
 import { storePower } from "../core/look";
 import { checkFields, skipOwn, F_BOOL, F_REQUIRED } from "../json/fields";
 import { W_POWER, queueFull } from "../core/queue";
@@ -37,5 +37,5 @@ export function postPower(_req: u32, _param: string, root: u32): i32 {
   // stored before the answer (powerStateOnBoot 2 restores it); the tick stores it again on a change
   const rc = storePower(isOn);
   if (rc < 0) return storeFailure(rc);
-  return queued(W_POWER, isOn ? 1 : 0, 0) == A_ACCEPTED ? (isOn ? A_POWER_ON : A_POWER_OFF) : A_BUSY;
+  return queued(W_POWER, isOn ? 1 : 0, 0, isOn ? A_POWER_ON : A_POWER_OFF);
 }

@@ -126,7 +126,8 @@ export function allowRequest(p: usize, hostLen: u32, originLen: u32, available: 
   while (i < originLen && load<u8>(o + i) != 0x3a) i++;
   const scheme = i;
   const ok =
-    (bytesEqual(o, scheme, HTTPS, 4) || bytesEqual(o, scheme, HTTPS, 5)) &&
+    (scheme == 4 || scheme == 5) &&
+    bytesEqual(o, scheme, HTTPS, scheme) &&
     i + 3 <= originLen &&
     load<u8>(o + i + 1) == 0x2f &&
     load<u8>(o + i + 2) == 0x2f;

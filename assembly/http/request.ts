@@ -4,7 +4,7 @@ import { openRequest, value } from "../json/stream";
 import { hexDigit, utf8SequenceLength } from "../json/reader";
 import { resetErrors } from "../json/validate";
 import { enqueue } from "../core/queue";
-import { A_ACCEPTED, A_BUSY } from "./answers";
+import { counted, A_BUSY } from "./answers";
 
 export const M_OTHER: u8 = 0;
 export const M_GET: u8 = 1;
@@ -64,7 +64,8 @@ export function jsonBody(req: u32): u32 {
   return value();
 }
 
-/** Queues work without a text: 202 {}, or 503 busy when the queue is full. */
-export function queued(kind: u8, a: i32, b: i32): i32 {
-  return enqueue(kind, a, b) ? A_ACCEPTED : A_BUSY;
+/** Queues work without a text: row `done` (A_ACCEPTED: 202 {}) with `a` as its number n1, or 503
+ * busy when the queue is full. */
+export function queued(kind: u8, a: i32, b: i32, done: i32): i32 {
+  return enqueue(kind, a, b) ? counted(done, a, 0) : A_BUSY;
 }
