@@ -1,7 +1,8 @@
 // Every endpoint of the HTTP API in one static table (http/router.ts finds the row): a row is a path
 // pattern, a method, what its body is, and its handler. The patterns after "api/" are one name list
-// (util/names.ts); a row names its pattern by number. No object is built for it at start. A `*`
-// segment is the path parameter: a scene id, a panel address, a palette name (still percent-encoded).
+// (util/names.ts); a row names its pattern by number, its handler is its case of `handle`. No object
+// is built for it at start. A `*` segment is the path parameter: a scene id, a panel address, a
+// palette name (as sent; PALETTE below decodes it).
 // A more specific pattern comes before a `*` one that would also match it (scenes/play before
 // scenes/*).
 //
@@ -92,47 +93,83 @@ export const ROWS = memory.data<u8>([
 ]);
 export const ROW_COUNT = 33;
 
-/** Every handler's signature: the request, the `*` segment ("" when none), and `arg`: a JSON row's
- * root kind (json/reader.ts J_*), a STREAM row's body length (still unread). Returns the answer's row
- * (http/answers.ts), or ANSWERED. */
-export type Handler = (req: u32, param: string, arg: u32) => i32;
-
-/** The handler of each row, in ROWS' order (static data, built at compile time). Called through the
- * function table rather than a switch: a switch would get every handler inlined into one function,
- * and WAMR's classic interpreter looks up the end of each of its nested blocks on entry, scanning the
- * code when its small cache misses (about 50 k instructions more on GET /api/state). */
-export const HANDLERS: StaticArray<Handler> = [
-  getState,
-  postPower,
-  getAppearance,
-  patchAppearance,
-  getConfiguration,
-  patchConfiguration,
-  getMqtt,
-  patchMqtt,
-  postSetup,
-  getPanels,
-  getEdges,
-  putPanelOn,
-  putPanelColor,
-  getLayout,
-  listPalettes,
-  createPalette,
-  getPalette,
-  updatePalette,
-  deletePalette,
-  listScenes,
-  createScene,
-  playLast,
-  stop,
-  speed,
-  playOneShot,
-  playById,
-  getScene,
-  patchScene,
-  deleteScene,
-  animationPlay,
-  trigger,
-  postFirmware,
-  getFirmwareStatus,
-];
+/** Runs row `row`'s handler. Every handler takes the request, the `*` segment ("" when none), and
+ * `arg`: a JSON row's root kind (json/reader.ts J_*), a STREAM row's body length (still unread); it
+ * returns the answer's row (http/answers.ts), or ANSWERED. A switch, not a table of function
+ * references: each reference was a static Function object (16 B) and a pointer (4 B) in the image,
+ * a table element (24 B) and, as the handler stayed a function of its own, about 96 B of WAMR heap.
+ * Binaryen inlines every handler here (one caller each). WAMR's classic interpreter reads a block's
+ * end from its small cache when a branch leaves the block, scanning on a miss: a row's case is only
+ * reached by one br_table (GET /api/state, row 0, from the innermost block), so what it scans is the
+ * cases before its own. */
+export function handle(row: i32, req: u32, param: string, arg: u32): i32 {
+  switch (row) {
+    case 0:
+      return getState(req, param, arg);
+    case 1:
+      return postPower(req, param, arg);
+    case 2:
+      return getAppearance(req, param, arg);
+    case 3:
+      return patchAppearance(req, param, arg);
+    case 4:
+      return getConfiguration(req, param, arg);
+    case 5:
+      return patchConfiguration(req, param, arg);
+    case 6:
+      return getMqtt(req, param, arg);
+    case 7:
+      return patchMqtt(req, param, arg);
+    case 8:
+      return postSetup(req, param, arg);
+    case 9:
+      return getPanels(req, param, arg);
+    case 10:
+      return getEdges(req, param, arg);
+    case 11:
+      return putPanelOn(req, param, arg);
+    case 12:
+      return putPanelColor(req, param, arg);
+    case 13:
+      return getLayout(req, param, arg);
+    case 14:
+      return listPalettes(req, param, arg);
+    case 15:
+      return createPalette(req, param, arg);
+    case 16:
+      return getPalette(req, param, arg);
+    case 17:
+      return updatePalette(req, param, arg);
+    case 18:
+      return deletePalette(req, param, arg);
+    case 19:
+      return listScenes(req, param, arg);
+    case 20:
+      return createScene(req, param, arg);
+    case 21:
+      return playLast(req, param, arg);
+    case 22:
+      return stop(req, param, arg);
+    case 23:
+      return speed(req, param, arg);
+    case 24:
+      return playOneShot(req, param, arg);
+    case 25:
+      return playById(req, param, arg);
+    case 26:
+      return getScene(req, param, arg);
+    case 27:
+      return patchScene(req, param, arg);
+    case 28:
+      return deleteScene(req, param, arg);
+    case 29:
+      return animationPlay(req, param, arg);
+    case 30:
+      return trigger(req, param, arg);
+    case 31:
+      return postFirmware(req, param, arg);
+    case 32:
+      return getFirmwareStatus(req, param, arg);
+  }
+  return 0;
+}

@@ -148,7 +148,8 @@ function orderBytes(a: usize, na: u32, b: usize, nb: u32): i32 {
 /** Orders the scene being placed (key `a`, its summary read last: summaryName) before or after the
  * listed one of key `b`: by name, then id. */
 function compareKeys(a: usize, b: usize): i32 {
-  const d = orderBytes(a + 2, NAME_BYTES, b + 2, NAME_BYTES); // key bytes are ranked already: rank keeps them
+  let d = 0; // the keys' name bytes, ranked already (a loop: memory.compare is inlined at each call)
+  for (let i = 2; i < KEY_SIZE && d == 0; i++) d = <i32>load<u8>(a + <usize>i) - <i32>load<u8>(b + <usize>i);
   if (d != 0 || load<u8>(b + KEY_SIZE - 1) == 0) return d != 0 ? d : idOrder(load<u16>(a), load<u16>(b));
   // alike in their keys: b's name from its header (read into `chunk`, leaving the summary as it is)
   let c = 0;

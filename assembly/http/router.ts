@@ -6,7 +6,7 @@
 import { M_GET, M_HEAD, jsonBody, setParam, paramStart, paramLength, pathName } from "./request";
 import { answer, about, ANSWERED, A_NOT_FOUND, A_METHOD_NOT_ALLOWED, A_SYSTEM_OFF } from "./answers";
 import * as w from "../json/writer";
-import { PATTERNS, ROWS, ROW_COUNT, LARGE_ONLY, STREAM, READ_JSON, DOCUMENT, HANDLERS } from "../api/routes";
+import { PATTERNS, ROWS, ROW_COUNT, LARGE_ONLY, STREAM, READ_JSON, DOCUMENT, handle } from "../api/routes";
 import { POWERED, SCENE, PALETTE } from "../api/routes";
 import { mqttAvailable } from "../mqtt/service";
 import { app } from "../state/app";
@@ -80,10 +80,10 @@ export function route(found: i32, req: u32, len: u32): void {
   let param: string | null = "";
   if (f & PALETTE) param = pathName();
   else if (paramLength > 0) param = String.UTF8.decodeUnsafe(paramStart, paramLength);
-  if (param === null || (f & SCENE && !libraryId(param))) return answer(req, A_NOT_FOUND);
+  if (changetype<usize>(param) == 0 || (f & SCENE && !libraryId(param))) return answer(req, A_NOT_FOUND); // (=== null is a call)
   about(param, 0); // the id in a scene's messages
   if (f & DOCUMENT) w.begin(req, 200);
-  const a = unchecked(HANDLERS[found])(req, param, f & READ_JSON ? jsonBody(req) : len);
+  const a = handle(found, req, param, f & READ_JSON ? jsonBody(req) : len);
   if (f & DOCUMENT) w.finish();
   else if (a != ANSWERED) answer(req, a);
 }
