@@ -280,31 +280,6 @@ export function value(): u32 {
     readString();
     return endScalar();
   }
-  // an integer of 1-9 digits that ends within the window (most of a scene's numbers): at once, its
-  // value without decimalValue; the rest by readNumber
-  const neg: u32 = <u32>(c == 0x2d);
-  const first = wp + neg;
-  let p = first;
-  let v: u32 = 0;
-  let d: u32 = 0;
-  while (p < we) {
-    d = <u32>load<u8>(win + p) - 0x30;
-    if (d > 9) break;
-    v = v * 10 + d;
-    p++;
-  }
-  // it ends in the window, not with a fraction or an exponent; no leading zero; not "-" alone
-  const digits = p - first;
-  const ok = (p < we) & (digits - 1 < 9) & (d != <u32>(0x2e - 0x30)) & ((d | 0x20) != 0x35);
-  if (ok & ((digits == 1) | (load<u8>(win + first) != 0x30))) {
-    numberLength = p - wp;
-    memory.copy(numberText, win + wp, numberLength);
-    numberInteger = true;
-    numberValue = neg ? -(<f64>v) : <f64>v;
-    wp = p;
-    kind = J_NUMBER;
-    return endScalar();
-  }
   scalar(c);
   return endScalar();
 }
@@ -324,20 +299,26 @@ function scalar(c: i32): void {
   readNumber();
 }
 
-/** The next member of the object just opened or being read: true with its key in `text` (its
- * value is next); false when the object closed. */
-export function member(): bool {
+/** Past the comma before a container's next item: true when one is next; false when the container
+ * closed (`closer`) or on a refusal. */
+function item(closer: i32): bool {
   if (depth == 0) return false;
   const bit: u32 = 1 << (depth - 1);
-  let c = Next.byte();
-  if (c == 0x7d) return close(bit);
+  const c = Next.byte();
+  if (c == closer) return close(bit);
   if (fresh & bit) fresh &= ~bit;
   else {
     if (c != 0x2c) return failed(E_SEPARATOR);
     wp++;
-    c = Next.byte();
   }
-  if (c != 0x22) return failed(E_KEY);
+  return true;
+}
+
+/** The next member of the object just opened or being read: true with its key in `text` (its
+ * value is next); false when the object closed. */
+export function member(): bool {
+  if (!item(0x7d)) return false;
+  if (Next.byte() != 0x22) return failed(E_KEY);
   keyAt = base + wp;
   readString();
   if (broken) return false;
@@ -350,15 +331,7 @@ export function member(): bool {
 /** The next element of the array just opened or being read: true when one is next; false when
  * the array closed. */
 export function element(): bool {
-  if (depth == 0) return false;
-  const bit: u32 = 1 << (depth - 1);
-  const c = Next.byte();
-  if (c == 0x5d) return close(bit);
-  if (fresh & bit) fresh &= ~bit;
-  else {
-    if (c != 0x2c) return failed(E_SEPARATOR);
-    wp++;
-  }
+  if (!item(0x5d)) return false;
   pending = true;
   return true;
 }

@@ -77,8 +77,7 @@ export function beginCapture(): void {
 /** Ends a capture and returns its bytes. */
 export function endCapture(): Array<u8> {
   const out = changetype<Array<u8>>(sink.capture);
-  for (let i: u32 = 0; i < used; i++) out.push(load<u8>(buf + i));
-  used = 0;
+  flush(); // (collects the rest)
   sink.capture = 0;
   return out;
 }
@@ -92,7 +91,9 @@ function flush(): void {
   const capture = sink.capture;
   if (capture) {
     const out = changetype<Array<u8>>(capture);
-    for (let i: u32 = 0; i < used; i++) out.push(load<u8>(buf + i));
+    const n = out.length;
+    out.length = n + <i32>used; // grows its buffer
+    memory.copy(out.dataStart + <usize>n, buf, used);
     used = 0;
     return;
   }
