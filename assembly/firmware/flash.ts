@@ -16,6 +16,7 @@ import { readImage } from "./image";
 import { stopPlayback } from "../playback/player";
 import * as w from "../json/writer";
 import { rx } from "../core/rx";
+import { names, nameString } from "../util/names";
 
 export const F_IDLE: u8 = 0;
 export const F_CONNECTING: u8 = 1;
@@ -24,22 +25,12 @@ export const F_VERIFYING: u8 = 3;
 export const F_DONE: u8 = 4;
 export const F_ERROR: u8 = 5;
 
-/** The status's name of a state. @message-returns: its texts go to the UTF-8 message table
- * (scripts/messages-transform.mjs). */
+/** The states' names in the status, by state (a name list: util/names.ts). */
+const STATE_NAMES = names("idle connecting flashing verifying done error");
+
+/** The status's name of a state. */
 export function stateName(s: u8): string {
-  switch (s) {
-    case F_CONNECTING:
-      return "connecting";
-    case F_FLASHING:
-      return "flashing";
-    case F_VERIFYING:
-      return "verifying";
-    case F_DONE:
-      return "done";
-    case F_ERROR:
-      return "error";
-  }
-  return "idle";
+  return nameString(STATE_NAMES, s);
 }
 
 /** Sends of one packet (or window) without progress before the flash ends in error. */

@@ -85,31 +85,11 @@ function pow10(k: i32): f64 {
   return v;
 }
 
-/** The value of a number the scanner has checked: the digits as an integer times a power of ten.
- * Exact (correctly rounded) when the digits fit 2^53 and the power is within 1e22, which covers
- * every fractional number the API takes (speeds, fractions); larger ones are close, not exact. */
-export function decimalValue(p: usize, n: u32): f64 {
-  let k: u32 = 0;
-  const neg = load<u8>(p) == 0x2d;
-  if (neg) k++;
-  let mantissa: f64 = 0;
-  let exp = 0;
-  let c = load<u8>(p + k);
-  for (; k < n && c != 0x2e && (c | 0x20) != 0x65; c = load<u8>(p + ++k)) mantissa = mantissa * 10 + <f64>(c - 0x30);
-  if (k < n && c == 0x2e) {
-    for (c = load<u8>(p + ++k); k < n && (c | 0x20) != 0x65; c = load<u8>(p + ++k)) {
-      mantissa = mantissa * 10 + <f64>(c - 0x30);
-      exp--;
-    }
-  }
-  if (k < n) {
-    const sign = load<u8>(p + ++k);
-    const minus = sign == 0x2d;
-    if (sign == 0x2d || sign == 0x2b) k++;
-    let e = 0;
-    for (; k < n && e < 100000; k++) e = e * 10 + <i32>(load<u8>(p + k) - 0x30);
-    exp += minus ? -e : e;
-  }
+/** A number's value from its digits read as an integer (`mantissa`) and its power of ten (`exp`:
+ * the exponent less the fraction's digits). Exact (correctly rounded) when the digits fit 2^53 and
+ * the power is within 1e22, which covers every fractional number the API takes (speeds,
+ * fractions); larger ones are close, not exact. */
+export function scaled(mantissa: f64, exp: i32): f64 {
   let v = mantissa;
   while (exp > 22) {
     v *= 1e22;
@@ -119,8 +99,7 @@ export function decimalValue(p: usize, n: u32): f64 {
     v /= 1e22;
     exp += 22;
   }
-  v = exp < 0 ? v / pow10(-exp) : v * pow10(exp);
-  return neg ? -v : v;
+  return exp < 0 ? v / pow10(-exp) : v * pow10(exp);
 }
 
 /** How many bytes the UTF-8 sequence led by byte `c` (>= 0x80) has, 2-4, or 0 when no sequence

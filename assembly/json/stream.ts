@@ -33,7 +33,7 @@ import {
   E_END,
   refuse,
   hexDigit,
-  decimalValue,
+  scaled,
   utf8Length,
   utf8Valid,
 } from "./reader";
@@ -428,6 +428,12 @@ function readNumber(): void {
   const start = offset();
   numberLength = 0;
   let state: u32 = 0;
+  // its value, as read from the first NUMBER_CAP bytes (a longer number's is as close as a double
+  // gets): the digits as an integer, the fraction's digits counted down, the exponent
+  let mantissa: f64 = 0;
+  let exp = 0;
+  let e = 0;
+  let minus = false;
   while (true) {
     const c = peek();
     const d = <u32>(c - 0x30);
@@ -443,14 +449,23 @@ function readNumber(): void {
     );
     const next = <u32>load<u8>(NUMBER + state * 7 + cls);
     if (next == 9) break;
+    if (numberLength < NUMBER_CAP) {
+      if (next == 8) {
+        if (e < 100000) e = e * 10 + <i32>d;
+      } else if (next == 7) minus = c == 0x2d;
+      else if (d <= 9) {
+        mantissa = mantissa * 10 + <f64>d;
+        exp -= <i32>(next == 5);
+      }
+    }
     keep(c);
     state = next;
   }
   if (((1 << state) & ACCEPT) == 0) return fail(E_NUMBER);
   numberInteger = state <= 3;
   if (numberLength > MAX_LENGTH) return failAt(start, E_LONG);
-  // a longer number keeps its first NUMBER_CAP bytes: its value is as close as a double gets
-  numberValue = decimalValue(numberText, min(numberLength, NUMBER_CAP));
+  const v = scaled(mantissa, exp + (minus ? -e : e));
+  numberValue = load<u8>(numberText) == 0x2d ? -v : v;
   kind = J_NUMBER;
 }
 
@@ -463,18 +478,10 @@ function put(b: u32): void {
 function putCode(cp: u32): void {
   textChars++;
   if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) textControl = true;
-  if (cp < 0x80) return put(cp);
-  if (cp < 0x800) {
-    put(0xc0 | (cp >> 6));
-  } else {
-    if (cp < 0x10000) put(0xe0 | (cp >> 12));
-    else {
-      put(0xf0 | (cp >> 18));
-      put(0x80 | ((cp >> 12) & 0x3f));
-    }
-    put(0x80 | ((cp >> 6) & 0x3f));
-  }
-  put(0x80 | (cp & 0x3f));
+  // n continuation bytes; the lead byte's marker is byte n of 0xf0e0c000
+  const n: u32 = cp < 0x80 ? 0 : cp < 0x800 ? 1 : cp < 0x10000 ? 2 : 3;
+  put(((0xf0e0c000 >> (n << 3)) & 0xff) | (cp >> (6 * n)));
+  for (let k = n; k > 0; k--) put(0x80 | ((cp >> (6 * (k - 1))) & 0x3f));
 }
 
 function hex4(): i32 {
