@@ -39,36 +39,35 @@ export function refuse(at: u32, why: u8): void {
   store<u8>(errorWhy, why);
 }
 
-/** Why the last document was refused, for the 400 answer. Only called on that path:
- * scripts/messages-transform.mjs moves the texts to the UTF-8 message table (RULE_FUNCTIONS). */
+/** Why the last document was refused, for the 400 answer: the reason's piece of the texts below. */
 export function errorReason(): string {
-  switch (load<u8>(errorWhy)) {
-    case E_VALUE:
-      return "expected a value";
-    case E_KEY:
-      return "expected a member name in double quotes";
-    case E_COLON:
-      return "expected ':'";
-    case E_SEPARATOR:
-      return "expected ',' or the closing bracket";
-    case E_DUPLICATE:
-      return "duplicate member name";
-    case E_NUMBER:
-      return "invalid number";
-    case E_ESCAPE:
-      return "invalid escape";
-    case E_CONTROL:
-      return "control character in a string (escape it)";
-    case E_UTF8:
-      return "invalid UTF-8";
-    case E_LONG:
-      return "string or number longer than 8191 bytes";
-    case E_DEPTH:
-      return "nested deeper than 16";
-    case E_TRAILING:
-      return "text after the document";
-  }
-  return "unexpected end of the document";
+  const why = load<u8>(errorWhy);
+  return why < E_CONTROL ? piece(syntaxReasons(), why) : piece(otherReasons(), why - E_CONTROL);
+}
+
+/** The refusal reasons E_VALUE-E_ESCAPE, as one text (piece; a message is at most 256 bytes).
+ * @message-returns: it goes to the UTF-8 message table (scripts/messages-transform.mjs). */
+function syntaxReasons(): string {
+  return "expected a value|expected a member name in double quotes|expected ':'|expected ',' or the closing bracket|duplicate member name|invalid number|invalid escape";
+}
+
+/** The refusal reasons E_CONTROL-E_END, as one text. @message-returns */
+function otherReasons(): string {
+  return "control character in a string (escape it)|invalid UTF-8|string or number longer than 8191 bytes|nested deeper than 16|text after the document|unexpected end of the document";
+}
+
+/** Piece `i` of `all`, whose pieces are separated by "|": a switch of fixed texts written as one
+ * message of the table (one entry, no code a case). */
+export function piece(all: string, i: u32): string {
+  const p = changetype<usize>(all);
+  const n = (<usize>all.length) << 1;
+  let start: usize = 0;
+  for (; i > 0 && start < n; start += 2) if (load<u16>(p + start) == 0x7c) i--;
+  let end = start;
+  while (end < n && load<u16>(p + end) != 0x7c) end += 2;
+  const out = __new(end - start, idof<string>());
+  memory.copy(out, p + start, end - start);
+  return changetype<string>(out);
 }
 
 /** The value of one hexadecimal digit (either case), or -1. */

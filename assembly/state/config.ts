@@ -19,12 +19,15 @@ export const BOOT_RESTORE: i32 = 2;
 export const MAX_ALLOWED_HOSTS = 4;
 const MAX_HOST_NAME = 253;
 
+/** The configuration in force, in static memory (no start-up object, no wasm global). */
+@final
+@unmanaged
 export class Configuration {
-  powerStateOnBoot: i32 = BOOT_ON;
-  logicalRoot: i32 = 0;
+  powerStateOnBoot: i32;
+  logicalRoot: i32;
 }
 
-export const config = new Configuration();
+export const config = changetype<Configuration>(memory.data<i32>([BOOT_ON, 0]));
 // The names outlive the export that set them, and an export's memory is given back when it returns
 // (rt/arena.ts): they are kept as bytes in static memory (host names are ASCII) and made into strings
 // again by allowedHosts(), in the memory of the export that asks (http/origin.ts reads the bytes). A
