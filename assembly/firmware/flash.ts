@@ -17,6 +17,7 @@ import { stopPlayback } from "../playback/player";
 import * as w from "../json/writer";
 import { rx } from "../core/rx";
 import { names, nameString } from "../util/names";
+import { piece } from "../json/reader";
 
 export const F_IDLE: u8 = 0;
 export const F_CONNECTING: u8 = 1;
@@ -265,13 +266,16 @@ export function writeError(): void {
     w.int(errorPage);
     w.byte(0x20);
   }
-  // what failed (a literal raw() is written from the UTF-8 message table)
-  if (errorKind == X_SILENT) w.raw("no answer");
-  else if (errorKind == X_REFUSED) w.raw("refused");
-  else if (errorKind == X_DIFFERS) w.raw("differs on read-back");
-  else if (errorKind == X_STORE) w.raw("image unreadable");
-  else w.raw("lost at restart");
+  // what failed (X_*)
+  const k = <u32>(errorKind - X_SILENT);
+  w.raw(piece(failures(), min(k, X_GONE - X_SILENT)));
   w.raw(" (");
   w.strBody(stateName(run.errorStep));
   w.raw(')"');
+}
+
+/** What failed, by X_* from X_SILENT, as one text (json/reader.ts piece). @message-returns: it goes
+ * to the UTF-8 message table (scripts/messages-transform.mjs). */
+function failures(): string {
+  return "no answer|refused|differs on read-back|image unreadable|lost at restart";
 }
