@@ -245,8 +245,9 @@ function open(isObject: bool, k: u32): u32 {
 
 // WAMR's classic interpreter (the device's) pays for every call, and for every `if` and branch out
 // of a block whose end its small cache has lost: it scans the bytecode for the end. So the paths
-// taken for every token are short and flat here (the next byte read in place, plain strings and
-// small integers scanned in one loop, no call per byte), and the rare paths come after the common
+// taken for every token are short and flat here (the next byte read in place, plain strings
+// scanned in one loop, no call per byte; numbers, for size, go through one scanner that works out
+// their value as it reads them), and the rare paths come after the common
 // one has returned (Binaryen inlines a function called from one place: inlined, its returns become
 // branches over its whole body, so a rare path inlined in front of a common one would be scanned).
 
