@@ -13,19 +13,28 @@ import {
 } from "./protocol";
 import { Palette, MAX_STOPS } from "../palette/palette";
 
+/** A packet whose payload is one or two bytes: `two`'s low byte, then its high byte. */
+function sendBytes(address: u8, type: u8, two: u32): void {
+  store<u16>(body(), <u16>two);
+  send(address, type);
+}
+
+/** A packet whose payload is a colour. */
+function sendRgb(address: u8, type: u8, rgb: u32): void {
+  putRgb(0, rgb);
+  send(address, type);
+}
+
 export function sendPower(address: u8, on: bool): void {
-  store<u8>(body(), on ? 1 : 0);
-  send(address, T_POWER);
+  sendBytes(address, T_POWER, <u32>on);
 }
 
 export function sendColor(address: u8, rgb: u32): void {
-  putRgb(0, rgb);
-  send(address, T_COLOR);
+  sendRgb(address, T_COLOR, rgb);
 }
 
 export function sendBrightness(level: u32): void {
-  store<u8>(body(), <u8>level);
-  send(ADDR_BROADCAST, T_BRIGHTNESS);
+  sendBytes(ADDR_BROADCAST, T_BRIGHTNESS, level);
 }
 
 export function sendBaseColors(base: StaticArray<u32>): void {
@@ -45,18 +54,15 @@ export function sendPalette(palette: Palette, slot: u8 = 0): void {
 }
 
 export function sendBackground(rgb: u32): void {
-  putRgb(0, rgb);
-  send(ADDR_BROADCAST, T_BACKGROUND);
+  sendRgb(ADDR_BROADCAST, T_BACKGROUND, rgb);
 }
 
 /** mode 1 starts the prepared animations of `group`, 0 stops and clears them; group 0 means all. */
 export function sendAnimStart(group: u8, mode: u8): void {
-  store<u16>(body(), (<u16>group) | ((<u16>mode) << 8));
-  send(ADDR_BROADCAST, T_ANIM_START);
+  sendBytes(ADDR_BROADCAST, T_ANIM_START, (<u32>group) | ((<u32>mode) << 8));
 }
 
 /** The reactive trigger: every REACTIVE animation of `group` jumps to `value`. */
 export function sendAnimControl(group: u8, value: u8): void {
-  store<u16>(body(), (<u16>group) | ((<u16>value) << 8));
-  send(ADDR_BROADCAST, T_ANIM_CONTROL);
+  sendBytes(ADDR_BROADCAST, T_ANIM_CONTROL, (<u32>group) | ((<u32>value) << 8));
 }

@@ -54,10 +54,10 @@ export function includeRange(first: i32, last: i32): void {
 
 /**
  * The table packets over the panels in the table, in index order; a run of left-out panels costs
- * an entry each, or a new packet when its header is cheaper (`dense`: every panel of the range is
- * in the table, no gap to weigh). Only counts (dry) or also sends; returns their bytes.
+ * an entry each, or a new packet when its header is cheaper. Only counts (dry) or also sends;
+ * returns their bytes.
  */
-function tables(group: u8, dry: bool, mask: u32, w0: usize, dense: bool): i32 {
+function tables(group: u8, dry: bool, mask: u32, w0: usize): i32 {
   const e = (<i32>popcnt(mask)) << 1; // an entry's bytes
   const per = (<i32>MAX_PACKET - <i32>TABLE_HEAD) / e;
   let bytes = 0;
@@ -70,13 +70,11 @@ function tables(group: u8, dry: bool, mask: u32, w0: usize, dense: bool): i32 {
     }
     const first = p;
     let last = p;
-    if (dense) last = min(hi, first + per - 1);
-    else
-      for (let q = p + 1; q <= hi && q - first < per; q++) {
-        if (load<u8>(marks + q) != IN_TABLE) continue;
-        if ((q - last - 1) * e > <i32>TABLE_HEAD) break; // the gap costs more than a new packet
-        last = q;
-      }
+    for (let q = p + 1; q <= hi && q - first < per; q++) {
+      if (load<u8>(marks + q) != IN_TABLE) continue;
+      if ((q - last - 1) * e > <i32>TABLE_HEAD) break; // the gap costs more than a new packet
+      last = q;
+    }
     const size = <i32>TABLE_HEAD + (last - first + 1) * e;
     bytes += size;
     if (!dry) {
@@ -137,7 +135,7 @@ export function sendPulses(all: i32, count: i32, differ: u32, alternative: i32 =
       r += REC;
     } while (++p <= hi);
     // the tables' bytes counted by their packets, plus unicasts for the rest
-    const viaTable = m == 0 ? bytes : tables(0, true, mask, w0, m == hi - lo + 1) + PREPARE_BYTES * (1 + count - m);
+    const viaTable = m == 0 ? bytes : tables(0, true, mask, w0) + PREPARE_BYTES * (1 + count - m);
     if (viaTable < bytes) {
       how = TABLES;
       bytes = viaTable;
@@ -150,7 +148,7 @@ export function sendPulses(all: i32, count: i32, differ: u32, alternative: i32 =
   if (how != UNICASTS) {
     if (how == TABLES) {
       while (load<u8>(marks + base) != IN_TABLE) base++;
-      tables(load<u8>(recordAt(base)), false, mask, w0, m == hi - lo + 1);
+      tables(load<u8>(recordAt(base)), false, mask, w0);
     }
     // the broadcast record: the first's, its carried words zero (each panel adds its entry)
     const b = body();

@@ -122,7 +122,7 @@ export function setPower(on: bool): void {
 
 /** Stores the power state ("1" or "0", for powerStateOnBoot 2); 0 or a negative STORE_* status. */
 export function storePower(on: bool): i32 {
-  const bytes = new Array<u8>();
-  bytes.push(on ? 0x31 : 0x30);
+  const bytes = new Array<u8>(1);
+  store<u8>(bytes.dataStart, on ? 0x31 : 0x30);
   return storeWrite(POWER_KEY, bytes);
 }

@@ -16,6 +16,8 @@ import { readImage } from "./image";
 import { stopPlayback } from "../playback/player";
 import * as w from "../json/writer";
 import { rx } from "../core/rx";
+import { names, nameString } from "../util/names";
+import { piece } from "../json/reader";
 
 export const F_IDLE: u8 = 0;
 export const F_CONNECTING: u8 = 1;
@@ -24,22 +26,12 @@ export const F_VERIFYING: u8 = 3;
 export const F_DONE: u8 = 4;
 export const F_ERROR: u8 = 5;
 
-/** The status's name of a state. @message-returns: its texts go to the UTF-8 message table
- * (scripts/messages-transform.mjs). */
+/** The states' names in the status, by state (a name list: util/names.ts). */
+const STATE_NAMES = names("idle connecting flashing verifying done error");
+
+/** The status's name of a state. */
 export function stateName(s: u8): string {
-  switch (s) {
-    case F_CONNECTING:
-      return "connecting";
-    case F_FLASHING:
-      return "flashing";
-    case F_VERIFYING:
-      return "verifying";
-    case F_DONE:
-      return "done";
-    case F_ERROR:
-      return "error";
-  }
-  return "idle";
+  return nameString(STATE_NAMES, s);
 }
 
 /** Sends of one packet (or window) without progress before the flash ends in error. */
@@ -274,13 +266,16 @@ export function writeError(): void {
     w.int(errorPage);
     w.byte(0x20);
   }
-  // what failed (a literal raw() is written from the UTF-8 message table)
-  if (errorKind == X_SILENT) w.raw("no answer");
-  else if (errorKind == X_REFUSED) w.raw("refused");
-  else if (errorKind == X_DIFFERS) w.raw("differs on read-back");
-  else if (errorKind == X_STORE) w.raw("image unreadable");
-  else w.raw("lost at restart");
+  // what failed (X_*)
+  const k = <u32>(errorKind - X_SILENT);
+  w.raw(piece(failures(), min(k, X_GONE - X_SILENT)));
   w.raw(" (");
   w.strBody(stateName(run.errorStep));
   w.raw(')"');
+}
+
+/** What failed, by X_* from X_SILENT, as one text (json/reader.ts piece). @message-returns: it goes
+ * to the UTF-8 message table (scripts/messages-transform.mjs). */
+function failures(): string {
+  return "no answer|refused|differs on read-back|image unreadable|lost at restart";
 }

@@ -5,6 +5,7 @@
 // One upload at a time, whichever channel brings it.
 import { host_store_append, host_store_rename, host_store_delete, host_store_read } from "../host/imports";
 import { BUS_VERSION } from "../bus/protocol";
+import { piece } from "../json/reader";
 
 export const IMAGE_MAGIC: u32 = 0x46505354; // "TSPF", little-endian
 export const IMAGE_HEADER: u32 = 16;
@@ -22,32 +23,15 @@ export const E_WRITE = 7;
 export const E_BUSY = 8;
 export const E_FRAME_CRC = 9;
 export const E_TIMEOUT = 10;
-/** The text of an outcome ("" for 0). @message-returns: its texts go to the UTF-8 message table
- * (scripts/messages-transform.mjs). */
+/** The text of an outcome ("" for 0). */
 export function errorMessage(code: i32): string {
-  switch (code) {
-    case E_MAGIC:
-      return "bad magic";
-    case E_BUS:
-      return "bus version mismatch";
-    case E_TOO_LARGE:
-      return "image too large";
-    case E_LENGTH:
-      return "length mismatch";
-    case E_CRC:
-      return "CRC-32 mismatch";
-    case E_FULL:
-      return "filesystem write failed";
-    case E_WRITE:
-      return "write failed";
-    case E_BUSY:
-      return "flash already in progress";
-    case E_FRAME_CRC:
-      return "CRC mismatch";
-    case E_TIMEOUT:
-      return "timeout";
-  }
-  return "";
+  return <u32>(code - 1) < <u32>E_TIMEOUT ? piece(outcomes(), code - 1) : "";
+}
+
+/** The outcomes' texts from E_MAGIC on, as one text (json/reader.ts piece). @message-returns: it goes
+ * to the UTF-8 message table (scripts/messages-transform.mjs). */
+function outcomes(): string {
+  return "bad magic|bus version mismatch|image too large|length mismatch|CRC-32 mismatch|filesystem write failed|write failed|flash already in progress|CRC mismatch|timeout";
 }
 
 /** The stored image, and the key it is staged under while it arrives. */

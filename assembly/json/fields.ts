@@ -84,7 +84,7 @@ export function checkFields(
   if (kind == J_OBJECT) {
     while (S.member()) {
       let k = nameIndex(keys, S.text, S.textBytes);
-      if (k < 0 || k >= n) k = n;
+      if (<u32>k >= <u32>n) k = n;
       if (k < n && (seen & (1 << k)) != 0) {
         S.duplicateKey();
         break;
@@ -185,20 +185,22 @@ function rowRule(row: usize, target: usize): string {
       const n = <i32>S.textBytes;
       if (n < lo || n > hi) return "must be " + lo.toString() + "-" + hi.toString() + " bytes";
     } else if (s.length > hi) return "must be at most " + hi.toString() + " characters";
-    else if (type == F_TOPIC && !topicPrefix(s)) return "must be a topic without wildcards or outer slashes";
+    else if (type == F_TOPIC && !topicPrefix()) return "must be a topic without wildcards or outer slashes";
     store<usize>(at, changetype<usize>(s));
     __link(target, changetype<usize>(s), false); // what a field assignment does after the store
   }
   return "";
 }
 
-/** No MQTT wildcard (`+`, `#`) and no slash at either end. */
-function topicPrefix(s: string): bool {
-  const n = s.length;
-  if (n > 0 && (s.charCodeAt(0) == 0x2f || s.charCodeAt(n - 1) == 0x2f)) return false;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c == 0x2b || c == 0x23) return false;
+/** No MQTT wildcard (`+`, `#`) and no slash at either end, in the string just read (whole in `text`:
+ * a row's string is at most 64 characters). */
+function topicPrefix(): bool {
+  const p = S.text;
+  const n = S.textLength;
+  let ok = n == 0 || (load<u8>(p) != 0x2f && load<u8>(p + n - 1) != 0x2f);
+  for (let i: u32 = 0; i < n; i++) {
+    const c = load<u8>(p + i);
+    if (c == 0x2b || c == 0x23) ok = false;
   }
-  return true;
+  return ok;
 }

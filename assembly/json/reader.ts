@@ -39,36 +39,35 @@ export function refuse(at: u32, why: u8): void {
   store<u8>(errorWhy, why);
 }
 
-/** Why the last document was refused, for the 400 answer. Only called on that path:
- * scripts/messages-transform.mjs moves the texts to the UTF-8 message table (RULE_FUNCTIONS). */
+/** Why the last document was refused, for the 400 answer: the reason's piece of the texts below. */
 export function errorReason(): string {
-  switch (load<u8>(errorWhy)) {
-    case E_VALUE:
-      return "expected a value";
-    case E_KEY:
-      return "expected a member name in double quotes";
-    case E_COLON:
-      return "expected ':'";
-    case E_SEPARATOR:
-      return "expected ',' or the closing bracket";
-    case E_DUPLICATE:
-      return "duplicate member name";
-    case E_NUMBER:
-      return "invalid number";
-    case E_ESCAPE:
-      return "invalid escape";
-    case E_CONTROL:
-      return "control character in a string (escape it)";
-    case E_UTF8:
-      return "invalid UTF-8";
-    case E_LONG:
-      return "string or number longer than 8191 bytes";
-    case E_DEPTH:
-      return "nested deeper than 16";
-    case E_TRAILING:
-      return "text after the document";
-  }
-  return "unexpected end of the document";
+  const why = load<u8>(errorWhy);
+  return why < E_CONTROL ? piece(syntaxReasons(), why) : piece(otherReasons(), why - E_CONTROL);
+}
+
+/** The refusal reasons E_VALUE-E_ESCAPE, as one text (piece; a message is at most 256 bytes).
+ * @message-returns: it goes to the UTF-8 message table (scripts/messages-transform.mjs). */
+function syntaxReasons(): string {
+  return "expected a value|expected a member name in double quotes|expected ':'|expected ',' or the closing bracket|duplicate member name|invalid number|invalid escape";
+}
+
+/** The refusal reasons E_CONTROL-E_END, as one text. @message-returns */
+function otherReasons(): string {
+  return "control character in a string (escape it)|invalid UTF-8|string or number longer than 8191 bytes|nested deeper than 16|text after the document|unexpected end of the document";
+}
+
+/** Piece `i` of `all`, whose pieces are separated by "|": a switch of fixed texts written as one
+ * message of the table (one entry, no code a case). */
+export function piece(all: string, i: u32): string {
+  const p = changetype<usize>(all);
+  const n = (<usize>all.length) << 1;
+  let start: usize = 0;
+  for (; i > 0 && start < n; start += 2) if (load<u16>(p + start) == 0x7c) i--;
+  let end = start;
+  while (end < n && load<u16>(p + end) != 0x7c) end += 2;
+  const out = __new(end - start, idof<string>());
+  memory.copy(out, p + start, end - start);
+  return changetype<string>(out);
 }
 
 /** The value of one hexadecimal digit (either case), or -1. */
@@ -85,31 +84,11 @@ function pow10(k: i32): f64 {
   return v;
 }
 
-/** The value of a number the scanner has checked: the digits as an integer times a power of ten.
- * Exact (correctly rounded) when the digits fit 2^53 and the power is within 1e22, which covers
- * every fractional number the API takes (speeds, fractions); larger ones are close, not exact. */
-export function decimalValue(p: usize, n: u32): f64 {
-  let k: u32 = 0;
-  const neg = load<u8>(p) == 0x2d;
-  if (neg) k++;
-  let mantissa: f64 = 0;
-  let exp = 0;
-  let c = load<u8>(p + k);
-  for (; k < n && c != 0x2e && (c | 0x20) != 0x65; c = load<u8>(p + ++k)) mantissa = mantissa * 10 + <f64>(c - 0x30);
-  if (k < n && c == 0x2e) {
-    for (c = load<u8>(p + ++k); k < n && (c | 0x20) != 0x65; c = load<u8>(p + ++k)) {
-      mantissa = mantissa * 10 + <f64>(c - 0x30);
-      exp--;
-    }
-  }
-  if (k < n) {
-    const sign = load<u8>(p + ++k);
-    const minus = sign == 0x2d;
-    if (sign == 0x2d || sign == 0x2b) k++;
-    let e = 0;
-    for (; k < n && e < 100000; k++) e = e * 10 + <i32>(load<u8>(p + k) - 0x30);
-    exp += minus ? -e : e;
-  }
+/** A number's value from its digits read as an integer (`mantissa`) and its power of ten (`exp`:
+ * the exponent less the fraction's digits). Exact (correctly rounded) when the digits fit 2^53 and
+ * the power is within 1e22, which covers every fractional number the API takes (speeds,
+ * fractions); larger ones are close, not exact. */
+export function scaled(mantissa: f64, exp: i32): f64 {
   let v = mantissa;
   while (exp > 22) {
     v *= 1e22;
@@ -119,8 +98,7 @@ export function decimalValue(p: usize, n: u32): f64 {
     v /= 1e22;
     exp += 22;
   }
-  v = exp < 0 ? v / pow10(-exp) : v * pow10(exp);
-  return neg ? -v : v;
+  return exp < 0 ? v / pow10(-exp) : v * pow10(exp);
 }
 
 /** How many bytes the UTF-8 sequence led by byte `c` (>= 0x80) has, 2-4, or 0 when no sequence

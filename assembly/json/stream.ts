@@ -33,7 +33,7 @@ import {
   E_END,
   refuse,
   hexDigit,
-  decimalValue,
+  scaled,
   utf8Length,
   utf8Valid,
 } from "./reader";
@@ -245,8 +245,9 @@ function open(isObject: bool, k: u32): u32 {
 
 // WAMR's classic interpreter (the device's) pays for every call, and for every `if` and branch out
 // of a block whose end its small cache has lost: it scans the bytecode for the end. So the paths
-// taken for every token are short and flat here (the next byte read in place, plain strings and
-// small integers scanned in one loop, no call per byte), and the rare paths come after the common
+// taken for every token are short and flat here (the next byte read in place, plain strings
+// scanned in one loop, no call per byte; numbers, for size, go through one scanner that works out
+// their value as it reads them), and the rare paths come after the common
 // one has returned (Binaryen inlines a function called from one place: inlined, its returns become
 // branches over its whole body, so a rare path inlined in front of a common one would be scanned).
 
@@ -280,31 +281,6 @@ export function value(): u32 {
     readString();
     return endScalar();
   }
-  // an integer of 1-9 digits that ends within the window (most of a scene's numbers): at once, its
-  // value without decimalValue; the rest by readNumber
-  const neg: u32 = <u32>(c == 0x2d);
-  const first = wp + neg;
-  let p = first;
-  let v: u32 = 0;
-  let d: u32 = 0;
-  while (p < we) {
-    d = <u32>load<u8>(win + p) - 0x30;
-    if (d > 9) break;
-    v = v * 10 + d;
-    p++;
-  }
-  // it ends in the window, not with a fraction or an exponent; no leading zero; not "-" alone
-  const digits = p - first;
-  const ok = (p < we) & (digits - 1 < 9) & (d != <u32>(0x2e - 0x30)) & ((d | 0x20) != 0x35);
-  if (ok & ((digits == 1) | (load<u8>(win + first) != 0x30))) {
-    numberLength = p - wp;
-    memory.copy(numberText, win + wp, numberLength);
-    numberInteger = true;
-    numberValue = neg ? -(<f64>v) : <f64>v;
-    wp = p;
-    kind = J_NUMBER;
-    return endScalar();
-  }
   scalar(c);
   return endScalar();
 }
@@ -324,20 +300,26 @@ function scalar(c: i32): void {
   readNumber();
 }
 
-/** The next member of the object just opened or being read: true with its key in `text` (its
- * value is next); false when the object closed. */
-export function member(): bool {
+/** Past the comma before a container's next item: true when one is next; false when the container
+ * closed (`closer`) or on a refusal. */
+function item(closer: i32): bool {
   if (depth == 0) return false;
   const bit: u32 = 1 << (depth - 1);
-  let c = Next.byte();
-  if (c == 0x7d) return close(bit);
+  const c = Next.byte();
+  if (c == closer) return close(bit);
   if (fresh & bit) fresh &= ~bit;
   else {
     if (c != 0x2c) return failed(E_SEPARATOR);
     wp++;
-    c = Next.byte();
   }
-  if (c != 0x22) return failed(E_KEY);
+  return true;
+}
+
+/** The next member of the object just opened or being read: true with its key in `text` (its
+ * value is next); false when the object closed. */
+export function member(): bool {
+  if (!item(0x7d)) return false;
+  if (Next.byte() != 0x22) return failed(E_KEY);
   keyAt = base + wp;
   readString();
   if (broken) return false;
@@ -350,15 +332,7 @@ export function member(): bool {
 /** The next element of the array just opened or being read: true when one is next; false when
  * the array closed. */
 export function element(): bool {
-  if (depth == 0) return false;
-  const bit: u32 = 1 << (depth - 1);
-  const c = Next.byte();
-  if (c == 0x5d) return close(bit);
-  if (fresh & bit) fresh &= ~bit;
-  else {
-    if (c != 0x2c) return failed(E_SEPARATOR);
-    wp++;
-  }
+  if (!item(0x5d)) return false;
   pending = true;
   return true;
 }
@@ -455,6 +429,12 @@ function readNumber(): void {
   const start = offset();
   numberLength = 0;
   let state: u32 = 0;
+  // its value, as read from the first NUMBER_CAP bytes (a longer number's is as close as a double
+  // gets): the digits as an integer, the fraction's digits counted down, the exponent
+  let mantissa: f64 = 0;
+  let exp = 0;
+  let e = 0;
+  let minus = false;
   while (true) {
     const c = peek();
     const d = <u32>(c - 0x30);
@@ -470,14 +450,23 @@ function readNumber(): void {
     );
     const next = <u32>load<u8>(NUMBER + state * 7 + cls);
     if (next == 9) break;
+    if (numberLength < NUMBER_CAP) {
+      if (next == 8) {
+        if (e < 100000) e = e * 10 + <i32>d;
+      } else if (next == 7) minus = c == 0x2d;
+      else if (d <= 9) {
+        mantissa = mantissa * 10 + <f64>d;
+        exp -= <i32>(next == 5);
+      }
+    }
     keep(c);
     state = next;
   }
   if (((1 << state) & ACCEPT) == 0) return fail(E_NUMBER);
   numberInteger = state <= 3;
   if (numberLength > MAX_LENGTH) return failAt(start, E_LONG);
-  // a longer number keeps its first NUMBER_CAP bytes: its value is as close as a double gets
-  numberValue = decimalValue(numberText, min(numberLength, NUMBER_CAP));
+  const v = scaled(mantissa, exp + (minus ? -e : e));
+  numberValue = load<u8>(numberText) == 0x2d ? -v : v;
   kind = J_NUMBER;
 }
 
@@ -490,18 +479,10 @@ function put(b: u32): void {
 function putCode(cp: u32): void {
   textChars++;
   if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) textControl = true;
-  if (cp < 0x80) return put(cp);
-  if (cp < 0x800) {
-    put(0xc0 | (cp >> 6));
-  } else {
-    if (cp < 0x10000) put(0xe0 | (cp >> 12));
-    else {
-      put(0xf0 | (cp >> 18));
-      put(0x80 | ((cp >> 12) & 0x3f));
-    }
-    put(0x80 | ((cp >> 6) & 0x3f));
-  }
-  put(0x80 | (cp & 0x3f));
+  // n continuation bytes; the lead byte's marker is byte n of 0xf0e0c000
+  const n: u32 = cp < 0x80 ? 0 : cp < 0x800 ? 1 : cp < 0x10000 ? 2 : 3;
+  put(((0xf0e0c000 >> (n << 3)) & 0xff) | (cp >> (6 * n)));
+  for (let k = n; k > 0; k--) put(0x80 | ((cp >> (6 * (k - 1))) & 0x3f));
 }
 
 function hex4(): i32 {

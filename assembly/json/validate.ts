@@ -1,7 +1,7 @@
 // Checks for request and stored documents, on the value json/stream.ts has just read.
 // The first failure is kept as "<path>: <rule>", which becomes the 422 message; callers validate
 // everything before changing anything.
-import { hexDigit, J_NULL, J_FALSE, J_TRUE, J_NUMBER, J_STRING, J_ARRAY } from "./reader";
+import { hexDigit, piece, J_STRING, J_OBJECT } from "./reader";
 import * as S from "./stream";
 
 let firstError = "";
@@ -43,23 +43,15 @@ export function failMessage(message: string): void {
   if (firstError.length == 0) firstError = message;
 }
 
-/** Human-readable name of a kind (J_*), for error messages (only: @message-returns, its texts go to
- * the UTF-8 message table, scripts/messages-transform.mjs). */
+/** Human-readable name of a kind (J_*), for error messages only. */
 export function nameOfKind(k: u32): string {
-  switch (k) {
-    case J_NULL:
-      return "null";
-    case J_FALSE:
-    case J_TRUE:
-      return "a boolean";
-    case J_NUMBER:
-      return "a number";
-    case J_STRING:
-      return "a string";
-    case J_ARRAY:
-      return "an array";
-  }
-  return "an object";
+  return piece(kinds(), min(k, J_OBJECT));
+}
+
+/** The kinds' names by J_*, as one text (json/reader.ts piece). @message-returns: it goes to the
+ * UTF-8 message table (scripts/messages-transform.mjs). */
+function kinds(): string {
+  return "null|a boolean|a boolean|a number|a string|an array|an object";
 }
 
 /** Whether the value just read is of kind `k`; else records "must be <what>, not <its kind>".

@@ -77,8 +77,7 @@ export function beginCapture(): void {
 /** Ends a capture and returns its bytes. */
 export function endCapture(): Array<u8> {
   const out = changetype<Array<u8>>(sink.capture);
-  for (let i: u32 = 0; i < used; i++) out.push(load<u8>(buf + i));
-  used = 0;
+  flush(); // (collects the rest)
   sink.capture = 0;
   return out;
 }
@@ -92,7 +91,9 @@ function flush(): void {
   const capture = sink.capture;
   if (capture) {
     const out = changetype<Array<u8>>(capture);
-    for (let i: u32 = 0; i < used; i++) out.push(load<u8>(buf + i));
+    const n = out.length;
+    out.length = n + <i32>used; // grows its buffer
+    memory.copy(out.dataStart + <usize>n, buf, used);
     used = 0;
     return;
   }
@@ -151,18 +152,11 @@ function units(s: string, escaping: bool): void {
   }
 }
 
+/** A character beyond ASCII as UTF-8: n continuation bytes, the lead's marker byte n of 0xf0e0c000. */
 function utf8(c: u32): void {
-  if (c < 0x800) {
-    byte(0xc0 | (c >> 6));
-  } else if (c < 0x10000) {
-    byte(0xe0 | (c >> 12));
-    byte(0x80 | ((c >> 6) & 0x3f));
-  } else {
-    byte(0xf0 | (c >> 18));
-    byte(0x80 | ((c >> 12) & 0x3f));
-    byte(0x80 | ((c >> 6) & 0x3f));
-  }
-  byte(0x80 | (c & 0x3f));
+  const n: u32 = c < 0x800 ? 1 : c < 0x10000 ? 2 : 3;
+  byte(((0xf0e0c000 >> (n << 3)) & 0xff) | (c >> (6 * n)));
+  for (let k = n; k > 0; k--) byte(0x80 | ((c >> (6 * (k - 1))) & 0x3f));
 }
 
 /** The hexadecimal digits, upper case (escapes and colours). */

@@ -164,49 +164,56 @@ function starts(packed: Packer, p: usize, n: u32): bool {
 }
 
 /** A message on a subscribed topic: `topicLen` bytes of topic at `p`, then `payloadLen` of payload.
- * Work is queued like HTTP's; brightness and scene commands are dropped at apply time when the power
- * is off (b = 1: only while on). */
+ * Work is queued like HTTP's; a command that is not is logged (ignored). */
 export function handleMessage(p: usize, topicLen: u32, payloadLen: u32): void {
-  const payload = p + topicLen;
-  const word = nameIndex(WORDS, payload, payloadLen);
   const status = topic(discoveryPrefix(mqtt), L_STATUS);
   if (status.length == topicLen && starts(status, p, topicLen)) {
-    if (nameIndex(STATUS, payload, payloadLen) == STATUS_ONLINE) announce(false);
+    if (nameIndex(STATUS, p + topicLen, payloadLen) == STATUS_ONLINE) announce(false);
     return;
   }
   const base = topic(topicPrefix(mqtt), L_COMMAND);
   if (!starts(base, p, topicLen)) return;
   const cmd = nameIndex(COMMANDS, p + base.length, topicLen - base.length);
   if (cmd < 0) return;
+  const why = command(cmd, p + topicLen, payloadLen);
+  if (why.length > 0) ignored(p, topicLen, payloadLen, why);
+}
+
+/** Queues command `cmd` with its payload (`n` bytes at `payload`): "", or why it was not. Brightness
+ * and scene commands are dropped at apply time when the power is off (b = 1: only while on).
+ * @message-returns: its texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
+function command(cmd: i32, payload: usize, n: u32): string {
+  const word = nameIndex(WORDS, payload, n);
   let kind: u8 = W_STOP;
   let a = 0;
   let text: string | null = null;
   if (cmd == C_POWER || cmd == C_LIGHT) {
-    if (<u32>word > 1) return ignored(p, topicLen, payloadLen, "not ON or OFF");
+    if (<u32>word > 1) return "not ON or OFF";
     kind = W_POWER;
     a = word;
     // the light turned on at brightness 0 comes back at its last brightness (after the power)
     if (cmd == C_LIGHT && a == 1 && appearance.brightness == 0) {
-      if (queueLength() > QUEUE_SIZE - 2) return ignored(p, topicLen, payloadLen, "work queue full");
+      if (queueLength() > QUEUE_SIZE - 2) return "work queue full";
       enqueue(W_POWER, 1, 1);
       brightness(last.litBrightness);
-      return;
+      return "";
     }
   } else if (cmd == C_BRIGHTNESS) {
-    a = byteValue(payload, payloadLen);
-    if (a < 0) return ignored(p, topicLen, payloadLen, "not 0-255");
-    if (!brightness(<u32>a)) ignored(p, topicLen, payloadLen, "work queue full");
-    return;
+    a = byteValue(payload, n);
+    if (a < 0) return "not 0-255";
+    if (!brightness(<u32>a)) return "work queue full";
+    return "";
   } else if (cmd == C_SCENE && word != W_NONE) {
-    const id = String.UTF8.decodeUnsafe(payload, payloadLen);
-    if (!libraryId(id) || sceneStatus(id) != 0) return ignored(p, topicLen, payloadLen, "no such scene");
-    if (!app.isOn) return ignored(p, topicLen, payloadLen, "power is off");
+    const id = String.UTF8.decodeUnsafe(payload, n);
+    if (!libraryId(id) || sceneStatus(id) != 0) return "no such scene";
+    if (!app.isOn) return "power is off";
     kind = W_PLAY;
     text = id;
-  } else if (cmd == C_SCENE && !app.isOn) return ignored(p, topicLen, payloadLen, "power is off");
+  } else if (cmd == C_SCENE && !app.isOn) return "power is off";
   const item = enqueue(kind, a, 1);
-  if (!item) return ignored(p, topicLen, payloadLen, "work queue full");
+  if (!item) return "work queue full";
   item.setText(text);
+  return "";
 }
 
 /** Queues a brightness change (applied only while on); false when the queue is full. */

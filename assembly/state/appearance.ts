@@ -1,7 +1,7 @@
 // Appearance: the global look of all panels (brightness, three base colours, active palette).
 // Persisted under the key "appearance" in the same JSON shape as the API, and read back through
 // the same validation, so a stored document can never hold what the API would reject.
-import { names, nameString } from "../util/names";
+import { names } from "../util/names";
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
 import { colorRead, fail, nameOfKind } from "../json/validate";
@@ -82,9 +82,8 @@ function readColors(k: i32, kind: u32, target: usize): void {
       n++;
     }
   } else S.skipRest(kind);
-  const path = nameString(KEYS, COLORS);
-  if (kind != J_ARRAY || n != 3) fail(path, 'must be an array of 3 colours "#RRGGBB"');
-  else if (bad >= 0) fail(path + "[" + bad.toString() + "]", 'must be a colour "#RRGGBB"');
+  if (kind != J_ARRAY || n != 3) fail("baseColors", 'must be an array of 3 colours "#RRGGBB"');
+  else if (bad >= 0) fail("baseColors[" + bad.toString() + "]", 'must be a colour "#RRGGBB"');
 }
 
 /** Validates the PATCH body (or, with `stored`, the stored document) whose root value() has just

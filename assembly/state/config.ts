@@ -1,10 +1,10 @@
 // Device configuration: power state at boot, the logical root and the extra names the controller
 // answers to (http/origin.ts). Persisted under "configuration" in the API's JSON shape and read back
 // through the API's validation.
-import { names, nameString } from "../util/names";
+import { names } from "../util/names";
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
-import { expectKind, fail, failMessage, takeError } from "../json/validate";
+import { expectKind, fail, failMessage, takeError, nameOfKind } from "../json/validate";
 import { checkFields, problem, F_INT } from "../json/fields";
 import * as w from "../json/writer";
 
@@ -19,12 +19,15 @@ export const BOOT_RESTORE: i32 = 2;
 export const MAX_ALLOWED_HOSTS = 4;
 const MAX_HOST_NAME = 253;
 
+/** The configuration in force, in static memory (no start-up object, no wasm global). */
+@final
+@unmanaged
 export class Configuration {
-  powerStateOnBoot: i32 = BOOT_ON;
-  logicalRoot: i32 = 0;
+  powerStateOnBoot: i32;
+  logicalRoot: i32;
 }
 
-export const config = new Configuration();
+export const config = changetype<Configuration>(memory.data<i32>([BOOT_ON, 0]));
 // The names outlive the export that set them, and an export's memory is given back when it returns
 // (rt/arena.ts): they are kept as bytes in static memory (host names are ASCII) and made into strings
 // again by allowedHosts(), in the memory of the export that asks (http/origin.ts reads the bytes). A
@@ -115,8 +118,10 @@ function readHosts(_k: i32, kind: u32, target: usize): void {
         store<u8>(at, <u8>S.textBytes);
         memory.copy(at + 1, S.text, S.textBytes);
       } else {
-        const path = nameString(KEYS, HOSTS) + "[" + n.toString() + "]";
-        if (expectKind(J_STRING, path, "a string")) fail(path, "must be a host name");
+        fail(
+          "allowedHosts[" + n.toString() + "]",
+          S.kind != J_STRING ? "must be a string, not " + nameOfKind(S.kind) : "must be a host name",
+        );
         bad = takeError();
       }
     }
