@@ -9,11 +9,11 @@
 // scalars are echoed by the tokenizer) and keeps each member's key in order (the step's rules that
 // need the whole step). The first problem is recorded as "<json path>: <rule>" (text.ts), built only
 // then.
-import { J_TRUE, J_FALSE, J_STRING } from "../json/reader";
+import { J_TRUE, J_FALSE, J_STRING, J_ARRAY } from "../json/reader";
 import * as S from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
 import { put, putBytes } from "../playback/bytes";
-import { Names, nameIndex, nameList } from "../util/names";
+import { Names, nameIndex, nameEntry, nameList } from "../util/names";
 import {
   STEP_KEYS,
   CHANNEL_KEYS,
@@ -28,7 +28,20 @@ import {
 } from "./names";
 import * as out from "./canonical";
 import { slots } from "./state";
-import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
+import {
+  bad,
+  unknownAt,
+  badAt,
+  pushKey,
+  pushIndex,
+  pop,
+  gate,
+  needInt,
+  needBool,
+  needString,
+  W_KEY,
+  W_RUNNER,
+} from "./text";
 import { sceneField } from "./validate";
 import { readColorRef, readParams, readId, K_DIRECTIONALITY } from "./step";
 import { refused, readChannel } from "./color";
@@ -171,27 +184,11 @@ export const ORDER = memory.data(LEVELS * 32);
 let keyEntry: usize = 0;
 
 /** The index of the key member() has just read among `keys` (a name list), or -1; its entry in
- * keyEntry. A name's length and first byte are compared in one test before the rest. */
+ * keyEntry. */
 export function keyIndex(keys: Names): i32 {
-  const n = S.textBytes;
-  // (a name's length byte and first byte, as a u16 load of its entry gives them; none is longer
-  // than 255 bytes)
-  const first = select<u32>(n | ((<u32>load<u8>(S.text)) << 8), 0, n < 256);
-  let e = keys;
-  let k = 0;
-  for (let w = <u32>load<u16>(e); (w & 0xff) != 0; w = <u32>load<u16>(e)) {
-    if (w == first) {
-      let i: u32 = 1;
-      while (i < n && load<u8>(e + 1 + i) == load<u8>(S.text + i)) i++;
-      if (i >= n) {
-        keyEntry = e;
-        return k;
-      }
-    }
-    e += 1 + (w & 0xff);
-    k++;
-  }
-  return -1;
+  const k = nameIndex(keys, S.text, S.textBytes);
+  keyEntry = nameEntry(keys, k);
+  return k;
 }
 
 // ---- the reader ---------------------------------------------------------------------------------
@@ -257,6 +254,34 @@ function unknown(level: i32, k: i32, limit: u32, seen: u32): i32 {
   else if (level == TOP && k == 8) badAt(TOP_KEYS, 8, "not allowed: the service assigns scene ids");
   else unknownAt(nameList(keysOf(level), limit));
   return failed(seen);
+}
+
+/** An element's reader (readArray): element `i`, its value's start just read, its index on the path;
+ * false after recording the first problem. */
+export type Element = (i: i32) => bool;
+
+/**
+ * Reads the array whose start json/stream.ts value() has just read, each element through `each`, and
+ * writes its brackets and commas to the canonical form: its length; -1 after an element recorded a
+ * problem; -2 when it is not an array or holds more than `max` elements (the caller's rule, which
+ * also says how few it needs). One loop for the layers, the sequences, params, `any`/`all` and the
+ * panel lists.
+ */
+export function readArray(max: i32, each: Element): i32 {
+  if (S.kind != J_ARRAY) return -2;
+  out.byte(0x5b);
+  let n = 0;
+  while (S.element()) {
+    if (n >= max) return -2;
+    if (n > 0) out.byte(0x2c);
+    pushIndex(n);
+    S.value();
+    if (!each(n)) return -1;
+    pop();
+    n++;
+  }
+  out.byte(0x5d);
+  return n;
 }
 
 /** Keeps value `v` of row `r`, and puts its compiled item when the row has a tag. */
