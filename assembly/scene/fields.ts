@@ -13,7 +13,7 @@ import { J_TRUE, J_FALSE, J_STRING, J_ARRAY } from "../json/reader";
 import * as S from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
 import { put, putBytes } from "../playback/bytes";
-import { Names, nameIndex, nameEntry, nameList } from "../util/names";
+import { Names, nameIndex, nameList } from "../util/names";
 import {
   STEP_KEYS,
   CHANNEL_KEYS,
@@ -184,11 +184,27 @@ export const ORDER = memory.data(LEVELS * 32);
 let keyEntry: usize = 0;
 
 /** The index of the key member() has just read among `keys` (a name list), or -1; its entry in
- * keyEntry. */
+ * keyEntry. A name's length and first byte are compared in one test before the rest. */
 export function keyIndex(keys: Names): i32 {
-  const k = nameIndex(keys, S.text, S.textBytes);
-  keyEntry = nameEntry(keys, k);
-  return k;
+  const n = S.textBytes;
+  // (a name's length byte and first byte, as a u16 load of its entry gives them; none is longer
+  // than 255 bytes)
+  const first = select<u32>(n | ((<u32>load<u8>(S.text)) << 8), 0, n < 256);
+  let e = keys;
+  let k = 0;
+  for (let w = <u32>load<u16>(e); (w & 0xff) != 0; w = <u32>load<u16>(e)) {
+    if (w == first) {
+      let i: u32 = 1;
+      while (i < n && load<u8>(e + 1 + i) == load<u8>(S.text + i)) i++;
+      if (i >= n) {
+        keyEntry = e;
+        return k;
+      }
+    }
+    e += 1 + (w & 0xff);
+    k++;
+  }
+  return -1;
 }
 
 // ---- the reader ---------------------------------------------------------------------------------
