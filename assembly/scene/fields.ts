@@ -350,10 +350,15 @@ function enumList(e: i32): Names {
 }
 
 function enumFailed(e: i32): bool {
-  if (e == E_TYPES) return bad("unknown animation type; expected one of " + nameList(TYPES));
-  if (e == E_RUNNERS) return bad("unknown runner; expected one of " + nameList(RUNNERS));
   if (e == E_DIRECTIONS) return bad('must be "topology" or "geometric"');
-  return bad("must be one of " + nameList(enumList(e)));
+  return bad(enumRule(e) + nameList(enumList(e)));
+}
+
+/** The start of an unknown name's message. @message-returns: its texts go to the message table. */
+function enumRule(e: i32): string {
+  if (e == E_TYPES) return "unknown animation type; expected one of ";
+  if (e == E_RUNNERS) return "unknown runner; expected one of ";
+  return "must be one of ";
 }
 
 /** A "#RRGGBB" string just read: its colour, or -1 after recording the failure. */

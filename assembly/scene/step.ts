@@ -207,7 +207,7 @@ export function readId(_r: i32, _row: u32, _seen: u32): bool {
 /** params: 0-4 integers 0-255 (a fields.ts Reader). */
 export function readParams(_r: i32, _row: u32, _seen: u32): bool {
   const n = readArray(4, readParam);
-  if (n < 0) return n == -2 ? bad("must be an array of 0-4 integers 0-255") : false;
+  if (n < 0) return n == -2 && bad("must be an array of 0-4 integers 0-255");
   slot[K_PARAMS] = n;
   return true;
 }

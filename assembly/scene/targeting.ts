@@ -102,7 +102,7 @@ function terms(any: bool, level: i32): bool {
   put(0);
   store<i32>(termLevel, level);
   const n = readArray(MAX_SELECTOR_TERMS, term);
-  if (n <= 0) return n == -1 ? false : bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
+  if (n <= 0) return n != -1 && bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
   patch8(at, n);
   return true;
 }

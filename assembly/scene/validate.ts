@@ -346,7 +346,7 @@ function speed(): bool {
 function readLayers(): bool {
   // (one refusal for all three: not an array, too many layers, none)
   const n = readArray(MAX_LAYERS, readLayer);
-  return n > 0 || (n == -2 || n == 0 ? bad("must be an array of 1-" + MAX_LAYERS.toString() + " layers") : false);
+  return n > 0 || (n != -1 && bad("must be an array of 1-" + MAX_LAYERS.toString() + " layers"));
 }
 
 /** Layer `li`, its value's start just read (a readArray Element). */
@@ -410,7 +410,7 @@ function readGroup(li: i32): bool {
 function readSequence(): bool {
   resetInfinite();
   const n = readArray(MAX_STEPS, readSequenceStep);
-  return n > 0 || (n == -2 || n == 0 ? bad("must be an array of 1-" + MAX_STEPS.toString() + " steps") : false);
+  return n > 0 || (n != -1 && bad("must be an array of 1-" + MAX_STEPS.toString() + " steps"));
 }
 
 /** Step `si` of the layer being read, its value's start just read (a readArray Element). */
