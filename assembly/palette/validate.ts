@@ -45,7 +45,7 @@ export function validatePalette(kind: u32): bool {
   const r = new Read();
   read = r;
   if (!checkFields(kind, KEYS, ROWS, 1, changetype<usize>(r), readStops, 32)) return false;
-  if ((present & (1 << NAME)) == 0) return nameFails("required");
+  if ((present & (1 << NAME)) == 0) return fail("name", "required");
   if (!checkName()) return false;
   if ((present & (1 << STOPS)) == 0) return fail("stops", "required");
   return !problem(STOPS);
@@ -61,13 +61,8 @@ export function packStops(): StaticArray<u32> {
   return read!.stops;
 }
 
-/** Records `rule` at `name`; false. @message-args: its literal texts go to the UTF-8 message table. */
-function nameFails(rule: string): bool {
-  return fail(nameString(KEYS, NAME), rule);
-}
-
 function checkName(): bool {
-  if (kindAt(NAME) != J_STRING) return nameFails("must be a string, not " + nameOfKind(kindAt(NAME)));
+  if (kindAt(NAME) != J_STRING) return fail("name", "must be a string, not " + nameOfKind(kindAt(NAME)));
   const s = stringAt(NAME); // a name longer than the kept text has more characters than allowed
   let chars = 0;
   let control = false;
@@ -76,12 +71,13 @@ function checkName(): bool {
     if (c < 0xdc00 || c > 0xdfff) chars++; // a low surrogate completes its pair
     if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) control = true;
   }
-  if (chars < 1 || chars > NAME_MAX_CHARS) return nameFails("must be 1-" + NAME_MAX_CHARS.toString() + " characters");
-  if (control) return nameFails("must not contain control characters");
+  if (chars < 1 || chars > NAME_MAX_CHARS)
+    return fail("name", "must be 1-" + NAME_MAX_CHARS.toString() + " characters");
+  if (control) return fail("name", "must not contain control characters");
   // "." or "..": URL clients resolve such a path segment away, so the palette could never be
   // addressed by GET, PUT or DELETE
   if (s.length <= 2 && s.charCodeAt(0) == 0x2e && s.charCodeAt(s.length - 1) == 0x2e)
-    return nameFails('must not be "." or ".." (it could not be used in a URL)');
+    return fail("name", 'must not be "." or ".." (it could not be used in a URL)');
   read!.name = s;
   return true;
 }

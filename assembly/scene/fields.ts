@@ -9,7 +9,7 @@
 // scalars are echoed by the tokenizer) and keeps each member's key in order (the step's rules that
 // need the whole step). The first problem is recorded as "<json path>: <rule>" (text.ts), built only
 // then.
-import { J_TRUE, J_FALSE, J_STRING, J_ARRAY } from "../json/reader";
+import { J_TRUE, J_FALSE, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
 import { put, putBytes } from "../playback/bytes";
@@ -28,20 +28,7 @@ import {
 } from "./names";
 import * as out from "./canonical";
 import { slots } from "./state";
-import {
-  bad,
-  unknownAt,
-  badAt,
-  pushKey,
-  pushIndex,
-  pop,
-  gate,
-  needInt,
-  needBool,
-  needString,
-  W_KEY,
-  W_RUNNER,
-} from "./text";
+import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
 import { sceneField } from "./validate";
 import { readColorRef, readParams, readId, K_DIRECTIONALITY } from "./step";
 import { refused, readChannel } from "./color";
@@ -272,34 +259,6 @@ function unknown(level: i32, k: i32, limit: u32, seen: u32): i32 {
   return failed(seen);
 }
 
-/** An element's reader (readArray): element `i`, its value's start just read, its index on the path;
- * false after recording the first problem. */
-export type Element = (i: i32) => bool;
-
-/**
- * Reads the array whose start json/stream.ts value() has just read, each element through `each`, and
- * writes its brackets and commas to the canonical form: its length; -1 after an element recorded a
- * problem; -2 when it is not an array or holds more than `max` elements (the caller's rule, which
- * also says how few it needs). One loop for the layers, the sequences, params, `any`/`all` and the
- * panel lists.
- */
-export function readArray(max: i32, each: Element): i32 {
-  if (S.kind != J_ARRAY) return -2;
-  out.byte(0x5b);
-  let n = 0;
-  while (S.element()) {
-    if (n >= max) return -2;
-    if (n > 0) out.byte(0x2c);
-    pushIndex(n);
-    S.value();
-    if (!each(n)) return -1;
-    pop();
-    n++;
-  }
-  out.byte(0x5d);
-  return n;
-}
-
 /** Keeps value `v` of row `r`, and puts its compiled item when the row has a tag. */
 export function keep(r: i32, row: u32, v: i32): bool {
   store<i32>(slots + ((<usize>r) << 2), v);
@@ -350,15 +309,10 @@ function enumList(e: i32): Names {
 }
 
 function enumFailed(e: i32): bool {
+  if (e == E_TYPES) return bad("unknown animation type; expected one of " + nameList(TYPES));
+  if (e == E_RUNNERS) return bad("unknown runner; expected one of " + nameList(RUNNERS));
   if (e == E_DIRECTIONS) return bad('must be "topology" or "geometric"');
-  return bad(enumRule(e) + nameList(enumList(e)));
-}
-
-/** The start of an unknown name's message. @message-returns: its texts go to the message table. */
-function enumRule(e: i32): string {
-  if (e == E_TYPES) return "unknown animation type; expected one of ";
-  if (e == E_RUNNERS) return "unknown runner; expected one of ";
-  return "must be one of ";
+  return bad("must be one of " + nameList(enumList(e)));
 }
 
 /** A "#RRGGBB" string just read: its colour, or -1 after recording the failure. */

@@ -11,7 +11,7 @@ import { names, nameIndex } from "../util/names";
 import { Fixed } from "../rt/fixed";
 import { bad, badAt, pushIndex, pop, needInt, needString, parseDecimal, quote, gate, textHash, idChars } from "./text";
 import { W_STEP_ID, W_SOURCE_GEOMETRIC, W_GAP } from "./text";
-import { readObject, readArray, ORDER, STEP } from "./fields";
+import { readObject, ORDER, STEP } from "./fields";
 import { readColor } from "./color";
 import { STEP_KEYS } from "./names";
 import { stepDuration, stepIdHash, MAX_STEPS, slots } from "./state";
@@ -90,12 +90,12 @@ let stepIndex = 0;
 let colorFirst = false;
 
 /**
- * Reads step number `si` of layer `li` (its value's start just read; the caller pushed its
+ * Reads step number `si` of layer `li` (its object is next in the stream; the caller pushed its
  * path) into `slot`; false after recording the first problem. Whether it is the last (only the last
  * may be infinite) is known only later: the caller checks an infinite step's position (infiniteAt).
  */
 export function readStep(li: i32, si: i32): bool {
-  if (kind != J_OBJECT) return bad("a step must be an object");
+  if (value() != J_OBJECT) return bad("a step must be an object");
   return readStepObject(li, si);
 }
 
@@ -206,18 +206,26 @@ export function readId(_r: i32, _row: u32, _seen: u32): bool {
 
 /** params: 0-4 integers 0-255 (a fields.ts Reader). */
 export function readParams(_r: i32, _row: u32, _seen: u32): bool {
-  const n = readArray(4, readParam);
-  if (n < 0) return n == -2 && bad("must be an array of 0-4 integers 0-255");
+  let more = kind != J_ARRAY; // refused as too many are
+  let n = 0;
+  if (!more) {
+    out.byte(0x5b);
+    while ((more = element()) && n < 4) {
+      pushIndex(n);
+      if (n > 0) out.byte(0x2c);
+      value();
+      const v = needInt(0, 255);
+      if (v < 0) return false;
+      pop();
+      if (n == 0) param0 = v;
+      else if (n == 1) param1 = v;
+      n++;
+    }
+  }
+  if (more) return bad("must be an array of 0-4 integers 0-255");
+  out.byte(0x5d);
   slot[K_PARAMS] = n;
   return true;
-}
-
-/** Param `i` (a readArray Element). */
-function readParam(i: i32): bool {
-  const v = needInt(0, 255);
-  if (i == 0) param0 = v;
-  else if (i == 1) param1 = v;
-  return v >= 0;
 }
 
 /** source: root, leaves, all, panel:N, or the legacy "geometric" (read through validate.ts

@@ -11,7 +11,6 @@ import { put, putF64, patch8, outLength } from "../playback/bytes";
 import { names, nameIndex, nameEntry } from "../util/names";
 import { bad, pushKey, pushIndex, pop, parseDecimal, quote, indexOfByte } from "./text";
 import * as out from "./canonical";
-import { readArray } from "./fields";
 
 /** Explicit panel indices per layer (its `panels` and its `fallback` together: the spec's limit). */
 export const MAX_EXPLICIT = 32;
@@ -91,28 +90,29 @@ export function selector(level: i32): bool {
   return true;
 }
 
-/** The level of the `any` or `all` being read (terms; static memory, not a WAMR global). */
-const termLevel = memory.data(4);
-
 /** The array of `any` or `all` just read: 1-MAX_SELECTOR_TERMS selectors (put as its op, count,
  * terms). */
 function terms(any: bool, level: i32): bool {
+  let more = kind == J_ARRAY;
+  let n = 0;
   put(any ? SEL_ANY : SEL_EVERY);
   const at = outLength;
   put(0);
-  store<i32>(termLevel, level);
-  const n = readArray(MAX_SELECTOR_TERMS, term);
-  if (n <= 0) return n != -1 && bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
+  if (more) {
+    out.byte(0x5b);
+    while ((more = element()) && n < MAX_SELECTOR_TERMS) {
+      if (n > 0) out.byte(0x2c);
+      pushIndex(n);
+      value();
+      if (!selector(level + 1)) return false;
+      pop();
+      n++;
+    }
+  }
+  if (more || n == 0) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
+  out.byte(0x5d);
   patch8(at, n);
   return true;
-}
-
-/** A term of `any` or `all` (a fields.ts readArray Element). */
-function term(_i: i32): bool {
-  const level = load<i32>(termLevel);
-  const ok = selector(level + 1);
-  store<i32>(termLevel, level); // (a nested any or all changed it)
-  return ok;
 }
 
 /** The array just opened: unique panel indices 1-254 (put as `op`, its count and the indices);
@@ -122,22 +122,26 @@ function indices(op: i32): bool {
   put(op);
   const at = outLength;
   put(0);
-  const n = readArray(i32.MAX_VALUE, panelIndex);
-  if (n < 0) return false;
+  out.byte(0x5b);
+  let n = 0;
+  while (element()) {
+    pushIndex(n);
+    if (n > 0) out.byte(0x2c);
+    value();
+    const p = intIn(1, 254, -1);
+    if (p < 0) return bad("must be a panel index, an integer 1-254");
+    const w = seen + (((<usize>p) >> 5) << 2);
+    const bit: u32 = 1 << (p & 31);
+    if (load<u32>(w) & bit) return bad("panel " + p.toString() + " is listed twice");
+    store<u32>(w, load<u32>(w) | bit);
+    if (++explicit > MAX_EXPLICIT)
+      return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per layer");
+    put(p);
+    pop();
+    n++;
+  }
+  out.byte(0x5d);
   patch8(at, n);
-  return true;
-}
-
-/** A panel index of a list (a fields.ts readArray Element). */
-function panelIndex(_i: i32): bool {
-  const p = intIn(1, 254, -1);
-  if (p < 0) return bad("must be a panel index, an integer 1-254");
-  const w = seen + (((<usize>p) >> 5) << 2);
-  const bit: u32 = 1 << (p & 31);
-  if (load<u32>(w) & bit) return bad("panel " + p.toString() + " is listed twice");
-  store<u32>(w, load<u32>(w) | bit);
-  if (++explicit > MAX_EXPLICIT) return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per layer");
-  put(p);
   return true;
 }
 

@@ -49,7 +49,6 @@ import {
 } from "./text";
 import {
   readObject,
-  readArray,
   keyIndex,
   keep,
   hexColor,
@@ -281,7 +280,7 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
     case S_GROUP:
       return readGroup(layer);
     case S_SEQUENCE:
-      return readSequence();
+      return readSequence(layer);
     case S_FALLBACK: {
       // after its length: a layer whose panels (read before it) match skips it unread
       put(c.L_FALLBACK);
@@ -345,14 +344,26 @@ function speed(): bool {
 // valid document builds no string)
 function readLayers(): bool {
   // (one refusal for all three: not an array, too many layers, none)
-  const n = readArray(MAX_LAYERS, readLayer);
-  return n > 0 || (n != -1 && bad("must be an array of 1-" + MAX_LAYERS.toString() + " layers"));
+  let more = kind == J_ARRAY;
+  let n = 0;
+  if (more) {
+    out.byte(0x5b);
+    while ((more = element()) && n < MAX_LAYERS) {
+      if (n > 0) out.byte(0x2c);
+      setLayerCount(n + 1);
+      pushIndex(n);
+      if (!readLayer(n)) return false;
+      pop();
+      n++;
+    }
+  }
+  if (more || n == 0) return bad("must be an array of 1-" + MAX_LAYERS.toString() + " layers");
+  out.byte(0x5d);
+  return true;
 }
 
-/** Layer `li`, its value's start just read (a readArray Element). */
 function readLayer(li: i32): bool {
-  setLayerCount(li + 1);
-  if (kind != J_OBJECT) return bad("a layer must be an object");
+  if (value() != J_OBJECT) return bad("a layer must be an object");
   layer = li;
   startLayer(); // 32 explicit indices per layer, panels and fallback together
   put(c.T_LAYER);
@@ -407,22 +418,28 @@ function readGroup(li: i32): bool {
   return true;
 }
 
-function readSequence(): bool {
+function readSequence(li: i32): bool {
+  let more = kind == J_ARRAY;
+  let n = 0;
   resetInfinite();
-  const n = readArray(MAX_STEPS, readSequenceStep);
-  return n > 0 || (n != -1 && bad("must be an array of 1-" + MAX_STEPS.toString() + " steps"));
-}
-
-/** Step `si` of the layer being read, its value's start just read (a readArray Element). */
-function readSequenceStep(si: i32): bool {
-  if (infiniteAt >= 0) {
-    pop();
-    pushIndex(infiniteAt);
-    return badAt(STEP_KEYS, K_DURATION, "0 (infinite) is only allowed on the last step");
+  if (more) {
+    out.byte(0x5b);
+    while ((more = element()) && n < MAX_STEPS) {
+      if (infiniteAt >= 0) {
+        pushIndex(infiniteAt);
+        return badAt(STEP_KEYS, K_DURATION, "0 (infinite) is only allowed on the last step");
+      }
+      if (n > 0) out.byte(0x2c);
+      pushIndex(n);
+      if (!readStep(li, n)) return false;
+      pop();
+      stepCount[li] = n + 1;
+      c.putStep();
+      n++;
+    }
   }
-  if (!readStep(layer, si)) return false;
-  stepCount[layer] = si + 1;
-  c.putStep();
+  if (more || n == 0) return bad("must be an array of 1-" + MAX_STEPS.toString() + " steps");
+  out.byte(0x5d);
   return true;
 }
 
