@@ -114,18 +114,6 @@ export function field(first: bool, keyless: bool): void {
     if (!first) byte(0x2c);
     return;
   }
-  const n = textLength;
-  if (!holding && used + n + 4 <= CAP) {
-    // at once into the buffer (most keys)
-    let p = buf + used;
-    store<u8>(p, 0x2c);
-    p += <usize>!first;
-    store<u8>(p, 0x22);
-    memory.copy(p + 1, text, n);
-    store<u16>(p + 1 + n, 0x3a22); // '":'
-    used = <u32>(p + 3 + n - buf);
-    return;
-  }
   if (!first) byte(0x2c);
   byte(0x22);
   bytes(text, textLength);

@@ -186,16 +186,14 @@ function selectorString(): bool {
     put(b);
     return (a >= 0 && b <= 254 && a <= b) || bad("must be depth:N or depth:A-B with 0 <= A <= B <= 254");
   }
+  // (the form's name, then its operand: "must be subtree:N with a panel index 1-254", "must be first:K with
+  // K 1-254")
   return (
     (a >= 1 && a <= 254) ||
     bad(
-      op == SEL_SUBTREE
-        ? "must be subtree:N with a panel index 1-254"
-        : op == SEL_NEIGHBORS
-          ? "must be neighbors:N with a panel index 1-254"
-          : op == SEL_FIRST
-            ? "must be first:K with K 1-254"
-            : "must be last:K with K 1-254",
+      "must be " +
+        String.UTF8.decodeUnsafe(e + 1, skip) +
+        (op <= SEL_NEIGHBORS ? "N with a panel index 1-254" : "K with K 1-254"),
     )
   );
 }

@@ -10,8 +10,9 @@ import { Fixed } from "../rt/fixed";
 
 export const SET_WORDS = 4;
 /** Pool slots: 0-9 for the caller (0-7 layers, 8 the flat animation, 9 a layer's fallback), 10
- * and up scratch for nested selectors (2 per level, 5 levels). */
-const POOL = 20;
+ * and up scratch for nested selectors (one per level of an object, MAX_SELECTOR_DEPTH levels, and the
+ * innermost term's). */
+const POOL = 10 + S.MAX_SELECTOR_DEPTH + 1;
 export const sets = changetype<Fixed<u32>>(memory.data(4 * (POOL * SET_WORDS), 4));
 
 // Sets are indexed by pool slot (< POOL) and panel index (1-127): every access is in range.
@@ -57,7 +58,7 @@ function resolve(out: i32, level: i32): void {
   if (overrun) return;
   // objects nest at most MAX_SELECTOR_DEPTH deep: the scratch sets suffice
   if (op >= S.SEL_EXCLUDE && op <= S.SEL_EVERY && level >= S.MAX_SELECTOR_DEPTH) return malformed();
-  const scratch = 10 + level * 2;
+  const scratch = 10 + level;
   if (op < S.SEL_LIST) {
     // a string form: one walk over the canonical positions k (panel order[k]); all, first, last and
     // fraction take the positions [a, b)
@@ -94,24 +95,19 @@ function resolve(out: i32, level: i32): void {
     return;
   }
   if (op == S.SEL_LIST) return addIndices(out);
-  if (op == S.SEL_EXCLUDE || op == S.SEL_NOT) {
-    if (op == S.SEL_EXCLUDE) addIndices(scratch);
-    else resolve(scratch, level + 1);
-    for (let p = 1; p <= count; p++) if (!setHas(scratch, p)) setAdd(out, p);
-    return;
-  }
   if (op == S.SEL_NONE) return;
   if (op > S.SEL_EVERY) return malformed();
-  // any, all
-  const union = op == S.SEL_ANY;
-  if (!union) setAllPanels(out);
-  const n = <i32>next();
+  // exclude and not: every panel but those of their one term; any: the union of its terms, all: their
+  // intersection (a word at a time)
+  const n = op >= S.SEL_ANY ? <i32>next() : 1;
+  if (op != S.SEL_ANY) setAllPanels(out);
   for (let i = 0; i < n && !overrun; i++) {
-    resolve(scratch + 1, level + 1);
+    if (op == S.SEL_EXCLUDE) addIndices(scratch);
+    else resolve(scratch, level + 1);
     for (let w = 0; w < SET_WORDS; w++) {
       const x = sets[out * SET_WORDS + w];
-      const y = sets[(scratch + 1) * SET_WORDS + w];
-      sets[out * SET_WORDS + w] = union ? x | y : x & y;
+      const y = sets[scratch * SET_WORDS + w];
+      sets[out * SET_WORDS + w] = op == S.SEL_ANY ? x | y : op == S.SEL_EVERY ? x & y : x & ~y;
     }
   }
 }
