@@ -202,7 +202,10 @@ function startCycle(first: bool): void {
     L.finished = false;
     L.state = L.disabled ? S_DONE : S_WAIT;
   }
-  for (let l = 0; l < nLayers; l++) if (layer(l).state == S_WAIT && layer(l).after < 0) startLayer(l, sceneMs);
+  for (let l = 0; l < nLayers; l++) {
+    const L = layer(l);
+    if (L.state == S_WAIT && L.after < 0) startLayer(l, sceneMs);
+  }
 }
 
 /** Every animation on the panels stops and clears: no spawner launches, no layer holds slots. */
@@ -269,8 +272,8 @@ function startAnimation(l: i32, g: u8, s: i32, kind: u8, rec: usize, duration: u
  * unicast per target. */
 function sendRecord(rec: usize, duration: u32, set: i32, g: u8, layer: u8): void {
   const t = setCount(set);
-  if (t == count) prepare(rec, ADDR_BROADCAST, duration, g, layer);
-  else if (25 + 7 * (count - t) < 25 * t) {
+  // (every panel targeted: stopUntargeted sends nothing)
+  if (t == count || 25 + 7 * (count - t) < 25 * t) {
     prepare(rec, ADDR_BROADCAST, duration, g, layer);
     stopUntargeted(set, g);
   } else for (let q = 1; q <= count; q++) if (setHas(set, q)) prepare(rec, <u8>q, duration, g, layer);
@@ -280,8 +283,7 @@ function sendRecord(rec: usize, duration: u32, set: i32, g: u8, layer: u8): void
 /** The 20-byte record of docs/bus-protocol.md from the compact one (start delay 0). */
 function prepare(rec: usize, address: u8, duration: u32, g: u8, layer: u8): void {
   const p = body();
-  store<u8>(p, g);
-  store<u8>(p + 1, layer);
+  store<u16>(p, (<u16>g) | ((<u16>layer) << 8));
   memory.copy(p + 2, rec, 10);
   store<u32>(p + 12, duration);
   memory.copy(p + 16, rec + 10, 4);
@@ -419,8 +421,7 @@ export function setSpeed(speed: f64, now: u32): void {
     const rec = c.records + <usize>(L.slotStep * c.REC);
     store<u8>(p, unchecked(c.layerGroup[l]));
     store<u16>(p + 1, <u16>min<f64>(65535, Math.round((speed / L.speed) * 1000)));
-    store<u8>(p + 3, load<u8>(rec + 10));
-    store<u8>(p + 4, load<u8>(rec + 11));
+    store<u16>(p + 3, load<u16>(rec + 10)); // param0, param1
     send(ADDR_BROADCAST, T_ANIM_PARAMS);
   }
 }
@@ -459,7 +460,7 @@ export function loadLastPlayed(): void {
  * the caller pushes the appearance as usual. */
 export function refreshSceneLook(): bool {
   if (!app.playing && !lookChanged) return false;
-  if (!c.hasColors) for (let i = 0; i < 3; i++) c.baseColors[i] = appearance.baseColors[i];
+  if (!c.hasColors) memory.copy(changetype<usize>(c.baseColors), changetype<usize>(appearance.baseColors), 12);
   sendBaseColors(c.baseColors);
   sendPalettes(true);
   return true;

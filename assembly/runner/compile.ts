@@ -5,7 +5,7 @@ import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
 import { recordAt, marks, includeRange, sendPulses } from "../bus/pulse-table";
-import { sets, SET_WORDS } from "../topology/targeting";
+import { setHas } from "../topology/targeting";
 import { count } from "../topology/rooted";
 import { computeHops, findLeaves, hops, leaves, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
 import { updateLayout, layoutValid, layoutX, layoutY, IX, IY, HALF_SQRT3 } from "./layout";
@@ -93,9 +93,8 @@ function sortLeavesByX(n: i32): void {
 /** Stops and clears group `group` on every panel outside target set `set` (after a broadcast
  * prepare meant for the set's panels). */
 export function stopUntargeted(set: i32, group: u8): void {
-  const words = changetype<usize>(sets) + ((<usize>set * SET_WORDS) << 2);
   for (let q = 1; q <= count; q++) {
-    if ((load<u32>(words + (((<usize>q) >> 5) << 2)) >>> (q & 31)) & 1) continue;
+    if (setHas(set, q)) continue;
     store<u8>(body(), group);
     store<u8>(body(), 0, 1);
     send(<u8>q, T_ANIM_START);
@@ -128,10 +127,8 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   const leafCount = src == SRC_LEAVES ? findLeaves() : 0;
   if (!wheel && !geometric) computeHops(src, r.panel, leafCount);
   // the targets (panels 1 to `count` of the set)
-  const words = changetype<usize>(sets) + ((<usize>set * SET_WORDS) << 2);
   let t = 0;
-  for (let p = 1; p <= count; p++)
-    if ((load<u32>(words + (((<usize>p) >> 5) << 2)) >>> (p & 31)) & 1) store<u8>(targets + t++, <u8>p);
+  for (let p = 1; p <= count; p++) if (setHas(set, p)) store<u8>(targets + t++, <u8>p);
   if (t == 0) return false;
 
   const T = durationMs > 0 ? durationMs : 1000 / speed; // one sweep, lap, pass or rotation (ms)
