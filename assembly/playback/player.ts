@@ -439,7 +439,7 @@ const LAST_PLAYED_KEY_BYTES = names("playback"); // LAST_PLAYED_KEY as a name li
 function persistLastPlayed(): void {
   const id = app.lastPlayedSceneId;
   const n = min(id.length, 32);
-  store<u8>(lastPlayed, app.lastPlayedSceneIsStored ? 0x31 : 0x30);
+  store<u8>(lastPlayed, 0x30 | <u8>app.lastPlayedSceneIsStored);
   for (let i = 0; i < n; i++) store<u8>(lastPlayed + 1 + i, <u8>load<u16>(changetype<usize>(id) + ((<usize>i) << 1)));
   const key = LAST_PLAYED_KEY_BYTES;
   const rc = host_store_write(key + 1, load<u8>(key), lastPlayed, n + 1);

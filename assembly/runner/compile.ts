@@ -233,11 +233,9 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
 
   // the template: what every pulse shares
   const p = template;
-  store<u8>(p, group);
-  store<u8>(p, layer, 1);
   const row = MODES + ((<usize>mode) << 2);
-  store<u8>(p, load<u8>(row), 2);
-  store<u8>(p, load<u8>(rec + 1), 3); // animates | blend << 4
+  // group, layer, kind, animates | blend << 4
+  store<u32>(p, <u32>group | ((<u32>layer) << 8) | ((<u32>load<u8>(row)) << 16) | ((<u32>load<u8>(rec + 1)) << 24));
   store<u32>(p, 0, 4); // the window (width 0 for one sweep)
   memory.copy(p + 8, rec + 6, 4); // colorTo
   store<u32>(p, period, 12); // one sweep's duration (each target's own), delay 0

@@ -173,7 +173,7 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   sp.anim = anim;
   sp.refs = load<u64>(rec + 2);
   const a = <i32>(anim & 15);
-  sp.fromV = a == 0 ? 0 : identityOf(a);
+  sp.fromV = identityOf(a); // 0 for colour
   sp.toV = a == 0 ? 255 : r.amount;
   sp.waves = <f64>min<i32>(255, max<i32>(1, r.waves));
   sp.fall = r.speed > 0 ? <f64>r.speed : 1000;
@@ -230,8 +230,8 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   sp.candN = n;
   computeBudget(holding);
   rngSeed(layer);
-  sp.elapsed = 0;
-  sp.launched = 0;
+  store<u64>(changetype<usize>(sp), 0, offsetof<Spawner>("elapsed")); // elapsed, launched = 0
+  store<u64>(changetype<usize>(sp), 0, offsetof<Spawner>("launched"));
   sp.last = now;
   sp.pending = false;
   if (!sp.on) spawning++;
@@ -339,10 +339,8 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
     const dl = <u32>min<f64>(65535, Math.round((load<f64>(pathPositions + ((<usize>i) << 3)) * ring) / speed));
     const level = <u32>load<u16>(pathLevels + ((<usize>i) << 1));
     const b = recordAt(p);
-    store<u8>(b, sp.group);
-    store<u8>(b, <u8>s, 1);
-    store<u8>(b, K_RUNNER_REAP, 2);
-    store<u8>(b, sp.anim, 3);
+    // group, layer, kind, animates | blend << 4
+    store<u32>(b, <u32>sp.group | (s << 8) | (<u32>K_RUNNER_REAP << 16) | (<u32>sp.anim << 24));
     let refs = sp.refs;
     let to = sp.toV;
     if (level < FULL) {
@@ -351,12 +349,9 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
       else to = <u8>(<i32>sp.fromV + (((<i32>sp.toV - <i32>sp.fromV) * <i32>level) >> 8));
     }
     store<u64>(b + 4, refs);
-    store<u16>(b + 12, <u16>du);
-    store<u16>(b + 14, <u16>dl);
-    store<u8>(b + 16, 0); // rise: the head is instantly on
-    store<u8>(b + 17, fallP);
-    store<u8>(b + 18, sp.fromV);
-    store<u8>(b + 19, to);
+    store<u32>(b + 12, du | (dl << 16));
+    // rise 0 (the head is instantly on), fall, from, to
+    store<u32>(b + 16, ((<u32>fallP) << 8) | ((<u32>sp.fromV) << 16) | ((<u32>to) << 24));
     include(p);
     slotTake(p, now + dl + du);
     n++;
