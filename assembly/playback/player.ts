@@ -107,12 +107,11 @@ export function playScene(id: string, now: u32): bool {
     const steps = unchecked(stepCount[l]);
     L.steps = steps;
     // a panel-local step or a compiled runner holds a slot on the layer's panels (spawn.ts budget)
-    for (let i = 0; i < steps; i++) {
-      const s = l * MAX_STEPS + i;
-      const kind = unchecked(c.stepKind[s]);
-      if (!unchecked(c.layerEmpty[l]) && (kind == c.K_LOCAL || (kind == c.K_RUNNER && runnerAt(s).kind < R_RAIN)))
-        holding |= 1 << l;
-    }
+    if (!unchecked(c.layerEmpty[l]))
+      for (let s = l * MAX_STEPS; s < l * MAX_STEPS + steps; s++) {
+        const kind = unchecked(c.stepKind[s]);
+        if (kind == c.K_LOCAL || (kind == c.K_RUNNER && runnerAt(s).kind < R_RAIN)) holding |= 1 << l;
+      }
     L.free = after < 0 && mode == ASYNC_FREE;
     L.repeat = after < 0 && mode != ASYNC_NO;
     L.barrier = !off && (after >= 0 || mode == ASYNC_NO);
@@ -439,7 +438,7 @@ const LAST_PLAYED_KEY_BYTES = names("playback"); // LAST_PLAYED_KEY as a name li
 function persistLastPlayed(): void {
   const id = app.lastPlayedSceneId;
   const n = min(id.length, 32);
-  store<u8>(lastPlayed, 0x30 | <u8>app.lastPlayedSceneIsStored);
+  store<u8>(lastPlayed, 0x30 | (<u8>app.lastPlayedSceneIsStored));
   for (let i = 0; i < n; i++) store<u8>(lastPlayed + 1 + i, <u8>load<u16>(changetype<usize>(id) + ((<usize>i) << 1)));
   const key = LAST_PLAYED_KEY_BYTES;
   const rc = host_store_write(key + 1, load<u8>(key), lastPlayed, n + 1);

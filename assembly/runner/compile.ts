@@ -95,8 +95,7 @@ function sortLeavesByX(n: i32): void {
 export function stopUntargeted(set: i32, group: u8): void {
   for (let q = 1; q <= count; q++) {
     if (setHas(set, q)) continue;
-    store<u8>(body(), group);
-    store<u8>(body(), 0, 1);
+    store<u16>(body(), group); // group, mode 0 (stop and clear)
     send(<u8>q, T_ANIM_START);
   }
 }
@@ -235,7 +234,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   const p = template;
   const row = MODES + ((<usize>mode) << 2);
   // group, layer, kind, animates | blend << 4
-  store<u32>(p, <u32>group | ((<u32>layer) << 8) | ((<u32>load<u8>(row)) << 16) | ((<u32>load<u8>(rec + 1)) << 24));
+  store<u32>(p, (<u32>group) | ((<u32>layer) << 8) | ((<u32>load<u8>(row)) << 16) | ((<u32>load<u8>(rec + 1)) << 24));
   store<u32>(p, 0, 4); // the window (width 0 for one sweep)
   memory.copy(p + 8, rec + 6, 4); // colorTo
   store<u32>(p, period, 12); // one sweep's duration (each target's own), delay 0

@@ -340,7 +340,7 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
     const level = <u32>load<u16>(pathLevels + ((<usize>i) << 1));
     const b = recordAt(p);
     // group, layer, kind, animates | blend << 4
-    store<u32>(b, <u32>sp.group | (s << 8) | (<u32>K_RUNNER_REAP << 16) | (<u32>sp.anim << 24));
+    store<u32>(b, (<u32>sp.group) | (s << 8) | ((<u32>K_RUNNER_REAP) << 16) | ((<u32>sp.anim) << 24));
     let refs = sp.refs;
     let to = sp.toV;
     if (level < FULL) {
