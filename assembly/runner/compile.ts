@@ -246,8 +246,8 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     let u: i32;
     let v: i32;
     if (mode == WHEEL) {
-      const dx = <f64>load<i16>(IX + (i << 1)) * HALF_SQRT3 - cx; // layoutX(i), layoutY(i)
-      const dy = <f64>load<i16>(IY + (i << 1)) * 0.5 - cy;
+      const dx = layoutX(<i32>i) - cx;
+      const dy = layoutY(<i32>i) - cy;
       const d = Math.sqrt(dx * dx + dy * dy);
       let deg: f64 = sector;
       // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
