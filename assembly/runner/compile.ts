@@ -9,7 +9,7 @@ import { setHas } from "../topology/targeting";
 import { count } from "../topology/rooted";
 import { computeHops, findLeaves, hops, leaves, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
 import { updateLayout, layoutValid, layoutX, layoutY, IX, IY, HALF_SQRT3 } from "./layout";
-import { runnerAt, R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE, R_RAIN } from "./fields";
+import { runnerAt, R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE } from "./fields";
 import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
 import { SCRATCH, START_COORDINATE, START_TARGETS } from "../rt/scratch";
 
@@ -89,7 +89,7 @@ export function stopUntargeted(set: i32, group: u8): void {
  * Starts compiled runner step `s` (WAVE-BOUNCE) on the panels of target set `set` in group `group`,
  * layer byte `layer`; `rec` is its compact record (playback/compile.ts), `durationMs` its duration
  * already divided by the speed (0: infinite, a lap of 1000 ms / speed is used). False (nothing
- * sent) for a spawner, an empty target set, or a WHEEL whose layout cannot be embedded.
+ * sent) for an empty target set, or a WHEEL whose layout cannot be embedded.
  *
  * Per target a sweep lights panel i while its front is between a and b rings (topology: a = hops,
  * geometric axis: the centre projected on `angle`, b = a + extent; geometric RIPPLE: rings from the
@@ -102,7 +102,7 @@ export function stopUntargeted(set: i32, group: u8): void {
 export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, durationMs: f64, speed: f64): bool {
   const r = runnerAt(s);
   const k = r.kind;
-  if (k >= R_RAIN || count == 0) return false;
+  if (count == 0) return false; // (the player starts a spawner's step with spawn.ts)
   updateLayout();
   const wheel = k == R_WHEEL;
   if (wheel && !layoutValid()) return false;

@@ -175,7 +175,7 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   const a = <i32>(anim & 15);
   sp.fromV = identityOf(a); // 0 for colour
   sp.toV = a == 0 ? 255 : r.amount;
-  sp.waves = <f64>min<i32>(255, max<i32>(1, r.waves));
+  sp.waves = <f64>max<i32>(1, r.waves); // (a u8)
   sp.fall = r.speed > 0 ? <f64>r.speed : 1000;
   sp.width = r.width;
   const sparkle = kind == SP_SPARKLE;
