@@ -31,9 +31,8 @@ export function put(b: u32): void {
 
 /** Puts v (u16) over the two bytes put at stream offset `at`, when they are in the window. */
 export function patch16(at: u32, v: u32): void {
-  const i = at - outFrom;
-  if (i < outCap) store<u8>(out + i, <u8>v);
-  if (i + 1 < outCap) store<u8>(out + i + 1, <u8>(v >> 8));
+  patch8(at, v);
+  patch8(at + 1, v >> 8);
 }
 
 /** Puts v (a byte) over the byte put at stream offset `at`, when it is in the window. */
@@ -136,8 +135,8 @@ export function nextText(): string {
 }
 
 export function next32(): u32 {
-  const v = next() | (next() << 8) | (next() << 16);
-  return v | (next() << 24);
+  nextBytes(word, 4);
+  return load<u32>(word);
 }
 
 export function nextF64(): f64 {

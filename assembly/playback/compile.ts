@@ -39,12 +39,14 @@ export const records = memory.data(N * REC);
 // (in static memory, rt/fixed.ts: no WAMR global, no start-up block, no bounds check)
 export const stepDuration = changetype<Fixed<u16>>(memory.data(N * 2, 2));
 export const stepKind = changetype<Fixed<u8>>(memory.data(N));
-const layerBytes = memory.data(MAX_LAYERS * 3); // layerGroup, nameLen, layerSlot: reset at once
+const layerBytes = memory.data(MAX_LAYERS * 4); // layerGroup, nameLen, layerSlot, layerBlend: reset at once
 export const layerGroup = changetype<Fixed<u8>>(layerBytes);
 export const layerEmpty = changetype<Fixed<bool>>(memory.data(MAX_LAYERS));
 /** The palette slot a layer's palette positions read: 0 the scene's (or the appearance's)
  * palette, 1-8 the distinct layer overrides in order of first appearance (docs/playback.md). */
 export const layerSlot = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 2);
+/** A layer's blend << 4, put into its records' animates byte once the scene is read. */
+const layerBlend = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 3);
 /** The palette name of slot k (1 ..= slotCount), as the layer gave it. */
 export const slotName = new StaticArray<string | null>(MAX_LAYERS + 1);
 export let slotCount = 0;
@@ -200,11 +202,11 @@ export function loadScene(): bool {
   sceneSpeed = 1;
   background = 0;
   hasColors = false;
-  for (let i = 0; i < 3; i++) baseColors[i] = appearance.baseColors[i];
+  memory.copy(changetype<usize>(baseColors), changetype<usize>(appearance.baseColors), 12);
   paletteName = null;
   slotCount = 0;
   resetLayers(); // disabled, async, startAfter
-  memory.fill(layerBytes, 0, MAX_LAYERS * 3);
+  memory.fill(layerBytes, 0, MAX_LAYERS * 4);
   let l = -1;
   let blend: u32 = 0;
   let fallback = false;
@@ -289,12 +291,7 @@ export function loadScene(): bool {
         stepCount[l] = steps;
         if (fallback && setCount(l) == 0) setCopy(l, 9);
         layerEmpty[l] = setCount(l) == 0;
-        for (let i = 0; i < stepCount[l]; i++) {
-          const st = l * MAX_STEPS + i;
-          const p = records + <usize>(st * REC);
-          store<u8>(p + 1, load<u8>(p + 1) | (<u8>(blend << 4)));
-          if (stepKind[st] == K_RUNNER) recordTail(st, p);
-        }
+        layerBlend[l] = <u8>(blend << 4);
         break;
       }
       case T_AFTER: {
@@ -311,11 +308,15 @@ export function loadScene(): bool {
     }
   }
   if (b.overrun || layerCount == 0) return false;
-  // palette positions read their layer's slot
+  // each record gets its layer's blend, a runner's its last bytes (runner/fields.ts recordTail), and
+  // its palette positions their layer's slot
   dropSceneSlot();
   for (let k = 0; k < layerCount; k++) {
     for (let i = 0; i < stepCount[k]; i++) {
-      const p = records + <usize>((k * MAX_STEPS + i) * REC);
+      const st = k * MAX_STEPS + i;
+      const p = records + <usize>(st * REC);
+      store<u8>(p + 1, load<u8>(p + 1) | layerBlend[k]);
+      if (stepKind[st] == K_RUNNER) recordTail(st, p);
       for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, layerSlot[k], 2);
     }
   }
@@ -389,10 +390,13 @@ export function resolvePalette(name: string | null): Palette {
 /** The group id of a layer named `name` in the compiled scene, or -1. */
 export function groupOfName(name: string): i32 {
   const text = String.UTF8.encode(name);
+  const n = text.byteLength;
   for (let l = 0; l < layerCount; l++) {
-    const n = nameLen[l];
-    if (<i32>n == text.byteLength && memory.compare(names + l * NAME_MAX, changetype<usize>(text), n) == 0)
-      return layerGroup[l];
+    if (<i32>nameLen[l] != n) continue;
+    const at = names + l * NAME_MAX;
+    let i = 0;
+    while (i < n && load<u8>(at + i) == load<u8>(changetype<usize>(text) + i)) i++;
+    if (i == n) return layerGroup[l];
   }
   return -1;
 }

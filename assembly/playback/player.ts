@@ -107,12 +107,11 @@ export function playScene(id: string, now: u32): bool {
     const steps = unchecked(stepCount[l]);
     L.steps = steps;
     // a panel-local step or a compiled runner holds a slot on the layer's panels (spawn.ts budget)
-    for (let i = 0; i < steps; i++) {
-      const s = l * MAX_STEPS + i;
-      const kind = unchecked(c.stepKind[s]);
-      if (!unchecked(c.layerEmpty[l]) && (kind == c.K_LOCAL || (kind == c.K_RUNNER && runnerAt(s).kind < R_RAIN)))
-        holding |= 1 << l;
-    }
+    if (!unchecked(c.layerEmpty[l]))
+      for (let s = l * MAX_STEPS; s < l * MAX_STEPS + steps; s++) {
+        const kind = unchecked(c.stepKind[s]);
+        if (kind == c.K_LOCAL || (kind == c.K_RUNNER && runnerAt(s).kind < R_RAIN)) holding |= 1 << l;
+      }
     L.free = after < 0 && mode == ASYNC_FREE;
     L.repeat = after < 0 && mode != ASYNC_NO;
     L.barrier = !off && (after >= 0 || mode == ASYNC_NO);
@@ -202,7 +201,10 @@ function startCycle(first: bool): void {
     L.finished = false;
     L.state = L.disabled ? S_DONE : S_WAIT;
   }
-  for (let l = 0; l < nLayers; l++) if (layer(l).state == S_WAIT && layer(l).after < 0) startLayer(l, sceneMs);
+  for (let l = 0; l < nLayers; l++) {
+    const L = layer(l);
+    if (L.state == S_WAIT && L.after < 0) startLayer(l, sceneMs);
+  }
 }
 
 /** Every animation on the panels stops and clears: no spawner launches, no layer holds slots. */
@@ -269,8 +271,8 @@ function startAnimation(l: i32, g: u8, s: i32, kind: u8, rec: usize, duration: u
  * unicast per target. */
 function sendRecord(rec: usize, duration: u32, set: i32, g: u8, layer: u8): void {
   const t = setCount(set);
-  if (t == count) prepare(rec, ADDR_BROADCAST, duration, g, layer);
-  else if (25 + 7 * (count - t) < 25 * t) {
+  // (every panel targeted: stopUntargeted sends nothing)
+  if (t == count || 25 + 7 * (count - t) < 25 * t) {
     prepare(rec, ADDR_BROADCAST, duration, g, layer);
     stopUntargeted(set, g);
   } else for (let q = 1; q <= count; q++) if (setHas(set, q)) prepare(rec, <u8>q, duration, g, layer);
@@ -280,8 +282,7 @@ function sendRecord(rec: usize, duration: u32, set: i32, g: u8, layer: u8): void
 /** The 20-byte record of docs/bus-protocol.md from the compact one (start delay 0). */
 function prepare(rec: usize, address: u8, duration: u32, g: u8, layer: u8): void {
   const p = body();
-  store<u8>(p, g);
-  store<u8>(p + 1, layer);
+  store<u16>(p, (<u16>g) | ((<u16>layer) << 8));
   memory.copy(p + 2, rec, 10);
   store<u32>(p + 12, duration);
   memory.copy(p + 16, rec + 10, 4);
@@ -419,8 +420,7 @@ export function setSpeed(speed: f64, now: u32): void {
     const rec = c.records + <usize>(L.slotStep * c.REC);
     store<u8>(p, unchecked(c.layerGroup[l]));
     store<u16>(p + 1, <u16>min<f64>(65535, Math.round((speed / L.speed) * 1000)));
-    store<u8>(p + 3, load<u8>(rec + 10));
-    store<u8>(p + 4, load<u8>(rec + 11));
+    store<u16>(p + 3, load<u16>(rec + 10)); // param0, param1
     send(ADDR_BROADCAST, T_ANIM_PARAMS);
   }
 }
@@ -438,7 +438,7 @@ const LAST_PLAYED_KEY_BYTES = names("playback"); // LAST_PLAYED_KEY as a name li
 function persistLastPlayed(): void {
   const id = app.lastPlayedSceneId;
   const n = min(id.length, 32);
-  store<u8>(lastPlayed, app.lastPlayedSceneIsStored ? 0x31 : 0x30);
+  store<u8>(lastPlayed, 0x30 | (<u8>app.lastPlayedSceneIsStored));
   for (let i = 0; i < n; i++) store<u8>(lastPlayed + 1 + i, <u8>load<u16>(changetype<usize>(id) + ((<usize>i) << 1)));
   const key = LAST_PLAYED_KEY_BYTES;
   const rc = host_store_write(key + 1, load<u8>(key), lastPlayed, n + 1);
@@ -459,7 +459,7 @@ export function loadLastPlayed(): void {
  * the caller pushes the appearance as usual. */
 export function refreshSceneLook(): bool {
   if (!app.playing && !lookChanged) return false;
-  if (!c.hasColors) for (let i = 0; i < 3; i++) c.baseColors[i] = appearance.baseColors[i];
+  if (!c.hasColors) memory.copy(changetype<usize>(c.baseColors), changetype<usize>(appearance.baseColors), 12);
   sendBaseColors(c.baseColors);
   sendPalettes(true);
   return true;

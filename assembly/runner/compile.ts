@@ -5,11 +5,11 @@ import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
 import { recordAt, marks, includeRange, sendPulses } from "../bus/pulse-table";
-import { sets, SET_WORDS } from "../topology/targeting";
+import { setHas } from "../topology/targeting";
 import { count } from "../topology/rooted";
 import { computeHops, findLeaves, hops, leaves, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
 import { updateLayout, layoutValid, layoutX, layoutY, IX, IY, HALF_SQRT3 } from "./layout";
-import { runnerAt, R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE, R_RAIN } from "./fields";
+import { runnerAt, R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE } from "./fields";
 import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
 import { SCRATCH, START_COORDINATE, START_TARGETS } from "../rt/scratch";
 
@@ -75,29 +75,12 @@ function centre(src: i32, panel: i32, leafCount: i32): void {
   store<f64>(pivot, y, 8);
 }
 
-/** Sorts `leaves` by lattice x (insertion sort: a few dozen leaves, once per step). */
-function sortLeavesByX(n: i32): void {
-  for (let k = 1; k < n; k++) {
-    const q = load<u8>(leaves + k);
-    const xq = load<i16>(IX + ((<usize>q) << 1));
-    let j = k;
-    for (; j > 0; j--) {
-      const r = load<u8>(leaves + j - 1);
-      if (load<i16>(IX + ((<usize>r) << 1)) <= xq) break;
-      store<u8>(leaves + j, r);
-    }
-    store<u8>(leaves + j, q);
-  }
-}
-
 /** Stops and clears group `group` on every panel outside target set `set` (after a broadcast
  * prepare meant for the set's panels). */
 export function stopUntargeted(set: i32, group: u8): void {
-  const words = changetype<usize>(sets) + ((<usize>set * SET_WORDS) << 2);
   for (let q = 1; q <= count; q++) {
-    if ((load<u32>(words + (((<usize>q) >> 5) << 2)) >>> (q & 31)) & 1) continue;
-    store<u8>(body(), group);
-    store<u8>(body(), 0, 1);
+    if (setHas(set, q)) continue;
+    store<u16>(body(), group); // group, mode 0 (stop and clear)
     send(<u8>q, T_ANIM_START);
   }
 }
@@ -106,7 +89,7 @@ export function stopUntargeted(set: i32, group: u8): void {
  * Starts compiled runner step `s` (WAVE-BOUNCE) on the panels of target set `set` in group `group`,
  * layer byte `layer`; `rec` is its compact record (playback/compile.ts), `durationMs` its duration
  * already divided by the speed (0: infinite, a lap of 1000 ms / speed is used). False (nothing
- * sent) for a spawner, an empty target set, or a WHEEL whose layout cannot be embedded.
+ * sent) for an empty target set, or a WHEEL whose layout cannot be embedded.
  *
  * Per target a sweep lights panel i while its front is between a and b rings (topology: a = hops,
  * geometric axis: the centre projected on `angle`, b = a + extent; geometric RIPPLE: rings from the
@@ -119,7 +102,7 @@ export function stopUntargeted(set: i32, group: u8): void {
 export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, durationMs: f64, speed: f64): bool {
   const r = runnerAt(s);
   const k = r.kind;
-  if (k >= R_RAIN || count == 0) return false;
+  if (count == 0) return false; // (the player starts a spawner's step with spawn.ts)
   updateLayout();
   const wheel = k == R_WHEEL;
   if (wheel && !layoutValid()) return false;
@@ -128,10 +111,8 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   const leafCount = src == SRC_LEAVES ? findLeaves() : 0;
   if (!wheel && !geometric) computeHops(src, r.panel, leafCount);
   // the targets (panels 1 to `count` of the set)
-  const words = changetype<usize>(sets) + ((<usize>set * SET_WORDS) << 2);
   let t = 0;
-  for (let p = 1; p <= count; p++)
-    if ((load<u32>(words + (((<usize>p) >> 5) << 2)) >>> (p & 31)) & 1) store<u8>(targets + t++, <u8>p);
+  for (let p = 1; p <= count; p++) if (setHas(set, p)) store<u8>(targets + t++, <u8>p);
   if (t == 0) return false;
 
   const T = durationMs > 0 ? durationMs : 1000 / speed; // one sweep, lap, pass or rotation (ms)
@@ -153,12 +134,9 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     // per target, what a sweep starts from, and the least and greatest of them (vl, vh): hops, the
     // projection on the axis, or the distance to the source (RIPPLE). From the leaves, the nearest
     // leaf's: found on the exact integer lattice (4·d² = 3·dx² + dy² in lattice steps), the
-    // floating-point distance worked out only for the nearest (and ties, whose float values may
-    // differ in the last bit: the least of theirs, whatever the order). The leaves are sorted by
-    // x, so each panel looks only at those whose 3·dx² alone is not beyond the best so far,
-    // outwards from its own x.
+    // floating-point distance worked out only for the nearest so far (and ties, whose float values
+    // may differ in the last bit: the least of theirs, whatever the order).
     const perLeaf = ring && src == SRC_LEAVES;
-    if (perLeaf) sortLeavesByX(leafCount);
     const angle = (<i32>r.angle) >> 1; // 2-degree resolution
     const ax = cos2(angle);
     const ay = sin2(angle);
@@ -181,30 +159,20 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
       } else {
         v = Infinity;
         let best = i32.MAX_VALUE;
-        // the first leaf at or right of xi, then rightwards and leftwards from there
-        let a = 0;
-        let b = leafCount;
-        while (a < b) {
-          const m = (a + b) >> 1;
-          if (<i32>load<i16>(IX + ((<usize>load<u8>(leaves + m)) << 1)) < xi) a = m + 1;
-          else b = m;
-        }
-        for (let dir = 1; dir >= -1; dir -= 2) {
-          for (let e = dir > 0 ? a : a - 1; e >= 0 && e < leafCount; e += dir) {
-            const q = <usize>load<u8>(leaves + e);
-            const xq = <i32>load<i16>(IX + (q << 1));
-            const yq = <i32>load<i16>(IY + (q << 1));
-            const ex = 3 * (xi - xq) * (xi - xq);
-            if (ex > best) break;
-            const d2 = ex + (yi - yq) * (yi - yq);
-            if (d2 > best) continue;
+        let e = 0; // there is a leaf whenever there are panels
+        do {
+          const q = <usize>load<u8>(leaves + e);
+          const xq = <i32>load<i16>(IX + (q << 1));
+          const yq = <i32>load<i16>(IY + (q << 1));
+          const d2 = 3 * (xi - xq) * (xi - xq) + (yi - yq) * (yi - yq);
+          if (d2 <= best) {
             const dx = fx - <f64>xq * HALF_SQRT3;
             const dy = fy - <f64>yq * 0.5;
             const d = Math.sqrt(dx * dx + dy * dy);
             v = d2 < best ? d : Math.min(v, d);
             best = d2;
           }
-        }
+        } while (++e < leafCount);
       }
       store<f64>(coordinate + (i << 3), v);
       vl = Math.min(vl, v);
@@ -236,11 +204,9 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
 
   // the template: what every pulse shares
   const p = template;
-  store<u8>(p, group);
-  store<u8>(p, layer, 1);
   const row = MODES + ((<usize>mode) << 2);
-  store<u8>(p, load<u8>(row), 2);
-  store<u8>(p, load<u8>(rec + 1), 3); // animates | blend << 4
+  // group, layer, kind, animates | blend << 4
+  store<u32>(p, (<u32>group) | ((<u32>layer) << 8) | ((<u32>load<u8>(row)) << 16) | ((<u32>load<u8>(rec + 1)) << 24));
   store<u32>(p, 0, 4); // the window (width 0 for one sweep)
   memory.copy(p + 8, rec + 6, 4); // colorTo
   store<u32>(p, period, 12); // one sweep's duration (each target's own), delay 0
@@ -280,8 +246,8 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     let u: i32;
     let v: i32;
     if (mode == WHEEL) {
-      const dx = <f64>load<i16>(IX + (i << 1)) * HALF_SQRT3 - cx; // layoutX(i), layoutY(i)
-      const dy = <f64>load<i16>(IY + (i << 1)) * 0.5 - cy;
+      const dx = layoutX(<i32>i) - cx;
+      const dy = layoutY(<i32>i) - cy;
       const d = Math.sqrt(dx * dx + dy * dy);
       let deg: f64 = sector;
       // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1

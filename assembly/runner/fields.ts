@@ -73,6 +73,9 @@ const WIDTH_DEFAULT = memory.data<u8>([3, 2, 1, 0, 3, 0, 0, 0]);
 /** Identity value of each animates target (color: unused); 8 entries, read masked to 3 bits, as a
  * record from a file may hold any value. */
 const IDENTITY = memory.data<u8>([0, 255, 255, 0, 0, 0, 0, 0]);
+/** The default amount of each animates target (scene/names.ts ANIMATES, 7 of them): 255 minus its
+ * identity, hue half a turn. */
+const AMOUNT_DEFAULT = memory.data<u8>([255, 0, 0, 128, 255, 255, 255, 255]);
 /** The fields taken as given or defaulted: offset in RunnerStep, scene/step.ts key, default; in
  * offset order, each stored as a u16 whose high byte the next field's store covers (speed, last,
  * is a u16). Booleans are given as 0 or 1. */
@@ -123,8 +126,7 @@ export function parseRunner(s: i32, rec: usize): void {
   if (w < 0) w = num(K_WIDTH, -1);
   if (w < 0 && unchecked(slot[K_PARAMS]) > 0) w = load<u8>(rec + 10); // compileStep put params[0] there
   r.width = w < 0 ? load<u8>(WIDTH_DEFAULT + k) : <u8>w;
-  const a = max(unchecked(slot[K_ANIMATES]), 0);
-  r.amount = <u8>num(K_AMOUNT, a == 3 ? 128 : 255 - identityOf(a));
+  r.amount = <u8>num(K_AMOUNT, load<u8>(AMOUNT_DEFAULT + max(unchecked(slot[K_ANIMATES]), 0)));
   recordTail(s, rec);
 }
 

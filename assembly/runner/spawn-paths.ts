@@ -3,7 +3,7 @@
 // path (no allocation); spawn.ts turns it into pulses. See docs/runners.md, "Spawners".
 import { tree, MAX_PANELS } from "../topology/tree";
 import { rparent, depth, count } from "../topology/rooted";
-import { IX, IY, HALF_SQRT3 } from "./layout";
+import { layoutX, layoutY } from "./layout";
 import { rngBelow, rngUnit } from "./random";
 import { SCRATCH, PATH_PANELS, PATH_POSITIONS, PATH_LEVELS } from "../rt/scratch";
 
@@ -24,14 +24,12 @@ function put(i: i32, p: i32, pos: f64, level: u16): void {
 
 /** How far along the direction (dx, dy) of layout space panel p is (downhill: further). */
 export function along(p: i32, dx: f64, dy: f64): f64 {
-  const at = (<usize>p) << 1;
-  return <f64>load<i16>(IX + at) * HALF_SQRT3 * dx + <f64>load<i16>(IY + at) * 0.5 * dy;
+  return layoutX(p) * dx + layoutY(p) * dy;
 }
 
 /** The perpendicular coordinate of panel p for the axis (dx, dy) (see linePath). */
 export function across(p: i32, dx: f64, dy: f64): f64 {
-  const at = (<usize>p) << 1;
-  return <f64>load<i16>(IY + at) * 0.5 * dx - <f64>load<i16>(IX + at) * HALF_SQRT3 * dy;
+  return layoutY(p) * dx - layoutX(p) * dy;
 }
 
 const EPS: f64 = 1e-6;
@@ -90,8 +88,8 @@ export function linePath(dx: f64, dy: f64, uMin: f64, vMin: f64, vMax: f64, stre
   let n = 0;
   const v0 = vMin + rngUnit(stream) * (vMax - vMin);
   for (let p = 1; p <= count; p++) {
-    const x = <f64>load<i16>(IX + ((<usize>p) << 1)) * HALF_SQRT3;
-    const y = <f64>load<i16>(IY + ((<usize>p) << 1)) * 0.5;
+    const x = layoutX(p);
+    const y = layoutY(p);
     const off = Math.abs(y * dx - x * dy - v0);
     if (off >= 1) continue;
     const level = <u16>Math.round((1 - off) * 256);

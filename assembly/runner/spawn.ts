@@ -26,7 +26,7 @@ import { recordAt, include, sendPulses } from "../bus/pulse-table";
 import { sendAnimStart } from "../bus/commands";
 import { MAX_PANELS } from "../topology/tree";
 import { count, depth, rparent, children } from "../topology/rooted";
-import { sets, SET_WORDS } from "../topology/targeting";
+import { setHas } from "../topology/targeting";
 import { app } from "../state/app";
 import * as c from "../playback/compile";
 import { samplePaletteArray } from "../palette/sample";
@@ -112,13 +112,9 @@ function spawnerAt(s: i32): Spawner {
 // Where drops start (leaves, tops or panels): a bitset of panel indices per spawner.
 const cand = memory.data(N * WORDS * 4);
 
-/** Panel p is in the bitset whose words start at `words` (a candidate set, or a target set). */
+/** Panel p is in the candidate set whose words start at `words`. */
 function has(words: usize, p: i32): bool {
   return ((load<u32>(words + (((<usize>p) >> 5) << 2)) >>> (p & 31)) & 1) != 0;
-}
-
-function targets(s: i32): usize {
-  return changetype<usize>(sets) + ((<usize>s * SET_WORDS) << 2);
 }
 
 /** A colour reference resolved as the panels would now: RGB, a position of the palette in the
@@ -148,7 +144,7 @@ function scaledRef(rgb: u32, level: u32): u32 {
 function computeBudget(holding: u32): void {
   for (let p = 1; p <= count; p++) {
     let reserved = 1;
-    for (let l = 0; l < MAX_LAYERS; l++) reserved += <i32>(((holding >> l) & 1) != 0 && has(targets(l), p));
+    for (let l = 0; l < MAX_LAYERS; l++) reserved += <i32>(((holding >> l) & 1) != 0 && setHas(l, p));
     setBudget(p, max(0, PANEL_SLOTS - reserved));
   }
 }
@@ -168,7 +164,7 @@ function computeBudget(holding: u32): void {
 export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now: u32, holding: u32, flat: bool): void {
   const r = runnerAt(step);
   const kind = <i32>r.kind - R_RAIN;
-  if (layer < 0 || layer >= N || kind < SP_RAIN || kind > SP_MATRIX) return;
+  if (<u32>layer >= <u32>N || <u32>kind > <u32>SP_MATRIX) return;
   const sp = spawnerAt(layer);
   sp.kind = kind;
   sp.flat = flat;
@@ -177,9 +173,9 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   sp.anim = anim;
   sp.refs = load<u64>(rec + 2);
   const a = <i32>(anim & 15);
-  sp.fromV = a == 0 ? 0 : identityOf(a);
+  sp.fromV = identityOf(a); // 0 for colour
   sp.toV = a == 0 ? 255 : r.amount;
-  sp.waves = <f64>min<i32>(255, max<i32>(1, r.waves));
+  sp.waves = <f64>max<i32>(1, r.waves); // (a u8)
   sp.fall = r.speed > 0 ? <f64>r.speed : 1000;
   sp.width = r.width;
   const sparkle = kind == SP_SPARKLE;
@@ -196,7 +192,6 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   sp.dirY = dy;
   // where drops start (a walk's candidates: the targets, the tops, or the leaves whose root path
   // crosses a target), and the height (topology) or the targets' extent (a line)
-  const set = targets(layer);
   const words = cand + <usize>(layer * WORDS * 4);
   memory.fill(words, 0, WORDS * 4);
   let n = 0;
@@ -207,11 +202,11 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   let vh = -Infinity;
   for (let p = 1; p <= count; p++) {
     deepest = max(deepest, <i32>depth[p]);
-    let ok = has(set, p);
+    let ok = setHas(layer, p);
     if (how == WALK_DOWNHILL) ok = isTop(p, dx, dy);
     else if (how == WALK_ROOTWARD) {
       ok = false;
-      if (children[p] == 0) for (let q = p; q != 0 && !ok; q = rparent[q]) ok = has(set, q);
+      if (children[p] == 0) for (let q = p; q != 0 && !ok; q = rparent[q]) ok = setHas(layer, q);
     } else if (how == LINE && ok) {
       const u = along(p, dx, dy);
       const v = across(p, dx, dy);
@@ -235,8 +230,8 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   sp.candN = n;
   computeBudget(holding);
   rngSeed(layer);
-  sp.elapsed = 0;
-  sp.launched = 0;
+  store<u64>(changetype<usize>(sp), 0, offsetof<Spawner>("elapsed")); // elapsed, launched = 0
+  store<u64>(changetype<usize>(sp), 0, offsetof<Spawner>("launched"));
   sp.last = now;
   sp.pending = false;
   if (!sp.on) spawning++;
@@ -250,7 +245,7 @@ let spawning = 0;
 
 /** No new drops from layer `layer`'s spawner; drops in flight finish on their own. */
 export function spawnerStop(layer: i32): void {
-  if (layer < 0 || layer >= N) return;
+  if (<u32>layer >= <u32>N) return;
   const sp = spawnerAt(layer);
   if (sp.on) spawning--;
   sp.on = false;
@@ -279,15 +274,19 @@ export function spawnerTick(now: u32): void {
     sp.elapsed += <f64>(now - sp.last) * speed;
     sp.last = now;
     if (!app.isOn) continue;
-    // drops 0..k are due once k / waves s have passed
-    const due = Math.floor((sp.elapsed * sp.waves) / 1000) + 1;
-    sp.launched = max(sp.launched, Math.floor(((sp.elapsed - CATCH_UP_MS) * sp.waves) / 1000) + 1);
+    const due = dropsDue(sp, 0);
+    sp.launched = max(sp.launched, dropsDue(sp, CATCH_UP_MS));
     for (; sp.launched < due; sp.launched++) launch(s, sp, speed, now);
     if (sp.pending) {
       sendAnimStart(sp.group, 1);
       sp.pending = false;
     }
   }
+}
+
+/** Drops 0..k are due once k / waves s have passed: the drops due `before` scene ms ago. */
+function dropsDue(sp: Spawner, before: f64): f64 {
+  return Math.floor(((sp.elapsed - before) * sp.waves) / 1000) + 1;
 }
 
 /**
@@ -325,7 +324,6 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
     fallP = <u8>Math.round((255 * fade) / duration);
   }
   const du = <u32>min<f64>(65535, max<f64>(1, Math.round(duration / speed)));
-  const set = targets(s);
   // the record words that differ among the drop's pulses (pulse-table.ts sendPulses): the delay, and
   // on a dimmed line the colours (words 2-5) or the peak (word 9)
   let n = 0;
@@ -337,14 +335,12 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
   let andT: u32 = -1;
   for (let i = 0; i < len; i++) {
     const p = <i32>load<u8>(pathPanels + i);
-    if (!has(set, p) || !slotFree(p, now)) continue;
+    if (!setHas(s, p) || !slotFree(p, now)) continue;
     const dl = <u32>min<f64>(65535, Math.round((load<f64>(pathPositions + ((<usize>i) << 3)) * ring) / speed));
     const level = <u32>load<u16>(pathLevels + ((<usize>i) << 1));
     const b = recordAt(p);
-    store<u8>(b, sp.group);
-    store<u8>(b, <u8>s, 1);
-    store<u8>(b, K_RUNNER_REAP, 2);
-    store<u8>(b, sp.anim, 3);
+    // group, layer, kind, animates | blend << 4
+    store<u32>(b, (<u32>sp.group) | (s << 8) | ((<u32>K_RUNNER_REAP) << 16) | ((<u32>sp.anim) << 24));
     let refs = sp.refs;
     let to = sp.toV;
     if (level < FULL) {
@@ -353,12 +349,9 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
       else to = <u8>(<i32>sp.fromV + (((<i32>sp.toV - <i32>sp.fromV) * <i32>level) >> 8));
     }
     store<u64>(b + 4, refs);
-    store<u16>(b + 12, <u16>du);
-    store<u16>(b + 14, <u16>dl);
-    store<u8>(b + 16, 0); // rise: the head is instantly on
-    store<u8>(b + 17, fallP);
-    store<u8>(b + 18, sp.fromV);
-    store<u8>(b + 19, to);
+    store<u32>(b + 12, du | (dl << 16));
+    // rise 0 (the head is instantly on), fall, from, to
+    store<u32>(b + 16, ((<u32>fallP) << 8) | ((<u32>sp.fromV) << 16) | ((<u32>to) << 24));
     include(p);
     slotTake(p, now + dl + du);
     n++;
