@@ -41,7 +41,9 @@ export const IMAGE_BUDGET = 64 * 1024;
 // MQTT, settings and palettes written from name lists and templates, runner records from one mode
 // table, static objects back to back and the data segments merged (scripts/static-data-transform.mjs,
 // pack-data.mjs), messages formatted from the table: 78,992 B.
-export const IMAGE_CEILING = 77 * 1024 + 144; // 78,992
+// Raised by 309 B for the device heap: the 86 least used globals in static memory
+// (scripts/static-globals.mjs) cost that much code and spare WAMR 4.2 KB of heap: 79,301 B.
+export const IMAGE_CEILING = 77 * 1024 + 453; // 79,301
 
 /** Linear memory: one page, never grown. */
 export const MEMORY_PAGES_BUDGET = 1;
