@@ -6,6 +6,10 @@
 // default is 2): field setters and one-line accessors that -Os keeps apart each cost WAMR about 96 B
 // of heap as functions, and a call is about as long as the store it makes. Measured on the release
 // image: 2 -> 552 functions, 3 -> 515 (-405 B of image), 4 -> 502 (-205 B), 5 -> 481 (+433 B).
+// Then the least used globals become words of static memory (scripts/static-globals.mjs). Tried and
+// not taken (docs/porting.md, "The whole image"): shrink level 2, optimize level 3, lowMemoryUnused,
+// more rounds, and merge-similar-functions, code-folding, local-cse, simplify-globals-optimizing or
+// vacuum after the rounds (the same image within 2 B, or longer).
 import fs from "node:fs";
 import binaryen from "binaryen";
 import { staticGlobals } from "./static-globals.mjs";
