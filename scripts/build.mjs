@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { tsImport } from "tsx/esm/api";
 import { packData } from "./pack-data.mjs";
 import { reoptimize } from "./reoptimize.mjs";
+import { packStatics } from "./pack-statics.mjs";
 import { compress } from "./dictionary.mjs";
 import { buildWeb } from "./build-web.mjs";
 
@@ -39,6 +40,8 @@ function upToDate(outputs) {
     fs.statSync(path.join(root, "scripts/static-data-transform.mjs")).mtimeMs,
     fs.statSync(path.join(root, "scripts/pack-data.mjs")).mtimeMs,
     fs.statSync(path.join(root, "scripts/reoptimize.mjs")).mtimeMs,
+    fs.statSync(path.join(root, "scripts/static-globals.mjs")).mtimeMs,
+    fs.statSync(path.join(root, "scripts/pack-statics.mjs")).mtimeMs,
     fs.statSync(path.join(root, "scripts/dictionary.mjs")).mtimeMs,
   );
   return outputs.every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs >= sources);
@@ -93,6 +96,7 @@ const outputs = ["controller.wasm", "controller.debug.wasm", "panel.wasm", "pane
   path.join(root, "build", f),
 );
 const poison = process.argv.includes("--poison");
+const staticEndFile = path.join(root, "build/controller.static-end");
 if (poison || !(process.argv.includes("--if-missing") && upToDate(outputs))) {
   // The controller's messages go into one UTF-8 table (scripts/messages-transform.mjs), and its static
   // objects lose their block size (scripts/static-data-transform.mjs). On the command line, not in
@@ -108,19 +112,27 @@ if (poison || !(process.argv.includes("--if-missing") && upToDate(outputs))) {
     ["assembly/panel/asconfig.json", "debug", []],
   ]) {
     try {
+      // the controller's release build says where its static memory ends (scripts/pack-statics.mjs)
+      const release = config === "asconfig.json" && target !== "debug";
       execFileSync(process.execPath, [asc, "--config", config, "--target", target, ...extra], {
         cwd: root,
         stdio: "inherit",
+        env: release ? { ...process.env, TESSERA_STATIC_END_FILE: staticEndFile } : process.env,
       });
     } catch {
       console.error(`build failed: asc --config ${config} --target ${target}`);
       process.exit(1);
     }
   }
-  // The controller's release file through Binaryen once more (scripts/reoptimize.mjs), then fewer,
-  // merged data segments in both release files (scripts/pack-data.mjs).
+  // The controller's release file through Binaryen once more (scripts/reoptimize.mjs), its data as
+  // one packed stream unpacked at start (scripts/pack-statics.mjs); the panel's data segments merged
+  // (scripts/pack-data.mjs).
   reoptimize(path.join(root, "build/controller.wasm"));
-  for (const f of ["controller.wasm", "panel.wasm"]) packData(path.join(root, "build", f));
+  const staticEnd = Number(fs.readFileSync(staticEndFile, "utf8"));
+  fs.rmSync(staticEndFile);
+  const [data, packed] = packStatics(path.join(root, "build/controller.wasm"), staticEnd);
+  console.log(`controller.wasm data: ${data} B packed to ${packed} B (static memory ends at ${staticEnd})`);
+  packData(path.join(root, "build/panel.wasm"));
   const size = (f) => fs.statSync(path.join(root, "build", f)).size;
   console.log(`built controller.wasm ${size("controller.wasm")} B, panel.wasm ${size("panel.wasm")} B`);
 }

@@ -6,10 +6,21 @@
 // default is 2): field setters and one-line accessors that -Os keeps apart each cost WAMR about 96 B
 // of heap as functions, and a call is about as long as the store it makes. Measured on the release
 // image: 2 -> 552 functions, 3 -> 515 (-405 B of image), 4 -> 502 (-205 B), 5 -> 481 (+433 B).
+// Then the least used globals become words of static memory (scripts/static-globals.mjs). Tried and
+// not taken (docs/porting.md, "The whole image"): shrink level 2, optimize level 3, lowMemoryUnused,
+// more rounds, and merge-similar-functions, code-folding, local-cse, simplify-globals-optimizing or
+// vacuum after the rounds (the same image within 2 B, or longer).
 import fs from "node:fs";
 import binaryen from "binaryen";
+import { staticGlobals } from "./static-globals.mjs";
 
 const ALWAYS_INLINE = 4;
+
+// Globals with at most this many accesses in the code become words of static memory
+// (scripts/static-globals.mjs). Measured on the release image (device heap estimated as code +
+// global declarations + 52 B per global): 2 -> 28 globals moved, -1.5 KB of heap, +6 B of image;
+// 3 -> 56, -2.9 KB, +111 B; 4 -> 86, -4.3 KB, +305 B; 5 -> 122, -5.6 KB, +851 B.
+const STATIC_GLOBAL_USES = 4;
 
 /** Rewrites `file` in place (`keepNames`: with its name section); returns [bytes before, bytes after]. */
 export function reoptimize(file, keepNames = false) {
@@ -30,8 +41,17 @@ export function reoptimize(file, keepNames = false) {
     best = out;
   }
   binaryen.setAlwaysInlineMaxSize(inlineBefore);
-  if (!module.validate()) throw new Error(`reoptimize: ${file} does not validate`);
   module.dispose();
+  // the best round's binary, its globals moved; then Binaryen's stack IR (what optimize() ends with:
+  // without it the binary written back is 130 B longer)
+  const features = F.MutableGlobals | F.SignExt | F.NontrappingFPToInt | F.BulkMemory;
+  const read = binaryen.readBinary(best);
+  read.setFeatures(features);
+  const { module: moved } = staticGlobals(read, STATIC_GLOBAL_USES, features);
+  moved.runPasses(["generate-stack-ir", "optimize-stack-ir"]);
+  if (!moved.validate()) throw new Error(`reoptimize: ${file} does not validate`);
+  best = moved.emitBinary();
+  moved.dispose();
   fs.writeFileSync(file, best);
   return [before.length, best.length];
 }

@@ -22,6 +22,7 @@
 // which returns where the block starts; the compiler adds the 20-byte header to that for the object's
 // address). This transform replaces that one method before the compiler runs; the build fails if
 // AssemblyScript no longer has it or never calls it (the version is pinned in package-lock.json).
+import fs from "node:fs";
 import { Transform } from "assemblyscript/transform";
 import { Compiler, MemorySegment } from "assemblyscript";
 
@@ -34,6 +35,7 @@ const place = Compiler.prototype.addRuntimeMemorySegment;
 if (typeof place !== "function") throw new Error("static-data-transform: Compiler#addRuntimeMemorySegment is gone");
 
 let placed = 0;
+let compiler = null;
 
 export default class StaticDataTransform extends Transform {
   afterInitialize(program) {
@@ -63,6 +65,7 @@ export default class StaticDataTransform extends Transform {
       this.memorySegments.push(new MemorySegment(buffer.subarray(HIDDEN, end), i64_add(start, i64_new(HIDDEN))));
       this.memoryOffset = i64_add(start, i64_new(end));
       placed++;
+      compiler = this;
       return new MemorySegment(buffer, start); // the caller reads the object's address and fields
     };
   }
@@ -70,5 +73,9 @@ export default class StaticDataTransform extends Transform {
   afterCompile() {
     Compiler.prototype.addRuntimeMemorySegment = place;
     if (placed === 0) throw new Error("static-data-transform: no static object was placed by this transform");
+    // where static memory ends (AssemblyScript's __heap_base: the end of the statics, pointer-aligned),
+    // for scripts/pack-statics.mjs, which puts the packed data above it
+    const layout = process.env.TESSERA_STATIC_END_FILE;
+    if (layout) fs.writeFileSync(layout, String(i64_low(i64_align(compiler.memoryOffset, 4))) + "\n");
   }
 }
