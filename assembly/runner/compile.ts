@@ -75,6 +75,21 @@ function centre(src: i32, panel: i32, leafCount: i32): void {
   store<f64>(pivot, y, 8);
 }
 
+/** Sorts `leaves` by lattice x (insertion sort: a few dozen leaves, once per step). */
+function sortLeavesByX(n: i32): void {
+  for (let k = 1; k < n; k++) {
+    const q = load<u8>(leaves + k);
+    const xq = load<i16>(IX + ((<usize>q) << 1));
+    let j = k;
+    for (; j > 0; j--) {
+      const r = load<u8>(leaves + j - 1);
+      if (load<i16>(IX + ((<usize>r) << 1)) <= xq) break;
+      store<u8>(leaves + j, r);
+    }
+    store<u8>(leaves + j, q);
+  }
+}
+
 /** Stops and clears group `group` on every panel outside target set `set` (after a broadcast
  * prepare meant for the set's panels). */
 export function stopUntargeted(set: i32, group: u8): void {
@@ -134,9 +149,12 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     // per target, what a sweep starts from, and the least and greatest of them (vl, vh): hops, the
     // projection on the axis, or the distance to the source (RIPPLE). From the leaves, the nearest
     // leaf's: found on the exact integer lattice (4·d² = 3·dx² + dy² in lattice steps), the
-    // floating-point distance worked out only for the nearest so far (and ties, whose float values
-    // may differ in the last bit: the least of theirs, whatever the order).
+    // floating-point distance worked out only for the nearest (and ties, whose float values may
+    // differ in the last bit: the least of theirs, whatever the order). The leaves are sorted by
+    // x, so each panel looks only at those whose 3·dx² alone is not beyond the best so far,
+    // outwards from its own x.
     const perLeaf = ring && src == SRC_LEAVES;
+    if (perLeaf) sortLeavesByX(leafCount);
     const angle = (<i32>r.angle) >> 1; // 2-degree resolution
     const ax = cos2(angle);
     const ay = sin2(angle);
@@ -159,20 +177,30 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
       } else {
         v = Infinity;
         let best = i32.MAX_VALUE;
-        let e = 0; // there is a leaf whenever there are panels
-        do {
-          const q = <usize>load<u8>(leaves + e);
-          const xq = <i32>load<i16>(IX + (q << 1));
-          const yq = <i32>load<i16>(IY + (q << 1));
-          const d2 = 3 * (xi - xq) * (xi - xq) + (yi - yq) * (yi - yq);
-          if (d2 <= best) {
+        // the first leaf at or right of xi, then rightwards and leftwards from there
+        let a = 0;
+        let b = leafCount;
+        while (a < b) {
+          const m = (a + b) >> 1;
+          if (<i32>load<i16>(IX + ((<usize>load<u8>(leaves + m)) << 1)) < xi) a = m + 1;
+          else b = m;
+        }
+        for (let dir = 1; dir >= -1; dir -= 2) {
+          for (let e = dir > 0 ? a : a - 1; e >= 0 && e < leafCount; e += dir) {
+            const q = <usize>load<u8>(leaves + e);
+            const xq = <i32>load<i16>(IX + (q << 1));
+            const yq = <i32>load<i16>(IY + (q << 1));
+            const ex = 3 * (xi - xq) * (xi - xq);
+            if (ex > best) break;
+            const d2 = ex + (yi - yq) * (yi - yq);
+            if (d2 > best) continue;
             const dx = fx - <f64>xq * HALF_SQRT3;
             const dy = fy - <f64>yq * 0.5;
             const d = Math.sqrt(dx * dx + dy * dy);
             v = d2 < best ? d : Math.min(v, d);
             best = d2;
           }
-        } while (++e < leafCount);
+        }
       }
       store<f64>(coordinate + (i << 3), v);
       vl = Math.min(vl, v);
