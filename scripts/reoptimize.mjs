@@ -9,7 +9,7 @@
 // 5 since round 3 of issue 12: on the merged core 4 -> 5 is 17 functions fewer, +369 B of image and
 // -1.1 KB of device heap (the heap budget is the one the device cannot stretch).
 // Then the least used globals become words of static memory (scripts/static-globals.mjs). Tried and
-// not taken (docs/porting.md, "The whole image"): shrink level 2, optimize level 3, lowMemoryUnused,
+// not taken (docs/device-fit-log.md, "The whole image"): shrink level 2, optimize level 3, lowMemoryUnused,
 // more rounds, and merge-similar-functions, code-folding, local-cse, simplify-globals-optimizing or
 // vacuum after the rounds (the same image within 2 B, or longer).
 import fs from "node:fs";
