@@ -53,7 +53,12 @@ const FIRST_CODE = MAX_ARGS + 1;
 //   logging; a call is recognised by the function's name);
 // - `@message-returns`: it returns "" when a rule holds and the broken rule's message otherwise, or
 //   a fixed text per code (the JSON reader's refusal reasons, the firmware's outcome and state names);
-// - `@message-raw`: json/writer.ts raw, whose literal argument is written as UTF-8 bytes.
+// - `@message-raw`: json/writer.ts raw, whose literal argument is written as UTF-8 bytes;
+// - `@message-id NAME`: its parameter NAME only ever reaches messageText (util/message-id.ts) unchanged,
+//   so where a call's argument there would become `__message(ID)` it is passed as the table id
+//   instead, `changetype<string>(~ID)`: a negative "pointer", which no object has (memory is one
+//   page). One call less at each failing site (`i32.const`, then the sink), decoded once in the sink;
+// - `@message-decode`: util/message-id.ts messageText, whose body becomes the decoder.
 /** Functions recognised by name until their sources carry the marker (files owned by other work
  * this round: json/reader.ts, scene/). */
 const UNMARKED_CALLS = ["bad", "badAt", "tooOld"];
@@ -62,6 +67,11 @@ const UNMARKED_RETURNS = ["applies", "errorReason"];
 const MESSAGE_CALLS = new Set(UNMARKED_CALLS);
 const RULE_FUNCTIONS = new Set(UNMARKED_RETURNS);
 const RAW_CALLS = new Set();
+/** `@message-id NAME`: by function name, the index of its parameter NAME per declaring source. */
+const ID_PARAMS = new Map();
+const DECODERS = new Set();
+/** The names of the functions each source declares at its top level (a call there means its own). */
+const DECLARED = new Map();
 
 /** The comment lines just above a top-level declaration, as one text. */
 function leadingComment(source, node) {
@@ -78,12 +88,22 @@ function leadingComment(source, node) {
 
 /** Adds the marked functions of one source to the sets above. */
 function collectMarkers(source) {
+  DECLARED.set(source, new Set());
   for (const st of source.statements) {
     if (st.kind !== NodeKind.FunctionDeclaration) continue;
+    DECLARED.get(source).add(st.name.text);
     const comment = leadingComment(source, st);
     if (comment.includes("@message-args")) MESSAGE_CALLS.add(st.name.text);
     if (comment.includes("@message-returns")) RULE_FUNCTIONS.add(st.name.text);
     if (comment.includes("@message-raw")) RAW_CALLS.add(st.name.text).add("." + st.name.text);
+    const id = /@message-id (\w+)/.exec(comment);
+    if (id) {
+      const i = st.signature.parameters.findIndex((p) => p.name.text === id[1]);
+      if (i < 0) throw new Error(`${source.normalizedPath}: ${st.name.text} has no parameter ${id[1]}`);
+      if (!ID_PARAMS.has(st.name.text)) ID_PARAMS.set(st.name.text, new Map());
+      ID_PARAMS.get(st.name.text).set(source, { i, exported: (st.flags & CommonFlags.Export) !== 0 });
+    }
+    if (comment.includes("@message-decode")) DECODERS.add(st);
   }
 }
 const GENERATED = "assembly/generated/messages.ts";
@@ -351,6 +371,13 @@ function tableSource(messages) {
     "@global export function __message(id: i32): string {",
     "  return String.UTF8.decodeUnsafe(scratch, expand(id, false, 0));",
     "}",
+    "/** A message argument of a `@message-id` function: message `~p` of the table when its pointer p is",
+    " * negative (no object is: memory is one page), else the string itself. */",
+    "// @ts-ignore: decorator",
+    "@global export function __messageText(text: string): string {",
+    "  const p = <i32>changetype<usize>(text);",
+    "  return p < 0 ? __message(~p) : text;",
+    "}",
     "/** Message `id` of the table written into the JSON response as it is (writer.raw). */",
     "// @ts-ignore: decorator",
     "@global export function __rawMessage(id: i32): void {",
@@ -406,6 +433,63 @@ function packNameLists(source) {
       } else scan(child);
     }
   })(source);
+}
+
+/** The index of the `@message-id` parameter of a call `name(...)` in `source`: its own declaration's,
+ * else the one all exported declarations agree on (another source's private one is not this). */
+function idParam(name, source) {
+  const bySource = ID_PARAMS.get(name);
+  if (!bySource) return -1;
+  if (bySource.has(source)) return bySource.get(source).i;
+  if (DECLARED.get(source)?.has(name)) return -1; // its own, unmarked
+  const at = new Set([...bySource.values()].filter((d) => d.exported).map((d) => d.i));
+  return at.size === 1 ? [...at][0] : -1;
+}
+
+/** `__message(ID)` (a call the rewrites above made), else null. */
+function messageId(node) {
+  if (node.kind !== NodeKind.Call || !isIdent(node.expression) || node.expression.text !== "__message") return null;
+  return node.args[0];
+}
+
+/** In the `@message-id` argument of every call of one source, each `__message(ID)` (directly, or in
+ * parentheses or `?:`) becomes `changetype<string>(~ID)`, the id the sink's messageText decodes. */
+function passIds(source) {
+  const rewrite = (holder, key) => {
+    const n = holder[key];
+    const id = messageId(n);
+    if (id) {
+      const r = n.range;
+      const minus = Node.createIntegerLiteralExpression(i64_new(-1 - i64_low(id.value), -1), r);
+      const type = Node.createNamedType(Node.createSimpleTypeName("string", r), null, false, r);
+      holder[key] = Node.createCallExpression(Node.createIdentifierExpression("changetype", r), [type], [minus], r);
+    } else if (n.kind === NodeKind.Parenthesized) rewrite(n, "expression");
+    else if (n.kind === NodeKind.Ternary) {
+      rewrite(n, "ifThen");
+      rewrite(n, "ifElse");
+    }
+  };
+  (function scan(node) {
+    if (node.kind === NodeKind.Call) {
+      const name = calleeName(node);
+      const i = name === null ? -1 : idParam(name, source);
+      if (i >= 0 && i < node.args.length) rewrite(node.args, i);
+    }
+    for (const [, , child] of children(node)) scan(child);
+  })(source);
+}
+
+/** The body of a `@message-decode` function `(text: string): string`: `return __messageText(text)`. */
+function decoderBody(fn) {
+  const r = fn.range;
+  const param = fn.signature.parameters[0].name.text;
+  const call = Node.createCallExpression(
+    Node.createIdentifierExpression("__messageText", r),
+    null,
+    [Node.createIdentifierExpression(param, r)],
+    r,
+  );
+  fn.body = Node.createBlockStatement([Node.createReturnStatement(call, r)], r);
 }
 
 export default class MessagesTransform extends Transform {
@@ -480,6 +564,8 @@ export default class MessagesTransform extends Transform {
         if (own(text)) h[k] = call("__rawMessage", text, h[k].range);
       }
     }
+    for (const f of scans) passIds(f.source);
+    for (const fn of DECODERS) decoderBody(fn);
     const messages = [...ids.keys()];
     parser.parseFile(tableSource(messages), GENERATED, false);
     const out = path.join(this.baseDir, "build/messages.txt");

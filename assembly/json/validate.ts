@@ -3,6 +3,7 @@
 // everything before changing anything.
 import { hexDigit, piece, J_STRING, J_OBJECT } from "./reader";
 import * as S from "./stream";
+import { messageText } from "../util/message-id";
 
 let firstError = "";
 /** Put before every path: a document checked inside another (the setup form's `mqtt` part). A
@@ -30,11 +31,13 @@ export function takeError(): string {
 }
 
 /** Records "<path>: <rule>" unless a problem is recorded already; false. @message-args: its literal
- * texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
+ * texts go to the UTF-8 message table (scripts/messages-transform.mjs); @message-id rule: a literal
+ * one arrives as its id (util/message-id.ts). */
 export function fail(path: string, rule: string): bool {
   if (firstError.length != 0) return false;
   const prefix = load<usize>(pathPrefix);
-  firstError = (path.length == 0 ? "$" : prefix ? changetype<string>(prefix) + path : path) + ": " + rule;
+  const text = messageText(rule);
+  firstError = (path.length == 0 ? "$" : prefix ? changetype<string>(prefix) + path : path) + ": " + text;
   return false;
 }
 

@@ -26,6 +26,8 @@ import {
   MAX_STEPS,
 } from "./state";
 
+/** Records `rule` at layer `layer`'s startAfter; returns false. @message-id rule (json/validate.ts
+ * fail). */
 function badAt(layer: i32, rule: string): bool {
   pathReset();
   pushKey(nameEntry(TOP_KEYS, 7)); // layers

@@ -98,7 +98,7 @@ export function here(): string {
   return s;
 }
 
-/** Records `rule` at the current path; returns false. */
+/** Records `rule` at the current path; returns false. @message-id rule (json/validate.ts fail). */
 export function bad(rule: string): bool {
   noteError();
   return fail(here(), rule);
@@ -111,7 +111,8 @@ export function unknownAt(accepted: string): bool {
   return bad("unknown field (accepted: " + accepted + ")");
 }
 
-/** Records `rule` at member `k` of `keys` (a name list) under the current path; returns false. */
+/** Records `rule` at member `k` of `keys` (a name list) under the current path; returns false.
+ * @message-id rule (json/validate.ts fail). */
 export function badAt(keys: Names, k: i32, rule: string): bool {
   pushKey(nameEntry(keys, k));
   bad(rule);
