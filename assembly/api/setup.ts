@@ -12,6 +12,7 @@ import { checkFields, present, problem, F_BYTES, F_REQUIRED } from "../json/fiel
 import { applyMqtt } from "./mqtt";
 import { parseMqttPatch, MqttConfig } from "../mqtt/config";
 import { mqttAvailable } from "../mqtt/service";
+import { utf8Bytes } from "../util/utf8";
 
 /** The mqtt part takes the first six of the MQTT settings' keys (not the topic prefixes). */
 const MQTT_FIELDS = 6;
@@ -43,8 +44,8 @@ function readMqtt(_k: i32, kind: u32, target: usize): void {
 export function postSetup(_req: u32, _param: string, root: u32): i32 {
   const c = new Credentials();
   if (!checkFields(root, KEYS, ROWS, 2, changetype<usize>(c), readMqtt, 32)) return A_INVALID;
-  const ssid = String.UTF8.encode(c.ssid);
-  const pass = String.UTF8.encode(c.password);
+  const ssid = utf8Bytes(c.ssid);
+  const pass = utf8Bytes(c.password);
   if ((present & (1 << MQTT)) != 0) {
     if (!mqttAvailable()) {
       fail("mqtt", "this controller has no MQTT (small variant)");

@@ -3,6 +3,7 @@
 // preallocated; when it is full the request is answered 503 busy.
 import { AppearancePatch } from "../state/appearance";
 import { wakeUp, WAKE_QUEUE } from "./wake";
+import { utf8Decode, utf8Encode } from "../util/utf8";
 
 export const W_APPEARANCE: u8 = 1;
 export const W_POWER: u8 = 2;
@@ -55,8 +56,8 @@ export class Work {
    * ids and names only. */
   setText(s: string | null): void {
     this.textLen = -1;
-    if (s !== null && <u32>String.UTF8.byteLength(s) <= TEXT_ROOM) {
-      this.textLen = <i32>String.UTF8.encodeUnsafe(changetype<usize>(s), s.length, this.at);
+    if (s !== null && <u32>utf8Encode(changetype<usize>(s), s.length, 0) <= TEXT_ROOM) {
+      this.textLen = <i32>utf8Encode(changetype<usize>(s), s.length, this.at);
       textEnd += <u32>this.textLen;
     }
   }
@@ -67,7 +68,7 @@ export class Work {
   }
 
   text(): string | null {
-    return this.textLen >= 0 ? String.UTF8.decodeUnsafe(this.at, <usize>this.textLen) : null;
+    return this.textLen >= 0 ? utf8Decode(this.at, <usize>this.textLen) : null;
   }
 
   setAppearance(p: AppearancePatch): void {

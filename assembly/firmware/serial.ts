@@ -11,6 +11,7 @@ import { IMAGE_HEADER, IMAGE_MAX, E_TOO_LARGE, E_LENGTH, E_BUSY, E_FRAME_CRC, E_
 import { flashBusy, flashStart } from "./flash";
 import { body } from "../bus/send";
 import { names, nameEntry } from "../util/names";
+import { utf8Encode } from "../util/utf8";
 
 const MAGIC: u32 = 0x57465354; // "TSFW" as a little-endian u32
 const TIMEOUT_MS: u32 = 3000;
@@ -47,7 +48,7 @@ function answer(a: i32, code: i32 = 0): void {
   memory.copy(line, e + 1, n);
   if (code != 0) {
     const text = errorMessage(code);
-    n += String.UTF8.encodeUnsafe(changetype<usize>(text), text.length, line + n);
+    n += utf8Encode(changetype<usize>(text), text.length, line + n);
   }
   store<u8>(line + n, 0x0a);
   host_serial_write(line, <u32>n + 1);

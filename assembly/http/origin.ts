@@ -14,6 +14,7 @@
 import { A_HEADER_TOO_LARGE, A_HOST_REQUIRED, A_MISDIRECTED, A_CROSS_ORIGIN } from "./answers";
 import { deviceName } from "../mqtt/config";
 import { allowedHostCount, allowedHostAt, allowedHostLength } from "../state/config";
+import { utf8Bytes } from "../util/utf8";
 
 /** Longest Host or Origin value looked at; a longer one is not one of ours. */
 const VALUE_CAP: u32 = 255;
@@ -97,7 +98,7 @@ function splitAuthority(p: usize, n: u32): bool {
 /** nameAt/nameLen is one of the controller's own names (not an IP literal). */
 function isOwnName(): bool {
   if (bytesEqual(nameAt, nameLen, LOCALHOST, 9)) return true;
-  const host = String.UTF8.encode(deviceName()); // ASCII
+  const host = utf8Bytes(deviceName()); // ASCII
   const h = changetype<usize>(host);
   const k = <u32>host.byteLength;
   if (k > 0) {

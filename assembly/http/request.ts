@@ -5,6 +5,7 @@ import { hexDigit, utf8SequenceLength } from "../json/reader";
 import { resetErrors } from "../json/validate";
 import { enqueue } from "../core/queue";
 import { counted, A_BUSY } from "./answers";
+import { utf8Decode } from "../util/utf8";
 
 export const M_OTHER: u8 = 0;
 export const M_GET: u8 = 1;
@@ -52,7 +53,7 @@ export function pathName(): string | null {
       i += size;
     }
   }
-  return String.UTF8.decodeUnsafe(p, o);
+  return utf8Decode(p, o);
 }
 
 /** Opens the JSON body of the request being dispatched, to be read as it streams (json/stream.ts),

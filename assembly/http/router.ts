@@ -11,6 +11,7 @@ import { POWERED, SCENE, PALETTE } from "../api/routes";
 import { mqttAvailable } from "../mqtt/service";
 import { app } from "../state/app";
 import { libraryId } from "../scene/store";
+import { utf8Decode } from "../util/utf8";
 
 /** Whether the pattern of `len` bytes at `k` matches the path after "api/", [p, p+n); a `*` segment
  * matches one path segment, whose bytes are left as the parameter (http/request.ts setParam). */
@@ -79,7 +80,7 @@ export function route(found: i32, req: u32, len: u32): void {
   if (f & POWERED && !app.isOn) return answer(req, A_SYSTEM_OFF);
   let param: string | null = "";
   if (f & PALETTE) param = pathName();
-  else if (paramLength > 0) param = String.UTF8.decodeUnsafe(paramStart, paramLength);
+  else if (paramLength > 0) param = utf8Decode(paramStart, paramLength);
   if (changetype<usize>(param) == 0 || (f & SCENE && !libraryId(param))) return answer(req, A_NOT_FOUND); // (=== null is a call)
   about(param, 0); // the id in a scene's messages
   if (f & DOCUMENT) w.begin(req, 200);

@@ -15,6 +15,7 @@ import * as S from "./stream";
 import { J_TRUE, J_FALSE, J_NUMBER, J_STRING, J_OBJECT } from "./reader";
 import { isIntIn, colorRead, nameOfKind, fail, failMessage, takeError } from "./validate";
 import { Names, nameIndex, nameString, nameList, nameCount } from "../util/names";
+import { utf8Decode } from "../util/utf8";
 
 /** true or false: a bool at the offset. */
 export const F_BOOL: u16 = 1;
@@ -90,7 +91,7 @@ export function checkFields(
         break;
       }
       if (k == n) {
-        if (!unknown) unknown = changetype<usize>(String.UTF8.decodeUnsafe(S.text, S.textLength));
+        if (!unknown) unknown = changetype<usize>(utf8Decode(S.text, S.textLength));
         S.skipValue();
         continue;
       }
@@ -106,7 +107,7 @@ export function checkFields(
       } else {
         store<u32>(slot, vk | (S.numberInteger && S.numberLength <= 16 ? INTEGER : 0), 8);
         store<f64>(slot, S.numberValue, 16);
-        if (vk == J_STRING) store<usize>(slot, changetype<usize>(String.UTF8.decodeUnsafe(S.text, S.textLength)), 4);
+        if (vk == J_STRING) store<usize>(slot, changetype<usize>(utf8Decode(S.text, S.textLength)), 4);
         own(k, vk, target);
       }
       const e = takeError();
@@ -180,7 +181,7 @@ function rowRule(row: usize, target: usize): string {
   } else {
     if (S.kind != J_STRING) return "must be a string, not " + nameOfKind(S.kind);
     // a longer string than `text` keeps is longer than every row allows (64 characters, 64 bytes)
-    const s = String.UTF8.decodeUnsafe(S.text, S.textLength);
+    const s = utf8Decode(S.text, S.textLength);
     if (type == F_BYTES) {
       const n = <i32>S.textBytes;
       if (n < lo || n > hi) return "must be " + lo.toString() + "-" + hi.toString() + " bytes";

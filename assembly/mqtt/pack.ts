@@ -3,6 +3,7 @@
 // bytes: docs/host-abi.md), and the topics the core subscribes and compares. Text is encoded
 // straight into the block (no UTF-8 copy per string, no array grown a byte at a time).
 import { Names, nameEntry } from "../util/names";
+import { utf8Encode } from "../util/utf8";
 
 export class Packer {
   start: usize;
@@ -49,7 +50,7 @@ export class Packer {
   private add(p: usize, n: i32): Packer {
     const at = this.start + this.length;
     let k = <u32>n;
-    if (n < 0) k = <u32>String.UTF8.encodeUnsafe(p, -n, at);
+    if (n < 0) k = <u32>utf8Encode(p, -n, at);
     else memory.copy(at, p, k);
     this.length += k;
     const l = this.last;

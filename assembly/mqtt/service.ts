@@ -15,6 +15,7 @@ import { resetErrors, validationError } from "../json/validate";
 import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
 import { wakeUp, WAKE_MQTT } from "../core/wake";
+import { utf8Decode } from "../util/utf8";
 
 let large = false;
 
@@ -27,7 +28,7 @@ export function networkInit(isLarge: bool): void {
   large = isLarge;
   const buf = memory.data(64);
   const n = host_mdns_hostname(buf, 64);
-  setHostname(String.UTF8.decodeUnsafe(buf, min<u32>(n, 64)));
+  setHostname(utf8Decode(buf, min<u32>(n, 64)));
   if (!large) return;
   const bytes = storeRead(MQTT_KEY, 2048);
   resetErrors();
@@ -98,7 +99,7 @@ export function mqttMessage(ptr: usize, topicLen: u32, payloadLen: u32): void {
 
 export function mdnsResult(ptr: usize, hostLen: u32, port: u32, now: u32): void {
   wakeUp(WAKE_MQTT);
-  if (large && hostLen > 0) sessionBrowse(String.UTF8.decodeUnsafe(ptr, hostLen), port, now);
+  if (large && hostLen > 0) sessionBrowse(utf8Decode(ptr, hostLen), port, now);
 }
 
 export function mdnsDone(now: u32): void {

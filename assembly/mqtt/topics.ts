@@ -17,6 +17,7 @@ import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
 import { keepSlot, keepString, arenaTop, arenaBack } from "../rt/arena";
 import { Fixed } from "../rt/fixed";
+import { utf8Decode } from "../util/utf8";
 
 /** The command topics' last levels. */
 const COMMANDS = names("power brightness scene stop light");
@@ -147,11 +148,11 @@ function byteValue(p: usize, n: u32): i32 {
 /** Logs a command dropped: the topic (`topicLen` bytes at `p`) and its payload (`payloadLen` more).
  * @message-args: its literal texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
 function ignored(p: usize, topicLen: u32, payloadLen: u32, why: string): void {
-  const payload = String.UTF8.decodeUnsafe(p + topicLen, payloadLen);
+  const payload = utf8Decode(p + topicLen, payloadLen);
   const long = payload.length > 32;
   let cut = 32; // never between the two halves of a surrogate pair
   if (long && (payload.charCodeAt(cut - 1) & 0xfc00) == 0xd800) cut--;
-  const topic = String.UTF8.decodeUnsafe(p, topicLen);
+  const topic = utf8Decode(p, topicLen);
   log(LOG_WARN, "mqtt: ignored " + topic + ' "' + payload.substring(0, cut) + (long ? "..." : "") + '": ' + why);
 }
 
@@ -204,7 +205,7 @@ function command(cmd: i32, payload: usize, n: u32): string {
     if (!brightness(<u32>a)) return "work queue full";
     return "";
   } else if (cmd == C_SCENE && word != W_NONE) {
-    const id = String.UTF8.decodeUnsafe(payload, n);
+    const id = utf8Decode(payload, n);
     if (!libraryId(id) || sceneStatus(id) != 0) return "no such scene";
     if (!app.isOn) return "power is off";
     kind = W_PLAY;

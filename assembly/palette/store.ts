@@ -23,6 +23,7 @@ import * as w from "../json/writer";
 import { arenaTop, arenaBack } from "../rt/arena";
 import { Palette, foldCase } from "./palette";
 import { validatePalette, paletteName, packStops } from "./validate";
+import { utf8Decode } from "../util/utf8";
 
 const PREFIX_LEN: u32 = 9;
 /** Custom palettes that can be stored (every file under palettes/ counts). */
@@ -86,7 +87,7 @@ function keyFromName(name: string, dest: usize, legacy: bool = false): u32 {
 /** The store key of a palette name, or null when the name is too long or empty to exist. */
 export function paletteKey(name: string): string | null {
   const k = keyFromName(name, keyBuf);
-  return k == 0 ? null : String.UTF8.decodeUnsafe(keyBuf, k);
+  return k == 0 ? null : utf8Decode(keyBuf, k);
 }
 
 // ---- reading ----------------------------------------------------------------------------------
@@ -258,7 +259,7 @@ export function nextKey(): bool {
 
 /** The current key of the list, as a string (for log messages). */
 export function currentKey(): string {
-  return String.UTF8.decodeUnsafe(listPtr + keyAt, keyLen);
+  return utf8Decode(listPtr + keyAt, keyLen);
 }
 
 /** Reads the palette under the current key of the list; see readAt. */

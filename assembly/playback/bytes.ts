@@ -5,6 +5,7 @@
 // past the end gives zeros and sets `overrun`; nothing read ever needs more memory than the window.
 import { host_store_read } from "../host/imports";
 import { chunk, CHUNK, MAX_SCENE_FILE } from "../scene/store";
+import { utf8Decode } from "../util/utf8";
 
 // ---- writer -------------------------------------------------------------------------------------
 
@@ -131,7 +132,7 @@ const text = memory.data(TEXT_CAP);
 export function nextText(): string {
   const n = min(next(), TEXT_CAP);
   nextBytes(text, n);
-  return String.UTF8.decodeUnsafe(text, n);
+  return utf8Decode(text, n);
 }
 
 export function next32(): u32 {

@@ -26,6 +26,7 @@ import * as b from "./bytes";
 import { sceneKey, keyLength, compiledKey, compiledKeyLength } from "../scene/store";
 import { keepSlot, keepString } from "../rt/arena";
 import { Fixed } from "../rt/fixed";
+import { utf8Bytes } from "../util/utf8";
 
 export const K_LOCAL: u8 = 0;
 export const K_RUNNER: u8 = 1;
@@ -389,7 +390,7 @@ export function resolvePalette(name: string | null): Palette {
 
 /** The group id of a layer named `name` in the compiled scene, or -1. */
 export function groupOfName(name: string): i32 {
-  const text = String.UTF8.encode(name);
+  const text = utf8Bytes(name);
   const n = text.byteLength;
   for (let l = 0; l < layerCount; l++) {
     if (<i32>nameLen[l] != n) continue;

@@ -37,6 +37,7 @@ import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
 import { SCRATCH, FORM, FORM_CAP } from "../rt/scratch";
+import { utf8Decode } from "../util/utf8";
 
 const S_WAIT: u8 = 0;
 const S_RUN: u8 = 1;
@@ -450,7 +451,7 @@ export function loadLastPlayed(): void {
   const b = storeRead(LAST_PLAYED_KEY, 16);
   if (!b || b.length < 9) return;
   app.lastPlayedSceneIsStored = b[0] == 0x31;
-  app.lastPlayedSceneId = keepString(lastPlayedKept, String.UTF8.decodeUnsafe(b.dataStart + 1, b.length - 1));
+  app.lastPlayedSceneId = keepString(lastPlayedKept, utf8Decode(b.dataStart + 1, b.length - 1));
 }
 
 /** A look edit while a scene is on the panels (the appearance, or a stored palette it uses): the

@@ -20,6 +20,7 @@ import { hashBytes, HASH_SEED } from "../playback/bytes";
 import { STORE_MISSING, STORE_IO_ERROR } from "../store/kv";
 import { openStored, value, skipTo, finish, broken, offset } from "../json/stream";
 import { J_OBJECT } from "../json/reader";
+import { utf8Decode } from "../util/utf8";
 
 /** The hidden scene of one-shot playback: 10 characters, where assigned ids have 8, so no created
  * scene can take it. Never listed, and not reachable through /api/scenes/{id}. */
@@ -221,7 +222,7 @@ export function newSceneId(): string | null {
       store<u8>(keyBuf + 7 + i, <u8>(r < 10 ? 0x30 + r : 0x61 + r - 10));
     }
     if (host_store_read(keyBuf, 7 + NEW_ID_LENGTH, 0, 0, 0) == STORE_MISSING) {
-      return String.UTF8.decodeUnsafe(keyBuf + 7, NEW_ID_LENGTH);
+      return utf8Decode(keyBuf + 7, NEW_ID_LENGTH);
     }
   }
   return null;

@@ -11,6 +11,7 @@ import { put, putF64, patch8, outLength } from "../playback/bytes";
 import { names, nameIndex, nameEntry } from "../util/names";
 import { bad, pushKey, pushIndex, pop, parseDecimal, quote, indexOfByte } from "./text";
 import * as out from "./canonical";
+import { utf8Decode } from "../util/utf8";
 
 /** Explicit panel indices per layer (its `panels` and its `fallback` together: the spec's limit). */
 export const MAX_EXPLICIT = 32;
@@ -190,11 +191,7 @@ function selectorString(): bool {
   // K 1-254")
   return (
     (a >= 1 && a <= 254) ||
-    bad(
-      "must be " +
-        String.UTF8.decodeUnsafe(e + 1, skip) +
-        (op <= SEL_NEIGHBORS ? "N with a panel index 1-254" : "K with K 1-254"),
-    )
+    bad("must be " + utf8Decode(e + 1, skip) + (op <= SEL_NEIGHBORS ? "N with a panel index 1-254" : "K with K 1-254"))
   );
 }
 

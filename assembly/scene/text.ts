@@ -10,6 +10,7 @@ import { arenaTop, arenaKeepLast } from "../rt/arena";
 import { Names, nameString, nameEntry } from "../util/names";
 import { RUNNERS, ANIMATES } from "./names";
 import { Fixed } from "../rt/fixed";
+import { utf8Decode } from "../util/utf8";
 
 /** Whether every byte of [p, p+n) is an ASCII digit or lowercase letter, or (with `more`) an
  * uppercase letter, '_' or '-' (scene ids; step ids). */
@@ -42,7 +43,7 @@ export function indexOfByte(p: usize, n: u32, c: u8): i32 {
 
 /** The text [p, p+n) as a quoted string, for error messages (allocates). */
 export function quote(p: usize, n: u32): string {
-  return '"' + String.UTF8.decodeUnsafe(p, n) + '"';
+  return '"' + utf8Decode(p, n) + '"';
 }
 
 /** A hash of [p, p+n) (names and step ids are compared by it: 64 bits, no table of their text). */
@@ -83,8 +84,8 @@ export function pop(): void {
 
 /** The name of key segment `s`. */
 function keyName(s: i32): string {
-  if (s == CURRENT_KEY) return String.UTF8.decodeUnsafe(text, textLength);
-  return String.UTF8.decodeUnsafe(<usize>s + 1, load<u8>(<usize>s));
+  if (s == CURRENT_KEY) return utf8Decode(text, textLength);
+  return utf8Decode(<usize>s + 1, load<u8>(<usize>s));
 }
 
 /** The current path, e.g. `layers[2].sequence[0].duration`. */

@@ -7,6 +7,7 @@ import * as S from "../json/stream";
 import { expectKind, fail, failMessage, takeError, nameOfKind } from "../json/validate";
 import { checkFields, problem, F_INT } from "../json/fields";
 import * as w from "../json/writer";
+import { utf8Decode, utf8Encode } from "../util/utf8";
 
 export const CONFIG_KEY = "configuration";
 export const POWER_KEY = "power";
@@ -44,7 +45,7 @@ export function setAllowedHosts(hosts: string[]): void {
   for (let i = 0; i < min(hosts.length, MAX_ALLOWED_HOSTS); i++) {
     const h = hosts[i];
     const at = hostSlots + i * SLOT;
-    store<u8>(at, <u8>String.UTF8.encodeUnsafe(changetype<usize>(h), min(h.length, MAX_HOST_NAME), at + 1));
+    store<u8>(at, <u8>utf8Encode(changetype<usize>(h), min(h.length, MAX_HOST_NAME), at + 1));
   }
 }
 
@@ -65,7 +66,7 @@ export function allowedHostLength(i: i32): u32 {
 export function allowedHosts(): string[] {
   const n = allowedHostCount();
   const out = new Array<string>(n);
-  for (let i = 0; i < n; i++) out[i] = String.UTF8.decodeUnsafe(allowedHostAt(i), allowedHostLength(i));
+  for (let i = 0; i < n; i++) out[i] = utf8Decode(allowedHostAt(i), allowedHostLength(i));
   return out;
 }
 

@@ -2,6 +2,7 @@
 // sync, rename), so a crash leaves either the old or the new value, never a torn one.
 import { host_store_read, host_store_write, host_store_delete } from "../host/imports";
 import { log, LOG_ERROR } from "../util/log";
+import { utf8Bytes } from "../util/utf8";
 
 export const STORE_MISSING: i32 = -1;
 export const STORE_IO_ERROR: i32 = -2;
@@ -16,7 +17,7 @@ export let lastReadStatus: i32 = 0;
 
 /** Reads a whole value, or null (see lastReadStatus). At most `limit` bytes are accepted. */
 export function storeRead(key: string, limit: u32): Array<u8> | null {
-  const k = String.UTF8.encode(key);
+  const k = utf8Bytes(key);
   let buf = heap.alloc(CHUNK);
   let size: u32 = 0;
   for (;;) {
@@ -41,13 +42,13 @@ export function storeRead(key: string, limit: u32): Array<u8> | null {
 
 /** Writes a whole value atomically; returns 0 or a negative STORE_* status. */
 export function storeWrite(key: string, value: Array<u8>): i32 {
-  const k = String.UTF8.encode(key);
+  const k = utf8Bytes(key);
   const rc = host_store_write(changetype<usize>(k), <u32>k.byteLength, value.dataStart, <u32>value.length);
   if (rc < 0) log(LOG_ERROR, "store: writing " + key + " failed (" + rc.toString() + ")");
   return rc;
 }
 
 export function storeDelete(key: string): i32 {
-  const k = String.UTF8.encode(key);
+  const k = utf8Bytes(key);
   return host_store_delete(changetype<usize>(k), <u32>k.byteLength);
 }

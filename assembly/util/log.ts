@@ -1,5 +1,6 @@
 // Diagnostics to the host's log. Levels: 0 error, 1 warning, 2 info, 3 debug.
 import { host_log, host_panic } from "../host/imports";
+import { utf8Bytes } from "./utf8";
 
 export const LOG_ERROR: u32 = 0;
 export const LOG_WARN: u32 = 1;
@@ -7,7 +8,7 @@ export const LOG_INFO: u32 = 2;
 
 /** @message-args: its literal texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
 export function log(level: u32, message: string): void {
-  const bytes = String.UTF8.encode(message);
+  const bytes = utf8Bytes(message);
   host_log(level, changetype<usize>(bytes), <u32>bytes.byteLength);
 }
 
@@ -29,7 +30,7 @@ export function coreAbort(message: string | null, file: string | null, line: u32
 /** Hands `text` to the host, which restarts the core. @message-args: its literal texts go to the
  * UTF-8 message table (scripts/messages-transform.mjs). */
 function panic(text: string): void {
-  const bytes = String.UTF8.encode(text);
+  const bytes = utf8Bytes(text);
   host_panic(changetype<usize>(bytes), <u32>bytes.byteLength);
   unreachable();
 }

@@ -9,12 +9,14 @@
 // the list costs its bytes and nothing at start-up; without the transform (as-pect) `names` packs the
 // list when it runs, with the same bytes.
 
+import { utf8Decode, utf8Bytes } from "./utf8";
+
 /** A name list's address (see above). */
 export type Names = usize;
 
 /** The packed list of the space-separated `list` (@names: the transform packs a literal at build time). */
 export function names(list: string): Names {
-  const bytes = String.UTF8.encode(list);
+  const bytes = utf8Bytes(list);
   const n = bytes.byteLength;
   const src = changetype<usize>(bytes);
   const out = heap.alloc(<usize>n + 2);
@@ -71,7 +73,7 @@ export function nameIndex(list: Names, p: usize, n: u32): i32 {
 /** Name `i` of `list` as a string (messages). */
 export function nameString(list: Names, i: i32): string {
   const e = nameEntry(list, i);
-  return String.UTF8.decodeUnsafe(e + 1, load<u8>(e));
+  return utf8Decode(e + 1, load<u8>(e));
 }
 
 /** The first `count` names of `list` as "a, b, c" (the accepted fields of a message). */
@@ -96,5 +98,5 @@ export function nameList(list: Names, count: i32 = 255): string {
     at += len;
     e += 1 + len;
   }
-  return String.UTF8.decodeUnsafe(buf, bytes);
+  return utf8Decode(buf, bytes);
 }
