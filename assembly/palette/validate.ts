@@ -14,7 +14,7 @@
 // The first problem found, in the order above (the stops' count before the stops), is kept as
 // "<path>: <rule>".
 import { names, nameString } from "../util/names";
-import { J_ARRAY, J_STRING } from "../json/reader";
+import { J_ARRAY, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, colorRead, fail, nameOfKind } from "../json/validate";
 import { checkFields, present, problem, kindAt, stringAt, F_EQUALS } from "../json/fields";
@@ -144,22 +144,15 @@ const R_INCREASING = 4;
 const R_LAST = 5;
 const R_COLOR = 6;
 
-/** The rule a stop breaks. @message-returns: its texts go to the UTF-8 message table
- * (scripts/messages-transform.mjs). */
+/** The rule a stop breaks (R_*). */
 function stopRule(rule: i32): string {
-  switch (rule) {
-    case R_PAIR:
-      return 'must be an array [position, "#RRGGBB"]';
-    case R_INTEGER:
-      return "must be an integer 0-255";
-    case R_FIRST:
-      return "the first position must be 0";
-    case R_INCREASING:
-      return "positions must be strictly increasing";
-    case R_LAST:
-      return "the last position must be 255";
-  }
-  return 'must be a colour "#RRGGBB"';
+  return piece(stopRules(), rule - R_PAIR);
+}
+
+/** The rules' texts by R_*, as one text (json/reader.ts piece). @message-returns: it goes to the
+ * UTF-8 message table (scripts/messages-transform.mjs). */
+function stopRules(): string {
+  return 'must be an array [position, "#RRGGBB"]|must be an integer 0-255|the first position must be 0|positions must be strictly increasing|the last position must be 255|must be a colour "#RRGGBB"';
 }
 
 /** `stops[i]`, and `[k]` after it for k >= 0. */

@@ -5,7 +5,7 @@
 // and the rules across fields when the step ends (the kind may come last). A field that does not
 // apply is rejected (see docs/scenes.md), except where the scene format says a runner ignores it
 // (BOUNCE: repeat, repeatCount; SPARKLE: speed).
-import { J_OBJECT, J_ARRAY } from "../json/reader";
+import { J_OBJECT, J_ARRAY, piece } from "../json/reader";
 import { value, element, kind, text, textBytes } from "../json/stream";
 import { names, nameIndex } from "../util/names";
 import { Fixed } from "../rt/fixed";
@@ -136,17 +136,29 @@ export function readOrigin(r: i32): bool {
   return true;
 }
 
-/** "" when a field with APPLY bits `a` applies to a step of this kind (GAP, LOCAL, else a runner
- * step), else the rule it breaks. @message-returns: its texts go to the message table. */
+/** The rule a field with APPLY bits `a` breaks on a step of this kind (GAP, LOCAL, else a runner
+ * step), which it does not apply to. */
 function notApplying(a: u32, kind: u32): string {
-  if (kind == GAP) return "a gap step (no type or runner) takes only id and duration";
-  if (kind == LOCAL) return "applies only to runner steps";
   const runners = a & RUN;
-  if (runners == 0) return "applies only to panel-local steps (type)";
-  if (runners == 0x07) return "applies only to the WAVE, RIPPLE and CHASE runners";
-  if (runners == 0x17) return "applies only to the WAVE, RIPPLE, CHASE and BOUNCE runners";
-  if (runners == 0xe0) return "applies only to the RAIN, SPARKLE and MATRIX runners";
-  return "applies only to the WHEEL runner";
+  let i = 6; // the WHEEL runner's
+  if (kind == GAP) i = 0;
+  else if (kind == LOCAL) i = 1;
+  else if (runners == 0) i = 2;
+  else if (runners == 0x07) i = 3;
+  else if (runners == 0x17) i = 4;
+  else if (runners == 0xe0) i = 5;
+  return i < 3 ? piece(kindRules(), i) : piece(runnerRules(), i - 3);
+}
+
+/** notApplying's rules, as two texts (json/reader.ts piece; a message is at most 256 bytes).
+ * @message-returns: they go to the UTF-8 message table (scripts/messages-transform.mjs). */
+function kindRules(): string {
+  return "a gap step (no type or runner) takes only id and duration|applies only to runner steps|applies only to panel-local steps (type)";
+}
+
+/** @message-returns */
+function runnerRules(): string {
+  return "applies only to the WAVE, RIPPLE and CHASE runners|applies only to the WAVE, RIPPLE, CHASE and BOUNCE runners|applies only to the RAIN, SPARKLE and MATRIX runners|applies only to the WHEEL runner";
 }
 
 /** The rules that need the whole step (its members `seen`): its kind, what applies to it, fields

@@ -3,7 +3,7 @@
 // document builds no path string at all; the first failure; schemaVersion gates, which a document
 // may declare after what they gate; and the value just read by the streaming tokenizer
 // (json/stream.ts) checked at the current path. Messages are only built when a check fails.
-import { J_STRING, J_TRUE, J_FALSE, J_NUMBER } from "../json/reader";
+import { J_STRING, J_TRUE, J_FALSE, J_NUMBER, piece } from "../json/reader";
 import { kind, text, textLength, numberInteger, numberValue } from "../json/stream";
 import { fail, failMessage, validationError, resetErrors, nameOfKind } from "../json/validate";
 import { arenaTop, arenaKeepLast } from "../rt/arena";
@@ -167,23 +167,17 @@ function noteError(): void {
  * table. */
 function whatNeeds(what: u32): string {
   const i = <i32>(what >> 8);
-  switch (what & 0xff) {
-    case W_KEY:
-      return keyName(segments[(depth - 1) & (MAX_SEGMENTS - 1)]) + " needs";
-    case W_NAMED_GROUPS:
-      return "named groups need";
-    case W_GEOMETRIC:
-      return "geometric directionality needs";
-    case W_SOURCE_GEOMETRIC:
-      return 'source "geometric" needs';
-    case W_STEP_ID:
-      return "a step id needs";
-    case W_GAP:
-      return "a gap step needs";
-    case W_RUNNER:
-      return nameString(RUNNERS, i) + " needs";
-  }
-  return "animates " + nameString(ANIMATES, i) + " needs";
+  const w = what & 0xff;
+  if (w == W_KEY) return keyName(segments[(depth - 1) & (MAX_SEGMENTS - 1)]) + " needs";
+  if (w == W_RUNNER) return nameString(RUNNERS, i) + " needs";
+  if (w == W_ANIMATES) return "animates " + nameString(ANIMATES, i) + " needs";
+  return piece(phrases(), w);
+}
+
+/** The phrases of whatNeeds by W_* (the names' pieces empty), as one text (json/reader.ts piece).
+ * @message-returns: it goes to the UTF-8 message table (scripts/messages-transform.mjs). */
+function phrases(): string {
+  return '|named groups need|source "geometric" needs|a step id needs|a gap step needs|||geometric directionality needs';
 }
 
 /** What `what` names (W_*) needs schemaVersion `version`: true when it may be used (so far). The
