@@ -34,6 +34,7 @@ async function build(optimize: boolean): Promise<[Record<string, any>, string]> 
   const sources: Record<string, string> = {
     "assembly/main.ts": PROGRAM,
     "assembly/util/message-id.ts": fs.readFileSync(path.join(ROOT, "assembly/util/message-id.ts"), "utf8"),
+    "assembly/util/utf8.ts": fs.readFileSync(path.join(ROOT, "assembly/util/utf8.ts"), "utf8"), // the table's decoder
     "assembly/json/writer.ts": "export function byte(c: u8): void {}",
   };
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "messages-")); // the transform's build/messages.txt
