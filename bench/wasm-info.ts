@@ -7,6 +7,8 @@ export interface WasmInfo {
   bytes: number;
   /** Initial linear memory in 64 KiB pages. */
   initialPages: number;
+  /** The memory's maximum in pages, or null when it has none (it could grow without bound). */
+  maximumPages: number | null;
   dataSegments: number;
   dataBytes: number;
   /** One past the last byte of the active data segments. */
@@ -160,12 +162,13 @@ export function readWasmInfo(file: string): WasmInfo {
   let importedGlobals = 0;
   let inits: (number | null)[] = [];
   let initialPages = 0;
+  let maximumPages: number | null = null;
   let segments: { offset: number | null; length: number }[] = [];
   let names = new Map<number, string>();
   for (const { id, body } of sections(bytes)) {
     if (id === SECTION.import) importedGlobals = countImportedGlobals(body);
     else if (id === SECTION.global) inits = globalInits(body);
-    else if (id === SECTION.memory && body.u32() > 0) initialPages = body.limits().min;
+    else if (id === SECTION.memory && body.u32() > 0) ({ min: initialPages, max: maximumPages } = body.limits());
     else if (id === SECTION.data) segments = dataSegments(body);
     else if (id === SECTION.custom) names = new Map([...names, ...globalNames(body)]);
   }
@@ -173,6 +176,7 @@ export function readWasmInfo(file: string): WasmInfo {
   return {
     bytes: bytes.length,
     initialPages,
+    maximumPages,
     dataSegments: segments.length,
     dataBytes: segments.reduce((sum, s) => sum + s.length, 0),
     dataEnd: Math.max(0, ...segments.map((s) => (s.offset ?? 0) + s.length)),

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ROOT } from "./helpers/host.js";
 import { IMAGE_BUDGET, IMAGE_CEILING, MEMORY_PAGES_BUDGET } from "../bench/budgets.js";
+import { readWasmInfo } from "../bench/wasm-info.js";
 
 const image = () => fs.readFileSync(path.join(ROOT, "build/controller.wasm"));
 
@@ -18,36 +19,10 @@ test("build/controller.wasm stays under its ceiling on the way to the 64 KiB bud
   );
 });
 
-/** The limits of the image's own memory (the memory section; the core imports none), in pages. */
-function memoryLimits(bytes: Buffer): { initial: number; maximum: number | null } {
-  let at = 8; // magic and version
-  const leb = (): number => {
-    let value = 0;
-    for (let shift = 0; ; shift += 7) {
-      const b = bytes[at++];
-      value += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return value;
-    }
-  };
-  while (at < bytes.length) {
-    const id = bytes[at++];
-    const size = leb();
-    const end = at + size;
-    if (id === 5) {
-      assert.equal(leb(), 1, "one memory");
-      const flags = leb();
-      const initial = leb();
-      return { initial, maximum: flags & 1 ? leb() : null };
-    }
-    at = end;
-  }
-  throw new Error("build/controller.wasm has no memory section");
-}
-
 // asconfig.json gives one page (docs/porting.md, "Static memory"): every export's arena fits beside the
 // static memory and start-up's blocks, which the black-box suites hold on both hosts.
 test("build/controller.wasm's linear memory is at most MEMORY_PAGES_BUDGET pages and never grows past it", () => {
-  const { initial, maximum } = memoryLimits(image());
+  const { initialPages: initial, maximumPages: maximum } = readWasmInfo(path.join(ROOT, "build/controller.wasm"));
   assert.ok(maximum !== null, "the memory has no maximum: it could grow without bound");
   assert.ok(
     maximum <= MEMORY_PAGES_BUDGET,

@@ -8,44 +8,12 @@ import fs from "node:fs";
 import path from "node:path";
 import asc from "assemblyscript/asc";
 import { ROOT } from "./helpers/host.js";
-
-/** The active data segments of a wasm binary: [offset, bytes]. */
-function dataSegments(bytes: Buffer): [number, Buffer][] {
-  let at = 8;
-  const uleb = (): number => {
-    let value = 0;
-    for (let shift = 0; ; shift += 7) {
-      const b = bytes[at++];
-      value += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return value;
-    }
-  };
-  while (at < bytes.length) {
-    const id = bytes[at++];
-    const size = uleb();
-    const end = at + size;
-    if (id === 11) {
-      const out: [number, Buffer][] = [];
-      for (let n = uleb(); n > 0; n--) {
-        assert.equal(uleb(), 0, "an active segment of memory 0");
-        assert.equal(bytes[at++], 0x41, "an i32.const offset");
-        const offset = uleb(); // the offsets are below 2^20: an unsigned read of the signed LEB is right
-        assert.equal(bytes[at++], 0x0b);
-        const length = uleb();
-        out.push([offset, bytes.subarray(at, at + length)]);
-        at += length;
-      }
-      return out;
-    }
-    at = end;
-  }
-  return [];
-}
+import { readWasmInfo } from "../bench/wasm-info.js";
 
 test("the release image's static data is a few segments (static objects touch; scripts/pack-data.mjs merges)", () => {
-  const segments = dataSegments(fs.readFileSync(path.join(ROOT, "build/controller.wasm")));
+  const segments = readWasmInfo(path.join(ROOT, "build/controller.wasm")).dataSegments;
   // 536 when each static object had its own block header; about 30 with the layout
-  assert.ok(segments.length <= 64, `${segments.length} data segments`);
+  assert.ok(segments <= 64, `${segments} data segments`);
 });
 
 test("the message table holds a failing site's concatenation as one entry with holes", () => {
