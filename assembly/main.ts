@@ -134,30 +134,25 @@ export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32
 
 function httpBegin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
   if (!takesBody(method)) bodyLen = 0;
-  const large = bodyLen > BODY_LIMIT;
-  if (large && method != M_POST) {
-    answer(req, A_TOO_LARGE);
-    return 0;
-  }
-  if (urlLen > URL_LIMIT) {
-    answer(req, A_URI_TOO_LONG);
-    return 0;
-  }
-  for (let i = 0; i < MAX_PENDING; i++) {
-    const p = Pending.at(i);
-    if (p.buf == 0) {
-      const buf = heap.alloc(max<u32>(urlLen, 1));
-      p.req = req;
-      p.buf = buf;
-      p.method = method;
-      p.urlLen = urlLen;
-      p.bodyLen = bodyLen;
-      p.end = arenaTop();
-      arenaHold(heldTo());
-      return buf;
+  let refused = A_BUSY; // no free slot
+  if (bodyLen > BODY_LIMIT && method != M_POST) refused = A_TOO_LARGE;
+  else if (urlLen > URL_LIMIT) refused = A_URI_TOO_LONG;
+  else
+    for (let i = 0; i < MAX_PENDING; i++) {
+      const p = Pending.at(i);
+      if (p.buf == 0) {
+        const buf = heap.alloc(max<u32>(urlLen, 1));
+        p.req = req;
+        p.buf = buf;
+        p.method = method;
+        p.urlLen = urlLen;
+        p.bodyLen = bodyLen;
+        p.end = arenaTop();
+        arenaHold(heldTo());
+        return buf;
+      }
     }
-  }
-  answer(req, A_BUSY);
+  answer(req, refused);
   return 0;
 }
 

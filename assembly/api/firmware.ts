@@ -4,7 +4,8 @@
 // appended to the store (firmware/image.ts). A host that streams the body answers -2 when it has
 // nothing more yet and dispatches the request again when it has (docs/host-abi.md).
 import { host_http_read, host_clock_ms } from "../host/imports";
-import * as w from "../json/writer";
+import { fillValues, VALUES, STR_INTS } from "../json/template";
+import * as t from "../generated/text";
 import { answer, about, counted, ANSWERED, A_FULL, A_CONFLICT, A_FAILED, A_FLASHING } from "../http/answers";
 import { stageBegin, stageWrite, stageFinish, stageAbort, stagedSize, errorMessage } from "../firmware/image";
 import { E_FULL, E_BUSY } from "../firmware/image";
@@ -68,21 +69,18 @@ function pump(): void {
   answer(upReq, counted(A_FLASHING, total));
 }
 
+/** The status from two templates (assembly/text/firmware-status.txt, firmware-versions.txt), the
+ * error's text between them; "firmware" is the lowest and highest version the discovered panels
+ * reported (an extension: what they run). */
 export function getFirmwareStatus(_req: u32, _param: string, _arg: u32): i32 {
-  w.raw('{"state":');
-  w.str(stateName(state));
-  w.raw(',"panel":');
-  w.int(panel);
-  w.raw(',"total":');
-  w.int(total);
-  w.raw(',"progress":');
-  w.int(progress());
+  store<usize>(VALUES, changetype<usize>(stateName(state)));
+  store<i32>(VALUES, panel, 8);
+  store<i32>(VALUES, total, 16);
+  store<i32>(VALUES, progress(), 24);
+  store<i32>(VALUES, firmwareLowest, 32);
+  store<i32>(VALUES, firmwareHighest, 40);
+  fillValues(t.FIRMWARE_STATUS, t.FIRMWARE_STATUS_LENGTH, STR_INTS);
   if (state == F_ERROR) writeError();
-  // the lowest and highest version the discovered panels reported (an extension: what they run)
-  w.raw(',"firmware":[');
-  w.int(firmwareLowest);
-  w.byte(0x2c);
-  w.int(firmwareHighest);
-  w.raw("]}");
+  fillValues(t.FIRMWARE_VERSIONS, t.FIRMWARE_VERSIONS_LENGTH, STR_INTS);
   return ANSWERED;
 }

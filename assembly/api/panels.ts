@@ -2,6 +2,8 @@
 // The PUTs bypass the animation system: a running animation overwrites them on its next frame.
 import { names, Names } from "../util/names";
 import * as w from "../json/writer";
+import { fillValues, VALUES, STR_INTS } from "../json/template";
+import * as t from "../generated/text";
 import { host_clock_ms } from "../host/imports";
 import { tree } from "../topology/tree";
 import { requestStates, replied, replyOn, replyColor } from "../bus/query";
@@ -35,20 +37,17 @@ export function writePanels(req: u32): void {
   w.finish();
 }
 
+/** Three edges a panel, from a template (assembly/text/edge.txt; markers 2-5). */
 export function getEdges(_req: u32, _param: string, _arg: u32): i32 {
   w.byte(0x5b);
   for (let i = 1; i <= tree.count; i++) {
     for (let slot = 0; slot < 3; slot++) {
       if (i > 1 || slot > 0) w.byte(0x2c);
-      w.raw('{"panel":');
-      w.int(i);
-      w.raw(',"edge":');
-      w.int(slot);
-      w.raw(',"connectedPanel":');
-      w.int(tree.connectedPanel(i, slot));
-      w.raw(',"connectedEdge":');
-      w.int(tree.connectedEdge(i, slot));
-      w.byte(0x7d);
+      store<i32>(VALUES, i, 8);
+      store<i32>(VALUES, slot, 16);
+      store<i32>(VALUES, tree.connectedPanel(i, slot), 24);
+      store<i32>(VALUES, tree.connectedEdge(i, slot), 32);
+      fillValues(t.EDGE, t.EDGE_LENGTH, STR_INTS);
     }
   }
   w.byte(0x5d);

@@ -4,6 +4,8 @@
 // The router has checked that an {id} is a library scene's (api/routes.ts SCENE).
 import * as A from "../http/answers";
 import * as w from "../json/writer";
+import { fillValues, VALUES, STR_INTS } from "../json/template";
+import * as t from "../generated/text";
 import {
   readSummary,
   restoreName,
@@ -211,17 +213,14 @@ export function listScenes(req: u32, _param: string, _arg: u32): i32 {
     if (!listed) continue;
     if (!first) w.byte(0x2c);
     first = false;
-    w.raw('{"schemaVersion":');
-    w.int(summarySchema);
-    w.raw(',"id":');
-    w.str(id);
-    w.raw(',"name":');
+    // two templates (assembly/text/scene-head.txt, scene-tail.txt), the name's bytes between them
+    store<usize>(VALUES, changetype<usize>(id));
+    store<i32>(VALUES, summarySchema, 8);
+    store<i32>(VALUES, summaryLayers, 16);
+    store<i32>(VALUES, summaryDuration, 24);
+    fillValues(t.SCENE_HEAD, t.SCENE_HEAD_LENGTH, STR_INTS);
     w.strBytes(summaryName, summaryNameLength);
-    w.raw(',"layerCount":');
-    w.int(summaryLayers);
-    w.raw(',"duration":');
-    w.int(summaryDuration);
-    w.byte(0x7d);
+    fillValues(t.SCENE_TAIL, t.SCENE_TAIL_LENGTH, STR_INTS);
   }
   w.byte(0x5d);
   w.finish();

@@ -22,7 +22,7 @@ export function fill(ptr: usize, len: u32, put: (marker: i32) => void): void {
 
 /** The kinds of a field's value (fillFields), read from the object's field at the row's offset. */
 export const V_BOOL: u8 = 1; // a bool: true or false
-export const V_INT: u8 = 2; // an i32 (or a u32 below 2^31)
+export const V_INT: u8 = 2; // a u32 (or an i32 that is never negative)
 export const V_STR: u8 = 3; // a string, quoted and escaped
 export const V_DECIMAL: u8 = 4; // an f64, at most three decimals
 export const V_COLORS: u8 = 5; // a StaticArray<u32> of colours: "#RRGGBB", ...
@@ -35,6 +35,17 @@ class Fields {
   base: usize;
 }
 const fields = changetype<Fields>(memory.data(offsetof<Fields>()));
+
+/** Values computed for a template rather than kept in an object (a list item, a status): six
+ * 8-byte slots, slot k at 8k, which a template's rows name by offset like an object's fields. */
+export const VALUES = memory.data(48, 8);
+/** VALUES' rows for a string (marker 1, slot 0) and integers (markers 2-6, slots 1-5). */
+export const STR_INTS = memory.data<u8>([V_STR, 0, V_INT, 8, V_INT, 16, V_INT, 24, V_INT, 32, V_INT, 40]);
+
+/** Writes the template [ptr, ptr+len) with its markers from VALUES (fillFields). */
+export function fillValues(ptr: usize, len: u32, rows: usize): void {
+  fillFields(ptr, len, rows, VALUES);
+}
 
 /** Writes the template [ptr, ptr+len) into the JSON writer; its marker k is row k (two bytes: kind,
  * byte offset of a field, offsetof<Class>("field")) of `rows`, read from the object at `base`. */
@@ -49,7 +60,7 @@ function putField(marker: i32): void {
   const at = fields.base + <usize>load<u8>(row, 1);
   const kind = load<u8>(row);
   if (kind == V_BOOL) w.boolean(load<bool>(at));
-  else if (kind == V_INT) w.int(load<i32>(at));
+  else if (kind == V_INT) w.int(load<u32>(at));
   else if (kind == V_STR) w.str(changetype<string>(load<usize>(at)));
   else if (kind == V_DECIMAL) w.decimal(load<f64>(at));
   else {
