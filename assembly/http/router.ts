@@ -3,7 +3,8 @@
 // its leading slash and one trailing slash. The first pattern that matches the path decides: a
 // method it lists runs its row, any other answers 405 method_not_allowed; no pattern, 404
 // not_found. HEAD is answered like GET (the host drops the body).
-import { M_GET, M_HEAD, jsonBody, setParam, paramStart, paramLength, pathName } from "./request";
+import { M_GET, M_HEAD, jsonBody, setParam, paramStart, paramLength } from "./request";
+import { pathName } from "./path-name";
 import { answer, about, ANSWERED, A_NOT_FOUND, A_METHOD_NOT_ALLOWED, A_SYSTEM_OFF } from "./answers";
 import * as w from "../json/writer";
 import { PATTERNS, ROWS, ROW_COUNT, LARGE_ONLY, STREAM, READ_JSON, DOCUMENT, handle } from "../api/routes";
@@ -79,7 +80,7 @@ export function route(found: i32, req: u32, len: u32): void {
   const f = flags(found);
   if (f & POWERED && !app.isOn) return answer(req, A_SYSTEM_OFF);
   let param: string | null = "";
-  if (f & PALETTE) param = pathName();
+  if (f & PALETTE) param = pathName(paramStart, paramLength);
   else if (paramLength > 0) param = utf8Decode(paramStart, paramLength);
   if (changetype<usize>(param) == 0 || (f & SCENE && !libraryId(param))) return answer(req, A_NOT_FOUND); // (=== null is a call)
   about(param, 0); // the id in a scene's messages

@@ -113,17 +113,3 @@ export function utf8Valid(cp: u32, n: u32): bool {
   const least: u32 = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
   return cp >= least && cp <= 0x10ffff && (cp < 0xd800 || cp > 0xdfff);
 }
-
-/** Length of the valid UTF-8 sequence at `p`, or 0. */
-export function utf8SequenceLength(p: usize, stop: usize): u32 {
-  const c = <u32>load<u8>(p);
-  const n = utf8Length(c);
-  if (n == 0 || p + n > stop) return 0;
-  let cp = c & (0x7f >> n);
-  for (let k: u32 = 1; k < n; k++) {
-    const b = <u32>load<u8>(p + k);
-    if ((b & 0xc0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3f);
-  }
-  return utf8Valid(cp, n) ? n : 0;
-}
