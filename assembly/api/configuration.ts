@@ -2,8 +2,15 @@
 // only (200); a patch that includes logicalRoot reaches the panels' playback and so is queued (202).
 // Either way the whole patch is stored before the answer; a storage failure answers 507 or 500 and
 // changes nothing.
-import { writeConfiguration, parseConfigPatch, applyConfigPatch, config, ConfigPatch } from "../state/config";
-import { allowedHostAt, MAX_ALLOWED_HOSTS } from "../state/config";
+import {
+  writeConfiguration,
+  parseConfigPatch,
+  applyConfigPatch,
+  config,
+  CONFIG,
+  CONFIG_BYTES,
+  Configuration,
+} from "../state/config";
 import { storeFailure, A_INVALID, A_BUSY, A_OK, A_ROOT } from "../http/answers";
 import { queued } from "../http/request";
 import { W_LOGICAL_ROOT, queueFull } from "../core/queue";
@@ -19,21 +26,15 @@ export function patchConfiguration(_req: u32, _param: string, root: u32): i32 {
   if (!patch) return A_INVALID;
   const logicalRoot = patch.logicalRoot;
   if (logicalRoot >= 0 && queueFull()) return A_BUSY;
-  // what a failed store puts back: a patch of the settings as they are, the allowed names' slots
-  // copied as bytes (state/config.ts keeps them in MAX_ALLOWED_HOSTS slots, each ending where the
-  // next name's bytes start)
-  const undo = new ConfigPatch();
-  undo.powerStateOnBoot = config.powerStateOnBoot;
-  undo.logicalRoot = config.logicalRoot;
-  const slots = allowedHostAt(0) - 1;
-  const size = allowedHostAt(MAX_ALLOWED_HOSTS) - 1 - slots;
-  undo.hosts = heap.alloc(size);
-  memory.copy(undo.hosts, slots, size);
+  // what a failed store puts back: the settings as they are, the allowed names' slots with them
+  // (state/config.ts keeps both in one block)
+  const undo = heap.alloc(CONFIG_BYTES);
+  memory.copy(undo, CONFIG, CONFIG_BYTES);
   applyConfigPatch(patch);
   const rc = persistConfiguration(); // with the new root, which the queued item applies
-  config.logicalRoot = undo.logicalRoot;
+  config.logicalRoot = changetype<Configuration>(undo).logicalRoot;
   if (rc < 0) {
-    applyConfigPatch(undo);
+    memory.copy(CONFIG, undo, CONFIG_BYTES);
     return storeFailure(rc);
   }
   if (logicalRoot < 0) return A_OK;

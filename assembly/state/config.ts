@@ -28,7 +28,6 @@ export class Configuration {
   logicalRoot: i32;
 }
 
-export const config = changetype<Configuration>(memory.data<i32>([BOOT_ON, 0]));
 // The names outlive the export that set them, and an export's memory is given back when it returns
 // (rt/arena.ts): they are kept as bytes in static memory (host names are ASCII) and made into strings
 // again by allowedHosts(), in the memory of the export that asks (http/origin.ts reads the bytes). A
@@ -36,7 +35,12 @@ export const config = changetype<Configuration>(memory.data<i32>([BOOT_ON, 0]));
 // the same way, in a block of the export's memory.
 const SLOT = 1 + MAX_HOST_NAME;
 const HOSTS_BYTES = MAX_ALLOWED_HOSTS * SLOT;
-const hostSlots = memory.data(HOSTS_BYTES);
+/** The configuration (BOOT_ON, root 0) and, after it, the names' slots: one block, which a patch
+ * that cannot be stored puts back from a copy (api/configuration.ts). */
+export const CONFIG_BYTES = offsetof<Configuration>() + HOSTS_BYTES;
+export const CONFIG = memory.data(CONFIG_BYTES);
+export const config = changetype<Configuration>(CONFIG);
+const hostSlots = CONFIG + offsetof<Configuration>();
 
 /** Makes `hosts` (validated: at most MAX_ALLOWED_HOSTS names of MAX_HOST_NAME ASCII bytes) the
  * allowed names. */
