@@ -27,6 +27,7 @@ test("a write that fails is answered 500/507 JSON, changes nothing, and the stor
       await api(host, "PATCH", "/api/appearance", { brightness: 200, palette: "Ocean" }),
       await api(host, "PATCH", "/api/configuration", { powerStateOnBoot: 1 }),
       await api(host, "PATCH", "/api/configuration", { logicalRoot: 1 }),
+      await api(host, "PATCH", "/api/configuration", { allowedHosts: ["lights.home.arpa"], powerStateOnBoot: 0 }),
       await api(host, "PATCH", "/api/mqtt", { broker: "broker.two" }),
       await api(host, "POST", "/api/state/power", { isOn: false }),
     ];
