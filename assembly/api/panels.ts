@@ -25,11 +25,9 @@ export function writePanels(req: u32): void {
     if (!replied[i]) continue;
     if (!first) w.byte(0x2c);
     first = false;
-    w.raw('{"address":');
-    w.int(i);
-    w.raw(',"on":');
-    w.boolean(replyOn[i]);
-    w.raw(',"color":');
+    store<i32>(VALUES, i, 8);
+    store<bool>(VALUES, replyOn[i], 48);
+    fillValues(t.PANEL, t.PANEL_LENGTH, STR_INTS); // assembly/text/panel.txt
     w.color(replyColor[i]);
     w.byte(0x7d);
   }

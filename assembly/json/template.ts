@@ -36,11 +36,15 @@ class Fields {
 }
 const fields = changetype<Fields>(memory.data(offsetof<Fields>()));
 
-/** Values computed for a template rather than kept in an object (a list item, a status): six
+/** Values computed for a template rather than kept in an object (a list item, a status): seven
  * 8-byte slots, slot k at 8k, which a template's rows name by offset like an object's fields. */
-export const VALUES = memory.data(48, 8);
-/** VALUES' rows for a string (marker 1, slot 0) and integers (markers 2-6, slots 1-5). */
-export const STR_INTS = memory.data<u8>([V_STR, 0, V_INT, 8, V_INT, 16, V_INT, 24, V_INT, 32, V_INT, 40]);
+export const VALUES = memory.data(56, 8);
+/** VALUES' rows for a string (marker 1, slot 0), integers (markers 2-6, slots 1-5) and a bool
+ * (marker 7, slot 6). */
+// prettier-ignore
+export const STR_INTS = memory.data<u8>([
+  V_STR, 0, V_INT, 8, V_INT, 16, V_INT, 24, V_INT, 32, V_INT, 40, V_BOOL, 48,
+]);
 
 /** Writes the template [ptr, ptr+len) with its markers from VALUES (fillFields). */
 export function fillValues(ptr: usize, len: u32, rows: usize): void {
