@@ -34,7 +34,6 @@ function bytesEqual(a: usize, an: u32, b: usize, bn: u32): bool {
 // The few words the policy knows, as bytes (static memory is scarce: a string costs twice and more).
 const LOCALHOST = memory.data<u8>([0x6c, 0x6f, 0x63, 0x61, 0x6c, 0x68, 0x6f, 0x73, 0x74]); // localhost
 const DOT_LOCAL = memory.data<u8>([0x2e, 0x6c, 0x6f, 0x63, 0x61, 0x6c]); // .local
-const HTTPS = memory.data<u8>([0x68, 0x74, 0x74, 0x70, 0x73]); // https (http: its first 4)
 
 /** Four decimal numbers 0-255 separated by dots. */
 function isIpv4(p: usize, n: u32): bool {
@@ -69,30 +68,35 @@ function isIpv6(p: usize, n: u32): bool {
 // The host part of the authority being looked at (set by splitAuthority).
 let nameAt: usize = 0;
 let nameLen: u32 = 0;
-let nameIsIp = false;
 
-/** Splits `host[:port]` or `[v6][:port]` at [p, p+n) into nameAt/nameLen; false when malformed. */
-function splitAuthority(p: usize, n: u32): bool {
-  if (n == 0 || n > VALUE_CAP) return false;
+const MALFORMED = 0;
+const NAME = 1;
+const IP = 2;
+
+/** Splits `host[:port]` or `[v6][:port]` at [p, p+n) into nameAt/nameLen: NAME, IP (a literal) or
+ * MALFORMED. */
+function splitAuthority(p: usize, n: u32): i32 {
+  if (n == 0 || n > VALUE_CAP) return MALFORMED;
   const v6 = load<u8>(p) == 0x5b;
   let end: u32 = 0;
+  let kind = NAME;
   while (end < n && load<u8>(p + end) != (v6 ? 0x5d : 0x3a)) end++;
   if (v6) {
-    if (end == n || !isIpv6(p + 1, end - 1)) return false;
+    if (end == n || !isIpv6(p + 1, end - 1)) return MALFORMED;
     nameAt = p + 1;
     nameLen = end++ - 1;
-    nameIsIp = true;
+    kind = IP;
   } else {
     nameAt = p;
     nameLen = end;
     if (nameLen > 0 && load<u8>(p + nameLen - 1) == 0x2e) nameLen--; // "name." is "name"
-    if (nameLen == 0) return false;
-    nameIsIp = isIpv4(nameAt, nameLen);
+    if (nameLen == 0) return MALFORMED;
+    if (isIpv4(nameAt, nameLen)) kind = IP;
   }
-  if (end == n) return true;
-  if (load<u8>(p + end) != 0x3a || n - end - 1 - 1 >= 5) return false; // a port of 1-5 digits
-  for (let i = end + 1; i < n; i++) if (<u32>load<u8>(p + i) - 0x30 >= 10) return false;
-  return true;
+  if (end == n) return kind;
+  if (load<u8>(p + end) != 0x3a || n - end - 1 - 1 >= 5) return MALFORMED; // a port of 1-5 digits
+  for (let i = end + 1; i < n; i++) if (<u32>load<u8>(p + i) - 0x30 >= 10) return MALFORMED;
+  return kind;
 }
 
 /** nameAt/nameLen is one of the controller's own names (not an IP literal). */
@@ -117,26 +121,26 @@ function isOwnName(): bool {
 export function allowRequest(p: usize, hostLen: u32, originLen: u32, available: bool): i32 {
   if (!available) return A_HEADER_TOO_LARGE;
   if (hostLen == 0) return A_HOST_REQUIRED;
-  if (!splitAuthority(p, hostLen) || !(nameIsIp || isOwnName())) return A_MISDIRECTED;
+  const host = splitAuthority(p, hostLen);
+  if (host == MALFORMED || (host == NAME && !isOwnName())) return A_MISDIRECTED;
   const hostAt = nameAt;
   const hostNameLen = nameLen;
   if (originLen == 0) return 0;
   const o = p + hostLen;
-  // scheme://authority with nothing after it but an optional "/"
-  let i: u32 = 0;
-  while (i < originLen && load<u8>(o + i) != 0x3a) i++;
-  const scheme = i;
+  // "http://" or "https://" (either case), the authority, nothing after it but an optional "/"
+  let i: u32 = 4;
+  if (originLen > 4 && lower(load<u8>(o + 4)) == 0x73) i = 5; // "s"
   const ok =
-    (scheme == 4 || scheme == 5) &&
-    bytesEqual(o, scheme, HTTPS, scheme) &&
-    i + 3 <= originLen &&
-    load<u8>(o + i + 1) == 0x2f &&
-    load<u8>(o + i + 2) == 0x2f;
+    originLen >= i + 3 &&
+    (load<u32>(o) | 0x20202020) == 0x70747468 && // "http": only H, T and P become h, t and p
+    load<u8>(o + i) == 0x3a &&
+    load<u16>(o + i + 1) == 0x2f2f;
   if (ok) {
     const at = o + i + 3;
     let n = originLen - i - 3;
     if (n > 0 && load<u8>(at + n - 1) == 0x2f) n--;
-    if (splitAuthority(at, n) && (bytesEqual(nameAt, nameLen, hostAt, hostNameLen) || (!nameIsIp && isOwnName())))
+    const origin = splitAuthority(at, n);
+    if (origin != MALFORMED && (bytesEqual(nameAt, nameLen, hostAt, hostNameLen) || (origin == NAME && isOwnName())))
       return 0;
   }
   return A_CROSS_ORIGIN;
