@@ -54,7 +54,7 @@ fs.mkdirSync(path.dirname(generated), { recursive: true });
 if (!fs.existsSync(generated) || fs.readFileSync(generated, "utf8") !== versionSource)
   fs.writeFileSync(generated, versionSource);
 
-// Fixed texts (assembly/text/: the MQTT and Home Assistant JSON templates) as UTF-8
+// Fixed texts (assembly/text/: the JSON templates of the API, MQTT and Home Assistant) as UTF-8
 // byte tables in static memory: a third of the size of AssemblyScript (UTF-16) string literals,
 // and written without conversion. In a template, {1}-{9} become the marker bytes 1-9, which
 // assembly/json/template.ts replaces with values. The tables share a dictionary (scripts/

@@ -1,5 +1,5 @@
 // The palette library: GET /api/palettes, GET|PUT|DELETE /api/palettes/{name}, POST /api/palettes.
-// Names in paths are percent-decoded (UTF-8) by the router (http/request.ts pathName) and looked up
+// Names in paths are percent-decoded (UTF-8) by the router (http/path-name.ts) and looked up
 // case-insensitively. `Base colors` (from
 // the appearance) and the eight built-ins (in the firmware image) cannot be created, changed or
 // deleted; custom palettes live in the store (palette/store.ts). Storage changes answer 200 (204 for

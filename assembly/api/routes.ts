@@ -17,7 +17,7 @@
 // What the router checks before the handler runs, once for every row that asks (in this order):
 // - POWERED: the system is on, else 409 system_off (the playback routes);
 // - SCENE: the `*` segment is a library scene id (scene/store.ts libraryId), else 404;
-// - PALETTE: the `*` segment is a palette name, percent-decoded (http/request.ts pathName), else 404;
+// - PALETTE: the `*` segment is a palette name, percent-decoded (http/path-name.ts), else 404;
 //   the handler gets the decoded name.
 import { names } from "../util/names";
 import { M_GET, M_POST, M_PUT, M_PATCH, M_DELETE } from "../http/request";
