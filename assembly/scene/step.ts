@@ -59,20 +59,23 @@ export const slot = changetype<Fixed<i32>>(slots);
 export let param0 = 0;
 export let param1 = 0;
 
-/** What applies to each field (finishStep): a bit per runner (R_*), LOCAL, GAP. */
+/** What applies to each field (finishStep): a bit per runner (R_*), LOCAL, GAP; and in bits 12-14
+ * the rule it breaks on a runner step it does not apply to (notApplying: 2 panel-local only, 3-6
+ * runnerRules'). */
 const LOCAL: u16 = 0x100;
 const GAP: u16 = 0x200;
 const RUN: u16 = 0xff;
 const ALL: u16 = 0x3ff;
 const BOTH: u16 = 0x1ff;
+const ONLY_LOCAL: u16 = LOCAL | (2 << 12);
 // prettier-ignore
 const APPLY = memory.data<u16>([
-  ALL, ALL, ALL, BOTH, BOTH, BOTH, ALL, LOCAL, LOCAL, BOTH, BOTH, LOCAL, LOCAL, RUN, RUN, RUN, RUN, RUN,
-  RUN, RUN, RUN,
-  0x07, // count: WAVE, RIPPLE, CHASE
-  0x17, 0x17, // repeat, repeatCount: and BOUNCE
-  0xe0, 0xe0, // waves, speed: RAIN, SPARKLE, MATRIX
-  0x08, 0x08, // lines, thickness: WHEEL
+  ALL, ALL, ALL, BOTH, BOTH, BOTH, ALL, ONLY_LOCAL, ONLY_LOCAL, BOTH, BOTH, ONLY_LOCAL, ONLY_LOCAL, RUN, RUN, RUN,
+  RUN, RUN, RUN, RUN, RUN,
+  0x07 | (3 << 12), // count: WAVE, RIPPLE, CHASE
+  0x17 | (4 << 12), 0x17 | (4 << 12), // repeat, repeatCount: and BOUNCE
+  0xe0 | (5 << 12), 0xe0 | (5 << 12), // waves, speed: RAIN, SPARKLE, MATRIX
+  0x08 | (6 << 12), 0x08 | (6 << 12), // lines, thickness: WHEEL
   RUN, ALL, ALL,
 ]);
 
@@ -139,14 +142,7 @@ export function readOrigin(r: i32): bool {
 /** The rule a field with APPLY bits `a` breaks on a step of this kind (GAP, LOCAL, else a runner
  * step), which it does not apply to. */
 function notApplying(a: u32, kind: u32): string {
-  const runners = a & RUN;
-  let i = 6; // the WHEEL runner's
-  if (kind == GAP) i = 0;
-  else if (kind == LOCAL) i = 1;
-  else if (runners == 0) i = 2;
-  else if (runners == 0x07) i = 3;
-  else if (runners == 0x17) i = 4;
-  else if (runners == 0xe0) i = 5;
+  const i = kind == GAP ? 0 : kind == LOCAL ? 1 : a >> 12;
   return i < 3 ? piece(kindRules(), i) : piece(runnerRules(), i - 3);
 }
 
