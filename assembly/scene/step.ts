@@ -5,11 +5,11 @@
 // and the rules across fields when the step ends (the kind may come last). A field that does not
 // apply is rejected (see docs/scenes.md), except where the scene format says a runner ignores it
 // (BOUNCE: repeat, repeatCount; SPARKLE: speed).
-import { J_OBJECT, J_ARRAY, piece } from "../json/reader";
-import { value, element, kind, text, textBytes } from "../json/stream";
+import { J_OBJECT, piece } from "../json/reader";
+import { value, text, textBytes } from "../json/stream";
 import { names, nameIndex } from "../util/names";
 import { Fixed } from "../rt/fixed";
-import { bad, badAt, pushIndex, pop, needInt, needString, parseDecimal, quote, gate, textHash, idChars } from "./text";
+import { bad, badAt, needInt, needString, parseDecimal, quote, gate, textHash, idChars } from "./text";
 import { W_STEP_ID, W_SOURCE_GEOMETRIC, W_GAP } from "./text";
 import { readObject, ORDER, STEP } from "./fields";
 import { readColor } from "./color";
@@ -212,28 +212,10 @@ export function readId(_r: i32, _row: u32, _seen: u32): bool {
   return true;
 }
 
-/** params: 0-4 integers 0-255 (a fields.ts Reader). */
-export function readParams(_r: i32, _row: u32, _seen: u32): bool {
-  let more = kind != J_ARRAY; // refused as too many are
-  let n = 0;
-  if (!more) {
-    out.byte(0x5b);
-    while ((more = element()) && n < 4) {
-      pushIndex(n);
-      if (n > 0) out.byte(0x2c);
-      value();
-      const v = needInt(0, 255);
-      if (v < 0) return false;
-      pop();
-      if (n == 0) param0 = v;
-      else if (n == 1) param1 = v;
-      n++;
-    }
-  }
-  if (more) return bad("must be an array of 0-4 integers 0-255");
-  out.byte(0x5d);
-  slot[K_PARAMS] = n;
-  return true;
+/** Param `n` of the step being read, 0-255 (validate.ts reads the list; the first two are kept). */
+export function setParam(n: i32, v: i32): void {
+  if (n == 0) param0 = v;
+  else if (n == 1) param1 = v;
 }
 
 /** source: root, leaves, all, panel:N, or the legacy "geometric" (read through validate.ts

@@ -37,6 +37,7 @@ import {
   pop,
   needString,
   intOf,
+  needInt,
   indexOfByte,
   quote,
   textHash,
@@ -74,10 +75,22 @@ import {
   S_START_AFTER,
   S_FLAT_GROUP,
   S_FLAT_PANELS,
+  S_PARAMS,
   X_SPEED,
   X_SOURCE,
 } from "./fields";
-import { readStep, readStepObject, readSource, readOrigin, infiniteAt, resetInfinite, K_DURATION } from "./step";
+import {
+  readStep,
+  readStepObject,
+  readSource,
+  readOrigin,
+  setParam,
+  slot,
+  infiniteAt,
+  resetInfinite,
+  K_DURATION,
+  K_PARAMS,
+} from "./step";
 import { selector, startLayer, SEL_ALL } from "./targeting";
 import { checkStartAfter } from "./startafter";
 import { TOP_KEYS, LAYER_KEYS, STEP_KEYS } from "./names";
@@ -275,8 +288,11 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       return true;
     }
     case S_LAYERS:
+      return readList(LIST_LAYERS);
     case S_SEQUENCE:
-      return readList(s == S_SEQUENCE);
+      return readList(LIST_STEPS);
+    case S_PARAMS:
+      return readList(LIST_PARAMS);
     case S_SCENE_ID:
       return (
         (t == J_STRING && textBytes - 8 <= 2 && idChars(text, textBytes, false)) ||
@@ -348,24 +364,35 @@ function speed(): bool {
 
 // (each rule is written out where it fails: the messages transform makes it one literal there, and a
 // valid document builds no string)
-/** The scene's layers, or (`steps`) the sequence of the layer being read: one loop for both (one
- * refusal for each: not an array, too many, none). */
-function readList(steps: bool): bool {
-  let more = kind == J_ARRAY;
+// readList's lists
+const LIST_LAYERS = 0;
+const LIST_STEPS = 1;
+const LIST_PARAMS = 2;
+
+/** The scene's layers, the sequence of the layer being read, or a step's params (0-4 integers
+ * 0-255): one loop for the three (one refusal for each: not an array, too many, none). */
+function readList(list: i32): bool {
+  const array = kind == J_ARRAY;
+  let more = array;
   let n = 0;
   const li = layer;
-  const max = steps ? MAX_STEPS : MAX_LAYERS;
-  resetInfinite();
+  const max = list == LIST_LAYERS ? MAX_LAYERS : list == LIST_STEPS ? MAX_STEPS : 4;
+  if (list == LIST_STEPS) resetInfinite();
   if (more) {
     out.byte(0x5b);
     while ((more = element()) && n < max) {
-      if (steps & (infiniteAt >= 0)) {
+      if ((list == LIST_STEPS) & (infiniteAt >= 0)) {
         pushIndex(infiniteAt);
         return badAt(STEP_KEYS, K_DURATION, "0 (infinite) is only allowed on the last step");
       }
       if (n > 0) out.byte(0x2c);
       pushIndex(n);
-      if (steps) {
+      if (list == LIST_PARAMS) {
+        value();
+        const v = needInt(0, 255);
+        if (v < 0) return false;
+        setParam(n, v);
+      } else if (list == LIST_STEPS) {
         if (!readStep(li, n)) return false;
         stepCount[li] = n + 1;
         c.putStep();
@@ -377,13 +404,17 @@ function readList(steps: bool): bool {
       n++;
     }
   }
-  if (more || n == 0)
+  // (params may be empty)
+  if (!array || more || n < <i32>(list != LIST_PARAMS))
     return bad(
-      steps
+      list == LIST_STEPS
         ? "must be an array of 1-" + MAX_STEPS.toString() + " steps"
-        : "must be an array of 1-" + MAX_LAYERS.toString() + " layers",
+        : list == LIST_LAYERS
+          ? "must be an array of 1-" + MAX_LAYERS.toString() + " layers"
+          : "must be an array of 0-4 integers 0-255",
     );
   out.byte(0x5d);
+  if (list == LIST_PARAMS) slot[K_PARAMS] = n;
   return true;
 }
 
