@@ -68,7 +68,7 @@ export function startLayer(): void {
 export function selector(level: i32): bool {
   const k = kind;
   if (k == J_STRING) return selectorString();
-  if (k == J_ARRAY) return indices(SEL_LIST);
+  if (k == J_ARRAY) return list(SEL_LIST, level);
   if (k != J_OBJECT) return bad(FORMS);
   if (!member()) return bad(ONE);
   if (level >= MAX_SELECTOR_DEPTH) return bad("selectors nest at most " + MAX_SELECTOR_DEPTH.toString() + " deep");
@@ -79,11 +79,11 @@ export function selector(level: i32): bool {
   pushKey(nameEntry(OBJECT_KEYS, f));
   const t = value();
   let ok = true;
-  if (f == 0) ok = t == J_ARRAY ? indices(SEL_EXCLUDE) : bad("must be an array of panel indices 1-254");
+  if (f == 0) ok = t == J_ARRAY ? list(SEL_EXCLUDE, level) : bad("must be an array of panel indices 1-254");
   else if (f == 1) {
     put(SEL_NOT);
     ok = selector(level + 1);
-  } else ok = terms(f == 2, level);
+  } else ok = list(f == 2 ? SEL_ANY : SEL_EVERY, level);
   if (!ok) return false;
   pop();
   if (member()) return bad(ONE);
@@ -91,56 +91,42 @@ export function selector(level: i32): bool {
   return true;
 }
 
-/** The array of `any` or `all` just read: 1-MAX_SELECTOR_TERMS selectors (put as its op, count,
- * terms). */
-function terms(any: bool, level: i32): bool {
+/** The array just read, put as `op`, its count and its elements: for SEL_ANY and SEL_EVERY (`any`,
+ * `all`) 1-MAX_SELECTOR_TERMS selectors of `level` + 1; for SEL_LIST and SEL_EXCLUDE (their caller
+ * has seen the array) unique panel indices 1-254, which count toward the layer's MAX_EXPLICIT. */
+function list(op: i32, level: i32): bool {
+  const panels = op < SEL_ANY;
   let more = kind == J_ARRAY;
   let n = 0;
-  put(any ? SEL_ANY : SEL_EVERY);
-  const at = outLength;
-  put(0);
-  if (more) {
-    out.byte(0x5b);
-    while ((more = element()) && n < MAX_SELECTOR_TERMS) {
-      if (n > 0) out.byte(0x2c);
-      pushIndex(n);
-      value();
-      if (!selector(level + 1)) return false;
-      pop();
-      n++;
-    }
-  }
-  if (more || n == 0) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
-  out.byte(0x5d);
-  patch8(at, n);
-  return true;
-}
-
-/** The array just opened: unique panel indices 1-254 (put as `op`, its count and the indices);
- * counts toward the selector's MAX_EXPLICIT. */
-function indices(op: i32): bool {
+  const max = panels ? MAX_EXPLICIT + 1 : MAX_SELECTOR_TERMS;
   memory.fill(seen, 0, 32);
   put(op);
   const at = outLength;
   put(0);
-  out.byte(0x5b);
-  let n = 0;
-  while (element()) {
-    pushIndex(n);
-    if (n > 0) out.byte(0x2c);
-    value();
-    const p = intIn(1, 254, -1);
-    if (p < 0) return bad("must be a panel index, an integer 1-254");
-    const w = seen + (((<usize>p) >> 5) << 2);
-    const bit: u32 = 1 << (p & 31);
-    if (load<u32>(w) & bit) return bad("panel " + p.toString() + " is listed twice");
-    store<u32>(w, load<u32>(w) | bit);
-    if (++explicit > MAX_EXPLICIT)
-      return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per layer");
-    put(p);
-    pop();
-    n++;
+  if (more) {
+    out.byte(0x5b);
+    // (a panel list ends at its MAX_EXPLICIT first)
+    while ((more = element()) && n < max) {
+      if (n > 0) out.byte(0x2c);
+      pushIndex(n);
+      value();
+      if (panels) {
+        const p = intIn(1, 254, -1);
+        if (p < 0) return bad("must be a panel index, an integer 1-254");
+        const w = seen + (((<usize>p) >> 5) << 2);
+        const bit: u32 = 1 << (p & 31);
+        if (load<u32>(w) & bit) return bad("panel " + p.toString() + " is listed twice");
+        store<u32>(w, load<u32>(w) | bit);
+        if (++explicit > MAX_EXPLICIT)
+          return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per layer");
+        put(p);
+      } else if (!selector(level + 1)) return false;
+      pop();
+      n++;
+    }
   }
+  // (only `any` and `all` can fail here: a panel list is an array, and may be empty)
+  if (more || n < <i32>!panels) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
   out.byte(0x5d);
   patch8(at, n);
   return true;
