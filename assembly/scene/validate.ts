@@ -288,11 +288,10 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       return true;
     }
     case S_LAYERS:
-      return readList(LIST_LAYERS);
     case S_SEQUENCE:
-      return readList(LIST_STEPS);
     case S_PARAMS:
-      return readList(LIST_PARAMS);
+      // (one call: readList is inlined here)
+      return readList(s);
     case S_SCENE_ID:
       return (
         (t == J_STRING && textBytes - 8 <= 2 && idChars(text, textBytes, false)) ||
@@ -364,14 +363,14 @@ function speed(): bool {
 
 // (each rule is written out where it fails: the messages transform makes it one literal there, and a
 // valid document builds no string)
-// readList's lists
-const LIST_LAYERS = 0;
-const LIST_STEPS = 1;
-const LIST_PARAMS = 2;
+// readList's lists, by their fields' S_*
+const LIST_LAYERS = S_LAYERS;
+const LIST_STEPS = S_SEQUENCE;
+const LIST_PARAMS = S_PARAMS;
 
 /** The scene's layers, the sequence of the layer being read, or a step's params (0-4 integers
  * 0-255): one loop for the three (one refusal for each: not an array, too many, none). */
-function readList(list: i32): bool {
+function readList(list: u32): bool {
   const array = kind == J_ARRAY;
   let more = array;
   let n = 0;
