@@ -9,7 +9,7 @@
 // scalars are echoed by the tokenizer) and keeps each member's key in order (the step's rules that
 // need the whole step). The first problem is recorded as "<json path>: <rule>" (text.ts), built only
 // then.
-import { J_TRUE, J_FALSE, J_STRING } from "../json/reader";
+import { J_TRUE, J_FALSE, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
 import { put, putBytes } from "../playback/bytes";
@@ -307,10 +307,14 @@ function enumList(e: i32): Names {
 }
 
 function enumFailed(e: i32): bool {
-  if (e == E_TYPES) return bad("unknown animation type; expected one of " + nameList(TYPES));
-  if (e == E_RUNNERS) return bad("unknown runner; expected one of " + nameList(RUNNERS));
   if (e == E_DIRECTIONS) return bad('must be "topology" or "geometric"');
-  return bad("must be one of " + nameList(enumList(e)));
+  return bad(piece(enumRules(), e) + nameList(enumList(e)));
+}
+
+/** The starts of enumFailed's rules by E_* (json/reader.ts piece), its list's names after them.
+ * @message-returns: it goes to the UTF-8 message table (scripts/messages-transform.mjs). */
+function enumRules(): string {
+  return "unknown runner; expected one of |must be one of ||unknown animation type; expected one of |must be one of ";
 }
 
 /** A "#RRGGBB" string just read: its colour, or -1 after recording the failure. */
