@@ -5,13 +5,12 @@
 // "even", "odd", "depth:N", "depth:A-B", "subtree:N", "neighbors:N", "fraction:A-B", "first:K",
 // "last:K", an array of panel indices, {"exclude": [...]}, {"any": [...]}, {"all": [...]},
 // {"not": selector}.
-import { J_STRING, J_ARRAY, J_OBJECT } from "../json/reader";
+import { J_STRING, J_ARRAY, J_OBJECT, piece } from "../json/reader";
 import { value, member, element, kind, text, textBytes, textLength, intIn } from "../json/stream";
 import { put, putF64, patch8, outLength } from "../playback/bytes";
 import { names, nameIndex, nameEntry } from "../util/names";
 import { bad, pushKey, pushIndex, pop, parseDecimal, quote, indexOfByte } from "./text";
 import * as out from "./canonical";
-import { utf8Decode } from "../util/utf8";
 
 /** Explicit panel indices per layer (its `panels` and its `fallback` together: the spec's limit). */
 export const MAX_EXPLICIT = 32;
@@ -155,30 +154,32 @@ function selectorString(): bool {
   const dash = indexOfByte(q, m, 0x2d);
   const op = SEL_DEPTH + k;
   put(op);
+  let ok = false;
   if (op == SEL_FRACTION) {
     // A-B, each digits with an optional fraction
     const a = dash < 0 ? -1 : decimal(q, <u32>dash);
     const b = dash < 0 ? -1 : decimal(q + dash + 1, m - dash - 1);
     putF64(a);
     putF64(b);
-    return (a >= 0 && b >= 0 && a <= 1 && b <= 1 && a <= b) || bad("must be fraction:A-B with 0 <= A <= B <= 1");
+    ok = a >= 0 && b >= 0 && a <= 1 && b <= 1 && a <= b;
+  } else {
+    // N, or A-B for depth
+    const range = op == SEL_DEPTH && dash >= 0;
+    const a = parseDecimal(q, range ? <u32>dash : m);
+    const b = range ? parseDecimal(q + dash + 1, m - dash - 1) : a;
+    put(a);
+    if (op == SEL_DEPTH) {
+      put(b);
+      ok = a >= 0 && b <= 254 && a <= b;
+    } else ok = a >= 1 && a <= 254;
   }
-  // N, or A-B for depth; the rules are literal `bad` arguments: the messages transform moves them
-  // to its UTF-8 table
-  const range = op == SEL_DEPTH && dash >= 0;
-  const a = parseDecimal(q, range ? <u32>dash : m);
-  const b = range ? parseDecimal(q + dash + 1, m - dash - 1) : a;
-  put(a);
-  if (op == SEL_DEPTH) {
-    put(b);
-    return (a >= 0 && b <= 254 && a <= b) || bad("must be depth:N or depth:A-B with 0 <= A <= B <= 254");
-  }
-  // (the form's name, then its operand: "must be subtree:N with a panel index 1-254", "must be first:K with
-  // K 1-254")
-  return (
-    (a >= 1 && a <= 254) ||
-    bad("must be " + utf8Decode(e + 1, skip) + (op <= SEL_NEIGHBORS ? "N with a panel index 1-254" : "K with K 1-254"))
-  );
+  return ok || bad(piece(prefixedRules(), k));
+}
+
+/** The rule of each PREFIXED form, in its order (json/reader.ts piece). @message-returns: it goes to
+ * the UTF-8 message table (scripts/messages-transform.mjs). */
+function prefixedRules(): string {
+  return "must be depth:N or depth:A-B with 0 <= A <= B <= 254|must be subtree:N with a panel index 1-254|must be neighbors:N with a panel index 1-254|must be first:K with K 1-254|must be last:K with K 1-254|must be fraction:A-B with 0 <= A <= B <= 1";
 }
 
 /** A non-negative decimal: digits with an optional fraction (0, 1, 0.25); -1 when malformed. */
