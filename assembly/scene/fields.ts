@@ -284,7 +284,8 @@ function readBool(r: i32, row: u32, _seen: u32): bool {
   return keep(r, row, <i32>(kind == J_TRUE));
 }
 
-function readInt(r: i32, row: u32, _seen: u32): bool {
+/** An integer in the row's range (RANGES), kept in its slot (-1 when it fails). */
+export function readInt(r: i32, row: u32, _seen: u32): bool {
   const range = load<u32>(RANGES + ((row >> 2) & 0x3c));
   const v = needInt(range >> 16, range & 0xffff);
   store<i32>(slots + ((<usize>r) << 2), v);
