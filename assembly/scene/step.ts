@@ -1,10 +1,10 @@
 // One step of a layer's sequence: a panel-local animation (`type`), a controller runner (`runner`)
 // or a gap (neither), read as it streams by fields.ts's reader (its STEP rows: each field's type,
 // range and schemaVersion), into `slot` as values (compiled at the step's end: playback/compile.ts);
-// this file reads the fields that are more than a value, and checks what applies to the step's kind
-// and the rules across fields when the step ends (the kind may come last). A field that does not
-// apply is rejected (see docs/scenes.md), except where the scene format says a runner ignores it
-// (BOUNCE: repeat, repeatCount; SPARKLE: speed).
+// this file reads the fields that are more than a value (params: validate.ts readList), and checks
+// what applies to the step's kind and the rules across fields when the step ends (the kind may come
+// last). A field that does not apply is rejected (see docs/scenes.md), except where the scene format
+// says a runner ignores it (BOUNCE: repeat, repeatCount; SPARKLE: speed).
 import { J_OBJECT, piece } from "../json/reader";
 import { value, text, textBytes } from "../json/stream";
 import { names, nameIndex } from "../util/names";
