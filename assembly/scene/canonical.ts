@@ -110,11 +110,8 @@ export function fragment(i: i32): void {
  * writes its own key: a legacy form rewritten). */
 export function field(first: bool, keyless: bool): void {
   if (!on) return;
-  if (keyless) {
-    if (!first) byte(0x2c);
-    return;
-  }
   if (!first) byte(0x2c);
+  if (keyless) return;
   byte(0x22);
   bytes(text, textLength);
   byte(0x22);

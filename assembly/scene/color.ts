@@ -6,8 +6,8 @@
 import { J_STRING, J_OBJECT } from "../json/reader";
 import { kind, text, textBytes } from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
-import { bad, pop, needInt } from "./text";
-import { readObject, COLOR, COLOR_BASE } from "./fields";
+import { bad, pop } from "./text";
+import { readObject, readInt, COLOR, COLOR_BASE } from "./fields";
 import { slots } from "./state";
 
 const FORMS = 'must be a colour: "#RRGGBB", {"r","g","b"}, {"palette": 0-255} or {"useColor": 0-2}';
@@ -41,14 +41,13 @@ export function readColor(): i32 {
 
 /** A member of a colour object (r, g, b, palette, useColor: row `r`), its value just read; `seen`
  * its members so far: one form only. A fields.ts Reader. */
-export function readChannel(r: i32, _row: u32, seen: u32): bool {
+export function readChannel(r: i32, row: u32, seen: u32): bool {
   const k = r - COLOR_BASE;
   const others = seen & ~(1 << k);
   if (others & (k < 3 ? 0x18 : 0x1f)) {
     pop(); // the rule is the colour's
     return refused();
   }
-  const v = needInt(0, k == 4 ? 2 : 255);
-  store<i32>(slots + (r << 2), v);
-  return v >= 0;
+  // its range: the row's (0-255, useColor 0-2)
+  return readInt(r, row, seen);
 }

@@ -9,7 +9,7 @@
 // scalars are echoed by the tokenizer) and keeps each member's key in order (the step's rules that
 // need the whole step). The first problem is recorded as "<json path>: <rule>" (text.ts), built only
 // then.
-import { J_TRUE, J_FALSE, J_STRING } from "../json/reader";
+import { J_TRUE, J_FALSE, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
 import { put, putBytes } from "../playback/bytes";
@@ -30,7 +30,7 @@ import * as out from "./canonical";
 import { slots } from "./state";
 import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
 import { sceneField } from "./validate";
-import { readColorRef, readParams, readId, K_DIRECTIONALITY } from "./step";
+import { readColorRef, readId, K_DIRECTIONALITY } from "./step";
 import { refused, readChannel } from "./color";
 
 // The levels, in the order of their rows.
@@ -57,16 +57,22 @@ export function setLimits(sceneId: bool, flat: bool): void {
   store<u8>(LIMIT + TOP, sceneId ? 9 : 8);
 }
 
+/** Each level's key list (by level), then the names of each E_* list: 16-bit static addresses. */
+const LISTS = memory.data<u16>([
+  <u16>STEP_KEYS,
+  <u16>CHANNEL_KEYS,
+  <u16>TOP_KEYS,
+  <u16>LAYER_KEYS,
+  <u16>COLOR_KEYS,
+  <u16>RUNNERS,
+  <u16>ANIMATES,
+  <u16>DIRECTIONS,
+  <u16>TYPES,
+  <u16>BLENDS,
+]);
+
 function keysOf(level: i32): Names {
-  return level == STEP
-    ? STEP_KEYS
-    : level == COLOR
-      ? CHANNEL_KEYS
-      : level == TOP
-        ? TOP_KEYS
-        : level == LAYER
-          ? LAYER_KEYS
-          : COLOR_KEYS;
+  return <usize>load<u16>(LISTS + ((<usize>level) << 1));
 }
 
 // ---- the rows -----------------------------------------------------------------------------------
@@ -85,17 +91,16 @@ const V_BOOL: u16 = 0;
 const V_INT: u16 = 1; // argument: RANGES index
 const V_ENUM: u16 = 2; // argument: E_* list
 const X_COLOR_REF: u16 = 3;
-const X_PARAMS: u16 = 4;
-const X_STEP_ID: u16 = 5;
-const X_CHANNEL: u16 = 6; // argument: RANGES index
-const X_SCENE: u16 = 7; // argument: S_* (validate.ts sceneField)
+const X_STEP_ID: u16 = 4;
+const X_CHANNEL: u16 = 5; // argument: RANGES index
+const X_SCENE: u16 = 6; // argument: S_* (validate.ts sceneField)
 /** The value is rewritten: the tokenizer does not echo it (readers from here on). */
-const PAUSE: u32 = 8;
-export const X_SPEED: u16 = 8;
+const PAUSE: u32 = 7;
+export const X_SPEED: u16 = 7;
 /** The member writes its own key (a legacy form rewritten under another; readers from here on). */
-const NOKEY: u32 = 9;
-export const X_SOURCE: u16 = 9;
-const X_ORIGIN: u16 = 10;
+const NOKEY: u32 = 8;
+export const X_SOURCE: u16 = 8;
+const X_ORIGIN: u16 = 9;
 
 /** The fields of the scene and the layers (X_SCENE rows), and the rare ones of the step, by what
  * validate.ts sceneField makes of them. */
@@ -114,6 +119,7 @@ export const S_START_AFTER: u16 = 11;
 export const S_ASYNC: u16 = 12;
 export const S_FLAT_GROUP: u16 = 13;
 export const S_FLAT_PANELS: u16 = 14;
+export const S_PARAMS: u16 = 15; // a step's params
 
 /** Integer ranges: lowest << 16 | highest. */
 const RANGES = memory.data<u32>([0xffff, 0xff, 359, 0x1001e, 0x100ff, 0x10006, 0x100fe, 2]);
@@ -144,7 +150,7 @@ const SCENE = X_SCENE;
 const ROWS = memory.data<u16>([
   // STEP (step.ts K_*)
   X_STEP_ID, V_ENUM | (E_TYPES << 4), V_ENUM | (E_RUNNERS << 4), X_COLOR_REF, X_COLOR_REF, X_COLOR_REF,
-  V_INT | R_65535, V_BOOL, V_BOOL, X_PARAMS, V_ENUM | (E_ANIMATES << 4), V_INT | R_255, V_INT | R_255,
+  V_INT | R_65535, V_BOOL, V_BOOL, SCENE | (S_PARAMS << 4), V_ENUM | (E_ANIMATES << 4), V_INT | R_255, V_INT | R_255,
   V_INT | R_255, X_SOURCE, V_ENUM | (E_DIRECTIONS << 4), V_INT | R_359, V_BOOL,
   V_INT | R_255, V_INT | R_255, V_INT | R_255, V_INT | R_1_30, V_BOOL | (5 << 8), V_INT | R_1_255 | (5 << 8),
   V_INT | R_1_255 | (7 << 8), V_INT | R_65535, V_INT | R_1_6, V_INT | R_359, X_ORIGIN,
@@ -278,7 +284,8 @@ function readBool(r: i32, row: u32, _seen: u32): bool {
   return keep(r, row, <i32>(kind == J_TRUE));
 }
 
-function readInt(r: i32, row: u32, _seen: u32): bool {
+/** An integer in the row's range (RANGES), kept in its slot (-1 when it fails). */
+export function readInt(r: i32, row: u32, _seen: u32): bool {
   const range = load<u32>(RANGES + ((row >> 2) & 0x3c));
   const v = needInt(range >> 16, range & 0xffff);
   store<i32>(slots + ((<usize>r) << 2), v);
@@ -297,22 +304,18 @@ function readEnum(r: i32, row: u32, _seen: u32): bool {
 }
 
 function enumList(e: i32): Names {
-  return e == E_TYPES
-    ? TYPES
-    : e == E_RUNNERS
-      ? RUNNERS
-      : e == E_ANIMATES
-        ? ANIMATES
-        : e == E_BLENDS
-          ? BLENDS
-          : DIRECTIONS;
+  return keysOf(LEVELS + e);
 }
 
 function enumFailed(e: i32): bool {
-  if (e == E_TYPES) return bad("unknown animation type; expected one of " + nameList(TYPES));
-  if (e == E_RUNNERS) return bad("unknown runner; expected one of " + nameList(RUNNERS));
   if (e == E_DIRECTIONS) return bad('must be "topology" or "geometric"');
-  return bad("must be one of " + nameList(enumList(e)));
+  return bad(piece(enumRules(), e) + nameList(enumList(e)));
+}
+
+/** The starts of enumFailed's rules by E_* (json/reader.ts piece), its list's names after them.
+ * @message-returns: it goes to the UTF-8 message table (scripts/messages-transform.mjs). */
+function enumRules(): string {
+  return "unknown runner; expected one of |must be one of ||unknown animation type; expected one of |must be one of ";
 }
 
 /** A "#RRGGBB" string just read: its colour, or -1 after recording the failure. */
@@ -347,7 +350,6 @@ class Readers {
     readInt,
     readEnum,
     readColorRef,
-    readParams,
     readId,
     readChannel,
     sceneField,

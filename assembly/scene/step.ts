@@ -1,15 +1,15 @@
 // One step of a layer's sequence: a panel-local animation (`type`), a controller runner (`runner`)
 // or a gap (neither), read as it streams by fields.ts's reader (its STEP rows: each field's type,
 // range and schemaVersion), into `slot` as values (compiled at the step's end: playback/compile.ts);
-// this file reads the fields that are more than a value, and checks what applies to the step's kind
-// and the rules across fields when the step ends (the kind may come last). A field that does not
-// apply is rejected (see docs/scenes.md), except where the scene format says a runner ignores it
-// (BOUNCE: repeat, repeatCount; SPARKLE: speed).
-import { J_OBJECT, J_ARRAY, piece } from "../json/reader";
-import { value, element, kind, text, textBytes } from "../json/stream";
+// this file reads the fields that are more than a value (params: validate.ts readList), and checks
+// what applies to the step's kind and the rules across fields when the step ends (the kind may come
+// last). A field that does not apply is rejected (see docs/scenes.md), except where the scene format
+// says a runner ignores it (BOUNCE: repeat, repeatCount; SPARKLE: speed).
+import { J_OBJECT, piece } from "../json/reader";
+import { value, text, textBytes } from "../json/stream";
 import { names, nameIndex } from "../util/names";
 import { Fixed } from "../rt/fixed";
-import { bad, badAt, pushIndex, pop, needInt, needString, parseDecimal, quote, gate, textHash, idChars } from "./text";
+import { bad, badAt, needInt, needString, parseDecimal, quote, gate, textHash, idChars } from "./text";
 import { W_STEP_ID, W_SOURCE_GEOMETRIC, W_GAP } from "./text";
 import { readObject, ORDER, STEP } from "./fields";
 import { readColor } from "./color";
@@ -59,20 +59,23 @@ export const slot = changetype<Fixed<i32>>(slots);
 export let param0 = 0;
 export let param1 = 0;
 
-/** What applies to each field (finishStep): a bit per runner (R_*), LOCAL, GAP. */
+/** What applies to each field (finishStep): a bit per runner (R_*), LOCAL, GAP; and in bits 12-14
+ * the rule it breaks on a runner step it does not apply to (notApplying: 2 panel-local only, 3-6
+ * runnerRules'). */
 const LOCAL: u16 = 0x100;
 const GAP: u16 = 0x200;
 const RUN: u16 = 0xff;
 const ALL: u16 = 0x3ff;
 const BOTH: u16 = 0x1ff;
+const ONLY_LOCAL: u16 = LOCAL | (2 << 12);
 // prettier-ignore
 const APPLY = memory.data<u16>([
-  ALL, ALL, ALL, BOTH, BOTH, BOTH, ALL, LOCAL, LOCAL, BOTH, BOTH, LOCAL, LOCAL, RUN, RUN, RUN, RUN, RUN,
-  RUN, RUN, RUN,
-  0x07, // count: WAVE, RIPPLE, CHASE
-  0x17, 0x17, // repeat, repeatCount: and BOUNCE
-  0xe0, 0xe0, // waves, speed: RAIN, SPARKLE, MATRIX
-  0x08, 0x08, // lines, thickness: WHEEL
+  ALL, ALL, ALL, BOTH, BOTH, BOTH, ALL, ONLY_LOCAL, ONLY_LOCAL, BOTH, BOTH, ONLY_LOCAL, ONLY_LOCAL, RUN, RUN, RUN,
+  RUN, RUN, RUN, RUN, RUN,
+  0x07 | (3 << 12), // count: WAVE, RIPPLE, CHASE
+  0x17 | (4 << 12), 0x17 | (4 << 12), // repeat, repeatCount: and BOUNCE
+  0xe0 | (5 << 12), 0xe0 | (5 << 12), // waves, speed: RAIN, SPARKLE, MATRIX
+  0x08 | (6 << 12), 0x08 | (6 << 12), // lines, thickness: WHEEL
   RUN, ALL, ALL,
 ]);
 
@@ -139,14 +142,7 @@ export function readOrigin(r: i32): bool {
 /** The rule a field with APPLY bits `a` breaks on a step of this kind (GAP, LOCAL, else a runner
  * step), which it does not apply to. */
 function notApplying(a: u32, kind: u32): string {
-  const runners = a & RUN;
-  let i = 6; // the WHEEL runner's
-  if (kind == GAP) i = 0;
-  else if (kind == LOCAL) i = 1;
-  else if (runners == 0) i = 2;
-  else if (runners == 0x07) i = 3;
-  else if (runners == 0x17) i = 4;
-  else if (runners == 0xe0) i = 5;
+  const i = kind == GAP ? 0 : kind == LOCAL ? 1 : a >> 12;
   return i < 3 ? piece(kindRules(), i) : piece(runnerRules(), i - 3);
 }
 
@@ -216,28 +212,10 @@ export function readId(_r: i32, _row: u32, _seen: u32): bool {
   return true;
 }
 
-/** params: 0-4 integers 0-255 (a fields.ts Reader). */
-export function readParams(_r: i32, _row: u32, _seen: u32): bool {
-  let more = kind != J_ARRAY; // refused as too many are
-  let n = 0;
-  if (!more) {
-    out.byte(0x5b);
-    while ((more = element()) && n < 4) {
-      pushIndex(n);
-      if (n > 0) out.byte(0x2c);
-      value();
-      const v = needInt(0, 255);
-      if (v < 0) return false;
-      pop();
-      if (n == 0) param0 = v;
-      else if (n == 1) param1 = v;
-      n++;
-    }
-  }
-  if (more) return bad("must be an array of 0-4 integers 0-255");
-  out.byte(0x5d);
-  slot[K_PARAMS] = n;
-  return true;
+/** Param `n` of the step being read, 0-255 (validate.ts reads the list; the first two are kept). */
+export function setParam(n: i32, v: i32): void {
+  if (n == 0) param0 = v;
+  else if (n == 1) param1 = v;
 }
 
 /** source: root, leaves, all, panel:N, or the legacy "geometric" (read through validate.ts

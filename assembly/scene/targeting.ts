@@ -5,13 +5,12 @@
 // "even", "odd", "depth:N", "depth:A-B", "subtree:N", "neighbors:N", "fraction:A-B", "first:K",
 // "last:K", an array of panel indices, {"exclude": [...]}, {"any": [...]}, {"all": [...]},
 // {"not": selector}.
-import { J_STRING, J_ARRAY, J_OBJECT } from "../json/reader";
+import { J_STRING, J_ARRAY, J_OBJECT, piece } from "../json/reader";
 import { value, member, element, kind, text, textBytes, textLength, intIn } from "../json/stream";
 import { put, putF64, patch8, outLength } from "../playback/bytes";
 import { names, nameIndex, nameEntry } from "../util/names";
 import { bad, pushKey, pushIndex, pop, parseDecimal, quote, indexOfByte } from "./text";
 import * as out from "./canonical";
-import { utf8Decode } from "../util/utf8";
 
 /** Explicit panel indices per layer (its `panels` and its `fallback` together: the spec's limit). */
 export const MAX_EXPLICIT = 32;
@@ -68,7 +67,7 @@ export function startLayer(): void {
 export function selector(level: i32): bool {
   const k = kind;
   if (k == J_STRING) return selectorString();
-  if (k == J_ARRAY) return indices(SEL_LIST);
+  if (k == J_ARRAY) return list(SEL_LIST, level);
   if (k != J_OBJECT) return bad(FORMS);
   if (!member()) return bad(ONE);
   if (level >= MAX_SELECTOR_DEPTH) return bad("selectors nest at most " + MAX_SELECTOR_DEPTH.toString() + " deep");
@@ -79,11 +78,11 @@ export function selector(level: i32): bool {
   pushKey(nameEntry(OBJECT_KEYS, f));
   const t = value();
   let ok = true;
-  if (f == 0) ok = t == J_ARRAY ? indices(SEL_EXCLUDE) : bad("must be an array of panel indices 1-254");
+  if (f == 0) ok = t == J_ARRAY ? list(SEL_EXCLUDE, level) : bad("must be an array of panel indices 1-254");
   else if (f == 1) {
     put(SEL_NOT);
     ok = selector(level + 1);
-  } else ok = terms(f == 2, level);
+  } else ok = list(f == 2 ? SEL_ANY : SEL_EVERY, level);
   if (!ok) return false;
   pop();
   if (member()) return bad(ONE);
@@ -91,56 +90,42 @@ export function selector(level: i32): bool {
   return true;
 }
 
-/** The array of `any` or `all` just read: 1-MAX_SELECTOR_TERMS selectors (put as its op, count,
- * terms). */
-function terms(any: bool, level: i32): bool {
+/** The array just read, put as `op`, its count and its elements: for SEL_ANY and SEL_EVERY (`any`,
+ * `all`) 1-MAX_SELECTOR_TERMS selectors of `level` + 1; for SEL_LIST and SEL_EXCLUDE (their caller
+ * has seen the array) unique panel indices 1-254, which count toward the layer's MAX_EXPLICIT. */
+function list(op: i32, level: i32): bool {
+  const panels = op < SEL_ANY;
   let more = kind == J_ARRAY;
   let n = 0;
-  put(any ? SEL_ANY : SEL_EVERY);
-  const at = outLength;
-  put(0);
-  if (more) {
-    out.byte(0x5b);
-    while ((more = element()) && n < MAX_SELECTOR_TERMS) {
-      if (n > 0) out.byte(0x2c);
-      pushIndex(n);
-      value();
-      if (!selector(level + 1)) return false;
-      pop();
-      n++;
-    }
-  }
-  if (more || n == 0) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
-  out.byte(0x5d);
-  patch8(at, n);
-  return true;
-}
-
-/** The array just opened: unique panel indices 1-254 (put as `op`, its count and the indices);
- * counts toward the selector's MAX_EXPLICIT. */
-function indices(op: i32): bool {
+  const max = panels ? MAX_EXPLICIT + 1 : MAX_SELECTOR_TERMS;
   memory.fill(seen, 0, 32);
   put(op);
   const at = outLength;
   put(0);
-  out.byte(0x5b);
-  let n = 0;
-  while (element()) {
-    pushIndex(n);
-    if (n > 0) out.byte(0x2c);
-    value();
-    const p = intIn(1, 254, -1);
-    if (p < 0) return bad("must be a panel index, an integer 1-254");
-    const w = seen + (((<usize>p) >> 5) << 2);
-    const bit: u32 = 1 << (p & 31);
-    if (load<u32>(w) & bit) return bad("panel " + p.toString() + " is listed twice");
-    store<u32>(w, load<u32>(w) | bit);
-    if (++explicit > MAX_EXPLICIT)
-      return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per layer");
-    put(p);
-    pop();
-    n++;
+  if (more) {
+    out.byte(0x5b);
+    // (a panel list ends at its MAX_EXPLICIT first)
+    while ((more = element()) && n < max) {
+      if (n > 0) out.byte(0x2c);
+      pushIndex(n);
+      value();
+      if (panels) {
+        const p = intIn(1, 254, -1);
+        if (p < 0) return bad("must be a panel index, an integer 1-254");
+        const w = seen + (((<usize>p) >> 5) << 2);
+        const bit: u32 = 1 << (p & 31);
+        if (load<u32>(w) & bit) return bad("panel " + p.toString() + " is listed twice");
+        store<u32>(w, load<u32>(w) | bit);
+        if (++explicit > MAX_EXPLICIT)
+          return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per layer");
+        put(p);
+      } else if (!selector(level + 1)) return false;
+      pop();
+      n++;
+    }
   }
+  // (only `any` and `all` can fail here: a panel list is an array, and may be empty)
+  if (more || n < <i32>!panels) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
   out.byte(0x5d);
   patch8(at, n);
   return true;
@@ -169,30 +154,32 @@ function selectorString(): bool {
   const dash = indexOfByte(q, m, 0x2d);
   const op = SEL_DEPTH + k;
   put(op);
+  let ok = false;
   if (op == SEL_FRACTION) {
     // A-B, each digits with an optional fraction
     const a = dash < 0 ? -1 : decimal(q, <u32>dash);
     const b = dash < 0 ? -1 : decimal(q + dash + 1, m - dash - 1);
     putF64(a);
     putF64(b);
-    return (a >= 0 && b >= 0 && a <= 1 && b <= 1 && a <= b) || bad("must be fraction:A-B with 0 <= A <= B <= 1");
+    ok = a >= 0 && b >= 0 && a <= 1 && b <= 1 && a <= b;
+  } else {
+    // N, or A-B for depth
+    const range = op == SEL_DEPTH && dash >= 0;
+    const a = parseDecimal(q, range ? <u32>dash : m);
+    const b = range ? parseDecimal(q + dash + 1, m - dash - 1) : a;
+    put(a);
+    if (op == SEL_DEPTH) {
+      put(b);
+      ok = a >= 0 && b <= 254 && a <= b;
+    } else ok = a >= 1 && a <= 254;
   }
-  // N, or A-B for depth; the rules are literal `bad` arguments: the messages transform moves them
-  // to its UTF-8 table
-  const range = op == SEL_DEPTH && dash >= 0;
-  const a = parseDecimal(q, range ? <u32>dash : m);
-  const b = range ? parseDecimal(q + dash + 1, m - dash - 1) : a;
-  put(a);
-  if (op == SEL_DEPTH) {
-    put(b);
-    return (a >= 0 && b <= 254 && a <= b) || bad("must be depth:N or depth:A-B with 0 <= A <= B <= 254");
-  }
-  // (the form's name, then its operand: "must be subtree:N with a panel index 1-254", "must be first:K with
-  // K 1-254")
-  return (
-    (a >= 1 && a <= 254) ||
-    bad("must be " + utf8Decode(e + 1, skip) + (op <= SEL_NEIGHBORS ? "N with a panel index 1-254" : "K with K 1-254"))
-  );
+  return ok || bad(piece(prefixedRules(), k));
+}
+
+/** The rule of each PREFIXED form, in its order (json/reader.ts piece). @message-returns: it goes to
+ * the UTF-8 message table (scripts/messages-transform.mjs). */
+function prefixedRules(): string {
+  return "must be depth:N or depth:A-B with 0 <= A <= B <= 254|must be subtree:N with a panel index 1-254|must be neighbors:N with a panel index 1-254|must be first:K with K 1-254|must be last:K with K 1-254|must be fraction:A-B with 0 <= A <= B <= 1";
 }
 
 /** A non-negative decimal: digits with an optional fraction (0, 1, 0.25); -1 when malformed. */

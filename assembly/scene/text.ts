@@ -210,10 +210,13 @@ function gateSlow(version: i32, what: u32): bool {
  * first other error becomes the error. */
 export function judgeGates(): void {
   let best = -1;
+  // (before that error: as unsigned, -1 is past every gate)
+  let first = <u32>gatesBeforeError;
   for (let v = schema + 1; v < 16; v++) {
-    if (gateMessage[v] == 0) continue;
-    if (gatesBeforeError >= 0 && gateOrder[v] >= gatesBeforeError) continue;
-    if (best < 0 || gateOrder[v] < gateOrder[best]) best = v;
+    if ((gateMessage[v] != 0) & (<u32>gateOrder[v] < first)) {
+      first = gateOrder[v];
+      best = v;
+    }
   }
   if (best < 0) return;
   resetErrors();

@@ -37,6 +37,7 @@ import {
   pop,
   needString,
   intOf,
+  needInt,
   indexOfByte,
   quote,
   textHash,
@@ -74,10 +75,22 @@ import {
   S_START_AFTER,
   S_FLAT_GROUP,
   S_FLAT_PANELS,
+  S_PARAMS,
   X_SPEED,
   X_SOURCE,
 } from "./fields";
-import { readStep, readStepObject, readSource, readOrigin, infiniteAt, resetInfinite, K_DURATION } from "./step";
+import {
+  readStep,
+  readStepObject,
+  readSource,
+  readOrigin,
+  setParam,
+  slot,
+  infiniteAt,
+  resetInfinite,
+  K_DURATION,
+  K_PARAMS,
+} from "./step";
 import { selector, startLayer, SEL_ALL } from "./targeting";
 import { checkStartAfter } from "./startafter";
 import { TOP_KEYS, LAYER_KEYS, STEP_KEYS } from "./names";
@@ -241,26 +254,30 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
   if (type == X_SPEED) return speed();
   if (type == X_SOURCE) return readSource();
   if (type > X_SOURCE) return readOrigin(r);
-  switch ((row >> 4) & 15) {
+  const s = (row >> 4) & 15;
+  switch (s) {
     case S_HEX: {
       const rgb = hexColor();
       return rgb >= 0 && keep(r, row, rgb);
     }
-    case S_PALETTE:
-      // it need not exist: playback falls back to Base colors
-      if (!needString()) return false;
-      if (textChars - 1 >= 30) return bad("must be a palette name of 1-30 characters");
-      return keep(r, row, 0);
     case S_SCHEMA:
       schemaVersion();
       skipRest(t); // a container is no schemaVersion: read past it
       return true;
-    case S_NAME:
+    case S_PALETTE:
+    case S_NAME: {
+      // (a palette need not exist: playback falls back to Base colors)
       if (!needString()) return false;
-      if (textChars - 1 >= <u32>NAME_MAX) return bad("must be 1-" + NAME_MAX.toString() + " characters");
+      const name = s == S_NAME;
+      if (textChars - 1 >= <u32>(name ? NAME_MAX : 30))
+        return bad(
+          name ? "must be 1-" + NAME_MAX.toString() + " characters" : "must be a palette name of 1-30 characters",
+        );
+      if (!name) return keep(r, row, 0);
       if (textControl) return bad("must not contain control characters");
       setName(text, textLength);
       return true;
+    }
     case S_COLORS: {
       if (t != J_OBJECT) return bad("must be an object of primary, secondary and tertiary colours");
       const seen = readObject(COLORS);
@@ -271,7 +288,10 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       return true;
     }
     case S_LAYERS:
-      return readLayers();
+    case S_SEQUENCE:
+    case S_PARAMS:
+      // (one call: readList is inlined here)
+      return readList(s);
     case S_SCENE_ID:
       return (
         (t == J_STRING && textBytes - 8 <= 2 && idChars(text, textBytes, false)) ||
@@ -279,8 +299,6 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       );
     case S_GROUP:
       return readGroup(layer);
-    case S_SEQUENCE:
-      return readSequence(layer);
     case S_FALLBACK: {
       // after its length: a layer whose panels (read before it) match skips it unread
       put(c.L_FALLBACK);
@@ -303,11 +321,14 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
         startText[layer] = b;
         return true;
       }
-      startNumber[layer] = intOf(1, 254);
-      return startNumber[layer] >= 0 || bad("must be a group name or number, or group:stepId");
-    case S_FLAT_GROUP:
-      flatGroup = intOf(1, 254);
-      return flatGroup >= 0 || bad("must be a group number 1-254");
+    // falls through: a number
+    case S_FLAT_GROUP: {
+      const flat = s == S_FLAT_GROUP;
+      const v = intOf(1, 254);
+      if (flat) flatGroup = v;
+      else startNumber[layer] = v;
+      return v >= 0 || bad(flat ? "must be a group number 1-254" : "must be a group name or number, or group:stepId");
+    }
     case S_FLAT_PANELS:
       // compiled before the step (playback/compile.ts loadFlat)
       startLayer();
@@ -342,23 +363,57 @@ function speed(): bool {
 
 // (each rule is written out where it fails: the messages transform makes it one literal there, and a
 // valid document builds no string)
-function readLayers(): bool {
-  // (one refusal for all three: not an array, too many layers, none)
-  let more = kind == J_ARRAY;
+// readList's lists, by their fields' S_*
+const LIST_LAYERS = S_LAYERS;
+const LIST_STEPS = S_SEQUENCE;
+const LIST_PARAMS = S_PARAMS;
+
+/** The scene's layers, the sequence of the layer being read, or a step's params (0-4 integers
+ * 0-255): one loop for the three (one refusal for each: not an array, too many, none). */
+function readList(list: u32): bool {
+  const array = kind == J_ARRAY;
+  let more = array;
   let n = 0;
+  const li = layer;
+  const max = list == LIST_LAYERS ? MAX_LAYERS : list == LIST_STEPS ? MAX_STEPS : 4;
+  if (list == LIST_STEPS) resetInfinite();
   if (more) {
     out.byte(0x5b);
-    while ((more = element()) && n < MAX_LAYERS) {
+    while ((more = element()) && n < max) {
+      if ((list == LIST_STEPS) & (infiniteAt >= 0)) {
+        pushIndex(infiniteAt);
+        return badAt(STEP_KEYS, K_DURATION, "0 (infinite) is only allowed on the last step");
+      }
       if (n > 0) out.byte(0x2c);
-      setLayerCount(n + 1);
       pushIndex(n);
-      if (!readLayer(n)) return false;
+      if (list == LIST_PARAMS) {
+        value();
+        const v = needInt(0, 255);
+        if (v < 0) return false;
+        setParam(n, v);
+      } else if (list == LIST_STEPS) {
+        if (!readStep(li, n)) return false;
+        stepCount[li] = n + 1;
+        c.putStep();
+      } else {
+        setLayerCount(n + 1);
+        if (!readLayer(n)) return false;
+      }
       pop();
       n++;
     }
   }
-  if (more || n == 0) return bad("must be an array of 1-" + MAX_LAYERS.toString() + " layers");
+  // (params may be empty)
+  if (!array || more || n < <i32>(list != LIST_PARAMS))
+    return bad(
+      list == LIST_STEPS
+        ? "must be an array of 1-" + MAX_STEPS.toString() + " steps"
+        : list == LIST_LAYERS
+          ? "must be an array of 1-" + MAX_LAYERS.toString() + " layers"
+          : "must be an array of 0-4 integers 0-255",
+    );
   out.byte(0x5d);
+  if (list == LIST_PARAMS) slot[K_PARAMS] = n;
   return true;
 }
 
@@ -387,10 +442,7 @@ function readGroup(li: i32): bool {
   let k = GROUPS_NUMBERS;
   let n = intOf(0, 254);
   let h = <u64>n;
-  if (kind == J_NUMBER) {
-    if (n == 0) return bad("group 0 is reserved; use 1-254");
-    if (n < 0) return bad("must be a name, or an integer 1-254");
-  } else if (kind == J_STRING) {
+  if (kind == J_STRING) {
     if (!gate(2, W_NAMED_GROUPS)) return false;
     if (textChars - 1 >= <u32>GROUP_NAME_MAX || textControl || indexOfByte(text, textLength, 0x3a) >= 0) {
       return bad("a group name is 1-" + GROUP_NAME_MAX.toString() + " characters without ':' or control characters");
@@ -398,7 +450,11 @@ function readGroup(li: i32): bool {
     k = GROUPS_NAMES;
     n = li + 1;
     h = textHash(text, textLength);
-  } else return bad("must be a name, or an integer 1-254");
+  } else {
+    // (anything else but a number is -1 here too)
+    if (n == 0) return bad("group 0 is reserved; use 1-254");
+    if (n < 0) return bad("must be a name, or an integer 1-254");
+  }
   for (let j = 0; groupKind == k && j < li; j++) {
     if (groupHash[j] == h) {
       const what = k == GROUPS_NAMES ? quote(text, textLength) : n.toString();
@@ -415,31 +471,6 @@ function readGroup(li: i32): bool {
   put(groupNumber[li]);
   put(keep);
   putBytes(text, keep);
-  return true;
-}
-
-function readSequence(li: i32): bool {
-  let more = kind == J_ARRAY;
-  let n = 0;
-  resetInfinite();
-  if (more) {
-    out.byte(0x5b);
-    while ((more = element()) && n < MAX_STEPS) {
-      if (infiniteAt >= 0) {
-        pushIndex(infiniteAt);
-        return badAt(STEP_KEYS, K_DURATION, "0 (infinite) is only allowed on the last step");
-      }
-      if (n > 0) out.byte(0x2c);
-      pushIndex(n);
-      if (!readStep(li, n)) return false;
-      pop();
-      stepCount[li] = n + 1;
-      c.putStep();
-      n++;
-    }
-  }
-  if (more || n == 0) return bad("must be an array of 1-" + MAX_STEPS.toString() + " steps");
-  out.byte(0x5d);
   return true;
 }
 

@@ -56,8 +56,6 @@ function resolve(out: i32, level: i32): void {
   setClear(out);
   const op = <i32>next();
   if (overrun) return;
-  // objects nest at most MAX_SELECTOR_DEPTH deep: the scratch sets suffice
-  if (op >= S.SEL_EXCLUDE && op <= S.SEL_EVERY && level >= S.MAX_SELECTOR_DEPTH) return malformed();
   const scratch = 10 + level;
   if (op < S.SEL_LIST) {
     // a string form: one walk over the canonical positions k (panel order[k]); all, first, last and
@@ -96,7 +94,8 @@ function resolve(out: i32, level: i32): void {
   }
   if (op == S.SEL_LIST) return addIndices(out);
   if (op == S.SEL_NONE) return;
-  if (op > S.SEL_EVERY) return malformed();
+  // objects nest at most MAX_SELECTOR_DEPTH deep: the scratch sets suffice
+  if ((op > S.SEL_EVERY) | (level >= S.MAX_SELECTOR_DEPTH)) return malformed();
   // exclude and not: every panel but those of their one term; any: the union of its terms, all: their
   // intersection (a word at a time)
   const n = op >= S.SEL_ANY ? <i32>next() : 1;
