@@ -6,21 +6,12 @@
 // per step its kind, duration and the 20-byte animation record of docs/bus-protocol.md less what is
 // filled at send. What depends on live state is kept pre-parsed and resolved at load: selectors
 // against the discovered topology, palettes by name when they are sent.
-import {
-  MAX_LAYERS,
-  MAX_STEPS,
-  disabled,
-  afterLayer,
-  afterStep,
-  asyncMode,
-  stepCount,
-  resetLayers,
-} from "../scene/state";
+import { MAX_LAYERS, MAX_STEPS } from "../scene/state";
 import * as F from "../scene/step";
 import { SEL_ALL } from "../scene/targeting";
 import { resolveSelector, setCount, setCopy } from "../topology/targeting";
 import { appearance, findPalette } from "../state/appearance";
-import { parseRunner, putRunner, nextRunner, recordTail, FLAT_STEP, SCRATCH_STEP } from "../runner/fields";
+import { parseRunner, putRunner, nextRunner, recordTail, runnerAt, FLAT_STEP, SCRATCH_STEP, R_RAIN } from "../runner/fields";
 import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/palette";
 import * as b from "./bytes";
 import { sceneKey, keyLength, compiledKey, compiledKeyLength } from "../scene/store";
@@ -40,8 +31,20 @@ export const records = memory.data(N * REC);
 // (in static memory, rt/fixed.ts: no WAMR global, no start-up block, no bounds check)
 export const stepDuration = changetype<Fixed<u16>>(memory.data(N * 2, 2));
 export const stepKind = changetype<Fixed<u8>>(memory.data(N));
-const layerBytes = memory.data(MAX_LAYERS * 4); // layerGroup, nameLen, layerSlot, layerBlend: reset at once
+// Per layer, reset at once by loadScene: startAfter's layer and step (-1 none, its whole sequence),
+// then group, nameLen, slot, blend, disabled, async mode and step count (0). The player reads these,
+// which only a play writes: saving a scene rewrites scene/state.ts, not them.
+const LAYER_AFTER = memory.data(MAX_LAYERS * 9);
+export const layerAfter = changetype<Fixed<i8>>(LAYER_AFTER);
+export const layerAfterStep = changetype<Fixed<i8>>(LAYER_AFTER + MAX_LAYERS);
+const layerBytes = LAYER_AFTER + MAX_LAYERS * 2;
 export const layerGroup = changetype<Fixed<u8>>(layerBytes);
+export const layerOff = changetype<Fixed<bool>>(layerBytes + MAX_LAYERS * 4);
+export const layerMode = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 5); // ASYNC_*
+export const layerSteps = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 6);
+/** A bit per layer whose steps may hold a slot on its panels (a panel-local step or a compiled
+ * runner: spawn.ts budget), once a scene is loaded. */
+export let holding: u32 = 0;
 export const layerEmpty = changetype<Fixed<bool>>(memory.data(MAX_LAYERS));
 /** The palette slot a layer's palette positions read: 0 the scene's (or the appearance's)
  * palette, 1-8 the distinct layer overrides in order of first appearance (docs/playback.md). */
@@ -192,8 +195,8 @@ function dropSceneSlot(): void {
 
 /**
  * Loads the compiled scene being read (playback/bytes.ts, after the prefix) into the tables, with
- * its selectors resolved against the current rooting (rootAt() first) and the scene's startAfter,
- * async, disabled and step count into scene/state.ts, where the player and the spawners read them.
+ * its selectors resolved against the current rooting (rootAt() first), each layer's startAfter,
+ * async, disabled and step count too, where the player reads them.
  * False when the bytes are not a whole compiled scene or hold a value out of its range (nothing
  * traps; tables may have been written by then).
  */
@@ -206,12 +209,13 @@ export function loadScene(): bool {
   memory.copy(changetype<usize>(baseColors), changetype<usize>(appearance.baseColors), 12);
   paletteName = null;
   slotCount = 0;
-  resetLayers(); // disabled, async, startAfter
-  memory.fill(layerBytes, 0, MAX_LAYERS * 4);
+  holding = 0;
+  memory.fill(LAYER_AFTER, 0xff, MAX_LAYERS * 2);
+  memory.fill(layerBytes, 0, MAX_LAYERS * 7);
   let l = -1;
   let blend: u32 = 0;
   let fallback = false;
-  let steps = 0; // of layer l (a scene compiled again per window rewrites scene/state.ts meanwhile)
+  let steps = 0; // of layer l
   let panels = false;
   while (!b.overrun) {
     const tag = <u8>b.next();
@@ -253,10 +257,10 @@ export function loadScene(): bool {
         break;
       }
       case L_DISABLED:
-        disabled[l] = b.next() != 0;
+        layerOff[l] = b.next() != 0;
         break;
       case L_ASYNC:
-        asyncMode[l] = <u8>b.next();
+        layerMode[l] = <u8>b.next();
         break;
       case L_PALETTE:
         layerSlot[l] = slotOf(b.nextText());
@@ -289,7 +293,7 @@ export function loadScene(): bool {
         break;
       }
       case L_END: {
-        stepCount[l] = steps;
+        layerSteps[l] = <u8>steps;
         if (fallback && setCount(l) == 0) setCopy(l, 9);
         layerEmpty[l] = setCount(l) == 0;
         layerBlend[l] = <u8>(blend << 4);
@@ -300,8 +304,8 @@ export function loadScene(): bool {
         const after = b.next();
         const step = b.next();
         if (at >= <u32>layerCount || after >= <u32>layerCount || (step >= <u32>MAX_STEPS && step != 0xff)) return false;
-        afterLayer[at] = <i8>after;
-        afterStep[at] = <i8>step;
+        layerAfter[at] = <i8>after;
+        layerAfterStep[at] = <i8>step;
         break;
       }
       default:
@@ -310,14 +314,17 @@ export function loadScene(): bool {
   }
   if (b.overrun || layerCount == 0) return false;
   // each record gets its layer's blend, a runner's its last bytes (runner/fields.ts recordTail), and
-  // its palette positions their layer's slot
+  // its palette positions their layer's slot; a layer with panels whose step is panel-local or a
+  // compiled runner holds slots
   dropSceneSlot();
   for (let k = 0; k < layerCount; k++) {
-    for (let i = 0; i < stepCount[k]; i++) {
+    for (let i = 0; i < <i32>layerSteps[k]; i++) {
       const st = k * MAX_STEPS + i;
       const p = records + <usize>(st * REC);
       store<u8>(p + 1, load<u8>(p + 1) | layerBlend[k]);
-      if (stepKind[st] == K_RUNNER) recordTail(st, p);
+      const kind = stepKind[st];
+      if (kind == K_RUNNER) recordTail(st, p);
+      if (!layerEmpty[k] && (kind == K_LOCAL || (kind == K_RUNNER && runnerAt(st).kind < R_RAIN))) holding |= 1 << k;
       for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, layerSlot[k], 2);
     }
   }

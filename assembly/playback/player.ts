@@ -9,17 +9,7 @@ import { openStored } from "../json/stream";
 import { readScene, ALLOW_ID, SCENE_OK } from "../scene/validate";
 import * as canonical from "../scene/canonical";
 import { sceneKey, keyLength, openScene, jsonOffset, ONE_SHOT_ID } from "../scene/store";
-import {
-  afterLayer,
-  afterStep,
-  asyncMode,
-  disabled,
-  stepCount,
-  MAX_LAYERS,
-  MAX_STEPS,
-  ASYNC_NO,
-  ASYNC_FREE,
-} from "../scene/state";
+import { MAX_LAYERS, MAX_STEPS, ASYNC_NO, ASYNC_FREE } from "../scene/state";
 import { app, changed } from "../state/app";
 import { appearance, activePalette } from "../state/appearance";
 import { config } from "../state/config";
@@ -55,10 +45,9 @@ let lastNow: u32 = 0;
 let lookChanged = false;
 let nLayers = 0;
 let flatEnd: u32 = 0; // when the flat spawner's play window ends (wall clock; 0: until stopped)
-let holding: u32 = 0; // a bit per layer whose steps may hold a slot on its panels (spawn.ts)
 
-/** A layer of the playing scene: what it was loaded with (copied, since saving another scene
- * rewrites scene/state.ts) and where it is. In static memory: no allocation, no global a field. */
+/** A layer of the playing scene: how it plays (from what it was loaded with: compile.ts layerAfter,
+ * layerMode, layerOff) and where it is. In static memory: no allocation, no global a field. */
 @unmanaged
 class Layer {
   state: u8;
@@ -67,13 +56,9 @@ class Layer {
   free: bool;
   repeat: bool; // async true/loop/free: restarts its own sequence
   barrier: bool;
-  disabled: bool;
   step: i32;
-  steps: i32;
   reached: i32; // the highest step completed in this cycle, -1 none
   slotStep: i32;
-  after: i32; // the layer it starts after, -1 none
-  afterStep: i32; // and the step, -1 its whole sequence
   start: f64;
   speed: f64; // the speed its current animations were prepared at
 }
@@ -96,26 +81,13 @@ export function playScene(id: string, now: u32): bool {
     return false;
   }
   nLayers = c.layerCount;
-  holding = 0;
   for (let l = 0; l < nLayers; l++) {
     const L = layer(l);
-    const after = unchecked(afterLayer[l]);
-    const mode = unchecked(asyncMode[l]);
-    const off = unchecked(disabled[l]);
-    L.disabled = off;
-    L.after = after;
-    L.afterStep = unchecked(afterStep[l]);
-    const steps = unchecked(stepCount[l]);
-    L.steps = steps;
-    // a panel-local step or a compiled runner holds a slot on the layer's panels (spawn.ts budget)
-    if (!unchecked(c.layerEmpty[l]))
-      for (let s = l * MAX_STEPS; s < l * MAX_STEPS + steps; s++) {
-        const kind = unchecked(c.stepKind[s]);
-        if (kind == c.K_LOCAL || (kind == c.K_RUNNER && runnerAt(s).kind < R_RAIN)) holding |= 1 << l;
-      }
+    const after = c.layerAfter[l];
+    const mode = c.layerMode[l];
     L.free = after < 0 && mode == ASYNC_FREE;
     L.repeat = after < 0 && mode != ASYNC_NO;
-    L.barrier = !off && (after >= 0 || mode == ASYNC_NO);
+    L.barrier = !c.layerOff[l] && (after >= 0 || mode == ASYNC_NO);
     L.state = S_DONE;
   }
   // scene start: stop everything, black, then the background and the scene's look
@@ -185,7 +157,7 @@ function sendPalettes(restore: bool): void {
   if (lookChanged || restore) sendPalette(c.resolvePalette(c.paletteName));
   let used = 0; // a bit per slot
   for (let l = 0; l < nLayers; l++)
-    if (!layer(l).disabled && !unchecked(c.layerEmpty[l])) used |= 1 << unchecked(c.layerSlot[l]);
+    if (!c.layerOff[l] && !unchecked(c.layerEmpty[l])) used |= 1 << unchecked(c.layerSlot[l]);
   for (let k = 1; k <= c.slotCount; k++) if ((used >> k) & 1) sendPalette(c.resolvePalette(c.slotName[k]), <u8>k);
 }
 
@@ -200,11 +172,11 @@ function startCycle(first: bool): void {
     }
     L.reached = -1;
     L.finished = false;
-    L.state = L.disabled ? S_DONE : S_WAIT;
+    L.state = c.layerOff[l] ? S_DONE : S_WAIT;
   }
   for (let l = 0; l < nLayers; l++) {
     const L = layer(l);
-    if (L.state == S_WAIT && L.after < 0) startLayer(l, sceneMs);
+    if (L.state == S_WAIT && c.layerAfter[l] < 0) startLayer(l, sceneMs);
   }
 }
 
@@ -257,7 +229,7 @@ function startAnimation(l: i32, g: u8, s: i32, kind: u8, rec: usize, duration: u
   const d = <f64>duration;
   if (kind == c.K_RUNNER) {
     if (runnerAt(s).kind >= R_RAIN) {
-      spawnerStart(l, g, s, rec, now, holding, l == FLAT);
+      spawnerStart(l, g, s, rec, now, c.holding, l == FLAT);
       return SPAWNS;
     }
     return runnerStart(s, l, g, <u8>l, rec, d / speed, speed) ? HOLDS : NOTHING;
@@ -312,9 +284,12 @@ export function playbackIdle(): bool {
   return !active && spawnersIdle();
 }
 
-function satisfied(L: Layer): bool {
-  const t = layer(L.after);
-  return t.disabled || t.finished || (L.afterStep >= 0 && t.reached >= L.afterStep);
+/** Layer `l`'s startAfter has come: its layer is disabled or done, or reached its step. */
+function satisfied(l: i32): bool {
+  const a = <i32>c.layerAfter[l];
+  const s = <i32>c.layerAfterStep[l];
+  const t = layer(a);
+  return c.layerOff[a] || t.finished || (s >= 0 && t.reached >= s);
 }
 
 /** Advances the scene clock to `now` and plays what is due; then, scene or not, the flat spawner's
@@ -327,7 +302,7 @@ export function playbackTick(now: u32): void {
       let progressed = false;
       for (let l = 0; l < nLayers; l++) {
         const L = layer(l);
-        if (L.state == S_WAIT && L.after >= 0 && satisfied(L)) {
+        if (L.state == S_WAIT && c.layerAfter[l] >= 0 && satisfied(l)) {
           startLayer(l, sceneMs);
           progressed = true;
         }
@@ -338,7 +313,7 @@ export function playbackTick(now: u32): void {
           L.reached = L.step;
           progressed = true;
           spawnerStop(l);
-          if (L.step + 1 < L.steps) {
+          if (L.step + 1 < <i32>c.layerSteps[l]) {
             L.step++;
             L.start = end;
             startStep(l, now);
@@ -363,7 +338,7 @@ export function playbackTick(now: u32): void {
   let open = false;
   for (let l = 0; l < nLayers; l++) {
     const L = layer(l);
-    if (L.repeat && !L.disabled) open = true;
+    if (L.repeat && !c.layerOff[l]) open = true;
     if (!L.barrier) continue;
     barriers++;
     if (L.state != S_DONE) return;
