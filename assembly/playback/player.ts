@@ -53,9 +53,6 @@ class Layer {
   state: u8;
   finished: bool;
   slots: bool; // the layer has animations on the panels
-  free: bool;
-  repeat: bool; // async true/loop/free: restarts its own sequence
-  barrier: bool;
   step: i32;
   reached: i32; // the highest step completed in this cycle, -1 none
   slotStep: i32;
@@ -81,15 +78,6 @@ export function playScene(id: string, now: u32): bool {
     return false;
   }
   nLayers = c.layerCount;
-  for (let l = 0; l < nLayers; l++) {
-    const L = layer(l);
-    const after = c.layerAfter[l];
-    const mode = c.layerMode[l];
-    L.free = after < 0 && mode == ASYNC_FREE;
-    L.repeat = after < 0 && mode != ASYNC_NO;
-    L.barrier = !c.layerOff[l] && (after >= 0 || mode == ASYNC_NO);
-    L.state = S_DONE;
-  }
   // scene start: stop everything, black, then the background and the scene's look
   clearAll();
   sendColor(ADDR_BROADCAST, 0);
@@ -165,7 +153,7 @@ function sendPalettes(restore: bool): void {
 function startCycle(first: bool): void {
   for (let l = 0; l < nLayers; l++) {
     const L = layer(l);
-    if (!first && L.free) continue;
+    if (!first && c.layerAfter[l] < 0 && c.layerMode[l] == ASYNC_FREE) continue;
     if (L.slots) {
       sendAnimStart(unchecked(c.layerGroup[l]), 0);
       L.slots = false;
@@ -284,6 +272,12 @@ export function playbackIdle(): bool {
   return !active && spawnersIdle();
 }
 
+/** Layer `l` restarts its own sequence (async true, loop or free); the others are the barrier of a
+ * scene cycle, unless disabled. */
+function repeats(l: i32): bool {
+  return c.layerAfter[l] < 0 && c.layerMode[l] != ASYNC_NO;
+}
+
 /** Layer `l`'s startAfter has come: its layer is disabled or done, or reached its step. */
 function satisfied(l: i32): bool {
   const a = <i32>c.layerAfter[l];
@@ -319,7 +313,7 @@ export function playbackTick(now: u32): void {
             startStep(l, now);
           } else {
             L.finished = true;
-            if (L.repeat) startLayer(l, end);
+            if (repeats(l)) startLayer(l, end);
             else L.state = S_DONE;
             break;
           }
@@ -338,8 +332,12 @@ export function playbackTick(now: u32): void {
   let open = false;
   for (let l = 0; l < nLayers; l++) {
     const L = layer(l);
-    if (L.repeat && !c.layerOff[l]) open = true;
-    if (!L.barrier) continue;
+    const off = c.layerOff[l];
+    if (repeats(l)) {
+      if (!off) open = true;
+      continue;
+    }
+    if (off) continue;
     barriers++;
     if (L.state != S_DONE) return;
   }
