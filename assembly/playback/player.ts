@@ -60,7 +60,7 @@ class Layer {
   speed: f64; // the speed its current animations were prepared at
 }
 const LAYER_SIZE = offsetof<Layer>();
-const LAYERS = memory.data(<i32>LAYER_SIZE * MAX_LAYERS, 8);
+const LAYERS = memory.data(<i32>LAYER_SIZE * (MAX_LAYERS + 1), 8); // and the flat animation's
 
 function layer(l: i32): Layer {
   return changetype<Layer>(LAYERS + <usize>l * LAYER_SIZE);
@@ -185,46 +185,44 @@ function startLayer(l: i32, t: f64): void {
   startStep(l, lastNow);
 }
 
-/** The step's traffic: panel-local and runner steps replace the layer's animations; gaps send
- * nothing, so the panels keep what they show. */
-function startStep(l: i32, now: u32): void {
-  const L = layer(l);
-  const s = l * MAX_STEPS + L.step;
-  const kind = unchecked(c.stepKind[s]);
-  if (kind == c.K_GAP || unchecked(c.layerEmpty[l])) return;
-  if (L.slots) {
-    sendAnimStart(unchecked(c.layerGroup[l]), 0);
-    L.slots = false;
-  }
-  const speed = app.speed;
-  const rec = c.records + <usize>(s * c.REC);
-  if (startAnimation(l, unchecked(c.layerGroup[l]), s, kind, rec, unchecked(c.stepDuration[s]), speed, now) != HOLDS)
-    return;
-  L.slots = true;
-  L.slotStep = s;
-  L.speed = speed;
-}
-
 const NOTHING = 0;
 const HOLDS = 1; // animations on the panels, in the layer's slots
 const SPAWNS = 2; // a spawner launches drops: they finish on their own (see spawn.ts)
 
-/** A step of kind `kind` (record `rec`, compact step `s`, `duration` ms) on layer `l` (its target
- * set, layer byte and spawner; FLAT for the flat animation) in group `g`: a panel-local record, a
- * compiled runner's pulses (runner/compile.ts) or a spawner's drops (runner/spawn.ts). Durations
- * are divided by `speed`. */
-function startAnimation(l: i32, g: u8, s: i32, kind: u8, rec: usize, duration: u32, speed: f64, now: u32): i32 {
-  const d = <f64>duration;
+/** The traffic of layer `l`'s current step (its target set, layer byte and spawner; FLAT for the
+ * flat animation, whose times the scene speed does not divide): a panel-local record, a compiled
+ * runner's pulses (runner/compile.ts) or a spawner's drops (runner/spawn.ts), in place of the
+ * layer's animations; a gap sends nothing, so the panels keep what they show. */
+function startStep(l: i32, now: u32): i32 {
+  const L = layer(l);
+  const s = l * MAX_STEPS + L.step;
+  const kind = unchecked(c.stepKind[s]);
+  if (kind == c.K_GAP || unchecked(c.layerEmpty[l])) return NOTHING;
+  const g = unchecked(c.layerGroup[l]);
+  if (L.slots) {
+    sendAnimStart(g, 0);
+    L.slots = false;
+  }
+  const speed = l == FLAT ? 1 : app.speed;
+  const rec = c.records + <usize>(s * c.REC);
+  const d = <f64>unchecked(c.stepDuration[s]);
+  let r = HOLDS;
   if (kind == c.K_RUNNER) {
     if (runnerAt(s).kind >= R_RAIN) {
       spawnerStart(l, g, s, rec, now, c.holding, l == FLAT);
       return SPAWNS;
     }
-    return runnerStart(s, l, g, <u8>l, rec, d / speed, speed) ? HOLDS : NOTHING;
+    if (!runnerStart(s, l, g, <u8>l, rec, d / speed, speed)) r = NOTHING;
+  } else {
+    const scaled: u32 = d == 0 ? 0 : max<u32>(1, <u32>Math.round(d / speed));
+    sendRecord(rec, min<u32>(scaled, 65535), l, g, <u8>l);
   }
-  const scaled: u32 = d == 0 ? 0 : max<u32>(1, <u32>Math.round(d / speed));
-  sendRecord(rec, min<u32>(scaled, 65535), l, g, <u8>l);
-  return HOLDS;
+  if (r == HOLDS) {
+    L.slots = true;
+    L.slotStep = s;
+    L.speed = speed;
+  }
+  return r;
 }
 
 /** Prepares the record on the panels of target set `set` and starts group `g`: broadcast when it
@@ -250,21 +248,19 @@ function prepare(rec: usize, address: u8, duration: u32, g: u8, layer: u8): void
   send(address, T_ANIM_PREPARE);
 }
 
-/** POST /api/animations/play, compiled by the handler (compile.compileFlat): the group's
- * animations are replaced by this one, over whatever plays (it is composited above scene layers),
- * not scaled by the scene speed. A spawner launches its drops until its duration has passed (0:
- * until a stop, a scene start or power off) or the next flat animation (there is one flat target
+/** POST /api/animations/play, compiled by the handler (compile.loadFlat) as step 0 of "layer 8": the
+ * group's animations are replaced by this one, over whatever plays (it is composited above scene
+ * layers), not scaled by the scene speed. A spawner launches its drops until its duration has passed
+ * (0: until a stop, a scene start or power off) or the next flat animation (there is one flat target
  * set); drops in flight finish. */
 export function playFlat(now: u32): void {
-  const g = c.flatGroup;
-  const kind = c.flatKind;
-  if (kind == c.K_GAP) return;
-  sendAnimStart(g, 0);
+  if (unchecked(c.stepKind[FLAT_STEP]) == c.K_GAP) return; // (nothing changes)
   spawnerStop(FLAT); // its target set (compile.FLAT_SET) is this one's now
   flatEnd = 0;
-  const d = c.flatDuration;
-  if (startAnimation(FLAT, g, FLAT_STEP, kind, c.flatRecord, d, 1, now) == SPAWNS)
-    flatEnd = d > 0 ? max<u32>(1, now + d) : 0;
+  layer(FLAT).slots = true; // the group is cleared first, whatever it shows
+  if (startStep(FLAT, now) != SPAWNS) return;
+  const d = <u32>c.stepDuration[FLAT_STEP];
+  flatEnd = d > 0 ? max<u32>(1, now + d) : 0;
 }
 
 /** True when nothing plays: no scene, no spawner on, no drop in flight (the loop's wake bit). */
