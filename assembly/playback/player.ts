@@ -43,7 +43,6 @@ let ended = false; // the barrier fired on a non-looping scene
 let sceneMs: f64 = 0;
 let lastNow: u32 = 0;
 let lookChanged = false;
-let nLayers = 0;
 let flatEnd: u32 = 0; // when the flat spawner's play window ends (wall clock; 0: until stopped)
 
 /** A layer of the playing scene: how it plays (from what it was loaded with: compile.ts layerAfter,
@@ -77,7 +76,6 @@ export function playScene(id: string, now: u32): bool {
     if (compiled < 0) stopPlayback();
     return false;
   }
-  nLayers = c.layerCount;
   // scene start: stop everything, black, then the background and the scene's look
   clearAll();
   sendColor(ADDR_BROADCAST, 0);
@@ -144,14 +142,14 @@ function compileJson(): void {
 function sendPalettes(restore: bool): void {
   if (lookChanged || restore) sendPalette(c.resolvePalette(c.paletteName));
   let used = 0; // a bit per slot
-  for (let l = 0; l < nLayers; l++)
+  for (let l = 0; l < c.layerCount; l++)
     if (!c.layerOff[l] && !unchecked(c.layerEmpty[l])) used |= 1 << unchecked(c.layerSlot[l]);
   for (let k = 1; k <= c.slotCount; k++) if ((used >> k) & 1) sendPalette(c.resolvePalette(c.slotName[k]), <u8>k);
 }
 
 /** Starts every layer (free layers only on the first cycle). */
 function startCycle(first: bool): void {
-  for (let l = 0; l < nLayers; l++) {
+  for (let l = 0; l < c.layerCount; l++) {
     const L = layer(l);
     if (!first && c.layerAfter[l] < 0 && c.layerMode[l] == ASYNC_FREE) continue;
     if (L.slots) {
@@ -162,7 +160,7 @@ function startCycle(first: bool): void {
     L.finished = false;
     L.state = c.layerOff[l] ? S_DONE : S_WAIT;
   }
-  for (let l = 0; l < nLayers; l++) {
+  for (let l = 0; l < c.layerCount; l++) {
     const L = layer(l);
     if (L.state == S_WAIT && c.layerAfter[l] < 0) startLayer(l, sceneMs);
   }
@@ -290,7 +288,7 @@ export function playbackTick(now: u32): void {
     lastNow = now;
     for (let pass = 0; pass < 4; pass++) {
       let progressed = false;
-      for (let l = 0; l < nLayers; l++) {
+      for (let l = 0; l < c.layerCount; l++) {
         const L = layer(l);
         if (L.state == S_WAIT && c.layerAfter[l] >= 0 && satisfied(l)) {
           startLayer(l, sceneMs);
@@ -326,7 +324,7 @@ export function playbackTick(now: u32): void {
   if (!active || ended) return;
   let barriers = 0;
   let open = false;
-  for (let l = 0; l < nLayers; l++) {
+  for (let l = 0; l < c.layerCount; l++) {
     const L = layer(l);
     const off = c.layerOff[l];
     if (repeats(l)) {
@@ -383,7 +381,7 @@ export function setSpeed(speed: f64, now: u32): void {
   app.speed = speed;
   changed();
   if (!active) return;
-  for (let l = 0; l < nLayers; l++) {
+  for (let l = 0; l < c.layerCount; l++) {
     const L = layer(l);
     if (!L.slots) continue;
     const p = body();
