@@ -11,7 +11,16 @@ import * as F from "../scene/step";
 import { SEL_ALL } from "../scene/targeting";
 import { resolveSelector, setCount, setCopy } from "../topology/targeting";
 import { appearance, findPalette } from "../state/appearance";
-import { parseRunner, putRunner, nextRunner, recordTail, runnerAt, FLAT_STEP, SCRATCH_STEP, R_RAIN } from "../runner/fields";
+import {
+  parseRunner,
+  putRunner,
+  nextRunner,
+  recordTail,
+  runnerAt,
+  FLAT_STEP,
+  SCRATCH_STEP,
+  R_RAIN,
+} from "../runner/fields";
 import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/palette";
 import * as b from "./bytes";
 import { sceneKey, keyLength, compiledKey, compiledKeyLength } from "../scene/store";

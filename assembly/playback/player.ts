@@ -22,7 +22,7 @@ import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 import * as c from "./compile";
 import { readWritten, readMemory, writeInto, outLength } from "./bytes";
 import { sameName } from "../palette/palette";
-import { runnerStart, stopUntargeted } from "../runner/compile";
+import { runnerStart, broadcastTo, template } from "../runner/compile";
 import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
@@ -225,25 +225,24 @@ function startStep(l: i32, now: u32): i32 {
 
 /** Prepares the record on the panels of target set `set` and starts group `g`: broadcast when it
  * targets every panel, or when a broadcast plus a clear to each other panel is cheaper than one
- * unicast per target. */
+ * unicast per target. The 20-byte record of docs/bus-protocol.md from the compact one (start
+ * delay 0). */
 function sendRecord(rec: usize, duration: u32, set: i32, g: u8, layer: u8): void {
-  const t = setCount(set);
-  // (every panel targeted: stopUntargeted sends nothing)
-  if (t == count || 25 + 7 * (count - t) < 25 * t) {
-    prepare(rec, ADDR_BROADCAST, duration, g, layer);
-    stopUntargeted(set, g);
-  } else for (let q = 1; q <= count; q++) if (setHas(set, q)) prepare(rec, <u8>q, duration, g, layer);
-  sendAnimStart(g, 1);
-}
-
-/** The 20-byte record of docs/bus-protocol.md from the compact one (start delay 0). */
-function prepare(rec: usize, address: u8, duration: u32, g: u8, layer: u8): void {
-  const p = body();
+  const p = template;
   store<u16>(p, (<u16>g) | ((<u16>layer) << 8));
   memory.copy(p + 2, rec, 10);
   store<u32>(p + 12, duration);
   memory.copy(p + 16, rec + 10, 4);
-  send(address, T_ANIM_PREPARE);
+  const t = setCount(set);
+  // (every panel targeted: broadcastTo sends no clear)
+  if (t == count || 25 + 7 * (count - t) < 25 * t) broadcastTo(p, set, g);
+  else
+    for (let q = 1; q <= count; q++)
+      if (setHas(set, q)) {
+        memory.copy(body(), p, 20);
+        send(<u8>q, T_ANIM_PREPARE);
+      }
+  sendAnimStart(g, 1);
 }
 
 /** POST /api/animations/play, compiled by the handler (compile.loadFlat) as step 0 of "layer 8": the
