@@ -207,7 +207,7 @@ function startStep(l: i32, now: u32): i32 {
   let r = HOLDS;
   if (kind == c.K_RUNNER) {
     if (runnerAt(s).kind >= R_RAIN) {
-      spawnerStart(l, g, s, rec, now, c.holding, l == FLAT);
+      spawnerStart(l, g, s, rec, now);
       return SPAWNS;
     }
     if (!runnerStart(s, l, g, <u8>l, rec, d / speed, speed)) r = NOTHING;
