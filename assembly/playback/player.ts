@@ -13,12 +13,10 @@ import { MAX_LAYERS, MAX_STEPS, ASYNC_NO, ASYNC_FREE } from "../scene/state";
 import { app, changed } from "../state/app";
 import { appearance, activePalette } from "../state/appearance";
 import { config } from "../state/config";
-import { storeRead } from "../store/kv";
-import { host_store_write } from "../host/imports";
-import { names } from "../util/names";
+import { storeRead, storeWrite } from "../store/kv";
 import { rootAt, count } from "../topology/rooted";
 import { setCount, setHas } from "../topology/targeting";
-import { log, LOG_WARN, LOG_ERROR } from "../util/log";
+import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
 import { readWritten, readMemory, writeInto, outLength } from "./bytes";
 import { sameName } from "../palette/palette";
@@ -399,17 +397,14 @@ export function groupOfName(name: string): i32 {
 }
 
 // The stored value: "1" (a stored scene) or "0" (the one-shot), then the id (ASCII, at most 32).
-const lastPlayed = memory.data(33);
-const LAST_PLAYED_KEY_BYTES = names("playback"); // LAST_PLAYED_KEY as a name list: its length, its bytes
-
 function persistLastPlayed(): void {
   const id = app.lastPlayedSceneId;
   const n = min(id.length, 32);
-  store<u8>(lastPlayed, 0x30 | (<u8>app.lastPlayedSceneIsStored));
-  for (let i = 0; i < n; i++) store<u8>(lastPlayed + 1 + i, <u8>load<u16>(changetype<usize>(id) + ((<usize>i) << 1)));
-  const key = LAST_PLAYED_KEY_BYTES;
-  const rc = host_store_write(key + 1, load<u8>(key), lastPlayed, n + 1);
-  if (rc < 0) log(LOG_ERROR, "store: writing " + LAST_PLAYED_KEY + " failed (" + rc.toString() + ")");
+  const v = new Array<u8>(n + 1);
+  const p = v.dataStart;
+  store<u8>(p, 0x30 | (<u8>app.lastPlayedSceneIsStored));
+  for (let i = 0; i < n; i++) store<u8>(p + 1 + i, <u8>load<u16>(changetype<usize>(id) + ((<usize>i) << 1)));
+  storeWrite(LAST_PLAYED_KEY, v);
 }
 
 /** Boot: the last played scene (for POST /api/scenes/play after a reboot). */
