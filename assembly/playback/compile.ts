@@ -6,21 +6,21 @@
 // per step its kind, duration and the 20-byte animation record of docs/bus-protocol.md less what is
 // filled at send. What depends on live state is kept pre-parsed and resolved at load: selectors
 // against the discovered topology, palettes by name when they are sent.
-import {
-  MAX_LAYERS,
-  MAX_STEPS,
-  disabled,
-  afterLayer,
-  afterStep,
-  asyncMode,
-  stepCount,
-  resetLayers,
-} from "../scene/state";
+import { MAX_LAYERS, MAX_STEPS } from "../scene/state";
 import * as F from "../scene/step";
 import { SEL_ALL } from "../scene/targeting";
 import { resolveSelector, setCount, setCopy } from "../topology/targeting";
 import { appearance, findPalette } from "../state/appearance";
-import { parseRunner, putRunner, nextRunner, recordTail, FLAT_STEP, SCRATCH_STEP } from "../runner/fields";
+import {
+  parseRunner,
+  putRunner,
+  nextRunner,
+  recordTail,
+  runnerAt,
+  FLAT_STEP,
+  SCRATCH_STEP,
+  R_RAIN,
+} from "../runner/fields";
 import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/palette";
 import * as b from "./bytes";
 import { sceneKey, keyLength, compiledKey, compiledKeyLength } from "../scene/store";
@@ -32,7 +32,9 @@ export const K_LOCAL: u8 = 0;
 export const K_RUNNER: u8 = 1;
 export const K_GAP: u8 = 2;
 
-const N = MAX_LAYERS * MAX_STEPS;
+/** The scene's steps (layer · MAX_STEPS + step), then the flat animation's (FLAT_STEP: "layer 8"'s
+ * step 0, loadFlat). */
+const N = MAX_LAYERS * MAX_STEPS + 1;
 /** Per step the record without group, layer, duration and delay (filled at send): kind, animates
  * and blend, colorFrom, colorTo, param0, param1, from, to. */
 export const REC: i32 = 14;
@@ -40,20 +42,33 @@ export const records = memory.data(N * REC);
 // (in static memory, rt/fixed.ts: no WAMR global, no start-up block, no bounds check)
 export const stepDuration = changetype<Fixed<u16>>(memory.data(N * 2, 2));
 export const stepKind = changetype<Fixed<u8>>(memory.data(N));
-const layerBytes = memory.data(MAX_LAYERS * 4); // layerGroup, nameLen, layerSlot, layerBlend: reset at once
-export const layerGroup = changetype<Fixed<u8>>(layerBytes);
-export const layerEmpty = changetype<Fixed<bool>>(memory.data(MAX_LAYERS));
+// Per layer, reset at once by loadScene: startAfter's layer and step (-1 none, its whole sequence),
+// then nameLen, slot, blend, disabled, async mode, step count and group (0). The player reads these,
+// which only a play writes: saving a scene rewrites scene/state.ts, not them.
+const LAYER_AFTER = memory.data(MAX_LAYERS * 9 + 1);
+export const layerAfter = changetype<Fixed<i8>>(LAYER_AFTER);
+export const layerAfterStep = changetype<Fixed<i8>>(LAYER_AFTER + MAX_LAYERS);
+const layerBytes = LAYER_AFTER + MAX_LAYERS * 2;
+export const layerOff = changetype<Fixed<bool>>(layerBytes + MAX_LAYERS * 3);
+export const layerMode = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 4); // ASYNC_*
+export const layerSteps = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 5);
+/** The last, with a ninth entry past what a load resets: the flat animation's group (loadFlat). */
+export const layerGroup = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 6);
+/** A bit per layer whose steps may hold a slot on its panels (a panel-local step or a compiled
+ * runner: spawn.ts budget), once a scene is loaded. */
+export let holding: u32 = 0;
+export const layerEmpty = changetype<Fixed<bool>>(memory.data(MAX_LAYERS + 1)); // the flat's: false
 /** The palette slot a layer's palette positions read: 0 the scene's (or the appearance's)
  * palette, 1-8 the distinct layer overrides in order of first appearance (docs/playback.md). */
-export const layerSlot = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 2);
+export const layerSlot = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS);
 /** A layer's blend << 4, put into its records' animates byte once the scene is read. */
-const layerBlend = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 3);
+const layerBlend = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 2);
 /** The palette name of slot k (1 ..= slotCount), as the layer gave it. */
 export const slotName = new StaticArray<string | null>(MAX_LAYERS + 1);
 export let slotCount = 0;
 const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
-const nameLen = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS);
+const nameLen = changetype<Fixed<u8>>(layerBytes);
 export let layerCount = 0;
 export let sceneLoop = false;
 export let sceneSpeed: f64 = 1;
@@ -155,16 +170,22 @@ function nextRgb(): u32 {
   return (r << 16) | (g << 8) | b.next();
 }
 
-/** An L_STEP item after its tag: its record into `p` (kind in the top bits of its first byte, taken
- * out), a runner's fields into step number `s`; returns its kind << 16 | its duration. */
-function nextStep(p: usize, s: i32): u32 {
-  const d = b.next() | (b.next() << 8);
+/** An L_STEP item after its tag into step `s` of the tables: its duration, kind (the top bits of
+ * its record's first byte, taken out) and record (a runner's last bytes from its fields, read into
+ * step number `s`: runner/fields.ts recordTail); returns its kind. */
+function nextStep(s: i32): u8 {
+  const p = records + <usize>(s * REC);
+  stepDuration[s] = <u16>(b.next() | (b.next() << 8));
   b.nextBytes(p, RUNNER_REC);
-  const kind = (<u32>load<u8>(p)) >> 6;
+  const kind = load<u8>(p) >> 6;
   store<u8>(p, load<u8>(p) & 0x3f);
+  stepKind[s] = kind;
   if (kind != K_RUNNER) b.nextBytes(p + RUNNER_REC, REC - RUNNER_REC);
-  else nextRunner(s);
-  return (kind << 16) | d;
+  else {
+    nextRunner(s);
+    recordTail(s, p);
+  }
+  return kind;
 }
 
 /** The slot of a layer palette override: the slot of the first layer that named it (any casing),
@@ -192,8 +213,8 @@ function dropSceneSlot(): void {
 
 /**
  * Loads the compiled scene being read (playback/bytes.ts, after the prefix) into the tables, with
- * its selectors resolved against the current rooting (rootAt() first) and the scene's startAfter,
- * async, disabled and step count into scene/state.ts, where the player and the spawners read them.
+ * its selectors resolved against the current rooting (rootAt() first), each layer's startAfter,
+ * async, disabled and step count too, where the player reads them.
  * False when the bytes are not a whole compiled scene or hold a value out of its range (nothing
  * traps; tables may have been written by then).
  */
@@ -206,12 +227,13 @@ export function loadScene(): bool {
   memory.copy(changetype<usize>(baseColors), changetype<usize>(appearance.baseColors), 12);
   paletteName = null;
   slotCount = 0;
-  resetLayers(); // disabled, async, startAfter
-  memory.fill(layerBytes, 0, MAX_LAYERS * 4);
+  holding = 0;
+  memory.fill(LAYER_AFTER, 0xff, MAX_LAYERS * 2);
+  memory.fill(layerBytes, 0, MAX_LAYERS * 7);
   let l = -1;
   let blend: u32 = 0;
   let fallback = false;
-  let steps = 0; // of layer l (a scene compiled again per window rewrites scene/state.ts meanwhile)
+  let steps = 0; // of layer l
   let panels = false;
   while (!b.overrun) {
     const tag = <u8>b.next();
@@ -253,10 +275,10 @@ export function loadScene(): bool {
         break;
       }
       case L_DISABLED:
-        disabled[l] = b.next() != 0;
+        layerOff[l] = b.next() != 0;
         break;
       case L_ASYNC:
-        asyncMode[l] = <u8>b.next();
+        layerMode[l] = <u8>b.next();
         break;
       case L_PALETTE:
         layerSlot[l] = slotOf(b.nextText());
@@ -282,14 +304,11 @@ export function loadScene(): bool {
         const i = steps;
         if (i >= MAX_STEPS) return false;
         steps = i + 1;
-        const st = l * MAX_STEPS + i;
-        const ks = nextStep(records + <usize>(st * REC), st);
-        stepDuration[st] = <u16>ks;
-        stepKind[st] = <u8>(ks >> 16);
+        nextStep(l * MAX_STEPS + i);
         break;
       }
       case L_END: {
-        stepCount[l] = steps;
+        layerSteps[l] = <u8>steps;
         if (fallback && setCount(l) == 0) setCopy(l, 9);
         layerEmpty[l] = setCount(l) == 0;
         layerBlend[l] = <u8>(blend << 4);
@@ -300,8 +319,8 @@ export function loadScene(): bool {
         const after = b.next();
         const step = b.next();
         if (at >= <u32>layerCount || after >= <u32>layerCount || (step >= <u32>MAX_STEPS && step != 0xff)) return false;
-        afterLayer[at] = <i8>after;
-        afterStep[at] = <i8>step;
+        layerAfter[at] = <i8>after;
+        layerAfterStep[at] = <i8>step;
         break;
       }
       default:
@@ -309,15 +328,16 @@ export function loadScene(): bool {
     }
   }
   if (b.overrun || layerCount == 0) return false;
-  // each record gets its layer's blend, a runner's its last bytes (runner/fields.ts recordTail), and
-  // its palette positions their layer's slot
+  // each record gets its layer's blend, and its palette positions their layer's slot; a layer with panels whose step is panel-local or a
+  // compiled runner holds slots
   dropSceneSlot();
   for (let k = 0; k < layerCount; k++) {
-    for (let i = 0; i < stepCount[k]; i++) {
+    for (let i = 0; i < <i32>layerSteps[k]; i++) {
       const st = k * MAX_STEPS + i;
       const p = records + <usize>(st * REC);
       store<u8>(p + 1, load<u8>(p + 1) | layerBlend[k]);
-      if (stepKind[st] == K_RUNNER) recordTail(st, p);
+      const kind = stepKind[st];
+      if (!layerEmpty[k] && (kind == K_LOCAL || (kind == K_RUNNER && runnerAt(st).kind < R_RAIN))) holding |= 1 << k;
       for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, layerSlot[k], 2);
     }
   }
@@ -345,17 +365,13 @@ export function loadCompiled(id: string): i32 {
 }
 
 /** POST /api/animations/play: the flat step read by scene/validate.ts readFlatStep, whose items
- * (its L_PANELS selector when given, then its L_STEP) are in [p, p+n), into `flatRecord` (runner
- * fields at runner/fields FLAT_STEP) and target set 8; its duration into `flatDuration`, its kind
- * into `flatKind`. False for a gap. */
+ * (its L_PANELS selector when given, then its L_STEP) are in [p, p+n), into step FLAT_STEP of the
+ * tables (runner fields there too), target set 8 and layerGroup[8]: the player plays it as "layer
+ * 8". False for a gap. */
 export const FLAT_SET = 8;
-export const flatRecord = memory.data(REC);
-export let flatGroup: u8 = 0;
-export let flatDuration: u32 = 0;
-export let flatKind: u8 = K_GAP;
 export function loadFlat(p: usize, n: u32, group: u8): bool {
   b.readMemory(p, n);
-  flatGroup = group;
+  layerGroup[FLAT_SET] = group;
   let tag = b.next();
   // its selector through the compiled form too: one resolver
   if (tag == L_PANELS) {
@@ -366,11 +382,7 @@ export function loadFlat(p: usize, n: u32, group: u8): bool {
     resolveSelector(FLAT_SET);
     b.readMemory(p + 1, n - 1);
   }
-  const ks = nextStep(flatRecord, FLAT_STEP);
-  flatDuration = ks & 0xffff;
-  flatKind = <u8>(ks >> 16);
-  if (flatKind == K_RUNNER) recordTail(FLAT_STEP, flatRecord);
-  return flatKind != K_GAP;
+  return nextStep(FLAT_STEP) != K_GAP;
 }
 
 const flatAll = memory.data<u8>([<u8>SEL_ALL]);

@@ -9,30 +9,18 @@ import { openStored } from "../json/stream";
 import { readScene, ALLOW_ID, SCENE_OK } from "../scene/validate";
 import * as canonical from "../scene/canonical";
 import { sceneKey, keyLength, openScene, jsonOffset, ONE_SHOT_ID } from "../scene/store";
-import {
-  afterLayer,
-  afterStep,
-  asyncMode,
-  disabled,
-  stepCount,
-  MAX_LAYERS,
-  MAX_STEPS,
-  ASYNC_NO,
-  ASYNC_FREE,
-} from "../scene/state";
+import { MAX_LAYERS, MAX_STEPS, ASYNC_NO, ASYNC_FREE } from "../scene/state";
 import { app, changed } from "../state/app";
 import { appearance, activePalette } from "../state/appearance";
 import { config } from "../state/config";
-import { storeRead } from "../store/kv";
-import { host_store_write } from "../host/imports";
-import { names } from "../util/names";
+import { storeRead, storeWrite } from "../store/kv";
 import { rootAt, count } from "../topology/rooted";
 import { setCount, setHas } from "../topology/targeting";
-import { log, LOG_WARN, LOG_ERROR } from "../util/log";
+import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
 import { readWritten, readMemory, writeInto, outLength } from "./bytes";
 import { sameName } from "../palette/palette";
-import { runnerStart, stopUntargeted } from "../runner/compile";
+import { runnerStart, broadcastTo, template } from "../runner/compile";
 import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
@@ -53,32 +41,23 @@ let ended = false; // the barrier fired on a non-looping scene
 let sceneMs: f64 = 0;
 let lastNow: u32 = 0;
 let lookChanged = false;
-let nLayers = 0;
 let flatEnd: u32 = 0; // when the flat spawner's play window ends (wall clock; 0: until stopped)
-let holding: u32 = 0; // a bit per layer whose steps may hold a slot on its panels (spawn.ts)
 
-/** A layer of the playing scene: what it was loaded with (copied, since saving another scene
- * rewrites scene/state.ts) and where it is. In static memory: no allocation, no global a field. */
+/** A layer of the playing scene: how it plays (from what it was loaded with: compile.ts layerAfter,
+ * layerMode, layerOff) and where it is. In static memory: no allocation, no global a field. */
 @unmanaged
 class Layer {
   state: u8;
   finished: bool;
   slots: bool; // the layer has animations on the panels
-  free: bool;
-  repeat: bool; // async true/loop/free: restarts its own sequence
-  barrier: bool;
-  disabled: bool;
   step: i32;
-  steps: i32;
   reached: i32; // the highest step completed in this cycle, -1 none
   slotStep: i32;
-  after: i32; // the layer it starts after, -1 none
-  afterStep: i32; // and the step, -1 its whole sequence
   start: f64;
   speed: f64; // the speed its current animations were prepared at
 }
 const LAYER_SIZE = offsetof<Layer>();
-const LAYERS = memory.data(<i32>LAYER_SIZE * MAX_LAYERS, 8);
+const LAYERS = memory.data(<i32>LAYER_SIZE * (MAX_LAYERS + 1), 8); // and the flat animation's
 
 function layer(l: i32): Layer {
   return changetype<Layer>(LAYERS + <usize>l * LAYER_SIZE);
@@ -94,29 +73,6 @@ export function playScene(id: string, now: u32): bool {
     // a compiled form that turned out corrupt has overwritten tables of what plays: stop that
     if (compiled < 0) stopPlayback();
     return false;
-  }
-  nLayers = c.layerCount;
-  holding = 0;
-  for (let l = 0; l < nLayers; l++) {
-    const L = layer(l);
-    const after = unchecked(afterLayer[l]);
-    const mode = unchecked(asyncMode[l]);
-    const off = unchecked(disabled[l]);
-    L.disabled = off;
-    L.after = after;
-    L.afterStep = unchecked(afterStep[l]);
-    const steps = unchecked(stepCount[l]);
-    L.steps = steps;
-    // a panel-local step or a compiled runner holds a slot on the layer's panels (spawn.ts budget)
-    if (!unchecked(c.layerEmpty[l]))
-      for (let s = l * MAX_STEPS; s < l * MAX_STEPS + steps; s++) {
-        const kind = unchecked(c.stepKind[s]);
-        if (kind == c.K_LOCAL || (kind == c.K_RUNNER && runnerAt(s).kind < R_RAIN)) holding |= 1 << l;
-      }
-    L.free = after < 0 && mode == ASYNC_FREE;
-    L.repeat = after < 0 && mode != ASYNC_NO;
-    L.barrier = !off && (after >= 0 || mode == ASYNC_NO);
-    L.state = S_DONE;
   }
   // scene start: stop everything, black, then the background and the scene's look
   clearAll();
@@ -184,27 +140,27 @@ function compileJson(): void {
 function sendPalettes(restore: bool): void {
   if (lookChanged || restore) sendPalette(c.resolvePalette(c.paletteName));
   let used = 0; // a bit per slot
-  for (let l = 0; l < nLayers; l++)
-    if (!layer(l).disabled && !unchecked(c.layerEmpty[l])) used |= 1 << unchecked(c.layerSlot[l]);
+  for (let l = 0; l < c.layerCount; l++)
+    if (!c.layerOff[l] && !unchecked(c.layerEmpty[l])) used |= 1 << unchecked(c.layerSlot[l]);
   for (let k = 1; k <= c.slotCount; k++) if ((used >> k) & 1) sendPalette(c.resolvePalette(c.slotName[k]), <u8>k);
 }
 
 /** Starts every layer (free layers only on the first cycle). */
 function startCycle(first: bool): void {
-  for (let l = 0; l < nLayers; l++) {
+  for (let l = 0; l < c.layerCount; l++) {
     const L = layer(l);
-    if (!first && L.free) continue;
+    if (!first && c.layerAfter[l] < 0 && c.layerMode[l] == ASYNC_FREE) continue;
     if (L.slots) {
       sendAnimStart(unchecked(c.layerGroup[l]), 0);
       L.slots = false;
     }
     L.reached = -1;
     L.finished = false;
-    L.state = L.disabled ? S_DONE : S_WAIT;
+    L.state = c.layerOff[l] ? S_DONE : S_WAIT;
   }
-  for (let l = 0; l < nLayers; l++) {
+  for (let l = 0; l < c.layerCount; l++) {
     const L = layer(l);
-    if (L.state == S_WAIT && L.after < 0) startLayer(l, sceneMs);
+    if (L.state == S_WAIT && c.layerAfter[l] < 0) startLayer(l, sceneMs);
   }
 }
 
@@ -225,86 +181,81 @@ function startLayer(l: i32, t: f64): void {
   startStep(l, lastNow);
 }
 
-/** The step's traffic: panel-local and runner steps replace the layer's animations; gaps send
- * nothing, so the panels keep what they show. */
-function startStep(l: i32, now: u32): void {
-  const L = layer(l);
-  const s = l * MAX_STEPS + L.step;
-  const kind = unchecked(c.stepKind[s]);
-  if (kind == c.K_GAP || unchecked(c.layerEmpty[l])) return;
-  if (L.slots) {
-    sendAnimStart(unchecked(c.layerGroup[l]), 0);
-    L.slots = false;
-  }
-  const speed = app.speed;
-  const rec = c.records + <usize>(s * c.REC);
-  if (startAnimation(l, unchecked(c.layerGroup[l]), s, kind, rec, unchecked(c.stepDuration[s]), speed, now) != HOLDS)
-    return;
-  L.slots = true;
-  L.slotStep = s;
-  L.speed = speed;
-}
-
 const NOTHING = 0;
 const HOLDS = 1; // animations on the panels, in the layer's slots
 const SPAWNS = 2; // a spawner launches drops: they finish on their own (see spawn.ts)
 
-/** A step of kind `kind` (record `rec`, compact step `s`, `duration` ms) on layer `l` (its target
- * set, layer byte and spawner; FLAT for the flat animation) in group `g`: a panel-local record, a
- * compiled runner's pulses (runner/compile.ts) or a spawner's drops (runner/spawn.ts). Durations
- * are divided by `speed`. */
-function startAnimation(l: i32, g: u8, s: i32, kind: u8, rec: usize, duration: u32, speed: f64, now: u32): i32 {
-  const d = <f64>duration;
+/** The traffic of layer `l`'s current step (its target set, layer byte and spawner; FLAT for the
+ * flat animation, whose times the scene speed does not divide): a panel-local record, a compiled
+ * runner's pulses (runner/compile.ts) or a spawner's drops (runner/spawn.ts), in place of the
+ * layer's animations; a gap sends nothing, so the panels keep what they show. */
+function startStep(l: i32, now: u32): i32 {
+  const L = layer(l);
+  const s = l * MAX_STEPS + L.step;
+  const kind = unchecked(c.stepKind[s]);
+  if (kind == c.K_GAP || unchecked(c.layerEmpty[l])) return NOTHING;
+  const g = unchecked(c.layerGroup[l]);
+  if (L.slots) {
+    sendAnimStart(g, 0);
+    L.slots = false;
+  }
+  const speed = l == FLAT ? 1 : app.speed;
+  const rec = c.records + <usize>(s * c.REC);
+  const d = <f64>unchecked(c.stepDuration[s]);
+  let r = HOLDS;
   if (kind == c.K_RUNNER) {
     if (runnerAt(s).kind >= R_RAIN) {
-      spawnerStart(l, g, s, rec, now, holding, l == FLAT);
+      spawnerStart(l, g, s, rec, now);
       return SPAWNS;
     }
-    return runnerStart(s, l, g, <u8>l, rec, d / speed, speed) ? HOLDS : NOTHING;
+    if (!runnerStart(s, l, g, <u8>l, rec, d / speed, speed)) r = NOTHING;
+  } else {
+    const scaled: u32 = d == 0 ? 0 : max<u32>(1, <u32>Math.round(d / speed));
+    sendRecord(rec, min<u32>(scaled, 65535), l, g, <u8>l);
   }
-  const scaled: u32 = d == 0 ? 0 : max<u32>(1, <u32>Math.round(d / speed));
-  sendRecord(rec, min<u32>(scaled, 65535), l, g, <u8>l);
-  return HOLDS;
+  if (r == HOLDS) {
+    L.slots = true;
+    L.slotStep = s;
+    L.speed = speed;
+  }
+  return r;
 }
 
 /** Prepares the record on the panels of target set `set` and starts group `g`: broadcast when it
  * targets every panel, or when a broadcast plus a clear to each other panel is cheaper than one
- * unicast per target. */
+ * unicast per target. The 20-byte record of docs/bus-protocol.md from the compact one (start
+ * delay 0). */
 function sendRecord(rec: usize, duration: u32, set: i32, g: u8, layer: u8): void {
-  const t = setCount(set);
-  // (every panel targeted: stopUntargeted sends nothing)
-  if (t == count || 25 + 7 * (count - t) < 25 * t) {
-    prepare(rec, ADDR_BROADCAST, duration, g, layer);
-    stopUntargeted(set, g);
-  } else for (let q = 1; q <= count; q++) if (setHas(set, q)) prepare(rec, <u8>q, duration, g, layer);
-  sendAnimStart(g, 1);
-}
-
-/** The 20-byte record of docs/bus-protocol.md from the compact one (start delay 0). */
-function prepare(rec: usize, address: u8, duration: u32, g: u8, layer: u8): void {
-  const p = body();
+  const p = template;
   store<u16>(p, (<u16>g) | ((<u16>layer) << 8));
   memory.copy(p + 2, rec, 10);
   store<u32>(p + 12, duration);
   memory.copy(p + 16, rec + 10, 4);
-  send(address, T_ANIM_PREPARE);
+  const t = setCount(set);
+  // (every panel targeted: broadcastTo sends no clear)
+  if (t == count || 25 + 7 * (count - t) < 25 * t) broadcastTo(p, set, g);
+  else
+    for (let q = 1; q <= count; q++)
+      if (setHas(set, q)) {
+        memory.copy(body(), p, 20);
+        send(<u8>q, T_ANIM_PREPARE);
+      }
+  sendAnimStart(g, 1);
 }
 
-/** POST /api/animations/play, compiled by the handler (compile.compileFlat): the group's
- * animations are replaced by this one, over whatever plays (it is composited above scene layers),
- * not scaled by the scene speed. A spawner launches its drops until its duration has passed (0:
- * until a stop, a scene start or power off) or the next flat animation (there is one flat target
+/** POST /api/animations/play, compiled by the handler (compile.loadFlat) as step 0 of "layer 8": the
+ * group's animations are replaced by this one, over whatever plays (it is composited above scene
+ * layers), not scaled by the scene speed. A spawner launches its drops until its duration has passed
+ * (0: until a stop, a scene start or power off) or the next flat animation (there is one flat target
  * set); drops in flight finish. */
 export function playFlat(now: u32): void {
-  const g = c.flatGroup;
-  const kind = c.flatKind;
-  if (kind == c.K_GAP) return;
-  sendAnimStart(g, 0);
+  if (unchecked(c.stepKind[FLAT_STEP]) == c.K_GAP) return; // (nothing changes)
   spawnerStop(FLAT); // its target set (compile.FLAT_SET) is this one's now
   flatEnd = 0;
-  const d = c.flatDuration;
-  if (startAnimation(FLAT, g, FLAT_STEP, kind, c.flatRecord, d, 1, now) == SPAWNS)
-    flatEnd = d > 0 ? max<u32>(1, now + d) : 0;
+  layer(FLAT).slots = true; // the group is cleared first, whatever it shows
+  if (startStep(FLAT, now) != SPAWNS) return;
+  const d = <u32>c.stepDuration[FLAT_STEP];
+  flatEnd = d > 0 ? max<u32>(1, now + d) : 0;
 }
 
 /** True when nothing plays: no scene, no spawner on, no drop in flight (the loop's wake bit). */
@@ -312,9 +263,18 @@ export function playbackIdle(): bool {
   return !active && spawnersIdle();
 }
 
-function satisfied(L: Layer): bool {
-  const t = layer(L.after);
-  return t.disabled || t.finished || (L.afterStep >= 0 && t.reached >= L.afterStep);
+/** Layer `l` restarts its own sequence (async true, loop or free); the others are the barrier of a
+ * scene cycle, unless disabled. */
+function repeats(l: i32): bool {
+  return c.layerAfter[l] < 0 && c.layerMode[l] != ASYNC_NO;
+}
+
+/** Layer `l`'s startAfter has come: its layer is disabled or done, or reached its step. */
+function satisfied(l: i32): bool {
+  const a = <i32>c.layerAfter[l];
+  const s = <i32>c.layerAfterStep[l];
+  const t = layer(a);
+  return c.layerOff[a] || t.finished || (s >= 0 && t.reached >= s);
 }
 
 /** Advances the scene clock to `now` and plays what is due; then, scene or not, the flat spawner's
@@ -325,9 +285,9 @@ export function playbackTick(now: u32): void {
     lastNow = now;
     for (let pass = 0; pass < 4; pass++) {
       let progressed = false;
-      for (let l = 0; l < nLayers; l++) {
+      for (let l = 0; l < c.layerCount; l++) {
         const L = layer(l);
-        if (L.state == S_WAIT && L.after >= 0 && satisfied(L)) {
+        if (L.state == S_WAIT && c.layerAfter[l] >= 0 && satisfied(l)) {
           startLayer(l, sceneMs);
           progressed = true;
         }
@@ -338,13 +298,13 @@ export function playbackTick(now: u32): void {
           L.reached = L.step;
           progressed = true;
           spawnerStop(l);
-          if (L.step + 1 < L.steps) {
+          if (L.step + 1 < <i32>c.layerSteps[l]) {
             L.step++;
             L.start = end;
             startStep(l, now);
           } else {
             L.finished = true;
-            if (L.repeat) startLayer(l, end);
+            if (repeats(l)) startLayer(l, end);
             else L.state = S_DONE;
             break;
           }
@@ -361,10 +321,14 @@ export function playbackTick(now: u32): void {
   if (!active || ended) return;
   let barriers = 0;
   let open = false;
-  for (let l = 0; l < nLayers; l++) {
+  for (let l = 0; l < c.layerCount; l++) {
     const L = layer(l);
-    if (L.repeat && !L.disabled) open = true;
-    if (!L.barrier) continue;
+    const off = c.layerOff[l];
+    if (repeats(l)) {
+      if (!off) open = true;
+      continue;
+    }
+    if (off) continue;
     barriers++;
     if (L.state != S_DONE) return;
   }
@@ -414,7 +378,7 @@ export function setSpeed(speed: f64, now: u32): void {
   app.speed = speed;
   changed();
   if (!active) return;
-  for (let l = 0; l < nLayers; l++) {
+  for (let l = 0; l < c.layerCount; l++) {
     const L = layer(l);
     if (!L.slots) continue;
     const p = body();
@@ -433,17 +397,14 @@ export function groupOfName(name: string): i32 {
 }
 
 // The stored value: "1" (a stored scene) or "0" (the one-shot), then the id (ASCII, at most 32).
-const lastPlayed = memory.data(33);
-const LAST_PLAYED_KEY_BYTES = names("playback"); // LAST_PLAYED_KEY as a name list: its length, its bytes
-
 function persistLastPlayed(): void {
   const id = app.lastPlayedSceneId;
   const n = min(id.length, 32);
-  store<u8>(lastPlayed, 0x30 | (<u8>app.lastPlayedSceneIsStored));
-  for (let i = 0; i < n; i++) store<u8>(lastPlayed + 1 + i, <u8>load<u16>(changetype<usize>(id) + ((<usize>i) << 1)));
-  const key = LAST_PLAYED_KEY_BYTES;
-  const rc = host_store_write(key + 1, load<u8>(key), lastPlayed, n + 1);
-  if (rc < 0) log(LOG_ERROR, "store: writing " + LAST_PLAYED_KEY + " failed (" + rc.toString() + ")");
+  const v = new Array<u8>(n + 1);
+  const p = v.dataStart;
+  store<u8>(p, 0x30 | (<u8>app.lastPlayedSceneIsStored));
+  for (let i = 0; i < n; i++) store<u8>(p + 1 + i, <u8>load<u16>(changetype<usize>(id) + ((<usize>i) << 1)));
+  storeWrite(LAST_PLAYED_KEY, v);
 }
 
 /** Boot: the last played scene (for POST /api/scenes/play after a reboot). */

@@ -32,8 +32,9 @@ const MODES = memory.data<u8>([
   0x99, 6, 4, 0, // WHEEL
 ]);
 
-/** What every pulse of the step shares (each target's record starts as it, then gets W and U). */
-const template = memory.data(20);
+/** What every pulse of the step shares (each target's record starts as it, then gets W and U); a
+ * panel-local step's record (playback/player.ts). */
+export const template = memory.data(20);
 
 /** Per panel (index << 3): what a sweep starts from (hops, the projection on the axis, or the
  * distance to the source), worked out once per step for every target. */
@@ -90,9 +91,12 @@ function sortLeavesByX(n: i32): void {
   }
 }
 
-/** Stops and clears group `group` on every panel outside target set `set` (after a broadcast
- * prepare meant for the set's panels). */
-export function stopUntargeted(set: i32, group: u8): void {
+/** Prepares the 20-byte record at `p` on every panel, then stops and clears group `group` on each
+ * panel outside target set `set`: one record for the set's panels, when that costs fewer bytes than
+ * one prepare a target. */
+export function broadcastTo(p: usize, set: i32, group: u8): void {
+  memory.copy(body(), p, 20);
+  send(ADDR_BROADCAST, T_ANIM_PREPARE);
   for (let q = 1; q <= count; q++) {
     if (setHas(set, q)) continue;
     store<u16>(body(), group); // group, mode 0 (stop and clear)
@@ -320,9 +324,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     select<u32>(1 << (oU >> 1), 0, ((orU ^ andU) & 0xffff) != 0);
   // an identical pulse on every target: a broadcast and a clear to each other panel, when cheaper
   if (sendPulses(count, n, differ, t < count && n == t && differ == 0 ? 25 + 7 * (count - t) : i32.MAX_VALUE) < 0) {
-    memory.copy(body(), recordAt(<i32>load<u8>(targets)), 20);
-    send(ADDR_BROADCAST, T_ANIM_PREPARE);
-    stopUntargeted(set, group);
+    broadcastTo(recordAt(<i32>load<u8>(targets)), set, group);
   }
   sendAnimStart(group, 1);
   return true;

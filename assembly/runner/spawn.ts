@@ -19,7 +19,7 @@
 //   start(0, 0)): every spawner stops and the slot accounting forgets the drops.
 // - spawnerTick(now) from playbackTick, every core tick (wall clock ms, host_clock_ms()).
 // - The flat animation (POST /api/animations/play) has its own spawner, FLAT_SPAWNER (target set 8,
-//   layer byte 8), started with `flat` (times not scaled by the scene speed).
+//   layer byte 8), whose times the scene speed does not divide.
 // Everything else (rate, paths, pulses, the 18-slot budget) is internal. The tables are static;
 // nothing allocates but spawnerStart resolving a palette colour (geometric MATRIX, see resolveRef).
 import { recordAt, include, sendPulses } from "../bus/pulse-table";
@@ -75,7 +75,6 @@ const LINE = 3;
 @unmanaged
 class Spawner {
   on: bool;
-  flat: bool; // times not scaled by the scene speed (a flat animation)
   pending: bool; // prepared drops waiting for this tick's start
   reverse: bool;
   how: i32; // WALK_* or LINE
@@ -157,17 +156,16 @@ function computeBudget(holding: u32): void {
  * direction drops travel in the layout plane, counterclockwise from +x, reverse). Drops go to the
  * panels of target set `layer` (topology/targeting), in group `groupId`, layer byte `layer`. `rec` is
  * the step's compact record (playback/compile.ts REC: byte 1 animates | blend << 4, bytes 2-5
- * colorFrom, 6-9 colorTo). Times are scene times (the scene speed divides them, as for every step),
- * except with `flat`. `now` is the wall clock; `holding` the scene's layers that may hold a slot on
- * their panels (computeBudget).
+ * colorFrom, 6-9 colorTo). Times are scene times (the scene speed
+ * divides them, as for every step), except for FLAT_SPAWNER's. `now` is the wall clock; the slot
+ * budget leaves room for the loaded scene's layers that may hold a slot (compile.ts holding).
  */
-export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now: u32, holding: u32, flat: bool): void {
+export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now: u32): void {
   const r = runnerAt(step);
   const kind = <i32>r.kind - R_RAIN;
   if (<u32>layer >= <u32>N || <u32>kind > <u32>SP_MATRIX) return;
   const sp = spawnerAt(layer);
   sp.kind = kind;
-  sp.flat = flat;
   sp.group = groupId;
   const anim = load<u8>(rec, 1);
   sp.anim = anim;
@@ -228,7 +226,7 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
     sp.headRgb = resolveRef(<u32>(sp.refs >> 32));
   }
   sp.candN = n;
-  computeBudget(holding);
+  computeBudget(c.holding);
   rngSeed(layer);
   store<u64>(changetype<usize>(sp), 0, offsetof<Spawner>("elapsed")); // elapsed, launched = 0
   store<u64>(changetype<usize>(sp), 0, offsetof<Spawner>("launched"));
@@ -270,7 +268,7 @@ export function spawnerTick(now: u32): void {
   for (let s = 0; s < N; s++) {
     const sp = spawnerAt(s);
     if (!sp.on) continue;
-    const speed = sp.flat ? 1 : app.speed;
+    const speed = s == FLAT_SPAWNER ? 1 : app.speed;
     sp.elapsed += <f64>(now - sp.last) * speed;
     sp.last = now;
     if (!app.isOn) continue;
