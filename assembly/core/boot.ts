@@ -17,6 +17,10 @@ import { app } from "../state/app";
 import { log, LOG_WARN } from "../util/log";
 import { loadLastPlayed } from "../playback/player";
 import { migrateLegacyKeys } from "../palette/store";
+import { sendBackground } from "../bus/commands";
+import { pushAppearance, pushPower, showAmbient } from "./look";
+import { advertise } from "../mqtt/service";
+import { flashRediscovered } from "../firmware/flash";
 
 const SETTINGS_LIMIT: u32 = 4096;
 
@@ -61,4 +65,15 @@ export function loadSettings(): void {
     const p = storeRead(POWER_KEY, 16);
     app.isOn = !(p && p.length > 0 && load<u8>(p.dataStart) == 0x30);
   }
+}
+
+/** Discovery ended (at boot, and after a panel flash restarted the panels): the panels get the
+ * background, the appearance and the power state; the advertisement gets their count. */
+export function panelsDiscovered(): void {
+  sendBackground(0);
+  if (!app.isOn) pushAppearance();
+  pushPower(app.isOn);
+  showAmbient();
+  advertise();
+  flashRediscovered();
 }
