@@ -83,8 +83,8 @@ export function core_init(maxPanels: u32, build: u32): void {
   arenaStart(); // what module start-up allocated stays below the floor; core_init is an export like any
   arenaEnter();
   setBuild(build);
-  loadSettings();
   networkInit(maxPanels > 32);
+  loadSettings();
   // when the panels are known they get the look (core/boot.ts panelsDiscovered)
   startDiscovery(<i32>maxPanels, host_clock_ms());
   leave();

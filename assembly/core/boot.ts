@@ -19,7 +19,9 @@ import { loadLastPlayed } from "../playback/player";
 import { migrateLegacyKeys } from "../palette/store";
 import { sendBackground } from "../bus/commands";
 import { pushAppearance, pushPower, showAmbient } from "./look";
-import { advertise } from "../mqtt/service";
+import { advertise, mqttAvailable } from "../mqtt/service";
+import { parseMqttPatch, commitMqtt, MQTT_KEY } from "../mqtt/config";
+import { restartSession } from "../mqtt/session";
 import { flashRediscovered } from "../firmware/flash";
 
 const SETTINGS_LIMIT: u32 = 4096;
@@ -43,6 +45,8 @@ function refused(key: string): void {
   else log(LOG_WARN, "boot: stored " + key + " rejected (" + validationError() + "); using defaults");
 }
 
+/** The appearance, the configuration, the MQTT settings (large variant: after mqtt/service.ts
+ * networkInit) and the power state. */
 export function loadSettings(): void {
   migrateLegacyKeys();
   resetErrors();
@@ -58,6 +62,16 @@ export function loadSettings(): void {
     const patch = parseConfigPatch(<u32>configRoot);
     if (patch) applyConfigPatch(patch);
     else refused(CONFIG_KEY);
+  }
+  if (mqttAvailable()) {
+    resetErrors();
+    const mqttRoot = openDocument(MQTT_KEY);
+    if (mqttRoot >= 0) {
+      const c = parseMqttPatch(<u32>mqttRoot);
+      if (c) commitMqtt(c);
+      else refused(MQTT_KEY);
+    }
+    restartSession();
   }
   loadLastPlayed();
   app.isOn = config.powerStateOnBoot != BOOT_OFF;
