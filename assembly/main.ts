@@ -232,11 +232,7 @@ export function core_bus_receive(len: u32): void {
       onEmpty(from, <i32>load<u8>(body), now);
       break;
     case T_STATE:
-      onState(
-        from,
-        load<u8>(body) != 0,
-        ((<u32>load<u8>(body, 1)) << 16) | ((<u32>load<u8>(body, 2)) << 8) | (<u32>load<u8>(body, 3)),
-      );
+      onState(from, load<u8>(body) != 0, bswap<u32>(load<u32>(body)) & 0xffffff); // on, r, g, b
       break;
   }
   leave();
