@@ -9,22 +9,19 @@ import { findRoute, streams, route } from "./http/router";
 import { answer, A_TOO_LARGE, A_URI_TOO_LONG, A_BUSY } from "./http/answers";
 import { allowRequest } from "./http/origin";
 import { M_POST, M_PUT, M_PATCH } from "./http/request";
-import { handleFrame, sendPanelsStates, sendAppState, broadcastAppStateIfChanged } from "./ws/commands";
+import { handleFrame, sendAppState, broadcastAppStateIfChanged } from "./ws/commands";
 import { openConnection, closeConnection, setMirroring } from "./ws/connections";
 import { packetValid, HEADER_SIZE, T_HELLO, T_EMPTY, T_STATE, T_BOOT_ACK } from "./bus/protocol";
 import { startDiscovery, onHello, onEmpty } from "./bus/discovery";
-import { onState, setQueryHandler } from "./bus/query";
-import { writePanels } from "./api/panels";
+import { onState } from "./bus/query";
 import { runLoop } from "./core/loop";
 import { arenaEnter, arenaLeave, arenaStart, arenaHold, arenaTop, arenaUsed } from "./rt/arena";
 import { resetErrors } from "./json/validate";
-import { pushPower, pushAppearance, showAmbient } from "./core/look";
 import { loadSettings } from "./core/boot";
-import { sendBackground } from "./bus/commands";
-import { app, setBuild } from "./state/app";
-import { networkInit, advertise, mqttEvent, mqttMessage, mdnsResult, mdnsDone } from "./mqtt/service";
+import { setBuild } from "./state/app";
+import { networkInit, mqttEvent, mqttMessage, mdnsResult, mdnsDone } from "./mqtt/service";
 import { uploadContinue } from "./api/firmware";
-import { onBootAck, flashRediscovered } from "./firmware/flash";
+import { onBootAck } from "./firmware/flash";
 import { serialReceive } from "./firmware/serial";
 
 // Scratch buffer for WebSocket frames and bus packets (core_rx_buffer).
@@ -86,21 +83,10 @@ export function core_init(maxPanels: u32, build: u32): void {
   arenaStart(); // what module start-up allocated stays below the floor; core_init is an export like any
   arenaEnter();
   setBuild(build);
-  loadSettings();
   networkInit(maxPanels > 32);
-  setQueryHandler((id: u32, isWs: bool): void => {
-    if (isWs) sendPanelsStates(id);
-    else writePanels(id);
-  });
-  // When the panels are known they get the background, the appearance and the boot power state.
-  startDiscovery(<i32>maxPanels, host_clock_ms(), (): void => {
-    sendBackground(0);
-    if (!app.isOn) pushAppearance();
-    pushPower(app.isOn);
-    showAmbient();
-    advertise();
-    flashRediscovered();
-  });
+  loadSettings();
+  // when the panels are known they get the look (core/boot.ts panelsDiscovered)
+  startDiscovery(<i32>maxPanels, host_clock_ms());
   leave();
 }
 
@@ -241,11 +227,7 @@ export function core_bus_receive(len: u32): void {
       onEmpty(from, <i32>load<u8>(body), now);
       break;
     case T_STATE:
-      onState(
-        from,
-        load<u8>(body) != 0,
-        ((<u32>load<u8>(body, 1)) << 16) | ((<u32>load<u8>(body, 2)) << 8) | (<u32>load<u8>(body, 3)),
-      );
+      onState(from, load<u8>(body) != 0, bswap<u32>(load<u32>(body)) & 0xffffff); // on, r, g, b
       break;
   }
   leave();

@@ -283,6 +283,7 @@ test("bad command payloads are ignored and change nothing", async () => {
     ["command/scene", "oneshot000"],
     ["command/unknown", "ON"],
     ["command/power", "x".repeat(5000)],
+    ["command/power", "y".repeat(31) + "\u{1F600}z"],
   ])
     await obs.publish(`${prefix}/${suffix}`, payload);
   // A valid command behind them proves they were all handled (in order).
@@ -291,6 +292,12 @@ test("bad command payloads are ignored and change nothing", async () => {
   const now = await state();
   assert.equal(now.isOn, before.isOn);
   assert.equal(now.playing, before.playing);
+  // each is logged with its topic and payload (a long one cut to 32 UTF-16 units, never inside a pair) and why
+  const log = host.output();
+  assert.ok(log.includes(`mqtt: ignored ${prefix}/command/power "on": not ON or OFF`), log);
+  assert.ok(log.includes(`mqtt: ignored ${prefix}/command/brightness "007": not 0-255`), log);
+  assert.ok(log.includes(`mqtt: ignored ${prefix}/command/scene "oneshot000": no such scene`), log);
+  assert.ok(log.includes(`mqtt: ignored ${prefix}/command/power "${"y".repeat(31)}...": not ON or OFF`), log);
   assert.equal((await api(host, "GET", "/api/mqtt")).body.connected, true);
   await api(host, "PATCH", "/api/appearance", { brightness: 255 });
 });

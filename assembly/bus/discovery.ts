@@ -8,6 +8,7 @@ import { tree, MAX_PANELS } from "../topology/tree";
 import { log, LOG_INFO, LOG_WARN } from "../util/log";
 import { wakeUp, wakeDone, WAKE_DISCOVERY } from "../core/wake";
 import { Fixed } from "../rt/fixed";
+import { panelsDiscovered } from "../core/boot";
 
 /** How long a probe may stay unanswered before its slot counts as empty. */
 export const PROBE_TIMEOUT_MS: u32 = 100;
@@ -26,7 +27,6 @@ let awaitSlot: i32 = 0;
 /** When it was sent (static memory: a wasm global costs WAMR about 52 B of heap). */
 const sentAt = changetype<Fixed<u32>>(memory.data(4, 4));
 let tries = 0;
-let onDone: () => void = () => {};
 /** The lowest and highest firmware version the panels reported in their HELLO (GET /api/firmware/status). */
 export let firmwareLowest: u16 = 0;
 export let firmwareHighest: u16 = 0;
@@ -35,9 +35,9 @@ export function discoveryRunning(): bool {
   return running;
 }
 
-export function startDiscovery(maxPanels: i32, now: u32, done: () => void): void {
+/** Discovers the panels; when they are known, core/boot.ts panelsDiscovered. */
+export function startDiscovery(maxPanels: i32, now: u32): void {
   limit = min(maxPanels, MAX_PANELS);
-  onDone = done;
   tree.clear();
   depth = 0;
   running = true;
@@ -51,7 +51,7 @@ export function startDiscovery(maxPanels: i32, now: u32, done: () => void): void
 
 /** Discovery once more, as at boot (after a panel firmware update has restarted the panels). */
 export function rediscover(now: u32): void {
-  startDiscovery(limit, now, onDone);
+  startDiscovery(limit, now);
 }
 
 /** Sends the outstanding probe: ASSIGN to the controller's neighbour, or PROBE of a panel's slot. */
@@ -114,5 +114,5 @@ function advance(now: u32): void {
   running = false;
   wakeDone(WAKE_DISCOVERY);
   log(LOG_INFO, "discovery: " + tree.count.toString() + " panels");
-  onDone();
+  panelsDiscovered();
 }

@@ -7,6 +7,8 @@ import { tree, MAX_PANELS } from "../topology/tree";
 import { MAX_CONNECTIONS } from "../ws/connections";
 import { wakeUp, wakeDone, WAKE_QUERY } from "../core/wake";
 import { Fixed } from "../rt/fixed";
+import { sendPanelsStates } from "../ws/commands";
+import { writePanels } from "../api/panels";
 
 export const QUERY_TIMEOUT_MS: u32 = 50;
 /** HTTP requests that may wait at once (more answer 503); WebSocket connections come on top. */
@@ -28,11 +30,6 @@ let active = false;
 /** When the query went out (static memory: a wasm global costs WAMR about 52 B of heap). */
 const startedAt = changetype<Fixed<u32>>(memory.data(4, 4));
 let answered = 0;
-let onComplete: (id: u32, isWs: bool) => void = (id: u32, isWs: bool) => {};
-
-export function setQueryHandler(handler: (id: u32, isWs: bool) => void): void {
-  onComplete = handler;
-}
 
 /** Adds a waiter and starts a query if none is in flight; false when too many are waiting. */
 export function requestStates(id: u32, isWs: bool, now: u32): bool {
@@ -78,5 +75,10 @@ function complete(): void {
   const n = waiters;
   waiters = 0;
   httpWaiters = 0;
-  for (let i = 0; i < n; i++) for (let r: u32 = 0; r < waiterCount[i]; r++) onComplete(waiterId[i], waiterIsWs[i]);
+  // each waiter its answer: PANELS_STATES to a connection, the JSON list to a GET /api/panels
+  for (let i = 0; i < n; i++)
+    for (let r: u32 = 0; r < waiterCount[i]; r++) {
+      if (waiterIsWs[i]) sendPanelsStates(waiterId[i]);
+      else writePanels(waiterId[i]);
+    }
 }

@@ -17,11 +17,10 @@ export function body(): usize {
   return packet + HEADER_SIZE;
 }
 
+/** Writes 0xRRGGBB as r, g, b at `offset` of the payload, and a 0 after them: callers write their
+ * colours in order, and the packet ends before that byte otherwise. */
 export function putRgb(offset: u32, rgb: u32): void {
-  const p = packet + HEADER_SIZE + offset;
-  store<u8>(p, <u8>(rgb >> 16));
-  store<u8>(p, <u8>(rgb >> 8), 1);
-  store<u8>(p, <u8>rgb, 2);
+  store<u32>(packet + HEADER_SIZE + offset, bswap<u32>(rgb) >> 8);
 }
 
 /** Seals and sends the packet behind body(); `len` only for a variable-length type. */

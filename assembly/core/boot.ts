@@ -17,6 +17,12 @@ import { app } from "../state/app";
 import { log, LOG_WARN } from "../util/log";
 import { loadLastPlayed } from "../playback/player";
 import { migrateLegacyKeys } from "../palette/store";
+import { sendBackground } from "../bus/commands";
+import { pushAppearance, pushPower, showAmbient } from "./look";
+import { advertise, mqttAvailable } from "../mqtt/service";
+import { parseMqttPatch, commitMqtt, MQTT_KEY } from "../mqtt/config";
+import { restartSession } from "../mqtt/session";
+import { flashRediscovered } from "../firmware/flash";
 
 const SETTINGS_LIMIT: u32 = 4096;
 
@@ -39,6 +45,8 @@ function refused(key: string): void {
   else log(LOG_WARN, "boot: stored " + key + " rejected (" + validationError() + "); using defaults");
 }
 
+/** The appearance, the configuration, the MQTT settings (large variant: after mqtt/service.ts
+ * networkInit) and the power state. */
 export function loadSettings(): void {
   migrateLegacyKeys();
   resetErrors();
@@ -55,10 +63,31 @@ export function loadSettings(): void {
     if (patch) applyConfigPatch(patch);
     else refused(CONFIG_KEY);
   }
+  if (mqttAvailable()) {
+    resetErrors();
+    const mqttRoot = openDocument(MQTT_KEY);
+    if (mqttRoot >= 0) {
+      const c = parseMqttPatch(<u32>mqttRoot);
+      if (c) commitMqtt(c);
+      else refused(MQTT_KEY);
+    }
+    restartSession();
+  }
   loadLastPlayed();
   app.isOn = config.powerStateOnBoot != BOOT_OFF;
   if (config.powerStateOnBoot == BOOT_RESTORE) {
     const p = storeRead(POWER_KEY, 16);
     app.isOn = !(p && p.length > 0 && load<u8>(p.dataStart) == 0x30);
   }
+}
+
+/** Discovery ended (at boot, and after a panel flash restarted the panels): the panels get the
+ * background, the appearance and the power state; the advertisement gets their count. */
+export function panelsDiscovered(): void {
+  sendBackground(0);
+  if (!app.isOn) pushAppearance();
+  pushPower(app.isOn);
+  showAmbient();
+  advertise();
+  flashRediscovered();
 }

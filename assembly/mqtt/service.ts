@@ -1,18 +1,15 @@
 // Network presence put together: identity from the host, the mDNS advertisement, and (large variant
 // only) the MQTT settings, session and topics. main.ts forwards the host's events here.
 import { host_mdns_hostname, host_mdns_advertise, host_http_port } from "../host/imports";
-import { deviceName, setHostname, commitMqtt, parseMqttPatch, MQTT_KEY, writeMqttSettings } from "./config";
-import { restartSession, sessionTick, sessionTimed, sessionEvent, sessionBrowse } from "./session";
+import { deviceName, setHostname, MQTT_KEY, writeMqttSettings } from "./config";
+import { sessionTick, sessionTimed, sessionEvent, sessionBrowse } from "./session";
 import { announce, publishStates, handleMessage } from "./topics";
 import { Packer } from "./pack";
 import { names } from "../util/names";
 import { app } from "../state/app";
 import { tree } from "../topology/tree";
-import { storeRead, storeWrite } from "../store/kv";
-import { openMemory, value, broken } from "../json/stream";
+import { storeWrite } from "../store/kv";
 import { arenaTop, arenaBack } from "../rt/arena";
-import { resetErrors, validationError } from "../json/validate";
-import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
 import { wakeUp, WAKE_MQTT } from "../core/wake";
 import { utf8Decode } from "../util/utf8";
@@ -23,22 +20,13 @@ export function mqttAvailable(): bool {
   return large;
 }
 
-/** Boot: the hostname, the variant and the stored MQTT settings. */
+/** Boot, before the stored settings are read (core/boot.ts, which reads MQTT's when mqttAvailable):
+ * the hostname and the variant. */
 export function networkInit(isLarge: bool): void {
   large = isLarge;
   const buf = memory.data(64);
   const n = host_mdns_hostname(buf, 64);
   setHostname(utf8Decode(buf, min<u32>(n, 64)));
-  if (!large) return;
-  const bytes = storeRead(MQTT_KEY, 2048);
-  resetErrors();
-  if (bytes) {
-    openMemory(bytes.dataStart, <u32>bytes.length);
-    const c = parseMqttPatch(value());
-    if (c) commitMqtt(c);
-    else if (!broken) log(LOG_WARN, "boot: stored mqtt settings rejected (" + validationError() + "); using defaults");
-  }
-  restartSession();
 }
 
 /** The advertisement's fixed texts (ADS), by index. */

@@ -132,8 +132,7 @@ function runStep(now: u32): void {
   if (s == S_MDNS) {
     phase = P_BROWSE;
     attempt.deadline = now + BROWSE_MS + 1000;
-    const service = new Packer(10).name(SERVICE, 0);
-    host_mdns_browse(service.start, service.length, BROWSE_MS);
+    host_mdns_browse(SERVICE + 1, load<u8>(SERVICE), BROWSE_MS); // the list's one name, in place
     return;
   }
   if (s == S_MANUAL) connectTo(mqtt.broker, mqtt.port, s, now);

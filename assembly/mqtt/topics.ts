@@ -148,12 +148,13 @@ function byteValue(p: usize, n: u32): i32 {
 /** Logs a command dropped: the topic (`topicLen` bytes at `p`) and its payload (`payloadLen` more).
  * @message-args: its literal texts go to the UTF-8 message table (scripts/messages-transform.mjs). */
 function ignored(p: usize, topicLen: u32, payloadLen: u32, why: string): void {
-  const payload = utf8Decode(p + topicLen, payloadLen);
-  const long = payload.length > 32;
-  let cut = 32; // never between the two halves of a surrogate pair
-  if (long && (payload.charCodeAt(cut - 1) & 0xfc00) == 0xd800) cut--;
-  const topic = utf8Decode(p, topicLen);
-  log(LOG_WARN, "mqtt: ignored " + topic + ' "' + payload.substring(0, cut) + (long ? "..." : "") + '": ' + why);
+  let payload = utf8Decode(p + topicLen, payloadLen);
+  if (payload.length > 32) {
+    let cut = 32; // never between the two halves of a surrogate pair
+    if ((payload.charCodeAt(cut - 1) & 0xfc00) == 0xd800) cut--;
+    payload = payload.substring(0, cut) + "...";
+  }
+  log(LOG_WARN, "mqtt: ignored " + utf8Decode(p, topicLen) + ' "' + payload + '": ' + why);
 }
 
 /** Whether the bytes [p, p + n) start with the packed ones. */

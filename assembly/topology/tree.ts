@@ -36,10 +36,8 @@ export class Tree {
   clear(): void {
     this.count = 0;
     this.version++;
-    for (let i = 0; i < SLOTS; i++) {
-      this.linkPanel[i] = 0;
-      this.linkEdge[i] = 0;
-    }
+    memory.fill(changetype<usize>(LINK_PANEL), 0, SLOTS);
+    memory.fill(changetype<usize>(LINK_EDGE), 0, SLOTS);
   }
 
   exists(index: i32): bool {

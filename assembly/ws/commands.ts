@@ -51,7 +51,7 @@ export function handleFrame(conn: u32, ptr: usize, len: u32, now: u32): void {
     }
     case WS_SET_COLOR: {
       const address = <i32>load<u8>(p);
-      const rgb = ((<u32>load<u8>(p, 1)) << 16) | ((<u32>load<u8>(p, 2)) << 8) | (<u32>load<u8>(p, 3));
+      const rgb = bswap<u32>(load<u32>(p)) & 0xffffff; // r, g, b after the address
       if (tree.exists(address)) sendColor(<u8>address, rgb);
       break;
     }
@@ -105,10 +105,7 @@ export function sendPanelsStates(conn: u32): void {
   for (let i = 1; i <= tree.count; i++) {
     if (!replied[i]) continue;
     store<u16>(p, <u16>i);
-    store<u8>(p, replyOn[i] ? 1 : 0, 2);
-    store<u8>(p, <u8>(replyColor[i] >> 16), 3);
-    store<u8>(p, <u8>(replyColor[i] >> 8), 4);
-    store<u8>(p, <u8>replyColor[i], 5);
+    store<u32>(p, bswap<u32>(replyColor[i]) | (<u32>replyOn[i]), 2); // on, r, g, b
     store<u8>(p, 0, 6);
     p += 7;
     n++;

@@ -1,14 +1,14 @@
 // Open WebSocket connections and their per-connection mirror flag. Fixed-size, like the device's
-// socket pool: a connection beyond MAX_CONNECTIONS is refused. Raw tables read in place, and the
-// mirroring connections counted: every bus packet asks whether anyone mirrors (ws/mirror.ts).
+// socket pool: a connection beyond MAX_CONNECTIONS is refused. Raw tables read in place: every bus
+// packet asks whether anyone mirrors (ws/mirror.ts), one 8-byte load of the states.
 import { host_ws_send } from "../host/imports";
 
+/** Eight: anyMirroring reads their states as one u64. */
 export const MAX_CONNECTIONS: i32 = 8;
 const ids = memory.data(MAX_CONNECTIONS * 4, 4); // u32 each
-const states = memory.data(MAX_CONNECTIONS); // 0 free, OPEN, or OPEN | MIRROR
+const states = memory.data(MAX_CONNECTIONS, 8); // 0 free, OPEN, or OPEN | MIRROR
 const OPEN: u8 = 1;
-const MIRRORING: u8 = 3; // OPEN | mirror on
-let mirrors = 0; // slots in state MIRRORING
+const MIRRORING: u8 = 3; // OPEN | mirror on (bit 1: anyMirroring)
 
 function stateOf(i: i32): u8 {
   return load<u8>(states + i);
@@ -18,10 +18,7 @@ function idOf(i: i32): u32 {
   return load<u32>(ids + ((<usize>i) << 2));
 }
 
-/** Sets slot i's state, keeping the count of mirroring slots. */
 function setState(i: i32, s: u8): void {
-  if (stateOf(i) == MIRRORING) mirrors--;
-  if (s == MIRRORING) mirrors++;
   store<u8>(states + i, s);
 }
 
@@ -56,8 +53,9 @@ export function setMirroring(conn: u32, on: bool): void {
   if (i >= 0) setState(i, on ? MIRRORING : OPEN);
 }
 
+/** Whether a slot is MIRRORING: the MAX_CONNECTIONS states at once. */
 export function anyMirroring(): bool {
-  return mirrors > 0;
+  return (load<u64>(states) & 0x0202020202020202) != 0;
 }
 
 /** Sends `len` bytes at `ptr` (a mirror batch) to every mirroring connection. */

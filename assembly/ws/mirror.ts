@@ -98,9 +98,7 @@ export function mirrorPacket(ptr: usize, len: u32): void {
   if (!anyMirroring()) return;
   if (batchUsed + 3 + len > BATCH_CAP) flushMirror(host_clock_ms());
   const rec = batch + batchUsed;
-  store<u8>(rec, <u8>address);
-  store<u8>(rec, type, 1);
-  store<u8>(rec, <u8>len, 2);
+  memory.copy(rec, ptr, 3); // a packet's own first three bytes are its record head
   memory.copy(rec + 3, ptr, len);
   batchUsed += 3 + len;
   batchCount++;
