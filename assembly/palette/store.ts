@@ -23,7 +23,7 @@ import * as w from "../json/writer";
 import { arenaTop, arenaBack } from "../rt/arena";
 import { Palette, foldCase } from "./palette";
 import { validatePalette, paletteName, packStops } from "./validate";
-import { utf8Decode } from "../util/utf8";
+import { utf8Decode, utf8Encode } from "../util/utf8";
 
 const PREFIX_LEN: u32 = 9;
 /** Custom palettes that can be stored (every file under palettes/ counts). */
@@ -46,42 +46,33 @@ const fileBuf = SCRATCH + PALETTE_FILE;
 
 // ---- keys -------------------------------------------------------------------------------------
 
-/** Writes byte `b` as two lower-case hex digits at `dest`; the end. */
-function hexByte(dest: usize, b: u32): usize {
-  const hi = b >> 4;
-  const lo = b & 15;
-  store<u16>(dest, (hi + (hi < 10 ? 0x30 : 0x57)) | ((lo + (lo < 10 ? 0x30 : 0x57)) << 8));
-  return dest + 2;
-}
-
 /** Writes the key of `name` into dest: the hex of the UTF-8 bytes (as String.UTF8.encode makes them:
- * a lone surrogate is 3 bytes) of each code point folded (a fold is never longer in UTF-8); its
+ * a lone surrogate is 3 bytes) of the name folded unit by unit (every fold is in the BMP and never
+ * longer in UTF-8, and a surrogate folds to itself, so this is the fold of each code point); its
  * length, or 0 when the name is empty or longer than MAX_NAME_BYTES. `legacy`: ASCII letters fold
  * only (the keys of palettes stored before foldCase). */
 function keyFromName(name: string, dest: usize, legacy: bool = false): u32 {
-  memory.copy(dest, prefixBytes, PREFIX_LEN);
-  let out = dest + PREFIX_LEN;
+  const p = changetype<usize>(name);
   const n = name.length;
-  let bytes: u32 = 0;
+  const bytes = <u32>utf8Encode(p, n, 0);
+  if (bytes - 1 >= MAX_NAME_BYTES) return 0;
+  const folded = heap.alloc((<usize>n) << 1);
   for (let i = 0; i < n; i++) {
-    let c = <u32>name.charCodeAt(i);
-    let more: u32 = c < 0x80 ? 0 : c < 0x800 ? 1 : 2; // continuation bytes
-    if ((c & 0xfc00) == 0xd800 && i + 1 < n) {
-      const d = <u32>name.charCodeAt(i + 1);
-      if ((d & 0xfc00) == 0xdc00) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        more = 3;
-        i++;
-      }
-    }
-    bytes += more + 1;
-    if (bytes > MAX_NAME_BYTES) return 0;
-    if (!legacy || c < 0x80) c = foldCase(c);
-    more = c < 0x80 ? 0 : c < 0x800 ? 1 : c < 0x10000 ? 2 : 3; // of the fold
-    out = hexByte(out, more == 0 ? c : ((0xff00 >> (more + 1)) & 0xff) | (c >> (6 * more)));
-    while (more-- > 0) out = hexByte(out, 0x80 | ((c >> (6 * more)) & 0x3f));
+    const c = <u32>load<u16>(p + ((<usize>i) << 1));
+    store<u16>(folded + ((<usize>i) << 1), legacy && c >= 0x80 ? c : foldCase(c));
   }
-  return bytes == 0 ? 0 : <u32>(out - dest);
+  memory.copy(dest, prefixBytes, PREFIX_LEN);
+  // the fold's UTF-8 after the room of its hex, which is then written from the prefix on: the two
+  // digits of byte i end before byte i + 1 is read
+  const utf = dest + PREFIX_LEN + MAX_NAME_BYTES;
+  const m = <u32>utf8Encode(folded, n, utf);
+  for (let i: u32 = 0; i < m; i++) {
+    const b = <u32>load<u8>(utf + i);
+    const hi = b >> 4;
+    const lo = b & 15;
+    store<u16>(dest + PREFIX_LEN + (i << 1), (hi + (hi < 10 ? 0x30 : 0x57)) | ((lo + (lo < 10 ? 0x30 : 0x57)) << 8));
+  }
+  return PREFIX_LEN + (m << 1);
 }
 
 /** The store key of a palette name, or null when the name is too long or empty to exist. */
