@@ -14,10 +14,10 @@
 // The first problem found, in the order above (the stops' count before the stops), is kept as
 // "<path>: <rule>".
 import { names, nameString } from "../util/names";
-import { J_ARRAY, J_STRING, piece } from "../json/reader";
+import { J_ARRAY, piece } from "../json/reader";
 import * as S from "../json/stream";
-import { expectKind, colorRead, fail, nameOfKind } from "../json/validate";
-import { checkFields, present, problem, kindAt, stringAt, F_EQUALS } from "../json/fields";
+import { expectKind, colorRead, fail } from "../json/validate";
+import { checkFields, present, problem, F_EQUALS, F_TEXT } from "../json/fields";
 import { MAX_STOPS } from "./palette";
 
 export const PALETTE_SCHEMA_VERSION: i32 = 1;
@@ -26,9 +26,13 @@ export const NAME_MAX_CHARS: i32 = 30;
 const KEYS = names("schemaVersion name stops");
 const NAME = 1;
 const STOPS = 2;
-// The rows (json/fields.ts): schemaVersion, optional, must be 1; name and stops are checked below.
+// The rows (json/fields.ts): schemaVersion, optional, must be 1; name, a string (its length, in code
+// points, and characters are checked below, as is stops).
 // prettier-ignore
-const ROWS = memory.data<u16>([0, F_EQUALS, <u16>PALETTE_SCHEMA_VERSION, <u16>PALETTE_SCHEMA_VERSION, 0]);
+const ROWS = memory.data<u16>([
+  0, F_EQUALS, <u16>PALETTE_SCHEMA_VERSION, <u16>PALETTE_SCHEMA_VERSION, 0,
+  1, F_TEXT, 0, 0xffff, <u16>offsetof<Read>("name"),
+]);
 
 /** What the last valid document read holds: its name and its stops, packed as
  * (position << 24) | 0xRRGGBB. */
@@ -44,9 +48,9 @@ let read: Read | null = null; // made per document (nothing is allocated at star
 export function validatePalette(kind: u32): bool {
   const r = new Read();
   read = r;
-  if (!checkFields(kind, KEYS, ROWS, 1, changetype<usize>(r), readStops, 32)) return false;
+  if (!checkFields(kind, KEYS, ROWS, 2, changetype<usize>(r), readStops, 32)) return false;
   if ((present & (1 << NAME)) == 0) return fail("name", "required");
-  if (!checkName()) return false;
+  if (!checkName(r.name)) return false;
   if ((present & (1 << STOPS)) == 0) return fail("stops", "required");
   return !problem(STOPS);
 }
@@ -61,9 +65,9 @@ export function packStops(): StaticArray<u32> {
   return read!.stops;
 }
 
-function checkName(): bool {
-  if (kindAt(NAME) != J_STRING) return fail("name", "must be a string, not " + nameOfKind(kindAt(NAME)));
-  const s = stringAt(NAME); // a name longer than the kept text has more characters than allowed
+/** The name's rules (its row stored it: a name longer than the kept text has more characters than
+ * allowed). */
+function checkName(s: string): bool {
   let chars = 0;
   let control = false;
   for (let k = 0; k < s.length; k++) {
@@ -78,15 +82,13 @@ function checkName(): bool {
   // addressed by GET, PUT or DELETE
   if (s.length <= 2 && s.charCodeAt(0) == 0x2e && s.charCodeAt(s.length - 1) == 0x2e)
     return fail("name", 'must not be "." or ".." (it could not be used in a URL)');
-  read!.name = s;
   return true;
 }
 
 /** stops, as it streams: each stop's position and colour are kept as they come (-1: not valid, a
  * position of -2: not a pair), then checked in order once the count is known: 1-16 stops
  * [position, "#RRGGBB"], positions strictly increasing, the first 0 and the last 255. */
-function readStops(k: i32, kind: u32, target: usize): void {
-  if (k != STOPS) return S.skipRest(kind);
+function readStops(_k: i32, kind: u32, target: usize): void {
   if (!expectKind(J_ARRAY, "stops", "an array")) return S.skipRest(kind);
   const got = heap.alloc(MAX_STOPS * 8); // a stop: position, colour (i32 each)
   let n = 0;

@@ -5,7 +5,7 @@ import { names } from "../util/names";
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, fail, failMessage, takeError, nameOfKind } from "../json/validate";
-import { checkFields, problem, F_INT } from "../json/fields";
+import { checkFields, F_INT, F_OWN } from "../json/fields";
 import * as w from "../json/writer";
 import { utf8Decode, utf8Encode } from "../util/utf8";
 
@@ -96,12 +96,13 @@ function isHostName(): bool {
 }
 
 const KEYS = names("powerStateOnBoot logicalRoot allowedHosts");
-const HOSTS = 2;
-// The checks before allowedHosts': key (in KEYS), kind, range, field (json/fields.ts).
+// The checks in order: key (in KEYS), kind, range, field (json/fields.ts); allowedHosts is read by
+// readHosts.
 // prettier-ignore
 const ROWS = memory.data<u16>([
   0, F_INT, 0, 2, <u16>offsetof<ConfigPatch>("powerStateOnBoot"),
   1, F_INT, 0, 254, <u16>offsetof<ConfigPatch>("logicalRoot"),
+  2, F_OWN, 0, 0, 0,
 ]);
 
 /** allowedHosts, as it streams: an array of at most 4 host names (its length is checked first). */
@@ -137,7 +138,7 @@ function readHosts(_k: i32, kind: u32, target: usize): void {
 /** Reads the configuration document whose root value() has just read (kind `kind`). */
 export function parseConfigPatch(kind: u32): ConfigPatch | null {
   const patch = new ConfigPatch();
-  if (!checkFields(kind, KEYS, ROWS, 2, changetype<usize>(patch), readHosts, 32) || problem(HOSTS)) return null;
+  if (!checkFields(kind, KEYS, ROWS, 3, changetype<usize>(patch), readHosts, 32)) return null;
   return patch;
 }
 
