@@ -84,9 +84,10 @@ export function paletteKey(name: string): string | null {
 // ---- reading ----------------------------------------------------------------------------------
 
 /** Reads and checks the palette stored under a key. On P_OK its name and stops are palette/validate's
- * paletteName() and packStops() until the next read. The reason a file is corrupt is left in
- * json/validate's validationError(). */
-function readAt(key: usize, keyLen: u32): i32 {
+ * paletteName() and packStops() until the next read, and the file is at fileBuf (fileLength bytes).
+ * The reason a file is corrupt is left in json/validate's validationError(). With `moving`, a valid
+ * document whose name's key is another (left in checkBuf) is P_ELSEWHERE instead of corrupt. */
+function readAt(key: usize, keyLen: u32, moving: bool = false): i32 {
   resetErrors();
   const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
   if (n < 0) return n == STORE_MISSING ? P_MISSING : P_IO_ERROR;
@@ -94,6 +95,7 @@ function readAt(key: usize, keyLen: u32): i32 {
     fail("$", "larger than " + FILE_CAP.toString() + " bytes");
     return P_CORRUPT;
   }
+  fileLength = <u32>n;
   openMemory(fileBuf, <u32>n); // checked as it streams from the buffer
   if (!validatePalette(value())) {
     if (broken) {
@@ -103,11 +105,16 @@ function readAt(key: usize, keyLen: u32): i32 {
     return P_CORRUPT;
   }
   if (!sameKey(checkBuf, keyFromName(paletteName(), checkBuf), key, keyLen)) {
+    if (moving) return P_ELSEWHERE;
     fail("name", "does not match the file's key");
     return P_CORRUPT;
   }
   return P_OK;
 }
+/** readAt's: a valid file whose name has another key. */
+const P_ELSEWHERE: i32 = -3;
+/** The bytes of the file readAt read last. */
+let fileLength: u32 = 0;
 
 /** Whether the key of `n` bytes at `a` is the one of `m` bytes at `b`. */
 function sameKey(a: usize, n: u32, b: usize, m: u32): bool {
@@ -172,21 +179,15 @@ function migrateCurrent(): bool {
   const key = listPtr + keyAt;
   let wide = false;
   for (let i = PREFIX_LEN; i + 1 < keyLen && !wide; i += 2) wide = load<u8>(key + i) >= 0x38; // byte >= 0x80
-  if (!wide) return false;
-  const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
-  if (n <= 0 || <u32>n > FILE_CAP) return false;
-  resetErrors();
-  openMemory(fileBuf, <u32>n);
-  if (!validatePalette(value())) return false;
+  if (!wide || readAt(key, keyLen, true) != P_ELSEWHERE) return false;
   const k = keyFromName(paletteName(), checkBuf);
   const old = keyFromName(paletteName(), keyBuf, true);
-  if (k == 0 || sameKey(checkBuf, k, key, keyLen)) return false; // its key already
   if (!sameKey(keyBuf, old, key, keyLen)) return false; // not a legacy key: corrupt
   if (host_store_read(checkBuf, k, 0, keyBuf, 1) != STORE_MISSING) {
     log(LOG_WARN, "palettes: kept " + currentKey());
     return false;
   }
-  return host_store_write(checkBuf, k, fileBuf, <u32>n) == 0 && host_store_delete(key, keyLen) == 0;
+  return host_store_write(checkBuf, k, fileBuf, fileLength) == 0 && host_store_delete(key, keyLen) == 0;
 }
 
 // ---- listing ----------------------------------------------------------------------------------
