@@ -7,7 +7,6 @@ import * as S from "../json/stream";
 import { expectKind, fail, failMessage, takeError, nameOfKind } from "../json/validate";
 import { checkFields, F_INT, F_OWN } from "../json/fields";
 import * as w from "../json/writer";
-import { utf8Decode, utf8Encode } from "../util/utf8";
 
 export const CONFIG_KEY = "configuration";
 export const POWER_KEY = "power";
@@ -30,24 +29,13 @@ export class Configuration {
 
 export const config = changetype<Configuration>(memory.data<i32>([BOOT_ON, 0]));
 // The names outlive the export that set them, and an export's memory is given back when it returns
-// (rt/arena.ts): they are kept as bytes in static memory (host names are ASCII) and made into strings
-// again by allowedHosts(), in the memory of the export that asks (http/origin.ts reads the bytes). A
+// (rt/arena.ts): they are kept as bytes in static memory (host names are ASCII), which http/origin.ts
+// compares and writeConfiguration writes as they are. A
 // name is a slot: its length (0: no name, and none after it), then its bytes. A patch holds its names
 // the same way, in a block of the export's memory.
 const SLOT = 1 + MAX_HOST_NAME;
 const HOSTS_BYTES = MAX_ALLOWED_HOSTS * SLOT;
 const hostSlots = memory.data(HOSTS_BYTES);
-
-/** Makes `hosts` (validated: at most MAX_ALLOWED_HOSTS names of MAX_HOST_NAME ASCII bytes) the
- * allowed names. */
-export function setAllowedHosts(hosts: string[]): void {
-  memory.fill(hostSlots, 0, HOSTS_BYTES);
-  for (let i = 0; i < min(hosts.length, MAX_ALLOWED_HOSTS); i++) {
-    const h = hosts[i];
-    const at = hostSlots + i * SLOT;
-    store<u8>(at, <u8>utf8Encode(changetype<usize>(h), min(h.length, MAX_HOST_NAME), at + 1));
-  }
-}
 
 /** How many names allowedHosts holds; the bytes of name i (ASCII) and their length. */
 export function allowedHostCount(): i32 {
@@ -60,14 +48,6 @@ export function allowedHostAt(i: i32): usize {
 }
 export function allowedHostLength(i: i32): u32 {
   return load<u8>(hostSlots + i * SLOT);
-}
-
-/** The allowed names (new strings). */
-export function allowedHosts(): string[] {
-  const n = allowedHostCount();
-  const out = new Array<string>(n);
-  for (let i = 0; i < n; i++) out[i] = utf8Decode(allowedHostAt(i), allowedHostLength(i));
-  return out;
 }
 
 export class ConfigPatch {
