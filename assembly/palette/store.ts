@@ -146,8 +146,8 @@ export function loadPalette(name: string): Palette | null {
   const status = readPaletteNamed(name);
   if (status != P_OK) {
     if (status != P_MISSING) {
-      const why = status == P_CORRUPT ? "corrupt (" + validationError() + ")" : "unreadable";
-      log(LOG_WARN, "palettes: " + '"' + name + '"' + " is " + why);
+      if (status == P_CORRUPT) log(LOG_WARN, 'palettes: "' + name + '" is corrupt (' + validationError() + ")");
+      else log(LOG_WARN, 'palettes: "' + name + '" is unreadable');
     }
     resetErrors(); // the caller's own validation reports the palette as not found
     return null;

@@ -100,21 +100,17 @@ export function parseAppearancePatch(kind: u32, stored: bool = false): Appearanc
   if (wanted !== null) {
     const found = findPalette(wanted);
     if (!found && stored) {
-      log(LOG_WARN, "appearance: palette " + quoted(wanted) + " not found; using Base colors");
+      log(LOG_WARN, 'appearance: palette "' + wanted + '" not found; using Base colors');
       patch.palette = BASE_COLORS_NAME;
       return patch;
     }
     if (!found) {
-      fail("palette", "no palette named " + quoted(wanted));
+      fail("palette", 'no palette named "' + wanted + '"');
       return null;
     }
     patch.palette = found.name;
   }
   return patch;
-}
-
-function quoted(s: string): string {
-  return '"' + s + '"';
 }
 
 export function applyAppearancePatch(patch: AppearancePatch): void {
