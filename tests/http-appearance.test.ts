@@ -175,7 +175,14 @@ test("every bad input gets the right status, a JSON error naming the path, and c
     },
     { name: "unknown palette", body: '{"palette":"Nope"}', status: 422, error: /^palette: / },
     { name: "empty palette name", body: '{"palette":""}', status: 422, error: /^palette: / },
-    { name: "palette number", body: '{"palette":3}', status: 422, error: /^palette: / },
+    { name: "palette number", body: '{"palette":3}', status: 422, error: /^palette: must be a string, not a number$/ },
+    {
+      // the fields' checks in the documented order, whatever the body's order
+      name: "a palette number before bad colours",
+      body: '{"palette":3,"baseColors":["#FFFFFF"]}',
+      status: 422,
+      error: /^baseColors: must be an array of 3 colours "#RRGGBB"$/,
+    },
     {
       name: "unknown field",
       body: '{"brightnes":3}',

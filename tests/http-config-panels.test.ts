@@ -131,6 +131,13 @@ test("bad configuration patches: 422 naming the path (400 for malformed JSON), n
     // A valid field beside an invalid one changes nothing either.
     { body: '{"powerStateOnBoot":0,"logicalRoot":"x"}', status: 422, error: /^logicalRoot: / },
     { body: '{"logicalRoot":2,"powerStateOnBoot":7}', status: 422, error: /^powerStateOnBoot: / },
+    // allowedHosts is checked after the other fields, whatever the body's order
+    { body: '{"allowedHosts":[1],"logicalRoot":-1}', status: 422, error: /^logicalRoot: / },
+    {
+      body: '{"allowedHosts":[1],"logicalRoot":1}',
+      status: 422,
+      error: /^allowedHosts\[0\]: must be a string, not a number$/,
+    },
     {
       body: '{"powerStateOnBoot":0,"mqtt":true}',
       status: 422,

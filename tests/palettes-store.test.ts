@@ -181,3 +181,21 @@ test("64 palettes of the longest names start up and are all listed, a legacy key
     await h.stop();
   }
 });
+
+test("a legacy key whose new key is taken stays where it is, with a warning", async () => {
+  const dir = tempDir();
+  fs.mkdirSync(path.join(dir, "palettes"));
+  const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
+  const legacy = JSON.stringify(doc("ÉCLAT", [[0, "#010203"]]));
+  fs.writeFileSync(path.join(dir, "palettes", hex("Éclat")), legacy);
+  fs.writeFileSync(path.join(dir, "palettes", hex("éclat")), JSON.stringify(doc("éclat", [[0, "#040506"]])));
+  const h = await startHost({ panels: 2, dataDir: dir });
+  try {
+    await api(h, "GET", "/api/palettes");
+    assert.match(h.output(), new RegExp(`palettes: kept palettes/${hex("Éclat")}`));
+    assert.equal(fs.readFileSync(path.join(dir, "palettes", hex("Éclat")), "utf8"), legacy);
+    assert.deepEqual((await api(h, "GET", "/api/palettes/%C3%89CLAT")).body, doc("éclat", [[0, "#040506"]]));
+  } finally {
+    await h.stop();
+  }
+});

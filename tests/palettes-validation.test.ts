@@ -82,6 +82,9 @@ test("name: required, a string", async () => {
   await rejects({ stops: [[0, RED]] }, "name: required");
   await rejects(valid({ name: 7 }), "name: must be a string, not a number");
   await rejects(valid({ name: null }), "name: must be a string, not null");
+  // a container name is read past whole: the stops after it are still read, and the name's problem comes first
+  await rejects({ name: ["Name"], stops: 5 }, "name: must be a string, not an array");
+  await rejects({ stops: "x", name: { a: [1] } }, "name: must be a string, not an object");
 });
 
 test("name: 1-30 characters, counted in code points", async () => {

@@ -4,11 +4,12 @@
 // of rows, read by `checkFields`. The key list is a name list (util/names.ts). A row is one field, in the order the fields are checked (the first
 // problem found is the 422 message, "<path>: <rule>"): its key (an index into the key list), its kind
 // and range, and where its value goes (the byte offset of a field of the target object:
-// offsetof<Class>("field")). A field with a check of its own (a colour list, host names, a palette by
-// name, a palette's name and stops) is in the key list but not in the rows: a scalar is kept for its
-// document to check after the rows (kindAt, numberAt, stringAt), a container is read by the
-// document's `own` function as it comes. Nothing is read twice, yet the order of the messages is the
-// order of the checks: each field's problem is kept until its turn (problem). A document with no rows
+// offsetof<Class>("field")). A container with a check of its own (a colour list, host names, a
+// palette's stops) is read by the document's `own` function as it comes; its row of kind F_OWN, if it
+// has one, gives its problem its turn among the rows' (else the document asks, problem). A field with
+// no row at all is kept for its document to check after the rows (kindAt, numberAt, stringAt).
+// Nothing is read twice, yet the order of the messages is the order of the checks: each field's
+// problem is kept until its turn. A document with no rows
 // (count 0) gets the object and accepted-fields checks alone. This file is the one place for that
 // check in the small documents (scene documents have their key tables, scene/validate.ts).
 import * as S from "./stream";
@@ -31,6 +32,8 @@ export const F_BYTES: u16 = 5;
 export const F_COLOR: u16 = 6;
 /** An integer that must be lo ("<key>: must be <lo>"; a schema version): an i32. */
 export const F_EQUALS: u16 = 7;
+/** A field read by the document's `own` (kind 0): its row only gives its problem its turn. */
+export const F_OWN: u16 = 0;
 /** Or'ed into a kind: the field must be present ("<key>: is required"). */
 export const F_REQUIRED: u16 = 8;
 
@@ -100,7 +103,7 @@ export function checkFields(
       const vk = S.value();
       let r = 0;
       while (r < count && <i32>load<u16>(rows + <usize>(r * ROW * 2)) != k) r++;
-      if (r < count) {
+      if (r < count && load<u16>(rows + <usize>(r * ROW * 2), 2) & 7) {
         const rule = rowRule(rows + <usize>(r * ROW * 2), target);
         if (rule.length > 0) fail(nameString(keys, k), rule);
         S.skipRest(vk);

@@ -23,7 +23,7 @@ import * as w from "../json/writer";
 import { arenaTop, arenaBack } from "../rt/arena";
 import { Palette, foldCase } from "./palette";
 import { validatePalette, paletteName, packStops } from "./validate";
-import { utf8Decode } from "../util/utf8";
+import { utf8Decode, utf8Encode } from "../util/utf8";
 
 const PREFIX_LEN: u32 = 9;
 /** Custom palettes that can be stored (every file under palettes/ counts). */
@@ -46,42 +46,33 @@ const fileBuf = SCRATCH + PALETTE_FILE;
 
 // ---- keys -------------------------------------------------------------------------------------
 
-/** Writes byte `b` as two lower-case hex digits at `dest`; the end. */
-function hexByte(dest: usize, b: u32): usize {
-  const hi = b >> 4;
-  const lo = b & 15;
-  store<u16>(dest, (hi + (hi < 10 ? 0x30 : 0x57)) | ((lo + (lo < 10 ? 0x30 : 0x57)) << 8));
-  return dest + 2;
-}
-
 /** Writes the key of `name` into dest: the hex of the UTF-8 bytes (as String.UTF8.encode makes them:
- * a lone surrogate is 3 bytes) of each code point folded (a fold is never longer in UTF-8); its
+ * a lone surrogate is 3 bytes) of the name folded unit by unit (every fold is in the BMP and never
+ * longer in UTF-8, and a surrogate folds to itself, so this is the fold of each code point); its
  * length, or 0 when the name is empty or longer than MAX_NAME_BYTES. `legacy`: ASCII letters fold
  * only (the keys of palettes stored before foldCase). */
 function keyFromName(name: string, dest: usize, legacy: bool = false): u32 {
-  memory.copy(dest, prefixBytes, PREFIX_LEN);
-  let out = dest + PREFIX_LEN;
+  const p = changetype<usize>(name);
   const n = name.length;
-  let bytes: u32 = 0;
+  const bytes = <u32>utf8Encode(p, n, 0);
+  if (bytes - 1 >= MAX_NAME_BYTES) return 0;
+  const folded = heap.alloc((<usize>n) << 1);
   for (let i = 0; i < n; i++) {
-    let c = <u32>name.charCodeAt(i);
-    let more: u32 = c < 0x80 ? 0 : c < 0x800 ? 1 : 2; // continuation bytes
-    if ((c & 0xfc00) == 0xd800 && i + 1 < n) {
-      const d = <u32>name.charCodeAt(i + 1);
-      if ((d & 0xfc00) == 0xdc00) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        more = 3;
-        i++;
-      }
-    }
-    bytes += more + 1;
-    if (bytes > MAX_NAME_BYTES) return 0;
-    if (!legacy || c < 0x80) c = foldCase(c);
-    more = c < 0x80 ? 0 : c < 0x800 ? 1 : c < 0x10000 ? 2 : 3; // of the fold
-    out = hexByte(out, more == 0 ? c : ((0xff00 >> (more + 1)) & 0xff) | (c >> (6 * more)));
-    while (more-- > 0) out = hexByte(out, 0x80 | ((c >> (6 * more)) & 0x3f));
+    const c = <u32>load<u16>(p + ((<usize>i) << 1));
+    store<u16>(folded + ((<usize>i) << 1), legacy && c >= 0x80 ? c : foldCase(c));
   }
-  return bytes == 0 ? 0 : <u32>(out - dest);
+  memory.copy(dest, prefixBytes, PREFIX_LEN);
+  // the fold's UTF-8 after the room of its hex, which is then written from the prefix on: the two
+  // digits of byte i end before byte i + 1 is read
+  const utf = dest + PREFIX_LEN + MAX_NAME_BYTES;
+  const m = <u32>utf8Encode(folded, n, utf);
+  for (let i: u32 = 0; i < m; i++) {
+    const b = <u32>load<u8>(utf + i);
+    const hi = b >> 4;
+    const lo = b & 15;
+    store<u16>(dest + PREFIX_LEN + (i << 1), (hi + (hi < 10 ? 0x30 : 0x57)) | ((lo + (lo < 10 ? 0x30 : 0x57)) << 8));
+  }
+  return PREFIX_LEN + (m << 1);
 }
 
 /** The store key of a palette name, or null when the name is too long or empty to exist. */
@@ -93,9 +84,10 @@ export function paletteKey(name: string): string | null {
 // ---- reading ----------------------------------------------------------------------------------
 
 /** Reads and checks the palette stored under a key. On P_OK its name and stops are palette/validate's
- * paletteName() and packStops() until the next read. The reason a file is corrupt is left in
- * json/validate's validationError(). */
-function readAt(key: usize, keyLen: u32): i32 {
+ * paletteName() and packStops() until the next read, and the file is at fileBuf (fileLength bytes).
+ * The reason a file is corrupt is left in json/validate's validationError(). With `moving`, a valid
+ * document whose name's key is another (left in checkBuf) is P_ELSEWHERE instead of corrupt. */
+function readAt(key: usize, keyLen: u32, moving: bool = false): i32 {
   resetErrors();
   const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
   if (n < 0) return n == STORE_MISSING ? P_MISSING : P_IO_ERROR;
@@ -103,6 +95,7 @@ function readAt(key: usize, keyLen: u32): i32 {
     fail("$", "larger than " + FILE_CAP.toString() + " bytes");
     return P_CORRUPT;
   }
+  fileLength = <u32>n;
   openMemory(fileBuf, <u32>n); // checked as it streams from the buffer
   if (!validatePalette(value())) {
     if (broken) {
@@ -112,11 +105,16 @@ function readAt(key: usize, keyLen: u32): i32 {
     return P_CORRUPT;
   }
   if (!sameKey(checkBuf, keyFromName(paletteName(), checkBuf), key, keyLen)) {
+    if (moving) return P_ELSEWHERE;
     fail("name", "does not match the file's key");
     return P_CORRUPT;
   }
   return P_OK;
 }
+/** readAt's: a valid file whose name has another key. */
+const P_ELSEWHERE: i32 = -3;
+/** The bytes of the file readAt read last. */
+let fileLength: u32 = 0;
 
 /** Whether the key of `n` bytes at `a` is the one of `m` bytes at `b`. */
 function sameKey(a: usize, n: u32, b: usize, m: u32): bool {
@@ -148,8 +146,8 @@ export function loadPalette(name: string): Palette | null {
   const status = readPaletteNamed(name);
   if (status != P_OK) {
     if (status != P_MISSING) {
-      const why = status == P_CORRUPT ? "corrupt (" + validationError() + ")" : "unreadable";
-      log(LOG_WARN, "palettes: " + '"' + name + '"' + " is " + why);
+      if (status == P_CORRUPT) log(LOG_WARN, 'palettes: "' + name + '" is corrupt (' + validationError() + ")");
+      else log(LOG_WARN, 'palettes: "' + name + '" is unreadable');
     }
     resetErrors(); // the caller's own validation reports the palette as not found
     return null;
@@ -181,21 +179,15 @@ function migrateCurrent(): bool {
   const key = listPtr + keyAt;
   let wide = false;
   for (let i = PREFIX_LEN; i + 1 < keyLen && !wide; i += 2) wide = load<u8>(key + i) >= 0x38; // byte >= 0x80
-  if (!wide) return false;
-  const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
-  if (n <= 0 || <u32>n > FILE_CAP) return false;
-  resetErrors();
-  openMemory(fileBuf, <u32>n);
-  if (!validatePalette(value())) return false;
+  if (!wide || readAt(key, keyLen, true) != P_ELSEWHERE) return false;
   const k = keyFromName(paletteName(), checkBuf);
   const old = keyFromName(paletteName(), keyBuf, true);
-  if (k == 0 || sameKey(checkBuf, k, key, keyLen)) return false; // its key already
   if (!sameKey(keyBuf, old, key, keyLen)) return false; // not a legacy key: corrupt
   if (host_store_read(checkBuf, k, 0, keyBuf, 1) != STORE_MISSING) {
     log(LOG_WARN, "palettes: kept " + currentKey());
     return false;
   }
-  return host_store_write(checkBuf, k, fileBuf, <u32>n) == 0 && host_store_delete(key, keyLen) == 0;
+  return host_store_write(checkBuf, k, fileBuf, fileLength) == 0 && host_store_delete(key, keyLen) == 0;
 }
 
 // ---- listing ----------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ import { names, nameString } from "../util/names";
 import { J_ARRAY, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, colorRead, fail, nameOfKind } from "../json/validate";
-import { checkFields, present, problem, kindAt, stringAt, F_EQUALS } from "../json/fields";
+import { utf8Decode } from "../util/utf8";
+import { checkFields, present, problem, F_EQUALS, F_OWN } from "../json/fields";
 import { MAX_STOPS } from "./palette";
 
 export const PALETTE_SCHEMA_VERSION: i32 = 1;
@@ -26,9 +27,13 @@ export const NAME_MAX_CHARS: i32 = 30;
 const KEYS = names("schemaVersion name stops");
 const NAME = 1;
 const STOPS = 2;
-// The rows (json/fields.ts): schemaVersion, optional, must be 1; name and stops are checked below.
+// The rows (json/fields.ts): schemaVersion, optional, must be 1; then the name's problem (readName).
+// The stops' (readStops) come after the name's presence is checked.
 // prettier-ignore
-const ROWS = memory.data<u16>([0, F_EQUALS, <u16>PALETTE_SCHEMA_VERSION, <u16>PALETTE_SCHEMA_VERSION, 0]);
+const ROWS = memory.data<u16>([
+  0, F_EQUALS, <u16>PALETTE_SCHEMA_VERSION, <u16>PALETTE_SCHEMA_VERSION, 0,
+  1, F_OWN, 0, 0, 0,
+]);
 
 /** What the last valid document read holds: its name and its stops, packed as
  * (position << 24) | 0xRRGGBB. */
@@ -44,9 +49,8 @@ let read: Read | null = null; // made per document (nothing is allocated at star
 export function validatePalette(kind: u32): bool {
   const r = new Read();
   read = r;
-  if (!checkFields(kind, KEYS, ROWS, 1, changetype<usize>(r), readStops, 32)) return false;
+  if (!checkFields(kind, KEYS, ROWS, 2, changetype<usize>(r), readOwn, 32)) return false;
   if ((present & (1 << NAME)) == 0) return fail("name", "required");
-  if (!checkName()) return false;
   if ((present & (1 << STOPS)) == 0) return fail("stops", "required");
   return !problem(STOPS);
 }
@@ -61,32 +65,33 @@ export function packStops(): StaticArray<u32> {
   return read!.stops;
 }
 
-function checkName(): bool {
-  if (kindAt(NAME) != J_STRING) return fail("name", "must be a string, not " + nameOfKind(kindAt(NAME)));
-  const s = stringAt(NAME); // a name longer than the kept text has more characters than allowed
-  let chars = 0;
-  let control = false;
-  for (let k = 0; k < s.length; k++) {
-    const c = s.charCodeAt(k);
-    if (c < 0xdc00 || c > 0xdfff) chars++; // a low surrogate completes its pair
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) control = true;
-  }
-  if (chars < 1 || chars > NAME_MAX_CHARS)
+/** The fields read as they come (json/fields.ts Own): the name and the stops. */
+function readOwn(k: i32, kind: u32, target: usize): void {
+  if (k != NAME) return readStops(kind, target);
+  readName(kind, target);
+  S.skipRest(kind); // a name that is not a string
+}
+
+/** name, just read (of kind `kind`): its rules, by what the tokenizer counted of the whole string
+ * (code points, control characters); kept when it passes (false after recording its problem). */
+function readName(kind: u32, target: usize): bool {
+  if (kind != J_STRING) return fail("name", "must be a string, not " + nameOfKind(kind));
+  if (S.textChars - 1 >= <u32>NAME_MAX_CHARS)
     return fail("name", "must be 1-" + NAME_MAX_CHARS.toString() + " characters");
-  if (control) return fail("name", "must not contain control characters");
+  if (S.textControl) return fail("name", "must not contain control characters");
   // "." or "..": URL clients resolve such a path segment away, so the palette could never be
   // addressed by GET, PUT or DELETE
-  if (s.length <= 2 && s.charCodeAt(0) == 0x2e && s.charCodeAt(s.length - 1) == 0x2e)
+  const n = S.textBytes;
+  if (n <= 2 && load<u8>(S.text) == 0x2e && load<u8>(S.text + n - 1) == 0x2e)
     return fail("name", 'must not be "." or ".." (it could not be used in a URL)');
-  read!.name = s;
+  changetype<Read>(target).name = utf8Decode(S.text, S.textLength);
   return true;
 }
 
 /** stops, as it streams: each stop's position and colour are kept as they come (-1: not valid, a
  * position of -2: not a pair), then checked in order once the count is known: 1-16 stops
  * [position, "#RRGGBB"], positions strictly increasing, the first 0 and the last 255. */
-function readStops(k: i32, kind: u32, target: usize): void {
-  if (k != STOPS) return S.skipRest(kind);
+function readStops(kind: u32, target: usize): void {
   if (!expectKind(J_ARRAY, "stops", "an array")) return S.skipRest(kind);
   const got = heap.alloc(MAX_STOPS * 8); // a stop: position, colour (i32 each)
   let n = 0;

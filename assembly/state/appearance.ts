@@ -2,10 +2,10 @@
 // Persisted under the key "appearance" in the same JSON shape as the API, and read back through
 // the same validation, so a stored document can never hold what the API would reject.
 import { names } from "../util/names";
-import { J_ARRAY, J_STRING } from "../json/reader";
+import { J_ARRAY } from "../json/reader";
 import * as S from "../json/stream";
-import { colorRead, fail, nameOfKind } from "../json/validate";
-import { checkFields, present, problem, kindAt, stringAt, F_INT } from "../json/fields";
+import { colorRead, fail } from "../json/validate";
+import { checkFields, present, F_INT, F_OWN, F_TEXT } from "../json/fields";
 import { fillFields, V_INT, V_COLORS, V_STR } from "../json/template";
 import * as t from "../generated/text";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
@@ -56,17 +56,18 @@ export function activePalette(): Palette {
 
 const KEYS = names("brightness baseColors palette");
 const COLORS = 1;
-const PALETTE = 2;
-// The checks before the colours' and the palette's: key (in KEYS), kind, range, field (json/fields.ts).
+// The checks in order: key (in KEYS), kind, range, field (json/fields.ts). The colours are read by
+// readColors; the palette is a string of any length (one that names no palette is refused after).
 // prettier-ignore
 const ROWS = memory.data<u16>([
   0, F_INT, 0, 255, <u16>offsetof<AppearancePatch>("brightness"),
+  1, F_OWN, 0, 0, 0,
+  2, F_TEXT, 0, 0xffff, <u16>offsetof<AppearancePatch>("palette"),
 ]);
 
 /** baseColors, as it streams: an array of 3 colours (its length is checked first, then the first
  * colour that is not one). */
-function readColors(k: i32, kind: u32, target: usize): void {
-  if (k != COLORS) return S.skipRest(kind);
+function readColors(_k: i32, kind: u32, target: usize): void {
   const colors = changetype<AppearancePatch>(target).baseColors;
   let n = 0;
   let bad = -1;
@@ -92,35 +93,24 @@ function readColors(k: i32, kind: u32, target: usize): void {
  * corrupt) keeps its other fields and falls back to Base colors. */
 export function parseAppearancePatch(kind: u32, stored: bool = false): AppearancePatch | null {
   const patch = new AppearancePatch();
-  if (!checkFields(kind, KEYS, ROWS, 1, changetype<usize>(patch), readColors, 32)) return null;
+  if (!checkFields(kind, KEYS, ROWS, 3, changetype<usize>(patch), readColors, 32)) return null;
   patch.hasBrightness = (present & 1) != 0;
-  if (present & (1 << COLORS)) {
-    if (problem(COLORS)) return null;
-    patch.hasBaseColors = true;
-  }
-  if (present & (1 << PALETTE)) {
-    if (kindAt(PALETTE) != J_STRING) {
-      fail("palette", "must be a string, not " + nameOfKind(kindAt(PALETTE)));
-      return null;
-    }
-    const wanted = stringAt(PALETTE);
+  patch.hasBaseColors = (present & (1 << COLORS)) != 0;
+  const wanted = patch.palette;
+  if (wanted !== null) {
     const found = findPalette(wanted);
     if (!found && stored) {
-      log(LOG_WARN, "appearance: palette " + quoted(wanted) + " not found; using Base colors");
+      log(LOG_WARN, 'appearance: palette "' + wanted + '" not found; using Base colors');
       patch.palette = BASE_COLORS_NAME;
       return patch;
     }
     if (!found) {
-      fail("palette", "no palette named " + quoted(wanted));
+      fail("palette", 'no palette named "' + wanted + '"');
       return null;
     }
     patch.palette = found.name;
   }
   return patch;
-}
-
-function quoted(s: string): string {
-  return '"' + s + '"';
 }
 
 export function applyAppearancePatch(patch: AppearancePatch): void {

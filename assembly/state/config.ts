@@ -5,9 +5,8 @@ import { names } from "../util/names";
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, fail, failMessage, takeError, nameOfKind } from "../json/validate";
-import { checkFields, problem, F_INT } from "../json/fields";
+import { checkFields, F_INT, F_OWN } from "../json/fields";
 import * as w from "../json/writer";
-import { utf8Decode, utf8Encode } from "../util/utf8";
 
 export const CONFIG_KEY = "configuration";
 export const POWER_KEY = "power";
@@ -29,8 +28,8 @@ export class Configuration {
 }
 
 // The names outlive the export that set them, and an export's memory is given back when it returns
-// (rt/arena.ts): they are kept as bytes in static memory (host names are ASCII) and made into strings
-// again by allowedHosts(), in the memory of the export that asks (http/origin.ts reads the bytes). A
+// (rt/arena.ts): they are kept as bytes in static memory (host names are ASCII), which http/origin.ts
+// compares and writeConfiguration writes as they are. A
 // name is a slot: its length (0: no name, and none after it), then its bytes. A patch holds its names
 // the same way, in a block of the export's memory.
 const SLOT = 1 + MAX_HOST_NAME;
@@ -41,17 +40,6 @@ export const CONFIG_BYTES = offsetof<Configuration>() + HOSTS_BYTES;
 export const CONFIG = memory.data(CONFIG_BYTES);
 export const config = changetype<Configuration>(CONFIG);
 const hostSlots = CONFIG + offsetof<Configuration>();
-
-/** Makes `hosts` (validated: at most MAX_ALLOWED_HOSTS names of MAX_HOST_NAME ASCII bytes) the
- * allowed names. */
-export function setAllowedHosts(hosts: string[]): void {
-  memory.fill(hostSlots, 0, HOSTS_BYTES);
-  for (let i = 0; i < min(hosts.length, MAX_ALLOWED_HOSTS); i++) {
-    const h = hosts[i];
-    const at = hostSlots + i * SLOT;
-    store<u8>(at, <u8>utf8Encode(changetype<usize>(h), min(h.length, MAX_HOST_NAME), at + 1));
-  }
-}
 
 /** How many names allowedHosts holds; the bytes of name i (ASCII) and their length. */
 export function allowedHostCount(): i32 {
@@ -64,14 +52,6 @@ export function allowedHostAt(i: i32): usize {
 }
 export function allowedHostLength(i: i32): u32 {
   return load<u8>(hostSlots + i * SLOT);
-}
-
-/** The allowed names (new strings). */
-export function allowedHosts(): string[] {
-  const n = allowedHostCount();
-  const out = new Array<string>(n);
-  for (let i = 0; i < n; i++) out[i] = utf8Decode(allowedHostAt(i), allowedHostLength(i));
-  return out;
 }
 
 export class ConfigPatch {
@@ -100,12 +80,13 @@ function isHostName(): bool {
 }
 
 const KEYS = names("powerStateOnBoot logicalRoot allowedHosts");
-const HOSTS = 2;
-// The checks before allowedHosts': key (in KEYS), kind, range, field (json/fields.ts).
+// The checks in order: key (in KEYS), kind, range, field (json/fields.ts); allowedHosts is read by
+// readHosts.
 // prettier-ignore
 const ROWS = memory.data<u16>([
   0, F_INT, 0, 2, <u16>offsetof<ConfigPatch>("powerStateOnBoot"),
   1, F_INT, 0, 254, <u16>offsetof<ConfigPatch>("logicalRoot"),
+  2, F_OWN, 0, 0, 0,
 ]);
 
 /** allowedHosts, as it streams: an array of at most 4 host names (its length is checked first). */
@@ -141,7 +122,7 @@ function readHosts(_k: i32, kind: u32, target: usize): void {
 /** Reads the configuration document whose root value() has just read (kind `kind`). */
 export function parseConfigPatch(kind: u32): ConfigPatch | null {
   const patch = new ConfigPatch();
-  if (!checkFields(kind, KEYS, ROWS, 2, changetype<usize>(patch), readHosts, 32) || problem(HOSTS)) return null;
+  if (!checkFields(kind, KEYS, ROWS, 3, changetype<usize>(patch), readHosts, 32)) return null;
   return patch;
 }
 

@@ -78,17 +78,11 @@ export function nameString(list: Names, i: i32): string {
 
 /** The first `count` names of `list` as "a, b, c" (the accepted fields of a message). */
 export function nameList(list: Names, count: i32 = 255): string {
-  let bytes: usize = 0;
-  let i = 0;
-  let e = list;
-  for (; i < count && load<u8>(e) != 0; i++) {
-    bytes += <usize>load<u8>(e) + (i > 0 ? 2 : 0);
-    e += 1 + <usize>load<u8>(e);
-  }
-  const buf = heap.alloc(max<usize>(bytes, 1));
+  // each name takes at most twice its entry's bytes (its length byte becomes ", ")
+  const buf = heap.alloc((nameEntry(list, count) - list) << 1);
   let at = buf;
-  e = list;
-  for (let k = 0; k < i; k++) {
+  let e = list;
+  for (let k = 0; k < count && load<u8>(e) != 0; k++) {
     if (k > 0) {
       store<u16>(at, 0x202c); // ", "
       at += 2;
@@ -98,5 +92,5 @@ export function nameList(list: Names, count: i32 = 255): string {
     at += len;
     e += 1 + len;
   }
-  return utf8Decode(buf, bytes);
+  return utf8Decode(buf, at - buf);
 }
