@@ -53,6 +53,9 @@ const CASES: Array<[string, unknown, number[]]> = [
   ["neighbors of the root", "neighbors:1", [2, 12]],
   ["fraction:A-B", "fraction:0.25-0.5", range(6, 10)],
   ["fraction:0-1", "fraction:0-1", ALL],
+  // 0.15 and 0.75 of 20 are 3 and 15 exactly; read as binary fractions they are a hair above
+  ["fraction whose bounds land on whole positions", "fraction:0.15-0.75", range(4, 15)],
+  ["fraction:0-0.3 (6 of 20)", "fraction:0-0.3", range(1, 6)],
   ["first:K", "first:4", [1, 2, 3, 4]],
   ["first:K beyond the count", "first:50", ALL],
   ["last:K", "last:3", [18, 19, 20]],

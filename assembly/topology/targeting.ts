@@ -64,9 +64,12 @@ function resolve(out: i32, level: i32): void {
     let a = 0;
     let b = count;
     if (op == S.SEL_FRACTION) {
-      // x*n <= k < y*n, so 0-0.5 and 0.5-1 split the order without overlap
-      a = <i32>Math.ceil(nextF64() * <f64>count);
-      b = <i32>Math.ceil(nextF64() * <f64>count);
+      // x*n <= k < y*n, so 0-0.5 and 0.5-1 split the order without overlap. The bounds are decimals
+      // of at most 10 places read as binary fractions (0.15 reads 0.15000000000000002): x*n is a whole
+      // number or at least 1e-10 from one, and off by far less than 1e-12, so ceil(x*n - 1e-12) is the
+      // exact ceiling (0.15 of 20 panels is 3, not 4)
+      a = <i32>Math.ceil(nextF64() * <f64>count - 1e-12);
+      b = <i32>Math.ceil(nextF64() * <f64>count - 1e-12);
     } else if (op >= S.SEL_DEPTH) {
       const v = <i32>next();
       if (op == S.SEL_LAST) a = count - v;
