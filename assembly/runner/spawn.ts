@@ -72,7 +72,6 @@ const LINE = 3;
  * memory (zeroed): no allocation, no collector work. */
 @unmanaged
 class Spawner {
-  on: bool;
   pending: bool; // prepared drops waiting for this tick's start
   reverse: bool;
   how: i32; // WALK_* or LINE
@@ -225,26 +224,21 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   store<u64>(changetype<usize>(sp), 0, offsetof<Spawner>("launched"));
   sp.last = now;
   sp.pending = false;
-  if (!sp.on) spawning++;
-  sp.on = true;
+  spawning |= 1 << layer;
   wakeUp(WAKE_PLAYBACK);
   slotsSweep(now);
 }
 
-/** How many spawners are on: an idle tick looks at none of them. */
-let spawning = 0;
+/** The spawners that are on, a bit each: an idle tick looks at none of them. */
+let spawning: u32 = 0;
 
 /** No new drops from layer `layer`'s spawner; drops in flight finish on their own. */
 export function spawnerStop(layer: i32): void {
-  if (<u32>layer >= <u32>N) return;
-  const sp = spawnerAt(layer);
-  if (sp.on) spawning--;
-  sp.on = false;
+  if (<u32>layer < <u32>N) spawning &= ~(1 << layer);
 }
 
 /** Every spawner stops and the slot accounting is reset (the panels were cleared). */
 export function spawnerStopAll(): void {
-  for (let s = 0; s < N; s++) spawnerAt(s).on = false;
   spawning = 0;
   slotsReset();
 }
@@ -260,7 +254,7 @@ export function spawnerTick(now: u32): void {
   if (spawning == 0) return;
   for (let s = 0; s < N; s++) {
     const sp = spawnerAt(s);
-    if (!sp.on) continue;
+    if (((spawning >> s) & 1) == 0) continue;
     const speed = s == FLAT_SPAWNER ? 1 : app.speed;
     sp.elapsed += <f64>(now - sp.last) * speed;
     sp.last = now;
