@@ -24,7 +24,6 @@
 // nothing allocates but spawnerStart resolving a palette colour (geometric MATRIX, see resolveRef).
 import { recordAt, include, sendPulses } from "../bus/pulse-table";
 import { sendAnimStart } from "../bus/commands";
-import { MAX_PANELS } from "../topology/tree";
 import { count, depth, rparent, children } from "../topology/rooted";
 import { setHas } from "../topology/targeting";
 import { app } from "../state/app";
@@ -66,7 +65,6 @@ const K_RUNNER_REAP: u8 = 9 | 0x40; // runner pulse, reap on done
 const N = 9; // one a scene layer (0-7), and the flat animation's
 /** The spawner of POST /api/animations/play: target set 8 (compile.FLAT_SET), layer byte 8. */
 export const FLAT_SPAWNER = 8;
-const WORDS = (MAX_PANELS + 32) >> 5;
 /** How a drop goes (spawn-paths.ts): along a walk, or a straight line (geometric MATRIX). */
 const LINE = 3;
 
@@ -74,7 +72,6 @@ const LINE = 3;
  * memory (zeroed): no allocation, no collector work. */
 @unmanaged
 class Spawner {
-  on: bool;
   pending: bool; // prepared drops waiting for this tick's start
   reverse: bool;
   how: i32; // WALK_* or LINE
@@ -108,12 +105,16 @@ function spawnerAt(s: i32): Spawner {
   return changetype<Spawner>(TABLE + <usize>s * SIZE);
 }
 
-// Where drops start (leaves, tops or panels): a bitset of panel indices per spawner.
-const cand = memory.data(N * WORDS * 4);
-
-/** Panel p is in the candidate set whose words start at `words`. */
-function has(words: usize, p: i32): bool {
-  return ((load<u32>(words + (((<usize>p) >> 5) << 2)) >>> (p & 31)) & 1) != 0;
+/** Panel p is where a drop of spawner `s` may start: a target (SPARKLE, a line's count), a top
+ * (geometric RAIN), or a leaf whose root path crosses a target (topology). Worked out again at each
+ * launch rather than kept as a set: the spawners are on no timed path, and the code is smaller. */
+function isStart(s: i32, sp: Spawner, p: i32): bool {
+  const how = sp.how;
+  if (how == WALK_DOWNHILL) return isTop(p, sp.dirX, sp.dirY);
+  if (how != WALK_ROOTWARD) return setHas(s, p);
+  if (children[p] != 0) return false;
+  for (let q = p; q != 0; q = rparent[q]) if (setHas(s, q)) return true;
+  return false;
 }
 
 /** A colour reference resolved as the panels would now: RGB, a position of the palette in the
@@ -188,10 +189,7 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   const dy = sin2(k2);
   sp.dirX = dx;
   sp.dirY = dy;
-  // where drops start (a walk's candidates: the targets, the tops, or the leaves whose root path
-  // crosses a target), and the height (topology) or the targets' extent (a line)
-  const words = cand + <usize>(layer * WORDS * 4);
-  memory.fill(words, 0, WORDS * 4);
+  // how many panels drops may start from, and the height (topology) or the targets' extent (a line)
   let n = 0;
   let deepest = 0;
   let lo = Infinity;
@@ -200,12 +198,8 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   let vh = -Infinity;
   for (let p = 1; p <= count; p++) {
     deepest = max(deepest, <i32>depth[p]);
-    let ok = setHas(layer, p);
-    if (how == WALK_DOWNHILL) ok = isTop(p, dx, dy);
-    else if (how == WALK_ROOTWARD) {
-      ok = false;
-      if (children[p] == 0) for (let q = p; q != 0 && !ok; q = rparent[q]) ok = setHas(layer, q);
-    } else if (how == LINE && ok) {
+    const ok = isStart(layer, sp, p);
+    if (how == LINE && ok) {
       const u = along(p, dx, dy);
       const v = across(p, dx, dy);
       lo = min(lo, u);
@@ -213,8 +207,6 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
       vl = min(vl, v);
       vh = max(vh, v);
     }
-    const w = words + (((<usize>p) >> 5) << 2);
-    store<u32>(w, load<u32>(w) | ((<u32>ok) << (p & 31)));
     n += <i32>ok;
   }
   sp.extent = how == LINE ? hi - lo + 1 : <f64>(deepest + 1);
@@ -232,26 +224,21 @@ export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now
   store<u64>(changetype<usize>(sp), 0, offsetof<Spawner>("launched"));
   sp.last = now;
   sp.pending = false;
-  if (!sp.on) spawning++;
-  sp.on = true;
+  spawning |= 1 << layer;
   wakeUp(WAKE_PLAYBACK);
   slotsSweep(now);
 }
 
-/** How many spawners are on: an idle tick looks at none of them. */
-let spawning = 0;
+/** The spawners that are on, a bit each: an idle tick looks at none of them. */
+let spawning: u32 = 0;
 
 /** No new drops from layer `layer`'s spawner; drops in flight finish on their own. */
 export function spawnerStop(layer: i32): void {
-  if (<u32>layer >= <u32>N) return;
-  const sp = spawnerAt(layer);
-  if (sp.on) spawning--;
-  sp.on = false;
+  if (<u32>layer < <u32>N) spawning &= ~(1 << layer);
 }
 
 /** Every spawner stops and the slot accounting is reset (the panels were cleared). */
 export function spawnerStopAll(): void {
-  for (let s = 0; s < N; s++) spawnerAt(s).on = false;
   spawning = 0;
   slotsReset();
 }
@@ -267,7 +254,7 @@ export function spawnerTick(now: u32): void {
   if (spawning == 0) return;
   for (let s = 0; s < N; s++) {
     const sp = spawnerAt(s);
-    if (!sp.on) continue;
+    if (((spawning >> s) & 1) == 0) continue;
     const speed = s == FLAT_SPAWNER ? 1 : app.speed;
     sp.elapsed += <f64>(now - sp.last) * speed;
     sp.last = now;
@@ -300,11 +287,10 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
   if (how == LINE) len = linePath(sp.dirX, sp.dirY, sp.uMin, sp.vMin, sp.vMax, s);
   else {
     // the `r`-th start candidate, in index order
-    const words = cand + <usize>(s * WORDS * 4);
     let r = rngBelow(s, sp.candN);
     let start = 0;
     for (let p = 1; p <= count; p++) {
-      if (!has(words, p)) continue;
+      if (!isStart(s, sp, p)) continue;
       if (r-- == 0) {
         start = p;
         break;
