@@ -9,6 +9,8 @@ import {
   AppearancePatch,
   applyAppearancePatch,
   setAppearancePalette,
+  HAS_BRIGHTNESS,
+  HAS_COLORS,
 } from "../state/appearance";
 import { app, changed } from "../state/app";
 import { POWER_KEY } from "../state/config";
@@ -78,13 +80,13 @@ export function appearanceCaughtUp(): void {
 export function changeAppearance(patch: AppearancePatch, persist: bool = true): void {
   applyAppearancePatch(patch);
   if (persist) persistAppearance();
-  if (patch.hasBrightness) sendBrightness(appearance.brightness);
-  if (!patch.hasBaseColors && patch.palette === null) return;
+  if (patch.has & HAS_BRIGHTNESS) sendBrightness(appearance.brightness);
+  if (!(patch.has & HAS_COLORS) && patch.palette === null) return;
   // a new look with no scene playing shows: the ambient look replaces a held frame
   if (!app.playing) showAmbient();
   // A playing scene keeps its own colours and palettes (the appearance fills in the rest).
   if (refreshSceneLook()) return;
-  if (patch.hasBaseColors) sendBaseColors(appearance.baseColors);
+  if (patch.has & HAS_COLORS) sendBaseColors(appearance.baseColors);
   // Base colors is synthesized from the base colours, so it follows them.
   sendPalette(activePalette());
 }

@@ -45,8 +45,7 @@ export class Work {
   private at: usize; // its text, in the pool (enqueue)
   private textLen: i32; // -1: none (enqueue clears it)
   private hasPatch: bool;
-  private hasBrightness: bool;
-  private hasBaseColors: bool;
+  private has: u32; // AppearancePatch.has
   private brightness: u32;
   private c0: u32; // the three base colours, one after another
   private c1: u32;
@@ -73,9 +72,8 @@ export class Work {
 
   setAppearance(p: AppearancePatch): void {
     this.hasPatch = true;
-    this.hasBrightness = p.hasBrightness;
+    this.has = p.has;
     this.brightness = p.brightness;
-    this.hasBaseColors = p.hasBaseColors;
     memory.copy(changetype<usize>(this) + offsetof<Work>("c0"), changetype<usize>(p.baseColors), 12);
     this.setText(p.palette);
   }
@@ -83,9 +81,8 @@ export class Work {
   appearance(): AppearancePatch | null {
     if (!this.hasPatch) return null;
     const p = new AppearancePatch();
-    p.hasBrightness = this.hasBrightness;
+    p.has = this.has;
     p.brightness = this.brightness;
-    p.hasBaseColors = this.hasBaseColors;
     memory.copy(changetype<usize>(p.baseColors), changetype<usize>(this) + offsetof<Work>("c0"), 12);
     p.palette = this.text();
     return p;

@@ -9,7 +9,7 @@ import { Packer } from "./pack";
 import { publishDiscovery, publishSelect, clearDiscovery } from "./discovery";
 import { host_mqtt_subscribe } from "../host/imports";
 import { app, appVersion } from "../state/app";
-import { appearance, AppearancePatch } from "../state/appearance";
+import { appearance, AppearancePatch, HAS_BRIGHTNESS } from "../state/appearance";
 import { enqueue, queueLength, QUEUE_SIZE, W_POWER, W_APPEARANCE, W_PLAY, W_STOP } from "../core/queue";
 import { libraryId, sceneStatus, libraryVersion } from "../scene/store";
 import { names, nameIndex } from "../util/names";
@@ -223,7 +223,7 @@ function brightness(value: u32): bool {
   const item = enqueue(W_APPEARANCE, <i32>value, 1);
   if (!item) return false;
   const patch = new AppearancePatch();
-  patch.hasBrightness = true;
+  patch.has = HAS_BRIGHTNESS;
   patch.brightness = value;
   item.setAppearance(patch);
   return true;

@@ -20,6 +20,8 @@ import { log, LOG_WARN } from "../util/log";
 import { STORE_MISSING } from "../store/kv";
 import { SCRATCH, PALETTE_FILE, PALETTE_FILE_CAP, PALETTE_KEY, PALETTE_CHECK } from "../rt/scratch";
 import * as w from "../json/writer";
+import { fillValues, STR_INTS, VALUES } from "../json/template";
+import * as t from "../generated/text";
 import { arenaTop, arenaBack } from "../rt/arena";
 import { Palette, foldCase } from "./palette";
 import { validatePalette, paletteName, packStops } from "./validate";
@@ -279,11 +281,11 @@ export function countPalettes(): i32 {
 
 // ---- writing ----------------------------------------------------------------------------------
 
-/** Writes a palette document in canonical form to the current writer sink. */
+/** Writes a palette document in canonical form to the current writer sink (its head from
+ * assembly/text/palette.txt). */
 export function writePaletteDoc(name: string, stops: StaticArray<u32>): void {
-  w.raw('{"schemaVersion":1,"name":');
-  w.str(name);
-  w.raw(',"stops":[');
+  store<usize>(VALUES, changetype<usize>(name));
+  fillValues(t.PALETTE, t.PALETTE_LENGTH, STR_INTS);
   for (let i = 0; i < stops.length; i++) {
     if (i > 0) w.byte(0x2c);
     w.byte(0x5b);

@@ -30,11 +30,14 @@ export function setAppearancePalette(name: string): void {
   appearance.palette = keepString(paletteKept, name);
 }
 
+/** A patch's present bits (json/fields.ts `present`: bit k is row k of ROWS). */
+export const HAS_BRIGHTNESS: u32 = 1;
+export const HAS_COLORS: u32 = 2;
+
 /** A validated change: only the fields present in the request. */
 export class AppearancePatch {
-  hasBrightness: bool = false;
+  has: u32 = 0; // the fields present: HAS_BRIGHTNESS, HAS_COLORS (the request's present bits)
   brightness: u32 = 0;
-  hasBaseColors: bool = false;
   baseColors: StaticArray<u32> = new StaticArray<u32>(3);
   palette: string | null = null;
 }
@@ -94,8 +97,7 @@ function readColors(_k: i32, kind: u32, target: usize): void {
 export function parseAppearancePatch(kind: u32, stored: bool = false): AppearancePatch | null {
   const patch = new AppearancePatch();
   if (!checkFields(kind, KEYS, ROWS, 3, changetype<usize>(patch), readColors, 32)) return null;
-  patch.hasBrightness = (present & 1) != 0;
-  patch.hasBaseColors = (present & (1 << COLORS)) != 0;
+  patch.has = present;
   const wanted = patch.palette;
   if (wanted !== null) {
     const found = findPalette(wanted);
@@ -114,8 +116,8 @@ export function parseAppearancePatch(kind: u32, stored: bool = false): Appearanc
 }
 
 export function applyAppearancePatch(patch: AppearancePatch): void {
-  if (patch.hasBrightness) appearance.brightness = patch.brightness;
-  if (patch.hasBaseColors)
+  if (patch.has & HAS_BRIGHTNESS) appearance.brightness = patch.brightness;
+  if (patch.has & HAS_COLORS)
     memory.copy(changetype<usize>(appearance.baseColors), changetype<usize>(patch.baseColors), 12);
   const name = patch.palette;
   if (name !== null) {

@@ -7,6 +7,8 @@ import * as S from "../json/stream";
 import { expectKind, fail, failMessage, takeError, nameOfKind } from "../json/validate";
 import { checkFields, F_INT, F_OWN } from "../json/fields";
 import * as w from "../json/writer";
+import { fillFields, V_INT } from "../json/template";
+import * as t from "../generated/text";
 
 export const CONFIG_KEY = "configuration";
 export const POWER_KEY = "power";
@@ -132,12 +134,15 @@ export function applyConfigPatch(patch: ConfigPatch): void {
   if (patch.hosts) memory.copy(hostSlots, patch.hosts, HOSTS_BYTES);
 }
 
+/** The rows of the configuration's template (assembly/text/configuration.txt; both never negative). */
+// prettier-ignore
+const FIELDS = memory.data<u8>([
+  V_INT, <u8>offsetof<Configuration>("powerStateOnBoot"),
+  V_INT, <u8>offsetof<Configuration>("logicalRoot"),
+]);
+
 export function writeConfiguration(): void {
-  w.raw('{"powerStateOnBoot":');
-  w.int(config.powerStateOnBoot);
-  w.raw(',"logicalRoot":');
-  w.int(config.logicalRoot);
-  w.raw(',"allowedHosts":[');
+  fillFields(t.CONFIGURATION, t.CONFIGURATION_LENGTH, FIELDS, CONFIG);
   for (let i = 0; i < allowedHostCount(); i++) {
     if (i > 0) w.byte(0x2c);
     w.strBytes(allowedHostAt(i), allowedHostLength(i));
