@@ -202,23 +202,20 @@ function startStep(l: i32, now: u32): i32 {
   const speed = l == FLAT ? 1 : app.speed;
   const rec = c.records + <usize>(s * c.REC);
   const d = <f64>unchecked(c.stepDuration[s]);
-  let r = HOLDS;
   if (kind == c.K_RUNNER) {
     if (runnerAt(s).kind >= R_RAIN) {
       spawnerStart(l, g, s, rec, now);
       return SPAWNS;
     }
-    if (!runnerStart(s, l, g, <u8>l, rec, d / speed, speed)) r = NOTHING;
+    if (!runnerStart(s, l, g, <u8>l, rec, d / speed, speed)) return NOTHING;
   } else {
     const scaled: u32 = d == 0 ? 0 : max<u32>(1, <u32>Math.round(d / speed));
     sendRecord(rec, min<u32>(scaled, 65535), l, g, <u8>l);
   }
-  if (r == HOLDS) {
-    L.slots = true;
-    L.slotStep = s;
-    L.speed = speed;
-  }
-  return r;
+  L.slots = true;
+  L.slotStep = s;
+  L.speed = speed;
+  return HOLDS;
 }
 
 /** Prepares the record on the panels of target set `set` and starts group `g`: broadcast when it

@@ -82,12 +82,7 @@ export function resetState(): void {
   named = false;
   layerCount = 0;
   groupKind = GROUPS_UNKNOWN;
-  resetLayers();
-}
-
-/** The per-layer arrays: startAfter and its resolution -1, the rest 0 (also before a compiled scene
- * is loaded: playback/compile.ts). */
-export function resetLayers(): void {
+  // the per-layer arrays: startAfter and its resolution -1, the rest 0
   memory.fill(changetype<usize>(startNumber), 0xff, L * 4 * 3);
   memory.fill(zeroed, 0, L * (8 + 4 + 4 + 1 + 1 + 4));
 }

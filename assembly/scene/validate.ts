@@ -93,6 +93,7 @@ import {
 } from "./step";
 import { selector, startLayer, SEL_ALL } from "./targeting";
 import { checkStartAfter } from "./startafter";
+import { NAME_MAX_CHARS } from "../palette/validate";
 import { TOP_KEYS, LAYER_KEYS, STEP_KEYS } from "./names";
 import * as out from "./canonical";
 import * as c from "../playback/compile";
@@ -269,7 +270,7 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       // (a palette need not exist: playback falls back to Base colors)
       if (!needString()) return false;
       const name = s == S_NAME;
-      if (textChars - 1 >= <u32>(name ? NAME_MAX : 30))
+      if (textChars - 1 >= <u32>(name ? NAME_MAX : NAME_MAX_CHARS))
         return bad(
           name ? "must be 1-" + NAME_MAX.toString() + " characters" : "must be a palette name of 1-30 characters",
         );
