@@ -82,9 +82,8 @@ function pathAddress(): i32 {
 function putPanel(root: u32, keys: Names, row: usize, kind: u8): i32 {
   const address = pathAddress();
   if (!tree.exists(address)) {
-    const none = tree.count == 0;
-    const a =
-      address < 0 ? (none ? A.A_NO_PANEL_NONE : A.A_NO_PANEL) : none ? A.A_NO_PANEL_NUMBER_NONE : A.A_NO_PANEL_NUMBER;
+    // the rows in order: not a number, no panel n; then both when no panels are discovered
+    const a = A.A_NO_PANEL + (address >= 0 ? 1 : 0) + (tree.count == 0 ? 2 : 0);
     return A.counted(a, address, tree.count);
   }
   if (!checkFields(root, keys, row, 1, field, skipOwn, 32)) return A.A_INVALID;

@@ -71,7 +71,8 @@ export const A_FORBIDDEN = 47;
 export const A_FAILED = 48;
 export const A_CONFLICT = 49;
 export const A_FULL = 50;
-/** No such panel: a path segment that is not a number, or panel n1, and the panels 1-n2. */
+/** No such panel: a path segment that is not a number, or panel n1, and the panels 1-n2; then the
+ * same when no panels are discovered (api/panels.ts adds 1 and 2 to A_NO_PANEL). */
 export const A_NO_PANEL = 51;
 export const A_NO_PANEL_NUMBER = 52;
 export const A_NO_PANEL_NONE = 53;

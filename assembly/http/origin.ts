@@ -35,19 +35,18 @@ function bytesEqual(a: usize, an: u32, b: usize, bn: u32): bool {
 const LOCALHOST = memory.data<u8>([0x6c, 0x6f, 0x63, 0x61, 0x6c, 0x68, 0x6f, 0x73, 0x74]); // localhost
 const DOT_LOCAL = memory.data<u8>([0x2e, 0x6c, 0x6f, 0x63, 0x61, 0x6c]); // .local
 
-/** Four decimal numbers 0-255 separated by dots. */
+/** Four decimal numbers 0-255 separated by dots. A part is read after a leading 1 (1, 1d, 1dd,
+ * 1ddd), so that one number says both its digits and its value: 10 up to 1255. */
 function isIpv4(p: usize, n: u32): bool {
   let parts = 0;
-  let digits = 0;
-  let value: u32 = 0;
+  let part: u32 = 1;
   for (let i: u32 = 0; i <= n; i++) {
     const c = i < n ? <u32>load<u8>(p + i) : 0x2e;
     if (c == 0x2e) {
-      if (digits == 0 || value > 255) return false;
+      if (part < 10) return false; // no digit
       parts++;
-      digits = 0;
-      value = 0;
-    } else if (c - 0x30 < 10 && ++digits <= 3) value = value * 10 + c - 0x30;
+      part = 1;
+    } else if (c - 0x30 < 10 && (part = part * 10 + c - 0x30) <= 1255) continue;
     else return false;
   }
   return parts == 4;
@@ -76,26 +75,25 @@ const IP = 2;
 /** Splits `host[:port]` or `[v6][:port]` at [p, p+n) into nameAt/nameLen: NAME, IP (a literal) or
  * MALFORMED. */
 function splitAuthority(p: usize, n: u32): i32 {
-  if (n == 0 || n > VALUE_CAP) return MALFORMED;
+  if (n - 1 >= VALUE_CAP) return MALFORMED; // empty, or longer than any of ours
   const v6 = load<u8>(p) == 0x5b;
-  let end: u32 = 0;
-  let kind = NAME;
+  let end = <u32>v6; // past the "["
   while (end < n && load<u8>(p + end) != (v6 ? 0x5d : 0x3a)) end++;
+  const at = p + <usize>v6;
+  let len = end - <u32>v6;
+  let kind = IP;
   if (v6) {
-    if (end == n || !isIpv6(p + 1, end - 1)) return MALFORMED;
-    nameAt = p + 1;
-    nameLen = end++ - 1;
-    kind = IP;
+    if (end++ == n || !isIpv6(at, len)) return MALFORMED; // past the "]"
   } else {
-    nameAt = p;
-    nameLen = end;
-    if (nameLen > 0 && load<u8>(p + nameLen - 1) == 0x2e) nameLen--; // "name." is "name"
-    if (nameLen == 0) return MALFORMED;
-    if (isIpv4(nameAt, nameLen)) kind = IP;
+    if (len > 0 && load<u8>(at + len - 1) == 0x2e) len--; // "name." is "name"
+    if (len == 0) return MALFORMED;
+    if (!isIpv4(at, len)) kind = NAME;
   }
+  nameAt = at;
+  nameLen = len;
   if (end == n) return kind;
-  if (load<u8>(p + end) != 0x3a || n - end - 1 - 1 >= 5) return MALFORMED; // a port of 1-5 digits
-  for (let i = end + 1; i < n; i++) if (<u32>load<u8>(p + i) - 0x30 >= 10) return MALFORMED;
+  if (load<u8>(p + end) != 0x3a || n - end - 2 >= 5) return MALFORMED; // a port of 1-5 digits
+  while (++end < n) if (<u32>load<u8>(p + end) - 0x30 >= 10) return MALFORMED;
   return kind;
 }
 
