@@ -103,10 +103,9 @@ function isOwnName(): bool {
   const host = utf8Bytes(deviceName()); // ASCII
   const h = changetype<usize>(host);
   const k = <u32>host.byteLength;
-  if (k > 0) {
-    if (bytesEqual(nameAt, nameLen, h, k)) return true;
-    if (nameLen == k + 6 && bytesEqual(nameAt, k, h, k) && bytesEqual(nameAt + k, 6, DOT_LOCAL, 6)) return true;
-  }
+  let own = nameLen;
+  if (own == k + 6 && bytesEqual(nameAt + k, 6, DOT_LOCAL, 6)) own = k; // "<hostname>.local"
+  if (k > 0 && bytesEqual(nameAt, own, h, k)) return true;
   const n = allowedHostCount();
   for (let i = 0; i < n; i++) if (bytesEqual(nameAt, nameLen, allowedHostAt(i), allowedHostLength(i))) return true;
   return false;
