@@ -38,15 +38,16 @@ export function writePanels(req: u32): void {
 /** Three edges a panel, from a template (assembly/text/edge.txt; markers 2-5). */
 export function getEdges(_req: u32, _param: string, _arg: u32): i32 {
   w.byte(0x5b);
-  for (let i = 1; i <= tree.count; i++) {
-    for (let slot = 0; slot < 3; slot++) {
-      if (i > 1 || slot > 0) w.byte(0x2c);
-      store<i32>(VALUES, i, 8);
-      store<i32>(VALUES, slot, 16);
-      store<i32>(VALUES, tree.connectedPanel(i, slot), 24);
-      store<i32>(VALUES, tree.connectedEdge(i, slot), 32);
-      fillValues(t.EDGE, t.EDGE_LENGTH, STR_INTS);
-    }
+  for (let k = 3; k < (tree.count + 1) * 3; k++) {
+    // edge k: panel k / 3, slot k % 3
+    if (k > 3) w.byte(0x2c);
+    const i = k / 3;
+    const slot = k % 3;
+    store<i32>(VALUES, i, 8);
+    store<i32>(VALUES, slot, 16);
+    store<i32>(VALUES, tree.connectedPanel(i, slot), 24);
+    store<i32>(VALUES, tree.connectedEdge(i, slot), 32);
+    fillValues(t.EDGE, t.EDGE_LENGTH, STR_INTS);
   }
   w.byte(0x5d);
   return A.ANSWERED;

@@ -108,15 +108,13 @@ export function getScene(req: u32, id: string, _arg: u32): i32 {
     }
     for (let i: u32 = 0; i < <u32>got; i++) {
       const c = <u32>load<u8>(chunk + i);
-      if (phase == 2) w.byte(c);
-      else if (c == 0x20 || c == 0x0a || c == 0x0d || c == 0x09) continue;
-      else if (phase == 0)
-        phase = 1; // the '{' (the file was checked to be an object)
-      else {
+      if (phase < 2) {
+        // the file was checked to be an object: before its first member, only whitespace (the one
+        // kind of byte up to a space there) and the '{'
+        if (c <= 0x20 || phase++ == 0) continue;
         if (c != 0x7d) w.byte(0x2c);
-        w.byte(c);
-        phase = 2;
       }
+      w.byte(c);
     }
     offset += <u32>got;
   }
