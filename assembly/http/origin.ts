@@ -68,12 +68,28 @@ function isIpv6(p: usize, n: u32): bool {
 let nameAt: usize = 0;
 let nameLen: u32 = 0;
 
+// What an authority is (ordered: the Host must be IP or OWN).
 const MALFORMED = 0;
-const NAME = 1;
+const NAME = 1; // a name not the controller's
 const IP = 2;
+const OWN = 3; // one of the controller's own names
 
-/** Splits `host[:port]` or `[v6][:port]` at [p, p+n) into nameAt/nameLen: NAME, IP (a literal) or
- * MALFORMED. */
+/** nameAt/nameLen is one of the controller's own names (not an IP literal). */
+function isOwnName(): bool {
+  if (bytesEqual(nameAt, nameLen, LOCALHOST, 9)) return true;
+  const host = utf8Bytes(deviceName()); // ASCII
+  const h = changetype<usize>(host);
+  const k = <u32>host.byteLength;
+  let own = nameLen;
+  if (own == k + 6 && bytesEqual(nameAt + k, 6, DOT_LOCAL, 6)) own = k; // "<hostname>.local"
+  if (k > 0 && bytesEqual(nameAt, own, h, k)) return true;
+  const n = allowedHostCount();
+  for (let i = 0; i < n; i++) if (bytesEqual(nameAt, nameLen, allowedHostAt(i), allowedHostLength(i))) return true;
+  return false;
+}
+
+/** Splits `host[:port]` or `[v6][:port]` at [p, p+n) into nameAt/nameLen: OWN, NAME, IP (a literal)
+ * or MALFORMED. */
 function splitAuthority(p: usize, n: u32): i32 {
   if (n - 1 >= VALUE_CAP) return MALFORMED; // empty, or longer than any of ours
   const v6 = load<u8>(p) == 0x5b;
@@ -91,24 +107,11 @@ function splitAuthority(p: usize, n: u32): i32 {
   }
   nameAt = at;
   nameLen = len;
-  if (end == n) return kind;
-  if (load<u8>(p + end) != 0x3a || n - end - 2 >= 5) return MALFORMED; // a port of 1-5 digits
-  while (++end < n) if (<u32>load<u8>(p + end) - 0x30 >= 10) return MALFORMED;
-  return kind;
-}
-
-/** nameAt/nameLen is one of the controller's own names (not an IP literal). */
-function isOwnName(): bool {
-  if (bytesEqual(nameAt, nameLen, LOCALHOST, 9)) return true;
-  const host = utf8Bytes(deviceName()); // ASCII
-  const h = changetype<usize>(host);
-  const k = <u32>host.byteLength;
-  let own = nameLen;
-  if (own == k + 6 && bytesEqual(nameAt + k, 6, DOT_LOCAL, 6)) own = k; // "<hostname>.local"
-  if (k > 0 && bytesEqual(nameAt, own, h, k)) return true;
-  const n = allowedHostCount();
-  for (let i = 0; i < n; i++) if (bytesEqual(nameAt, nameLen, allowedHostAt(i), allowedHostLength(i))) return true;
-  return false;
+  if (end < n) {
+    if (load<u8>(p + end) != 0x3a || n - end - 2 >= 5) return MALFORMED; // a port of 1-5 digits
+    while (++end < n) if (<u32>load<u8>(p + end) - 0x30 >= 10) return MALFORMED;
+  }
+  return kind == NAME && isOwnName() ? OWN : kind;
 }
 
 /**
@@ -119,7 +122,7 @@ export function allowRequest(p: usize, hostLen: u32, originLen: u32, available: 
   if (!available) return A_HEADER_TOO_LARGE;
   if (hostLen == 0) return A_HOST_REQUIRED;
   const host = splitAuthority(p, hostLen);
-  if (host == MALFORMED || (host == NAME && !isOwnName())) return A_MISDIRECTED;
+  if (host < IP) return A_MISDIRECTED; // malformed, or a name not ours
   const hostAt = nameAt;
   const hostNameLen = nameLen;
   if (originLen == 0) return 0;
@@ -137,8 +140,7 @@ export function allowRequest(p: usize, hostLen: u32, originLen: u32, available: 
     let n = originLen - i - 3;
     if (n > 0 && load<u8>(at + n - 1) == 0x2f) n--;
     const origin = splitAuthority(at, n);
-    if (origin != MALFORMED && (bytesEqual(nameAt, nameLen, hostAt, hostNameLen) || (origin == NAME && isOwnName())))
-      return 0;
+    if (origin == OWN || (origin != MALFORMED && bytesEqual(nameAt, nameLen, hostAt, hostNameLen))) return 0;
   }
   return A_CROSS_ORIGIN;
 }
