@@ -33,8 +33,6 @@ import {
   lastLength,
   chunk,
   CHUNK,
-  openScene,
-  HEADER_FIXED,
   HEADER_ROOM,
 } from "../scene/store";
 
@@ -151,20 +149,16 @@ function compareKeys(a: usize, b: usize): i32 {
   let d = 0; // the keys' name bytes, ranked already (a loop: memory.compare is inlined at each call)
   for (let i = 2; i < KEY_SIZE && d == 0; i++) d = <i32>load<u8>(a + <usize>i) - <i32>load<u8>(b + <usize>i);
   if (d != 0 || load<u8>(b + KEY_SIZE - 1) == 0) return d != 0 ? d : idOrder(load<u16>(a), load<u16>(b));
-  // alike in their keys: b's name from its header (read into `chunk`, leaving the summary as it is)
+  // alike in their keys: b's whole name from its summary (its header, or a plain JSON file's pass),
+  // read over the one being placed, whose name is set aside and put back
   let c = 0;
-  const header = openScene(sceneKey(idAt(<i32>load<u16>(b))));
-  if (header > 0) c = orderBytes(summaryName, summaryNameLength, chunk + HEADER_FIXED, <u32>header - HEADER_FIXED);
-  else {
-    // a plain JSON file: its summary is computed, over the one being placed, which is set aside
-    const mark = arenaTop();
-    const aside = heap.alloc(HEADER_ROOM);
-    const n = summaryNameLength;
-    memory.copy(aside, summaryName, n);
-    if (readSummary(idAt(<i32>load<u16>(b)))) c = orderBytes(aside, n, summaryName, summaryNameLength);
-    restoreName(aside, n);
-    arenaBack(mark);
-  }
+  const mark = arenaTop();
+  const aside = heap.alloc(HEADER_ROOM);
+  const n = summaryNameLength;
+  memory.copy(aside, summaryName, n);
+  if (readSummary(idAt(<i32>load<u16>(b)))) c = orderBytes(aside, n, summaryName, summaryNameLength);
+  restoreName(aside, n);
+  arenaBack(mark);
   return c != 0 ? c : idOrder(load<u16>(a), load<u16>(b));
 }
 
