@@ -48,8 +48,11 @@ function findPattern(url: usize, urlLen: u32): i32 {
   return -1;
 }
 
-/** The request's row of ROWS (-1 no pattern matches), or its pattern's first row negated minus 2
- * when no row of the pattern lists the method. Leaves the path parameter for `route`. */
+/** Or'ed into the row findRoute returns when the method is refused. */
+const REFUSED = 0x100;
+
+/** The request's row of ROWS (-1 no pattern matches), or its pattern's first row | REFUSED when no
+ * row of the pattern lists the method. Leaves the path parameter for `route`. */
 export function findRoute(method: u32, url: usize, urlLen: u32): i32 {
   const line = findPattern(url, urlLen);
   const m = method == M_HEAD ? M_GET : method;
@@ -61,12 +64,12 @@ export function findRoute(method: u32, url: usize, urlLen: u32): i32 {
     if (first < 0) first = i;
     if (<u32>load<u8>(row, 1) == m) return i;
   }
-  return first >= 0 ? -2 - first : -1;
+  return first >= 0 ? REFUSED | first : -1;
 }
 
 /** The flags of the row found (or, for a method refused, of its pattern's first row). */
 function flags(found: i32): u32 {
-  return found == -1 ? 0 : load<u8>(ROWS + <usize>(found < -1 ? -2 - found : found) * 3, 2);
+  return found < 0 ? 0 : load<u8>(ROWS + <usize>(found & ~REFUSED) * 3, 2);
 }
 
 /** Whether the row found streams its body (api/routes.ts STREAM). */
@@ -76,7 +79,7 @@ export function streams(found: i32): bool {
 
 /** Handles the request found by findRoute; `len` is its body's length. */
 export function route(found: i32, req: u32, len: u32): void {
-  if (found < 0) return answer(req, found < -1 ? A_METHOD_NOT_ALLOWED : A_NOT_FOUND);
+  if (<u32>found >= <u32>REFUSED) return answer(req, found < 0 ? A_NOT_FOUND : A_METHOD_NOT_ALLOWED);
   const f = flags(found);
   if (f & POWERED && !app.isOn) return answer(req, A_SYSTEM_OFF);
   let param: string | null = "";
