@@ -16,7 +16,8 @@ export const PROBE_TIMEOUT_MS: u32 = 100;
 export const PROBE_TRIES: i32 = 3;
 
 let running = false;
-let limit: i32 = MAX_PANELS;
+let limit: i32 = 100; // MAX_PANELS as a literal: the global's own initial value, not start-up code
+if (MAX_PANELS != 100) ERROR("bus/discovery.ts: limit's initial value");
 // Depth-first stack: panel index and the next slot to probe.
 const stackPanel = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
 const stackSlot = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));

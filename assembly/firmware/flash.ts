@@ -51,7 +51,7 @@ const X_DIFFERS = 3; // read back differs
 const X_STORE = 4; // the stored image could not be read
 const X_GONE = 5; // rediscovery found fewer panels
 
-export let state: u8 = F_IDLE;
+export let state: u8 = 0; // F_IDLE (a literal is the global's own initial value, not start-up code)
 export let panel: i32 = 0;
 export let total: i32 = 0;
 let pages: u32 = 0;
