@@ -19,18 +19,18 @@ import { rx } from "../core/rx";
 import { names, nameString } from "../util/names";
 import { piece } from "../json/reader";
 
-export const F_IDLE: u8 = 0;
-export const F_CONNECTING: u8 = 1;
-export const F_FLASHING: u8 = 2;
-export const F_VERIFYING: u8 = 3;
-export const F_DONE: u8 = 4;
-export const F_ERROR: u8 = 5;
+export const F_IDLE = 0;
+export const F_CONNECTING = 1;
+export const F_FLASHING = 2;
+export const F_VERIFYING = 3;
+export const F_DONE = 4;
+export const F_ERROR = 5;
 
 /** The states' names in the status, by state (a name list: util/names.ts). */
 const STATE_NAMES = names("idle connecting flashing verifying done error");
 
 /** The status's name of a state. */
-export function stateName(s: u8): string {
+export function stateName(s: i32): string {
   return nameString(STATE_NAMES, s);
 }
 
@@ -51,7 +51,7 @@ const X_DIFFERS = 3; // read back differs
 const X_STORE = 4; // the stored image could not be read
 const X_GONE = 5; // rediscovery found fewer panels
 
-export let state: u8 = 0; // F_IDLE (a literal is the global's own initial value, not start-up code)
+export let state = 0; // F_IDLE (a literal is the global's own initial value, not start-up code)
 export let panel: i32 = 0;
 export let total: i32 = 0;
 let pages: u32 = 0;
@@ -64,7 +64,7 @@ const S_READ = 2;
 const S_LEAVE = 3;
 /** Each step's packet type, and the state the status shows meanwhile. */
 const STEP_OP = memory.data<u8>([T_BOOT_ENTER, T_BOOT_WRITE, T_BOOT_READ, T_BOOT_LEAVE]);
-const STEP_STATE = memory.data<u8>([F_CONNECTING, F_FLASHING, F_VERIFYING, F_VERIFYING]);
+const STEP_STATE = memory.data<u8>([<u8>F_CONNECTING, <u8>F_FLASHING, <u8>F_VERIFYING, <u8>F_VERIFYING]);
 let step = S_ENTER;
 let base: u32 = 0; // the oldest unacknowledged unit
 let next: u32 = 0; // the next unit to send
@@ -187,7 +187,7 @@ function sendStep(now: u32): void {
 
 function fail(kind: i32, p: i32): void {
   errorKind = kind;
-  run.errorStep = state;
+  run.errorStep = <u8>state;
   errorPage = p;
   state = F_ERROR;
   setBusLocked(false);
@@ -195,7 +195,7 @@ function fail(kind: i32, p: i32): void {
 
 /** A BOOT_ACK from panel `from`: `op` the type answered, then page (0 for ENTER and LEAVE), status
  * and the read-back CRC. */
-export function onBootAck(from: i32, op: u8, p: u32, status: u8, crc: u32, now: u32): void {
+export function onBootAck(from: i32, op: u32, p: u32, status: u32, crc: u32, now: u32): void {
   // another panel's, another step's, stale, or after a gap
   if (from != panel || !flashBusy() || op != load<u8>(STEP_OP + step) || p != base) return;
   let good = status == BOOT_OK;
@@ -242,7 +242,7 @@ export function flashTick(now: u32): void {
 export function flashRediscovered(): void {
   if (state == F_DONE && tree.count < total) {
     panel = tree.count + 1;
-    run.errorStep = F_DONE;
+    run.errorStep = <u8>F_DONE;
     errorKind = X_GONE;
     errorPage = -1;
     state = F_ERROR;
