@@ -10,7 +10,7 @@ import { answer, A_TOO_LARGE, A_URI_TOO_LONG, A_BUSY } from "./http/answers";
 import { allowRequest } from "./http/origin";
 import { M_POST, M_PUT, M_PATCH } from "./http/request";
 import { handleFrame, sendAppState, broadcastAppStateIfChanged } from "./ws/commands";
-import { openConnection, closeConnection, setMirroring } from "./ws/connections";
+import { openConnection, closeConnection } from "./ws/connections";
 import { packetValid, HEADER_SIZE, T_HELLO, T_EMPTY, T_STATE, T_BOOT_ACK } from "./bus/protocol";
 import { startDiscovery, onHello, onEmpty } from "./bus/discovery";
 import { onState } from "./bus/query";
@@ -204,8 +204,7 @@ export function core_ws_frame(conn: u32, len: u32): void {
 
 export function core_ws_close(conn: u32): void {
   arenaEnter();
-  setMirroring(conn, false);
-  closeConnection(conn);
+  closeConnection(conn); // its mirror flag goes with it
   leave();
 }
 

@@ -58,11 +58,11 @@ export function sendBackground(rgb: u32): void {
 }
 
 /** mode 1 starts the prepared animations of `group`, 0 stops and clears them; group 0 means all. */
-export function sendAnimStart(group: u8, mode: u8): void {
-  sendBytes(ADDR_BROADCAST, T_ANIM_START, (<u32>group) | ((<u32>mode) << 8));
+export function sendAnimStart(group: u32, mode: u32): void {
+  sendBytes(ADDR_BROADCAST, T_ANIM_START, group | (mode << 8)); // each 0-255: u32, no masks
 }
 
 /** The reactive trigger: every REACTIVE animation of `group` jumps to `value`. */
-export function sendAnimControl(group: u8, value: u8): void {
-  sendBytes(ADDR_BROADCAST, T_ANIM_CONTROL, (<u32>group) | ((<u32>value) << 8));
+export function sendAnimControl(group: u32, value: u32): void {
+  sendBytes(ADDR_BROADCAST, T_ANIM_CONTROL, group | (value << 8));
 }

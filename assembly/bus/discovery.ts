@@ -16,11 +16,13 @@ export const PROBE_TIMEOUT_MS: u32 = 100;
 export const PROBE_TRIES: i32 = 3;
 
 let running = false;
-let limit: i32 = MAX_PANELS;
-// Depth-first stack: panel index and the next slot to probe.
-const stackPanel = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
-const stackSlot = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
-let depth: i32 = 0;
+let limit: i32 = 100; // MAX_PANELS as a literal: the global's own initial value, not start-up code
+if (MAX_PANELS != 100) ERROR("bus/discovery.ts: limit's initial value");
+// The walk needs no stack: the panel found last is probed first, and a panel with no slot left to
+// probe hands over to its parent (tree.parent; 0, the controller, ends the walk). Per panel: the
+// next slot to probe.
+const nextSlot = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
+let current: i32 = 0;
 // The outstanding probe.
 let awaitParent: i32 = 0;
 let awaitSlot: i32 = 0;
@@ -39,7 +41,7 @@ export function discoveryRunning(): bool {
 export function startDiscovery(maxPanels: i32, now: u32): void {
   limit = min(maxPanels, MAX_PANELS);
   tree.clear();
-  depth = 0;
+  current = 0;
   running = true;
   wakeUp(WAKE_DISCOVERY);
   send(ADDR_BROADCAST, T_RESET);
@@ -72,9 +74,8 @@ export function onHello(index: i32, inEdge: i32, firmware: u16, now: u32): void 
   if (index == 1 || firmware < firmwareLowest) firmwareLowest = firmware;
   if (index == 1 || firmware > firmwareHighest) firmwareHighest = firmware;
   tree.add(index, awaitParent, awaitSlot, inEdge);
-  stackPanel[depth] = <u8>index;
-  stackSlot[depth] = 0;
-  depth++;
+  nextSlot[index] = 0;
+  current = index;
   advance(now);
 }
 
@@ -92,14 +93,14 @@ export function discoveryTick(now: u32): void {
 }
 
 function advance(now: u32): void {
-  while (depth > 0) {
-    const panel = <i32>stackPanel[depth - 1];
-    const slot = <i32>stackSlot[depth - 1];
+  while (current > 0) {
+    const panel = current;
+    const slot = <i32>nextSlot[panel];
     if (slot > 2) {
-      depth--;
+      current = <i32>tree.parent[panel];
       continue;
     }
-    stackSlot[depth - 1] = <u8>(slot + 1);
+    nextSlot[panel] = <u8>(slot + 1);
     if (slot == <i32>tree.inEdge[panel]) continue;
     if (tree.count >= limit) {
       log(LOG_WARN, "discovery: panel limit " + limit.toString() + " reached; further panels stay unaddressed");

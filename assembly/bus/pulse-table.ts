@@ -27,7 +27,8 @@ const recs = SCRATCH + RECORDS; // rt/scratch.ts: valid from the first record to
 export const marks = memory.data(MAX_PANELS + 1);
 export const MARKED: u8 = 1;
 const IN_TABLE: u8 = 2;
-let lo = MAX_PANELS + 1; // the included range
+let lo = 101; // the included range (MAX_PANELS + 1 as a literal: the global's own value, not start-up code)
+if (MAX_PANELS != 100) ERROR("bus/pulse-table.ts: lo's initial value");
 let hi = 0;
 // How the included records go out (sendPulses).
 const UNICASTS = 0;

@@ -26,53 +26,47 @@ import { flashRediscovered } from "../firmware/flash";
 
 const SETTINGS_LIMIT: u32 = 4096;
 
-/** Opens a stored JSON document to be read as it streams from memory (json/stream.ts) and returns
- * the kind of its root value, or -1 when it is missing or unreadable. Its bytes stay referenced by
- * the export's memory while it is read. */
-function openDocument(key: string): i32 {
+/** The documents read at boot, in order: the appearance, the configuration, the MQTT settings (large
+ * variant only: after mqtt/service.ts networkInit). */
+const D_APPEARANCE = 0;
+const D_CONFIG = 1;
+const D_MQTT = 2;
+
+/** Reads stored document `d` through the API's own validation and applies it; a missing document
+ * leaves the defaults, an unreadable, broken or invalid one too, and says so in the log. Its bytes
+ * stay referenced by the export's memory while it is read. */
+function loadDocument(d: i32): void {
+  const key = d == D_APPEARANCE ? APPEARANCE_KEY : d == D_CONFIG ? CONFIG_KEY : MQTT_KEY;
+  resetErrors();
   const bytes = storeRead(key, SETTINGS_LIMIT);
   if (!bytes) {
     if (lastReadStatus != STORE_MISSING) log(LOG_WARN, "boot: " + key + " is unreadable; using defaults");
-    return -1;
+    return;
   }
   openMemory(bytes.dataStart, <u32>bytes.length);
-  return <i32>value();
-}
-
-/** Logs why a stored document was refused. */
-function refused(key: string): void {
+  const root = <u32>value();
+  let ok = false;
+  if (d == D_APPEARANCE) {
+    const patch = parseAppearancePatch(root, true);
+    if ((ok = patch != null)) applyAppearancePatch(patch!);
+  } else if (d == D_CONFIG) {
+    const patch = parseConfigPatch(root);
+    if ((ok = patch != null)) applyConfigPatch(patch!);
+  } else {
+    const c = parseMqttPatch(root);
+    if ((ok = c != null)) commitMqtt(c!);
+  }
+  if (ok) return;
   if (broken) log(LOG_WARN, "boot: " + key + " is not valid JSON; using defaults");
   else log(LOG_WARN, "boot: stored " + key + " rejected (" + validationError() + "); using defaults");
 }
 
-/** The appearance, the configuration, the MQTT settings (large variant: after mqtt/service.ts
- * networkInit) and the power state. */
+/** The appearance, the configuration, the MQTT settings and the power state. */
 export function loadSettings(): void {
   migrateLegacyKeys();
-  resetErrors();
-  const appearanceRoot = openDocument(APPEARANCE_KEY);
-  if (appearanceRoot >= 0) {
-    const patch = parseAppearancePatch(<u32>appearanceRoot, true);
-    if (patch) applyAppearancePatch(patch);
-    else refused(APPEARANCE_KEY);
-  }
-  resetErrors();
-  const configRoot = openDocument(CONFIG_KEY);
-  if (configRoot >= 0) {
-    const patch = parseConfigPatch(<u32>configRoot);
-    if (patch) applyConfigPatch(patch);
-    else refused(CONFIG_KEY);
-  }
-  if (mqttAvailable()) {
-    resetErrors();
-    const mqttRoot = openDocument(MQTT_KEY);
-    if (mqttRoot >= 0) {
-      const c = parseMqttPatch(<u32>mqttRoot);
-      if (c) commitMqtt(c);
-      else refused(MQTT_KEY);
-    }
-    restartSession();
-  }
+  const large = mqttAvailable();
+  for (let d = D_APPEARANCE; d <= (large ? D_MQTT : D_CONFIG); d++) loadDocument(d);
+  if (large) restartSession();
   loadLastPlayed();
   app.isOn = config.powerStateOnBoot != BOOT_OFF;
   if (config.powerStateOnBoot == BOOT_RESTORE) {

@@ -97,7 +97,7 @@ export function runLoop(): void {
         if (app.isOn) playFlat(now);
         break;
       case W_TRIGGER:
-        if (app.isOn) sendAnimControl(<u8>item.a, <u8>item.b);
+        if (app.isOn) sendAnimControl(item.a, item.b);
         break;
       case W_PALETTE:
         if (!refreshSceneLook()) sendPalette(activePalette());

@@ -8,7 +8,7 @@
 import { wakeUp, WAKE_FIRMWARE } from "../core/wake";
 import { send, body, setBusLocked } from "../bus/send";
 import { T_BOOT_ENTER, T_BOOT_WRITE, T_BOOT_READ, T_BOOT_LEAVE, T_BOOT_RESTART, ADDR_BROADCAST } from "../bus/protocol";
-import { BOOT_PAGE, BOOT_WRITE_HEAD, BOOT_OK, BOOT_BAD_CRC } from "../bus/protocol";
+import { BOOT_PAGE, BOOT_WRITE_HEAD, BOOT_OK } from "../bus/protocol";
 import { rediscover } from "../bus/discovery";
 import { tree } from "../topology/tree";
 import { crc16 } from "../util/crc16";
@@ -19,18 +19,18 @@ import { rx } from "../core/rx";
 import { names, nameString } from "../util/names";
 import { piece } from "../json/reader";
 
-export const F_IDLE: u8 = 0;
-export const F_CONNECTING: u8 = 1;
-export const F_FLASHING: u8 = 2;
-export const F_VERIFYING: u8 = 3;
-export const F_DONE: u8 = 4;
-export const F_ERROR: u8 = 5;
+export const F_IDLE = 0;
+export const F_CONNECTING = 1;
+export const F_FLASHING = 2;
+export const F_VERIFYING = 3;
+export const F_DONE = 4;
+export const F_ERROR = 5;
 
 /** The states' names in the status, by state (a name list: util/names.ts). */
 const STATE_NAMES = names("idle connecting flashing verifying done error");
 
 /** The status's name of a state. */
-export function stateName(s: u8): string {
+export function stateName(s: i32): string {
   return nameString(STATE_NAMES, s);
 }
 
@@ -51,13 +51,23 @@ const X_DIFFERS = 3; // read back differs
 const X_STORE = 4; // the stored image could not be read
 const X_GONE = 5; // rediscovery found fewer panels
 
-export let state: u8 = F_IDLE;
+export let state = 0; // F_IDLE (a literal is the global's own initial value, not start-up code)
 export let panel: i32 = 0;
 export let total: i32 = 0;
 let pages: u32 = 0;
-let base: u32 = 0; // the oldest unacknowledged page
-let next: u32 = 0; // the next page to send
-let leaving = false; // verifying: LEAVE sent
+// A panel is flashed in four steps, one table: ENTER, WRITE every page, READ every page back, LEAVE.
+// Each step sends `units` packets (its pages, or one) through the same window and counts the answers
+// the same way: base is the oldest unanswered unit, next the next to send (go-back-N).
+const S_ENTER = 0;
+const S_WRITE = 1;
+const S_READ = 2;
+const S_LEAVE = 3;
+/** Each step's packet type, and the state the status shows meanwhile. */
+const STEP_OP = memory.data<u8>([T_BOOT_ENTER, T_BOOT_WRITE, T_BOOT_READ, T_BOOT_LEAVE]);
+const STEP_STATE = memory.data<u8>([<u8>F_CONNECTING, <u8>F_FLASHING, <u8>F_VERIFYING, <u8>F_VERIFYING]);
+let step = S_ENTER;
+let base: u32 = 0; // the oldest unacknowledged unit
+let next: u32 = 0; // the next unit to send
 let tries = 0;
 let due = false; // the next step is to be sent (at the next tick)
 let restarting = false;
@@ -88,8 +98,7 @@ export function flashBusy(): bool {
 export function progress(): i32 {
   if (state == F_DONE) return 100;
   if (pages == 0 || state < F_FLASHING || state > F_VERIFYING) return 0;
-  const done = state == F_FLASHING ? base : pages + (leaving ? pages : base);
-  return <i32>((done * 100) / (2 * pages));
+  return <i32>((((<u32>step - 1) * pages + base) * 100) / (2 * pages));
 }
 
 /** Nothing to do on a tick: no flash running and no restart awaited (core/wake.ts). */
@@ -107,7 +116,6 @@ export function flashStart(bytes: u32, now: u32): void {
   errorKind = 0;
   errorPage = -1;
   panel = 0;
-  leaving = false;
   restarting = false;
   if (total == 0) {
     state = F_DONE;
@@ -115,111 +123,96 @@ export function flashStart(bytes: u32, now: u32): void {
   }
   setBusLocked(true);
   run.sentAt = now;
-  nextPanel(now);
+  begin(S_LEAVE + 1, now);
 }
 
-function nextPanel(now: u32): void {
-  panel++;
-  if (panel > total) {
-    // Every panel holds the new image: they restart into it, and discovery finds them again.
-    state = F_DONE;
-    panel = total;
-    setBusLocked(false);
-    send(ADDR_BROADCAST, T_BOOT_RESTART);
-    restarting = true;
-    run.restartAt = now;
-    return;
+/** Starts step `s` of the current panel, sent at the next tick; past LEAVE, the next panel's ENTER,
+ * and past the last panel the restart. */
+function begin(s: i32, now: u32): void {
+  if (s > S_LEAVE) {
+    s = S_ENTER;
+    panel++;
+    if (panel > total) {
+      // Every panel holds the new image: they restart into it, and discovery finds them again.
+      state = F_DONE;
+      panel = total;
+      setBusLocked(false);
+      send(ADDR_BROADCAST, T_BOOT_RESTART);
+      restarting = true;
+      run.restartAt = now;
+      return;
+    }
+    let depth: u32 = 0;
+    for (let p = panel; p > 0; p = <i32>tree.parent[p]) depth++;
+    run.timeout = TIMEOUT_BASE_MS + TIMEOUT_HOP_MS * depth;
   }
-  let depth: u32 = 0;
-  for (let p = panel; p > 0; p = <i32>tree.parent[p]) depth++;
-  run.timeout = TIMEOUT_BASE_MS + TIMEOUT_HOP_MS * depth;
-  state = F_CONNECTING;
+  step = s;
+  state = load<u8>(STEP_STATE + s);
+  base = next = 0;
   tries = 0;
   due = true;
 }
 
-/** Sends what the step calls for: ENTER, the window's pages, or LEAVE. */
-function sendStep(now: u32): void {
-  run.sentAt = now;
-  if (state == F_CONNECTING) {
-    store<u32>(body(), run.size);
-    send(<u8>panel, T_BOOT_ENTER);
-  } else if (leaving) send(<u8>panel, T_BOOT_LEAVE);
-  else fill();
+/** The step's units are pages (WRITE, READ), not its one packet (ENTER, LEAVE). Five instructions:
+ * inlined (scripts/reoptimize.mjs). */
+function paged(): bool {
+  return <u32>(step - S_WRITE) < 2;
 }
 
-/** Sends pages [next, base + WINDOW) of the current step. */
-function fill(): void {
-  while (next < pages && next < base + WINDOW) {
+/** Sends units [next, base + WINDOW) of the current step. */
+function sendStep(now: u32): void {
+  run.sentAt = now;
+  const units = paged() ? pages : 1;
+  while (next < units && next < base + WINDOW) {
     const off = next * BOOT_PAGE;
     const want = min(BOOT_PAGE, run.size - off);
     const b = body();
+    let len: u32 = 0;
     store<u16>(b, <u16>next);
-    if (state == F_FLASHING) {
+    store<u8>(b, <u8>want, 2); // READ's length (WRITE's CRC overwrites it)
+    if (step == S_ENTER) store<u32>(b, run.size);
+    else if (step == S_WRITE) {
       const n = readImage(off, b + 4, want);
       if (n != <i32>want) {
         fail(X_STORE, <i32>next);
         return;
       }
       store<u16>(b, <u16>crc16(b + 4, want), 2);
-      send(<u8>panel, T_BOOT_WRITE, BOOT_WRITE_HEAD + want);
-    } else {
-      store<u8>(b, <u8>want, 2);
-      send(<u8>panel, T_BOOT_READ);
+      len = BOOT_WRITE_HEAD + want;
     }
+    send(<u8>panel, load<u8>(STEP_OP + step), len);
     next++;
   }
 }
 
 function fail(kind: i32, p: i32): void {
   errorKind = kind;
-  run.errorStep = state;
+  run.errorStep = <u8>state;
   errorPage = p;
   state = F_ERROR;
   setBusLocked(false);
 }
 
-/** A BOOT_ACK from panel `from`: `op` the type answered, then page, status and the read-back CRC. */
-export function onBootAck(from: i32, op: u8, p: u32, status: u8, crc: u32, now: u32): void {
-  if (from != panel || !flashBusy()) return;
-  if (state == F_CONNECTING) {
-    if (op != T_BOOT_ENTER) return;
-    if (status != BOOT_OK) return fail(X_REFUSED, -1);
-    state = F_FLASHING;
-    base = next = 0;
-    tries = 0;
-    due = true;
-    return;
-  }
-  if (leaving) {
-    if (op != T_BOOT_LEAVE) return;
-    if (status != BOOT_OK) return fail(X_REFUSED, -1);
-    leaving = false;
-    nextPanel(now);
-    return;
-  }
-  const writing = state == F_FLASHING;
-  if (op != (writing ? T_BOOT_WRITE : T_BOOT_READ) || p != base) return; // stale, or after a gap
+/** A BOOT_ACK from panel `from`: `op` the type answered, then page (0 for ENTER and LEAVE), status
+ * and the read-back CRC. */
+export function onBootAck(from: i32, op: u32, p: u32, status: u32, crc: u32, now: u32): void {
+  // another panel's, another step's, stale, or after a gap
+  if (from != panel || !flashBusy() || op != load<u8>(STEP_OP + step) || p != base) return;
   let good = status == BOOT_OK;
-  if (good && !writing) {
+  if (good && step == S_READ) {
     const off = p * BOOT_PAGE;
     const want = min(BOOT_PAGE, run.size - off);
     if (readImage(off, page, want) != <i32>want) return fail(X_STORE, <i32>p);
     good = crc16(page, want) == crc;
   }
   if (!good) {
-    // Go back to this page; give up after TRIES.
-    if (++tries >= TRIES) return fail(writing || status != BOOT_OK ? X_REFUSED : X_DIFFERS, <i32>p);
+    // Go back to this page; give up after TRIES (ENTER and LEAVE at once: refused).
+    if (++tries >= TRIES || !paged()) return fail(status != BOOT_OK ? X_REFUSED : X_DIFFERS, paged() ? <i32>p : -1);
     next = base;
   } else {
     base++;
     tries = 0;
-    if (base == pages) {
-      if (writing) {
-        state = F_VERIFYING;
-        base = next = 0;
-      } else leaving = true;
-    }
+    if (base == (paged() ? pages : 1)) return begin(step + 1, now);
   }
   due = true;
 }
@@ -240,7 +233,7 @@ export function flashTick(now: u32): void {
     return;
   }
   if (now - run.sentAt < run.timeout) return;
-  if (++tries >= TRIES) return fail(X_SILENT, state == F_CONNECTING || leaving ? -1 : <i32>base);
+  if (++tries >= TRIES) return fail(X_SILENT, paged() ? <i32>base : -1);
   next = base;
   sendStep(now);
 }
@@ -249,7 +242,7 @@ export function flashTick(now: u32): void {
 export function flashRediscovered(): void {
   if (state == F_DONE && tree.count < total) {
     panel = tree.count + 1;
-    run.errorStep = F_DONE;
+    run.errorStep = <u8>F_DONE;
     errorKind = X_GONE;
     errorPage = -1;
     state = F_ERROR;

@@ -86,7 +86,11 @@ export function stageBegin(size: u32): bool {
 /** The next `len` bytes: checked and appended. Returns 0 or an E_* outcome (then call stageAbort). */
 export function stageWrite(ptr: usize, len: u32): i32 {
   let skip: u32 = 0;
-  while (seen < IMAGE_HEADER && skip < len) store<u8>(header + seen++, load<u8>(ptr + skip++));
+  if (seen < IMAGE_HEADER) {
+    skip = min(IMAGE_HEADER - seen, len);
+    memory.copy(header + seen, ptr, skip);
+    seen += skip;
+  }
   if (seen == IMAGE_HEADER && skip > 0) {
     if (load<u32>(header) != IMAGE_MAGIC) return E_MAGIC;
     if (load<u8>(header, 4) != BUS_VERSION) return E_BUS;

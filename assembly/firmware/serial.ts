@@ -16,11 +16,11 @@ import { utf8Encode } from "../util/utf8";
 const MAGIC: u32 = 0x57465354; // "TSFW" as a little-endian u32
 const TIMEOUT_MS: u32 = 3000;
 
-const S_SEEK: u8 = 0; // matching the magic (`have` bytes so far)
-const S_SIZE: u8 = 1; // the length (`have` bytes so far)
-const S_PAYLOAD: u8 = 2;
-const S_CRC: u8 = 3;
-let phase: u8 = S_SEEK;
+const S_SEEK = 0; // matching the magic (`have` bytes so far)
+const S_SIZE = 1; // the length (`have` bytes so far)
+const S_PAYLOAD = 2;
+const S_CRC = 3;
+let phase = 0; // S_SEEK (a literal is the global's own initial value, not start-up code)
 let have: u32 = 0;
 let field: u32 = 0; // the length, then the CRC, gathered (`have` bytes so far)
 let left: u32 = 0; // payload bytes still to come

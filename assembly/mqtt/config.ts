@@ -19,12 +19,14 @@ export const MODE_HOSTS: i32 = 3;
 /** The default topic prefix's start (then the hostname) and the default discovery prefix. */
 const DEFAULTS = names("tessera/ homeassistant");
 const MAX_TEXT: u16 = 64;
+const DEFAULT_PORT = 1883;
 
-/** The settings. The strings come last (STRINGS on): copy and commit walk them by offset. */
+/** The settings. The strings come last (STRINGS on): copy and commit walk them by offset. No
+ * constructor runs: keptSettings sets the defaults, copy every field. */
 export class MqttConfig {
   enabled: bool = false;
   brokerDiscovery: i32 = MODE_AUTO;
-  port: i32 = 1883;
+  port: i32 = DEFAULT_PORT;
   broker: string = "";
   username: string = "";
   password: string = "";
@@ -51,7 +53,10 @@ const END = offsetof<MqttConfig>();
 export const mqtt = keptSettings();
 
 function keptSettings(): MqttConfig {
-  const c = new MqttConfig();
+  // start-up memory is zeros (enabled false): the other defaults, and the slots for the strings
+  const c = changetype<MqttConfig>(__new(END, idof<MqttConfig>()));
+  c.brokerDiscovery = MODE_AUTO;
+  c.port = DEFAULT_PORT;
   for (let o = STRINGS; o < END; o += sizeof<usize>())
     store<usize>(changetype<usize>(c) + o, changetype<usize>(keepSlot(MAX_TEXT)));
   return c;

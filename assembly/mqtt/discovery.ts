@@ -124,7 +124,7 @@ function label(id: string, inJinja: bool): void {
   w.byte(0x29);
 }
 
-function isSpace(c: u8): bool {
+function isSpace(c: u32): bool {
   return c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d;
 }
 

@@ -51,9 +51,9 @@ const CONNECT_GUARD_MS: u32 = 20000; // if a host never answers a connect
 const KEEPALIVE_S = 60;
 const DEFAULT_PORT = 1883;
 
-let phase = P_OFF;
+let phase = 0; // P_OFF (literals are globals' own initial values, not start-up code)
 let step = 0;
-let backoff: u32 = BACKOFF_MIN;
+let backoff: u32 = 1000; // BACKOFF_MIN
 let cached = false; // the resolved broker and port worked: retry them before resolving again
 let failedAll = false;
 let lastError = 0; // in ERRORS

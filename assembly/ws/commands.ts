@@ -5,7 +5,6 @@ import {
   framePayload,
   txPayload,
   sendFrame,
-  broadcastFrame,
   WS_TOGGLE,
   WS_SET_COLOR,
   WS_GET_EDGES_LIST,
@@ -133,11 +132,11 @@ function writeAscii(p: usize, s: string, max: i32): void {
   for (let i = 0; i < n; i++) store<u8>(p + <usize>i, <u8>s.charCodeAt(i));
 }
 
-export function sendAppState(conn: u32): void {
-  sendFrame(conn, WS_APP_STATE, 51, writeAppState());
+/** APP_STATE to `conn`, or with `all` to every connection. */
+export function sendAppState(conn: u32, all: bool = false): void {
+  sendFrame(conn, WS_APP_STATE, 51, writeAppState(), all);
 }
 
 export function broadcastAppStateIfChanged(): void {
-  if (!takeChanged()) return;
-  broadcastFrame(WS_APP_STATE, 51, writeAppState());
+  if (takeChanged()) sendAppState(0, true);
 }

@@ -57,22 +57,16 @@ export function writeHeaderCrc(ptr: usize, type: u8, size: u32, crc: u32): void 
 // returns, so the block goes back at once when it is the last. The mirror snapshot (4,997 B of
 // payload for 100 panels) goes to the host in pieces instead (ws/mirror.ts, host_ws_append).
 
-/** Room for the payload of an outgoing frame of at most `cap` bytes; fill it, then sendFrame or
- * broadcastFrame it. */
+/** Room for the payload of an outgoing frame of at most `cap` bytes; fill it, then sendFrame it. */
 export function txPayload(cap: u32): usize {
   return heap.alloc(FRAME_HEADER + cap) + FRAME_HEADER;
 }
 
-export function sendFrame(conn: u32, type: u8, size: u32, payload: usize): void {
+/** Sends the frame to `conn`, or with `all` to every open connection. */
+export function sendFrame(conn: u32, type: u8, size: u32, payload: usize, all: bool = false): void {
   const frame = payload - FRAME_HEADER;
   writeHeader(frame, type, size);
-  host_ws_send(conn, frame, FRAME_HEADER + size);
-  heap.free(frame);
-}
-
-export function broadcastFrame(type: u8, size: u32, payload: usize): void {
-  const frame = payload - FRAME_HEADER;
-  writeHeader(frame, type, size);
-  host_ws_broadcast(frame, FRAME_HEADER + size);
+  if (all) host_ws_broadcast(frame, FRAME_HEADER + size);
+  else host_ws_send(conn, frame, FRAME_HEADER + size);
   heap.free(frame);
 }

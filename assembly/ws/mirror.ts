@@ -24,7 +24,9 @@ export const FLUSH_MS: u32 = 34; // at most about 30 frames per second
 const BATCH_HEADER: u32 = 6; // controllerMillis u32, count u16
 const BATCH_CAP: u32 = 2048; // a burst beyond it goes out early, in more frames (docs/decisions.md)
 const batch = memory.data(BATCH_CAP);
-let batchUsed: u32 = FRAME_HEADER + BATCH_HEADER;
+// FRAME_HEADER + BATCH_HEADER as a literal: the global's own initial value, not start-up code
+let batchUsed: u32 = 20;
+if (FRAME_HEADER + BATCH_HEADER != 20) ERROR("ws/mirror.ts: batchUsed's initial value");
 let batchCount: u32 = 0;
 let lastFlush: u32 = 0;
 
