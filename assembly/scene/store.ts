@@ -199,7 +199,9 @@ export function deleteSceneFile(id: string): i32 {
 /** A library scene's id in a key's bytes: 8-10 characters [a-z0-9] (scene/text.ts idChars, as a
  * scene's own `id`), not the one-shot scene's ("oneshot000"). */
 export function libraryKeyId(p: usize, n: u32): bool {
-  return n - 8 <= 2 && idChars(p, n, false) && !(n == 10 && load<u64>(p) == 0x30746f6873656e6f && load<u16>(p, 8) == 0x3030);
+  return (
+    n - 8 <= 2 && idChars(p, n, false) && !(n == 10 && load<u64>(p) == 0x30746f6873656e6f && load<u16>(p, 8) == 0x3030)
+  );
 }
 
 /** A fresh id of 8 characters [a-z0-9] from the host's entropy, or null after 16 collisions. Drawn
