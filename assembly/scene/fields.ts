@@ -29,7 +29,7 @@ import {
 import * as out from "./canonical";
 import { slots } from "./state";
 import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
-import { sceneField } from "./validate";
+import { sceneField, ALLOW_ID, REQUIRE_NAME } from "./validate";
 import { readColorRef, readId, K_DIRECTIONALITY } from "./step";
 import { refused, readChannel } from "./color";
 
@@ -49,12 +49,16 @@ export const COLORS_BASE = 54;
 export const COLOR_BASE = 31;
 
 /** The keys a level accepts: the first LIMIT[level] of its list (the scene's `id` only where a
- * playback body may carry it, the step's `group` and `panels` only in the flat step). Each pass sets
- * them first (readScene, readFlatStep). */
+ * playback body may carry it, the step's `group` and `panels` only in the flat step), and those it
+ * requires, a bit per key (the scene's name only to save it; their rules: requiredRules). Each pass
+ * sets them first (readScene, readFlatStep): `options` as validate.ts readScene's, or FLAT. */
 const LIMIT = memory.data<u8>([29, 5, 8, 9, 3]);
-export function setLimits(sceneId: bool, flat: bool): void {
-  store<u8>(LIMIT + STEP, flat ? 31 : 29);
-  store<u8>(LIMIT + TOP, sceneId ? 9 : 8);
+const REQUIRED = memory.data<u8>([0, 0, 0x80, 3, 0]);
+export const FLAT: u32 = 4;
+export function setLimits(options: u32): void {
+  store<u8>(LIMIT + STEP, options & FLAT ? 31 : 29);
+  store<u8>(LIMIT + TOP, options & ALLOW_ID ? 9 : 8);
+  store<u8>(REQUIRED + TOP, options & REQUIRE_NAME ? 0x82 : 0x80);
 }
 
 /** Each level's key list (by level), then the names of each E_* list: 16-bit static addresses. */
@@ -241,6 +245,13 @@ export function readObject(level: i32): i32 {
         return failed(seen);
       pop();
     } while (S.member());
+  // a required key missing (the scene's name, then its layers; a layer's group, then its sequence)
+  const missing = (<u32>load<u8>(REQUIRED + level)) & ~seen;
+  if (missing) {
+    const k = <i32>ctz(missing);
+    badAt(list, k, piece(requiredRules(), level == LAYER ? k + 2 : k >> 2));
+    return failed(seen);
+  }
   // a step's held bytes (canonical.ts hold: a step's legacy source; not at a colour object inside it)
   if (level == STEP) out.release((seen & (1 << K_DIRECTIONALITY)) == 0);
   out.byte(0x7d);
@@ -316,6 +327,13 @@ function enumFailed(e: i32): bool {
  * @message-returns: it goes to the UTF-8 message table (scripts/messages-transform.mjs). */
 function enumRules(): string {
   return "unknown runner; expected one of |must be one of ||unknown animation type; expected one of |must be one of ";
+}
+
+/** The rules of a required key (REQUIRED) that is missing: the scene's name and layers, a layer's
+ * group and sequence (validate.ts MAX_LAYERS, MAX_STEPS). @message-returns: it goes to the UTF-8
+ * message table (scripts/messages-transform.mjs). */
+function requiredRules(): string {
+  return "required to save a scene|required: 1-8 layers|required: a name, or a number 1-254|required: 1-12 steps";
 }
 
 /** A "#RRGGBB" string just read: its colour, or -1 after recording the failure. */

@@ -54,6 +54,7 @@ import {
   keep,
   hexColor,
   setLimits,
+  FLAT,
   lastSeen,
   TOP,
   LAYER,
@@ -94,7 +95,7 @@ import {
 import { selector, startLayer, SEL_ALL } from "./targeting";
 import { checkStartAfter } from "./startafter";
 import { NAME_MAX_CHARS } from "../palette/validate";
-import { TOP_KEYS, LAYER_KEYS, STEP_KEYS } from "./names";
+import { TOP_KEYS, STEP_KEYS } from "./names";
 import * as out from "./canonical";
 import * as c from "../playback/compile";
 import { put, putF64, putBytes, patch16, outLength } from "../playback/bytes";
@@ -105,7 +106,6 @@ import {
   GROUPS_UNKNOWN,
   GROUPS_NAMES,
   GROUPS_NUMBERS,
-  named,
   groupKind,
   groupHash,
   groupNumber,
@@ -143,16 +143,11 @@ export let tooNewVersion: i64 = 0;
 
 // The scene's keys (fields.ts TOP_KEYS) and the layer's (LAYER_KEYS), by index.
 const T_SCHEMA = 0;
-const T_NAME = 1;
-const T_LAYERS = 7;
-const L_GROUP = 0;
-const L_SEQUENCE = 1;
 const L_PANELS = 2;
 const L_DISABLED = 8;
 
 const ASYNC_NAMES = names("loop free");
 
-let options: u32 = 0;
 let tooNew = false;
 let schemaBad = false;
 /** The layer being read. */
@@ -165,28 +160,26 @@ let layer = 0;
  * playback/bytes.ts (prefix left for sealCompiled).
  */
 export function readScene(opts: u32): i32 {
-  options = opts;
   resetState();
   pathReset();
   gatesReset(false, 1);
-  setLimits((opts & ALLOW_ID) != 0, false);
+  setLimits(opts);
   tooNew = false;
   schemaBad = false;
   for (let i: u32 = 0; i < c.PREFIX; i++) put(0);
   if (value() != J_OBJECT) {
     if (!broken) bad("a scene must be a JSON object");
     skipTo(0);
-    return conclude(0);
+    return conclude();
   }
-  let seen = readObject(TOP);
-  if (seen < 0) seen = <i32>readOn(lastSeen);
+  if (readObject(TOP) < 0) readOn(lastSeen);
   finish();
-  return conclude(seen);
+  return conclude();
 }
 
 /** After the first problem: the rest of the scene is only read, for a duplicate key or a
  * schemaVersion. */
-function readOn(seen: u32): u32 {
+function readOn(seen: u32): void {
   out.stop();
   skipTo(1);
   while (member()) {
@@ -194,7 +187,7 @@ function readOn(seen: u32): u32 {
     if (k >= 0) {
       if (seen & (1 << k)) {
         duplicateKey();
-        return seen;
+        return;
       }
       seen |= 1 << k;
     }
@@ -202,11 +195,10 @@ function readOn(seen: u32): u32 {
     if (k == T_SCHEMA) schemaVersion();
     skipRest(kind);
   }
-  return seen;
 }
 
 /** The end: the schemaVersion's verdict, then the first problem, then the rules of the whole. */
-function conclude(seen: i32): i32 {
+function conclude(): i32 {
   if (broken) return SCENE_SYNTAX;
   if (tooNew) return SCENE_TOO_NEW;
   if (schemaBad) {
@@ -217,15 +209,6 @@ function conclude(seen: i32): i32 {
   }
   judgeGates();
   if (validationError().length > 0) return SCENE_INVALID;
-  pathReset();
-  if ((options & REQUIRE_NAME) != 0 && !named) {
-    badAt(TOP_KEYS, T_NAME, "required to save a scene");
-    return SCENE_INVALID;
-  }
-  if ((seen & (1 << T_LAYERS)) == 0) {
-    badAt(TOP_KEYS, T_LAYERS, "required: 1-" + MAX_LAYERS.toString() + " layers");
-    return SCENE_INVALID;
-  }
   if (!checkStartAfter()) return SCENE_INVALID;
   put(c.T_END);
   return SCENE_OK;
@@ -425,9 +408,6 @@ function readLayer(li: i32): bool {
   put(c.T_LAYER);
   const seen = readObject(LAYER);
   if (seen < 0) return false;
-  if ((seen & (1 << L_GROUP)) == 0) return badAt(LAYER_KEYS, L_GROUP, "required: a name, or a number 1-254");
-  if ((seen & (1 << L_SEQUENCE)) == 0)
-    return badAt(LAYER_KEYS, L_SEQUENCE, "required: 1-" + MAX_STEPS.toString() + " steps");
   if ((seen & (1 << L_PANELS)) == 0) {
     put(c.L_PANELS);
     put(SEL_ALL);
@@ -490,7 +470,7 @@ export function readFlatStep(): i32 {
   pathReset();
   gatesReset(true, FIRMWARE_SCHEMA);
   setSchema(FIRMWARE_SCHEMA);
-  setLimits(false, true);
+  setLimits(FLAT);
   flatGroup = -1;
   let ok = true;
   if (value() != J_OBJECT) {
