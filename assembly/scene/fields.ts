@@ -97,7 +97,7 @@ const V_ENUM: u16 = 2; // argument: E_* list
 const X_COLOR_REF: u16 = 3;
 const X_STEP_ID: u16 = 4;
 const X_CHANNEL: u16 = 5; // argument: RANGES index
-const X_SCENE: u16 = 6; // argument: S_* (validate.ts sceneField)
+export const X_SCENE: u16 = 6; // argument: S_* (validate.ts sceneField)
 /** The value is rewritten: the tokenizer does not echo it (readers from here on). */
 const PAUSE: u32 = 7;
 export const X_SPEED: u16 = 7;

@@ -78,7 +78,8 @@ import {
   S_FLAT_PANELS,
   S_PARAMS,
   X_SPEED,
-  X_SOURCE,
+  X_SCENE,
+  S_ASYNC,
 } from "./fields";
 import {
   readStep,
@@ -233,13 +234,31 @@ function schemaVersion(): void {
  * start just read: a fields.ts Reader, for the fields that are rare in a scene. */
 export function sceneField(r: i32, row: u32, _seen: u32): bool {
   const t = kind;
-  // the rewritten values (fields.ts PAUSE): the speed, the step's source and originPanel
+  // by S_*, then the rewritten values (fields.ts PAUSE): the speed, the step's source and originPanel
+  // (one br_table)
   const type = row & 15;
-  if (type == X_SPEED) return speed();
-  if (type == X_SOURCE) return readSource();
-  if (type > X_SOURCE) return readOrigin(r);
-  const s = (row >> 4) & 15;
+  const s = type == X_SCENE ? (row >> 4) & 15 : type + (S_SPEED - X_SPEED);
+  if ((s | 2) == S_NAME) {
+    // S_PALETTE or S_NAME (one test: no case of two labels, so that the switch is one br_table)
+    // (a palette need not exist: playback falls back to Base colors)
+    if (!needString()) return false;
+    const name = s == S_NAME;
+    if (textChars - 1 >= <u32>(name ? NAME_MAX : NAME_MAX_CHARS))
+      return bad(
+        name ? "must be 1-" + NAME_MAX.toString() + " characters" : "must be a palette name of 1-30 characters",
+      );
+    if (!name) return keep(r, row, 0);
+    if (textControl) return bad("must not contain control characters");
+    setName(text, textLength);
+    return true;
+  }
   switch (s) {
+    case S_SPEED:
+      return speed();
+    case S_SOURCE:
+      return readSource();
+    case S_ORIGIN:
+      return readOrigin(r);
     case S_HEX: {
       const rgb = hexColor();
       return rgb >= 0 && keep(r, row, rgb);
@@ -248,20 +267,6 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       schemaVersion();
       skipRest(t); // a container is no schemaVersion: read past it
       return true;
-    case S_PALETTE:
-    case S_NAME: {
-      // (a palette need not exist: playback falls back to Base colors)
-      if (!needString()) return false;
-      const name = s == S_NAME;
-      if (textChars - 1 >= <u32>(name ? NAME_MAX : NAME_MAX_CHARS))
-        return bad(
-          name ? "must be 1-" + NAME_MAX.toString() + " characters" : "must be a palette name of 1-30 characters",
-        );
-      if (!name) return keep(r, row, 0);
-      if (textControl) return bad("must not contain control characters");
-      setName(text, textLength);
-      return true;
-    }
     case S_COLORS: {
       if (t != J_OBJECT) return bad("must be an object of primary, secondary and tertiary colours");
       const seen = readObject(COLORS);
@@ -271,11 +276,6 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       for (let i = 0; i < 3; i++) if (seen & (1 << i)) putRgb(load<i32>(slots + ((COLORS_BASE + i) << 2)));
       return true;
     }
-    case S_LAYERS:
-    case S_SEQUENCE:
-    case S_PARAMS:
-      // (one call: readList is inlined here)
-      return readList(s);
     case S_SCENE_ID:
       return (
         (t == J_STRING && textBytes - 8 <= 2 && idChars(text, textBytes, false)) ||
@@ -320,14 +320,19 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
     case S_PANELS:
       put(c.L_PANELS);
       return selector(0);
+    case S_ASYNC: {
+      // true or "loop", "free", false
+      const mode =
+        t == J_STRING ? nameIndex(ASYNC_NAMES, text, textBytes) + 1 : t == J_TRUE ? 1 : t == J_FALSE ? 0 : -1;
+      if ((mode < 0) | ((mode == 0) & (t != J_FALSE))) return bad('must be a boolean, "loop" or "free"');
+      asyncMode[layer] = <u8>mode;
+      put(c.L_ASYNC);
+      put(mode);
+      return true;
+    }
   }
-  // S_ASYNC: true or "loop", "free", false
-  const mode = t == J_STRING ? nameIndex(ASYNC_NAMES, text, textBytes) + 1 : t == J_TRUE ? 1 : t == J_FALSE ? 0 : -1;
-  if ((mode < 0) | ((mode == 0) & (t != J_FALSE))) return bad('must be a boolean, "loop" or "free"');
-  asyncMode[layer] = <u8>mode;
-  put(c.L_ASYNC);
-  put(mode);
-  return true;
+  // S_LAYERS, S_SEQUENCE, S_PARAMS (one call: readList is inlined here)
+  return readList(s);
 }
 
 /** The scene's speed: any number; out of 0.1-10.0 it is clamped, and stored clamped. */
@@ -347,7 +352,10 @@ function speed(): bool {
 
 // (each rule is written out where it fails: the messages transform makes it one literal there, and a
 // valid document builds no string)
-// readList's lists, by their fields' S_*
+// readList's lists, by their fields' S_*; sceneField's cases after the S_* of X_SCENE rows
+const S_SPEED = 16;
+const S_SOURCE = 17;
+const S_ORIGIN = 18;
 const LIST_LAYERS = S_LAYERS;
 const LIST_STEPS = S_SEQUENCE;
 const LIST_PARAMS = S_PARAMS;
