@@ -10,11 +10,9 @@
 import { J_OBJECT, J_ARRAY, J_NUMBER, J_STRING, J_TRUE, J_FALSE } from "../json/reader";
 import {
   value,
-  member,
   element,
   skipTo,
   skipRest,
-  duplicateKey,
   finish,
   broken,
   kind,
@@ -28,7 +26,7 @@ import {
   numberLength,
 } from "../json/stream";
 import { validationError, resetErrors } from "../json/validate";
-import { names, nameIndex } from "../util/names";
+import { names } from "../util/names";
 import {
   bad,
   badAt,
@@ -55,7 +53,6 @@ import {
   hexColor,
   setLimits,
   FLAT,
-  lastSeen,
   TOP,
   LAYER,
   COLORS,
@@ -173,29 +170,9 @@ export function readScene(opts: u32): i32 {
     skipTo(0);
     return conclude();
   }
-  if (readObject(TOP) < 0) readOn(lastSeen);
+  readObject(TOP);
   finish();
   return conclude();
-}
-
-/** After the first problem: the rest of the scene is only read, for a duplicate key or a
- * schemaVersion. */
-function readOn(seen: u32): void {
-  out.stop();
-  skipTo(1);
-  while (member()) {
-    const k = keyIndex(TOP_KEYS);
-    if (k >= 0) {
-      if (seen & (1 << k)) {
-        duplicateKey();
-        return;
-      }
-      seen |= 1 << k;
-    }
-    value();
-    if (k == T_SCHEMA) schemaVersion();
-    skipRest(kind);
-  }
 }
 
 /** The end: the schemaVersion's verdict, then the first problem, then the rules of the whole. */
@@ -215,8 +192,9 @@ function conclude(): i32 {
   return SCENE_OK;
 }
 
-/** The schemaVersion just read: its verdict is given at the end (conclude). */
-function schemaVersion(): void {
+/** The schemaVersion just read (sceneField, or fields.ts readObject after the scene's first
+ * problem): its verdict is given at the end (conclude). */
+export function schemaVersion(): void {
   if (kind == J_NUMBER && numberInteger && numberValue > <f64>FIRMWARE_SCHEMA) {
     tooNew = true;
     tooNewVersion = <i64>numberValue;
@@ -322,8 +300,7 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       return selector(0);
     case S_ASYNC: {
       // true or "loop", "free", false
-      const mode =
-        t == J_STRING ? nameIndex(ASYNC_NAMES, text, textBytes) + 1 : t == J_TRUE ? 1 : t == J_FALSE ? 0 : -1;
+      const mode = t == J_STRING ? keyIndex(ASYNC_NAMES) + 1 : t == J_TRUE ? 1 : t == J_FALSE ? 0 : -1;
       if ((mode < 0) | ((mode == 0) & (t != J_FALSE))) return bad('must be a boolean, "loop" or "free"');
       asyncMode[layer] = <u8>mode;
       put(c.L_ASYNC);
