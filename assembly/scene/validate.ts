@@ -434,7 +434,7 @@ function readGroup(li: i32): bool {
   // the compiled form keeps a name of at most 32 bytes (the trigger looks layers up by it)
   const keep = k == GROUPS_NAMES && textLength <= 32 ? textLength : 0;
   put(c.L_GROUP);
-  put(groupNumber[li]);
+  put(n);
   put(keep);
   putBytes(text, keep);
   return true;
