@@ -7,8 +7,9 @@
 // a compiled item's tag, playback/compile.ts). The reader checks each member as it comes: a key of
 // the level, not twice, its gate, its value; it writes the canonical form's keys (canonical.ts: the
 // scalars are echoed by the tokenizer) and keeps each member's key in order (the step's rules that
-// need the whole step). The first problem is recorded as "<json path>: <rule>" (text.ts), built only
-// then.
+// need the whole step); at the object's end, the keys its level requires (REQUIRED). The first
+// problem is recorded as "<json path>: <rule>" (text.ts), built only then; the scene's other members
+// are then only read on (a duplicate key is still 400, a late schemaVersion still judged).
 import { J_TRUE, J_FALSE, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { parseHexColorAt } from "../json/validate";

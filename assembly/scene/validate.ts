@@ -175,7 +175,8 @@ export function readScene(opts: u32): i32 {
   return conclude();
 }
 
-/** The end: the schemaVersion's verdict, then the first problem, then the rules of the whole. */
+/** The end: the schemaVersion's verdict, then the first problem, then the startAfter graph (the
+ * required keys are checked by fields.ts readObject as each object ends). */
 function conclude(): i32 {
   if (broken) return SCENE_SYNTAX;
   if (tooNew) return SCENE_TOO_NEW;
