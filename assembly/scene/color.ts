@@ -24,15 +24,14 @@ export function readColor(): i32 {
   let rgb = -1;
   if (k == J_STRING) rgb = parseHexColorAt(text, textBytes);
   else if (k == J_OBJECT) {
+    const v = slots + (COLOR_BASE << 2);
+    // r, g, b 255 unless given
+    store<u64>(v, 0xff000000ff);
+    store<i32>(v, 255, 8);
     const seen = readObject(COLOR);
     if (seen < 0) return -1;
-    const v = slots + (COLOR_BASE << 2);
-    // r, g, b (an omitted one is 255), else palette, else useColor
-    if ((seen & 7) != 0 || seen == 0) {
-      rgb = 0;
-      for (let i = 0; i < 3; i++) rgb = (rgb << 8) | (seen & (1 << i) ? load<i32>(v + (i << 2)) : 255);
-      return rgb;
-    }
+    // r, g, b, else palette, else useColor
+    if ((seen & 7) != 0 || seen == 0) return (load<i32>(v) << 16) | (load<i32>(v, 4) << 8) | load<i32>(v, 8);
     return seen & 8 ? (1 << 24) | (load<i32>(v, 12) << 16) : (2 << 24) | (load<i32>(v, 16) << 16);
   }
   if (rgb < 0) refused();

@@ -7,13 +7,14 @@
 // a compiled item's tag, playback/compile.ts). The reader checks each member as it comes: a key of
 // the level, not twice, its gate, its value; it writes the canonical form's keys (canonical.ts: the
 // scalars are echoed by the tokenizer) and keeps each member's key in order (the step's rules that
-// need the whole step). The first problem is recorded as "<json path>: <rule>" (text.ts), built only
-// then.
+// need the whole step); at the object's end, the keys its level requires (REQUIRED). The first
+// problem is recorded as "<json path>: <rule>" (text.ts), built only then; the scene's other members
+// are then only read on (a duplicate key is still 400, a late schemaVersion still judged).
 import { J_TRUE, J_FALSE, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
 import { put, putBytes } from "../playback/bytes";
-import { Names, nameIndex, nameList } from "../util/names";
+import { Names, nameList } from "../util/names";
 import {
   STEP_KEYS,
   CHANNEL_KEYS,
@@ -29,7 +30,7 @@ import {
 import * as out from "./canonical";
 import { slots } from "./state";
 import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
-import { sceneField } from "./validate";
+import { sceneField, schemaVersion, ALLOW_ID, REQUIRE_NAME } from "./validate";
 import { readColorRef, readId, K_DIRECTIONALITY } from "./step";
 import { refused, readChannel } from "./color";
 
@@ -49,12 +50,16 @@ export const COLORS_BASE = 54;
 export const COLOR_BASE = 31;
 
 /** The keys a level accepts: the first LIMIT[level] of its list (the scene's `id` only where a
- * playback body may carry it, the step's `group` and `panels` only in the flat step). Each pass sets
- * them first (readScene, readFlatStep). */
+ * playback body may carry it, the step's `group` and `panels` only in the flat step), and those it
+ * requires, a bit per key (the scene's name only to save it; their rules: requiredRules). Each pass
+ * sets them first (readScene, readFlatStep): `options` as validate.ts readScene's, or FLAT. */
 const LIMIT = memory.data<u8>([29, 5, 8, 9, 3]);
-export function setLimits(sceneId: bool, flat: bool): void {
-  store<u8>(LIMIT + STEP, flat ? 31 : 29);
-  store<u8>(LIMIT + TOP, sceneId ? 9 : 8);
+const REQUIRED = memory.data<u8>([0, 0, 0x80, 3, 0]);
+export const FLAT: u32 = 4;
+export function setLimits(options: u32): void {
+  store<u8>(LIMIT + STEP, options & FLAT ? 31 : 29);
+  store<u8>(LIMIT + TOP, options & ALLOW_ID ? 9 : 8);
+  store<u8>(REQUIRED + TOP, options & REQUIRE_NAME ? 0x82 : 0x80);
 }
 
 /** Each level's key list (by level), then the names of each E_* list: 16-bit static addresses. */
@@ -93,7 +98,7 @@ const V_ENUM: u16 = 2; // argument: E_* list
 const X_COLOR_REF: u16 = 3;
 const X_STEP_ID: u16 = 4;
 const X_CHANNEL: u16 = 5; // argument: RANGES index
-const X_SCENE: u16 = 6; // argument: S_* (validate.ts sceneField)
+export const X_SCENE: u16 = 6; // argument: S_* (validate.ts sceneField)
 /** The value is rewritten: the tokenizer does not echo it (readers from here on). */
 const PAUSE: u32 = 7;
 export const X_SPEED: u16 = 7;
@@ -176,8 +181,10 @@ export const ORDER = memory.data(LEVELS * 32);
 /** The name-list entry of the key keyIndex last found (the path's segment). */
 let keyEntry: usize = 0;
 
-/** The index of the key member() has just read among `keys` (a name list), or -1; its entry in
- * keyEntry. A name's length and first byte are compared in one test before the rest. */
+/** The index of the key member() has just read (or the string value() has) among `keys` (a name
+ * list), or -1; its entry in keyEntry. readObject's, and the names a value may be (readEnum, async,
+ * source): it has more than one caller, so it stays a function (inlined into readObject's loop, it
+ * cost the save of the maximal scene 5 M: the interpreter's block cache). A name's length and first byte are compared in one test before the rest. */
 export function keyIndex(keys: Names): i32 {
   const n = S.textBytes;
   // (a name's length byte and first byte, as a u16 load of its entry gives them; none is longer
@@ -202,13 +209,11 @@ export function keyIndex(keys: Names): i32 {
 
 // ---- the reader ---------------------------------------------------------------------------------
 
-/** The members a failed readObject had read, a bit per key (the scene reads on after a failure). */
-export let lastSeen: u32 = 0;
-
 /**
  * Reads the members of the object json/stream.ts value() has just opened, as `level`'s rows say,
  * and its closing brace; returns its members, a bit per key (the level's index of each), or -1 after
- * recording the first problem (or on a syntax error: S.broken).
+ * recording the first problem (or on a syntax error: S.broken). After the scene's first problem its
+ * other members are only read on, for a duplicate key or a schemaVersion (validate.ts).
  */
 export function readObject(level: i32): i32 {
   const base = <i32>load<u8>(BASE + level);
@@ -217,52 +222,70 @@ export function readObject(level: i32): i32 {
   const order = ORDER + ((<usize>level) << 5);
   let seen: u32 = 0;
   let count = 0;
+  let ok = true;
   out.byte(0x7b);
   // (a loop without an `if` around its body: the interpreter looks an `if`'s end up each time)
   if (S.member())
     do {
       const k = keyIndex(list); // -1 when unknown
       const bit: u32 = select<u32>(1 << k, 0, k >= 0);
-      if (seen & bit) return duplicate(seen);
+      if (seen & bit) {
+        S.duplicateKey();
+        return -1;
+      }
       seen |= bit;
-      if (<u32>k >= limit) return unknown(level, k, limit, seen);
-      store<u8>(order + count, <u8>k);
-      const r = base + k;
-      const row = <u32>load<u16>(ROWS + ((<usize>r) << 1));
-      const type = row & 15;
-      out.field(count == 0, type >= NOKEY);
-      count++;
-      pushKey(keyEntry);
-      if (!gate((row >> 8) & 7, W_KEY)) return failed(seen);
-      S.pauseEcho(type >= PAUSE);
-      S.value();
-      S.pauseEcho(false);
-      if (!changetype<Reader>(load<usize>(changetype<usize>(Readers.table) + (type << 2)))(r, row, seen))
-        return failed(seen);
-      pop();
+      if (!ok) {
+        // the scene after its first problem
+        S.value();
+        if (k == 0) schemaVersion();
+        S.skipRest(S.kind);
+        continue;
+      }
+      if (<u32>k >= limit) ok = unknown(level, k, limit);
+      else {
+        store<u8>(order + count, <u8>k);
+        const r = base + k;
+        const row = <u32>load<u16>(ROWS + ((<usize>r) << 1));
+        const type = row & 15;
+        out.field(count == 0, type >= NOKEY);
+        count++;
+        pushKey(keyEntry);
+        ok = gate((row >> 8) & 7, W_KEY);
+        if (ok) {
+          S.pauseEcho(type >= PAUSE);
+          S.value();
+          S.pauseEcho(false);
+          ok = changetype<Reader>(load<usize>(changetype<usize>(Readers.table) + (type << 2)))(r, row, seen);
+          if (ok) pop();
+        }
+      }
+      if (!ok) {
+        if (level != TOP) return -1;
+        out.stop();
+        S.skipTo(1);
+      }
     } while (S.member());
+  // a required key missing (the scene's name, then its layers; a layer's group, then its sequence)
+  const missing = (<u32>load<u8>(REQUIRED + level)) & ~seen;
+  if (!ok || missing) {
+    if (ok) {
+      const k = <i32>ctz(missing);
+      badAt(list, k, piece(requiredRules(), level == LAYER ? k + 2 : k >> 2));
+    }
+    return -1;
+  }
   // a step's held bytes (canonical.ts hold: a step's legacy source; not at a colour object inside it)
   if (level == STEP) out.release((seen & (1 << K_DIRECTIONALITY)) == 0);
   out.byte(0x7d);
   return seen;
 }
 
-function failed(seen: u32): i32 {
-  lastSeen = seen;
-  return -1;
-}
-
-function duplicate(seen: u32): i32 {
-  S.duplicateKey();
-  return failed(seen);
-}
-
 /** The key just read is not one of the level's (k its index, or negative). */
-function unknown(level: i32, k: i32, limit: u32, seen: u32): i32 {
+function unknown(level: i32, k: i32, limit: u32): bool {
   if (level == COLOR) refused();
   else if (level == TOP && k == 8) badAt(TOP_KEYS, 8, "not allowed: the service assigns scene ids");
   else unknownAt(nameList(keysOf(level), limit));
-  return failed(seen);
+  return false;
 }
 
 /** Keeps value `v` of row `r`, and puts its compiled item when the row has a tag. */
@@ -297,7 +320,7 @@ function readEnum(r: i32, row: u32, _seen: u32): bool {
   const e = <i32>((row >> 4) & 15);
   if (S.kind != J_STRING) return e == E_DIRECTIONS ? enumFailed(e) : needString();
   if (e == E_BLENDS && !gate(4, W_KEY)) return false;
-  const i = nameIndex(enumList(e), S.text, S.textBytes);
+  const i = keyIndex(enumList(e));
   if (i < 0) return enumFailed(e);
   // (its gate names it: W_RUNNER, W_ANIMATES or W_GEOMETRIC, in the order of E_*)
   return gate(load<u8>(ENUM_GATES + <usize>(e * 9 + i)), (W_RUNNER + e) | ((<u32>i) << 8)) && keep(r, row, i);
@@ -316,6 +339,13 @@ function enumFailed(e: i32): bool {
  * @message-returns: it goes to the UTF-8 message table (scripts/messages-transform.mjs). */
 function enumRules(): string {
   return "unknown runner; expected one of |must be one of ||unknown animation type; expected one of |must be one of ";
+}
+
+/** The rules of a required key (REQUIRED) that is missing: the scene's name and layers, a layer's
+ * group and sequence (validate.ts MAX_LAYERS, MAX_STEPS). @message-returns: it goes to the UTF-8
+ * message table (scripts/messages-transform.mjs). */
+function requiredRules(): string {
+  return "required to save a scene|required: 1-8 layers|required: a name, or a number 1-254|required: 1-12 steps";
 }
 
 /** A "#RRGGBB" string just read: its colour, or -1 after recording the failure. */

@@ -89,13 +89,13 @@ export function checkStartAfter(): bool {
   return true;
 }
 
-/** When layer `l` starts, in ms at speed 1 (the graph is acyclic). */
-function startTime(l: i32): u64 {
+/** When step `last` of layer `l` ends, in ms at speed 1 (the graph is acyclic): after what the
+ * layer waits for (its awaited layer's step, or whole sequence, unless that layer is disabled). */
+function endTime(l: i32, last: i32): u64 {
   const target = afterLayer[l];
-  if (target < 0 || disabled[target]) return 0;
-  const last = afterStep[l] >= 0 ? afterStep[l] : stepCount[target] - 1;
-  let t = startTime(target);
-  for (let s = 0; s <= last; s++) t += stepDuration[target * MAX_STEPS + s];
+  const step = afterStep[l];
+  let t: u64 = target < 0 || disabled[target] ? 0 : endTime(target, step >= 0 ? step : stepCount[target] - 1);
+  for (let s = 0; s <= last; s++) t += stepDuration[l * MAX_STEPS + s];
   return t;
 }
 
@@ -103,21 +103,17 @@ function startTime(l: i32): u64 {
  * The scene's length in ms for the library list: when the scene-cycle barrier fires, i.e. the
  * latest end of a barrier layer (not disabled; async false, or startAfter set), following the
  * startAfter chains, divided by the scene's speed and rounded. 0 when a barrier layer ends with an
- * infinite step, or when no layer is a barrier layer (the scene has no fixed length).
+ * infinite step, or when no layer is a barrier layer (the scene has no fixed length: `longest` stays 0).
  */
 export function sceneDuration(): u32 {
   let longest: u64 = 0;
-  let barriers = 0;
   for (let l = 0; l < layerCount; l++) {
     if (disabled[l]) continue;
     if (afterLayer[l] < 0 && asyncMode[l] != ASYNC_NO) continue;
-    barriers++;
     const n = stepCount[l];
     if (stepDuration[l * MAX_STEPS + n - 1] == 0) return 0;
-    let end = startTime(l);
-    for (let s = 0; s < n; s++) end += stepDuration[l * MAX_STEPS + s];
+    const end = endTime(l, n - 1);
     if (end > longest) longest = end;
   }
-  if (barriers == 0) return 0;
   return <u32>Math.round(<f64>longest / speed);
 }

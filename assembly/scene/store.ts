@@ -21,6 +21,7 @@ import { STORE_MISSING, STORE_IO_ERROR } from "../store/kv";
 import { openStored, value, skipTo, finish, broken, offset } from "../json/stream";
 import { J_OBJECT } from "../json/reader";
 import { utf8Decode } from "../util/utf8";
+import { idChars } from "./text";
 
 /** The hidden scene of one-shot playback: 10 characters, where assigned ids have 8, so no created
  * scene can take it. Never listed, and not reachable through /api/scenes/{id}. */
@@ -108,16 +109,11 @@ function idChar(c: u32): bool {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a);
 }
 
-/** A scene id in the API: 8-10 characters [a-z0-9]. */
-export function validSceneId(id: string): bool {
-  if (id.length < 8 || id.length > 10) return false;
-  for (let i = 0; i < id.length; i++) if (!idChar(<u32>id.charCodeAt(i))) return false;
-  return true;
-}
-
-/** An id of a library scene: valid, and not the hidden one-shot scene's. */
+/** An id of a library scene (8-10 characters [a-z0-9], not the hidden one-shot scene's), checked
+ * on its key's bytes (sceneKey: a character no id has is a '/' there). */
 export function libraryId(id: string): bool {
-  return validSceneId(id) && id != ONE_SHOT_ID;
+  sceneKey(id);
+  return libraryKeyId(keyBuf + 7, keyLength - 7);
 }
 
 // The key of the scene being read or written, built in place: listing the library reads hundreds of
@@ -200,16 +196,12 @@ export function deleteSceneFile(id: string): i32 {
   return host_store_delete(k, keyLength);
 }
 
-/** A library scene's id in a key's bytes: 8-10 characters [a-z0-9], not the one-shot scene's. */
+/** A library scene's id in a key's bytes: 8-10 characters [a-z0-9] (scene/text.ts idChars, as a
+ * scene's own `id`), not the one-shot scene's ("oneshot000"). */
 export function libraryKeyId(p: usize, n: u32): bool {
-  if (n < 8 || n > 10) return false;
-  let oneShot = n == <u32>ONE_SHOT_ID.length;
-  for (let k: u32 = 0; k < n; k++) {
-    const c = <u32>load<u8>(p + k);
-    if (!idChar(c)) return false;
-    if (oneShot && c != <u32>ONE_SHOT_ID.charCodeAt(k)) oneShot = false;
-  }
-  return !oneShot;
+  return (
+    n - 8 <= 2 && idChars(p, n, false) && !(n == 10 && load<u64>(p) == 0x30746f6873656e6f && load<u16>(p, 8) == 0x3030)
+  );
 }
 
 /** A fresh id of 8 characters [a-z0-9] from the host's entropy, or null after 16 collisions. Drawn

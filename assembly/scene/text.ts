@@ -141,15 +141,18 @@ export const W_GEOMETRIC = 7;
 /** The document's schemaVersion, once read (the pass sets it); until then every gate passes. */
 export let schemaKnown = false;
 export let schema = 1;
+/** The gate messages kept (gateSlow), in the order they came, and the version each needs; which
+ * versions have one (a bit each). */
 const gateMessage = changetype<Fixed<usize>>(memory.data(16 * 4));
-const gateOrder = changetype<Fixed<i32>>(memory.data(16 * 4));
+const gateVersion = changetype<Fixed<i32>>(memory.data(16 * 4));
+let gateVersions: u32 = 0;
 let gates = 0;
 let gatesBeforeError = -1; // gates recorded when the first other error was
 
 export function gatesReset(known: bool, version: i32): void {
   schemaKnown = known;
   schema = version;
-  memory.fill(changetype<usize>(gateMessage), 0, 16 * 4);
+  gateVersions = 0;
   gates = 0;
   gatesBeforeError = -1;
 }
@@ -195,13 +198,14 @@ function gateRule(version: i32, what: u32): string {
 
 function gateSlow(version: i32, what: u32): bool {
   if (schemaKnown) return bad(gateRule(version, what));
-  if (version < 16 && gateMessage[version] == 0) {
+  if (version < 16 && (gateVersions & (1 << version)) == 0) {
     // one string kept per version, without the partial ones (a document with its schemaVersion last
     // records up to 15)
+    gateVersions |= 1 << version;
     const mark = arenaTop();
     const message = here() + ": " + gateRule(version, what);
-    gateMessage[version] = changetype<usize>(arenaKeepLast(mark, message));
-    gateOrder[version] = gates++;
+    gateMessage[gates] = changetype<usize>(arenaKeepLast(mark, message));
+    gateVersion[gates++] = version;
   }
   return true;
 }
@@ -209,18 +213,14 @@ function gateSlow(version: i32, what: u32): bool {
 /** At the end, with the schemaVersion known: the earliest gated use above it that came before the
  * first other error becomes the error. */
 export function judgeGates(): void {
-  let best = -1;
   // (before that error: as unsigned, -1 is past every gate)
-  let first = <u32>gatesBeforeError;
-  for (let v = schema + 1; v < 16; v++) {
-    if ((gateMessage[v] != 0) & (<u32>gateOrder[v] < first)) {
-      first = gateOrder[v];
-      best = v;
+  for (let i = 0; <u32>i < min(<u32>gates, <u32>gatesBeforeError); i++) {
+    if (gateVersion[i] > schema) {
+      resetErrors();
+      failMessage(changetype<string>(gateMessage[i]));
+      return;
     }
   }
-  if (best < 0) return;
-  resetErrors();
-  failMessage(changetype<string>(gateMessage[best]));
 }
 
 // ---- the value just read, checked at the current path ---------------------------------------------

@@ -10,11 +10,9 @@
 import { J_OBJECT, J_ARRAY, J_NUMBER, J_STRING, J_TRUE, J_FALSE } from "../json/reader";
 import {
   value,
-  member,
   element,
   skipTo,
   skipRest,
-  duplicateKey,
   finish,
   broken,
   kind,
@@ -28,7 +26,7 @@ import {
   numberLength,
 } from "../json/stream";
 import { validationError, resetErrors } from "../json/validate";
-import { names, nameIndex } from "../util/names";
+import { names } from "../util/names";
 import {
   bad,
   badAt,
@@ -54,7 +52,7 @@ import {
   keep,
   hexColor,
   setLimits,
-  lastSeen,
+  FLAT,
   TOP,
   LAYER,
   COLORS,
@@ -77,7 +75,8 @@ import {
   S_FLAT_PANELS,
   S_PARAMS,
   X_SPEED,
-  X_SOURCE,
+  X_SCENE,
+  S_ASYNC,
 } from "./fields";
 import {
   readStep,
@@ -94,7 +93,7 @@ import {
 import { selector, startLayer, SEL_ALL } from "./targeting";
 import { checkStartAfter } from "./startafter";
 import { NAME_MAX_CHARS } from "../palette/validate";
-import { TOP_KEYS, LAYER_KEYS, STEP_KEYS } from "./names";
+import { TOP_KEYS, STEP_KEYS } from "./names";
 import * as out from "./canonical";
 import * as c from "../playback/compile";
 import { put, putF64, putBytes, patch16, outLength } from "../playback/bytes";
@@ -105,7 +104,6 @@ import {
   GROUPS_UNKNOWN,
   GROUPS_NAMES,
   GROUPS_NUMBERS,
-  named,
   groupKind,
   groupHash,
   groupNumber,
@@ -143,16 +141,11 @@ export let tooNewVersion: i64 = 0;
 
 // The scene's keys (fields.ts TOP_KEYS) and the layer's (LAYER_KEYS), by index.
 const T_SCHEMA = 0;
-const T_NAME = 1;
-const T_LAYERS = 7;
-const L_GROUP = 0;
-const L_SEQUENCE = 1;
 const L_PANELS = 2;
 const L_DISABLED = 8;
 
 const ASYNC_NAMES = names("loop free");
 
-let options: u32 = 0;
 let tooNew = false;
 let schemaBad = false;
 /** The layer being read. */
@@ -165,48 +158,26 @@ let layer = 0;
  * playback/bytes.ts (prefix left for sealCompiled).
  */
 export function readScene(opts: u32): i32 {
-  options = opts;
   resetState();
   pathReset();
   gatesReset(false, 1);
-  setLimits((opts & ALLOW_ID) != 0, false);
+  setLimits(opts);
   tooNew = false;
   schemaBad = false;
   for (let i: u32 = 0; i < c.PREFIX; i++) put(0);
   if (value() != J_OBJECT) {
     if (!broken) bad("a scene must be a JSON object");
     skipTo(0);
-    return conclude(0);
+    return conclude();
   }
-  let seen = readObject(TOP);
-  if (seen < 0) seen = <i32>readOn(lastSeen);
+  readObject(TOP);
   finish();
-  return conclude(seen);
+  return conclude();
 }
 
-/** After the first problem: the rest of the scene is only read, for a duplicate key or a
- * schemaVersion. */
-function readOn(seen: u32): u32 {
-  out.stop();
-  skipTo(1);
-  while (member()) {
-    const k = keyIndex(TOP_KEYS);
-    if (k >= 0) {
-      if (seen & (1 << k)) {
-        duplicateKey();
-        return seen;
-      }
-      seen |= 1 << k;
-    }
-    value();
-    if (k == T_SCHEMA) schemaVersion();
-    skipRest(kind);
-  }
-  return seen;
-}
-
-/** The end: the schemaVersion's verdict, then the first problem, then the rules of the whole. */
-function conclude(seen: i32): i32 {
+/** The end: the schemaVersion's verdict, then the first problem, then the startAfter graph (the
+ * required keys are checked by fields.ts readObject as each object ends). */
+function conclude(): i32 {
   if (broken) return SCENE_SYNTAX;
   if (tooNew) return SCENE_TOO_NEW;
   if (schemaBad) {
@@ -217,22 +188,14 @@ function conclude(seen: i32): i32 {
   }
   judgeGates();
   if (validationError().length > 0) return SCENE_INVALID;
-  pathReset();
-  if ((options & REQUIRE_NAME) != 0 && !named) {
-    badAt(TOP_KEYS, T_NAME, "required to save a scene");
-    return SCENE_INVALID;
-  }
-  if ((seen & (1 << T_LAYERS)) == 0) {
-    badAt(TOP_KEYS, T_LAYERS, "required: 1-" + MAX_LAYERS.toString() + " layers");
-    return SCENE_INVALID;
-  }
   if (!checkStartAfter()) return SCENE_INVALID;
   put(c.T_END);
   return SCENE_OK;
 }
 
-/** The schemaVersion just read: its verdict is given at the end (conclude). */
-function schemaVersion(): void {
+/** The schemaVersion just read (sceneField, or fields.ts readObject after the scene's first
+ * problem): its verdict is given at the end (conclude). */
+export function schemaVersion(): void {
   if (kind == J_NUMBER && numberInteger && numberValue > <f64>FIRMWARE_SCHEMA) {
     tooNew = true;
     tooNewVersion = <i64>numberValue;
@@ -250,13 +213,31 @@ function schemaVersion(): void {
  * start just read: a fields.ts Reader, for the fields that are rare in a scene. */
 export function sceneField(r: i32, row: u32, _seen: u32): bool {
   const t = kind;
-  // the rewritten values (fields.ts PAUSE): the speed, the step's source and originPanel
+  // by S_*, then the rewritten values (fields.ts PAUSE): the speed, the step's source and originPanel
+  // (one br_table)
   const type = row & 15;
-  if (type == X_SPEED) return speed();
-  if (type == X_SOURCE) return readSource();
-  if (type > X_SOURCE) return readOrigin(r);
-  const s = (row >> 4) & 15;
+  const s = type == X_SCENE ? (row >> 4) & 15 : type + (S_SPEED - X_SPEED);
+  if ((s | 2) == S_NAME) {
+    // S_PALETTE or S_NAME (one test: no case of two labels, so that the switch is one br_table)
+    // (a palette need not exist: playback falls back to Base colors)
+    if (!needString()) return false;
+    const name = s == S_NAME;
+    if (textChars - 1 >= <u32>(name ? NAME_MAX : NAME_MAX_CHARS))
+      return bad(
+        name ? "must be 1-" + NAME_MAX.toString() + " characters" : "must be a palette name of 1-30 characters",
+      );
+    if (!name) return keep(r, row, 0);
+    if (textControl) return bad("must not contain control characters");
+    setName(text, textLength);
+    return true;
+  }
   switch (s) {
+    case S_SPEED:
+      return speed();
+    case S_SOURCE:
+      return readSource();
+    case S_ORIGIN:
+      return readOrigin(r);
     case S_HEX: {
       const rgb = hexColor();
       return rgb >= 0 && keep(r, row, rgb);
@@ -265,20 +246,6 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       schemaVersion();
       skipRest(t); // a container is no schemaVersion: read past it
       return true;
-    case S_PALETTE:
-    case S_NAME: {
-      // (a palette need not exist: playback falls back to Base colors)
-      if (!needString()) return false;
-      const name = s == S_NAME;
-      if (textChars - 1 >= <u32>(name ? NAME_MAX : NAME_MAX_CHARS))
-        return bad(
-          name ? "must be 1-" + NAME_MAX.toString() + " characters" : "must be a palette name of 1-30 characters",
-        );
-      if (!name) return keep(r, row, 0);
-      if (textControl) return bad("must not contain control characters");
-      setName(text, textLength);
-      return true;
-    }
     case S_COLORS: {
       if (t != J_OBJECT) return bad("must be an object of primary, secondary and tertiary colours");
       const seen = readObject(COLORS);
@@ -288,11 +255,6 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       for (let i = 0; i < 3; i++) if (seen & (1 << i)) putRgb(load<i32>(slots + ((COLORS_BASE + i) << 2)));
       return true;
     }
-    case S_LAYERS:
-    case S_SEQUENCE:
-    case S_PARAMS:
-      // (one call: readList is inlined here)
-      return readList(s);
     case S_SCENE_ID:
       return (
         (t == J_STRING && textBytes - 8 <= 2 && idChars(text, textBytes, false)) ||
@@ -337,14 +299,18 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
     case S_PANELS:
       put(c.L_PANELS);
       return selector(0);
+    case S_ASYNC: {
+      // true or "loop", "free", false
+      const mode = t == J_STRING ? keyIndex(ASYNC_NAMES) + 1 : t == J_TRUE ? 1 : t == J_FALSE ? 0 : -1;
+      if ((mode < 0) | ((mode == 0) & (t != J_FALSE))) return bad('must be a boolean, "loop" or "free"');
+      asyncMode[layer] = <u8>mode;
+      put(c.L_ASYNC);
+      put(mode);
+      return true;
+    }
   }
-  // S_ASYNC: true or "loop", "free", false
-  const mode = t == J_STRING ? nameIndex(ASYNC_NAMES, text, textBytes) + 1 : t == J_TRUE ? 1 : t == J_FALSE ? 0 : -1;
-  if ((mode < 0) | ((mode == 0) & (t != J_FALSE))) return bad('must be a boolean, "loop" or "free"');
-  asyncMode[layer] = <u8>mode;
-  put(c.L_ASYNC);
-  put(mode);
-  return true;
+  // S_LAYERS, S_SEQUENCE, S_PARAMS (one call: readList is inlined here)
+  return readList(s);
 }
 
 /** The scene's speed: any number; out of 0.1-10.0 it is clamped, and stored clamped. */
@@ -364,7 +330,10 @@ function speed(): bool {
 
 // (each rule is written out where it fails: the messages transform makes it one literal there, and a
 // valid document builds no string)
-// readList's lists, by their fields' S_*
+// readList's lists, by their fields' S_*; sceneField's cases after the S_* of X_SCENE rows
+const S_SPEED = 16;
+const S_SOURCE = 17;
+const S_ORIGIN = 18;
 const LIST_LAYERS = S_LAYERS;
 const LIST_STEPS = S_SEQUENCE;
 const LIST_PARAMS = S_PARAMS;
@@ -425,9 +394,6 @@ function readLayer(li: i32): bool {
   put(c.T_LAYER);
   const seen = readObject(LAYER);
   if (seen < 0) return false;
-  if ((seen & (1 << L_GROUP)) == 0) return badAt(LAYER_KEYS, L_GROUP, "required: a name, or a number 1-254");
-  if ((seen & (1 << L_SEQUENCE)) == 0)
-    return badAt(LAYER_KEYS, L_SEQUENCE, "required: 1-" + MAX_STEPS.toString() + " steps");
   if ((seen & (1 << L_PANELS)) == 0) {
     put(c.L_PANELS);
     put(SEL_ALL);
@@ -469,7 +435,7 @@ function readGroup(li: i32): bool {
   // the compiled form keeps a name of at most 32 bytes (the trigger looks layers up by it)
   const keep = k == GROUPS_NAMES && textLength <= 32 ? textLength : 0;
   put(c.L_GROUP);
-  put(groupNumber[li]);
+  put(n);
   put(keep);
   putBytes(text, keep);
   return true;
@@ -490,7 +456,7 @@ export function readFlatStep(): i32 {
   pathReset();
   gatesReset(true, FIRMWARE_SCHEMA);
   setSchema(FIRMWARE_SCHEMA);
-  setLimits(false, true);
+  setLimits(FLAT);
   flatGroup = -1;
   let ok = true;
   if (value() != J_OBJECT) {
