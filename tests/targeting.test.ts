@@ -73,6 +73,31 @@ for (const [name, selector, expected] of CASES) {
   });
 }
 
+test("fraction bounds are the exact decimals written: A·n <= k < B·n", async () => {
+  // ceil(X·20) worked out in integers (thousandths): decimals that are not binary fractions, some
+  // landing on whole positions
+  const bounds = [
+    "0.05",
+    "0.1",
+    "0.15",
+    "0.35",
+    "0.45",
+    "0.55",
+    "0.65",
+    "0.7",
+    "0.85",
+    "0.95",
+    "0.333",
+    "0.049",
+    "0.051",
+  ];
+  for (const x of bounds) {
+    const k = Math.ceil((Math.round(Number(x) * 1000) * 20) / 1000);
+    assert.deepEqual(await resolve(`fraction:0-${x}`), range(1, k), `fraction:0-${x}`);
+    assert.deepEqual(await resolve(`fraction:${x}-1`), range(k + 1, 20), `fraction:${x}-1`);
+  }
+});
+
 test("fallback is used when the selector matches nothing", async () => {
   assert.deepEqual(await resolve([55, 66], "leaves"), [4, 6, 8, 10, 11, 15, 16, 19, 20]);
   assert.deepEqual(await resolve("subtree:99", [3]), [3]);

@@ -20,14 +20,14 @@ export const MAX_SELECTOR_DEPTH = 4;
 export const MAX_SELECTOR_TERMS = 8;
 
 // The compiled form: one op byte, then its operands (prefix order).
-/** The named forms, in NAMED order. */
+/** The named forms, in STRING_FORMS order. */
 export const SEL_ALL = 0;
 export const SEL_ROOT = 1;
 export const SEL_LEAVES = 2;
 export const SEL_BRANCHES = 3;
 export const SEL_EVEN = 4;
 export const SEL_ODD = 5;
-/** The prefixed forms, in PREFIXED order: depth lo, hi; subtree and neighbors a panel; first and
+/** The prefixed forms, in STRING_FORMS order: depth lo, hi; subtree and neighbors a panel; first and
  * last K; fraction A, B as two f64. */
 export const SEL_DEPTH = 6;
 export const SEL_SUBTREE = 7;
@@ -46,8 +46,8 @@ export const SEL_EVERY = 16;
 /** Nothing: an absent fallback. */
 export const SEL_NONE = 17;
 
-const NAMED = names("all root leaves branches even odd");
-const PREFIXED = names("depth: subtree: neighbors: first: last: fraction:");
+/** The string forms, by op: the named forms, then the prefixed ones (written with a colon). */
+const STRING_FORMS = names("all root leaves branches even odd depth subtree neighbors first last fraction");
 const OBJECT_KEYS = names("exclude not any all");
 
 const FORMS = "must be a selector: a string, an array of panel indices, or an object of exclude, any, all or not";
@@ -134,26 +134,16 @@ function list(op: i32, level: i32): bool {
 function selectorString(): bool {
   const p = text;
   const n = textBytes;
-  const named = nameIndex(NAMED, p, n);
-  if (named >= 0) {
-    put(named);
-    return true;
-  }
-  // a prefixed form: the name that starts the text
-  let k = 0;
-  let e = PREFIXED;
-  for (let len = <u32>load<u8>(e); len != 0; len = <u32>load<u8>(e)) {
-    if (n >= len && memory.compare(e + 1, p, len) == 0) break;
-    e += 1 + len;
-    k++;
-  }
-  const skip = <u32>load<u8>(e);
-  if (skip == 0) return bad("unknown selector " + quote(p, min(n, textLength)));
-  const q = p + skip;
-  const m = n - skip;
-  const dash = indexOfByte(q, m, 0x2d);
-  const op = SEL_DEPTH + k;
+  // a named form is a whole name, a prefixed one its name and a colon: one list, split at the colon
+  const colon = indexOfByte(p, n, 0x3a);
+  const op = nameIndex(STRING_FORMS, p, colon < 0 ? n : <u32>colon);
+  if ((op < 0) | (op < SEL_DEPTH != colon < 0)) return bad("unknown selector " + quote(p, min(n, textLength)));
   put(op);
+  if (colon < 0) return true;
+  const k = op - SEL_DEPTH;
+  const q = p + colon + 1;
+  const m = n - colon - 1;
+  const dash = indexOfByte(q, m, 0x2d);
   let ok = false;
   if (op == SEL_FRACTION) {
     // A-B, each digits with an optional fraction
@@ -176,32 +166,27 @@ function selectorString(): bool {
   return ok || bad(piece(prefixedRules(), k));
 }
 
-/** The rule of each PREFIXED form, in its order (json/reader.ts piece). @message-returns: it goes to
+/** The rule of each prefixed form, in its order (json/reader.ts piece). @message-returns: it goes to
  * the UTF-8 message table (scripts/messages-transform.mjs). */
 function prefixedRules(): string {
   return "must be depth:N or depth:A-B with 0 <= A <= B <= 254|must be subtree:N with a panel index 1-254|must be neighbors:N with a panel index 1-254|must be first:K with K 1-254|must be last:K with K 1-254|must be fraction:A-B with 0 <= A <= B <= 1";
 }
 
-/** A non-negative decimal: digits with an optional fraction (0, 1, 0.25); -1 when malformed. */
+/** A non-negative decimal: digits with an optional fraction (0, 1, 0.25); -1 when malformed. Its
+ * digits are read as one integer, then divided once by the power of ten of its fraction's digits:
+ * both are exact (at most 12 characters), so the quotient is the double nearest the decimal written
+ * (0.15 reads 0.15; topology/targeting.ts takes its bounds as exact decimals). */
 export function decimal(p: usize, n: u32): f64 {
-  if (n == 0 || n > 12) return -1;
+  if (n - 1 >= 12) return -1;
   let v: f64 = 0;
-  let scale: f64 = 0;
-  let digits = 0;
+  let scale: f64 = 0; // 0 before the point, then 10 to the fraction's digits
   for (let i: u32 = 0; i < n; i++) {
-    const c = <i32>load<u8>(p + i);
-    if (c == 0x2e) {
-      if (scale != 0 || digits == 0 || i + 1 == n) return -1;
-      scale = 1;
-      continue;
-    }
-    if (c < 0x30 || c > 0x39) return -1;
-    digits++;
-    if (scale == 0) v = v * 10 + <f64>(c - 0x30);
-    else {
-      scale /= 10;
-      v += scale * <f64>(c - 0x30);
-    }
+    const d = <u32>load<u8>(p + i) - 0x30;
+    if (d <= 9) {
+      v = v * 10 + <f64>d;
+      scale *= 10;
+    } else if ((d != <u32>-2) | (scale != 0) | (i == 0) | (i + 1 == n)) return -1;
+    else scale = 1;
   }
-  return v;
+  return v / max(scale, 1);
 }

@@ -65,9 +65,10 @@ function resolve(out: i32, level: i32): void {
     let b = count;
     if (op == S.SEL_FRACTION) {
       // x*n <= k < y*n, so 0-0.5 and 0.5-1 split the order without overlap. The bounds are decimals
-      // of at most 10 places read as binary fractions (0.15 reads 0.15000000000000002): x*n is a whole
-      // number or at least 1e-10 from one, and off by far less than 1e-12, so ceil(x*n - 1e-12) is the
-      // exact ceiling (0.15 of 20 panels is 3, not 4)
+      // of at most 10 places stored as the nearest double (scene/targeting.ts decimal; forms saved
+      // before round 6 of issue 12 hold them a few ulps off): x*n is a whole number or at least 1e-10
+      // from one, and off by far less than 1e-12, so ceil(x*n - 1e-12) is the exact ceiling (0.15 of
+      // 20 panels is 3, not 4)
       a = <i32>Math.ceil(nextF64() * <f64>count - 1e-12);
       b = <i32>Math.ceil(nextF64() * <f64>count - 1e-12);
     } else if (op >= S.SEL_DEPTH) {
