@@ -385,6 +385,13 @@ const cases: Case[] = [
   ["a prefixed name run on", panels("first3"), 422, 'layers[0].panels: unknown selector "first3"'],
   ["a colon alone first", panels(":3"), 422, 'layers[0].panels: unknown selector ":3"'],
   ["a second colon", panels("last:1:2"), 422, "layers[0].panels: must be last:K with K 1-254"],
+  // integers are 1-5 digits without a point, fraction bounds up to 12 characters
+  ["first:1.0", panels("first:1.0"), 422, "layers[0].panels: must be first:K with K 1-254"],
+  ["depth:1-2.5", panels("depth:1-2.5"), 422, "layers[0].panels: must be depth:N"],
+  ["subtree: 6 digits", panels("subtree:000001"), 422, "layers[0].panels: must be subtree:N"],
+  ["last:A-B", panels("last:1-2"), 422, "layers[0].panels: must be last:K"],
+  ["fraction: a point last", panels("fraction:0-1."), 422, "layers[0].panels: must be fraction:A-B"],
+  ["fraction: two points", panels("fraction:0-0.1.2"), 422, "layers[0].panels: must be fraction:A-B"],
   [
     "fallback invalid",
     base((s) => (s.layers[1].fallback = "nowhere")),

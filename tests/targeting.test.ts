@@ -58,6 +58,8 @@ const CASES: Array<[string, unknown, number[]]> = [
   ["fraction:0-0.3 (6 of 20)", "fraction:0-0.3", range(1, 6)],
   ["first:K", "first:4", [1, 2, 3, 4]],
   ["first:K beyond the count", "first:50", ALL],
+  ["first:K of 5 digits", "first:00004", [1, 2, 3, 4]],
+  ["fraction of 10 places (12 characters)", "fraction:0-0.1234567890", [1, 2, 3]],
   ["last:K", "last:3", [18, 19, 20]],
   ["even (0-based canonical positions)", "even", [1, 3, 5, 7, 9, 11, 13, 15, 17, 19]],
   ["odd", "odd", [2, 4, 6, 8, 10, 12, 14, 16, 18, 20]],

@@ -9,7 +9,7 @@ import { J_STRING, J_ARRAY, J_OBJECT, piece } from "../json/reader";
 import { value, member, element, kind, text, textBytes, textLength, intIn } from "../json/stream";
 import { put, putF64, patch8, outLength } from "../playback/bytes";
 import { names, nameIndex, nameEntry } from "../util/names";
-import { bad, pushKey, pushIndex, pop, parseDecimal, quote, indexOfByte } from "./text";
+import { bad, pushKey, pushIndex, pop, quote, indexOfByte } from "./text";
 import * as out from "./canonical";
 
 /** Explicit panel indices per layer (its `panels` and its `fallback` together: the spec's limit). */
@@ -143,25 +143,23 @@ function selectorString(): bool {
   const k = op - SEL_DEPTH;
   const q = p + colon + 1;
   const m = n - colon - 1;
+  // A, or A-B (fraction: each digits with an optional fraction; depth: A alone is A-A)
   const dash = indexOfByte(q, m, 0x2d);
+  const range = dash >= 0;
+  const fraction = op == SEL_FRACTION;
+  const a = decimal(q, range ? <u32>dash : m, fraction);
+  const b = range ? decimal(q + dash + 1, m - dash - 1, fraction) : a;
   let ok = false;
-  if (op == SEL_FRACTION) {
-    // A-B, each digits with an optional fraction
-    const a = dash < 0 ? -1 : decimal(q, <u32>dash);
-    const b = dash < 0 ? -1 : decimal(q + dash + 1, m - dash - 1);
+  if (fraction) {
     putF64(a);
     putF64(b);
-    ok = a >= 0 && b >= 0 && a <= 1 && b <= 1 && a <= b;
+    ok = range && a >= 0 && a <= b && b <= 1;
   } else {
-    // N, or A-B for depth
-    const range = op == SEL_DEPTH && dash >= 0;
-    const a = parseDecimal(q, range ? <u32>dash : m);
-    const b = range ? parseDecimal(q + dash + 1, m - dash - 1) : a;
-    put(a);
+    put(<i32>a);
     if (op == SEL_DEPTH) {
-      put(b);
-      ok = a >= 0 && b <= 254 && a <= b;
-    } else ok = a >= 1 && a <= 254;
+      put(<i32>b);
+      ok = a >= 0 && a <= b && b <= 254;
+    } else ok = !range && a >= 1 && a <= 254;
   }
   return ok || bad(piece(prefixedRules(), k));
 }
@@ -172,12 +170,13 @@ function prefixedRules(): string {
   return "must be depth:N or depth:A-B with 0 <= A <= B <= 254|must be subtree:N with a panel index 1-254|must be neighbors:N with a panel index 1-254|must be first:K with K 1-254|must be last:K with K 1-254|must be fraction:A-B with 0 <= A <= B <= 1";
 }
 
-/** A non-negative decimal: digits with an optional fraction (0, 1, 0.25); -1 when malformed. Its
- * digits are read as one integer, then divided once by the power of ten of its fraction's digits:
- * both are exact (at most 12 characters), so the quotient is the double nearest the decimal written
- * (0.15 reads 0.15; topology/targeting.ts takes its bounds as exact decimals). */
-export function decimal(p: usize, n: u32): f64 {
-  if (n - 1 >= 12) return -1;
+/** A non-negative decimal (`fraction`: digits with an optional fraction, 0, 1, 0.25, at most 12
+ * characters; else 1-5 digits); -1 when malformed. Its digits are read as one integer, then divided
+ * once by the power of ten of its fraction's digits: both are exact, so the quotient is the double
+ * nearest the decimal written (0.15 reads 0.15; topology/targeting.ts takes fraction bounds as exact
+ * decimals). */
+export function decimal(p: usize, n: u32, fraction: bool): f64 {
+  if (n - 1 >= (fraction ? 12 : 5)) return -1;
   let v: f64 = 0;
   let scale: f64 = 0; // 0 before the point, then 10 to the fraction's digits
   for (let i: u32 = 0; i < n; i++) {
@@ -185,7 +184,7 @@ export function decimal(p: usize, n: u32): f64 {
     if (d <= 9) {
       v = v * 10 + <f64>d;
       scale *= 10;
-    } else if ((d != <u32>-2) | (scale != 0) | (i == 0) | (i + 1 == n)) return -1;
+    } else if ((d != <u32>-2) | (scale != 0) | (i == 0) | (i + 1 == n) | !fraction) return -1;
     else scale = 1;
   }
   return v / max(scale, 1);
