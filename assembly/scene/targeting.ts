@@ -48,6 +48,7 @@ export const SEL_NONE = 17;
 
 /** The string forms, by op: the named forms, then the prefixed ones (written with a colon). */
 const STRING_FORMS = names("all root leaves branches even odd depth subtree neighbors first last fraction");
+/** The object forms, in op order from SEL_EXCLUDE. */
 const OBJECT_KEYS = names("exclude not any all");
 
 const FORMS = "must be a selector: a string, an array of panel indices, or an object of exclude, any, all or not";
@@ -77,12 +78,13 @@ export function selector(level: i32): bool {
   out.field(true, false);
   pushKey(nameEntry(OBJECT_KEYS, f));
   const t = value();
+  const op = SEL_EXCLUDE + f; // OBJECT_KEYS' order
   let ok = true;
-  if (f == 0) ok = t == J_ARRAY ? list(SEL_EXCLUDE, level) : bad("must be an array of panel indices 1-254");
-  else if (f == 1) {
-    put(SEL_NOT);
+  if (op == SEL_EXCLUDE) ok = t == J_ARRAY ? list(op, level) : bad("must be an array of panel indices 1-254");
+  else if (op == SEL_NOT) {
+    put(op);
     ok = selector(level + 1);
-  } else ok = list(f == 2 ? SEL_ANY : SEL_EVERY, level);
+  } else ok = list(op, level);
   if (!ok) return false;
   pop();
   if (member()) return bad(ONE);
@@ -176,16 +178,18 @@ function prefixedRules(): string {
  * nearest the decimal written (0.15 reads 0.15; topology/targeting.ts takes fraction bounds as exact
  * decimals). */
 export function decimal(p: usize, n: u32, fraction: bool): f64 {
-  if (n - 1 >= (fraction ? 12 : 5)) return -1;
-  let v: f64 = 0;
-  let scale: f64 = 0; // 0 before the point, then 10 to the fraction's digits
-  for (let i: u32 = 0; i < n; i++) {
+  let v: i64 = 0;
+  let scale: i64 = 0; // 0 before the point, then 10 to the fraction's digits
+  let ok = n - 1 < (fraction ? 12 : 5);
+  for (let i: u32 = 0; ok && i < n; i++) {
     const d = <u32>load<u8>(p + i) - 0x30;
     if (d <= 9) {
-      v = v * 10 + <f64>d;
+      v = v * 10 + d;
       scale *= 10;
-    } else if ((d != <u32>-2) | (scale != 0) | (i == 0) | (i + 1 == n) | !fraction) return -1;
-    else scale = 1;
+    } else {
+      ok = (d == <u32>-2) & (scale == 0) & (i > 0) & (i + 1 < n) & fraction;
+      scale = 1;
+    }
   }
-  return v / max(scale, 1);
+  return ok ? <f64>v / <f64>max(scale, 1) : -1;
 }
