@@ -82,13 +82,17 @@ function nameRule(kind: u32): string {
   return "";
 }
 
-/** stops, as it streams: each stop's position and colour are kept as they come (-1: not valid, a
- * position of -2: not a pair), then checked in order once the count is known: 1-16 stops
- * [position, "#RRGGBB"], positions strictly increasing, the first 0 and the last 255. */
+/** stops, as it streams: each stop checked as it ends (a pair [position, "#RRGGBB"], the first
+ * position 0, positions strictly increasing) and packed while all are valid; its count (1-16), then
+ * the first problem, is the message once the array ends, when the last stop is known (its position
+ * must be 255, which comes before its colour). */
 function readStops(kind: u32): void {
   if (!expectKind(J_ARRAY, "stops", "an array")) return S.skipRest(kind);
-  const got = heap.alloc(MAX_STOPS * 8); // a stop: position, colour (i32 each)
+  const got = heap.alloc(MAX_STOPS * 4); // the stops packed
   let n = 0;
+  let bad = -1; // the first stop with a problem (R_LAST aside), `rule` its rule
+  let rule = 0;
+  let last = 0; // the position of the stop read last
   while (S.element()) {
     const e = S.value();
     let items = 0;
@@ -102,38 +106,31 @@ function readStops(kind: u32): void {
         S.skipRest(v);
         items++;
       }
-    } else S.skipRest(e);
-    if (n < MAX_STOPS) {
-      store<i32>(got + <usize>(n << 3), items == 2 ? pos : -2); // `items` stays 0 for a stop that is not an array
-      store<i32>(got + <usize>(n << 3), rgb, 4);
+    } else S.skipRest(e); // (`items` stays 0 for a stop that is not an array)
+    if (bad < 0) {
+      rule = 0;
+      if (items != 2) rule = R_PAIR;
+      else if (pos < 0) rule = R_INTEGER;
+      else if (n == 0 && pos != 0) rule = R_FIRST;
+      else if (n > 0 && pos <= last) rule = R_INCREASING;
+      else if (rgb < 0) rule = R_COLOR;
+      if (rule != 0) bad = n;
+      else if (n < MAX_STOPS) store<u32>(got + <usize>(n << 2), ((<u32>pos) << 24) | (<u32>rgb));
     }
+    last = pos;
     n++;
   }
-  if (n < 1 || n > MAX_STOPS) {
-    fail("stops", "must have 1-" + MAX_STOPS.toString() + " entries");
-    return;
+  if (n > 1 && (bad < 0 || (bad == n - 1 && rule == R_COLOR)) && last != 255) {
+    bad = n - 1;
+    rule = R_LAST;
   }
-  // the stops in order, each packed once valid; the first problem is the message
-  const out = new StaticArray<u32>(n);
-  let prev = -1;
-  for (let i = 0; i < n; i++) {
-    const pos = load<i32>(got + <usize>(i << 3));
-    const rgb = load<i32>(got + <usize>(i << 3), 4);
-    let rule = 0;
-    if (pos == -2) rule = R_PAIR;
-    else if (pos < 0) rule = R_INTEGER;
-    else if (i == 0 && pos != 0) rule = R_FIRST;
-    else if (i > 0 && pos <= prev) rule = R_INCREASING;
-    else if (i > 0 && i == n - 1 && pos != 255) rule = R_LAST;
-    else if (rgb < 0) rule = R_COLOR;
-    if (rule != 0) {
-      fail(stopPath(i, rule == R_PAIR ? -1 : rule == R_COLOR ? 1 : 0), stopRule(rule));
-      return;
-    }
-    unchecked((out[i] = ((<u32>pos) << 24) | (<u32>rgb)));
-    prev = pos;
+  if (n < 1 || n > MAX_STOPS) fail("stops", "must have 1-" + MAX_STOPS.toString() + " entries");
+  else if (bad >= 0) fail(stopPath(bad, rule == R_PAIR ? -1 : rule == R_COLOR ? 1 : 0), stopRule(rule));
+  else {
+    const out = new StaticArray<u32>(n);
+    memory.copy(changetype<usize>(out), got, (<usize>n) << 2);
+    stops = changetype<usize>(out);
   }
-  stops = changetype<usize>(out);
 }
 
 const R_PAIR = 1;
