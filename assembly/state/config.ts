@@ -137,7 +137,7 @@ const FIELDS = memory.data<u8>([
 
 export function writeConfiguration(): void {
   fillFields(t.CONFIGURATION, t.CONFIGURATION_LENGTH, FIELDS, CONFIG);
-  for (let i = 0; i < allowedHostCount(); i++) {
+  for (let i = 0; i < MAX_ALLOWED_HOSTS && allowedHostLength(i) > 0; i++) {
     if (i > 0) w.byte(0x2c);
     w.strBytes(allowedHostAt(i), allowedHostLength(i));
   }
