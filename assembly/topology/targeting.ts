@@ -16,8 +16,15 @@ const POOL = 10 + S.MAX_SELECTOR_DEPTH + 1;
 export const sets = changetype<Fixed<u32>>(memory.data(4 * (POOL * SET_WORDS), 4));
 
 // Sets are indexed by pool slot (< POOL) and panel index (1-127): every access is in range.
+/** Set `s`'s address (4 words: two u64 halves). */
+function setAt(s: i32): usize {
+  return changetype<usize>(sets) + ((<usize>s) << 4);
+}
+
 export function setClear(s: i32): void {
-  for (let i = 0; i < SET_WORDS; i++) unchecked((sets[s * SET_WORDS + i] = 0));
+  const w = setAt(s);
+  store<u64>(w, 0);
+  store<u64>(w, 0, 8);
 }
 
 export function setAdd(s: i32, p: i32): void {
@@ -29,18 +36,17 @@ export function setHas(s: i32, p: i32): bool {
 }
 
 export function setCount(s: i32): i32 {
-  let n = 0;
-  for (let i = 0; i < SET_WORDS; i++) n += <i32>popcnt(unchecked(sets[s * SET_WORDS + i]));
-  return n;
+  const w = setAt(s);
+  return <i32>(popcnt(load<u64>(w)) + popcnt(load<u64>(w, 8)));
 }
 
 export function setCopy(dst: i32, src: i32): void {
-  for (let i = 0; i < SET_WORDS; i++) sets[dst * SET_WORDS + i] = sets[src * SET_WORDS + i];
+  memory.copy(setAt(dst), setAt(src), 16);
 }
 
 /** Panels 1 to `count` as two 64-bit halves (no call per panel: every layer without `panels`). */
 function setAllPanels(s: i32): void {
-  const w = changetype<usize>(sets) + ((<usize>s * SET_WORDS) << 2);
+  const w = setAt(s);
   store<u64>(w, count >= 63 ? <u64>-2 : ((<u64>2) << count) - 2); // bit 0 is no panel
   const c = count - 64;
   store<u64>(w, c >= 63 ? <u64>-1 : c < 0 ? 0 : ((<u64>2) << c) - 1, 8);
@@ -135,10 +141,11 @@ function resolve(out: i32, level: i32): void {
   for (let i = 0; i < n && !overrun; i++) {
     if (op == S.SEL_EXCLUDE) addIndices(scratch);
     else resolve(scratch, level + 1);
-    for (let w = 0; w < SET_WORDS; w++) {
-      const x = sets[out * SET_WORDS + w];
-      const y = sets[scratch * SET_WORDS + w];
-      sets[out * SET_WORDS + w] = op == S.SEL_ANY ? x | y : op == S.SEL_EVERY ? x & y : x & ~y;
+    for (let w: usize = 0; w < 16; w += 8) {
+      const at = setAt(out) + w;
+      const x = load<u64>(at);
+      const y = load<u64>(setAt(scratch) + w);
+      store<u64>(at, op == S.SEL_ANY ? x | y : op == S.SEL_EVERY ? x & y : x & ~y);
     }
   }
 }
