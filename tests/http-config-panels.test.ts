@@ -156,6 +156,23 @@ test("bad configuration patches: 422 naming the path (400 for malformed JSON), n
   }
 });
 
+test("allowedHosts: which host names are taken (letters, digits, '-', '.' inside, 1-253 bytes, unescaped)", async () => {
+  const good = ["a", "9", "-", "a-b.c", "Lights.Home.Arpa", "x.-.y", "x".repeat(253)];
+  const bad = ["", ".", ".a", "a.", "a..b.", "a b", "a_b", "a/b", "a:80", "é", "x".repeat(254), "a\\u002eb"];
+  for (const name of good) {
+    const res = await api(host, "PATCH", "/api/configuration", `{"allowedHosts":["${name}"]}`);
+    assert.equal(res.status, 200, `${name}: ${res.text}`);
+    assert.deepEqual((await configuration()).allowedHosts, [name]);
+  }
+  await api(host, "PATCH", "/api/configuration", { allowedHosts: [] });
+  for (const name of bad) {
+    const res = await api(host, "PATCH", "/api/configuration", `{"allowedHosts":["ok","${name}"]}`);
+    assert.equal(res.status, 422, `${name}: ${res.text}`);
+    assert.equal(res.body.error, "allowedHosts[1]: must be a host name", name);
+    assert.deepEqual((await configuration()).allowedHosts, []);
+  }
+});
+
 // ---- panels ----------------------------------------------------------------------------------
 
 test("GET /api/panels lists addresses 1..N with on and color", async () => {

@@ -275,6 +275,60 @@ test("positions: first 0, strictly increasing, last 255", async () => {
 
 test('stops[i][1]: a colour "#RRGGBB"', async () => {
   const message = (i: number) => `stops[${i}][1]: must be a colour "#RRGGBB"`;
+  // the stops in order, each one's checks in order: the last position comes before the last colour,
+  // a colour before any later stop's problem
+  await rejects(
+    valid({
+      stops: [
+        [0, RED],
+        [200, "red"],
+      ],
+    }),
+    "stops[1][0]: the last position must be 255",
+  );
+  await rejects(
+    valid({
+      stops: [
+        [0, "red"],
+        [200, BLUE],
+      ],
+    }),
+    message(0),
+  );
+  await rejects(
+    valid({
+      stops: [
+        [0, RED],
+        [100, "red"],
+        [50, BLUE],
+      ],
+    }),
+    message(1),
+  );
+  await rejects(
+    valid({
+      stops: [
+        [0, RED],
+        [100, BLUE],
+        [100, "red"],
+      ],
+    }),
+    "stops[2][0]: positions must be strictly increasing",
+  );
+  await rejects(
+    valid({ stops: [[0, RED], [100, BLUE], 7, [100, "red"]] }),
+    'stops[2]: must be an array [position, "#RRGGBB"]',
+  );
+  await rejects(
+    valid({
+      stops: [
+        [0, RED],
+        [255, "red"],
+        [255, BLUE],
+      ],
+    }),
+    message(1),
+  );
   await rejects(
     valid({
       stops: [

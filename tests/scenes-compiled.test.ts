@@ -225,6 +225,36 @@ test("crafted compiled forms with valid hashes never trap: what would index a ta
   assert.ok(!trapped(), host.output());
 });
 
+test("fraction bounds a few ulps off their decimal (forms saved before round 6 of issue 12) select the same panels", async () => {
+  // 0.25 and 0.75 of 12 panels land on whole positions, where an ulp could tip the ceiling
+  const id = await save({
+    name: "fractions",
+    layers: [{ group: 1, panels: "fraction:0.25-0.75", sequence: [{ type: "SOLID", color: "#00FF00", duration: 0 }] }],
+  });
+  const reference = await trace(id);
+  assert.equal(Object.values(JSON.parse(reference[1])).filter((c) => c === "#00FF00").length, 6, reference[1]);
+  const form = fs.readFileSync(path.join(compiledDir, id));
+  const file = fs.readFileSync(path.join(scenesDir, id));
+  const bounds = Buffer.alloc(16);
+  bounds.writeDoubleLE(0.25, 0);
+  bounds.writeDoubleLE(0.75, 8);
+  const at = form.indexOf(bounds);
+  assert.ok(at > 0, "the bounds are the nearest doubles");
+  const off = (x: number, ulps: number) => {
+    const b = Buffer.alloc(8);
+    b.writeDoubleLE(x);
+    b.writeBigUInt64LE(b.readBigUInt64LE() + BigInt(ulps));
+    return b.readDoubleLE();
+  };
+  for (const ulps of [-3, -1, 1, 3]) {
+    const bytes = Buffer.from(form);
+    bytes.writeDoubleLE(off(0.25, ulps), at);
+    bytes.writeDoubleLE(off(0.75, ulps), at + 8);
+    fs.writeFileSync(path.join(compiledDir, id), sealed(bytes, file));
+    assert.deepEqual(await trace(id), reference, `${ulps} ulps`);
+  }
+});
+
 test("a one-shot play writes the hidden scene's compiled form; DELETE removes both files", async () => {
   assert.equal((await api(host, "POST", "/api/scenes/play/one-shot", rich)).status, 202);
   await advance(host, 0);

@@ -378,6 +378,20 @@ const cases: Case[] = [
   ["fraction without B", panels("fraction:0.5"), 422, "layers[0].panels: must be fraction:A-B"],
   ["fraction malformed", panels("fraction:.5-1"), 422, "layers[0].panels: must be fraction:A-B"],
   ["selector case matters", panels("ALL"), 422, 'layers[0].panels: unknown selector "ALL"'],
+  // a named form takes no colon, a prefixed one needs it (scene/targeting.ts splits at the first)
+  ["a named form with a colon", panels("all:1"), 422, 'layers[0].panels: unknown selector "all:1"'],
+  ["a named form with an empty colon", panels("root:"), 422, 'layers[0].panels: unknown selector "root:"'],
+  ["a prefixed form without its colon", panels("depth"), 422, 'layers[0].panels: unknown selector "depth"'],
+  ["a prefixed name run on", panels("first3"), 422, 'layers[0].panels: unknown selector "first3"'],
+  ["a colon alone first", panels(":3"), 422, 'layers[0].panels: unknown selector ":3"'],
+  ["a second colon", panels("last:1:2"), 422, "layers[0].panels: must be last:K with K 1-254"],
+  // integers are 1-5 digits without a point, fraction bounds up to 12 characters
+  ["first:1.0", panels("first:1.0"), 422, "layers[0].panels: must be first:K with K 1-254"],
+  ["depth:1-2.5", panels("depth:1-2.5"), 422, "layers[0].panels: must be depth:N"],
+  ["subtree: 6 digits", panels("subtree:000001"), 422, "layers[0].panels: must be subtree:N"],
+  ["last:A-B", panels("last:1-2"), 422, "layers[0].panels: must be last:K"],
+  ["fraction: a point last", panels("fraction:0-1."), 422, "layers[0].panels: must be fraction:A-B"],
+  ["fraction: two points", panels("fraction:0-0.1.2"), 422, "layers[0].panels: must be fraction:A-B"],
   [
     "fallback invalid",
     base((s) => (s.layers[1].fallback = "nowhere")),

@@ -58,6 +58,8 @@ const CASES: Array<[string, unknown, number[]]> = [
   ["fraction:0-0.3 (6 of 20)", "fraction:0-0.3", range(1, 6)],
   ["first:K", "first:4", [1, 2, 3, 4]],
   ["first:K beyond the count", "first:50", ALL],
+  ["first:K of 5 digits", "first:00004", [1, 2, 3, 4]],
+  ["fraction of 10 places (12 characters)", "fraction:0-0.1234567890", [1, 2, 3]],
   ["last:K", "last:3", [18, 19, 20]],
   ["even (0-based canonical positions)", "even", [1, 3, 5, 7, 9, 11, 13, 15, 17, 19]],
   ["odd", "odd", [2, 4, 6, 8, 10, 12, 14, 16, 18, 20]],
@@ -72,6 +74,31 @@ for (const [name, selector, expected] of CASES) {
     assert.deepEqual(await resolve(selector), expected);
   });
 }
+
+test("fraction bounds are the exact decimals written: A·n <= k < B·n", async () => {
+  // ceil(X·20) worked out in integers (thousandths): decimals that are not binary fractions, some
+  // landing on whole positions
+  const bounds = [
+    "0.05",
+    "0.1",
+    "0.15",
+    "0.35",
+    "0.45",
+    "0.55",
+    "0.65",
+    "0.7",
+    "0.85",
+    "0.95",
+    "0.333",
+    "0.049",
+    "0.051",
+  ];
+  for (const x of bounds) {
+    const k = Math.ceil((Math.round(Number(x) * 1000) * 20) / 1000);
+    assert.deepEqual(await resolve(`fraction:0-${x}`), range(1, k), `fraction:0-${x}`);
+    assert.deepEqual(await resolve(`fraction:${x}-1`), range(k + 1, 20), `fraction:${x}-1`);
+  }
+});
 
 test("fallback is used when the selector matches nothing", async () => {
   assert.deepEqual(await resolve([55, 66], "leaves"), [4, 6, 8, 10, 11, 15, 16, 19, 20]);

@@ -88,7 +88,7 @@ export function paletteKey(name: string): string | null {
 /** Reads and checks the palette stored under a key. On P_OK its name and stops are palette/validate's
  * paletteName() and packStops() until the next read, and the file is at fileBuf (fileLength bytes).
  * The reason a file is corrupt is left in json/validate's validationError(). With `moving`, a valid
- * document whose name's key is another (left in checkBuf) is P_ELSEWHERE instead of corrupt. */
+ * document whose name's key is another (left in checkBuf) gives that key's length instead of corrupt. */
 function readAt(key: usize, keyLen: u32, moving: bool = false): i32 {
   resetErrors();
   const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
@@ -106,15 +106,14 @@ function readAt(key: usize, keyLen: u32, moving: bool = false): i32 {
     }
     return P_CORRUPT;
   }
-  if (!sameKey(checkBuf, keyFromName(paletteName(), checkBuf), key, keyLen)) {
-    if (moving) return P_ELSEWHERE;
+  const k = keyFromName(paletteName(), checkBuf);
+  if (!sameKey(checkBuf, k, key, keyLen)) {
+    if (moving) return <i32>k;
     fail("name", "does not match the file's key");
     return P_CORRUPT;
   }
   return P_OK;
 }
-/** readAt's: a valid file whose name has another key. */
-const P_ELSEWHERE: i32 = -3;
 /** The bytes of the file readAt read last. */
 let fileLength: u32 = 0;
 
@@ -181,8 +180,8 @@ function migrateCurrent(): bool {
   const key = listPtr + keyAt;
   let wide = false;
   for (let i = PREFIX_LEN; i + 1 < keyLen && !wide; i += 2) wide = load<u8>(key + i) >= 0x38; // byte >= 0x80
-  if (!wide || readAt(key, keyLen, true) != P_ELSEWHERE) return false;
-  const k = keyFromName(paletteName(), checkBuf);
+  const k = wide ? readAt(key, keyLen, true) : 0; // the name's key, in checkBuf
+  if (k <= 0) return false;
   const old = keyFromName(paletteName(), keyBuf, true);
   if (!sameKey(keyBuf, old, key, keyLen)) return false; // not a legacy key: corrupt
   if (host_store_read(checkBuf, k, 0, keyBuf, 1) != STORE_MISSING) {

@@ -17,8 +17,8 @@ import { names, nameString } from "../util/names";
 import { J_ARRAY, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, colorRead, fail, nameOfKind } from "../json/validate";
-import { utf8Decode } from "../util/utf8";
 import { checkFields, present, problem, F_EQUALS, F_OWN } from "../json/fields";
+import { utf8Decode } from "../util/utf8";
 import { MAX_STOPS } from "./palette";
 
 export const PALETTE_SCHEMA_VERSION: i32 = 1;
@@ -35,21 +35,15 @@ const ROWS = memory.data<u16>([
   1, F_OWN, 0, 0, 0,
 ]);
 
-/** What the last valid document read holds: its name and its stops, packed as
- * (position << 24) | 0xRRGGBB. */
-class Read {
-  version: i32 = 0;
-  name: string = "";
-  stops: StaticArray<u32> = new StaticArray<u32>(0);
-}
-let read: Read | null = null; // made per document (nothing is allocated at start)
+/** The name and the stops of the document last validated (made in the export's memory by readOwn):
+ * a string and a StaticArray<u32> of stops packed as (position << 24) | 0xRRGGBB. */
+let name: usize = 0;
+let stops: usize = 0;
 
 /** Validates the palette document whose root value() has just read (kind `kind`), reading it to its
  * end; false after recording the first problem (or on a syntax error: S.broken). */
 export function validatePalette(kind: u32): bool {
-  const r = new Read();
-  read = r;
-  if (!checkFields(kind, KEYS, ROWS, 2, changetype<usize>(r), readOwn, 32)) return false;
+  if (!checkFields(kind, KEYS, ROWS, 2, 0, readOwn, 32)) return false;
   if ((present & (1 << NAME)) == 0) return fail("name", "required");
   if ((present & (1 << STOPS)) == 0) return fail("stops", "required");
   return !problem(STOPS);
@@ -57,44 +51,48 @@ export function validatePalette(kind: u32): bool {
 
 /** The name of the document last validated. */
 export function paletteName(): string {
-  return read!.name;
+  return changetype<string>(name);
 }
 
 /** The stops of the document last validated. */
 export function packStops(): StaticArray<u32> {
-  return read!.stops;
+  return changetype<StaticArray<u32>>(stops);
 }
 
 /** The fields read as they come (json/fields.ts Own): the name and the stops. */
-function readOwn(k: i32, kind: u32, target: usize): void {
-  if (k != NAME) return readStops(kind, target);
-  readName(kind, target);
+function readOwn(k: i32, kind: u32, _target: usize): void {
+  if (k != NAME) return readStops(kind);
+  const rule = nameRule(kind);
+  if (rule.length > 0) fail("name", rule);
+  else name = changetype<usize>(utf8Decode(S.text, S.textLength));
   S.skipRest(kind); // a name that is not a string
 }
 
-/** name, just read (of kind `kind`): its rules, by what the tokenizer counted of the whole string
- * (code points, control characters); kept when it passes (false after recording its problem). */
-function readName(kind: u32, target: usize): bool {
-  if (kind != J_STRING) return fail("name", "must be a string, not " + nameOfKind(kind));
-  if (S.textChars - 1 >= <u32>NAME_MAX_CHARS)
-    return fail("name", "must be 1-" + NAME_MAX_CHARS.toString() + " characters");
-  if (S.textControl) return fail("name", "must not contain control characters");
+/** name, just read (of kind `kind`): "" when it passes its rules, else the rule it breaks, by what
+ * the tokenizer counted of the whole string (code points, control characters). @message-returns: its texts go to the UTF-8 message table. */
+function nameRule(kind: u32): string {
+  if (kind != J_STRING) return "must be a string, not " + nameOfKind(kind);
+  if (S.textChars - 1 >= <u32>NAME_MAX_CHARS) return "must be 1-" + NAME_MAX_CHARS.toString() + " characters";
+  if (S.textControl) return "must not contain control characters";
   // "." or "..": URL clients resolve such a path segment away, so the palette could never be
   // addressed by GET, PUT or DELETE
   const n = S.textBytes;
   if (n <= 2 && load<u8>(S.text) == 0x2e && load<u8>(S.text + n - 1) == 0x2e)
-    return fail("name", 'must not be "." or ".." (it could not be used in a URL)');
-  changetype<Read>(target).name = utf8Decode(S.text, S.textLength);
-  return true;
+    return 'must not be "." or ".." (it could not be used in a URL)';
+  return "";
 }
 
-/** stops, as it streams: each stop's position and colour are kept as they come (-1: not valid, a
- * position of -2: not a pair), then checked in order once the count is known: 1-16 stops
- * [position, "#RRGGBB"], positions strictly increasing, the first 0 and the last 255. */
-function readStops(kind: u32, target: usize): void {
+/** stops, as it streams: each stop checked as it ends (a pair [position, "#RRGGBB"], the first
+ * position 0, positions strictly increasing) and packed while all are valid; its count (1-16), then
+ * the first problem, is the message once the array ends, when the last stop is known (its position
+ * must be 255, which comes before its colour). */
+function readStops(kind: u32): void {
   if (!expectKind(J_ARRAY, "stops", "an array")) return S.skipRest(kind);
-  const got = heap.alloc(MAX_STOPS * 8); // a stop: position, colour (i32 each)
+  const got = heap.alloc(MAX_STOPS * 4); // the stops packed
   let n = 0;
+  let bad = -1; // the first stop with a problem (R_LAST aside), `rule` its rule
+  let rule = 0;
+  let last = 0; // the position of the stop read last
   while (S.element()) {
     const e = S.value();
     let items = 0;
@@ -108,38 +106,31 @@ function readStops(kind: u32, target: usize): void {
         S.skipRest(v);
         items++;
       }
-    } else S.skipRest(e);
-    if (n < MAX_STOPS) {
-      store<i32>(got + <usize>(n << 3), items == 2 ? pos : -2); // `items` stays 0 for a stop that is not an array
-      store<i32>(got + <usize>(n << 3), rgb, 4);
+    } else S.skipRest(e); // (`items` stays 0 for a stop that is not an array)
+    if (bad < 0) {
+      rule = 0;
+      if (items != 2) rule = R_PAIR;
+      else if (pos < 0) rule = R_INTEGER;
+      else if (n == 0 && pos != 0) rule = R_FIRST;
+      else if (n > 0 && pos <= last) rule = R_INCREASING;
+      else if (rgb < 0) rule = R_COLOR;
+      if (rule != 0) bad = n;
+      else if (n < MAX_STOPS) store<u32>(got + <usize>(n << 2), ((<u32>pos) << 24) | (<u32>rgb));
     }
+    last = pos;
     n++;
   }
-  if (n < 1 || n > MAX_STOPS) {
-    fail("stops", "must have 1-" + MAX_STOPS.toString() + " entries");
-    return;
+  if (n > 1 && (bad < 0 || (bad == n - 1 && rule == R_COLOR)) && last != 255) {
+    bad = n - 1;
+    rule = R_LAST;
   }
-  // the stops in order, each packed once valid; the first problem is the message
-  const out = new StaticArray<u32>(n);
-  let prev = -1;
-  for (let i = 0; i < n; i++) {
-    const pos = load<i32>(got + <usize>(i << 3));
-    const rgb = load<i32>(got + <usize>(i << 3), 4);
-    let rule = 0;
-    if (pos == -2) rule = R_PAIR;
-    else if (pos < 0) rule = R_INTEGER;
-    else if (i == 0 && pos != 0) rule = R_FIRST;
-    else if (i > 0 && pos <= prev) rule = R_INCREASING;
-    else if (i > 0 && i == n - 1 && pos != 255) rule = R_LAST;
-    else if (rgb < 0) rule = R_COLOR;
-    if (rule != 0) {
-      fail(stopPath(i, rule == R_PAIR ? -1 : rule == R_COLOR ? 1 : 0), stopRule(rule));
-      return;
-    }
-    unchecked((out[i] = ((<u32>pos) << 24) | (<u32>rgb)));
-    prev = pos;
+  if (n < 1 || n > MAX_STOPS) fail("stops", "must have 1-" + MAX_STOPS.toString() + " entries");
+  else if (bad >= 0) fail(stopPath(bad, rule == R_PAIR ? -1 : rule == R_COLOR ? 1 : 0), stopRule(rule));
+  else {
+    const out = new StaticArray<u32>(n);
+    memory.copy(changetype<usize>(out), got, (<usize>n) << 2);
+    stops = changetype<usize>(out);
   }
-  changetype<Read>(target).stops = out;
 }
 
 const R_PAIR = 1;

@@ -9,7 +9,7 @@ import { J_STRING, J_ARRAY, J_OBJECT, piece } from "../json/reader";
 import { value, member, element, kind, text, textBytes, textLength, intIn } from "../json/stream";
 import { put, putF64, patch8, outLength } from "../playback/bytes";
 import { names, nameIndex, nameEntry } from "../util/names";
-import { bad, pushKey, pushIndex, pop, parseDecimal, quote, indexOfByte } from "./text";
+import { bad, pushKey, pushIndex, pop, quote, indexOfByte } from "./text";
 import * as out from "./canonical";
 
 /** Explicit panel indices per layer (its `panels` and its `fallback` together: the spec's limit). */
@@ -20,14 +20,14 @@ export const MAX_SELECTOR_DEPTH = 4;
 export const MAX_SELECTOR_TERMS = 8;
 
 // The compiled form: one op byte, then its operands (prefix order).
-/** The named forms, in NAMED order. */
+/** The named forms, in STRING_FORMS order. */
 export const SEL_ALL = 0;
 export const SEL_ROOT = 1;
 export const SEL_LEAVES = 2;
 export const SEL_BRANCHES = 3;
 export const SEL_EVEN = 4;
 export const SEL_ODD = 5;
-/** The prefixed forms, in PREFIXED order: depth lo, hi; subtree and neighbors a panel; first and
+/** The prefixed forms, in STRING_FORMS order: depth lo, hi; subtree and neighbors a panel; first and
  * last K; fraction A, B as two f64. */
 export const SEL_DEPTH = 6;
 export const SEL_SUBTREE = 7;
@@ -46,8 +46,9 @@ export const SEL_EVERY = 16;
 /** Nothing: an absent fallback. */
 export const SEL_NONE = 17;
 
-const NAMED = names("all root leaves branches even odd");
-const PREFIXED = names("depth: subtree: neighbors: first: last: fraction:");
+/** The string forms, by op: the named forms, then the prefixed ones (written with a colon). */
+const STRING_FORMS = names("all root leaves branches even odd depth subtree neighbors first last fraction");
+/** The object forms, in op order from SEL_EXCLUDE. */
 const OBJECT_KEYS = names("exclude not any all");
 
 const FORMS = "must be a selector: a string, an array of panel indices, or an object of exclude, any, all or not";
@@ -77,12 +78,13 @@ export function selector(level: i32): bool {
   out.field(true, false);
   pushKey(nameEntry(OBJECT_KEYS, f));
   const t = value();
+  const op = SEL_EXCLUDE + f; // OBJECT_KEYS' order
   let ok = true;
-  if (f == 0) ok = t == J_ARRAY ? list(SEL_EXCLUDE, level) : bad("must be an array of panel indices 1-254");
-  else if (f == 1) {
-    put(SEL_NOT);
+  if (op == SEL_EXCLUDE) ok = t == J_ARRAY ? list(op, level) : bad("must be an array of panel indices 1-254");
+  else if (op == SEL_NOT) {
+    put(op);
     ok = selector(level + 1);
-  } else ok = list(f == 2 ? SEL_ANY : SEL_EVERY, level);
+  } else ok = list(op, level);
   if (!ok) return false;
   pop();
   if (member()) return bad(ONE);
@@ -134,74 +136,60 @@ function list(op: i32, level: i32): bool {
 function selectorString(): bool {
   const p = text;
   const n = textBytes;
-  const named = nameIndex(NAMED, p, n);
-  if (named >= 0) {
-    put(named);
-    return true;
-  }
-  // a prefixed form: the name that starts the text
-  let k = 0;
-  let e = PREFIXED;
-  for (let len = <u32>load<u8>(e); len != 0; len = <u32>load<u8>(e)) {
-    if (n >= len && memory.compare(e + 1, p, len) == 0) break;
-    e += 1 + len;
-    k++;
-  }
-  const skip = <u32>load<u8>(e);
-  if (skip == 0) return bad("unknown selector " + quote(p, min(n, textLength)));
-  const q = p + skip;
-  const m = n - skip;
-  const dash = indexOfByte(q, m, 0x2d);
-  const op = SEL_DEPTH + k;
+  // a named form is a whole name, a prefixed one its name and a colon: one list, split at the colon
+  const colon = indexOfByte(p, n, 0x3a);
+  const op = nameIndex(STRING_FORMS, p, colon < 0 ? n : <u32>colon);
+  if ((op < 0) | (op < SEL_DEPTH != colon < 0)) return bad("unknown selector " + quote(p, min(n, textLength)));
   put(op);
+  if (colon < 0) return true;
+  const k = op - SEL_DEPTH;
+  const q = p + colon + 1;
+  const m = n - colon - 1;
+  // A, or A-B (fraction: each digits with an optional fraction; depth: A alone is A-A)
+  const dash = indexOfByte(q, m, 0x2d);
+  const range = dash >= 0;
+  const fraction = op == SEL_FRACTION;
+  const a = decimal(q, range ? <u32>dash : m, fraction);
+  const b = range ? decimal(q + dash + 1, m - dash - 1, fraction) : a;
   let ok = false;
-  if (op == SEL_FRACTION) {
-    // A-B, each digits with an optional fraction
-    const a = dash < 0 ? -1 : decimal(q, <u32>dash);
-    const b = dash < 0 ? -1 : decimal(q + dash + 1, m - dash - 1);
+  if (fraction) {
     putF64(a);
     putF64(b);
-    ok = a >= 0 && b >= 0 && a <= 1 && b <= 1 && a <= b;
+    ok = range && a >= 0 && a <= b && b <= 1;
   } else {
-    // N, or A-B for depth
-    const range = op == SEL_DEPTH && dash >= 0;
-    const a = parseDecimal(q, range ? <u32>dash : m);
-    const b = range ? parseDecimal(q + dash + 1, m - dash - 1) : a;
-    put(a);
+    put(<i32>a);
     if (op == SEL_DEPTH) {
-      put(b);
-      ok = a >= 0 && b <= 254 && a <= b;
-    } else ok = a >= 1 && a <= 254;
+      put(<i32>b);
+      ok = a >= 0 && a <= b && b <= 254;
+    } else ok = !range && a >= 1 && a <= 254;
   }
   return ok || bad(piece(prefixedRules(), k));
 }
 
-/** The rule of each PREFIXED form, in its order (json/reader.ts piece). @message-returns: it goes to
+/** The rule of each prefixed form, in its order (json/reader.ts piece). @message-returns: it goes to
  * the UTF-8 message table (scripts/messages-transform.mjs). */
 function prefixedRules(): string {
   return "must be depth:N or depth:A-B with 0 <= A <= B <= 254|must be subtree:N with a panel index 1-254|must be neighbors:N with a panel index 1-254|must be first:K with K 1-254|must be last:K with K 1-254|must be fraction:A-B with 0 <= A <= B <= 1";
 }
 
-/** A non-negative decimal: digits with an optional fraction (0, 1, 0.25); -1 when malformed. */
-export function decimal(p: usize, n: u32): f64 {
-  if (n == 0 || n > 12) return -1;
-  let v: f64 = 0;
-  let scale: f64 = 0;
-  let digits = 0;
-  for (let i: u32 = 0; i < n; i++) {
-    const c = <i32>load<u8>(p + i);
-    if (c == 0x2e) {
-      if (scale != 0 || digits == 0 || i + 1 == n) return -1;
+/** A non-negative decimal (`fraction`: digits with an optional fraction, 0, 1, 0.25, at most 12
+ * characters; else 1-5 digits); -1 when malformed. Its digits are read as one integer, then divided
+ * once by the power of ten of its fraction's digits: both are exact, so the quotient is the double
+ * nearest the decimal written (0.15 reads 0.15; topology/targeting.ts takes fraction bounds as exact
+ * decimals). */
+export function decimal(p: usize, n: u32, fraction: bool): f64 {
+  let v: i64 = 0;
+  let scale: i64 = 0; // 0 before the point, then 10 to the fraction's digits
+  let ok = n - 1 < (fraction ? 12 : 5);
+  for (let i: u32 = 0; ok && i < n; i++) {
+    const d = <u32>load<u8>(p + i) - 0x30;
+    if (d <= 9) {
+      v = v * 10 + d;
+      scale *= 10;
+    } else {
+      ok = (d == <u32>-2) & (scale == 0) & (i > 0) & (i + 1 < n) & fraction;
       scale = 1;
-      continue;
-    }
-    if (c < 0x30 || c > 0x39) return -1;
-    digits++;
-    if (scale == 0) v = v * 10 + <f64>(c - 0x30);
-    else {
-      scale /= 10;
-      v += scale * <f64>(c - 0x30);
     }
   }
-  return v;
+  return ok ? <f64>v / <f64>max(scale, 1) : -1;
 }

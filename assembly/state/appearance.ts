@@ -101,16 +101,14 @@ export function parseAppearancePatch(kind: u32, stored: bool = false): Appearanc
   const wanted = patch.palette;
   if (wanted !== null) {
     const found = findPalette(wanted);
-    if (!found && stored) {
-      log(LOG_WARN, 'appearance: palette "' + wanted + '" not found; using Base colors');
-      patch.palette = BASE_COLORS_NAME;
-      return patch;
-    }
     if (!found) {
-      fail("palette", 'no palette named "' + wanted + '"');
-      return null;
+      if (!stored) {
+        fail("palette", 'no palette named "' + wanted + '"');
+        return null;
+      }
+      log(LOG_WARN, 'appearance: palette "' + wanted + '" not found; using Base colors');
     }
-    patch.palette = found.name;
+    patch.palette = found ? found.name : BASE_COLORS_NAME;
   }
   return patch;
 }

@@ -67,16 +67,10 @@ export class ConfigPatch {
 function isHostName(): bool {
   const p = S.text;
   const n = S.textBytes;
-  let ok =
-    S.kind == J_STRING &&
-    !S.textEscaped &&
-    n > 0 &&
-    n <= <u32>MAX_HOST_NAME &&
-    load<u8>(p) != 0x2e &&
-    load<u8>(p + n - 1) != 0x2e;
+  let ok = (S.kind == J_STRING) & !S.textEscaped & (n - 1 < <u32>MAX_HOST_NAME);
   for (let k: u32 = 0; ok && k < n; k++) {
-    const c = (<u32>load<u8>(p + k)) | 0x20;
-    ok = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c == 0x2d || c == 0x2e;
+    const c = (<u32>load<u8>(p + k)) | 0x20; // (no control character is written unescaped)
+    ok = (c - 0x61 <= 25) | (c - 0x30 <= 9) | (c == 0x2d) | ((c == 0x2e) & (k > 0) & (k + 1 < n));
   }
   return ok;
 }
@@ -143,7 +137,7 @@ const FIELDS = memory.data<u8>([
 
 export function writeConfiguration(): void {
   fillFields(t.CONFIGURATION, t.CONFIGURATION_LENGTH, FIELDS, CONFIG);
-  for (let i = 0; i < allowedHostCount(); i++) {
+  for (let i = 0; i < MAX_ALLOWED_HOSTS && allowedHostLength(i) > 0; i++) {
     if (i > 0) w.byte(0x2c);
     w.strBytes(allowedHostAt(i), allowedHostLength(i));
   }

@@ -25,11 +25,11 @@ export function openIds(): bool {
   const buf = heap.alloc(max<usize>(<usize>n, 1));
   const got = host_store_list(SCENES_BYTES, SKIP, 0, buf, <u32>n);
   if (got < 0) return false;
-  const end = min<i32>(got, n);
+  list = buf;
+  size = min<i32>(got, n); // (lineEnd reads ahead of what the loop writes back)
   let to = 0;
-  for (let at = 0; at < end;) {
-    let e = at;
-    while (e < end && load<u8>(buf + <usize>e) != 0x0a) e++;
+  for (let at = 0; at < size;) {
+    const e = lineEnd(at);
     const id = at + <i32>SKIP;
     if (e > id && libraryKeyId(buf + <usize>id, <u32>(e - id))) {
       memory.copy(buf + <usize>to, buf + <usize>id, e - id);

@@ -4,10 +4,14 @@
 import { tree, MAX_PANELS, effectiveRoot } from "./tree";
 import { Fixed } from "../rt/fixed";
 
-/** Per panel index: hops from the root, the parent towards the root (0 for the root), children. */
-export const depth = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
-export const rparent = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
-export const children = changetype<Fixed<u8>>(memory.data(MAX_PANELS + 1));
+/** Per panel index: hops from the root, children, the parent towards the root (0 for the root). The
+ * first two are one block, children PER_PANEL bytes after depth (topology/targeting.ts reads either
+ * by an offset). */
+export const PER_PANEL = MAX_PANELS + 1;
+const perPanel = memory.data(3 * PER_PANEL);
+export const depth = changetype<Fixed<u8>>(perPanel);
+export const children = changetype<Fixed<u8>>(perPanel + PER_PANEL);
+export const rparent = changetype<Fixed<u8>>(perPanel + 2 * PER_PANEL);
 /** order[k]: the panel at canonical position k (0-based). */
 export const order = changetype<Fixed<u8>>(memory.data(MAX_PANELS));
 export let root: i32 = 1;
