@@ -63,7 +63,8 @@ export const layerEmpty = changetype<Fixed<bool>>(memory.data(MAX_LAYERS + 1)); 
 export const layerSlot = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS);
 /** A layer's blend << 4, put into its records' animates byte once the scene is read. */
 const layerBlend = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 2);
-/** The palette name of slot k (1 ..= slotCount), as the layer gave it. */
+/** The palette name of slot k (1 ..= slotCount), as the first layer that named it gave it (that
+ * layer's kept name, layerPalette). */
 export const slotName = new StaticArray<string | null>(MAX_LAYERS + 1);
 export let slotCount = 0;
 const NAME_MAX = 32;
@@ -78,8 +79,9 @@ export const baseColors = new StaticArray<u32>(3);
 export let paletteName: string | null = null;
 // the names outlive the export that loaded the scene: fixed slots allocated at start-up (rt/arena.ts)
 const paletteKept = keepSlot(64);
-const slotKept = changetype<Fixed<usize>>(memory.data((MAX_LAYERS + 1) * 4));
-for (let k = 1; k <= MAX_LAYERS; k++) slotKept[k] = changetype<usize>(keepSlot(64)); // slot 0 is paletteName's
+/** Layer l's palette name, when it names one (layerSlot[l] is 1 until the load's end). */
+const layerPalette = changetype<Fixed<usize>>(memory.data(MAX_LAYERS * 4));
+for (let l = 0; l < MAX_LAYERS; l++) layerPalette[l] = changetype<usize>(keepSlot(64));
 
 // ---- compiling: the scene pass's items into bytes -------------------------------------------------
 
@@ -188,29 +190,6 @@ function nextStep(s: i32): u8 {
   return kind;
 }
 
-/** The slot of a layer palette override: the slot of the first layer that named it (any casing),
- * else the next free one; one that is the scene's palette becomes slot 0 at the end (dropSceneSlot). */
-function slotOf(name: string): u8 {
-  for (let k = 1; k <= slotCount; k++) if (sameName(slotName[k]!, name)) return <u8>k;
-  slotName[++slotCount] = keepString(changetype<string>(slotKept[slotCount]), name);
-  return <u8>slotCount;
-}
-
-/** A layer palette that is the scene's own reads slot 0 (the scene's palette may come after it). */
-function dropSceneSlot(): void {
-  if (paletteName === null) return;
-  let k = 1;
-  while (k <= slotCount && !sameName(slotName[k]!, paletteName!)) k++;
-  if (k > slotCount) return;
-  for (let j = k; j < slotCount; j++) slotName[j] = keepString(changetype<string>(slotKept[j]), slotName[j + 1]!);
-  slotCount--;
-  for (let l = 0; l < layerCount; l++) {
-    const s = <i32>layerSlot[l];
-    if (s == k) layerSlot[l] = 0;
-    else if (s > k) layerSlot[l] = <u8>(s - 1);
-  }
-}
-
 /**
  * Loads the compiled scene being read (playback/bytes.ts, after the prefix) into the tables, with
  * its selectors resolved against the current rooting (rootAt() first), each layer's startAfter,
@@ -281,7 +260,8 @@ export function loadScene(): bool {
         layerMode[l] = <u8>b.next();
         break;
       case L_PALETTE:
-        layerSlot[l] = slotOf(b.nextText());
+        keepString(changetype<string>(layerPalette[l]), b.nextText());
+        layerSlot[l] = 1;
         break;
       case L_PANELS:
         // targets into pool set l: `panels`, else `fallback` (set 9) when it matches nothing
@@ -328,17 +308,28 @@ export function loadScene(): bool {
     }
   }
   if (b.overrun || layerCount == 0) return false;
-  // each record gets its layer's blend, and its palette positions their layer's slot; a layer with panels whose step is panel-local or a
-  // compiled runner holds slots
-  dropSceneSlot();
+  // per layer: its palette slot (slots numbered by first appearance among the layer palettes that
+  // are not the scene's own, which is slot 0 and may come after them); each record gets its layer's
+  // blend, and its palette positions their layer's slot; a layer with panels whose step is
+  // panel-local or a compiled runner holds slots
   for (let k = 0; k < layerCount; k++) {
+    let slot = 0;
+    if (layerSlot[k]) {
+      const name = changetype<string>(layerPalette[k]);
+      if (changetype<usize>(paletteName) == 0 || !sameName(name, paletteName!)) {
+        slot = 1;
+        while (slot <= slotCount && !sameName(unchecked(slotName[slot])!, name)) slot++;
+        if (slot > slotCount) unchecked((slotName[(slotCount = slot)] = name));
+      }
+    }
+    layerSlot[k] = <u8>slot;
     for (let i = 0; i < <i32>layerSteps[k]; i++) {
       const st = k * MAX_STEPS + i;
       const p = records + <usize>(st * REC);
       store<u8>(p + 1, load<u8>(p + 1) | layerBlend[k]);
       const kind = stepKind[st];
       if (!layerEmpty[k] && (kind == K_LOCAL || (kind == K_RUNNER && runnerAt(st).kind < R_RAIN))) holding |= 1 << k;
-      for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, layerSlot[k], 2);
+      for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, <u8>slot, 2);
     }
   }
   return true;
