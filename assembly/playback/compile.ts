@@ -336,23 +336,22 @@ export function loadScene(): bool {
 }
 
 /**
- * Loads scene `id`'s stored compiled form, when there is one of this version, whole, and compiled
- * from the scene file as it is now (its hash: a file rewritten by anything else, an older firmware
- * or a hand, does not match): 1. 0 when there is none such (no table was written: compile
- * the JSON instead), -1 when its bytes are not a compiled scene after all (tables may have been
- * written). Needs rootAt() done.
+ * Opens scene `id`'s stored compiled form for loadScene, when there is one of this version, whole,
+ * and compiled from the scene file as it is now (its hash: a file rewritten by anything else, an
+ * older firmware or a hand, does not match); false when there is none such (the JSON is compiled
+ * instead).
  */
-export function loadCompiled(id: string): i32 {
+export function openCompiled(id: string): bool {
   const ck = compiledKey(id);
   const ckl = compiledKeyLength;
   b.readFile(ck, ckl, 0);
   const version = b.next();
   const hash = b.next32();
-  if (b.overrun || version != COMPILED_VERSION) return 0;
+  if (b.overrun || version != COMPILED_VERSION) return false;
   const file = b.hashFile(sceneKey(id), keyLength, 0, b.HASH_SEED);
-  if (b.overrun || b.fold(b.hashFile(ck, ckl, PREFIX, file)) != hash || b.overrun) return 0;
+  if (b.overrun || b.fold(b.hashFile(ck, ckl, PREFIX, file)) != hash || b.overrun) return false;
   b.readFile(ck, ckl, PREFIX);
-  return loadScene() ? 1 : -1;
+  return true;
 }
 
 /** POST /api/animations/play: the flat step read by scene/validate.ts readFlatStep, whose items

@@ -68,12 +68,7 @@ function layer(l: i32): Layer {
  * False when it cannot be read or no longer validates (nothing changes then). */
 export function playScene(id: string, now: u32): bool {
   rootAt(config.logicalRoot);
-  const compiled = c.loadCompiled(id);
-  if (compiled <= 0 && !playJson(id)) {
-    // a compiled form that turned out corrupt has overwritten tables of what plays: stop that
-    if (compiled < 0) stopPlayback();
-    return false;
-  }
+  if (!loadAny(id)) return false;
   // scene start: stop everything, black, then the background and the scene's look
   clearAll();
   sendColor(ADDR_BROADCAST, 0);
@@ -97,28 +92,32 @@ export function playScene(id: string, now: u32): bool {
   return true;
 }
 
-/** The scene's JSON into the tables, as before compiled forms (a file of an older firmware, or
- * written by hand): read by the scene pass as it streams from the store, as at save, its compiled
- * form into a buffer (or, for one longer than that, compiled again for each window it is read in);
- * false when it cannot be read or does not validate. */
+/** Scene `id` into the tables (compile.ts loadScene): from its compiled form, else from its JSON
+ * (a file of an older firmware, or written by hand), read by the scene pass as it streams from the
+ * store, as at save, its compiled form into a buffer (or, for one longer than that, compiled again
+ * for each window it is read in). False when neither loads; a load that failed partway has
+ * overwritten tables of what plays, so that stops (docs/decisions.md, "A scene that fails to load"). */
 let jsonId = "";
 let jsonOk = false;
 
-function playJson(id: string): bool {
+function loadAny(id: string): bool {
+  const compiled = c.openCompiled(id);
+  if (compiled && c.loadScene()) return true;
   jsonId = id;
   const form = SCRATCH + FORM; // rt/scratch.ts F: read back by loadScene, before any runner starts
   writeInto(form, FORM_CAP, 0);
   compileJson();
   const n = outLength;
   writeInto(0, 0, 0);
-  let ok = jsonOk;
-  if (ok) {
+  const json = jsonOk;
+  if (json) {
     if (n <= FORM_CAP) readMemory(form + c.PREFIX, n - c.PREFIX);
     else readWritten(compileJson, c.PREFIX);
-    ok = c.loadScene();
+    if (c.loadScene()) return true;
   }
-  if (!ok) log(LOG_WARN, "playback: scene " + id + " cannot be played");
-  return ok;
+  log(LOG_WARN, "playback: scene " + id + " cannot be played");
+  if (compiled || json) stopPlayback();
+  return false;
 }
 
 /** Runs the scene pass over the stored scene `jsonId` (its compiled form to the writer); jsonOk
