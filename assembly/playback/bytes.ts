@@ -51,7 +51,7 @@ export function putBytes(p: usize, n: u32): void {
 
 let rp: usize = 0; // the next byte
 let rend: usize = 0; // the end of the window
-let rkey: usize = 0; // the file read, or 0: `regenerate` writes each window
+let rkey: usize = 0; // the file read, or 0: `regenerate` writes each window (none for memory)
 let rkeyLength: u32 = 0;
 let roffset: u32 = 0; // where what is not yet in the window starts
 let regenerate: () => void = nothing;
@@ -67,7 +67,7 @@ export function malformed(): void {
 
 /** Reads the stored file `key` (its bytes stay valid while it is read) from `offset` on. */
 export function readFile(key: usize, keyLength: u32, offset: u32): void {
-  fromMemory = false;
+  regenerate = nothing;
   rp = 0;
   rend = 0;
   rkey = key;
@@ -78,13 +78,10 @@ export function readFile(key: usize, keyLength: u32, offset: u32): void {
 
 /** Reads the bytes [p, p+n) (a form written into memory). */
 export function readMemory(p: usize, n: u32): void {
-  readFile(0, 0, 0);
-  fromMemory = true;
+  readFile(0, 0, 0); // (past the bytes, `nothing` writes no next window)
   rp = p;
   rend = p + n;
 }
-
-let fromMemory = false;
 
 /** Reads what `write` puts, from `offset` on: it is called again for each window. */
 export function readWritten(write: () => void, offset: u32): void {
@@ -96,8 +93,7 @@ export function next(): u32 {
   if (rp == rend) {
     // the next window
     let got: i32 = 0;
-    if (fromMemory) got = 0;
-    else if (rkey) got = host_store_read(rkey, rkeyLength, roffset, chunk, CHUNK);
+    if (rkey) got = host_store_read(rkey, rkeyLength, roffset, chunk, CHUNK);
     else {
       writeInto(chunk, CHUNK, roffset);
       regenerate();
@@ -113,11 +109,6 @@ export function next(): u32 {
     rend = chunk + got;
   }
   return <u32>load<u8>(rp++);
-}
-
-/** Reads past n bytes. */
-export function skip(n: u32): void {
-  for (let i: u32 = 0; i < n && !overrun; i++) next();
 }
 
 /** n bytes to p. */

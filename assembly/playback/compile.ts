@@ -213,7 +213,6 @@ export function loadScene(): bool {
   let blend: u32 = 0;
   let fallback = false;
   let steps = 0; // of layer l
-  let panels = false;
   while (!b.overrun) {
     const tag = <u8>b.next();
     if (tag == T_END) break;
@@ -243,7 +242,6 @@ export function loadScene(): bool {
         steps = 0;
         blend = 0;
         fallback = false;
-        panels = false;
         break;
       case L_GROUP: {
         layerGroup[l] = <u8>b.next();
@@ -264,19 +262,16 @@ export function loadScene(): bool {
         layerSlot[l] = 1;
         break;
       case L_PANELS:
-        // targets into pool set l: `panels`, else `fallback` (set 9) when it matches nothing
+        // targets into pool set l; when they match nothing, the layer's `fallback` (set 9)
         resolveSelector(l);
-        panels = true;
         break;
-      case L_FALLBACK: {
-        const skip = b.next() | (b.next() << 8);
-        if (panels && setCount(l) > 0) b.skip(skip);
-        else {
-          resolveSelector(9);
-          fallback = true;
-        }
+      case L_FALLBACK:
+        // (after its length, which would let it be skipped: resolved whether needed or not)
+        b.next();
+        b.next();
+        resolveSelector(9);
+        fallback = true;
         break;
-      }
       case L_BLEND:
         blend = b.next() & 15;
         break;
@@ -380,12 +375,7 @@ const flatAll = memory.data<u8>([<u8>SEL_ALL]);
 /** The palette named by a scene or layer (any casing); Base colors from the scene's base colours;
  * a name that cannot be found gives Base colors (as the appearance does). Call with JSON closed. */
 export function resolvePalette(name: string | null): Palette {
-  if (name === null) {
-    const active = findPalette(appearance.palette);
-    if (active && !sameName(active.name, BASE_COLORS_NAME)) return active;
-    return basePalette(baseColors);
-  }
-  const found = findPalette(name);
+  const found = findPalette(name !== null ? name : appearance.palette);
   if (found && !sameName(found.name, BASE_COLORS_NAME)) return found;
   return basePalette(baseColors);
 }
