@@ -25,7 +25,7 @@ import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
 import { SCRATCH, FORM, FORM_CAP } from "../rt/scratch";
-import { utf8Decode } from "../util/utf8";
+import { utf8Decode, utf8Encode } from "../util/utf8";
 
 const S_WAIT: u8 = 0;
 const S_RUN: u8 = 1;
@@ -399,7 +399,7 @@ function persistLastPlayed(): void {
   const v = new Array<u8>(n + 1);
   const p = v.dataStart;
   store<u8>(p, 0x30 | (<u8>app.lastPlayedSceneIsStored));
-  for (let i = 0; i < n; i++) store<u8>(p + 1 + i, <u8>load<u16>(changetype<usize>(id) + ((<usize>i) << 1)));
+  utf8Encode(changetype<usize>(id), n, p + 1); // (ASCII: a byte a character)
   storeWrite(LAST_PLAYED_KEY, v);
 }
 
