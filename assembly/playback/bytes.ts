@@ -44,7 +44,16 @@ export function patch8(at: u32, v: u32): void {
 
 /** n bytes at p. */
 export function putBytes(p: usize, n: u32): void {
-  for (let i: u32 = 0; i < n; i++) put(load<u8>(p + i));
+  bytes(p, n, true);
+}
+
+/** The n bytes at p put (`writing`), or read into p: one loop for both (putBytes, nextBytes, a
+ * compiled step's bytes). */
+export function bytes(p: usize, n: u32, writing: bool): void {
+  for (let i: u32 = 0; i < n; i++) {
+    if (writing) put(load<u8>(p + i));
+    else store<u8>(p + i, <u8>next());
+  }
 }
 
 // ---- reader -------------------------------------------------------------------------------------
@@ -113,7 +122,7 @@ export function next(): u32 {
 
 /** n bytes to p. */
 export function nextBytes(p: usize, n: u32): void {
-  for (let i: u32 = 0; i < n; i++) store<u8>(p + i, <u8>next());
+  bytes(p, n, false);
 }
 
 const TEXT_CAP: u32 = 128; // a palette name: 30 characters

@@ -33,8 +33,8 @@ export const K_RUNNER: u8 = 1;
 export const K_GAP: u8 = 2;
 
 /** The scene's steps (layer · MAX_STEPS + step), then the flat animation's (FLAT_STEP: "layer 8"'s
- * step 0, loadFlat). */
-const N = MAX_LAYERS * MAX_STEPS + 1;
+ * step 0, loadFlat), then the one a save compiles (SCRATCH_STEP, putStep). */
+const N = SCRATCH_STEP + 1;
 /** Per step the record without group, layer, duration and delay (filled at send): kind, animates
  * and blend, colorFrom, colorTo, param0, param1, from, to. */
 export const REC: i32 = 14;
@@ -91,7 +91,6 @@ export const COMPILED_VERSION: u8 = 2;
 /** The prefix: the version, and the hash (bytes.ts hashBytes) of the scene file the form was
  * compiled from followed by the rest of the form. */
 export const PREFIX: u32 = 5;
-const rec = memory.data(REC);
 const RUNNER_REC: u32 = 10;
 
 // The items, each a tag and its bytes, in the order the document gives them (so a field may follow
@@ -123,17 +122,16 @@ function colorRef(v: i32, p: usize, fallbackKind: u32): void {
   store<u32>(p, bswap<u32>(v < 0 ? fallbackKind << 24 : <u32>v));
 }
 
-/** The step just read (scene/step.ts slot) as an L_STEP item. */
+/** The step just read (scene/step.ts slot) as an L_STEP item: compiled into step SCRATCH_STEP of the
+ * tables (never a step that may be playing), whose bytes are then put (stepBytes). */
 export function putStep(): void {
-  const kind = compileStep(rec, SCRATCH_STEP);
-  const d = <u32>F.slot[F.K_DURATION];
+  const s = SCRATCH_STEP;
+  const p = records + <usize>(s * REC);
+  const kind = compileStep(p, s);
+  stepDuration[s] = <u16>F.slot[F.K_DURATION];
+  store<u8>(p, load<u8>(p) | (kind << 6));
   b.put(L_STEP);
-  b.put(d);
-  b.put(d >> 8);
-  store<u8>(rec, load<u8>(rec) | (kind << 6));
-  // a runner's record ends in what its fields give (runner/fields.ts recordTail)
-  b.putBytes(rec, kind == K_RUNNER ? RUNNER_REC : REC);
-  if (kind == K_RUNNER) putRunner(SCRATCH_STEP);
+  stepBytes(s, true);
 }
 
 /** The step just read into record `p` (runner fields into step number `s`); returns its kind. Palette
@@ -172,17 +170,19 @@ function nextRgb(): u32 {
   return (r << 16) | (g << 8) | b.next();
 }
 
-/** An L_STEP item after its tag into step `s` of the tables: its duration, kind (the top bits of
- * its record's first byte, taken out) and record (a runner's last bytes from its fields, read into
- * step number `s`: runner/fields.ts recordTail); returns its kind. */
-function nextStep(s: i32): u8 {
+/** An L_STEP item's bytes after its tag, step `s` of the tables, put (`writing`) or read: its
+ * duration, its record with its kind in the top bits of its first byte (written so by putStep; taken
+ * out into stepKind), less a runner's last 4 bytes, which its fields give (runner/fields.ts
+ * recordTail); returns its kind. One walk for both directions, so the two cannot disagree. */
+function stepBytes(s: i32, writing: bool): u8 {
   const p = records + <usize>(s * REC);
-  stepDuration[s] = <u16>(b.next() | (b.next() << 8));
-  b.nextBytes(p, RUNNER_REC);
+  b.bytes(changetype<usize>(stepDuration) + ((<usize>s) << 1), 2, writing);
+  b.bytes(p, RUNNER_REC, writing);
   const kind = load<u8>(p) >> 6;
   store<u8>(p, load<u8>(p) & 0x3f);
   stepKind[s] = kind;
-  if (kind != K_RUNNER) b.nextBytes(p + RUNNER_REC, REC - RUNNER_REC);
+  if (kind != K_RUNNER) b.bytes(p + RUNNER_REC, REC - RUNNER_REC, writing);
+  else if (writing) putRunner(s);
   else {
     nextRunner(s);
     recordTail(s, p);
@@ -279,7 +279,7 @@ export function loadScene(): bool {
         const i = steps;
         if (i >= MAX_STEPS) return false;
         steps = i + 1;
-        nextStep(l * MAX_STEPS + i);
+        stepBytes(l * MAX_STEPS + i, false);
         break;
       }
       case L_END: {
@@ -367,7 +367,7 @@ export function loadFlat(p: usize, n: u32, group: u8): bool {
     resolveSelector(FLAT_SET);
     b.readMemory(p + 1, n - 1);
   }
-  return nextStep(FLAT_STEP) != K_GAP;
+  return stepBytes(FLAT_STEP, false) != K_GAP;
 }
 
 const flatAll = memory.data<u8>([<u8>SEL_ALL]);
