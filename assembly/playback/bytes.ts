@@ -170,20 +170,23 @@ export function fold(h: u64): u32 {
 
 export const HASH_SEED: u64 = 0x811c9dc5;
 
-/** The hash of stored file `key` from `offset` on (read in CHUNK-byte windows), continuing `h`;
- * `overrun` when it cannot be read or is longer than a scene file can be. */
+/** The hash of stored file `key` from `offset` on (each CHUNK-byte window the reader fetches, whole),
+ * continuing `h`; `overrun` when it is longer than a scene file can be. A read that fails ends it
+ * as the file's end does: what it hashed matches nothing. */
 export function hashFile(key: usize, keyLength: u32, offset: u32, h: u64): u64 {
-  let at = offset;
-  overrun = false;
+  readFile(key, keyLength, offset);
   while (true) {
-    const got = host_store_read(key, keyLength, at, chunk, CHUNK);
-    if (got == 0) break;
-    at += <u32>got;
-    if (got < 0 || at - offset > MAX_SCENE_FILE + 512) {
+    next();
+    if (overrun) {
+      overrun = false;
+      break;
+    }
+    if (roffset - offset > MAX_SCENE_FILE + 512) {
       overrun = true;
       break;
     }
-    h = hashBytes(h, chunk, <u32>got);
+    h = hashBytes(h, chunk, <u32>(rend - chunk));
+    rp = rend;
   }
   return h;
 }
