@@ -43,7 +43,8 @@ export const records = memory.data(N * REC);
 export const stepDuration = changetype<Fixed<u16>>(memory.data(N * 2, 2));
 export const stepKind = changetype<Fixed<u8>>(memory.data(N));
 // Per layer, reset at once by loadScene: startAfter's layer and step (-1 none, its whole sequence),
-// then nameLen, slot, blend, disabled, async mode, step count and group (0). The player reads these,
+// then blend, slot, nameLen, disabled, async mode, step count and group (0); the one-byte items
+// L_DISABLED, L_ASYNC and L_BLEND go to row (tag - 5) & 7 as they are. The player reads these,
 // which only a play writes: saving a scene rewrites scene/state.ts, not them.
 const LAYER_AFTER = memory.data(MAX_LAYERS * 9 + 1);
 export const layerAfter = changetype<Fixed<i8>>(LAYER_AFTER);
@@ -61,15 +62,15 @@ export const layerEmpty = changetype<Fixed<bool>>(memory.data(MAX_LAYERS + 1)); 
 /** The palette slot a layer's palette positions read: 0 the scene's (or the appearance's)
  * palette, 1-8 the distinct layer overrides in order of first appearance (docs/playback.md). */
 export const layerSlot = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS);
-/** A layer's blend << 4, put into its records' animates byte once the scene is read. */
-const layerBlend = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 2);
+/** A layer's blend, put into its records' animates byte (<< 4) once the scene is read. */
+const layerBlend = changetype<Fixed<u8>>(layerBytes);
 /** The palette name of slot k (1 ..= slotCount), as the first layer that named it gave it (that
  * layer's kept name, layerPalette). */
 export const slotName = new StaticArray<string | null>(MAX_LAYERS + 1);
 export let slotCount = 0;
 const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
-const nameLen = changetype<Fixed<u8>>(layerBytes);
+const nameLen = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 2);
 export let layerCount = 0;
 export let sceneLoop = false;
 export let sceneSpeed: f64 = 1;
@@ -210,9 +211,7 @@ export function loadScene(): bool {
   memory.fill(LAYER_AFTER, 0xff, MAX_LAYERS * 2);
   memory.fill(layerBytes, 0, MAX_LAYERS * 7);
   let l = -1;
-  let blend: u32 = 0;
   let fallback = false;
-  let steps = 0; // of layer l
   while (!b.overrun) {
     const tag = <u8>b.next();
     if (tag == T_END) break;
@@ -239,8 +238,6 @@ export function loadScene(): bool {
       case T_LAYER:
         if (++l >= MAX_LAYERS) return false;
         layerCount = l + 1;
-        steps = 0;
-        blend = 0;
         fallback = false;
         break;
       case L_GROUP: {
@@ -252,10 +249,10 @@ export function loadScene(): bool {
         break;
       }
       case L_DISABLED:
-        layerOff[l] = b.next() != 0;
-        break;
       case L_ASYNC:
-        layerMode[l] = <u8>b.next();
+      case L_BLEND:
+        // layerOff, layerMode, layerBlend (a value out of range plays as it is: nothing traps)
+        store<u8>(layerBytes + (((tag - 5) & 7) << 3) + l, b.next());
         break;
       case L_PALETTE:
         keepString(changetype<string>(layerPalette[l]), b.nextText());
@@ -272,23 +269,17 @@ export function loadScene(): bool {
         resolveSelector(9);
         fallback = true;
         break;
-      case L_BLEND:
-        blend = b.next() & 15;
-        break;
       case L_STEP: {
-        const i = steps;
+        const i = <i32>layerSteps[l];
         if (i >= MAX_STEPS) return false;
-        steps = i + 1;
+        layerSteps[l] = <u8>(i + 1);
         stepBytes(l * MAX_STEPS + i, false);
         break;
       }
-      case L_END: {
-        layerSteps[l] = <u8>steps;
+      case L_END:
         if (fallback && setCount(l) == 0) setCopy(l, 9);
         layerEmpty[l] = setCount(l) == 0;
-        layerBlend[l] = <u8>(blend << 4);
         break;
-      }
       case T_AFTER: {
         const at = b.next();
         const after = b.next();
@@ -321,7 +312,7 @@ export function loadScene(): bool {
     for (let i = 0; i < <i32>layerSteps[k]; i++) {
       const st = k * MAX_STEPS + i;
       const p = records + <usize>(st * REC);
-      store<u8>(p + 1, load<u8>(p + 1) | layerBlend[k]);
+      store<u8>(p + 1, load<u8>(p + 1) | (layerBlend[k] << 4));
       const kind = stepKind[st];
       if (!layerEmpty[k] && (kind == K_LOCAL || (kind == K_RUNNER && runnerAt(st).kind < R_RAIN))) holding |= 1 << k;
       for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, <u8>slot, 2);
