@@ -215,7 +215,7 @@ export function loadScene(): bool {
   while (!b.overrun) {
     const tag = <u8>b.next();
     if (tag == T_END) break;
-    if (tag >= L_GROUP && tag <= L_END && l < 0) return false;
+    if (<u32>(tag - L_GROUP) <= <u32>(L_END - L_GROUP) && l < 0) return false; // a layer's item outside one
     switch (tag) {
       case T_LOOP:
         sceneLoop = b.next() != 0;
@@ -229,7 +229,7 @@ export function loadScene(): bool {
       case T_COLORS: {
         const given = b.next();
         hasColors = true;
-        for (let i = 0; i < 3; i++) if (given & (1 << i)) baseColors[i] = nextRgb();
+        for (let i = 0; i < 3; i++) if (given & (1 << i)) unchecked((baseColors[i] = nextRgb()));
         break;
       }
       case T_PALETTE:
