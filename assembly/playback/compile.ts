@@ -58,6 +58,8 @@ export const layerGroup = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 6);
 /** A bit per layer whose steps may hold a slot on its panels (a panel-local step or a compiled
  * runner: spawn.ts budget), once a scene is loaded. */
 export let holding: u32 = 0;
+/** A bit per palette slot used by an enabled layer with panels (player.ts sendPalettes). */
+export let slotsUsed: u32 = 0;
 export const layerEmpty = changetype<Fixed<bool>>(memory.data(MAX_LAYERS + 1)); // the flat's: false
 /** The palette slot a layer's palette positions read: 0 the scene's (or the appearance's)
  * palette, 1-8 the distinct layer overrides in order of first appearance (docs/playback.md). */
@@ -65,7 +67,7 @@ export const layerSlot = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS);
 /** A layer's blend, put into its records' animates byte (<< 4) once the scene is read. */
 const layerBlend = changetype<Fixed<u8>>(layerBytes);
 /** The palette name of slot k (1 ..= slotCount), as the first layer that named it gave it (that
- * layer's kept name, layerPalette). */
+ * layer's kept name, layerPalette); slot 0's is paletteName (null: the appearance's). */
 export const slotName = new StaticArray<string | null>(MAX_LAYERS + 1);
 export let slotCount = 0;
 const NAME_MAX = 32;
@@ -208,6 +210,7 @@ export function loadScene(): bool {
   paletteName = null;
   slotCount = 0;
   holding = 0;
+  slotsUsed = 0;
   memory.fill(LAYER_AFTER, 0xff, MAX_LAYERS * 2);
   memory.fill(layerBytes, 0, MAX_LAYERS * 7);
   let l = -1;
@@ -309,6 +312,7 @@ export function loadScene(): bool {
       }
     }
     layerSlot[k] = <u8>slot;
+    if (!layerOff[k] && !layerEmpty[k]) slotsUsed |= 1 << slot;
     for (let i = 0; i < <i32>layerSteps[k]; i++) {
       const st = k * MAX_STEPS + i;
       const p = records + <usize>(st * REC);
@@ -318,6 +322,7 @@ export function loadScene(): bool {
       for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, <u8>slot, 2);
     }
   }
+  unchecked((slotName[0] = paletteName));
   return true;
 }
 

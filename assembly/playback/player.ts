@@ -137,11 +137,9 @@ function compileJson(): void {
  * is broadcast once into its own slot (compile.ts layerSlot), so its records read it and no other
  * layer's palette changes. */
 function sendPalettes(restore: bool): void {
-  if (lookChanged || restore) sendPalette(c.resolvePalette(c.paletteName));
-  let used = 0; // a bit per slot
-  for (let l = 0; l < c.layerCount; l++)
-    if (!c.layerOff[l] && !unchecked(c.layerEmpty[l])) used |= 1 << unchecked(c.layerSlot[l]);
-  for (let k = 1; k <= c.slotCount; k++) if ((used >> k) & 1) sendPalette(c.resolvePalette(c.slotName[k]), <u8>k);
+  const used = (c.slotsUsed & ~1) | (<u32>(lookChanged || restore));
+  for (let k = 0; k <= c.slotCount; k++)
+    if ((used >> k) & 1) sendPalette(c.resolvePalette(unchecked(c.slotName[k])), <u8>k);
 }
 
 /** Starts every layer (free layers only on the first cycle). */
@@ -427,8 +425,9 @@ export function refreshSceneLook(): bool {
  * has none) or a layer's. */
 export function sceneUsesPalette(name: string): bool {
   if (!app.playing && !lookChanged) return false;
-  const own = c.paletteName;
-  if (sameName(own !== null ? own : appearance.palette, name)) return true;
-  for (let k = 1; k <= c.slotCount; k++) if (sameName(c.slotName[k]!, name)) return true;
+  for (let k = 0; k <= c.slotCount; k++) {
+    const slot = unchecked(c.slotName[k]); // (slot 0: the scene's palette, else the appearance's)
+    if (sameName(changetype<usize>(slot) ? slot! : appearance.palette, name)) return true;
+  }
   return false;
 }
