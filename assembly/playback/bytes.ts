@@ -44,14 +44,23 @@ export function patch8(at: u32, v: u32): void {
 
 /** n bytes at p. */
 export function putBytes(p: usize, n: u32): void {
-  for (let i: u32 = 0; i < n; i++) put(load<u8>(p + i));
+  bytes(p, n, true);
+}
+
+/** The n bytes at p put (`writing`), or read into p: one loop for both (putBytes, nextBytes, a
+ * compiled step's bytes). */
+export function bytes(p: usize, n: u32, writing: bool): void {
+  for (let i: u32 = 0; i < n; i++) {
+    if (writing) put(load<u8>(p + i));
+    else store<u8>(p + i, <u8>next());
+  }
 }
 
 // ---- reader -------------------------------------------------------------------------------------
 
 let rp: usize = 0; // the next byte
 let rend: usize = 0; // the end of the window
-let rkey: usize = 0; // the file read, or 0: `regenerate` writes each window
+let rkey: usize = 0; // the file read, or 0: `regenerate` writes each window (none for memory)
 let rkeyLength: u32 = 0;
 let roffset: u32 = 0; // where what is not yet in the window starts
 let regenerate: () => void = nothing;
@@ -67,7 +76,7 @@ export function malformed(): void {
 
 /** Reads the stored file `key` (its bytes stay valid while it is read) from `offset` on. */
 export function readFile(key: usize, keyLength: u32, offset: u32): void {
-  fromMemory = false;
+  regenerate = nothing;
   rp = 0;
   rend = 0;
   rkey = key;
@@ -78,13 +87,10 @@ export function readFile(key: usize, keyLength: u32, offset: u32): void {
 
 /** Reads the bytes [p, p+n) (a form written into memory). */
 export function readMemory(p: usize, n: u32): void {
-  readFile(0, 0, 0);
-  fromMemory = true;
+  readFile(0, 0, 0); // (past the bytes, `nothing` writes no next window)
   rp = p;
   rend = p + n;
 }
-
-let fromMemory = false;
 
 /** Reads what `write` puts, from `offset` on: it is called again for each window. */
 export function readWritten(write: () => void, offset: u32): void {
@@ -96,8 +102,7 @@ export function next(): u32 {
   if (rp == rend) {
     // the next window
     let got: i32 = 0;
-    if (fromMemory) got = 0;
-    else if (rkey) got = host_store_read(rkey, rkeyLength, roffset, chunk, CHUNK);
+    if (rkey) got = host_store_read(rkey, rkeyLength, roffset, chunk, CHUNK);
     else {
       writeInto(chunk, CHUNK, roffset);
       regenerate();
@@ -115,14 +120,9 @@ export function next(): u32 {
   return <u32>load<u8>(rp++);
 }
 
-/** Reads past n bytes. */
-export function skip(n: u32): void {
-  for (let i: u32 = 0; i < n && !overrun; i++) next();
-}
-
 /** n bytes to p. */
 export function nextBytes(p: usize, n: u32): void {
-  for (let i: u32 = 0; i < n; i++) store<u8>(p + i, <u8>next());
+  bytes(p, n, false);
 }
 
 const TEXT_CAP: u32 = 128; // a palette name: 30 characters
@@ -170,20 +170,23 @@ export function fold(h: u64): u32 {
 
 export const HASH_SEED: u64 = 0x811c9dc5;
 
-/** The hash of stored file `key` from `offset` on (read in CHUNK-byte windows), continuing `h`;
- * `overrun` when it cannot be read or is longer than a scene file can be. */
+/** The hash of stored file `key` from `offset` on (each CHUNK-byte window the reader fetches, whole),
+ * continuing `h`; `overrun` when it is longer than a scene file can be. A read that fails ends it
+ * as the file's end does: what it hashed matches nothing. */
 export function hashFile(key: usize, keyLength: u32, offset: u32, h: u64): u64 {
-  let at = offset;
-  overrun = false;
+  readFile(key, keyLength, offset);
   while (true) {
-    const got = host_store_read(key, keyLength, at, chunk, CHUNK);
-    if (got == 0) break;
-    at += <u32>got;
-    if (got < 0 || at - offset > MAX_SCENE_FILE + 512) {
+    next();
+    if (overrun) {
+      overrun = false;
+      break;
+    }
+    if (roffset - offset > MAX_SCENE_FILE + 512) {
       overrun = true;
       break;
     }
-    h = hashBytes(h, chunk, <u32>got);
+    h = hashBytes(h, chunk, <u32>(rend - chunk));
+    rp = rend;
   }
   return h;
 }

@@ -33,8 +33,8 @@ export const K_RUNNER: u8 = 1;
 export const K_GAP: u8 = 2;
 
 /** The scene's steps (layer · MAX_STEPS + step), then the flat animation's (FLAT_STEP: "layer 8"'s
- * step 0, loadFlat). */
-const N = MAX_LAYERS * MAX_STEPS + 1;
+ * step 0, loadFlat), then the one a save compiles (SCRATCH_STEP, putStep). */
+const N = SCRATCH_STEP + 1;
 /** Per step the record without group, layer, duration and delay (filled at send): kind, animates
  * and blend, colorFrom, colorTo, param0, param1, from, to. */
 export const REC: i32 = 14;
@@ -43,7 +43,8 @@ export const records = memory.data(N * REC);
 export const stepDuration = changetype<Fixed<u16>>(memory.data(N * 2, 2));
 export const stepKind = changetype<Fixed<u8>>(memory.data(N));
 // Per layer, reset at once by loadScene: startAfter's layer and step (-1 none, its whole sequence),
-// then nameLen, slot, blend, disabled, async mode, step count and group (0). The player reads these,
+// then blend, slot, nameLen, disabled, async mode, step count and group (0); the one-byte items
+// L_DISABLED, L_ASYNC and L_BLEND go to row (tag - 5) & 7 as they are. The player reads these,
 // which only a play writes: saving a scene rewrites scene/state.ts, not them.
 const LAYER_AFTER = memory.data(MAX_LAYERS * 9 + 1);
 export const layerAfter = changetype<Fixed<i8>>(LAYER_AFTER);
@@ -57,18 +58,21 @@ export const layerGroup = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 6);
 /** A bit per layer whose steps may hold a slot on its panels (a panel-local step or a compiled
  * runner: spawn.ts budget), once a scene is loaded. */
 export let holding: u32 = 0;
+/** A bit per palette slot used by an enabled layer with panels (player.ts sendPalettes). */
+export let slotsUsed: u32 = 0;
 export const layerEmpty = changetype<Fixed<bool>>(memory.data(MAX_LAYERS + 1)); // the flat's: false
 /** The palette slot a layer's palette positions read: 0 the scene's (or the appearance's)
  * palette, 1-8 the distinct layer overrides in order of first appearance (docs/playback.md). */
 export const layerSlot = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS);
-/** A layer's blend << 4, put into its records' animates byte once the scene is read. */
-const layerBlend = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 2);
-/** The palette name of slot k (1 ..= slotCount), as the layer gave it. */
+/** A layer's blend, put into its records' animates byte (<< 4) once the scene is read. */
+const layerBlend = changetype<Fixed<u8>>(layerBytes);
+/** The palette name of slot k (1 ..= slotCount), as the first layer that named it gave it (that
+ * layer's kept name, layerPalette); slot 0's is paletteName (null: the appearance's). */
 export const slotName = new StaticArray<string | null>(MAX_LAYERS + 1);
 export let slotCount = 0;
 const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
-const nameLen = changetype<Fixed<u8>>(layerBytes);
+const nameLen = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 2);
 export let layerCount = 0;
 export let sceneLoop = false;
 export let sceneSpeed: f64 = 1;
@@ -78,8 +82,9 @@ export const baseColors = new StaticArray<u32>(3);
 export let paletteName: string | null = null;
 // the names outlive the export that loaded the scene: fixed slots allocated at start-up (rt/arena.ts)
 const paletteKept = keepSlot(64);
-const slotKept = changetype<Fixed<usize>>(memory.data((MAX_LAYERS + 1) * 4));
-for (let k = 1; k <= MAX_LAYERS; k++) slotKept[k] = changetype<usize>(keepSlot(64)); // slot 0 is paletteName's
+/** Layer l's palette name, when it names one (layerSlot[l] is 1 until the load's end). */
+const layerPalette = changetype<Fixed<usize>>(memory.data(MAX_LAYERS * 4));
+for (let l = 0; l < MAX_LAYERS; l++) layerPalette[l] = changetype<usize>(keepSlot(64));
 
 // ---- compiling: the scene pass's items into bytes -------------------------------------------------
 
@@ -89,7 +94,6 @@ export const COMPILED_VERSION: u8 = 2;
 /** The prefix: the version, and the hash (bytes.ts hashBytes) of the scene file the form was
  * compiled from followed by the rest of the form. */
 export const PREFIX: u32 = 5;
-const rec = memory.data(REC);
 const RUNNER_REC: u32 = 10;
 
 // The items, each a tag and its bytes, in the order the document gives them (so a field may follow
@@ -121,17 +125,16 @@ function colorRef(v: i32, p: usize, fallbackKind: u32): void {
   store<u32>(p, bswap<u32>(v < 0 ? fallbackKind << 24 : <u32>v));
 }
 
-/** The step just read (scene/step.ts slot) as an L_STEP item. */
+/** The step just read (scene/step.ts slot) as an L_STEP item: compiled into step SCRATCH_STEP of the
+ * tables (never a step that may be playing), whose bytes are then put (stepBytes). */
 export function putStep(): void {
-  const kind = compileStep(rec, SCRATCH_STEP);
-  const d = <u32>F.slot[F.K_DURATION];
+  const s = SCRATCH_STEP;
+  const p = records + <usize>(s * REC);
+  const kind = compileStep(p, s);
+  stepDuration[s] = <u16>F.slot[F.K_DURATION];
+  store<u8>(p, load<u8>(p) | (kind << 6));
   b.put(L_STEP);
-  b.put(d);
-  b.put(d >> 8);
-  store<u8>(rec, load<u8>(rec) | (kind << 6));
-  // a runner's record ends in what its fields give (runner/fields.ts recordTail)
-  b.putBytes(rec, kind == K_RUNNER ? RUNNER_REC : REC);
-  if (kind == K_RUNNER) putRunner(SCRATCH_STEP);
+  stepBytes(s, true);
 }
 
 /** The step just read into record `p` (runner fields into step number `s`); returns its kind. Palette
@@ -170,45 +173,24 @@ function nextRgb(): u32 {
   return (r << 16) | (g << 8) | b.next();
 }
 
-/** An L_STEP item after its tag into step `s` of the tables: its duration, kind (the top bits of
- * its record's first byte, taken out) and record (a runner's last bytes from its fields, read into
- * step number `s`: runner/fields.ts recordTail); returns its kind. */
-function nextStep(s: i32): u8 {
+/** An L_STEP item's bytes after its tag, step `s` of the tables, put (`writing`) or read: its
+ * duration, its record with its kind in the top bits of its first byte (written so by putStep; taken
+ * out into stepKind), less a runner's last 4 bytes, which its fields give (runner/fields.ts
+ * recordTail); returns its kind. One walk for both directions, so the two cannot disagree. */
+function stepBytes(s: i32, writing: bool): u8 {
   const p = records + <usize>(s * REC);
-  stepDuration[s] = <u16>(b.next() | (b.next() << 8));
-  b.nextBytes(p, RUNNER_REC);
+  b.bytes(changetype<usize>(stepDuration) + ((<usize>s) << 1), 2, writing);
+  b.bytes(p, RUNNER_REC, writing);
   const kind = load<u8>(p) >> 6;
   store<u8>(p, load<u8>(p) & 0x3f);
   stepKind[s] = kind;
-  if (kind != K_RUNNER) b.nextBytes(p + RUNNER_REC, REC - RUNNER_REC);
+  if (kind != K_RUNNER) b.bytes(p + RUNNER_REC, REC - RUNNER_REC, writing);
+  else if (writing) putRunner(s);
   else {
     nextRunner(s);
     recordTail(s, p);
   }
   return kind;
-}
-
-/** The slot of a layer palette override: the slot of the first layer that named it (any casing),
- * else the next free one; one that is the scene's palette becomes slot 0 at the end (dropSceneSlot). */
-function slotOf(name: string): u8 {
-  for (let k = 1; k <= slotCount; k++) if (sameName(slotName[k]!, name)) return <u8>k;
-  slotName[++slotCount] = keepString(changetype<string>(slotKept[slotCount]), name);
-  return <u8>slotCount;
-}
-
-/** A layer palette that is the scene's own reads slot 0 (the scene's palette may come after it). */
-function dropSceneSlot(): void {
-  if (paletteName === null) return;
-  let k = 1;
-  while (k <= slotCount && !sameName(slotName[k]!, paletteName!)) k++;
-  if (k > slotCount) return;
-  for (let j = k; j < slotCount; j++) slotName[j] = keepString(changetype<string>(slotKept[j]), slotName[j + 1]!);
-  slotCount--;
-  for (let l = 0; l < layerCount; l++) {
-    const s = <i32>layerSlot[l];
-    if (s == k) layerSlot[l] = 0;
-    else if (s > k) layerSlot[l] = <u8>(s - 1);
-  }
 }
 
 /**
@@ -228,17 +210,15 @@ export function loadScene(): bool {
   paletteName = null;
   slotCount = 0;
   holding = 0;
+  slotsUsed = 0;
   memory.fill(LAYER_AFTER, 0xff, MAX_LAYERS * 2);
   memory.fill(layerBytes, 0, MAX_LAYERS * 7);
   let l = -1;
-  let blend: u32 = 0;
   let fallback = false;
-  let steps = 0; // of layer l
-  let panels = false;
   while (!b.overrun) {
     const tag = <u8>b.next();
     if (tag == T_END) break;
-    if (tag >= L_GROUP && tag <= L_END && l < 0) return false;
+    if (<u32>(tag - L_GROUP) <= <u32>(L_END - L_GROUP) && l < 0) return false; // a layer's item outside one
     switch (tag) {
       case T_LOOP:
         sceneLoop = b.next() != 0;
@@ -252,7 +232,7 @@ export function loadScene(): bool {
       case T_COLORS: {
         const given = b.next();
         hasColors = true;
-        for (let i = 0; i < 3; i++) if (given & (1 << i)) baseColors[i] = nextRgb();
+        for (let i = 0; i < 3; i++) if (given & (1 << i)) unchecked((baseColors[i] = nextRgb()));
         break;
       }
       case T_PALETTE:
@@ -261,10 +241,7 @@ export function loadScene(): bool {
       case T_LAYER:
         if (++l >= MAX_LAYERS) return false;
         layerCount = l + 1;
-        steps = 0;
-        blend = 0;
         fallback = false;
-        panels = false;
         break;
       case L_GROUP: {
         layerGroup[l] = <u8>b.next();
@@ -275,45 +252,37 @@ export function loadScene(): bool {
         break;
       }
       case L_DISABLED:
-        layerOff[l] = b.next() != 0;
-        break;
       case L_ASYNC:
-        layerMode[l] = <u8>b.next();
+      case L_BLEND:
+        // layerOff, layerMode, layerBlend (a value out of range plays as it is: nothing traps)
+        store<u8>(layerBytes + (((tag - 5) & 7) << 3) + l, b.next());
         break;
       case L_PALETTE:
-        layerSlot[l] = slotOf(b.nextText());
+        keepString(changetype<string>(layerPalette[l]), b.nextText());
+        layerSlot[l] = 1;
         break;
       case L_PANELS:
-        // targets into pool set l: `panels`, else `fallback` (set 9) when it matches nothing
+        // targets into pool set l; when they match nothing, the layer's `fallback` (set 9)
         resolveSelector(l);
-        panels = true;
         break;
-      case L_FALLBACK: {
-        const skip = b.next() | (b.next() << 8);
-        if (panels && setCount(l) > 0) b.skip(skip);
-        else {
-          resolveSelector(9);
-          fallback = true;
-        }
-        break;
-      }
-      case L_BLEND:
-        blend = b.next() & 15;
+      case L_FALLBACK:
+        // (after its length, which would let it be skipped: resolved whether needed or not)
+        b.next();
+        b.next();
+        resolveSelector(9);
+        fallback = true;
         break;
       case L_STEP: {
-        const i = steps;
+        const i = <i32>layerSteps[l];
         if (i >= MAX_STEPS) return false;
-        steps = i + 1;
-        nextStep(l * MAX_STEPS + i);
+        layerSteps[l] = <u8>(i + 1);
+        stepBytes(l * MAX_STEPS + i, false);
         break;
       }
-      case L_END: {
-        layerSteps[l] = <u8>steps;
+      case L_END:
         if (fallback && setCount(l) == 0) setCopy(l, 9);
         layerEmpty[l] = setCount(l) == 0;
-        layerBlend[l] = <u8>(blend << 4);
         break;
-      }
       case T_AFTER: {
         const at = b.next();
         const after = b.next();
@@ -328,40 +297,52 @@ export function loadScene(): bool {
     }
   }
   if (b.overrun || layerCount == 0) return false;
-  // each record gets its layer's blend, and its palette positions their layer's slot; a layer with panels whose step is panel-local or a
-  // compiled runner holds slots
-  dropSceneSlot();
+  // per layer: its palette slot (slots numbered by first appearance among the layer palettes that
+  // are not the scene's own, which is slot 0 and may come after them); each record gets its layer's
+  // blend, and its palette positions their layer's slot; a layer with panels whose step is
+  // panel-local or a compiled runner holds slots
   for (let k = 0; k < layerCount; k++) {
+    let slot = 0;
+    if (layerSlot[k]) {
+      const name = changetype<string>(layerPalette[k]);
+      if (changetype<usize>(paletteName) == 0 || !sameName(name, paletteName!)) {
+        slot = 1;
+        while (slot <= slotCount && !sameName(unchecked(slotName[slot])!, name)) slot++;
+        if (slot > slotCount) unchecked((slotName[(slotCount = slot)] = name));
+      }
+    }
+    layerSlot[k] = <u8>slot;
+    if (!layerOff[k] && !layerEmpty[k]) slotsUsed |= 1 << slot;
     for (let i = 0; i < <i32>layerSteps[k]; i++) {
       const st = k * MAX_STEPS + i;
       const p = records + <usize>(st * REC);
-      store<u8>(p + 1, load<u8>(p + 1) | layerBlend[k]);
+      store<u8>(p + 1, load<u8>(p + 1) | (layerBlend[k] << 4));
       const kind = stepKind[st];
       if (!layerEmpty[k] && (kind == K_LOCAL || (kind == K_RUNNER && runnerAt(st).kind < R_RAIN))) holding |= 1 << k;
-      for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, layerSlot[k], 2);
+      for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, <u8>slot, 2);
     }
   }
+  unchecked((slotName[0] = paletteName));
   return true;
 }
 
 /**
- * Loads scene `id`'s stored compiled form, when there is one of this version, whole, and compiled
- * from the scene file as it is now (its hash: a file rewritten by anything else, an older firmware
- * or a hand, does not match): 1. 0 when there is none such (no table was written: compile
- * the JSON instead), -1 when its bytes are not a compiled scene after all (tables may have been
- * written). Needs rootAt() done.
+ * Opens scene `id`'s stored compiled form for loadScene, when there is one of this version, whole,
+ * and compiled from the scene file as it is now (its hash: a file rewritten by anything else, an
+ * older firmware or a hand, does not match); false when there is none such (the JSON is compiled
+ * instead).
  */
-export function loadCompiled(id: string): i32 {
+export function openCompiled(id: string): bool {
   const ck = compiledKey(id);
   const ckl = compiledKeyLength;
   b.readFile(ck, ckl, 0);
   const version = b.next();
   const hash = b.next32();
-  if (b.overrun || version != COMPILED_VERSION) return 0;
+  if (b.overrun || version != COMPILED_VERSION) return false;
   const file = b.hashFile(sceneKey(id), keyLength, 0, b.HASH_SEED);
-  if (b.overrun || b.fold(b.hashFile(ck, ckl, PREFIX, file)) != hash || b.overrun) return 0;
+  if (b.overrun || b.fold(b.hashFile(ck, ckl, PREFIX, file)) != hash || b.overrun) return false;
   b.readFile(ck, ckl, PREFIX);
-  return loadScene() ? 1 : -1;
+  return true;
 }
 
 /** POST /api/animations/play: the flat step read by scene/validate.ts readFlatStep, whose items
@@ -382,7 +363,7 @@ export function loadFlat(p: usize, n: u32, group: u8): bool {
     resolveSelector(FLAT_SET);
     b.readMemory(p + 1, n - 1);
   }
-  return nextStep(FLAT_STEP) != K_GAP;
+  return stepBytes(FLAT_STEP, false) != K_GAP;
 }
 
 const flatAll = memory.data<u8>([<u8>SEL_ALL]);
@@ -390,12 +371,7 @@ const flatAll = memory.data<u8>([<u8>SEL_ALL]);
 /** The palette named by a scene or layer (any casing); Base colors from the scene's base colours;
  * a name that cannot be found gives Base colors (as the appearance does). Call with JSON closed. */
 export function resolvePalette(name: string | null): Palette {
-  if (name === null) {
-    const active = findPalette(appearance.palette);
-    if (active && !sameName(active.name, BASE_COLORS_NAME)) return active;
-    return basePalette(baseColors);
-  }
-  const found = findPalette(name);
+  const found = findPalette(name !== null ? name : appearance.palette);
   if (found && !sameName(found.name, BASE_COLORS_NAME)) return found;
   return basePalette(baseColors);
 }

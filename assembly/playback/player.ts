@@ -25,7 +25,7 @@ import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
 import { SCRATCH, FORM, FORM_CAP } from "../rt/scratch";
-import { utf8Decode } from "../util/utf8";
+import { utf8Decode, utf8Encode } from "../util/utf8";
 
 const S_WAIT: u8 = 0;
 const S_RUN: u8 = 1;
@@ -68,12 +68,7 @@ function layer(l: i32): Layer {
  * False when it cannot be read or no longer validates (nothing changes then). */
 export function playScene(id: string, now: u32): bool {
   rootAt(config.logicalRoot);
-  const compiled = c.loadCompiled(id);
-  if (compiled <= 0 && !playJson(id)) {
-    // a compiled form that turned out corrupt has overwritten tables of what plays: stop that
-    if (compiled < 0) stopPlayback();
-    return false;
-  }
+  if (!loadAny(id)) return false;
   // scene start: stop everything, black, then the background and the scene's look
   clearAll();
   sendColor(ADDR_BROADCAST, 0);
@@ -97,28 +92,32 @@ export function playScene(id: string, now: u32): bool {
   return true;
 }
 
-/** The scene's JSON into the tables, as before compiled forms (a file of an older firmware, or
- * written by hand): read by the scene pass as it streams from the store, as at save, its compiled
- * form into a buffer (or, for one longer than that, compiled again for each window it is read in);
- * false when it cannot be read or does not validate. */
+/** Scene `id` into the tables (compile.ts loadScene): from its compiled form, else from its JSON
+ * (a file of an older firmware, or written by hand), read by the scene pass as it streams from the
+ * store, as at save, its compiled form into a buffer (or, for one longer than that, compiled again
+ * for each window it is read in). False when neither loads; a load that failed partway has
+ * overwritten tables of what plays, so that stops (docs/decisions.md, "A scene that fails to load"). */
 let jsonId = "";
 let jsonOk = false;
 
-function playJson(id: string): bool {
+function loadAny(id: string): bool {
+  const compiled = c.openCompiled(id);
+  if (compiled && c.loadScene()) return true;
   jsonId = id;
   const form = SCRATCH + FORM; // rt/scratch.ts F: read back by loadScene, before any runner starts
   writeInto(form, FORM_CAP, 0);
   compileJson();
   const n = outLength;
   writeInto(0, 0, 0);
-  let ok = jsonOk;
-  if (ok) {
+  const json = jsonOk;
+  if (json) {
     if (n <= FORM_CAP) readMemory(form + c.PREFIX, n - c.PREFIX);
     else readWritten(compileJson, c.PREFIX);
-    ok = c.loadScene();
+    if (c.loadScene()) return true;
   }
-  if (!ok) log(LOG_WARN, "playback: scene " + id + " cannot be played");
-  return ok;
+  log(LOG_WARN, "playback: scene " + id + " cannot be played");
+  if (compiled || json) stopPlayback();
+  return false;
 }
 
 /** Runs the scene pass over the stored scene `jsonId` (its compiled form to the writer); jsonOk
@@ -138,11 +137,9 @@ function compileJson(): void {
  * is broadcast once into its own slot (compile.ts layerSlot), so its records read it and no other
  * layer's palette changes. */
 function sendPalettes(restore: bool): void {
-  if (lookChanged || restore) sendPalette(c.resolvePalette(c.paletteName));
-  let used = 0; // a bit per slot
-  for (let l = 0; l < c.layerCount; l++)
-    if (!c.layerOff[l] && !unchecked(c.layerEmpty[l])) used |= 1 << unchecked(c.layerSlot[l]);
-  for (let k = 1; k <= c.slotCount; k++) if ((used >> k) & 1) sendPalette(c.resolvePalette(c.slotName[k]), <u8>k);
+  const used = (c.slotsUsed & ~1) | (<u32>(lookChanged || restore));
+  for (let k = 0; k <= c.slotCount; k++)
+    if ((used >> k) & 1) sendPalette(c.resolvePalette(unchecked(c.slotName[k])), <u8>k);
 }
 
 /** Starts every layer (free layers only on the first cycle). */
@@ -400,7 +397,7 @@ function persistLastPlayed(): void {
   const v = new Array<u8>(n + 1);
   const p = v.dataStart;
   store<u8>(p, 0x30 | (<u8>app.lastPlayedSceneIsStored));
-  for (let i = 0; i < n; i++) store<u8>(p + 1 + i, <u8>load<u16>(changetype<usize>(id) + ((<usize>i) << 1)));
+  utf8Encode(changetype<usize>(id), n, p + 1); // (ASCII: a byte a character)
   storeWrite(LAST_PLAYED_KEY, v);
 }
 
@@ -428,8 +425,9 @@ export function refreshSceneLook(): bool {
  * has none) or a layer's. */
 export function sceneUsesPalette(name: string): bool {
   if (!app.playing && !lookChanged) return false;
-  const own = c.paletteName;
-  if (sameName(own !== null ? own : appearance.palette, name)) return true;
-  for (let k = 1; k <= c.slotCount; k++) if (sameName(c.slotName[k]!, name)) return true;
+  for (let k = 0; k <= c.slotCount; k++) {
+    const slot = unchecked(c.slotName[k]); // (slot 0: the scene's palette, else the appearance's)
+    if (sameName(changetype<usize>(slot) ? slot! : appearance.palette, name)) return true;
+  }
   return false;
 }
