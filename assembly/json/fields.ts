@@ -84,6 +84,7 @@ export function checkFields(
   const mine = heap.alloc(<usize>n * SLOT);
   memory.fill(mine, 0, <usize>n * SLOT);
   let seen: u32 = 0;
+  const end = rows + <usize>(count * ROW * 2);
   let unknown: usize = 0; // the first key not allowed (a string; "" is a key)
   if (kind == J_OBJECT) {
     while (S.member()) {
@@ -101,10 +102,10 @@ export function checkFields(
       seen |= 1 << k;
       const slot = mine + <usize>k * SLOT;
       const vk = S.value();
-      let r = 0;
-      while (r < count && <i32>load<u16>(rows + <usize>(r * ROW * 2)) != k) r++;
-      if (r < count && load<u16>(rows + <usize>(r * ROW * 2), 2) & 7) {
-        const rule = rowRule(rows + <usize>(r * ROW * 2), target);
+      let row = rows;
+      while (row < end && <i32>load<u16>(row) != k) row += ROW * 2;
+      if (row < end && load<u16>(row, 2) & 7) {
+        const rule = rowRule(row, target);
         if (rule.length > 0) fail(nameString(keys, k), rule);
         S.skipRest(vk);
       } else {
@@ -123,10 +124,10 @@ export function checkFields(
   if (S.broken) return false;
   if (kind != J_OBJECT) return fail("", "must be an object, not " + nameOfKind(kind));
   if (unknown) return fail(changetype<string>(unknown), "unknown field (accepted: " + nameList(keys, n) + ")");
-  for (let r = 0; r < count; r++) {
-    const k = <i32>load<u16>(rows + <usize>(r * ROW * 2));
+  for (let row = rows; row < end; row += ROW * 2) {
+    const k = <i32>load<u16>(row);
     if ((seen & (1 << k)) == 0) {
-      if (load<u16>(rows + <usize>(r * ROW * 2), 2) & F_REQUIRED) return fail(nameString(keys, k), "is required");
+      if (load<u16>(row, 2) & F_REQUIRED) return fail(nameString(keys, k), "is required");
     } else if (problem(k)) return false;
   }
   return true;

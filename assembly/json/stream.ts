@@ -9,6 +9,7 @@
 // reader's errorOffset and errorReason().
 import { host_http_read, host_store_read } from "../host/imports";
 import { names } from "../util/names";
+import { utf8Put } from "../util/utf8";
 import {
   J_NULL,
   J_FALSE,
@@ -42,7 +43,7 @@ const WINDOW: u32 = 256;
 const win = memory.data(WINDOW);
 /** Decoded string bytes kept: a scene's longest valid string is a name of 64 characters. */
 export const TEXT_CAP: u32 = 256;
-export const text = memory.data(TEXT_CAP);
+export const text = memory.data(TEXT_CAP + 4); // (+ room for the bytes of a character past TEXT_CAP)
 const NUMBER_CAP: u32 = 64;
 export const numberText = memory.data(NUMBER_CAP);
 const MAX_LENGTH: u32 = 0x1fff; // as json/reader.ts
@@ -470,19 +471,13 @@ function readNumber(): void {
   kind = J_NUMBER;
 }
 
-function put(b: u32): void {
-  if (textLength < TEXT_CAP) store<u8>(text + textLength++, <u8>b);
-  textBytes++;
-}
-
-/** A code point into `text` as UTF-8. */
+/** A code point into `text` as UTF-8 (its bytes past TEXT_CAP land in the spare room, not kept). */
 function putCode(cp: u32): void {
   textChars++;
   if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) textControl = true;
-  // n continuation bytes; the lead byte's marker is byte n of 0xf0e0c000
-  const n: u32 = cp < 0x80 ? 0 : cp < 0x800 ? 1 : cp < 0x10000 ? 2 : 3;
-  put(((0xf0e0c000 >> (n << 3)) & 0xff) | (cp >> (6 * n)));
-  for (let k = n; k > 0; k--) put(0x80 | ((cp >> (6 * (k - 1))) & 0x3f));
+  const n = utf8Put(cp, text + textLength);
+  textLength = min(textLength + n, TEXT_CAP);
+  textBytes += n;
 }
 
 function hex4(): i32 {
@@ -533,7 +528,6 @@ function readStringSlow(): void {
   textChars = 0;
   textControl = false;
   textEscaped = false;
-  let raw: u32 = 0; // source bytes, for the length limit
   while (true) {
     const c = peek();
     if (c < 0) return fail(E_END);
@@ -572,12 +566,10 @@ function readStringSlow(): void {
         if (v < 0) return failAt(at, E_ESCAPE);
         putCode(<u32>v);
       }
-      raw += offset() - at;
       continue;
     }
     if (c < 0x20) return fail(E_CONTROL);
     wp++;
-    raw++;
     if (c < 0x80) {
       putCode(<u32>c);
       continue;
@@ -594,10 +586,10 @@ function readStringSlow(): void {
       cp = (cp << 6) | ((<u32>b) & 0x3f);
     }
     if (!utf8Valid(cp, n)) return failAt(at, E_UTF8);
-    raw += n - 1;
     putCode(cp);
   }
-  if (raw > MAX_LENGTH) return failAt(quote, E_LONG);
+  // the source bytes between the quotes, for the length limit
+  if (offset() - quote - 2 > MAX_LENGTH) return failAt(quote, E_LONG);
   kind = J_STRING;
 }
 

@@ -5,6 +5,7 @@
 // Output is written synchronously, one document at a time, so one buffer serves them all.
 import { host_http_head, host_http_body, host_http_end, host_mqtt_append, host_mqtt_publish } from "../host/imports";
 import { SCRATCH, WRITER, WRITER_CAP } from "../rt/scratch";
+import { utf8Put } from "../util/utf8";
 
 const CAP = WRITER_CAP;
 const buf = SCRATCH + WRITER; // rt/scratch.ts: shared with work that never runs while one writes
@@ -152,11 +153,10 @@ function units(s: string, escaping: bool): void {
   }
 }
 
-/** A character beyond ASCII as UTF-8: n continuation bytes, the lead's marker byte n of 0xf0e0c000. */
+/** A character beyond ASCII as UTF-8 (at most 4 bytes, room made first). */
 function utf8(c: u32): void {
-  const n: u32 = c < 0x800 ? 1 : c < 0x10000 ? 2 : 3;
-  byte(((0xf0e0c000 >> (n << 3)) & 0xff) | (c >> (6 * n)));
-  for (let k = n; k > 0; k--) byte(0x80 | ((c >> (6 * (k - 1))) & 0x3f));
+  if (used > CAP - 4) flush();
+  used += utf8Put(c, buf + used);
 }
 
 /** The hexadecimal digits, upper case (escapes and colours). */

@@ -61,10 +61,13 @@ export function nameBytes(list: Names, i: i32): usize {
 /** The index of the bytes [p, p+n) among the names of `list`, or -1. */
 export function nameIndex(list: Names, p: usize, n: u32): i32 {
   let i = 0;
-  let e = list;
-  for (let len = <u32>load<u8>(e); len != 0; len = <u32>load<u8>(e)) {
-    if (len == n && memory.compare(e + 1, p, n) == 0) return i;
-    e += 1 + <usize>len;
+  for (let e = list; load<u8>(e) != 0; e += 1 + <usize>load<u8>(e)) {
+    // (a loop of its own: memory.compare's inlined loop is larger)
+    if (<u32>load<u8>(e) == n) {
+      let k: u32 = 0;
+      while (k < n && load<u8>(e + 1 + k) == load<u8>(p + k)) k++;
+      if (k == n) return i;
+    }
     i++;
   }
   return -1;

@@ -20,15 +20,22 @@ export function utf8Encode(p: usize, len: i32, buf: usize): usize {
         p += 2;
       }
     }
-    // n continuation bytes; the lead's marker is byte n of 0xf0e0c000 (none for ASCII)
-    const n: u32 = c < 0x80 ? 0 : c < 0x800 ? 1 : c < 0x10000 ? 2 : 3;
-    if (buf) {
-      store<u8>(buf + o, ((0xf0e0c000 >> (n << 3)) & 0xff) | (c >> (6 * n)));
-      for (let i: u32 = 1; i <= n; i++) store<u8>(buf + o + i, 0x80 | ((c >> (6 * (n - i))) & 0x3f));
-    }
-    o += n + 1;
+    // (only counting: written to a scratch word)
+    o += utf8Put(c, buf ? buf + o : counted);
   }
   return o;
+}
+
+const counted = memory.data(4);
+
+/** Writes code point `c` (any value below 0x110000, surrogates too) as UTF-8 at `at`, 1-4 bytes, and
+ * returns how many: the one encoder of the core (this file, the JSON writer and tokenizer). */
+export function utf8Put(c: u32, at: usize): u32 {
+  // n continuation bytes; the lead's marker is byte n of 0xf0e0c000 (none for ASCII)
+  const n: u32 = c < 0x80 ? 0 : c < 0x800 ? 1 : c < 0x10000 ? 2 : 3;
+  store<u8>(at, ((0xf0e0c000 >> (n << 3)) & 0xff) | (c >> (6 * n)));
+  for (let i: u32 = 1; i <= n; i++) store<u8>(at + i, 0x80 | ((c >> (6 * (n - i))) & 0x3f));
+  return n + 1;
 }
 
 /** `s` as UTF-8 in a new buffer (String.UTF8.encode(s)). */
