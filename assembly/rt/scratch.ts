@@ -16,7 +16,8 @@
 // Nothing of any of them is read after its call returns.
 import { MAX_PANELS } from "../topology/tree";
 
-/** R: the pulse-table records, 20 bytes a panel (index 0 unused). */
+/** R: the pulse-table records, 20 bytes a panel (index 0 unused); before a step start writes them,
+ * its ring sources (runner/compile.ts pivot). */
 export const RECORDS: usize = 0;
 const R_TABLES: usize = (RECORDS + 20 * (MAX_PANELS + 1) + 7) & ~7;
 
