@@ -21,10 +21,10 @@ import { MAX_PANELS } from "../topology/tree";
 export const RECORDS: usize = 0;
 const R_TABLES: usize = (RECORDS + 20 * (MAX_PANELS + 1) + 7) & ~7;
 
-/** R, a step start: the coordinate table (f64 a panel, index << 3), the leaves, hops and the queue. */
+/** R, a step start: the coordinate table (f64 a panel, index << 3), the source panels, hops, the queue. */
 export const START_COORDINATE: usize = R_TABLES;
-export const START_LEAVES: usize = START_COORDINATE + 8 * (MAX_PANELS + 1);
-export const START_HOPS: usize = START_LEAVES + MAX_PANELS;
+export const START_SOURCES: usize = START_COORDINATE + 8 * (MAX_PANELS + 1);
+export const START_HOPS: usize = START_SOURCES + MAX_PANELS;
 export const START_QUEUE: usize = START_HOPS + MAX_PANELS + 1;
 /** R, a step start: after the hops, the queue's bytes hold the step's targets. */
 export const START_TARGETS: usize = START_QUEUE;

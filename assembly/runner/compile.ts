@@ -7,7 +7,7 @@ import { sendAnimStart } from "../bus/commands";
 import { recordAt, marks, includeRange, sendPulses } from "../bus/pulse-table";
 import { setHas } from "../topology/targeting";
 import { count } from "../topology/rooted";
-import { computeHops, findLeaves, hops, leaves, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
+import { computeHops, findSources, hops, sources, SRC_LEAVES } from "./distance";
 import { updateLayout, layoutValid, layoutX, layoutY } from "./layout";
 import { runnerAt, R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE } from "./fields";
 import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
@@ -55,33 +55,24 @@ function gcd(a: i32, b: i32): i32 {
   return a;
 }
 
-/** The centre of a source into `pivot`: its panel, or the average of the leaves or of every panel;
- * `perLeaf` (geometric RIPPLE from the leaves): every leaf's centre instead, into `pivot` onwards.
- * Returns how many points it stored. */
-function centre(src: i32, panel: i32, leafCount: i32, perLeaf: bool): i32 {
+/** The centre of the `n` panels of findSources into `pivot` (their average: the source's panel,
+ * or the centre of the leaves or of every panel); `perLeaf` (geometric RIPPLE from the leaves):
+ * each one's centre instead, into `pivot` onwards. Returns how many points it stored. */
+function centre(n: i32, perLeaf: bool): i32 {
   let x: f64 = 0;
   let y: f64 = 0;
-  if (src == SRC_ALL || src == SRC_LEAVES) {
-    const n = src == SRC_ALL ? count : leafCount;
-    for (let k = 0; k < n; k++) {
-      const i = src == SRC_ALL ? k + 1 : <i32>load<u8>(leaves + k);
-      const px = layoutX(i);
-      const py = layoutY(i);
-      store<f64>(pivot + ((<usize>k) << 4), px);
-      store<f64>(pivot + ((<usize>k) << 4), py, 8);
-      x += px;
-      y += py;
-    }
-    if (perLeaf) return n;
-    x /= <f64>n;
-    y /= <f64>n;
-  } else {
-    const p = sourcePanel(src, panel);
-    x = layoutX(p);
-    y = layoutY(p);
+  for (let k = 0; k < n; k++) {
+    const i = <i32>load<u8>(sources + k);
+    const px = layoutX(i);
+    const py = layoutY(i);
+    store<f64>(pivot + ((<usize>k) << 4), px);
+    store<f64>(pivot + ((<usize>k) << 4), py, 8);
+    x += px;
+    y += py;
   }
-  store<f64>(pivot, x);
-  store<f64>(pivot, y, 8);
+  if (perLeaf) return n;
+  store<f64>(pivot, x / <f64>n);
+  store<f64>(pivot, y / <f64>n, 8);
   return 1;
 }
 
@@ -121,8 +112,8 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   if (wheel && !layoutValid()) return false;
   const geometric = r.geometric && layoutValid();
   const src = <i32>r.source;
-  const leafCount = src == SRC_LEAVES ? findLeaves() : 0;
-  if (!wheel && !geometric) computeHops(src, r.panel, leafCount);
+  const n0 = findSources(src, r.panel);
+  if (!wheel && !geometric) computeHops(n0);
   // the targets (panels 1 to `count` of the set)
   let t = 0;
   for (let p = 1; p <= count; p++) if (setHas(set, p)) store<u8>(targets + t++, <u8>p);
@@ -141,7 +132,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   const sector = 360 / lines;
   const perLeaf = ring && src == SRC_LEAVES;
   let points = 1;
-  if (wheel || ring) points = centre(src, r.panel, leafCount, perLeaf);
+  if (wheel || ring) points = centre(n0, perLeaf);
   const cx = load<f64>(pivot);
   const cy = load<f64>(pivot, 8);
   if (wheel) lap = T / lines;
