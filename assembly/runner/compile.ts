@@ -40,7 +40,7 @@ export const template = memory.data(20);
  * distance to the source), worked out once per step for every target. */
 const coordinate = SCRATCH + START_COORDINATE;
 /** The step's targets in index order (a byte each): the per-target loops read this list instead
- * of walking the set's bits. After computeHops: it takes the bytes of its queue. */
+ * of walking the set's bits. */
 const targets = SCRATCH + START_TARGETS;
 /** The source centre (RIPPLE, WHEEL), x then y, or every leaf's (RIPPLE from the leaves), 16 bytes
  * each: centre(). In the records' bytes (rt/scratch.ts R), read before any record is written. */
