@@ -5,7 +5,7 @@ import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
 import { recordAt, marks, includeRange, sendPulses } from "../bus/pulse-table";
-import { setHas } from "../topology/targeting";
+import { setHas, setCount } from "../topology/targeting";
 import { count } from "../topology/rooted";
 import { computeHops, findSources, hops, sources, SRC_LEAVES } from "./distance";
 import { updateLayout, layoutValid, layoutX, layoutY } from "./layout";
@@ -76,16 +76,21 @@ function centre(n: i32, perLeaf: bool): i32 {
   return 1;
 }
 
-/** Prepares the 20-byte record at `p` on every panel, then stops and clears group `group` on each
- * panel outside target set `set`: one record for the set's panels, when that costs fewer bytes than
- * one prepare a target. */
-export function broadcastTo(p: usize, set: i32, group: u8): void {
-  memory.copy(body(), p, 20);
-  send(ADDR_BROADCAST, T_ANIM_PREPARE);
+/** Prepares the 20-byte record at `p` on the panels of target set `set`: one unicast a target, or,
+ * when fewer bytes (and always when every panel is targeted), one broadcast and a stop-and-clear of
+ * group `group` on each other panel. */
+export function prepareOn(p: usize, set: i32, group: u8): void {
+  const t = setCount(set);
+  const cast = t == count || 25 + 7 * (count - t) < 25 * t;
+  if (cast) {
+    memory.copy(body(), p, 20);
+    send(ADDR_BROADCAST, T_ANIM_PREPARE);
+  }
   for (let q = 1; q <= count; q++) {
-    if (setHas(set, q)) continue;
-    store<u16>(body(), group); // group, mode 0 (stop and clear)
-    send(<u8>q, T_ANIM_START);
+    if (setHas(set, q) == cast) continue;
+    memory.copy(body(), p, 20);
+    if (cast) store<u16>(body(), group); // group, mode 0 (stop and clear)
+    send(<u8>q, cast ? T_ANIM_START : T_ANIM_PREPARE);
   }
 }
 
@@ -282,7 +287,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     select<u32>(1 << (oU >> 1), 0, ((orU ^ andU) & 0xffff) != 0);
   // an identical pulse on every target: a broadcast and a clear to each other panel, when cheaper
   if (sendPulses(count, n, differ, t < count && n == t && differ == 0 ? 25 + 7 * (count - t) : i32.MAX_VALUE) < 0) {
-    broadcastTo(recordAt(<i32>load<u8>(targets)), set, group);
+    prepareOn(recordAt(<i32>load<u8>(targets)), set, group); // (a broadcast: it costs less)
   }
   sendAnimStart(group, 1);
   return true;
