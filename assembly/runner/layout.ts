@@ -103,13 +103,14 @@ export function layoutCount(): i32 {
   return panels;
 }
 
-/** Centre of panel i, in layout units (adjacent centres 1 apart). */
+/** Centre of panel i, in layout units (adjacent centres 1 apart). Read from IX and IY in place
+ * rather than through latticeX: a function too long to be inlined at its 7 callers (-98 B). */
 export function layoutX(i: i32): f64 {
-  return <f64>latticeX(i) * HALF_SQRT3;
+  return <f64>load<i16>(IX + ((<usize>i) << 1)) * HALF_SQRT3;
 }
 
 export function layoutY(i: i32): f64 {
-  return <f64>latticeY(i) * 0.5;
+  return <f64>load<i16>(IY + ((<usize>i) << 1)) * 0.5;
 }
 
 /** The direction (degrees, counterclockwise from +x) of panel i's slot 0 outward normal; its
