@@ -111,7 +111,6 @@ export function prepareOn(p: usize, set: i32, group: u8): void {
 export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, durationMs: f64, speed: f64): bool {
   const r = runnerAt(s);
   const k = r.kind;
-  if (count == 0) return false; // (the player starts a spawner's step with spawn.ts)
   updateLayout();
   const wheel = k == R_WHEEL;
   if (wheel && !layoutValid()) return false;
