@@ -2,7 +2,7 @@
 // tables at play, then this state machine runs it on the scene clock (wall time x speed), sending
 // the bus traffic of each step as it starts. See docs/playback.md.
 import { body, send } from "../bus/send";
-import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_PARAMS } from "../bus/protocol";
+import { ADDR_BROADCAST, T_ANIM_PARAMS } from "../bus/protocol";
 import { sendAnimStart, sendColor, sendBackground, sendBaseColors, sendPalette } from "../bus/commands";
 import { resetErrors } from "../json/validate";
 import { openStored } from "../json/stream";
@@ -14,13 +14,12 @@ import { app, changed } from "../state/app";
 import { appearance, activePalette } from "../state/appearance";
 import { config } from "../state/config";
 import { storeRead, storeWrite } from "../store/kv";
-import { rootAt, count } from "../topology/rooted";
-import { setCount, setHas } from "../topology/targeting";
+import { rootAt } from "../topology/rooted";
 import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
 import { readWritten, readMemory, writeInto, outLength } from "./bytes";
 import { sameName } from "../palette/palette";
-import { runnerStart, broadcastTo, template } from "../runner/compile";
+import { runnerStart, prepareOn, template } from "../runner/compile";
 import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
@@ -215,25 +214,16 @@ function startStep(l: i32, now: u32): i32 {
   return HOLDS;
 }
 
-/** Prepares the record on the panels of target set `set` and starts group `g`: broadcast when it
- * targets every panel, or when a broadcast plus a clear to each other panel is cheaper than one
- * unicast per target. The 20-byte record of docs/bus-protocol.md from the compact one (start
- * delay 0). */
+/** Prepares the record on the panels of target set `set` and starts group `g` (runner/compile.ts
+ * prepareOn: unicasts, or a broadcast and clears when cheaper). The 20-byte record of
+ * docs/bus-protocol.md from the compact one (start delay 0). */
 function sendRecord(rec: usize, duration: u32, set: i32, g: u8, layer: u8): void {
   const p = template;
   store<u16>(p, (<u16>g) | ((<u16>layer) << 8));
   memory.copy(p + 2, rec, 10);
   store<u32>(p + 12, duration);
   memory.copy(p + 16, rec + 10, 4);
-  const t = setCount(set);
-  // (every panel targeted: broadcastTo sends no clear)
-  if (t == count || 25 + 7 * (count - t) < 25 * t) broadcastTo(p, set, g);
-  else
-    for (let q = 1; q <= count; q++)
-      if (setHas(set, q)) {
-        memory.copy(body(), p, 20);
-        send(<u8>q, T_ANIM_PREPARE);
-      }
+  prepareOn(p, set, g);
   sendAnimStart(g, 1);
 }
 

@@ -16,18 +16,18 @@
 // Nothing of any of them is read after its call returns.
 import { MAX_PANELS } from "../topology/tree";
 
-/** R: the pulse-table records, 20 bytes a panel (index 0 unused). */
+/** R: the pulse-table records, 20 bytes a panel (index 0 unused); before a step start writes them,
+ * its ring sources (runner/compile.ts pivot). */
 export const RECORDS: usize = 0;
 const R_TABLES: usize = (RECORDS + 20 * (MAX_PANELS + 1) + 7) & ~7;
 
-/** R, a step start: the coordinate table (f64 a panel, index << 3), the leaves, hops and the queue. */
+/** R, a step start: the coordinate table (f64 a panel, index << 3), the source panels (then the
+ * hops' queue), hops, the step's targets. */
 export const START_COORDINATE: usize = R_TABLES;
-export const START_LEAVES: usize = START_COORDINATE + 8 * (MAX_PANELS + 1);
-export const START_HOPS: usize = START_LEAVES + MAX_PANELS;
-export const START_QUEUE: usize = START_HOPS + MAX_PANELS + 1;
-/** R, a step start: after the hops, the queue's bytes hold the step's targets. */
-export const START_TARGETS: usize = START_QUEUE;
-const START_END: usize = START_QUEUE + MAX_PANELS + 1;
+export const START_SOURCES: usize = START_COORDINATE + 8 * (MAX_PANELS + 1);
+export const START_HOPS: usize = START_SOURCES + MAX_PANELS;
+export const START_TARGETS: usize = START_HOPS + MAX_PANELS + 1;
+const START_END: usize = START_TARGETS + MAX_PANELS + 1;
 
 /** R, a launch: the path's positions (f64), levels (u16) and panels (u8). */
 export const PATH_POSITIONS: usize = R_TABLES;

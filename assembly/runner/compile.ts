@@ -5,13 +5,13 @@ import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
 import { recordAt, marks, includeRange, sendPulses } from "../bus/pulse-table";
-import { setHas } from "../topology/targeting";
+import { setHas, setCount } from "../topology/targeting";
 import { count } from "../topology/rooted";
-import { computeHops, findLeaves, hops, leaves, sourcePanel, SRC_ALL, SRC_LEAVES } from "./distance";
-import { updateLayout, layoutValid, layoutX, layoutY, IX, IY, HALF_SQRT3 } from "./layout";
+import { computeHops, findSources, hops, sources, SRC_LEAVES } from "./distance";
+import { updateLayout, layoutValid, layoutX, layoutY } from "./layout";
 import { runnerAt, R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE } from "./fields";
 import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
-import { SCRATCH, START_COORDINATE, START_TARGETS } from "../rt/scratch";
+import { SCRATCH, RECORDS, START_COORDINATE, START_TARGETS } from "../rt/scratch";
 
 // The pulse of each mode (`mode`, below): one-shot sweeps, a repeating train, BOUNCE, WHEEL. Its
 // kind byte: runner pulse (kind 9) with a window (0x80; width 0 for one sweep, so it rises from the
@@ -40,10 +40,11 @@ export const template = memory.data(20);
  * distance to the source), worked out once per step for every target. */
 const coordinate = SCRATCH + START_COORDINATE;
 /** The step's targets in index order (a byte each): the per-target loops read this list instead
- * of walking the set's bits. After computeHops: it takes the bytes of its queue. */
+ * of walking the set's bits. */
 const targets = SCRATCH + START_TARGETS;
-/** The source centre (RIPPLE, WHEEL), x then y: centre(). */
-const pivot = memory.data(16, 8);
+/** The source centre (RIPPLE, WHEEL), x then y, or every leaf's (RIPPLE from the leaves), 16 bytes
+ * each: centre(). In the records' bytes (rt/scratch.ts R), read before any record is written. */
+const pivot = SCRATCH + RECORDS;
 
 function gcd(a: i32, b: i32): i32 {
   while (b != 0) {
@@ -54,53 +55,42 @@ function gcd(a: i32, b: i32): i32 {
   return a;
 }
 
-/** The centre of a source into `pivot`: its panel, or the average of the leaves or of every panel. */
-function centre(src: i32, panel: i32, leafCount: i32): void {
+/** The centre of the `n` panels of findSources into `pivot` (their average: the source's panel,
+ * or the centre of the leaves or of every panel); `perLeaf` (geometric RIPPLE from the leaves):
+ * each one's centre instead, into `pivot` onwards. Returns how many points it stored. */
+function centre(n: i32, perLeaf: bool): i32 {
   let x: f64 = 0;
   let y: f64 = 0;
-  if (src == SRC_ALL || src == SRC_LEAVES) {
-    const n = src == SRC_ALL ? count : leafCount;
-    for (let k = 0; k < n; k++) {
-      const i = src == SRC_ALL ? k + 1 : <i32>load<u8>(leaves + k);
-      x += layoutX(i);
-      y += layoutY(i);
-    }
-    x /= <f64>n;
-    y /= <f64>n;
-  } else {
-    const p = sourcePanel(src, panel);
-    x = layoutX(p);
-    y = layoutY(p);
+  for (let k = 0; k < n; k++) {
+    const i = <i32>load<u8>(sources + k);
+    const px = layoutX(i);
+    const py = layoutY(i);
+    store<f64>(pivot + ((<usize>k) << 4), px);
+    store<f64>(pivot + ((<usize>k) << 4), py, 8);
+    x += px;
+    y += py;
   }
-  store<f64>(pivot, x);
-  store<f64>(pivot, y, 8);
+  if (perLeaf) return n;
+  store<f64>(pivot, x / <f64>n);
+  store<f64>(pivot, y / <f64>n, 8);
+  return 1;
 }
 
-/** Sorts `leaves` by lattice x (insertion sort: a few dozen leaves, once per step). */
-function sortLeavesByX(n: i32): void {
-  for (let k = 1; k < n; k++) {
-    const q = load<u8>(leaves + k);
-    const xq = load<i16>(IX + ((<usize>q) << 1));
-    let j = k;
-    for (; j > 0; j--) {
-      const r = load<u8>(leaves + j - 1);
-      if (load<i16>(IX + ((<usize>r) << 1)) <= xq) break;
-      store<u8>(leaves + j, r);
-    }
-    store<u8>(leaves + j, q);
+/** Prepares the 20-byte record at `p` on the panels of target set `set`: one unicast a target, or,
+ * when fewer bytes (and always when every panel is targeted), one broadcast and a stop-and-clear of
+ * group `group` on each other panel. */
+export function prepareOn(p: usize, set: i32, group: u8): void {
+  const t = setCount(set);
+  const cast = t == count || 25 + 7 * (count - t) < 25 * t;
+  if (cast) {
+    memory.copy(body(), p, 20);
+    send(ADDR_BROADCAST, T_ANIM_PREPARE);
   }
-}
-
-/** Prepares the 20-byte record at `p` on every panel, then stops and clears group `group` on each
- * panel outside target set `set`: one record for the set's panels, when that costs fewer bytes than
- * one prepare a target. */
-export function broadcastTo(p: usize, set: i32, group: u8): void {
-  memory.copy(body(), p, 20);
-  send(ADDR_BROADCAST, T_ANIM_PREPARE);
   for (let q = 1; q <= count; q++) {
-    if (setHas(set, q)) continue;
-    store<u16>(body(), group); // group, mode 0 (stop and clear)
-    send(<u8>q, T_ANIM_START);
+    if (setHas(set, q) == cast) continue;
+    memory.copy(body(), p, 20);
+    if (cast) store<u16>(body(), group); // group, mode 0 (stop and clear)
+    send(<u8>q, cast ? T_ANIM_START : T_ANIM_PREPARE);
   }
 }
 
@@ -121,14 +111,13 @@ export function broadcastTo(p: usize, set: i32, group: u8): void {
 export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, durationMs: f64, speed: f64): bool {
   const r = runnerAt(s);
   const k = r.kind;
-  if (count == 0) return false; // (the player starts a spawner's step with spawn.ts)
   updateLayout();
   const wheel = k == R_WHEEL;
   if (wheel && !layoutValid()) return false;
   const geometric = r.geometric && layoutValid();
   const src = <i32>r.source;
-  const leafCount = src == SRC_LEAVES ? findLeaves() : 0;
-  if (!wheel && !geometric) computeHops(src, r.panel, leafCount);
+  const n0 = findSources(src, r.panel);
+  if (!wheel && !geometric) computeHops(n0);
   // the targets (panels 1 to `count` of the set)
   let t = 0;
   for (let p = 1; p <= count; p++) if (setHas(set, p)) store<u8>(targets + t++, <u8>p);
@@ -145,20 +134,17 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   let lap: f64 = 0; // a series' or train's period; WHEEL's time between blades
   const lines = <f64>r.lines;
   const sector = 360 / lines;
-  if (wheel || (ring && src != SRC_LEAVES)) centre(src, r.panel, leafCount);
+  const perLeaf = ring && src == SRC_LEAVES;
+  let points = 1;
+  if (wheel || ring) points = centre(n0, perLeaf);
   const cx = load<f64>(pivot);
   const cy = load<f64>(pivot, 8);
   if (wheel) lap = T / lines;
   else {
     // per target, what a sweep starts from, and the least and greatest of them (vl, vh): hops, the
     // projection on the axis, or the distance to the source (RIPPLE). From the leaves, the nearest
-    // leaf's: found on the exact integer lattice (4·d² = 3·dx² + dy² in lattice steps), the
-    // floating-point distance worked out only for the nearest (and ties, whose float values may
-    // differ in the last bit: the least of theirs, whatever the order). The leaves are sorted by
-    // x, so each panel looks only at those whose 3·dx² alone is not beyond the best so far,
-    // outwards from its own x.
-    const perLeaf = ring && src == SRC_LEAVES;
-    if (perLeaf) sortLeavesByX(leafCount);
+    // leaf's: the least square of the distances to every leaf, then its root (the square root is
+    // monotonic, and two leaves' squares differ by at least 1/4 or are ties).
     const angle = (<i32>r.angle) >> 1; // 2-degree resolution
     const ax = cos2(angle);
     const ay = sin2(angle);
@@ -167,44 +153,20 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     let j = 0;
     do {
       const i = <usize>load<u8>(targets + j);
-      const xi = <i32>load<i16>(IX + (i << 1));
-      const yi = <i32>load<i16>(IY + (i << 1));
-      const fx = <f64>xi * HALF_SQRT3; // layoutX(i)
-      const fy = <f64>yi * 0.5;
+      const fx = layoutX(<i32>i);
+      const fy = layoutY(<i32>i);
       let v: f64;
       if (!geometric) v = <f64>load<u8>(hops + i);
       else if (!ring) v = fx * ax + fy * ay;
-      else if (!perLeaf) {
-        const dx = fx - cx;
-        const dy = fy - cy;
-        v = Math.sqrt(dx * dx + dy * dy);
-      } else {
+      else {
         v = Infinity;
-        let best = i32.MAX_VALUE;
-        // the first leaf at or right of xi, then rightwards and leftwards from there
-        let a = 0;
-        let b = leafCount;
-        while (a < b) {
-          const m = (a + b) >> 1;
-          if (<i32>load<i16>(IX + ((<usize>load<u8>(leaves + m)) << 1)) < xi) a = m + 1;
-          else b = m;
-        }
-        for (let dir = 1; dir >= -1; dir -= 2) {
-          for (let e = dir > 0 ? a : a - 1; e >= 0 && e < leafCount; e += dir) {
-            const q = <usize>load<u8>(leaves + e);
-            const xq = <i32>load<i16>(IX + (q << 1));
-            const yq = <i32>load<i16>(IY + (q << 1));
-            const ex = 3 * (xi - xq) * (xi - xq);
-            if (ex > best) break;
-            const d2 = ex + (yi - yq) * (yi - yq);
-            if (d2 > best) continue;
-            const dx = fx - <f64>xq * HALF_SQRT3;
-            const dy = fy - <f64>yq * 0.5;
-            const d = Math.sqrt(dx * dx + dy * dy);
-            v = d2 < best ? d : Math.min(v, d);
-            best = d2;
-          }
-        }
+        let m = 0;
+        do {
+          const dx = fx - load<f64>(pivot + ((<usize>m) << 4));
+          const dy = fy - load<f64>(pivot + ((<usize>m) << 4), 8);
+          v = Math.min(v, dx * dx + dy * dy);
+        } while (++m < points);
+        v = Math.sqrt(v);
       }
       store<f64>(coordinate + (i << 3), v);
       vl = Math.min(vl, v);
@@ -324,7 +286,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     select<u32>(1 << (oU >> 1), 0, ((orU ^ andU) & 0xffff) != 0);
   // an identical pulse on every target: a broadcast and a clear to each other panel, when cheaper
   if (sendPulses(count, n, differ, t < count && n == t && differ == 0 ? 25 + 7 * (count - t) : i32.MAX_VALUE) < 0) {
-    broadcastTo(recordAt(<i32>load<u8>(targets)), set, group);
+    prepareOn(recordAt(<i32>load<u8>(targets)), set, group); // (a broadcast: it costs less)
   }
   sendAnimStart(group, 1);
   return true;

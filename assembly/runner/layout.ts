@@ -12,9 +12,9 @@ import { root, count } from "../topology/rooted";
 
 // Centres live on a lattice: x in steps of √3/2, y in steps of 1/2 (every move to a neighbour is
 // one of the six odd multiples of 30°), so they are stored exactly as small integers. Raw tables
-// (i16 per panel index), read with load<i16>(IX + (i << 1)) by the runners' per-panel loops.
-export const IX = memory.data(2 * (MAX_PANELS + 1));
-export const IY = memory.data(2 * (MAX_PANELS + 1));
+// (i16 per panel index), read with load<i16>(IX + (i << 1)).
+const IX = memory.data(2 * (MAX_PANELS + 1));
+const IY = memory.data(2 * (MAX_PANELS + 1));
 /** Per panel: the direction of its slot 0's outward normal, in steps of 30° (0-11, always odd). */
 const turn = memory.data(MAX_PANELS + 1);
 /** The overlap check's hash of lattice points: a panel index per bucket (0 empty). */
@@ -35,7 +35,7 @@ export const HALF_SQRT3: f64 = 0.8660254037844386;
 /** Side of a panel in layout units. */
 export const SIDE: f64 = 1.7320508075688772;
 
-/** Panel i's lattice coordinates (IX, IY): runner/compile.ts reads them too. */
+/** Panel i's lattice coordinates (IX, IY). */
 export function latticeX(i: i32): i32 {
   return load<i16>(IX + ((<usize>i) << 1));
 }
@@ -103,13 +103,14 @@ export function layoutCount(): i32 {
   return panels;
 }
 
-/** Centre of panel i, in layout units (adjacent centres 1 apart). */
+/** Centre of panel i, in layout units (adjacent centres 1 apart). Read from IX and IY in place
+ * rather than through latticeX: a function too long to be inlined at its 7 callers (-98 B). */
 export function layoutX(i: i32): f64 {
-  return <f64>latticeX(i) * HALF_SQRT3;
+  return <f64>load<i16>(IX + ((<usize>i) << 1)) * HALF_SQRT3;
 }
 
 export function layoutY(i: i32): f64 {
-  return <f64>latticeY(i) * 0.5;
+  return <f64>load<i16>(IY + ((<usize>i) << 1)) * 0.5;
 }
 
 /** The direction (degrees, counterclockwise from +x) of panel i's slot 0 outward normal; its
