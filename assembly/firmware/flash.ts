@@ -153,8 +153,7 @@ function begin(s: i32, now: u32): void {
   due = true;
 }
 
-/** The step's units are pages (WRITE, READ), not its one packet (ENTER, LEAVE). Five instructions:
- * inlined (scripts/reoptimize.mjs). */
+/** The step's units are pages (WRITE, READ), not its one packet (ENTER, LEAVE). */
 function paged(): bool {
   return <u32>(step - S_WRITE) < 2;
 }

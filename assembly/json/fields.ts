@@ -30,7 +30,8 @@ export const F_TOPIC: u16 = 4;
 export const F_BYTES: u16 = 5;
 /** A colour "#RRGGBB" (either case): an i32 0xRRGGBB. */
 export const F_COLOR: u16 = 6;
-/** An integer that must be lo ("<key>: must be <lo>"; a schema version): an i32. */
+/** An integer that must be lo ("<key>: must be <lo>"; a schema version): checked, stored nowhere (its
+ * value is known; the palette passes no target). */
 export const F_EQUALS: u16 = 7;
 /** A field read by the document's `own` (kind 0): its row only gives its problem its turn. */
 export const F_OWN: u16 = 0;
@@ -177,7 +178,6 @@ function rowRule(row: usize, target: usize): string {
     store<i32>(at, <i32>S.numberValue);
   } else if (type == F_EQUALS) {
     if (!isIntIn(lo, lo)) return "must be " + lo.toString();
-    store<i32>(at, lo);
   } else if (type == F_COLOR) {
     const rgb = colorRead();
     if (rgb < 0) return 'must be a colour "#RRGGBB"';

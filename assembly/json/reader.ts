@@ -1,6 +1,6 @@
 // What the JSON reader (json/stream.ts, the one reader: every document is read as it streams) shares
 // with its callers: the kinds of value, the refusal reasons and where the last refusal was, and the
-// number and UTF-8 rules (also used by percent-decoding, api/palettes.ts).
+// number and UTF-8 rules.
 // Rules: RFC 8259 syntax, valid UTF-8 only, nesting at most MAX_DEPTH; duplicate object keys are
 // refused by the callers that know the keys (json/fields.ts, the scene pass).
 

@@ -153,9 +153,10 @@ function units(s: string, escaping: bool): void {
   }
 }
 
-/** A character beyond ASCII as UTF-8 (at most 4 bytes, room made first). */
+/** A character beyond ASCII as UTF-8 (room made first, only when its bytes do not fit: an answer
+ * that fits the buffer is never flushed before its end, so it keeps its Content-Length). */
 function utf8(c: u32): void {
-  if (used > CAP - 4) flush();
+  if (used + (c < 0x800 ? 2 : c < 0x10000 ? 3 : 4) > CAP) flush();
   used += utf8Put(c, buf + used);
 }
 

@@ -27,7 +27,7 @@ export const NAME_MAX_CHARS: i32 = 30;
 const KEYS = names("schemaVersion name stops");
 const NAME = 1;
 const STOPS = 2;
-// The rows (json/fields.ts): schemaVersion, optional, must be 1; then the name's problem (readName).
+// The rows (json/fields.ts): schemaVersion, optional, must be 1; then the name's problem (readOwn).
 // The stops' (readStops) come after the name's presence is checked.
 // prettier-ignore
 const ROWS = memory.data<u16>([

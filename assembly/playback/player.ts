@@ -91,14 +91,14 @@ export function playScene(id: string, now: u32): bool {
   return true;
 }
 
+let jsonId = "";
+let jsonOk = false;
+
 /** Scene `id` into the tables (compile.ts loadScene): from its compiled form, else from its JSON
  * (a file of an older firmware, or written by hand), read by the scene pass as it streams from the
  * store, as at save, its compiled form into a buffer (or, for one longer than that, compiled again
  * for each window it is read in). False when neither loads; a load that failed partway has
  * overwritten tables of what plays, so that stops (docs/decisions.md, "A scene that fails to load"). */
-let jsonId = "";
-let jsonOk = false;
-
 function loadAny(id: string): bool {
   const compiled = c.openCompiled(id);
   if (compiled && c.loadScene()) return true;

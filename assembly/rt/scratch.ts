@@ -17,7 +17,7 @@
 import { MAX_PANELS } from "../topology/tree";
 
 /** R: the pulse-table records, 20 bytes a panel (index 0 unused); before a step start writes them,
- * its ring sources (runner/compile.ts pivot). */
+ * its source points and centre (runner/compile.ts centre, 16 B a point). */
 export const RECORDS: usize = 0;
 const R_TABLES: usize = (RECORDS + 20 * (MAX_PANELS + 1) + 7) & ~7;
 

@@ -30,17 +30,17 @@ let forRoot = -1;
 /** A unit move in direction 30°·k (k odd), in lattice steps (x: √3/2, y: 1/2). */
 const DX = memory.data<i8>([0, 1, 0, 0, 0, -1, 0, -1, 0, 0, 0, 1]);
 const DY = memory.data<i8>([0, 1, 0, 2, 0, 1, 0, -1, 0, -2, 0, -1]);
-export const HALF_SQRT3: f64 = 0.8660254037844386;
+const HALF_SQRT3: f64 = 0.8660254037844386;
 
 /** Side of a panel in layout units. */
 export const SIDE: f64 = 1.7320508075688772;
 
 /** Panel i's lattice coordinates (IX, IY). */
-export function latticeX(i: i32): i32 {
+function latticeX(i: i32): i32 {
   return load<i16>(IX + ((<usize>i) << 1));
 }
 
-export function latticeY(i: i32): i32 {
+function latticeY(i: i32): i32 {
   return load<i16>(IY + ((<usize>i) << 1));
 }
 

@@ -19,11 +19,10 @@ export const GROUPS_NAMES: i32 = 1;
 export let schema: i32 = 1;
 /** The scene speed after clamping. */
 export let speed: f64 = 1;
-/** The name's UTF-8 bytes (a name of 64 characters is at most 256), and whether it was given. */
+/** The name's UTF-8 bytes (a name of 64 characters is at most 256). */
 export const NAME_CAP: u32 = 256;
 export const nameBytes = memory.data(NAME_CAP);
 export let nameLength: u32 = 0;
-export let named = false;
 export let layerCount: i32 = 0;
 export let groupKind: i32 = GROUPS_UNKNOWN;
 
@@ -64,7 +63,6 @@ export function setSpeed(v: f64): void {
 export function setName(p: usize, n: u32): void {
   nameLength = min(n, NAME_CAP);
   memory.copy(nameBytes, p, nameLength);
-  named = true;
 }
 
 export function setLayerCount(n: i32): void {
@@ -79,7 +77,6 @@ export function resetState(): void {
   schema = 1;
   speed = 1;
   nameLength = 0;
-  named = false;
   layerCount = 0;
   groupKind = GROUPS_UNKNOWN;
   // the per-layer arrays: startAfter and its resolution -1, the rest 0

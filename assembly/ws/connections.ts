@@ -36,7 +36,6 @@ export function openConnection(conn: u32): bool {
   for (let i = 0; i < MAX_CONNECTIONS; i++) {
     if (stateOf(i) == 0) {
       store<u32>(ids + ((<usize>i) << 2), conn);
-      store<u32>(owed + ((<usize>i) << 2), 0); // nothing a closed connection was owed
       setState(i, OPEN);
       return true;
     }
@@ -46,7 +45,10 @@ export function openConnection(conn: u32): bool {
 
 export function closeConnection(conn: u32): void {
   const i = find(conn);
-  if (i >= 0) setState(i, 0);
+  if (i >= 0) {
+    setState(i, 0);
+    store<u32>(owed + ((<usize>i) << 2), 0); // nothing owed to a closed connection (its id may come back)
+  }
 }
 
 export function isOpen(conn: u32): bool {
