@@ -52,6 +52,7 @@ const X_STORE = 4; // the stored image could not be read
 const X_GONE = 5; // rediscovery found fewer panels
 
 export let state = 0; // F_IDLE (a literal is the global's own initial value, not start-up code)
+if (F_IDLE != 0) ERROR("firmware/flash.ts: state's initial value");
 export let panel: i32 = 0;
 export let total: i32 = 0;
 let pages: u32 = 0;

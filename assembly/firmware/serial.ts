@@ -21,6 +21,7 @@ const S_SIZE = 1; // the length (`have` bytes so far)
 const S_PAYLOAD = 2;
 const S_CRC = 3;
 let phase = 0; // S_SEEK (a literal is the global's own initial value, not start-up code)
+if (S_SEEK != 0) ERROR("firmware/serial.ts: phase's initial value");
 let have: u32 = 0;
 let field: u32 = 0; // the length, then the CRC, gathered (`have` bytes so far)
 let left: u32 = 0; // payload bytes still to come

@@ -54,6 +54,7 @@ const DEFAULT_PORT = 1883;
 let phase = 0; // P_OFF (literals are globals' own initial values, not start-up code)
 let step = 0;
 let backoff: u32 = 1000; // BACKOFF_MIN
+if (P_OFF != 0 || BACKOFF_MIN != 1000) ERROR("mqtt/session.ts: phase's or backoff's initial value");
 let cached = false; // the resolved broker and port worked: retry them before resolving again
 let failedAll = false;
 let lastError = 0; // in ERRORS

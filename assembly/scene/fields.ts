@@ -30,7 +30,7 @@ import {
 import * as out from "./canonical";
 import { slots } from "./state";
 import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
-import { sceneField, schemaVersion, ALLOW_ID, REQUIRE_NAME } from "./validate";
+import { sceneField, schemaVersion, ALLOW_ID, REQUIRE_NAME, FLAT } from "./validate";
 import { readColorRef, readId, K_DIRECTIONALITY } from "./step";
 import { refused, readChannel } from "./color";
 
@@ -55,7 +55,6 @@ export const COLOR_BASE = 31;
  * sets them first (readScene, readFlatStep): `options` as validate.ts readScene's, or FLAT. */
 const LIMIT = memory.data<u8>([29, 5, 8, 9, 3]);
 const REQUIRED = memory.data<u8>([0, 0, 0x80, 3, 0]);
-export const FLAT: u32 = 4;
 export function setLimits(options: u32): void {
   store<u8>(LIMIT + STEP, options & FLAT ? 31 : 29);
   store<u8>(LIMIT + TOP, options & ALLOW_ID ? 9 : 8);

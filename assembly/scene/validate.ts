@@ -52,7 +52,6 @@ import {
   keep,
   hexColor,
   setLimits,
-  FLAT,
   TOP,
   LAYER,
   COLORS,
@@ -132,6 +131,7 @@ export const SCENE_SYNTAX: i32 = 400;
 /** Validation options. */
 export const REQUIRE_NAME: u32 = 1; // saving to the library needs a name
 export const ALLOW_ID: u32 = 2; // playback bodies may carry the id
+export const FLAT: u32 = 4; // a flat animation's step (readFlatStep; scene/fields.ts setLimits)
 
 export const NAME_MAX = 64;
 export const GROUP_NAME_MAX = 32;
