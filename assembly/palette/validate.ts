@@ -17,7 +17,7 @@ import { names, nameString } from "../util/names";
 import { J_ARRAY, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, colorRead, fail, nameOfKind } from "../json/validate";
-import { checkFields, present, problem, F_EQUALS, F_OWN } from "../json/fields";
+import { checkFields, indexPath, present, problem, F_EQUALS, F_OWN } from "../json/fields";
 import { utf8Decode } from "../util/utf8";
 import { MAX_STOPS } from "./palette";
 
@@ -153,6 +153,6 @@ function stopRules(): string {
 
 /** `stops[i]`, and `[k]` after it for k >= 0. */
 function stopPath(i: i32, k: i32): string {
-  const p = nameString(KEYS, STOPS) + "[" + i.toString() + "]";
-  return k < 0 ? p : p + "[" + k.toString() + "]";
+  const p = indexPath(nameString(KEYS, STOPS), i);
+  return k < 0 ? p : indexPath(p, k);
 }

@@ -5,7 +5,7 @@ import { names } from "../util/names";
 import { J_ARRAY } from "../json/reader";
 import * as S from "../json/stream";
 import { colorRead, fail } from "../json/validate";
-import { checkFields, present, F_INT, F_OWN, F_TEXT } from "../json/fields";
+import { checkFields, indexPath, present, F_INT, F_OWN, F_TEXT } from "../json/fields";
 import { fillFields, V_INT, V_COLORS, V_STR } from "../json/template";
 import * as t from "../generated/text";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
@@ -87,7 +87,7 @@ function readColors(_k: i32, kind: u32, target: usize): void {
     }
   } else S.skipRest(kind);
   if (kind != J_ARRAY || n != 3) fail("baseColors", 'must be an array of 3 colours "#RRGGBB"');
-  else if (bad >= 0) fail("baseColors[" + bad.toString() + "]", 'must be a colour "#RRGGBB"');
+  else if (bad >= 0) fail(indexPath("baseColors", bad), 'must be a colour "#RRGGBB"');
 }
 
 /** Validates the PATCH body (or, with `stored`, the stored document) whose root value() has just

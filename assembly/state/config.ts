@@ -5,7 +5,7 @@ import { names } from "../util/names";
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, fail, nameOfKind } from "../json/validate";
-import { checkFields, F_INT, F_OWN } from "../json/fields";
+import { checkFields, indexPath, F_INT, F_OWN } from "../json/fields";
 import * as w from "../json/writer";
 import { fillFields, V_INT } from "../json/template";
 import * as t from "../generated/text";
@@ -111,7 +111,7 @@ function readHosts(_k: i32, kind: u32, target: usize): void {
   if (n > MAX_ALLOWED_HOSTS) fail("allowedHosts", "must have at most 4 names");
   else if (bad >= 0)
     fail(
-      "allowedHosts[" + bad.toString() + "]",
+      indexPath("allowedHosts", bad),
       badKind != J_STRING ? "must be a string, not " + nameOfKind(badKind) : "must be a host name",
     );
   changetype<ConfigPatch>(target).hosts = slots; // compared case-insensitively
