@@ -71,7 +71,7 @@ const ROWS = memory.data<u16>([
 /** baseColors, as it streams: an array of 3 colours (its length is checked first, then the first
  * colour that is not one). */
 function readColors(_k: i32, kind: u32, target: usize): void {
-  const colors = changetype<AppearancePatch>(target).baseColors;
+  const colors = changetype<usize>(changetype<AppearancePatch>(target).baseColors);
   let n = 0;
   let bad = -1;
   if (kind == J_ARRAY) {
@@ -79,7 +79,8 @@ function readColors(_k: i32, kind: u32, target: usize): void {
       const e = S.value();
       if (n < 3) {
         const rgb = colorRead();
-        if (rgb >= 0) colors[n] = <u32>rgb;
+        if (rgb >= 0)
+          store<u32>(colors + ((<usize>n) << 2), rgb); // (n < 3: no bounds check)
         else if (bad < 0) bad = n;
       }
       S.skipRest(e);
