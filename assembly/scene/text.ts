@@ -11,7 +11,6 @@ import { Names, nameString, nameEntry } from "../util/names";
 import { RUNNERS, ANIMATES } from "./names";
 import { Fixed } from "../rt/fixed";
 import { utf8Decode } from "../util/utf8";
-import { indexPath } from "../json/fields";
 
 /** Whether every byte of [p, p+n) is an ASCII digit or lowercase letter, or (with `more`) an
  * uppercase letter, '_' or '-' (scene ids; step ids). */
@@ -94,7 +93,7 @@ export function here(): string {
   let s = "";
   for (let i = 0; i < min(depth, MAX_SEGMENTS); i++) {
     const g = segments[i];
-    if (g < 0) s = indexPath(s, ~g);
+    if (g < 0) s += "[" + (~g).toString() + "]";
     else s = s.length == 0 ? keyName(g) : s + "." + keyName(g);
   }
   return s;
