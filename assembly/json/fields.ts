@@ -134,6 +134,11 @@ export function checkFields(
   return true;
 }
 
+/** `path[i]`: an array element's path (a colour list's, host names', a palette's stops). */
+export function indexPath(path: string, i: i32): string {
+  return path + "[" + i.toString() + "]";
+}
+
 /** Records the problem of field `k` of the document last checked, if it had one; true then. */
 export function problem(k: i32): bool {
   const e = load<usize>(slot(k));

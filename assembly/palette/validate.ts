@@ -13,11 +13,11 @@
 //   both hold for one stop).
 // The first problem found, in the order above (the stops' count before the stops), is kept as
 // "<path>: <rule>".
-import { names, nameString } from "../util/names";
+import { names } from "../util/names";
 import { J_ARRAY, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, colorRead, fail, nameOfKind } from "../json/validate";
-import { checkFields, present, problem, F_EQUALS, F_OWN } from "../json/fields";
+import { checkFields, indexPath, present, problem, F_EQUALS, F_OWN } from "../json/fields";
 import { utf8Decode } from "../util/utf8";
 import { MAX_STOPS } from "./palette";
 
@@ -125,8 +125,12 @@ function readStops(kind: u32): void {
     rule = R_LAST;
   }
   if (n < 1 || n > MAX_STOPS) fail("stops", "must have 1-" + MAX_STOPS.toString() + " entries");
-  else if (bad >= 0) fail(stopPath(bad, rule == R_PAIR ? -1 : rule == R_COLOR ? 1 : 0), stopRule(rule));
-  else {
+  else if (bad >= 0) {
+    // stops[i], and its item for a rule of one: [0] the position's, [1] the colour's
+    let path = indexPath("stops", bad);
+    if (rule != R_PAIR) path = indexPath(path, <i32>(rule == R_COLOR));
+    fail(path, stopRule(rule));
+  } else {
     const out = new StaticArray<u32>(n);
     memory.copy(changetype<usize>(out), got, (<usize>n) << 2);
     stops = changetype<usize>(out);
@@ -149,10 +153,4 @@ function stopRule(rule: i32): string {
  * UTF-8 message table (scripts/messages-transform.mjs). */
 function stopRules(): string {
   return 'must be an array [position, "#RRGGBB"]|must be an integer 0-255|the first position must be 0|positions must be strictly increasing|the last position must be 255|must be a colour "#RRGGBB"';
-}
-
-/** `stops[i]`, and `[k]` after it for k >= 0. */
-function stopPath(i: i32, k: i32): string {
-  const p = nameString(KEYS, STOPS) + "[" + i.toString() + "]";
-  return k < 0 ? p : p + "[" + k.toString() + "]";
 }

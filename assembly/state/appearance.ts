@@ -5,7 +5,7 @@ import { names } from "../util/names";
 import { J_ARRAY } from "../json/reader";
 import * as S from "../json/stream";
 import { colorRead, fail } from "../json/validate";
-import { checkFields, present, F_INT, F_OWN, F_TEXT } from "../json/fields";
+import { checkFields, indexPath, present, F_INT, F_OWN, F_TEXT } from "../json/fields";
 import { fillFields, V_INT, V_COLORS, V_STR } from "../json/template";
 import * as t from "../generated/text";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
@@ -71,7 +71,7 @@ const ROWS = memory.data<u16>([
 /** baseColors, as it streams: an array of 3 colours (its length is checked first, then the first
  * colour that is not one). */
 function readColors(_k: i32, kind: u32, target: usize): void {
-  const colors = changetype<AppearancePatch>(target).baseColors;
+  const colors = changetype<usize>(changetype<AppearancePatch>(target).baseColors);
   let n = 0;
   let bad = -1;
   if (kind == J_ARRAY) {
@@ -79,7 +79,8 @@ function readColors(_k: i32, kind: u32, target: usize): void {
       const e = S.value();
       if (n < 3) {
         const rgb = colorRead();
-        if (rgb >= 0) colors[n] = <u32>rgb;
+        if (rgb >= 0)
+          store<u32>(colors + ((<usize>n) << 2), rgb); // (n < 3: no bounds check)
         else if (bad < 0) bad = n;
       }
       S.skipRest(e);
@@ -87,7 +88,7 @@ function readColors(_k: i32, kind: u32, target: usize): void {
     }
   } else S.skipRest(kind);
   if (kind != J_ARRAY || n != 3) fail("baseColors", 'must be an array of 3 colours "#RRGGBB"');
-  else if (bad >= 0) fail("baseColors[" + bad.toString() + "]", 'must be a colour "#RRGGBB"');
+  else if (bad >= 0) fail(indexPath("baseColors", bad), 'must be a colour "#RRGGBB"');
 }
 
 /** Validates the PATCH body (or, with `stored`, the stored document) whose root value() has just

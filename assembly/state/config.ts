@@ -4,8 +4,8 @@
 import { names } from "../util/names";
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
-import { expectKind, fail, failMessage, takeError, nameOfKind } from "../json/validate";
-import { checkFields, F_INT, F_OWN } from "../json/fields";
+import { expectKind, fail, nameOfKind } from "../json/validate";
+import { checkFields, indexPath, F_INT, F_OWN } from "../json/fields";
 import * as w from "../json/writer";
 import { fillFields, V_INT } from "../json/template";
 import * as t from "../generated/text";
@@ -91,27 +91,29 @@ function readHosts(_k: i32, kind: u32, target: usize): void {
   const slots = heap.alloc(HOSTS_BYTES);
   memory.fill(slots, 0, HOSTS_BYTES);
   let n = 0;
-  let bad = "";
+  let bad = -1; // the first name with a problem, `badKind` its kind
+  let badKind: u32 = 0;
   while (S.element()) {
     const e = S.value();
-    if (bad.length == 0 && n < MAX_ALLOWED_HOSTS) {
+    if (bad < 0 && n < MAX_ALLOWED_HOSTS) {
       if (isHostName()) {
         const at = slots + n * SLOT;
         store<u8>(at, <u8>S.textBytes);
         memory.copy(at + 1, S.text, S.textBytes);
       } else {
-        fail(
-          "allowedHosts[" + n.toString() + "]",
-          S.kind != J_STRING ? "must be a string, not " + nameOfKind(S.kind) : "must be a host name",
-        );
-        bad = takeError();
+        bad = n;
+        badKind = S.kind;
       }
     }
     S.skipRest(e);
     n++;
   }
   if (n > MAX_ALLOWED_HOSTS) fail("allowedHosts", "must have at most 4 names");
-  else failMessage(bad);
+  else if (bad >= 0)
+    fail(
+      indexPath("allowedHosts", bad),
+      badKind != J_STRING ? "must be a string, not " + nameOfKind(badKind) : "must be a host name",
+    );
   changetype<ConfigPatch>(target).hosts = slots; // compared case-insensitively
 }
 
