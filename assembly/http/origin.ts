@@ -71,19 +71,17 @@ function splitAuthority(p: usize, n: u32): i32 {
   // (1, 1d, 1dd, 1ddd), so that one number says both its digits and its value: 10 up to 1255.
   let parts = 0;
   let part: u32 = 1;
-  // IPv6: the colons before the zone; negative once a byte cannot be in an address; after a "%",
-  // 1 until a zone byte is seen (then 2).
+  // IPv6: the colons before the zone (negative once a byte cannot be in an address), and where the
+  // zone starts (past its "%"; 0: none).
   let colons = 0;
-  let zone = false;
+  let zone: u32 = 0;
   while (end < n) {
     const c = lower(load<u8>(p + end));
     if (c == (v6 ? 0x5d : 0x3a)) break;
     end++;
-    if (zone) {
-      if (colons == 1) colons = 2;
-    } else if (c == 0x2e) {
-      if (part < 10) parts = 5; // no digit
-      parts++;
+    if (zone != 0) continue;
+    if (c == 0x2e) {
+      parts += part < 10 ? 5 : 1; // no digit: not a quad
       part = 1;
     } else if (c - 0x30 < 10) {
       if ((part = part * 10 + c - 0x30) > 1255) parts = 5;
@@ -91,8 +89,8 @@ function splitAuthority(p: usize, n: u32): i32 {
       parts = 5;
       if (c == 0x3a) colons++;
       else if (c == 0x25) {
-        colons = colons < 2 ? -VALUE_CAP : 1;
-        zone = true;
+        if (colons < 2) colons = -VALUE_CAP;
+        zone = end;
       } else if (c - 0x61 >= 6) colons = -VALUE_CAP;
     }
   }
@@ -100,13 +98,11 @@ function splitAuthority(p: usize, n: u32): i32 {
   let len = end - <u32>v6;
   let kind = IP;
   if (v6) {
-    if (end++ == n || colons < 2) return MALFORMED; // past the "]"
+    if (end == n || colons < 2 || zone == end++) return MALFORMED; // no "]", or an empty zone; past the "]"
   } else {
-    if (len > 0 && load<u8>(at + len - 1) == 0x2e)
-      len--; // "name." is "name" (its part was counted)
-    else if (part < 10)
-      parts = 5; // the last part, as if a dot ended it
-    else parts++;
+    // "name." is "name" (its last part was counted); else the last part, as if a dot ended it
+    if (len > 0 && load<u8>(at + len - 1) == 0x2e) len--;
+    else parts += part < 10 ? 5 : 1;
     if (len == 0) return MALFORMED;
     if (parts != 4) kind = NAME;
   }
