@@ -96,7 +96,6 @@ function splitAuthority(p: usize, n: u32): i32 {
   }
   const at = p + <usize>v6;
   let len = end - <u32>v6;
-  let kind = IP;
   if (v6) {
     if (end == n || colons < 2 || zone == end++) return MALFORMED; // no "]", or an empty zone; past the "]"
   } else {
@@ -104,7 +103,6 @@ function splitAuthority(p: usize, n: u32): i32 {
     if (len > 0 && load<u8>(at + len - 1) == 0x2e) len--;
     else parts += part < 10 ? 5 : 1;
     if (len == 0) return MALFORMED;
-    if (parts != 4) kind = NAME;
   }
   nameAt = at;
   nameLen = len;
@@ -112,7 +110,7 @@ function splitAuthority(p: usize, n: u32): i32 {
     if (load<u8>(p + end) != 0x3a || n - end - 2 >= 5) return MALFORMED; // a port of 1-5 digits
     while (++end < n) if (<u32>load<u8>(p + end) - 0x30 >= 10) return MALFORMED;
   }
-  return kind == NAME && isOwnName() ? OWN : kind;
+  return v6 || parts == 4 ? IP : isOwnName() ? OWN : NAME;
 }
 
 /**
