@@ -35,35 +35,6 @@ function bytesEqual(a: usize, an: u32, b: usize, bn: u32): bool {
 const LOCALHOST = memory.data<u8>([0x6c, 0x6f, 0x63, 0x61, 0x6c, 0x68, 0x6f, 0x73, 0x74]); // localhost
 const DOT_LOCAL = memory.data<u8>([0x2e, 0x6c, 0x6f, 0x63, 0x61, 0x6c]); // .local
 
-/** Four decimal numbers 0-255 separated by dots. A part is read after a leading 1 (1, 1d, 1dd,
- * 1ddd), so that one number says both its digits and its value: 10 up to 1255. */
-function isIpv4(p: usize, n: u32): bool {
-  let parts = 0;
-  let part: u32 = 1;
-  for (let i: u32 = 0; i <= n; i++) {
-    const c = i < n ? <u32>load<u8>(p + i) : 0x2e;
-    if (c == 0x2e) {
-      if (part < 10) return false; // no digit
-      parts++;
-      part = 1;
-    } else if (c - 0x30 < 10 && (part = part * 10 + c - 0x30) <= 1255) continue;
-    else return false;
-  }
-  return parts == 4;
-}
-
-/** The inside of `[...]`: hex digits, colons, dots (an embedded IPv4), and a `%zone`. */
-function isIpv6(p: usize, n: u32): bool {
-  let colons = 0;
-  for (let i: u32 = 0; i < n; i++) {
-    const c = lower(load<u8>(p + i));
-    if (c == 0x25) return colons >= 2 && i + 1 < n; // the zone: anything after it
-    if (c == 0x3a) colons++;
-    else if (!(c - 0x30 < 10 || c - 0x61 < 6 || c == 0x2e)) return false;
-  }
-  return colons >= 2;
-}
-
 // The host part of the authority being looked at (set by splitAuthority).
 let nameAt: usize = 0;
 let nameLen: u32 = 0;
@@ -89,21 +60,49 @@ function isOwnName(): bool {
 }
 
 /** Splits `host[:port]` or `[v6][:port]` at [p, p+n) into nameAt/nameLen: OWN, NAME, IP (a literal)
- * or MALFORMED. */
+ * or MALFORMED. One pass reads the host part up to its end (`]`, or `:` for a name) and says at once
+ * whether it is an IPv4 literal (four decimal numbers 0-255 separated by dots) and, inside `[...]`, an
+ * IPv6 literal (hex digits, colons, dots for an embedded IPv4, and a non-empty `%zone` of anything). */
 function splitAuthority(p: usize, n: u32): i32 {
   if (n - 1 >= VALUE_CAP) return MALFORMED; // empty, or longer than any of ours
   const v6 = load<u8>(p) == 0x5b;
   let end = <u32>v6; // past the "["
-  while (end < n && load<u8>(p + end) != (v6 ? 0x5d : 0x3a)) end++;
+  // IPv4: the parts seen (5 and more: not a quad), and the part being read after a leading 1
+  // (1, 1d, 1dd, 1ddd), so that one number says both its digits and its value: 10 up to 1255.
+  let parts = 0;
+  let part: u32 = 1;
+  // IPv6: the colons before the zone (negative once a byte cannot be in an address), and where the
+  // zone starts (past its "%"; 0: none).
+  let colons = 0;
+  let zone: u32 = 0;
+  while (end < n) {
+    const c = lower(load<u8>(p + end));
+    if (c == (v6 ? 0x5d : 0x3a)) break;
+    end++;
+    if (zone != 0) continue;
+    if (c == 0x2e) {
+      parts += part < 10 ? 5 : 1; // no digit: not a quad
+      part = 1;
+    } else if (c - 0x30 < 10) {
+      if ((part = part * 10 + c - 0x30) > 1255) parts = 5;
+    } else {
+      parts = 5;
+      if (c == 0x3a) colons++;
+      else if (c == 0x25) {
+        if (colons < 2) colons = -VALUE_CAP;
+        zone = end;
+      } else if (c - 0x61 >= 6) colons = -VALUE_CAP;
+    }
+  }
   const at = p + <usize>v6;
   let len = end - <u32>v6;
-  let kind = IP;
   if (v6) {
-    if (end++ == n || !isIpv6(at, len)) return MALFORMED; // past the "]"
+    if (end == n || colons < 2 || zone == end++) return MALFORMED; // no "]", or an empty zone; past the "]"
   } else {
-    if (len > 0 && load<u8>(at + len - 1) == 0x2e) len--; // "name." is "name"
+    // "name." is "name" (its last part was counted); else the last part, as if a dot ended it
+    if (len > 0 && load<u8>(at + len - 1) == 0x2e) len--;
+    else parts += part < 10 ? 5 : 1;
     if (len == 0) return MALFORMED;
-    if (!isIpv4(at, len)) kind = NAME;
   }
   nameAt = at;
   nameLen = len;
@@ -111,7 +110,7 @@ function splitAuthority(p: usize, n: u32): i32 {
     if (load<u8>(p + end) != 0x3a || n - end - 2 >= 5) return MALFORMED; // a port of 1-5 digits
     while (++end < n) if (<u32>load<u8>(p + end) - 0x30 >= 10) return MALFORMED;
   }
-  return kind == NAME && isOwnName() ? OWN : kind;
+  return v6 || parts == 4 ? IP : isOwnName() ? OWN : NAME;
 }
 
 /**
