@@ -1,60 +1,26 @@
-// Bytes for the host, built in one block of the export's memory: the packed records of
-// host_mqtt_connect and host_mdns_advertise (u16 little-endian numbers, strings as u16 length + UTF-8
-// bytes: docs/host-abi.md), and the topics the core subscribes and compares. Text is encoded
-// straight into the block (no UTF-8 copy per string, no array grown a byte at a time).
-import { Names, nameEntry } from "../util/names";
+// Bytes for the host, written by the JSON writer into a capture (json/writer.ts beginCapture): the
+// packed records of host_mqtt_connect and host_mdns_advertise (u16 little-endian numbers, strings as
+// u16 length + UTF-8 bytes: docs/host-abi.md), and the topics the core subscribes and compares.
+// Text goes out as the writer writes every topic and payload (a lone surrogate as U+FFFD, which
+// MQTT requires: docs/decisions.md), so a string's length is known before its bytes: no length is
+// patched after a flush.
+import * as w from "../json/writer";
 import { utf8Encode } from "../util/utf8";
 
-export class Packer {
-  start: usize;
-  /** The bytes packed so far. */
-  length: u32 = 0;
-  /** The length field of the string being packed (0: none, the bytes are a topic). */
-  last: usize = 0;
-
-  /** `cap`: the most bytes packed (3 a UTF-16 unit of text is enough for any text). */
-  constructor(cap: i32) {
-    this.start = heap.alloc(<usize>cap);
-  }
-
-  u16(n: i32): Packer {
-    store<u16>(this.start + this.length, <u16>n);
-    this.length += 2;
-    return this;
-  }
-
-  u8(n: i32): Packer {
-    store<u8>(this.start + this.length++, <u8>n);
-    return this;
-  }
-
-  /** Starts a string (its length follows what text() and name() add), with `s` in it. */
-  str(s: string): Packer {
-    this.last = this.start + this.length;
-    return this.u16(0).text(s);
-  }
-
-  /** Adds `s` as UTF-8 (to the string being packed). */
-  @inline
-  text(s: string): Packer {
-    return this.add(changetype<usize>(s), -s.length);
-  }
-
-  /** Adds name `i` of `list` (util/names.ts). */
-  name(list: Names, i: i32): Packer {
-    const e = nameEntry(list, i);
-    return this.add(e + 1, load<u8>(e));
-  }
-
-  /** Adds `n` bytes at `p`, or for a negative `n` the UTF-16 text of -n units at `p` as UTF-8. */
-  private add(p: usize, n: i32): Packer {
-    const at = this.start + this.length;
-    let k = <u32>n;
-    if (n < 0) k = <u32>utf8Encode(p, -n, at);
-    else memory.copy(at, p, k);
-    this.length += k;
-    const l = this.last;
-    if (l) store<u16>(l, load<u16>(l) + <u16>k);
-    return this;
-  }
+/** A u16 of a record, little-endian. */
+export function packU16(n: u32): void {
+  w.byte(n);
+  w.byte(n >> 8);
 }
+
+/** A string of a record: its length, then the name at entry `e` (util/names.ts nameEntry; none by
+ * default) and `s` as UTF-8 (U+FFFD and a lone surrogate's WTF-8 are both 3 bytes). */
+export function packString(s: string, e: usize = NO_NAME): void {
+  const n = <usize>load<u8>(e);
+  packU16(<u32>(n + utf8Encode(changetype<usize>(s), s.length, 0)));
+  for (let k: usize = 1; k <= n; k++) w.byte(load<u8>(e + k));
+  w.raw(s);
+}
+
+/** An empty name entry (its length byte). */
+const NO_NAME = memory.data(1);

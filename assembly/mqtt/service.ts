@@ -4,8 +4,8 @@ import { host_mdns_hostname, host_mdns_advertise, host_http_port } from "../host
 import { deviceName, setHostname, MQTT_KEY, writeMqttSettings } from "./config";
 import { sessionTick, sessionTimed, sessionEvent, sessionBrowse } from "./session";
 import { announce, publishStates, handleMessage } from "./topics";
-import { Packer } from "./pack";
-import { names } from "../util/names";
+import { packU16, packString } from "./pack";
+import { names, nameEntry } from "../util/names";
 import { app } from "../state/app";
 import { tree } from "../topology/tree";
 import { storeWrite } from "../store/kv";
@@ -34,22 +34,15 @@ const ADS = names("_tessera._tcp version= variant=large variant=small panels=");
 
 /** `<hostname>.local`, `_tessera._tcp` on the HTTP port, TXT version, variant and panel count. */
 export function advertise(): void {
-  const name = deviceName();
-  const firmware = app.controllerFirmware;
-  const p = new Packer(3 * (name.length + firmware.length) + 80)
-    .u16(<i32>host_http_port())
-    .str(name)
-    .str("")
-    .name(ADS, 0)
-    .str("")
-    .name(ADS, 1)
-    .text(firmware)
-    .str("")
-    .name(ADS, large ? 2 : 3)
-    .str("")
-    .name(ADS, 4)
-    .text(tree.count.toString());
-  host_mdns_advertise(p.start, p.length);
+  w.beginCapture();
+  packU16(host_http_port());
+  packString(deviceName());
+  packString("", nameEntry(ADS, 0));
+  packString(app.controllerFirmware, nameEntry(ADS, 1));
+  packString("", nameEntry(ADS, large ? 2 : 3));
+  packString(tree.count.toString(), nameEntry(ADS, 4));
+  const r = w.endCapture();
+  host_mdns_advertise(r.dataStart, r.length);
 }
 
 /** Stores the MQTT settings; 0 or a negative STORE_* status. */

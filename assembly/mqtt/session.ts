@@ -5,7 +5,8 @@
 // (util/names.ts), kept as indexes and written as bytes.
 import { host_mqtt_connect, host_mqtt_disconnect, host_mdns_browse } from "../host/imports";
 import { mqtt, topicPrefix, putTopicPrefix, deviceName } from "./config";
-import { Packer } from "./pack";
+import { packU16, packString } from "./pack";
+import { utf8Encode } from "../util/utf8";
 import { names, Names, nameEntry, nameString } from "../util/names";
 import { log, LOG_INFO, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
@@ -150,22 +151,22 @@ function connectTo(host: string, port: i32, s: i32, now: u32): void {
   phase = P_CONNECT;
   attempt.deadline = now + CONNECT_GUARD_MS;
   const prefix = topicPrefix(mqtt);
-  const user = mqtt.username;
-  const pass = mqtt.password;
-  const p = new Packer(3 * (host.length + deviceName().length + user.length + pass.length + prefix.length) + 40)
-    .u16(port)
-    .u16(KEEPALIVE_S)
-    .u8(1) // will retain
-    .str(host)
-    .str(deviceName())
-    .str(user)
-    .str(pass)
-    .str(prefix)
-    .name(LEVELS, 0) // "/status"
-    .str("")
-    .name(STATUS, STATUS_OFFLINE);
+  w.beginCapture();
+  packU16(port);
+  packU16(KEEPALIVE_S);
+  w.byte(1); // will retain
+  packString(host);
+  packString(deviceName());
+  packString(mqtt.username);
+  packString(mqtt.password);
+  // the will: `<topicPrefix>/status`, "offline"
+  packU16(<u32>utf8Encode(changetype<usize>(prefix), prefix.length, 0) + 7);
+  w.raw(prefix);
+  putName(LEVELS, L_STATUS);
+  packString("", nameEntry(STATUS, STATUS_OFFLINE));
   log(LOG_INFO, "mqtt: connecting to " + host + ":" + port.toString() + " (" + nameString(SOURCES, source) + ")");
-  host_mqtt_connect(p.start, p.length);
+  const r = w.endCapture();
+  host_mqtt_connect(r.dataStart, r.length);
 }
 
 function wait(now: u32): void {

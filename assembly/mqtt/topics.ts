@@ -5,7 +5,6 @@
 import { mqtt, topicPrefix, discoveryPrefix } from "./config";
 import { connected, publishStatus, publishUnder, putName, LEVELS, L_STATUS, L_COMMAND, L_STATE } from "./session";
 import { STATUS, STATUS_ONLINE } from "./session";
-import { Packer } from "./pack";
 import { publishDiscovery, publishSelect, clearDiscovery } from "./discovery";
 import { host_mqtt_subscribe } from "../host/imports";
 import { app, appVersion } from "../state/app";
@@ -78,9 +77,8 @@ export function announce(subscribe: bool): void {
     const mark = arenaTop(); // each topic's bytes are given back after its subscribe
     for (let i = 0; i <= C_LIGHT + 1; i++) {
       // the commands, then Home Assistant's status
-      const t =
-        i <= C_LIGHT ? topic(topicPrefix(mqtt), L_COMMAND).name(COMMANDS, i) : topic(discoveryPrefix(mqtt), L_STATUS);
-      host_mqtt_subscribe(t.start, t.length);
+      const t = i <= C_LIGHT ? topic(topicPrefix(mqtt), L_COMMAND, i) : topic(discoveryPrefix(mqtt), L_STATUS);
+      host_mqtt_subscribe(t.dataStart, t.length);
       arenaBack(mark);
     }
   }
@@ -90,9 +88,13 @@ export function announce(subscribe: bool): void {
   publishStates();
 }
 
-/** `<prefix><level>`, with room for a command's last level. */
-function topic(prefix: string, level: i32): Packer {
-  return new Packer(3 * prefix.length + 24).text(prefix).name(LEVELS, level);
+/** `<prefix><level>`, then command `cmd`'s last level (none for -1), as the writer writes topics. */
+function topic(prefix: string, level: i32, cmd: i32 = -1): Array<u8> {
+  w.beginCapture();
+  w.raw(prefix);
+  putName(LEVELS, level);
+  if (cmd >= 0) putName(COMMANDS, cmd);
+  return w.endCapture();
 }
 
 /** Publishes the states that changed since the last call (every tick while connected). */
@@ -158,10 +160,10 @@ function ignored(p: usize, topicLen: u32, payloadLen: u32, why: string): void {
 }
 
 /** Whether the bytes [p, p + n) start with the packed ones. */
-function starts(packed: Packer, p: usize, n: u32): bool {
-  const k = packed.length;
+function starts(packed: Array<u8>, p: usize, n: u32): bool {
+  const k = <u32>packed.length;
   if (k > n) return false;
-  for (let i: u32 = 0; i < k; i++) if (load<u8>(packed.start + i) != load<u8>(p + i)) return false;
+  for (let i: u32 = 0; i < k; i++) if (load<u8>(packed.dataStart + i) != load<u8>(p + i)) return false;
   return true;
 }
 
