@@ -11,7 +11,7 @@ import { app, appVersion } from "../state/app";
 import { appearance, AppearancePatch, HAS_BRIGHTNESS } from "../state/appearance";
 import { enqueue, queueLength, QUEUE_SIZE, W_POWER, W_APPEARANCE, W_PLAY, W_STOP } from "../core/queue";
 import { libraryId, sceneStatus, libraryVersion } from "../scene/store";
-import { names, nameIndex } from "../util/names";
+import { names, nameIndex, sameBytes } from "../util/names";
 import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
 import { keepSlot, keepString, arenaTop, arenaBack } from "../rt/arena";
@@ -159,25 +159,18 @@ function ignored(p: usize, topicLen: u32, payloadLen: u32, why: string): void {
   log(LOG_WARN, "mqtt: ignored " + utf8Decode(p, topicLen) + ' "' + payload + '": ' + why);
 }
 
-/** Whether the bytes [p, p + n) start with the packed ones. */
-function starts(packed: Array<u8>, p: usize, n: u32): bool {
-  const k = <u32>packed.length;
-  if (k > n) return false;
-  for (let i: u32 = 0; i < k; i++) if (load<u8>(packed.dataStart + i) != load<u8>(p + i)) return false;
-  return true;
-}
-
 /** A message on a subscribed topic: `topicLen` bytes of topic at `p`, then `payloadLen` of payload.
  * Work is queued like HTTP's; a command that is not is logged (ignored). */
 export function handleMessage(p: usize, topicLen: u32, payloadLen: u32): void {
   const status = topic(discoveryPrefix(mqtt), L_STATUS);
-  if (status.length == topicLen && starts(status, p, topicLen)) {
+  if (<u32>status.length == topicLen && sameBytes(status.dataStart, p, topicLen)) {
     if (nameIndex(STATUS, p + topicLen, payloadLen) == STATUS_ONLINE) announce(false);
     return;
   }
   const base = topic(topicPrefix(mqtt), L_COMMAND);
-  if (!starts(base, p, topicLen)) return;
-  const cmd = nameIndex(COMMANDS, p + base.length, topicLen - base.length);
+  const k = <u32>base.length;
+  if (k > topicLen || !sameBytes(base.dataStart, p, k)) return;
+  const cmd = nameIndex(COMMANDS, p + k, topicLen - k);
   if (cmd < 0) return;
   const why = command(cmd, p + topicLen, payloadLen);
   if (why.length > 0) ignored(p, topicLen, payloadLen, why);

@@ -26,6 +26,7 @@ import { arenaTop, arenaBack } from "../rt/arena";
 import { Palette, foldCase } from "./palette";
 import { validatePalette, paletteName, packStops } from "./validate";
 import { utf8Decode, utf8Encode } from "../util/utf8";
+import { sameBytes } from "../util/names";
 
 const PREFIX_LEN: u32 = 9;
 /** Custom palettes that can be stored (every file under palettes/ counts). */
@@ -107,7 +108,7 @@ function readAt(key: usize, keyLen: u32, moving: bool = false): i32 {
     return P_CORRUPT;
   }
   const k = keyFromName(paletteName(), checkBuf);
-  if (!sameKey(checkBuf, k, key, keyLen)) {
+  if (k != keyLen || !sameBytes(checkBuf, key, k)) {
     if (moving) return <i32>k;
     fail("name", "does not match the file's key");
     return P_CORRUPT;
@@ -116,13 +117,6 @@ function readAt(key: usize, keyLen: u32, moving: bool = false): i32 {
 }
 /** The bytes of the file readAt read last. */
 let fileLength: u32 = 0;
-
-/** Whether the key of `n` bytes at `a` is the one of `m` bytes at `b`. */
-function sameKey(a: usize, n: u32, b: usize, m: u32): bool {
-  if (n != m) return false;
-  for (let i: u32 = 0; i < n; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
-  return true;
-}
 
 /** Reads the stored palette with this name (any casing); see readAt. */
 export function readPaletteNamed(name: string): i32 {
@@ -183,7 +177,7 @@ function migrateCurrent(): bool {
   const k = wide ? readAt(key, keyLen, true) : 0; // the name's key, in checkBuf
   if (k <= 0) return false;
   const old = keyFromName(paletteName(), keyBuf, true);
-  if (!sameKey(keyBuf, old, key, keyLen)) return false; // not a legacy key: corrupt
+  if (old != keyLen || !sameBytes(keyBuf, key, old)) return false; // not a legacy key: corrupt
   if (host_store_read(checkBuf, k, 0, keyBuf, 1) != STORE_MISSING) {
     log(LOG_WARN, "palettes: kept " + currentKey());
     return false;

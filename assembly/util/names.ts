@@ -63,14 +63,16 @@ export function nameIndex(list: Names, p: usize, n: u32): i32 {
   let i = 0;
   for (let e = list; load<u8>(e) != 0; e += 1 + <usize>load<u8>(e)) {
     // (a loop of its own: memory.compare's inlined loop is larger)
-    if (<u32>load<u8>(e) == n) {
-      let k: u32 = 0;
-      while (k < n && load<u8>(e + 1 + k) == load<u8>(p + k)) k++;
-      if (k == n) return i;
-    }
+    if (<u32>load<u8>(e) == n && sameBytes(e + 1, p, n)) return i;
     i++;
   }
   return -1;
+}
+
+/** Whether the `n` bytes at `a` are those at `b` (store keys, topics). */
+export function sameBytes(a: usize, b: usize, n: u32): bool {
+  for (let i: usize = 0; i < n; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
+  return true;
 }
 
 /** Name `i` of `list` as a string (messages). */
