@@ -28,10 +28,7 @@ export function getMqtt(_req: u32, _param: string, _arg: u32): i32 {
 export function applyMqtt(c: MqttConfig | null): i32 {
   if (!c) return A_INVALID;
   if (brokerMissing(c)) return A_BROKER_REQUIRED;
-  const old = mqtt.copy();
-  commitMqtt(c);
-  const rc = persistMqtt(); // stored before the answer; on a failure nothing changes
-  commitMqtt(old);
+  const rc = persistMqtt(c); // stored before the answer; on a failure nothing changes
   if (rc < 0) return storeFailure(rc);
   // new prefixes: nothing retained is left under the old ones (before the session ends)
   const moved = connected() && (topicPrefix(c) != topicPrefix() || discoveryPrefix(c) != discoveryPrefix());

@@ -156,10 +156,10 @@ const FIELDS = memory.data<u8>([
   V_STR, <u8>offsetof<MqttConfig>("discoveryPrefix"),
 ]);
 
-/** The settings as JSON, without the closing brace; the stored form has the password and the
- * prefixes as set (empty: default), the API's the prefixes in force. */
-export function writeMqttSettings(stored: bool): void {
-  if (stored) return fillFields(t.MQTT_STORED, t.MQTT_STORED_LENGTH, FIELDS, changetype<usize>(mqtt));
+/** The settings as JSON, without the closing brace; the stored form (of `c`) has the password and
+ * the prefixes as set (empty: default), the API's (of the settings in force) the prefixes in force. */
+export function writeMqttSettings(stored: bool, c: MqttConfig = mqtt): void {
+  if (stored) return fillFields(t.MQTT_STORED, t.MQTT_STORED_LENGTH, FIELDS, changetype<usize>(c));
   const shown = mqtt.copy();
   shown.topicPrefix = topicPrefix(mqtt);
   shown.discoveryPrefix = discoveryPrefix(mqtt);

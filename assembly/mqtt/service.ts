@@ -1,7 +1,7 @@
 // Network presence put together: identity from the host, the mDNS advertisement, and (large variant
 // only) the MQTT settings, session and topics. main.ts forwards the host's events here.
 import { host_mdns_hostname, host_mdns_advertise, host_http_port } from "../host/imports";
-import { deviceName, setHostname, MQTT_KEY, writeMqttSettings } from "./config";
+import { deviceName, setHostname, MQTT_KEY, writeMqttSettings, MqttConfig } from "./config";
 import { sessionTick, sessionTimed, sessionEvent, sessionBrowse } from "./session";
 import { announce, publishStates, handleMessage } from "./topics";
 import { packU16, packString } from "./pack";
@@ -45,10 +45,10 @@ export function advertise(): void {
   host_mdns_advertise(r.dataStart, r.length);
 }
 
-/** Stores the MQTT settings; 0 or a negative STORE_* status. */
-export function persistMqtt(): i32 {
+/** Stores settings `c`; 0 or a negative STORE_* status. */
+export function persistMqtt(c: MqttConfig): i32 {
   w.beginCapture();
-  writeMqttSettings(true);
+  writeMqttSettings(true, c);
   w.byte(0x7d);
   return storeWrite(MQTT_KEY, w.endCapture());
 }
