@@ -17,6 +17,7 @@ import * as w from "../json/writer";
 import { keepSlot, keepString, arenaTop, arenaBack } from "../rt/arena";
 import { Fixed } from "../rt/fixed";
 import { utf8Decode } from "../util/utf8";
+import { OBJECT, TOTAL_OVERHEAD } from "~lib/rt/common";
 
 /** The command topics' last levels. */
 const COMMANDS = names("power brightness scene stop light");
@@ -152,9 +153,11 @@ function byteValue(p: usize, n: u32): i32 {
 function ignored(p: usize, topicLen: u32, payloadLen: u32, why: string): void {
   let payload = utf8Decode(p + topicLen, payloadLen);
   if (payload.length > 32) {
-    let cut = 32; // never between the two halves of a surrogate pair
-    if ((payload.charCodeAt(cut - 1) & 0xfc00) == 0xd800) cut--;
-    payload = payload.substring(0, cut) + "...";
+    // cut to 32 units in place (the decoded copy is this call's own), never between the two halves of
+    // a surrogate pair
+    const at = changetype<usize>(payload);
+    changetype<OBJECT>(at - TOTAL_OVERHEAD).rtSize = (load<u16>(at, 62) & 0xfc00) == 0xd800 ? 62 : 64;
+    payload += "...";
   }
   log(LOG_WARN, "mqtt: ignored " + utf8Decode(p, topicLen) + ' "' + payload + '": ' + why);
 }
