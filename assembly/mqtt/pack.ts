@@ -13,9 +13,10 @@ export function packU16(n: u32): void {
   w.byte(n >> 8);
 }
 
-/** A string of a record: its length, then the name at entry `e` (util/names.ts nameEntry; none by
- * default) and `s` as UTF-8 (U+FFFD and a lone surrogate's WTF-8 are both 3 bytes). */
-export function packString(s: string, e: usize = NO_NAME): void {
+/** A string of a record: its length, then the name at entry `e` (util/names.ts nameEntry, or NO_NAME)
+ * and `s` as UTF-8 (U+FFFD and a lone surrogate's WTF-8 are both 3 bytes). No default argument: it
+ * would cost a trampoline. */
+export function packString(s: string, e: usize): void {
   const n = <usize>load<u8>(e);
   packU16(<u32>(n + utf8Encode(changetype<usize>(s), s.length, 0)));
   for (let k: usize = 1; k <= n; k++) w.byte(load<u8>(e + k));
@@ -23,4 +24,4 @@ export function packString(s: string, e: usize = NO_NAME): void {
 }
 
 /** An empty name entry (its length byte). */
-const NO_NAME = memory.data(1);
+export const NO_NAME = memory.data(1);

@@ -4,7 +4,7 @@ import { host_mdns_hostname, host_mdns_advertise, host_http_port } from "../host
 import { deviceName, setHostname, MQTT_KEY, writeMqttSettings, MqttConfig } from "./config";
 import { sessionTick, sessionTimed, sessionEvent, sessionBrowse } from "./session";
 import { announce, publishStates, handleMessage } from "./topics";
-import { packU16, packString } from "./pack";
+import { packU16, packString, NO_NAME } from "./pack";
 import { names, nameEntry } from "../util/names";
 import { app } from "../state/app";
 import { tree } from "../topology/tree";
@@ -36,7 +36,7 @@ const ADS = names("_tessera._tcp version= variant=large variant=small panels=");
 export function advertise(): void {
   w.beginCapture();
   packU16(host_http_port());
-  packString(deviceName());
+  packString(deviceName(), NO_NAME);
   packString("", nameEntry(ADS, 0));
   packString(app.controllerFirmware, nameEntry(ADS, 1));
   packString("", nameEntry(ADS, large ? 2 : 3));

@@ -5,7 +5,7 @@
 // (util/names.ts), kept as indexes and written as bytes.
 import { host_mqtt_connect, host_mqtt_disconnect, host_mdns_browse } from "../host/imports";
 import { mqtt, topicPrefix, putTopicPrefix, deviceName } from "./config";
-import { packU16, packString } from "./pack";
+import { packU16, packString, NO_NAME } from "./pack";
 import { utf8Encode } from "../util/utf8";
 import { names, Names, nameEntry, nameString } from "../util/names";
 import { log, LOG_INFO, LOG_WARN } from "../util/log";
@@ -155,10 +155,10 @@ function connectTo(host: string, port: i32, s: i32, now: u32): void {
   packU16(port);
   packU16(KEEPALIVE_S);
   w.byte(1); // will retain
-  packString(host);
-  packString(deviceName());
-  packString(mqtt.username);
-  packString(mqtt.password);
+  packString(host, NO_NAME);
+  packString(deviceName(), NO_NAME);
+  packString(mqtt.username, NO_NAME);
+  packString(mqtt.password, NO_NAME);
   // the will: `<topicPrefix>/status`, "offline"
   packU16(<u32>utf8Encode(changetype<usize>(prefix), prefix.length, 0) + 7);
   w.raw(prefix);

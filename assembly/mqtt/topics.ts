@@ -78,7 +78,7 @@ export function announce(subscribe: bool): void {
     const mark = arenaTop(); // each topic's bytes are given back after its subscribe
     for (let i = 0; i <= C_LIGHT + 1; i++) {
       // the commands, then Home Assistant's status
-      const t = i <= C_LIGHT ? topic(topicPrefix(mqtt), L_COMMAND, i) : topic(discoveryPrefix(mqtt), L_STATUS);
+      const t = i <= C_LIGHT ? topic(topicPrefix(mqtt), L_COMMAND, i) : topic(discoveryPrefix(mqtt), L_STATUS, -1);
       host_mqtt_subscribe(t.dataStart, t.length);
       arenaBack(mark);
     }
@@ -90,7 +90,7 @@ export function announce(subscribe: bool): void {
 }
 
 /** `<prefix><level>`, then command `cmd`'s last level (none for -1), as the writer writes topics. */
-function topic(prefix: string, level: i32, cmd: i32 = -1): Array<u8> {
+function topic(prefix: string, level: i32, cmd: i32): Array<u8> {
   w.beginCapture();
   w.raw(prefix);
   putName(LEVELS, level);
@@ -165,12 +165,12 @@ function ignored(p: usize, topicLen: u32, payloadLen: u32, why: string): void {
 /** A message on a subscribed topic: `topicLen` bytes of topic at `p`, then `payloadLen` of payload.
  * Work is queued like HTTP's; a command that is not is logged (ignored). */
 export function handleMessage(p: usize, topicLen: u32, payloadLen: u32): void {
-  const status = topic(discoveryPrefix(mqtt), L_STATUS);
+  const status = topic(discoveryPrefix(mqtt), L_STATUS, -1);
   if (<u32>status.length == topicLen && sameBytes(status.dataStart, p, topicLen)) {
     if (nameIndex(STATUS, p + topicLen, payloadLen) == STATUS_ONLINE) announce(false);
     return;
   }
-  const base = topic(topicPrefix(mqtt), L_COMMAND);
+  const base = topic(topicPrefix(mqtt), L_COMMAND, -1);
   const k = <u32>base.length;
   if (k > topicLen || !sameBytes(base.dataStart, p, k)) return;
   const cmd = nameIndex(COMMANDS, p + k, topicLen - k);
