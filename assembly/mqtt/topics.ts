@@ -7,7 +7,7 @@ import { connected, publishStatus, publishUnder, putName, LEVELS, L_STATUS, L_CO
 import { STATUS, STATUS_ONLINE } from "./session";
 import { publishDiscovery, publishSelect, clearDiscovery } from "./discovery";
 import { host_mqtt_subscribe } from "../host/imports";
-import { app, appVersion } from "../state/app";
+import { app } from "../state/app";
 import { appearance, AppearancePatch, HAS_BRIGHTNESS } from "../state/appearance";
 import { enqueue, queueLength, QUEUE_SIZE, W_POWER, W_APPEARANCE, W_PLAY, W_STOP } from "../core/queue";
 import { libraryId, sceneStatus, libraryVersion } from "../scene/store";
@@ -27,7 +27,6 @@ const C_SCENE = 2;
 const C_LIGHT = 4;
 /** The state topics' last levels, in the order they are published (and emptied). */
 const STATES = names("power brightness light scene playing speed");
-const S_BRIGHTNESS = 1;
 const S_SCENE = 3;
 const STATE_COUNT = 6;
 /** How each state's value is written: a payload word (WORDS: OFF and ON by their value; false and
@@ -49,17 +48,14 @@ const now = changetype<Fixed<i32>>(memory.data(4 * STATE_COUNT, 4));
 const sent = changetype<Fixed<i32>>(memory.data(4 * STATE_COUNT, 4));
 /** The scene id last published, "" for none (a scene id outlives the export: rt/arena.ts). */
 const sentScene = keepSlot(32);
-// The last brightness above 0: Home Assistant's light turned on at brightness 0 comes back to it.
-// The library and app state versions last published: an idle tick then costs three comparisons.
-// The last brightness above 0 (Home Assistant's light turned on at brightness 0 comes back to it).
-// In static memory: a wasm global costs WAMR about 52 B of heap.
+// The library version last published, and the last brightness above 0 (Home Assistant's light turned
+// on at brightness 0 comes back to it). In static memory: a wasm global costs WAMR about 52 B of heap.
 @unmanaged
 class Last {
-  version: u32;
   library: u32;
   litBrightness: u32;
 }
-const last = changetype<Last>(memory.data<u32>([0, 0, 255]));
+const last = changetype<Last>(memory.data<u32>([0, 255]));
 
 /** The prefixes are about to change: empties every retained config, state and the status under the
  * current ones, so nothing stale stays on the broker. */
@@ -98,13 +94,12 @@ function topic(prefix: string, level: i32, cmd: i32): Array<u8> {
   return w.endCapture();
 }
 
-/** Publishes the states that changed since the last call (every tick while connected). */
+/** Publishes the states that changed since the last call (on the ticks MQTT is woken, core/wake.ts:
+ * an app change, a queued command, a library change; the six values are worked out and compared
+ * each time, with no version check in front). */
 export function publishStates(): void {
   if (!connected()) return;
   const brightness = <i32>appearance.brightness;
-  // (after announce, every sent value is -1: brightness differs)
-  if (appVersion == last.version && brightness == sent[S_BRIGHTNESS] && libraryVersion == last.library) return;
-  last.version = appVersion;
   if (brightness > 0) last.litBrightness = <u32>brightness;
   const on: i32 = app.isOn ? 1 : 0;
   const scene = app.playing && app.lastPlayedSceneIsStored ? app.lastPlayedSceneId : "";

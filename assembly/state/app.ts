@@ -29,12 +29,8 @@ export function setBuild(id: u32): void {
 
 /** Set by every change until takeChanged (static memory: a wasm global costs WAMR about 52 B of heap). */
 const dirty = memory.data(1);
-/** Bumped by every change, for readers that look at their own pace (the MQTT states). */
-export let appVersion: u32 = 0;
-
 export function changed(): void {
   store<bool>(dirty, true);
-  appVersion++;
   wakeUp(WAKE_STATE | WAKE_MQTT); // the MQTT states follow the app state
 }
 
