@@ -315,7 +315,7 @@ const sorted = (m: SigMap) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : 
 
 // ---- the checks -------------------------------------------------------------------------------
 
-const AS_IMPORTS = parseAsImports("assembly/host/imports.ts", "tessera");
+const AS_IMPORTS = parseAsImports("assembly/host/imports.ts", "t");
 const AS_EXPORTS = parseAsExports("assembly/main.ts");
 const HEADER = parseHeader("native/include/tessera_host.h");
 const TS_IMPORTS = tsSigs(CORE_IMPORTS);
@@ -392,7 +392,7 @@ test("every C list of the core's imports and exports is a table's, none written 
     const text = readText(file);
     assert.match(text, /#include "tessera_host_imports\.h"/, `${file} includes the imports' table`);
     assert.match(text, /TESSERA_HOST_IMPORTS\(\w+\)/, `${file} builds its imports from TESSERA_HOST_IMPORTS`);
-    assert.deepEqual(text.match(/"host_\w+"|Z_tesseraZ_host_\w+/g) ?? [], [], `${file} names no import of its own`);
+    assert.deepEqual(text.match(/"host_\w+"|Z_tZ_host_\w+/g) ?? [], [], `${file} names no import of its own`);
     if (file.includes("wasm2c")) continue; // wasm2c calls the exports by their generated names
     assert.match(text, /#include "tessera_core_exports\.h"/, `${file} includes the exports' table`);
     assert.match(text, /\{TESSERA_CORE_EXPORTS\(\w+\)/, `${file} builds its list from TESSERA_CORE_EXPORTS`);
@@ -403,7 +403,7 @@ test("every C list of the core's imports and exports is a table's, none written 
 test("the C header's constants match host/src/abi.ts and the ABI document", () => {
   const d = HEADER.defines;
   assert.equal(d.get("TESSERA_IMPORT_MODULE"), JSON.stringify(IMPORT_MODULE));
-  assert.equal(IMPORT_MODULE, "tessera");
+  assert.equal(IMPORT_MODULE, "t");
   const methods: Record<string, number> = { OTHER: 0, GET: 1, HEAD: 2, POST: 3, PUT: 4, PATCH: 5, DELETE: 6 };
   for (const [m, code] of Object.entries(methods)) {
     assert.equal(d.get(`TESSERA_METHOD_${m}`), String(code), `TESSERA_METHOD_${m}`);
@@ -431,14 +431,14 @@ for (const file of ["build/controller.wasm", "build/controller.debug.wasm"]) {
     );
   });
 
-  test(`${file}: imports only declared functions from "tessera", nothing from "env"`, (t) => {
+  test(`${file}: imports only declared functions from "t", nothing from "env"`, (t) => {
     assert.deepEqual(
       wasm.imports.filter((i) => i.module === "env").map((i) => i.name),
       [],
-      'no env imports (abort, seed, trace): the core must use its own "tessera" imports',
+      'no env imports (abort, seed, trace): the core must use its own "t" imports',
     );
     for (const i of wasm.imports) {
-      assert.equal(i.module, "tessera", `${i.module}.${i.name}: module`);
+      assert.equal(i.module, "t", `${i.module}.${i.name}: module`);
       assert.equal(i.kind, "func", `${i.name}: kind`);
       assert.ok(AS_IMPORTS.has(i.name), `${i.name}: imported by the wasm but not declared`);
       assert.equal(i.sig, AS_IMPORTS.get(i.name), `${i.name}: signature in the wasm vs the declarations`);

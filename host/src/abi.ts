@@ -15,9 +15,9 @@ const sig = <const P extends readonly WasmType[], const R extends readonly WasmT
 });
 const I32 = "i32" as const;
 
-export const IMPORT_MODULE = "tessera";
+export const IMPORT_MODULE = "t";
 
-/** core → host, all in module "tessera". */
+/** core → host, all in module "t" (one letter: the name is in the image once an import). */
 export const CORE_IMPORTS = {
   host_bus_send: sig([I32, I32], []), // ptr, len
   host_http_head: sig([I32, I32, I32], []), // req, status, length (-1: chunked)

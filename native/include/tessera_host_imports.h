@@ -1,5 +1,5 @@
 /*
- * tessera_host_imports.h: the core's imports (module "tessera", the functions of tessera_host.h the core
+ * tessera_host_imports.h: the core's imports (module "t", the functions of tessera_host.h the core
  * calls), one table for every place that names them: the runtime adapters bind each to its
  * implementation in native/src/abi.c (runtime/wasm2c, runtime/wamr, runtime/wasm3) and a self-update's
  * image is checked against them (native/src/image.c). X(name, result, arity): the result v (none) or

@@ -13,11 +13,11 @@
 #include "wasm-rt-impl.h"
 
 /* The import context wasm2c passes to every import: the host keeps its state elsewhere. */
-struct Z_tessera_instance_t {
+struct Z_t_instance_t {
   int unused;
 };
 
-static struct Z_tessera_instance_t context;
+static struct Z_t_instance_t context;
 static Z_controller_instance_t core;
 static int loaded;
 static int module_ready;
@@ -105,16 +105,16 @@ void core_mdns_result(uint32_t host_len, uint32_t port) {
 void core_mdns_done(void) { GUARDED(, Z_controllerZ_core_mdns_done(&core)); }
 void core_serial_receive(uint32_t len) { GUARDED(, Z_controllerZ_core_serial_receive(&core, len)); }
 
-/* ---- Imports: wasm2c's names for module "tessera", forwarded to native/src/abi.c, one a line of
+/* ---- Imports: wasm2c's names for module "t", forwarded to native/src/abi.c, one a line of
  * tessera_host_imports.h. ---------------------------------------------------------------------------- */
-typedef struct Z_tessera_instance_t ctx_t;
+typedef struct Z_t_instance_t ctx_t;
 
 #define RESULT_v void
 #define RESULT_i u32
 #define RETURN_v
 #define RETURN_i return (u32)
 #define IMPORT(name, result, arity)                                                \
-  RESULT_##result Z_tesseraZ_##name(ctx_t *c TESSERA_IMPORT_PARAMS_##arity(u32)) { \
+  RESULT_##result Z_tZ_##name(ctx_t *c TESSERA_IMPORT_PARAMS_##arity(u32)) { \
     (void)c;                                                                       \
     RETURN_##result name(TESSERA_IMPORT_ARGS_##arity);                             \
   }
