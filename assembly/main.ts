@@ -13,7 +13,7 @@ import { handleFrame, sendAppState, broadcastAppStateIfChanged } from "./ws/comm
 import { openConnection, closeConnection } from "./ws/connections";
 import { packetValid, HEADER_SIZE, T_HELLO, T_EMPTY, T_STATE, T_BOOT_ACK } from "./bus/protocol";
 import { startDiscovery, onHello, onEmpty } from "./bus/discovery";
-import { onState } from "./bus/query";
+import { onState, REPLIED } from "./bus/query";
 import { runLoop } from "./core/loop";
 import { arenaEnter, arenaLeave, arenaStart, arenaHold, arenaTop, arenaUsed } from "./rt/arena";
 import { resetErrors } from "./json/validate";
@@ -226,7 +226,11 @@ export function core_bus_receive(len: u32): void {
       onEmpty(from, <i32>load<u8>(body), now);
       break;
     case T_STATE:
-      onState(from, load<u8>(body) != 0, bswap<u32>(load<u32>(body)) & 0xffffff); // on, r, g, b
+      // on, r, g, b: the word as bus/query.ts keeps it (on as 0 or 1)
+      onState(
+        from,
+        (bswap<u32>(load<u32>(body)) & 0xffffff) | select<u32>(REPLIED | (1 << 24), REPLIED, load<u8>(body) != 0),
+      );
       break;
   }
   leave();

@@ -20,7 +20,7 @@ import {
 import { isOpen, setMirroring } from "./connections";
 import { sendSnapshot } from "./mirror";
 import { sendPower, sendColor, sendAnimControl } from "../bus/commands";
-import { requestStates, replied, replyOn, replyColor } from "../bus/query";
+import { requestStates, replies, REPLIED } from "../bus/query";
 import { tree } from "../topology/tree";
 import { app, takeChanged } from "../state/app";
 
@@ -102,9 +102,10 @@ export function sendPanelsStates(conn: u32): void {
   let p = out + 2;
   let n = 0;
   for (let i = 1; i <= tree.count; i++) {
-    if (!replied[i]) continue;
+    const state = replies[i];
+    if (state == 0) continue;
     store<u16>(p, <u16>i);
-    store<u32>(p, bswap<u32>(replyColor[i]) | (<u32>replyOn[i]), 2); // on, r, g, b
+    store<u32>(p, bswap<u32>(state ^ REPLIED), 2); // on, r, g, b
     store<u8>(p, 0, 6);
     p += 7;
     n++;
