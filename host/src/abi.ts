@@ -78,6 +78,22 @@ export type CoreExports = { [K in keyof typeof CORE_EXPORTS]: Fn<(typeof CORE_EX
   memory: WebAssembly.Memory;
 };
 
+/** A function's name in the image: its ABI name without `host_` or `core_` (the prefix would cost
+ * the image 5 bytes a function; docs/host-abi.md). */
+export const wasmName = (name: string): string => name.slice(5);
+
+/** The imports object for WebAssembly.Instance: `imports` under their wasm names, in IMPORT_MODULE. */
+export function wasmImports(imports: CoreImports): WebAssembly.Imports {
+  return { [IMPORT_MODULE]: Object.fromEntries(Object.entries(imports).map(([n, f]) => [wasmName(n), f])) };
+}
+
+/** An instance's exports under their ABI names. */
+export function coreExports(instance: WebAssembly.Instance): CoreExports {
+  const e = instance.exports;
+  const named = Object.keys(CORE_EXPORTS).map((n) => [n, e[wasmName(n)]]);
+  return Object.fromEntries([...named, ["memory", e.memory]]) as CoreExports;
+}
+
 /** HTTP method codes of core_http_begin. */
 export const METHOD_CODES: Record<string, number> = { GET: 1, HEAD: 2, POST: 3, PUT: 4, PATCH: 5, DELETE: 6 };
 

@@ -136,7 +136,7 @@ static wasm_function_inst_t functions[F_COUNT];
 #define NATIVE(name, result, arity)                                                            \
   static RESULT_##result n_##name(wasm_exec_env_t e TESSERA_IMPORT_PARAMS_##arity(uint32_t)) { \
     (void)e;                                                                                   \
-    RETURN_##result name(TESSERA_IMPORT_ARGS_##arity);                                         \
+    RETURN_##result host_##name(TESSERA_IMPORT_ARGS_##arity);                                  \
   }
 TESSERA_HOST_IMPORTS(NATIVE)
 #undef NATIVE

@@ -100,10 +100,10 @@ static IM3Function functions[F_COUNT];
 #define RESULT_i uint64_t *result = _sp++;
 #define STORE_v
 #define STORE_i *result = (uint32_t)
-#define RAW(name, result, arity)                                                   \
-  static m3ApiRawFunction(n_##name) {                                              \
-    RESULT_##result TAKE_##arity STORE_##result name(TESSERA_IMPORT_ARGS_##arity); \
-    m3ApiSuccess();                                                                \
+#define RAW(name, result, arity)                                                          \
+  static m3ApiRawFunction(n_##name) {                                                     \
+    RESULT_##result TAKE_##arity STORE_##result host_##name(TESSERA_IMPORT_ARGS_##arity); \
+    m3ApiSuccess();                                                                       \
   }
 TESSERA_HOST_IMPORTS(RAW)
 #undef RAW
