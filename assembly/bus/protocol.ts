@@ -99,7 +99,8 @@ export function sealPacket(ptr: usize, address: u8, type: u8, len: u32 = 0): u32
 
 /** Checks length, version and CRC of a received packet (a variable-length one: at least its least size). */
 export function packetValid(ptr: usize, len: u32): bool {
-  if (len < HEADER_SIZE) return false;
+  // a packet shorter than a header fails the size test (every size is at least HEADER_SIZE; the
+  // header's reads stay in the receive buffer)
   const s = packetSize(load<u8>(ptr, 1));
   const size = s & VARIABLE ? (len >= (s ^ VARIABLE) ? len : 0) : s;
   if (size == 0 || size != len || <u32>load<u8>(ptr, 2) != len) return false;
