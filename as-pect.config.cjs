@@ -11,12 +11,12 @@ module.exports = {
   /** The functions under test use nothing from the host; a module that links a host import it
    * does not call under test (json/stream.ts reads memory there) gets one answering 0. */
   async instantiate(memory, createImports, instantiate, binary) {
-    const tessera = Object.fromEntries(
+    const t = Object.fromEntries(
       WebAssembly.Module.imports(new WebAssembly.Module(binary))
-        .filter((i) => i.module === "tessera")
+        .filter((i) => i.module === "t")
         .map((i) => [i.name, () => 0]),
     );
-    return instantiate(binary, createImports({ env: { memory }, tessera }));
+    return instantiate(binary, createImports({ env: { memory }, t }));
   },
   /** Keep the test binaries in memory. */
   outputBinary: false,

@@ -13,7 +13,7 @@ import { handleFrame, sendAppState, broadcastAppStateIfChanged } from "./ws/comm
 import { openConnection, closeConnection } from "./ws/connections";
 import { packetValid, HEADER_SIZE, T_HELLO, T_EMPTY, T_STATE, T_BOOT_ACK } from "./bus/protocol";
 import { startDiscovery, onHello, onEmpty } from "./bus/discovery";
-import { onState } from "./bus/query";
+import { onState, REPLIED } from "./bus/query";
 import { runLoop } from "./core/loop";
 import { arenaEnter, arenaLeave, arenaStart, arenaHold, arenaTop, arenaUsed } from "./rt/arena";
 import { resetErrors } from "./json/validate";
@@ -79,7 +79,7 @@ function takesBody(method: u32): bool {
 
 /** Boot: read the stored settings, then discover the panels; the look is pushed when discovery ends.
  * `build` is the host's identifier of this image (controllerFirmware). */
-export function core_init(maxPanels: u32, build: u32): void {
+function core_init(maxPanels: u32, build: u32): void {
   arenaStart(); // what module start-up allocated stays below the floor; core_init is an export like any
   arenaEnter();
   setBuild(build);
@@ -91,7 +91,7 @@ export function core_init(maxPanels: u32, build: u32): void {
 }
 
 /** The main loop. Returns the milliseconds until the core next needs a tick. */
-export function core_tick(): u32 {
+function core_tick(): u32 {
   // Nothing due (core/wake.ts): return before the loop. Its code stays outside any branch this path
   // takes: WAMR's classic interpreter finds the end of an if or block by scanning its body whenever
   // its small cache misses, and the inlined loop wrapped in a skipped if cost an idle tick 12 k.
@@ -103,7 +103,7 @@ export function core_tick(): u32 {
 }
 
 /** A buffer of at least `len` bytes for the next frame or packet, or 0 if `len` is too large. */
-export function core_rx_buffer(len: u32): usize {
+function core_rx_buffer(len: u32): usize {
   return len <= RX_CAP ? rx : 0;
 }
 
@@ -111,7 +111,7 @@ export function core_rx_buffer(len: u32): usize {
  * answered (413 payload_too_large, 414 uri_too_long, 503 busy). The body stays with the host. A POST
  * body above BODY_LIMIT may be for a route that streams it (the firmware upload): that is known at
  * dispatch, which answers 413 for any other. */
-export function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
+function core_http_begin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
   arenaEnter();
   const at = httpBegin(req, method, urlLen, bodyLen);
   leave();
@@ -146,7 +146,7 @@ function httpBegin(req: u32, method: u32, urlLen: u32, bodyLen: u32): usize {
  * Origin (0 bytes: none), are in the rx buffer. Returns 1 when the request is meant for this
  * controller (http/origin.ts); 0 after answering it (400, 403, 421; 431 when the two did not fit the
  * rx buffer and the host passed only their lengths). */
-export function core_http_allow(req: u32, hostLen: u32, originLen: u32): u32 {
+function core_http_allow(req: u32, hostLen: u32, originLen: u32): u32 {
   arenaEnter();
   const fits = hostLen <= RX_CAP && originLen <= RX_CAP - hostLen;
   const refused = allowRequest(rx, hostLen, originLen, fits);
@@ -156,7 +156,7 @@ export function core_http_allow(req: u32, hostLen: u32, originLen: u32): u32 {
 }
 
 /** The URL of `req` is in place: read its body and handle it. Every request is answered exactly once. */
-export function core_http_dispatch(req: u32): void {
+function core_http_dispatch(req: u32): void {
   arenaEnter();
   httpDispatch(req);
   arenaHold(heldTo()); // this request's buffer is given back with the rest of the export's memory
@@ -185,7 +185,7 @@ function httpDispatch(req: u32): void {
 }
 
 /** A WebSocket connection opened; returns 0 to refuse it (all connection slots in use). */
-export function core_ws_open(conn: u32): u32 {
+function core_ws_open(conn: u32): u32 {
   arenaEnter();
   const open = openConnection(conn);
   if (open) sendAppState(conn);
@@ -194,7 +194,7 @@ export function core_ws_open(conn: u32): u32 {
 }
 
 /** A binary frame of `len` bytes is in the rx buffer. */
-export function core_ws_frame(conn: u32, len: u32): void {
+function core_ws_frame(conn: u32, len: u32): void {
   if (len > RX_CAP) return;
   arenaEnter();
   handleFrame(conn, rx, len, host_clock_ms());
@@ -202,14 +202,14 @@ export function core_ws_frame(conn: u32, len: u32): void {
   leave();
 }
 
-export function core_ws_close(conn: u32): void {
+function core_ws_close(conn: u32): void {
   arenaEnter();
   closeConnection(conn); // its mirror flag goes with it
   leave();
 }
 
 /** A packet of `len` bytes from the bus is in the rx buffer. */
-export function core_bus_receive(len: u32): void {
+function core_bus_receive(len: u32): void {
   if (len > RX_CAP || !packetValid(rx, len)) return;
   const from = <i32>load<u8>(rx);
   const body = rx + HEADER_SIZE;
@@ -226,14 +226,18 @@ export function core_bus_receive(len: u32): void {
       onEmpty(from, <i32>load<u8>(body), now);
       break;
     case T_STATE:
-      onState(from, load<u8>(body) != 0, bswap<u32>(load<u32>(body)) & 0xffffff); // on, r, g, b
+      // on, r, g, b: the word as bus/query.ts keeps it (on as 0 or 1)
+      onState(
+        from,
+        (bswap<u32>(load<u32>(body)) & 0xffffff) | select<u32>(REPLIED | (1 << 24), REPLIED, load<u8>(body) != 0),
+      );
       break;
   }
   leave();
 }
 
 /** `len` bytes from the serial port are in the rx buffer (the firmware frame, docs/bus-protocol.md). */
-export function core_serial_receive(len: u32): void {
+function core_serial_receive(len: u32): void {
   if (len > RX_CAP) return;
   arenaEnter();
   serialReceive(rx, len, host_clock_ms());
@@ -242,14 +246,14 @@ export function core_serial_receive(len: u32): void {
 
 /** The MQTT session changed: kind 1 connected, 2 lost, 3 connect failed with `reason` (0 unreachable,
  * 1 bad credentials, 2 refused, 3 MQTT unavailable on this host). */
-export function core_mqtt_event(kind: u32, reason: u32): void {
+function core_mqtt_event(kind: u32, reason: u32): void {
   arenaEnter();
   mqttEvent(kind, reason, host_clock_ms());
   leave();
 }
 
 /** A message on a subscribed topic: the topic's `topicLen` bytes then the payload's in the rx buffer. */
-export function core_mqtt_message(topicLen: u32, payloadLen: u32): void {
+function core_mqtt_message(topicLen: u32, payloadLen: u32): void {
   if (topicLen + payloadLen > RX_CAP || topicLen > RX_CAP) return;
   arenaEnter();
   mqttMessage(rx, topicLen, payloadLen);
@@ -258,7 +262,7 @@ export function core_mqtt_message(topicLen: u32, payloadLen: u32): void {
 
 /** An mDNS browse answer: the host name or address (`hostLen` bytes) in the rx buffer, and its port
  * (0 when the record has none). */
-export function core_mdns_result(hostLen: u32, port: u32): void {
+function core_mdns_result(hostLen: u32, port: u32): void {
   if (hostLen > RX_CAP) return;
   arenaEnter();
   mdnsResult(rx, hostLen, port, host_clock_ms());
@@ -266,8 +270,28 @@ export function core_mdns_result(hostLen: u32, port: u32): void {
 }
 
 /** The browse ended (its time is up). */
-export function core_mdns_done(): void {
+function core_mdns_done(): void {
   arenaEnter();
   mdnsDone(host_clock_ms());
   leave();
 }
+
+// The exports under their wasm names: the functions' names without `core_` (docs/host-abi.md: a
+// name is stored in the image once, and the prefix cost 5 bytes an export).
+export {
+  core_init as init,
+  core_tick as tick,
+  core_rx_buffer as rx_buffer,
+  core_http_begin as http_begin,
+  core_http_allow as http_allow,
+  core_http_dispatch as http_dispatch,
+  core_ws_open as ws_open,
+  core_ws_frame as ws_frame,
+  core_ws_close as ws_close,
+  core_bus_receive as bus_receive,
+  core_serial_receive as serial_receive,
+  core_mqtt_event as mqtt_event,
+  core_mqtt_message as mqtt_message,
+  core_mdns_result as mdns_result,
+  core_mdns_done as mdns_done,
+};

@@ -218,7 +218,10 @@ function asSig(args: string, ret: string, where: string): Sig {
 }
 
 /** Every `@external("module", "name") export declare function name(args): ret;` line of a file. */
-function parseAsImports(file: string, module: string): SigMap {
+/** A function's name in the image: the core's are its ABI name without `host_` or `core_`. */
+const wasmName = (name: string): string => name.slice(5);
+
+function parseAsImports(file: string, module: string, prefix = ""): SigMap {
   const out: SigMap = new Map();
   const re =
     /^@external\("([^"]+)",\s*"([^"]+)"\)\s*export\s+declare\s+function\s+(\w+)\s*\(([^)]*)\)\s*:\s*(\w+)\s*;$/;
@@ -230,24 +233,31 @@ function parseAsImports(file: string, module: string): SigMap {
     assert.ok(m, `${where}: not a one-line @external declaration: ${line}`);
     const [, mod, name, fn, args, ret] = m;
     assert.equal(mod, module, `${where}: module`);
-    assert.equal(fn, name, `${where}: the function is named like its import`);
-    assert.ok(!out.has(name), `${where}: ${name} declared twice`);
-    out.set(name, asSig(args, ret, where));
+    assert.equal(fn, prefix + name, `${where}: the function is named like its import`);
+    assert.ok(!out.has(fn), `${where}: ${fn} declared twice`);
+    out.set(fn, asSig(args, ret, where));
   }
   return out;
 }
 
-/** Every `export function name(args): ret` of the core's entry file. */
+/** Every function of the core's entry file's one `export { core_name as name, ... }` list, by its ABI
+ * name (`core_name(args): ret`, a function of the file). */
 function parseAsExports(file: string): SigMap {
   const out: SigMap = new Map();
   const text = readText(file);
-  for (const m of text.matchAll(/^export\s+function\s+(\w+)\s*\(([^)]*)\)\s*:\s*(\w+)/gm)) {
-    assert.ok(!out.has(m[1]), `${file}: ${m[1]} exported twice`);
-    out.set(m[1], asSig(m[2], m[3], `${file}: ${m[1]}`));
-  }
   // Anything else exported from the entry file would become a wasm export too.
-  const others = [...text.matchAll(/^export\b(?!\s+function\b).*$/gm)].map((m) => m[0]);
-  assert.deepEqual(others, [], `${file} exports only functions`);
+  const statements = [...text.matchAll(/^export\b.*$/gm)].map((m) => m[0]);
+  assert.deepEqual(statements, ["export {"], `${file} exports one list`);
+  const list = /^export \{([^}]*)\};$/m.exec(text)?.[1] ?? "";
+  for (const m of list.matchAll(/(\w+) as (\w+)/g)) {
+    const [, fn, name] = m;
+    assert.equal(name, wasmName(fn), `${file}: ${fn} exported as ${name}`);
+    assert.ok(fn.startsWith("core_"), `${file}: export ${fn} is core_*`);
+    assert.ok(!out.has(fn), `${file}: ${fn} exported twice`);
+    const def = new RegExp(`^function\\s+${fn}\\s*\\(([^)]*)\\)\\s*:\\s*(\\w+)`, "m").exec(text);
+    assert.ok(def, `${file}: ${fn} is a function of the file`);
+    out.set(fn, asSig(def[1], def[2], `${file}: ${fn}`));
+  }
   return out;
 }
 
@@ -315,7 +325,7 @@ const sorted = (m: SigMap) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : 
 
 // ---- the checks -------------------------------------------------------------------------------
 
-const AS_IMPORTS = parseAsImports("assembly/host/imports.ts", "tessera");
+const AS_IMPORTS = parseAsImports("assembly/host/imports.ts", "t", "host_");
 const AS_EXPORTS = parseAsExports("assembly/main.ts");
 const HEADER = parseHeader("native/include/tessera_host.h");
 const TS_IMPORTS = tsSigs(CORE_IMPORTS);
@@ -355,9 +365,9 @@ const wamrSig = (params: string, result: string): Sig =>
 const HOST_IMPORTS_H = "native/include/tessera_host_imports.h";
 function parseHostImports(file: string): SigMap {
   const out: SigMap = new Map();
-  for (const m of readText(file).matchAll(/\bX\((host_\w+), ([vi]), (\d)\)/g)) {
+  for (const m of readText(file).matchAll(/\bX\((\w+), ([vi]), (\d)\)/g)) {
     assert.ok(!out.has(m[1]), `${file}: ${m[1]} twice`);
-    out.set(m[1], wamrSig("i".repeat(Number(m[3])), m[2] === "i" ? "i" : ""));
+    out.set(`host_${m[1]}`, wamrSig("i".repeat(Number(m[3])), m[2] === "i" ? "i" : ""));
   }
   return out;
 }
@@ -367,8 +377,8 @@ const CORE_EXPORTS_H = "native/include/tessera_core_exports.h";
 function parseCoreExports(file: string): SigMap {
   const out: SigMap = new Map();
   for (const m of readText(file).matchAll(/\bX\((\w+), (\w+), "\((i*)\)(i?)"\)/g)) {
-    assert.ok(!out.has(m[2]), `${file}: ${m[2]} twice`);
-    out.set(m[2], wamrSig(m[3], m[4]));
+    assert.ok(!out.has(`core_${m[2]}`), `${file}: ${m[2]} twice`);
+    out.set(`core_${m[2]}`, wamrSig(m[3], m[4]));
   }
   return out;
 }
@@ -392,7 +402,7 @@ test("every C list of the core's imports and exports is a table's, none written 
     const text = readText(file);
     assert.match(text, /#include "tessera_host_imports\.h"/, `${file} includes the imports' table`);
     assert.match(text, /TESSERA_HOST_IMPORTS\(\w+\)/, `${file} builds its imports from TESSERA_HOST_IMPORTS`);
-    assert.deepEqual(text.match(/"host_\w+"|Z_tesseraZ_host_\w+/g) ?? [], [], `${file} names no import of its own`);
+    assert.deepEqual(text.match(/"host_\w+"|Z_tZ_\w+/g) ?? [], [], `${file} names no import of its own`);
     if (file.includes("wasm2c")) continue; // wasm2c calls the exports by their generated names
     assert.match(text, /#include "tessera_core_exports\.h"/, `${file} includes the exports' table`);
     assert.match(text, /\{TESSERA_CORE_EXPORTS\(\w+\)/, `${file} builds its list from TESSERA_CORE_EXPORTS`);
@@ -403,7 +413,7 @@ test("every C list of the core's imports and exports is a table's, none written 
 test("the C header's constants match host/src/abi.ts and the ABI document", () => {
   const d = HEADER.defines;
   assert.equal(d.get("TESSERA_IMPORT_MODULE"), JSON.stringify(IMPORT_MODULE));
-  assert.equal(IMPORT_MODULE, "tessera");
+  assert.equal(IMPORT_MODULE, "t");
   const methods: Record<string, number> = { OTHER: 0, GET: 1, HEAD: 2, POST: 3, PUT: 4, PATCH: 5, DELETE: 6 };
   for (const [m, code] of Object.entries(methods)) {
     assert.equal(d.get(`TESSERA_METHOD_${m}`), String(code), `TESSERA_METHOD_${m}`);
@@ -431,19 +441,19 @@ for (const file of ["build/controller.wasm", "build/controller.debug.wasm"]) {
     );
   });
 
-  test(`${file}: imports only declared functions from "tessera", nothing from "env"`, (t) => {
+  test(`${file}: imports only declared functions from "t", nothing from "env"`, (t) => {
     assert.deepEqual(
       wasm.imports.filter((i) => i.module === "env").map((i) => i.name),
       [],
-      'no env imports (abort, seed, trace): the core must use its own "tessera" imports',
+      'no env imports (abort, seed, trace): the core must use its own "t" imports',
     );
     for (const i of wasm.imports) {
-      assert.equal(i.module, "tessera", `${i.module}.${i.name}: module`);
+      assert.equal(i.module, "t", `${i.module}.${i.name}: module`);
       assert.equal(i.kind, "func", `${i.name}: kind`);
-      assert.ok(AS_IMPORTS.has(i.name), `${i.name}: imported by the wasm but not declared`);
-      assert.equal(i.sig, AS_IMPORTS.get(i.name), `${i.name}: signature in the wasm vs the declarations`);
+      assert.ok(AS_IMPORTS.has(`host_${i.name}`), `${i.name}: imported by the wasm but not declared`);
+      assert.equal(i.sig, AS_IMPORTS.get(`host_${i.name}`), `${i.name}: signature in the wasm vs the declarations`);
     }
-    const used = new Set(wasm.imports.map((i) => i.name));
+    const used = new Set(wasm.imports.map((i) => `host_${i.name}`));
     const unused = [...AS_IMPORTS.keys()].filter((n) => !used.has(n));
     t.diagnostic(`${used.size} of ${AS_IMPORTS.size} declared imports used; unused: ${unused.join(", ") || "none"}`);
   });
@@ -453,7 +463,7 @@ for (const file of ["build/controller.wasm", "build/controller.debug.wasm"]) {
     assert.deepEqual(memory, ["memory"], "one memory export, named memory");
     const funcs = wasm.exports.filter((e) => e.name !== "memory");
     for (const e of funcs) assert.equal(e.kind, "func", `${e.name}: only functions besides memory`);
-    const actual: SigMap = new Map(funcs.map((e) => [e.name, e.sig!]));
+    const actual: SigMap = new Map(funcs.map((e) => [`core_${e.name}`, e.sig!]));
     assert.deepEqual(sorted(actual), sorted(AS_EXPORTS), "wasm exports vs assembly/main.ts");
     assert.deepEqual(sorted(actual), sorted(HEADER.exports), "wasm exports vs the C header");
     assert.deepEqual(sorted(actual), sorted(TS_EXPORTS), "wasm exports vs host/src/abi.ts");

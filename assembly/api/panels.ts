@@ -6,7 +6,7 @@ import { fillValues, VALUES, STR_INTS } from "../json/template";
 import * as t from "../generated/text";
 import { host_clock_ms } from "../host/imports";
 import { tree } from "../topology/tree";
-import { requestStates, replied, replyOn, replyColor } from "../bus/query";
+import { requestStates, replies } from "../bus/query";
 import { queued, paramStart, paramLength } from "../http/request";
 import * as A from "../http/answers";
 import { checkFields, skipOwn, F_INT, F_COLOR, F_REQUIRED, ROW } from "../json/fields";
@@ -22,13 +22,14 @@ export function writePanels(req: u32): void {
   w.byte(0x5b);
   let first = true;
   for (let i = 1; i <= tree.count; i++) {
-    if (!replied[i]) continue;
+    const state = replies[i]; // bus/query.ts: REPLIED | on << 24 | 0xRRGGBB
+    if (state == 0) continue;
     if (!first) w.byte(0x2c);
     first = false;
     store<i32>(VALUES, i, 8);
-    store<bool>(VALUES, replyOn[i], 48);
+    store<u8>(VALUES, (<u8>(state >> 24)) & 1, 48);
     fillValues(t.PANEL, t.PANEL_LENGTH, STR_INTS); // assembly/text/panel.txt
-    w.color(replyColor[i]);
+    w.color(state); // its six hex digits: the bits above 0xffffff are not read
     w.byte(0x7d);
   }
   w.byte(0x5d);

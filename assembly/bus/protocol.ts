@@ -58,21 +58,19 @@ export const BOOT_BAD_CRC: u8 = 1; // the page's CRC-16 did not match its data
 export const BOOT_FAILED: u8 = 2; // the flash refused the erase, write or read
 export const BOOT_REFUSED: u8 = 3; // LEAVE: the written image is not bootable (header or CRC-32)
 
-// Total packet size by type (0: unknown, or variable length), read in place: one load a packet.
+// Total packet size by type (0: unknown; VARIABLE | the least size for a variable-length type: the
+// pulse table, BOOT_WRITE), read in place: one load a packet.
+const VARIABLE: u32 = 0x80;
 const SIZES = memory.data<u8>([
-  0, 5, 7, 8, 6, 8, 7, 6, 5, 9, 0, 0, 25, 7, 7, 0, 10, 70, 14, 6, 8, 0, 9, 0, 8, 11, 5, 5,
+  0, 5, 7, 8, 6, 8, 7, 6, 5, 9, 0, 0, 25, 7, 7, 0, 10, 70, 14, 6, 8, 0x8a, 9, 0x8a, 8, 11, 5, 5,
 ]);
 const TYPES_KNOWN: u8 = 28;
+if (TABLE_HEAD + 1 != 10 || BOOT_WRITE_HEAD + 1 != 10) ERROR("bus/protocol.ts: SIZES' least sizes");
 
-/** Total packet size for a type, or 0 when the type is unknown. */
+/** Total packet size for a fixed-length type (VARIABLE | its least size for a variable-length one),
+ * or 0 when the type is unknown. */
 export function packetSize(type: u8): u32 {
   return type < TYPES_KNOWN ? <u32>load<u8>(SIZES + type) : 0;
-}
-
-/** The least size of a variable-length type (pulse table, BOOT_WRITE), or 0 for any other type. */
-function variableMin(type: u8): u32 {
-  if (type == T_PULSE_TABLE) return TABLE_HEAD + 1;
-  return type == T_BOOT_WRITE ? BOOT_WRITE_HEAD + 1 : 0;
 }
 
 // a bit a type: POWER, COLOR, ANIM_PREPARE-ANIM_CONTROL, ANIM_PARAMS-BOOT_RESTART (PULSE_TABLE among them)
@@ -101,10 +99,10 @@ export function sealPacket(ptr: usize, address: u8, type: u8, len: u32 = 0): u32
 
 /** Checks length, version and CRC of a received packet (a variable-length one: at least its least size). */
 export function packetValid(ptr: usize, len: u32): bool {
-  if (len < HEADER_SIZE) return false;
-  const type = load<u8>(ptr, 1);
-  const min = variableMin(type);
-  const size = min > 0 ? (len >= min ? len : 0) : packetSize(type);
+  // a packet shorter than a header fails the size test (every size is at least HEADER_SIZE; the
+  // header's reads stay in the receive buffer)
+  const s = packetSize(load<u8>(ptr, 1));
+  const size = s & VARIABLE ? (len >= (s ^ VARIABLE) ? len : 0) : s;
   if (size == 0 || size != len || <u32>load<u8>(ptr, 2) != len) return false;
   if (load<u8>(ptr, 3) != BUS_VERSION) return false;
   return load<u8>(ptr, 4) == packetCrc(ptr, len);

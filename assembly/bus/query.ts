@@ -13,9 +13,9 @@ export const QUERY_TIMEOUT_MS: u32 = 50;
 /** HTTP requests that may wait at once (more answer 503); WebSocket connections come on top. */
 export const MAX_WAITERS: i32 = 8;
 
-export const replied = changetype<Fixed<bool>>(memory.data(MAX_PANELS + 1));
-export const replyOn = changetype<Fixed<bool>>(memory.data(MAX_PANELS + 1));
-export const replyColor = changetype<Fixed<u32>>(memory.data(4 * (MAX_PANELS + 1), 4));
+/** Per panel, its answer to the query in flight: 0 none yet, else REPLIED | on << 24 | 0xRRGGBB. */
+export const replies = changetype<Fixed<u32>>(memory.data(4 * (MAX_PANELS + 1), 4));
+export const REPLIED: u32 = 1 << 25;
 
 // Waiters: the HTTP requests' ids, in order; a WebSocket connection is owed a PANELS_STATES for every
 // GET_PANELS_STATES it sent meanwhile, counted with the connection (ws/connections.ts owe).
@@ -38,18 +38,17 @@ export function requestStates(id: u32, isWs: bool, now: u32): bool {
     wakeUp(WAKE_QUERY);
     startedAt[0] = now;
     answered = 0;
-    memory.fill(changetype<usize>(replied), 0, MAX_PANELS + 1);
+    memory.fill(changetype<usize>(replies), 0, 4 * (MAX_PANELS + 1));
     send(ADDR_BROADCAST, T_QUERY);
   }
   if (answered >= tree.count) complete();
   return true;
 }
 
-export function onState(index: i32, on: bool, rgb: u32): void {
-  if (!active || !tree.exists(index) || replied[index]) return;
-  replied[index] = true;
-  replyOn[index] = on;
-  replyColor[index] = rgb;
+/** A STATE from `index`: `state` is REPLIED | on << 24 | 0xRRGGBB. */
+export function onState(index: i32, state: u32): void {
+  if (!active || !tree.exists(index) || replies[index] != 0) return;
+  replies[index] = state;
   answered++;
   if (answered >= tree.count) complete();
 }

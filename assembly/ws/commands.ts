@@ -20,7 +20,7 @@ import {
 import { isOpen, setMirroring } from "./connections";
 import { sendSnapshot } from "./mirror";
 import { sendPower, sendColor, sendAnimControl } from "../bus/commands";
-import { requestStates, replied, replyOn, replyColor } from "../bus/query";
+import { requestStates, replies, REPLIED } from "../bus/query";
 import { tree } from "../topology/tree";
 import { app, takeChanged } from "../state/app";
 
@@ -83,14 +83,13 @@ export function sendEdgesList(conn: u32): void {
   const out = txPayload(2 + <u32>n * 8);
   store<u16>(out, <u16>n);
   let p = out + 2;
-  for (let i = 1; i <= tree.count; i++) {
-    for (let slot = 0; slot < 3; slot++) {
-      store<u16>(p, <u16>i);
-      store<u16>(p, <u16>slot, 2);
-      store<u16>(p, <u16>tree.connectedPanel(i, slot), 4);
-      store<u16>(p, <u16>tree.connectedEdge(i, slot), 6);
-      p += 8;
-    }
+  // edge k: panel k / 3, slot k % 3 (the link tables' own index)
+  for (let k = 3; k < n + 3; k++) {
+    store<u16>(p, <u16>(k / 3));
+    store<u16>(p, <u16>(k % 3), 2);
+    store<u16>(p, <u16>tree.linkPanel[k], 4);
+    store<u16>(p, <u16>tree.linkEdge[k], 6);
+    p += 8;
   }
   sendFrame(conn, WS_EDGES_LIST, 2 + <u32>n * 8, out);
 }
@@ -102,9 +101,10 @@ export function sendPanelsStates(conn: u32): void {
   let p = out + 2;
   let n = 0;
   for (let i = 1; i <= tree.count; i++) {
-    if (!replied[i]) continue;
+    const state = replies[i];
+    if (state == 0) continue;
     store<u16>(p, <u16>i);
-    store<u32>(p, bswap<u32>(replyColor[i]) | (<u32>replyOn[i]), 2); // on, r, g, b
+    store<u32>(p, bswap<u32>(state ^ REPLIED), 2); // on, r, g, b
     store<u8>(p, 0, 6);
     p += 7;
     n++;

@@ -22,14 +22,12 @@ export const WS_APP_STATE: u8 = 13;
 
 /** Payload offset of a valid frame in [ptr, ptr+len), or -1 when it must be dropped. */
 export function framePayload(ptr: usize, len: u32): i32 {
-  if (len < FRAME_HEADER - 1) return -1;
+  // a frame shorter than its header fails the size test below (the reads stay in the rx buffer)
   if (<u32>load<u16>(ptr, 1) != PROTOCOL_VERSION) return -1;
   if (<u32>load<u16>(ptr, 7) != crc16(ptr, 7)) return -1;
   const size = <u32>load<u16>(ptr, 11);
-  let offset: u32;
-  if (len == FRAME_HEADER + size) offset = FRAME_HEADER;
-  else if (len == FRAME_HEADER - 1 + size) offset = FRAME_HEADER - 1;
-  else return -1;
+  const offset = len - size; // the header's 14 or 13 bytes (a size above len wraps round: neither)
+  if (offset != FRAME_HEADER && offset != FRAME_HEADER - 1) return -1;
   if (<u32>load<u16>(ptr, 9) != crc16(ptr + offset, size)) return -1;
   return <i32>offset;
 }

@@ -15,9 +15,9 @@ const sig = <const P extends readonly WasmType[], const R extends readonly WasmT
 });
 const I32 = "i32" as const;
 
-export const IMPORT_MODULE = "tessera";
+export const IMPORT_MODULE = "t";
 
-/** core → host, all in module "tessera". */
+/** core → host, all in module "t" (one letter: the name is in the image once an import). */
 export const CORE_IMPORTS = {
   host_bus_send: sig([I32, I32], []), // ptr, len
   host_http_head: sig([I32, I32, I32], []), // req, status, length (-1: chunked)
@@ -77,6 +77,22 @@ export type CoreImports = { [K in keyof typeof CORE_IMPORTS]: Fn<(typeof CORE_IM
 export type CoreExports = { [K in keyof typeof CORE_EXPORTS]: Fn<(typeof CORE_EXPORTS)[K]> } & {
   memory: WebAssembly.Memory;
 };
+
+/** A function's name in the image: its ABI name without `host_` or `core_` (the prefix would cost
+ * the image 5 bytes a function; docs/host-abi.md). */
+export const wasmName = (name: string): string => name.slice(5);
+
+/** The imports object for WebAssembly.Instance: `imports` under their wasm names, in IMPORT_MODULE. */
+export function wasmImports(imports: CoreImports): WebAssembly.Imports {
+  return { [IMPORT_MODULE]: Object.fromEntries(Object.entries(imports).map(([n, f]) => [wasmName(n), f])) };
+}
+
+/** An instance's exports under their ABI names. */
+export function coreExports(instance: WebAssembly.Instance): CoreExports {
+  const e = instance.exports;
+  const named = Object.keys(CORE_EXPORTS).map((n) => [n, e[wasmName(n)]]);
+  return Object.fromEntries([...named, ["memory", e.memory]]) as CoreExports;
+}
 
 /** HTTP method codes of core_http_begin. */
 export const METHOD_CODES: Record<string, number> = { GET: 1, HEAD: 2, POST: 3, PUT: 4, PATCH: 5, DELETE: 6 };

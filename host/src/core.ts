@@ -3,7 +3,15 @@
 // watchdog would reboot it; the services are told so they can drop per-core state.
 import fs from "node:fs";
 import { randomInt } from "node:crypto";
-import { CORE_IMPORTS, IMPORT_MODULE, LOG_LEVELS, HTTP_READ_LATER, type CoreExports, type CoreImports } from "./abi.js";
+import {
+  CORE_IMPORTS,
+  LOG_LEVELS,
+  HTTP_READ_LATER,
+  wasmImports,
+  coreExports,
+  type CoreExports,
+  type CoreImports,
+} from "./abi.js";
 import type { FileStore } from "./store.js";
 import { buildId, buildIdHex, checkCoreImage } from "./image.js";
 
@@ -82,8 +90,7 @@ export class Core {
   }
 
   private boot(): void {
-    const instance = new WebAssembly.Instance(this.module, { [IMPORT_MODULE]: this.imports() });
-    this.exports = instance.exports as unknown as CoreExports;
+    this.exports = coreExports(new WebAssembly.Instance(this.module, wasmImports(this.imports())));
     this.mqttPending = [];
     this.wsPending = [];
     this.exports.core_init(this.maxPanels, this.build);

@@ -2,7 +2,7 @@
 // image received by self-update (host/src/net/ota.ts) is a core this host can run: it compiles and
 // has exactly the imports and exports of the host ABI (host/src/abi.ts), signature for signature.
 import { createHash } from "node:crypto";
-import { CORE_EXPORTS, CORE_IMPORTS, IMPORT_MODULE } from "./abi.js";
+import { CORE_EXPORTS, CORE_IMPORTS, IMPORT_MODULE, wasmName } from "./abi.js";
 
 /** The build identifier of an image: the first four bytes of its MD5 (what espota sends), as a u32.
  * The core shows it after its version in controllerFirmware ("0.1.0+1a2b3c4d"); every host computes
@@ -94,12 +94,12 @@ export function checkCoreImage(image: Uint8Array): WebAssembly.Module {
   }
   const { imports, exports } = signatures(image);
   const want = new Map<string, string>();
-  for (const [n, s] of Object.entries(CORE_IMPORTS)) want.set(`${IMPORT_MODULE}.${n}`, sigText(s));
+  for (const [n, s] of Object.entries(CORE_IMPORTS)) want.set(`${IMPORT_MODULE}.${wasmName(n)}`, sigText(s));
   for (const [key, sig] of imports)
     if (want.get(key) !== sig) throw new Error(`import ${key} ${sig} is not in the host ABI`);
   for (const key of want.keys()) if (!imports.has(key)) throw new Error(`import ${key} is missing`);
   const wantExports = new Map<string, string>([["memory", "kind 2"]]);
-  for (const [n, s] of Object.entries(CORE_EXPORTS)) wantExports.set(n, sigText(s));
+  for (const [n, s] of Object.entries(CORE_EXPORTS)) wantExports.set(wasmName(n), sigText(s));
   for (const [key, sig] of exports)
     if (wantExports.get(key) !== sig) throw new Error(`export ${key} ${sig} is not in the host ABI`);
   for (const key of wantExports.keys()) if (!exports.has(key)) throw new Error(`export ${key} is missing`);

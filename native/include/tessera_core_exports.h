@@ -8,22 +8,22 @@
 #ifndef TESSERA_CORE_EXPORTS_H
 #define TESSERA_CORE_EXPORTS_H
 
-#define TESSERA_CORE_EXPORTS(X)                 \
-  X(INIT, core_init, "(ii)")                    \
-  X(TICK, core_tick, "()i")                     \
-  X(RX_BUFFER, core_rx_buffer, "(i)i")          \
-  X(HTTP_ALLOW, core_http_allow, "(iii)i")      \
-  X(HTTP_BEGIN, core_http_begin, "(iiii)i")     \
-  X(HTTP_DISPATCH, core_http_dispatch, "(i)")   \
-  X(WS_OPEN, core_ws_open, "(i)i")              \
-  X(WS_FRAME, core_ws_frame, "(ii)")            \
-  X(WS_CLOSE, core_ws_close, "(i)")             \
-  X(BUS_RECEIVE, core_bus_receive, "(i)")       \
-  X(SERIAL_RECEIVE, core_serial_receive, "(i)") \
-  X(MQTT_EVENT, core_mqtt_event, "(ii)")        \
-  X(MQTT_MESSAGE, core_mqtt_message, "(ii)")    \
-  X(MDNS_RESULT, core_mdns_result, "(ii)")      \
-  X(MDNS_DONE, core_mdns_done, "()")
+#define TESSERA_CORE_EXPORTS(X)            \
+  X(INIT, init, "(ii)")                    \
+  X(TICK, tick, "()i")                     \
+  X(RX_BUFFER, rx_buffer, "(i)i")          \
+  X(HTTP_ALLOW, http_allow, "(iii)i")      \
+  X(HTTP_BEGIN, http_begin, "(iiii)i")     \
+  X(HTTP_DISPATCH, http_dispatch, "(i)")   \
+  X(WS_OPEN, ws_open, "(i)i")              \
+  X(WS_FRAME, ws_frame, "(ii)")            \
+  X(WS_CLOSE, ws_close, "(i)")             \
+  X(BUS_RECEIVE, bus_receive, "(i)")       \
+  X(SERIAL_RECEIVE, serial_receive, "(i)") \
+  X(MQTT_EVENT, mqtt_event, "(ii)")        \
+  X(MQTT_MESSAGE, mqtt_message, "(ii)")    \
+  X(MDNS_RESULT, mdns_result, "(ii)")      \
+  X(MDNS_DONE, mdns_done, "()")
 
 /* The adapters' index of each export: F_INIT ... F_MDNS_DONE, then F_COUNT. */
 #define TESSERA_CORE_EXPORT_ID(id, name, signature) F_##id,

@@ -6,7 +6,7 @@
  * the real build/controller.wasm. Prose: docs/host-abi.md.
  *
  * Naming tells the direction:
- *   host_*  imports of the core, module "tessera": IMPLEMENTED BY THE C HOST, called by the core.
+ *   host_*  imports of the core, module "t": IMPLEMENTED BY THE C HOST, called by the core.
  *   core_*  exports of the core: implemented by the core, CALLED BY THE C HOST through its runtime
  *           (WAMR, wasm2c); the prototypes below give their wasm signatures.
  *
@@ -27,7 +27,7 @@ extern "C" {
 #endif
 
 /* The wasm module name of every import. */
-#define TESSERA_IMPORT_MODULE "tessera"
+#define TESSERA_IMPORT_MODULE "t"
 
 /* HTTP method codes of core_http_begin. For HEAD the host sends the head and drops the body. */
 #define TESSERA_METHOD_OTHER 0
@@ -67,7 +67,7 @@ extern "C" {
 #define TESSERA_MQTT_REFUSED 2     /* any other CONNACK refusal */
 #define TESSERA_MQTT_UNAVAILABLE 3 /* this host has no MQTT client */
 
-/* ---- Imports: core -> host, module "tessera". The C host implements these. ------------------- */
+/* ---- Imports: core -> host, module "t". The C host implements these. ------------------- */
 
 /* Panel bus: send one complete packet (header included) to the wire. */
 void host_bus_send(uint32_t ptr, uint32_t len);

@@ -1,5 +1,5 @@
 /*
- * tessera_host_imports.h: the core's imports (module "tessera", the functions of tessera_host.h the core
+ * tessera_host_imports.h: the core's imports (module "t", the functions of tessera_host.h the core
  * calls), one table for every place that names them: the runtime adapters bind each to its
  * implementation in native/src/abi.c (runtime/wasm2c, runtime/wamr, runtime/wasm3) and a self-update's
  * image is checked against them (native/src/image.c). X(name, result, arity): the result v (none) or
@@ -11,36 +11,36 @@
 #define TESSERA_HOST_IMPORTS_H
 
 #define TESSERA_HOST_IMPORTS(X) \
-  X(host_bus_send, v, 2)        \
-  X(host_http_head, v, 3)       \
-  X(host_http_body, v, 3)       \
-  X(host_http_end, v, 1)        \
-  X(host_http_read, i, 3)       \
-  X(host_ws_send, v, 3)         \
-  X(host_ws_broadcast, v, 2)    \
-  X(host_ws_append, v, 2)       \
-  X(host_store_read, i, 5)      \
-  X(host_store_write, i, 4)     \
-  X(host_store_delete, i, 2)    \
-  X(host_store_list, i, 5)      \
-  X(host_store_append, i, 4)    \
-  X(host_store_rename, i, 4)    \
-  X(host_serial_write, v, 2)    \
-  X(host_clock_ms, i, 0)        \
-  X(host_clock_us, i, 0)        \
-  X(host_random, i, 0)          \
-  X(host_log, v, 3)             \
-  X(host_panic, v, 2)           \
-  X(host_mdns_hostname, i, 2)   \
-  X(host_http_port, i, 0)       \
-  X(host_mdns_advertise, v, 2)  \
-  X(host_mdns_browse, v, 3)     \
-  X(host_mqtt_connect, v, 2)    \
-  X(host_mqtt_publish, v, 5)    \
-  X(host_mqtt_append, v, 2)     \
-  X(host_mqtt_subscribe, v, 2)  \
-  X(host_mqtt_disconnect, v, 0) \
-  X(host_wifi_configure, v, 4)
+  X(bus_send, v, 2)             \
+  X(http_head, v, 3)            \
+  X(http_body, v, 3)            \
+  X(http_end, v, 1)             \
+  X(http_read, i, 3)            \
+  X(ws_send, v, 3)              \
+  X(ws_broadcast, v, 2)         \
+  X(ws_append, v, 2)            \
+  X(store_read, i, 5)           \
+  X(store_write, i, 4)          \
+  X(store_delete, i, 2)         \
+  X(store_list, i, 5)           \
+  X(store_append, i, 4)         \
+  X(store_rename, i, 4)         \
+  X(serial_write, v, 2)         \
+  X(clock_ms, i, 0)             \
+  X(clock_us, i, 0)             \
+  X(random, i, 0)               \
+  X(log, v, 3)                  \
+  X(panic, v, 2)                \
+  X(mdns_hostname, i, 2)        \
+  X(http_port, i, 0)            \
+  X(mdns_advertise, v, 2)       \
+  X(mdns_browse, v, 3)          \
+  X(mqtt_connect, v, 2)         \
+  X(mqtt_publish, v, 5)         \
+  X(mqtt_append, v, 2)          \
+  X(mqtt_subscribe, v, 2)       \
+  X(mqtt_disconnect, v, 0)      \
+  X(wifi_configure, v, 4)
 
 /* The parts an adapter builds a binding from. TESSERA_IMPORT_PARAMS_n(T): ", T a0, ..." (after a
  * first parameter of its own); TESSERA_IMPORT_ARGS_n: "a0, ..."; TESSERA_IMPORT_SIG_n: "(ii...)", the

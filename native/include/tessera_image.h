@@ -22,7 +22,7 @@ typedef struct {
   const char *signature;
 } tessera_abi_fn_t;
 
-extern const tessera_abi_fn_t tessera_abi_imports[]; /* module "tessera"; ends with {NULL, NULL} */
+extern const tessera_abi_fn_t tessera_abi_imports[]; /* module "t"; ends with {NULL, NULL} */
 extern const tessera_abi_fn_t tessera_abi_exports[]; /* and the memory "memory"; ends with {NULL, NULL} */
 
 /* 0 when image[0..len) is a well-formed module with exactly the ABI's imports and exports; -1 otherwise,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tessera_core_exports.h"
+#include "tessera_host.h"
 #include "tessera_host_imports.h"
 #include "tessera_wasm_reader.h"
 
@@ -67,7 +68,7 @@ int tessera_image_check(const uint8_t *image, size_t len, char *why, size_t cap)
         uint32_t module_len = tessera_wasm_name(&s, &module), field_len = tessera_wasm_name(&s, &field);
         uint32_t kind = tessera_wasm_byte(&s);
         if (s.bad) break;
-        if (kind != 0 || !is(module, module_len, "tessera"))
+        if (kind != 0 || !is(module, module_len, TESSERA_IMPORT_MODULE))
           return fail(why, cap, "import not in the host ABI: ", field, field_len);
         uint32_t t = tessera_wasm_u32(&s);
         const tessera_abi_fn_t *fn = find(tessera_abi_imports, field, field_len);

@@ -1,7 +1,7 @@
 /*
  * runtime.c: the WAMR runtime adapter (tessera_runtime.h), the device default. The core's bytes come
  * from the port (port_core_image: embedded in the app image on a device, read from build/ on POSIX).
- * Imports are registered with wasm_runtime_register_natives under module "tessera"; each export call
+ * Imports are registered with wasm_runtime_register_natives under module "t"; each export call
  * runs with wasm_runtime_call_wasm, and an exception (a trap) is recorded for the driver.
  * Build WAMR with bulk memory (WAMR_BUILD_BULK_MEMORY=1): AssemblyScript emits memory.copy/fill.
  *
@@ -136,7 +136,7 @@ static wasm_function_inst_t functions[F_COUNT];
 #define NATIVE(name, result, arity)                                                            \
   static RESULT_##result n_##name(wasm_exec_env_t e TESSERA_IMPORT_PARAMS_##arity(uint32_t)) { \
     (void)e;                                                                                   \
-    RETURN_##result name(TESSERA_IMPORT_ARGS_##arity);                                         \
+    RETURN_##result host_##name(TESSERA_IMPORT_ARGS_##arity);                                  \
   }
 TESSERA_HOST_IMPORTS(NATIVE)
 #undef NATIVE

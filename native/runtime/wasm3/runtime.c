@@ -3,7 +3,7 @@
  * the device runtime). The core's bytes come from the port (port_core_image) and stay there: wasm3
  * points into them for function bodies and data segments and never writes into them, so a device
  * loads straight from flash, with no copy. Imports are linked with m3_LinkRawFunction under module
- * "tessera"; each export call runs with m3_Call, and an error it returns (a trap) is recorded.
+ * "t"; each export call runs with m3_Call, and an error it returns (a trap) is recorded.
  *
  * wasm3 compiles a function on its first call (exports when they are looked up), into code pages that
  * stay until the instance goes: what it holds grows with the paths the core has taken. Its interpreter
@@ -100,10 +100,10 @@ static IM3Function functions[F_COUNT];
 #define RESULT_i uint64_t *result = _sp++;
 #define STORE_v
 #define STORE_i *result = (uint32_t)
-#define RAW(name, result, arity)                                                   \
-  static m3ApiRawFunction(n_##name) {                                              \
-    RESULT_##result TAKE_##arity STORE_##result name(TESSERA_IMPORT_ARGS_##arity); \
-    m3ApiSuccess();                                                                \
+#define RAW(name, result, arity)                                                          \
+  static m3ApiRawFunction(n_##name) {                                                     \
+    RESULT_##result TAKE_##arity STORE_##result host_##name(TESSERA_IMPORT_ARGS_##arity); \
+    m3ApiSuccess();                                                                       \
   }
 TESSERA_HOST_IMPORTS(RAW)
 #undef RAW
