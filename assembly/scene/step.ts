@@ -7,11 +7,11 @@
 // says a runner ignores it (BOUNCE: repeat, repeatCount; SPARKLE: speed).
 import { J_OBJECT, piece } from "../json/reader";
 import { value, text, textBytes } from "../json/stream";
-import { names } from "../util/names";
+import { names, nameIndex } from "../util/names";
 import { Fixed } from "../rt/fixed";
 import { bad, badAt, needInt, needString, parseDecimal, quote, gate, textHash, idChars } from "./text";
 import { W_STEP_ID, W_SOURCE_GEOMETRIC, W_GAP } from "./text";
-import { readObject, keyIndex, ORDER, STEP } from "./fields";
+import { readObject, ORDER, STEP } from "./fields";
 import { readColor } from "./color";
 import { STEP_KEYS } from "./names";
 import { stepDuration, stepIdHash, MAX_STEPS, slots } from "./state";
@@ -224,7 +224,7 @@ export function readSource(): bool {
   if (!needString()) return false;
   const p = text;
   const n = textBytes;
-  let s = keyIndex(SOURCE_NAMES);
+  let s = nameIndex(SOURCE_NAMES, p, n);
   if (s == SOURCE_GEOMETRIC) {
     if (!gate(3, W_SOURCE_GEOMETRIC)) return false;
     // the legacy form: root, with geometric directionality right after unless the step gives one
