@@ -138,7 +138,7 @@ test("legacy forms are normalised when stored", async () => {
       id,
       '{"schemaVersion":3,"name":"legacy","layers":[{"group":1,"sequence":[' +
         '{"runner":"RIPPLE","source":"panel:12","duration":1000},' +
-        '{"runner":"WAVE","source":"root","directionality":"geometric","angle":30,"duration":1000},' +
+        '{"runner":"WAVE","source":"root","angle":30,"duration":1000,"directionality":"geometric"},' +
         '{"runner":"WAVE","directionality":"geometric","source":"root","duration":1000},' +
         '{"runner":"CHASE","source":"panel:254","reverse":true,"duration":1000}]}]}',
     ),

@@ -31,7 +31,7 @@ import * as out from "./canonical";
 import { slots } from "./state";
 import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
 import { sceneField, schemaVersion, ALLOW_ID, REQUIRE_NAME, FLAT } from "./validate";
-import { readColorRef, readId, K_DIRECTIONALITY } from "./step";
+import { readColorRef, readId, K_DIRECTIONALITY, K_SOURCE, SOURCE_GEOMETRIC } from "./step";
 import { refused, readChannel } from "./color";
 
 // The levels, in the order of their rows.
@@ -242,8 +242,14 @@ export function readObject(level: i32): i32 {
     }
     return -1;
   }
-  // a step's held bytes (canonical.ts hold: a step's legacy source; not at a colour object inside it)
-  if (level == STEP) out.release((seen & (1 << K_DIRECTIONALITY)) == 0);
+  // a step's legacy `source: "geometric"` (step.ts readSource): its directionality as the step's
+  // last member, unless the step gives one (not at a colour object inside it)
+  if (
+    (level == STEP) &
+    ((seen & (1 << K_DIRECTIONALITY)) == 0) &
+    (load<i32>(slots + (K_SOURCE << 2)) == SOURCE_GEOMETRIC)
+  )
+    out.fragment(out.F_DIRECTIONALITY);
   out.byte(0x7d);
   return seen;
 }
