@@ -95,25 +95,13 @@ export function str(): void {
   byte(0x22);
 }
 
-/** The number just read, as written. */
+/** The number just read, as written; one of more than json/stream.ts's 64 characters as its first
+ * 64, a trailing '.', 'e' or sign dropped: the value the tokenizer read (a speed). */
 export function number(): void {
   if (echoed) return;
-  for (let i: u32 = 0; i < min(numberLength, 64); i++) byte(<u32>load<u8>(numberText + i));
-}
-
-/** v (0.1-10) with up to 6 decimals: a speed written with more digits than the stream keeps. */
-export function decimal(v: f64): void {
-  const n = <u32>Math.round(v * 1e6);
-  const whole = n / 1000000;
-  let frac = n % 1000000;
-  if (whole >= 10) byte(0x31);
-  byte(0x30 + (whole % 10));
-  if (frac == 0) return;
-  byte(0x2e);
-  for (let scale: u32 = 100000; frac > 0; scale /= 10) {
-    byte(0x30 + frac / scale);
-    frac %= scale;
-  }
+  let n = min(numberLength, 64);
+  while (<u32>load<u8>(numberText + n - 1) - 0x30 > 9) n--;
+  bytes(numberText, n);
 }
 
 /** Flushes the rest; 0, or the failed append's status. */

@@ -23,7 +23,6 @@ import {
   textControl,
   numberValue,
   numberInteger,
-  numberLength,
 } from "../json/stream";
 import { validationError, resetErrors } from "../json/validate";
 import { names, nameIndex } from "../util/names";
@@ -320,7 +319,6 @@ function speed(): bool {
   const clamped = v < 0.1 ? 0.1 : v > 10 ? 10 : v;
   if (v < 0.1) out.fragment(out.F_TENTH);
   else if (v > 10) out.fragment(out.F_TEN);
-  else if (numberLength > 64) out.decimal(v);
   else out.number();
   setSpeed(clamped);
   put(c.T_SPEED);
