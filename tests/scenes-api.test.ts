@@ -138,7 +138,7 @@ test("legacy forms are normalised when stored", async () => {
       id,
       '{"schemaVersion":3,"name":"legacy","layers":[{"group":1,"sequence":[' +
         '{"runner":"RIPPLE","source":"panel:12","duration":1000},' +
-        '{"runner":"WAVE","source":"root","directionality":"geometric","angle":30,"duration":1000},' +
+        '{"runner":"WAVE","source":"root","angle":30,"duration":1000,"directionality":"geometric"},' +
         '{"runner":"WAVE","directionality":"geometric","source":"root","duration":1000},' +
         '{"runner":"CHASE","source":"panel:254","reverse":true,"duration":1000}]}]}',
     ),
@@ -177,6 +177,11 @@ test("the scene speed is clamped to 0.1-10.0, not rejected, and stored clamped",
     ["0.1", "0.1"],
     ["10", "10"],
     ["2.50", "2.50"],
+    // longer than the 64 characters the tokenizer keeps: the first 64, a trailing "e" or "." dropped
+    // (the value it plays at; decisions.md, round 7 of issue 12)
+    ["0.25" + "5".repeat(70), "0.25" + "5".repeat(60)],
+    ["1." + "0".repeat(61) + "e5", "1." + "0".repeat(61)],
+    ["12" + "0".repeat(70), "10"],
   ]) {
     const text = `{"name":"speed","speed":${given},"layers":[{"group":1,"sequence":[{"type":"SOLID","duration":100}]}]}`;
     const id = await create(text);

@@ -52,7 +52,7 @@ for (const file of files) {
       file === "legacy-forms.json"
         ? JSON.stringify(doc)
             .replace('"originPanel":4', '"source":"panel:4"')
-            .replace('"source":"geometric"', '"source":"root","directionality":"geometric"')
+            .replace('"source":"geometric","angle":30', '"source":"root","angle":30,"directionality":"geometric"')
         : JSON.stringify(doc);
     const item = await roundTrip(body, canonical);
     assert.equal(item.name, doc.name);

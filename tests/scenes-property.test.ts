@@ -338,7 +338,7 @@ test("generated valid scenes round-trip in canonical form and are listed", async
   );
 });
 
-test("legacy geometric source without directionality gains it right after source", async () => {
+test("legacy geometric source without directionality gains it as the step's last member", async () => {
   const doc = {
     schemaVersion: 3,
     name: "g",
@@ -348,10 +348,11 @@ test("legacy geometric source without directionality gains it right after source
   const got = await api(host, "GET", `/api/scenes/${post.body.id}`);
   assert.equal(
     got.text,
-    `{"id":"${post.body.id}","schemaVersion":3,"name":"g","layers":[{"group":1,"sequence":[{"runner":"WAVE","source":"root","directionality":"geometric","duration":5,"angle":10}]}]}`,
+    `{"id":"${post.body.id}","schemaVersion":3,"name":"g","layers":[{"group":1,"sequence":[{"runner":"WAVE","source":"root","duration":5,"angle":10,"directionality":"geometric"}]}]}`,
   );
   await api(host, "DELETE", `/api/scenes/${post.body.id}`);
-  // a colour object after the source is the step's member, not where the step ends
+  // a colour object after the source is the step's member, not where the step ends (decisions.md:
+  // round 7 of issue 12 moved the directionality from right after the source to the step's end)
   for (const [given, written] of [
     [', "directionality": "geometric"', ',"directionality":"geometric"'],
     ["", ""],
@@ -362,7 +363,7 @@ test("legacy geometric source without directionality gains it right after source
     const inserted = written ? "" : ',"directionality":"geometric"';
     assert.equal(
       back.text,
-      `{"id":"${saved.body.id}","schemaVersion":3,"name":"g","layers":[{"group":1,"sequence":[{"runner":"WAVE","source":"root"${inserted},"colorTo":{"useColor":2},"duration":5${written}}]}]}`,
+      `{"id":"${saved.body.id}","schemaVersion":3,"name":"g","layers":[{"group":1,"sequence":[{"runner":"WAVE","source":"root","colorTo":{"useColor":2},"duration":5${written}${inserted}}]}]}`,
     );
     await api(host, "DELETE", `/api/scenes/${saved.body.id}`);
   }

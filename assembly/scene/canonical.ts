@@ -20,8 +20,6 @@ export let status = 0;
 /** Writes to staging key [k, k+n) (deleted first: a previous run may have left it), or with k 0
  * nowhere (the pass only validates). */
 export function begin(k: usize, n: u32): void {
-  holdBuf = 0; // the arena gave it back
-  holding = false;
   sink = k;
   sinkLength = n;
   on = k != 0;
@@ -33,7 +31,7 @@ export function begin(k: usize, n: u32): void {
 
 /** Bytes as they are (a scalar's source, json/stream.ts echo). */
 export function bytes(p: usize, n: u32): void {
-  if (on && !holding && used + n <= CAP) {
+  if (on && used + n <= CAP) {
     memory.copy(buf + used, p, n);
     used += n;
     return;
@@ -55,44 +53,15 @@ export function flush(): void {
   used = 0;
 }
 
-// Held bytes: what follows a legacy `source: "geometric"` in its step waits here until the step
-// ends, so that `"directionality":"geometric"` can go right after the source when the step does not
-// give it (a valid step's rest is far shorter than HOLD_CAP).
-const HOLD_CAP: u32 = 1024;
-let holdBuf: usize = 0;
-let held: u32 = 0;
-let holding = false;
-
-export function hold(): void {
-  if (!on) return;
-  if (holdBuf == 0) holdBuf = heap.alloc(HOLD_CAP);
-  held = 0;
-  holding = true;
-}
-
-/** Ends holding: `,"directionality":"geometric"` when `geometric`, then the held bytes. */
-export function release(geometric: bool): void {
-  if (!holding) return;
-  holding = false;
-  if (geometric) fragment(F_DIRECTIONALITY);
-  for (let i: u32 = 0; i < min(held, HOLD_CAP); i++) byte(<u32>load<u8>(holdBuf + i));
-  if (held > HOLD_CAP) status = -2; // cannot happen for a valid step: refuse to store it
-}
-
 export function byte(c: u32): void {
   if (!on) return;
-  if (holding) {
-    if (held < HOLD_CAP) store<u8>(holdBuf + held, <u8>c);
-    held++;
-    return;
-  }
   if (used == CAP) flush();
   store<u8>(buf + used++, <u8>c);
 }
 
 /** The texts the canonical form writes of its own (a name list, util/names.ts). */
 const FRAGMENTS = names(',"directionality":"geometric" "source":"root" "source": "source":"panel: 0.1 10');
-const F_DIRECTIONALITY = 0;
+export const F_DIRECTIONALITY = 0;
 export const F_SOURCE_ROOT = 1;
 export const F_SOURCE = 2;
 export const F_SOURCE_PANEL = 3;
@@ -126,25 +95,13 @@ export function str(): void {
   byte(0x22);
 }
 
-/** The number just read, as written. */
+/** The number just read, as written; one of more than json/stream.ts's 64 characters as its first
+ * 64, a trailing '.', 'e' or sign dropped: the value the tokenizer read (a speed). */
 export function number(): void {
   if (echoed) return;
-  for (let i: u32 = 0; i < min(numberLength, 64); i++) byte(<u32>load<u8>(numberText + i));
-}
-
-/** v (0.1-10) with up to 6 decimals: a speed written with more digits than the stream keeps. */
-export function decimal(v: f64): void {
-  const n = <u32>Math.round(v * 1e6);
-  const whole = n / 1000000;
-  let frac = n % 1000000;
-  if (whole >= 10) byte(0x31);
-  byte(0x30 + (whole % 10));
-  if (frac == 0) return;
-  byte(0x2e);
-  for (let scale: u32 = 100000; frac > 0; scale /= 10) {
-    byte(0x30 + frac / scale);
-    frac %= scale;
-  }
+  let n = min(numberLength, 64);
+  while (<u32>load<u8>(numberText + n - 1) - 0x30 > 9) n--;
+  bytes(numberText, n);
 }
 
 /** Flushes the rest; 0, or the failed append's status. */

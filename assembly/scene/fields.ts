@@ -14,7 +14,7 @@ import { J_TRUE, J_FALSE, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
 import { put, putBytes } from "../playback/bytes";
-import { Names, nameList } from "../util/names";
+import { Names, nameList, nameIndex, foundEntry } from "../util/names";
 import {
   STEP_KEYS,
   CHANNEL_KEYS,
@@ -31,7 +31,7 @@ import * as out from "./canonical";
 import { slots } from "./state";
 import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
 import { sceneField, schemaVersion, ALLOW_ID, REQUIRE_NAME, FLAT } from "./validate";
-import { readColorRef, readId, K_DIRECTIONALITY } from "./step";
+import { readColorRef, readId, K_DIRECTIONALITY, K_SOURCE, SOURCE_GEOMETRIC } from "./step";
 import { refused, readChannel } from "./color";
 
 // The levels, in the order of their rows.
@@ -175,37 +175,6 @@ const ROWS = memory.data<u16>([
 /** Each level's members' keys in the order they came (the step's rules read them at its end). */
 export const ORDER = memory.data(LEVELS * 32);
 
-// ---- finding a key ------------------------------------------------------------------------------
-
-/** The name-list entry of the key keyIndex last found (the path's segment). */
-let keyEntry: usize = 0;
-
-/** The index of the key member() has just read (or the string value() has) among `keys` (a name
- * list), or -1; its entry in keyEntry. readObject's, and the names a value may be (readEnum, async,
- * source): it has more than one caller, so it stays a function (inlined into readObject's loop, it
- * cost the save of the maximal scene 5 M: the interpreter's block cache). A name's length and first byte are compared in one test before the rest. */
-export function keyIndex(keys: Names): i32 {
-  const n = S.textBytes;
-  // (a name's length byte and first byte, as a u16 load of its entry gives them; none is longer
-  // than 255 bytes)
-  const first = select<u32>(n | ((<u32>load<u8>(S.text)) << 8), 0, n < 256);
-  let e = keys;
-  let k = 0;
-  for (let w = <u32>load<u16>(e); (w & 0xff) != 0; w = <u32>load<u16>(e)) {
-    if (w == first) {
-      let i: u32 = 1;
-      while (i < n && load<u8>(e + 1 + i) == load<u8>(S.text + i)) i++;
-      if (i >= n) {
-        keyEntry = e;
-        return k;
-      }
-    }
-    e += 1 + (w & 0xff);
-    k++;
-  }
-  return -1;
-}
-
 // ---- the reader ---------------------------------------------------------------------------------
 
 /**
@@ -226,7 +195,7 @@ export function readObject(level: i32): i32 {
   // (a loop without an `if` around its body: the interpreter looks an `if`'s end up each time)
   if (S.member())
     do {
-      const k = keyIndex(list); // -1 when unknown
+      const k = nameIndex(list, S.text, S.textBytes); // -1 when unknown
       const bit: u32 = select<u32>(1 << k, 0, k >= 0);
       if (seen & bit) {
         S.duplicateKey();
@@ -248,7 +217,7 @@ export function readObject(level: i32): i32 {
         const type = row & 15;
         out.field(count == 0, type >= NOKEY);
         count++;
-        pushKey(keyEntry);
+        pushKey(foundEntry);
         ok = gate((row >> 8) & 7, W_KEY);
         if (ok) {
           S.pauseEcho(type >= PAUSE);
@@ -273,8 +242,14 @@ export function readObject(level: i32): i32 {
     }
     return -1;
   }
-  // a step's held bytes (canonical.ts hold: a step's legacy source; not at a colour object inside it)
-  if (level == STEP) out.release((seen & (1 << K_DIRECTIONALITY)) == 0);
+  // a step's legacy `source: "geometric"` (step.ts readSource): its directionality as the step's
+  // last member, unless the step gives one (not at a colour object inside it)
+  if (
+    (level == STEP) &
+    ((seen & (1 << K_DIRECTIONALITY)) == 0) &
+    (load<i32>(slots + (K_SOURCE << 2)) == SOURCE_GEOMETRIC)
+  )
+    out.fragment(out.F_DIRECTIONALITY);
   out.byte(0x7d);
   return seen;
 }
@@ -319,7 +294,7 @@ function readEnum(r: i32, row: u32, _seen: u32): bool {
   const e = <i32>((row >> 4) & 15);
   if (S.kind != J_STRING) return e == E_DIRECTIONS ? enumFailed(e) : needString();
   if (e == E_BLENDS && !gate(4, W_KEY)) return false;
-  const i = keyIndex(enumList(e));
+  const i = nameIndex(enumList(e), S.text, S.textBytes);
   if (i < 0) return enumFailed(e);
   // (its gate names it: W_RUNNER, W_ANIMATES or W_GEOMETRIC, in the order of E_*)
   return gate(load<u8>(ENUM_GATES + <usize>(e * 9 + i)), (W_RUNNER + e) | ((<u32>i) << 8)) && keep(r, row, i);

@@ -7,11 +7,11 @@
 // says a runner ignores it (BOUNCE: repeat, repeatCount; SPARKLE: speed).
 import { J_OBJECT, piece } from "../json/reader";
 import { value, text, textBytes } from "../json/stream";
-import { names } from "../util/names";
+import { names, nameIndex } from "../util/names";
 import { Fixed } from "../rt/fixed";
 import { bad, badAt, needInt, needString, parseDecimal, quote, gate, textHash, idChars } from "./text";
 import { W_STEP_ID, W_SOURCE_GEOMETRIC, W_GAP } from "./text";
-import { readObject, keyIndex, ORDER, STEP } from "./fields";
+import { readObject, ORDER, STEP } from "./fields";
 import { readColor } from "./color";
 import { STEP_KEYS } from "./names";
 import { stepDuration, stepIdHash, MAX_STEPS, slots } from "./state";
@@ -82,7 +82,7 @@ const APPLY = memory.data<u16>([
 /** runner/fields.ts SOURCES: root, leaves, panel:N, all, geometric (the legacy form). */
 const SOURCE_NAMES = names("root leaves panel: all geometric");
 const SOURCE_PANEL = 2;
-const SOURCE_GEOMETRIC = 4;
+export const SOURCE_GEOMETRIC = 4;
 
 const ID_MAX = 32;
 const ID_RULE = "must be 1-32 characters of [a-zA-Z0-9_-]";
@@ -224,12 +224,12 @@ export function readSource(): bool {
   if (!needString()) return false;
   const p = text;
   const n = textBytes;
-  let s = keyIndex(SOURCE_NAMES);
+  let s = nameIndex(SOURCE_NAMES, p, n);
   if (s == SOURCE_GEOMETRIC) {
     if (!gate(3, W_SOURCE_GEOMETRIC)) return false;
-    // the legacy form: root, with geometric directionality right after unless the step gives one
+    // the legacy form: root, with geometric directionality as the step's last member unless the
+    // step gives one (fields.ts readObject)
     out.fragment(out.F_SOURCE_ROOT);
-    out.hold();
   } else if ((s < 0) | (s == SOURCE_PANEL)) {
     // "panel:N" (`text` holds at least 6 bytes)
     const prefixed = (n > 6) & (load<u32>(p) == 0x656e6170) & (load<u16>(p, 4) == 0x3a6c);

@@ -7,17 +7,19 @@ import { openStored } from "../json/stream";
 import { writeInto } from "../playback/bytes";
 import { readScene, REQUIRE_NAME, SCENE_OK, SCENE_SYNTAX } from "./validate";
 import * as canonical from "./canonical";
-import { schema, layerCount, nameBytes, nameLength } from "./state";
+import { setSchema, setLayerCount, setName } from "./state";
 import { sceneDuration } from "./startafter";
 import { log, LOG_WARN } from "../util/log";
 
-/** The name's largest UTF-8 form (64 characters). */
-const NAME_CAP: u32 = 256;
-/** The summary last read: valid until the next readSummary. The name is UTF-8 at `summaryName`. */
-export const summaryName = memory.data(NAME_CAP);
-export let summaryNameLength: u32 = 0;
-export let summarySchema: i32 = 0;
-export let summaryLayers: i32 = 0;
+/** The summary last read, valid until the next readSummary or scene pass: the scene state's
+ * (state.ts), which the header sets as the pass would; the duration here. */
+export {
+  nameBytes as summaryName,
+  nameLength as summaryNameLength,
+  schema as summarySchema,
+  layerCount as summaryLayers,
+  setName as restoreName,
+} from "./state";
 export let summaryDuration: u32 = 0;
 
 /** Reads scene `id`'s summary; false (and logged) when the file is unreadable, corrupt or no longer
@@ -26,11 +28,10 @@ export function readSummary(id: string): bool {
   const key = sceneKey(id);
   const header = openScene(key);
   if (header > 0) {
-    summarySchema = <i32>load<u8>(chunk, 4);
-    summaryLayers = <i32>load<u8>(chunk, 5);
+    setSchema(<i32>load<u8>(chunk, 4));
+    setLayerCount(<i32>load<u8>(chunk, 5));
     summaryDuration = load<u32>(chunk, 6);
-    summaryNameLength = min<u32>(<u32>header - HEADER_FIXED, NAME_CAP);
-    memory.copy(summaryName, chunk + HEADER_FIXED, summaryNameLength);
+    setName(chunk + HEADER_FIXED, <u32>header - HEADER_FIXED);
     return true;
   }
   // a plain JSON file (header 0): read by the scene pass as it streams from the store (nothing kept
@@ -59,16 +60,6 @@ export function readSummary(id: string): bool {
     );
     return false;
   }
-  summaryNameLength = min<u32>(nameLength, NAME_CAP);
-  memory.copy(summaryName, nameBytes, summaryNameLength);
-  summarySchema = schema;
-  summaryLayers = layerCount;
   summaryDuration = sceneDuration();
   return true;
-}
-
-/** Puts a name set aside back as the summary's (GET /api/scenes, after reading another summary). */
-export function restoreName(p: usize, n: u32): void {
-  memory.copy(summaryName, p, n);
-  summaryNameLength = n;
 }

@@ -23,10 +23,9 @@ import {
   textControl,
   numberValue,
   numberInteger,
-  numberLength,
 } from "../json/stream";
 import { validationError, resetErrors } from "../json/validate";
-import { names } from "../util/names";
+import { names, nameIndex } from "../util/names";
 import {
   bad,
   badAt,
@@ -48,7 +47,6 @@ import {
 } from "./text";
 import {
   readObject,
-  keyIndex,
   keep,
   hexColor,
   setLimits,
@@ -301,7 +299,8 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       return selector(0);
     case S_ASYNC: {
       // true or "loop", "free", false
-      const mode = t == J_STRING ? keyIndex(ASYNC_NAMES) + 1 : t == J_TRUE ? 1 : t == J_FALSE ? 0 : -1;
+      const mode =
+        t == J_STRING ? nameIndex(ASYNC_NAMES, text, textBytes) + 1 : t == J_TRUE ? 1 : t == J_FALSE ? 0 : -1;
       if ((mode < 0) | ((mode == 0) & (t != J_FALSE))) return bad('must be a boolean, "loop" or "free"');
       asyncMode[layer] = <u8>mode;
       put(c.L_ASYNC);
@@ -320,7 +319,6 @@ function speed(): bool {
   const clamped = v < 0.1 ? 0.1 : v > 10 ? 10 : v;
   if (v < 0.1) out.fragment(out.F_TENTH);
   else if (v > 10) out.fragment(out.F_TEN);
-  else if (numberLength > 64) out.decimal(v);
   else out.number();
   setSpeed(clamped);
   put(c.T_SPEED);

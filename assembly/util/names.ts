@@ -58,18 +58,33 @@ export function nameBytes(list: Names, i: i32): usize {
   return nameEntry(list, i) + 1;
 }
 
-/** The index of the bytes [p, p+n) among the names of `list`, or -1. */
+/** The entry (util/names.ts nameEntry) of the name nameIndex last found. */
+export let foundEntry: usize = 0;
+
+/** The index of the bytes [p, p+n) among the names of `list`, or -1 (its entry in foundEntry). A
+ * name's length and first byte are compared in one test before the rest (the scene pass looks every
+ * key up here). */
 export function nameIndex(list: Names, p: usize, n: u32): i32 {
-  let i = 0;
-  for (let e = list; load<u8>(e) != 0; e += 1 + <usize>load<u8>(e)) {
-    // (a loop of its own: memory.compare's inlined loop is larger)
-    if (<u32>load<u8>(e) == n && sameBytes(e + 1, p, n)) return i;
-    i++;
+  // (a name's length byte and first byte, as a u16 load of its entry gives them; no name is longer
+  // than 255 bytes, and none is empty: an empty text matches nothing)
+  const first = select<u32>(n | ((<u32>load<u8>(p)) << 8), 0, n < 256);
+  let e = list;
+  let k = 0;
+  for (let w = <u32>load<u16>(e); (w & 0xff) != 0; w = <u32>load<u16>(e)) {
+    if (w == first) {
+      if (sameBytes(e + 2, p + 1, n - 1)) {
+        foundEntry = e;
+        return k;
+      }
+    }
+    e += 1 + (w & 0xff);
+    k++;
   }
   return -1;
 }
 
-/** Whether the `n` bytes at `a` are those at `b` (store keys, topics). */
+/** Whether the `n` bytes at `a` are those at `b` (names, store keys, topics; a loop of its own:
+ * memory.compare's inlined loop is larger). */
 export function sameBytes(a: usize, b: usize, n: u32): bool {
   for (let i: usize = 0; i < n; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
   return true;
