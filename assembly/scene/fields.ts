@@ -14,6 +14,7 @@ import { J_TRUE, J_FALSE, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
 import { put, putBytes } from "../playback/bytes";
+import { SAVE, T_PALETTE, L_PALETTE } from "../playback/compile";
 import { Names, nameList } from "../util/names";
 import {
   STEP_KEYS,
@@ -30,7 +31,7 @@ import {
 import * as out from "./canonical";
 import { slots } from "./state";
 import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
-import { sceneField, schemaVersion, ALLOW_ID, REQUIRE_NAME, FLAT } from "./validate";
+import { sceneField, schemaVersion, layer, ALLOW_ID, REQUIRE_NAME, FLAT } from "./validate";
 import { readColorRef, readId, K_DIRECTIONALITY } from "./step";
 import { refused, readChannel } from "./color";
 
@@ -161,13 +162,13 @@ const ROWS = memory.data<u16>([
   SCENE | (S_FLAT_GROUP << 4), SCENE | (S_FLAT_PANELS << 4),
   // COLOR: r g b palette useColor
   X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_0_2,
-  // TOP (validate.ts T_*): the compiled tags of playback/compile.ts
+  // TOP (validate.ts T_*): the compiled tags (playback/compile.ts: an item's, or an image row's)
   SCENE | (S_SCHEMA << 4), SCENE | (S_NAME << 4), V_BOOL | (1 << 11), X_SPEED, SCENE | (S_COLORS << 4),
   SCENE | (S_HEX << 4) | (3 << 11), SCENE | (S_PALETTE << 4) | (5 << 11), SCENE | (S_LAYERS << 4), SCENE | (S_SCENE_ID << 4),
   // LAYER (validate.ts L_*)
   SCENE | (S_GROUP << 4), SCENE | (S_SEQUENCE << 4), SCENE | (S_PANELS << 4), SCENE | (S_FALLBACK << 4),
-  V_ENUM | (E_BLENDS << 4) | (13 << 11), SCENE | (S_START_AFTER << 4) | (2 << 8), SCENE | (S_ASYNC << 4),
-  SCENE | (S_PALETTE << 4) | (10 << 11), V_BOOL | (8 << 11),
+  V_ENUM | (E_BLENDS << 4) | (4 << 11), SCENE | (S_START_AFTER << 4) | (2 << 8), SCENE | (S_ASYNC << 4),
+  SCENE | (S_PALETTE << 4) | (10 << 11), V_BOOL,
   // COLORS
   SCENE | (S_HEX << 4), SCENE | (S_HEX << 4), SCENE | (S_HEX << 4),
 ]);
@@ -287,16 +288,18 @@ function unknown(level: i32, k: i32, limit: u32): bool {
   return false;
 }
 
-/** Keeps value `v` of row `r`, and puts its compiled item when the row has a tag. */
+/** Keeps value `v` of row `r`, and compiles it when the row has a tag: a palette's item, or the
+ * image row it goes to (playback/compile.ts SAVE: the scene's loop and background, a u32; a layer's
+ * blend, its index + 1, a byte in the layer's column). */
 export function keep(r: i32, row: u32, v: i32): bool {
   store<i32>(slots + ((<usize>r) << 2), v);
   const t = row >> 11;
   if (t == 0) return true;
-  put(t);
-  if ((row & 15) == X_SCENE) {
-    if (((row >> 4) & 15) == S_HEX) putRgb(v);
-    else putText(); // S_PALETTE
-  } else put(v + <i32>((row & 15) == V_ENUM)); // a boolean, or a blend: its index + 1
+  if ((t == T_PALETTE) | (t == L_PALETTE)) {
+    put(t);
+    putText();
+  } else if (t > 3) store<u8>(SAVE + (t << 3) + layer, v + <i32>((row & 15) == V_ENUM));
+  else store<u32>(SAVE + (t << 3), v);
   return true;
 }
 
@@ -352,13 +355,6 @@ export function hexColor(): i32 {
   const rgb = S.kind == J_STRING ? parseHexColorAt(S.text, S.textBytes) : -1;
   if (rgb < 0) bad('must be a colour "#RRGGBB"');
   return rgb;
-}
-
-/** Puts an RGB colour (3 bytes). */
-export function putRgb(rgb: i32): void {
-  put(rgb >> 16);
-  put(rgb >> 8);
-  put(rgb);
 }
 
 /** Puts the string just read as a length byte and its UTF-8 bytes. */

@@ -57,7 +57,6 @@ import {
   COLORS,
   COLORS_BASE,
   LAYER_BASE,
-  putRgb,
   S_HEX,
   S_PALETTE,
   S_SCHEMA,
@@ -95,7 +94,7 @@ import { NAME_MAX_CHARS } from "../palette/validate";
 import { TOP_KEYS, STEP_KEYS } from "./names";
 import * as out from "./canonical";
 import * as c from "../playback/compile";
-import { put, putF64, putBytes, patch16, outLength } from "../playback/bytes";
+import { put, putBytes, patch16, outLength } from "../playback/bytes";
 import {
   FIRMWARE_SCHEMA,
   MAX_LAYERS,
@@ -148,8 +147,8 @@ const ASYNC_NAMES = names("loop free");
 
 let tooNew = false;
 let schemaBad = false;
-/** The layer being read. */
-let layer = 0;
+/** The layer being read (fields.ts keep puts a layer's values in its column of the image). */
+export let layer = 0;
 
 /**
  * Reads the scene document of the open stream (json/stream.ts): SCENE_OK, SCENE_INVALID (the
@@ -165,6 +164,7 @@ export function readScene(opts: u32): i32 {
   tooNew = false;
   schemaBad = false;
   for (let i: u32 = 0; i < c.PREFIX; i++) put(0);
+  c.beginImage();
   if (value() != J_OBJECT) {
     if (!broken) bad("a scene must be a JSON object");
     skipTo(0);
@@ -189,7 +189,7 @@ function conclude(): i32 {
   judgeGates();
   if (validationError().length > 0) return SCENE_INVALID;
   if (!checkStartAfter()) return SCENE_INVALID;
-  put(c.T_END);
+  c.putImage();
   return SCENE_OK;
 }
 
@@ -250,9 +250,9 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       if (t != J_OBJECT) return bad("must be an object of primary, secondary and tertiary colours");
       const seen = readObject(COLORS);
       if (seen < 0) return false;
-      put(c.T_COLORS);
-      put(seen);
-      for (let i = 0; i < 3; i++) if (seen & (1 << i)) putRgb(load<i32>(slots + ((COLORS_BASE + i) << 2)));
+      store<u8>(c.SAVE + c.I_GIVEN, seen | 8);
+      for (let i = 0; i < 3; i++)
+        if (seen & (1 << i)) store<i32>(c.SAVE + c.I_COLORS + (i << 2), load<i32>(slots + ((COLORS_BASE + i) << 2)));
       return true;
     }
     case S_SCENE_ID:
@@ -304,8 +304,6 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       const mode = t == J_STRING ? keyIndex(ASYNC_NAMES) + 1 : t == J_TRUE ? 1 : t == J_FALSE ? 0 : -1;
       if ((mode < 0) | ((mode == 0) & (t != J_FALSE))) return bad('must be a boolean, "loop" or "free"');
       asyncMode[layer] = <u8>mode;
-      put(c.L_ASYNC);
-      put(mode);
       return true;
     }
   }
@@ -323,8 +321,6 @@ function speed(): bool {
   else if (numberLength > 64) out.decimal(v);
   else out.number();
   setSpeed(clamped);
-  put(c.T_SPEED);
-  putF64(clamped);
   return true;
 }
 
