@@ -30,12 +30,6 @@ export function put(b: u32): void {
   if (i < outCap) store<u8>(out + i, <u8>b);
 }
 
-/** Puts v (u16) over the two bytes put at stream offset `at`, when they are in the window. */
-export function patch16(at: u32, v: u32): void {
-  patch8(at, v);
-  patch8(at + 1, v >> 8);
-}
-
 /** Puts v (a byte) over the byte put at stream offset `at`, when it is in the window. */
 export function patch8(at: u32, v: u32): void {
   const i = at - outFrom;

@@ -61,6 +61,16 @@ const I_AFTER: usize = 56;
 /** The playing scene's image, then the rows a load works out (reset at once by loadScene): group
  * (and a ninth, the flat animation's: loadFlat), palette slot, group name length, step count. */
 const SCENE = memory.data(IMAGE + MAX_LAYERS * 4 + 1, 8);
+/** The loaded scene's speed, background, and whether it sets base colours (`colors`): its image. */
+export function sceneSpeed(): f64 {
+  return load<f64>(SCENE);
+}
+export function background(): u32 {
+  return load<u32>(SCENE, 24);
+}
+export function hasColors(): bool {
+  return load<u8>(SCENE + I_GIVEN) != 0;
+}
 /** The scene's part of the image a scene pass writes (reset by beginImage, put by putImage). */
 export const SAVE = memory.data(OWN, 8);
 const layerBlend = changetype<Fixed<u8>>(SCENE + 32);
@@ -90,9 +100,6 @@ const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
 export let layerCount = 0;
 export let sceneLoop = false;
-export let sceneSpeed: f64 = 1;
-export let background: u32 = 0;
-export let hasColors = false;
 export const baseColors = new StaticArray<u32>(3);
 export let paletteName: string | null = null;
 // the names outlive the export that loaded the scene: fixed slots allocated at start-up (rt/arena.ts)
@@ -121,7 +128,7 @@ export const T_LAYER: u8 = 6; // the next layer's items follow, up to L_END
 export const L_GROUP: u8 = 7; // group id, name (empty for a number or a name over 32 bytes)
 export const L_PALETTE: u8 = 10; // name
 export const L_PANELS: u8 = 11; // a selector (scene/targeting.ts); SEL_ALL when the layer gives none
-export const L_FALLBACK: u8 = 12; // its length (u16), a selector
+export const L_FALLBACK: u8 = 12; // a selector
 export const L_STEP: u8 = 14; // duration (u16), the record (kind in the top bits of its first byte; a
 // runner's without its last 4 bytes, which its fields give), then a runner's fields (putRunner)
 export const L_END: u8 = 15;
@@ -255,9 +262,7 @@ export function loadScene(): bool {
         resolveSelector(l);
         break;
       case L_FALLBACK:
-        // (after its length, which would let it be skipped: resolved whether needed or not)
-        b.next();
-        b.next();
+        // (resolved whether needed or not: the panels may come after it)
         resolveSelector(9);
         fallback = true;
         break;
@@ -278,11 +283,8 @@ export function loadScene(): bool {
   }
   // the image (a value out of range plays as it is, but for a startAfter's, which indexes a table)
   b.nextBytes(SCENE, IMAGE);
-  sceneSpeed = load<f64>(SCENE);
-  background = load<u32>(SCENE, 24);
   sceneLoop = load<u8>(SCENE + I_LOOP) != 0;
   const given = <u32>load<u8>(SCENE + I_GIVEN);
-  hasColors = given != 0;
   for (let i = 0; i < 3; i++) {
     const own = load<u32>(SCENE + I_COLORS + (i << 2));
     unchecked((baseColors[i] = (given >> i) & 1 ? own : unchecked(appearance.baseColors[i])));

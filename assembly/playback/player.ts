@@ -71,13 +71,13 @@ export function playScene(id: string, now: u32): bool {
   // scene start: stop everything, black, then the background and the scene's look
   clearAll();
   sendColor(ADDR_BROADCAST, 0);
-  sendBackground(c.background);
+  sendBackground(c.background());
   // the previous scene's look goes, whether or not this one has its own
   const restore = lookChanged;
-  lookChanged = c.hasColors || c.paletteName !== null;
-  if (c.hasColors || restore) sendBaseColors(c.baseColors);
+  lookChanged = c.hasColors() || c.paletteName !== null;
+  if (c.hasColors() || restore) sendBaseColors(c.baseColors);
   sendPalettes(restore);
-  app.speed = c.sceneSpeed;
+  app.speed = c.sceneSpeed();
   app.playing = true;
   app.lastPlayedSceneId = keepString(lastPlayedKept, id);
   app.lastPlayedSceneIsStored = id != ONE_SHOT_ID;
@@ -405,7 +405,7 @@ export function loadLastPlayed(): void {
  * the caller pushes the appearance as usual. */
 export function refreshSceneLook(): bool {
   if (!app.playing && !lookChanged) return false;
-  if (!c.hasColors) memory.copy(changetype<usize>(c.baseColors), changetype<usize>(appearance.baseColors), 12);
+  if (!c.hasColors()) memory.copy(changetype<usize>(c.baseColors), changetype<usize>(appearance.baseColors), 12);
   sendBaseColors(c.baseColors);
   sendPalettes(true);
   return true;

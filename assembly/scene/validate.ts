@@ -94,7 +94,7 @@ import { NAME_MAX_CHARS } from "../palette/validate";
 import { TOP_KEYS, STEP_KEYS } from "./names";
 import * as out from "./canonical";
 import * as c from "../playback/compile";
-import { put, putBytes, patch16, outLength } from "../playback/bytes";
+import { put, putBytes } from "../playback/bytes";
 import {
   FIRMWARE_SCHEMA,
   MAX_LAYERS,
@@ -262,16 +262,9 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       );
     case S_GROUP:
       return readGroup(layer);
-    case S_FALLBACK: {
-      // after its length: a layer whose panels (read before it) match skips it unread
+    case S_FALLBACK:
       put(c.L_FALLBACK);
-      const at = outLength;
-      put(0);
-      put(0);
-      const ok = selector(0);
-      patch16(at, outLength - at - 2);
-      return ok;
-    }
+      return selector(0);
     case S_START_AFTER:
       // the form only (its gate is its row's); the reference itself is resolved once every layer is
       // known (startafter.ts)
