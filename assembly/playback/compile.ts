@@ -270,7 +270,10 @@ export function loadScene(): bool {
         const i = <i32>layerSteps[l];
         if (i >= MAX_STEPS) return false;
         layerSteps[l] = <u8>(i + 1);
-        stepBytes(l * MAX_STEPS + i, false);
+        const s = l * MAX_STEPS + i;
+        const kind = stepBytes(s, false);
+        // a panel-local step or a compiled runner holds slots (when the layer has panels: loaded last)
+        if ((kind == K_LOCAL) | ((kind == K_RUNNER) & (runnerAt(s).kind < R_RAIN))) holding |= 1 << l;
         break;
       }
       case L_END:
@@ -290,33 +293,29 @@ export function loadScene(): bool {
     unchecked((baseColors[i] = (given >> i) & 1 ? own : unchecked(appearance.baseColors[i])));
   }
   if (b.overrun || layerCount == 0) return false;
+  unchecked((slotName[0] = paletteName));
   // per layer: its palette slot (slots numbered by first appearance among the layer palettes that
   // are not the scene's own, which is slot 0 and may come after them); each record gets its layer's
-  // blend, and its palette positions their layer's slot; a layer with panels whose step is
-  // panel-local or a compiled runner holds slots
+  // blend, and its palette positions their layer's slot; a layer without panels holds none
   for (let k = 0; k < layerCount; k++) {
     if (<u32>(layerAfter[k] + 1) > <u32>layerCount || <u32>(layerAfterStep[k] + 1) > <u32>MAX_STEPS) return false;
     let slot = 0;
     if (layerSlot[k]) {
+      // (slot 0, the scene's palette, only when it has one)
       const name = changetype<string>(layerPalette[k]);
-      if (changetype<usize>(paletteName) == 0 || !sameName(name, paletteName!)) {
-        slot = 1;
-        while (slot <= slotCount && !sameName(unchecked(slotName[slot])!, name)) slot++;
-        if (slot > slotCount) unchecked((slotName[(slotCount = slot)] = name));
-      }
+      slot = <i32>(changetype<usize>(paletteName) == 0);
+      while (slot <= slotCount && !sameName(unchecked(slotName[slot])!, name)) slot++;
+      if (slot > slotCount) unchecked((slotName[(slotCount = slot)] = name));
     }
     layerSlot[k] = <u8>slot;
-    if (!layerOff[k] && !layerEmpty[k]) slotsUsed |= 1 << slot;
+    if (layerEmpty[k]) holding &= ~(1 << k);
+    else if (!layerOff[k]) slotsUsed |= 1 << slot;
     for (let i = 0; i < <i32>layerSteps[k]; i++) {
-      const st = k * MAX_STEPS + i;
-      const p = records + <usize>(st * REC);
+      const p = records + <usize>((k * MAX_STEPS + i) * REC);
       store<u8>(p + 1, load<u8>(p + 1) | (layerBlend[k] << 4));
-      const kind = stepKind[st];
-      if (!layerEmpty[k] && (kind == K_LOCAL || (kind == K_RUNNER && runnerAt(st).kind < R_RAIN))) holding |= 1 << k;
       for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, <u8>slot, 2);
     }
   }
-  unchecked((slotName[0] = paletteName));
   return true;
 }
 
