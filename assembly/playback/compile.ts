@@ -9,7 +9,6 @@
 import { MAX_LAYERS, MAX_STEPS } from "../scene/state";
 import * as S from "../scene/state";
 import * as F from "../scene/step";
-import { SEL_ALL } from "../scene/targeting";
 import { resolveSelector, setCount, setCopy } from "../topology/targeting";
 import { appearance, findPalette } from "../state/appearance";
 import {
@@ -339,27 +338,17 @@ export function openCompiled(id: string): bool {
 }
 
 /** POST /api/animations/play: the flat step read by scene/validate.ts readFlatStep, whose items
- * (its L_PANELS selector when given, then its L_STEP) are in [p, p+n), into step FLAT_STEP of the
- * tables (runner fields there too), target set 8 and layerGroup[8]: the player plays it as "layer
- * 8". False for a gap. */
+ * (its L_PANELS selector, SEL_ALL when not given, then its L_STEP) are in [p, p+n), into step
+ * FLAT_STEP of the tables (runner fields there too), target set 8 and layerGroup[8]: the player
+ * plays it as "layer 8". False for a gap. */
 export const FLAT_SET = 8;
 export function loadFlat(p: usize, n: u32, group: u8): bool {
-  b.readMemory(p, n);
+  b.readMemory(p + 1, n - 1); // (after the L_PANELS tag: its selector through the one resolver)
   layerGroup[FLAT_SET] = group;
-  let tag = b.next();
-  // its selector through the compiled form too: one resolver
-  if (tag == L_PANELS) {
-    resolveSelector(FLAT_SET);
-    tag = b.next();
-  } else {
-    b.readMemory(flatAll, 1);
-    resolveSelector(FLAT_SET);
-    b.readMemory(p + 1, n - 1);
-  }
+  resolveSelector(FLAT_SET);
+  b.next(); // L_STEP
   return stepBytes(FLAT_STEP, false) != K_GAP;
 }
-
-const flatAll = memory.data<u8>([<u8>SEL_ALL]);
 
 /** The palette named by a scene or layer (any casing); Base colors from the scene's base colours;
  * a name that cannot be found gives Base colors (as the appearance does). Call with JSON closed. */

@@ -94,7 +94,7 @@ import { NAME_MAX_CHARS } from "../palette/validate";
 import { TOP_KEYS, STEP_KEYS } from "./names";
 import * as out from "./canonical";
 import * as c from "../playback/compile";
-import { put, putBytes } from "../playback/bytes";
+import { put, putBytes, outLength } from "../playback/bytes";
 import {
   FIRMWARE_SCHEMA,
   MAX_LAYERS,
@@ -438,7 +438,7 @@ export let flatGroup = -1;
 /**
  * Reads the flat step of the open stream; its group (1-254), or -1 (SCENE_SYNTAX when `broken`,
  * else invalid). It also holds `group` (1-254) and `panels` (a selector); its selector and record go
- * to the writer: L_PANELS selector (when given), then putStep's bytes.
+ * to the writer: L_PANELS selector (SEL_ALL when not given), then putStep's bytes.
  */
 export function readFlatStep(): i32 {
   resetState();
@@ -460,6 +460,11 @@ export function readFlatStep(): i32 {
   if (flatGroup < 0) {
     badAt(STEP_KEYS, 29, "must be a group number 1-254");
     return -1;
+  }
+  // (its panels, when given, were put first)
+  if (outLength == 0) {
+    put(c.L_PANELS);
+    put(SEL_ALL);
   }
   c.putStep();
   return flatGroup;
