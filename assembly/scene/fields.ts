@@ -4,7 +4,7 @@
 // and one row per key in ROWS: what the value is (a boolean, an integer in a range, a name of a list,
 // a colour, a palette name, or a field its level reads itself: step.ts, color.ts, validate.ts), the
 // schemaVersion it needs, and where it goes (the level's slots; at the scene and layer levels also
-// a compiled item's tag, playback/compile.ts). The reader checks each member as it comes: a key of
+// where it is compiled to, playback/compile.ts). The reader checks each member as it comes: a key of
 // the level, not twice, its gate, its value; it writes the canonical form's keys (canonical.ts: the
 // scalars are echoed by the tokenizer) and keeps each member's key in order (the step's rules that
 // need the whole step); at the object's end, the keys its level requires (REQUIRED). The first
@@ -83,8 +83,8 @@ function keysOf(level: i32): Names {
 // ---- the rows -----------------------------------------------------------------------------------
 // A row is a u16: its reader (4 bits: an index into Readers.table; the last three rewrite their value,
 // PAUSE, and the last two their key, NOKEY), an argument (4 bits: an integer's range, a list, or what
-// the scene's reader makes of it), the schemaVersion it needs (3 bits) and the compiled item's tag
-// (4 bits, 0: none).
+// the scene's reader makes of it), the schemaVersion it needs (3 bits) and where it is compiled to
+// (4 bits, 0: nowhere): a palette's item tag, or the row of the compiled image it goes to (keep).
 
 /** A field's reader: row `r` (its level's slot), `seen` the level's members so far (this one's bit
  * included); the value's start has just been read. False after recording the first problem. They
