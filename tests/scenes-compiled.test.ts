@@ -120,7 +120,7 @@ test("saving writes the compiled form; every damaged or foreign one plays exactl
   const id = await save(rich);
   const form = fs.readFileSync(path.join(compiledDir, id));
   const file = fs.readFileSync(path.join(scenesDir, id));
-  assert.equal(form[0], 2, "compiled form version 2");
+  assert.equal(form[0], 3, "compiled form version 3");
   assert.deepEqual(sealed(form, file), form, "bound to the scene file by a hash of it and the rest of the form");
   const reference = await trace(id);
   assert.ok(new Set(reference).size > 10, "the trace changes over time");
@@ -165,7 +165,9 @@ test("a scene file rewritten by hand plays what it says, not its old compiled fo
 test("crafted compiled forms with valid hashes never trap: what would index a table is refused", async () => {
   // one layer of one step, as tagged items (playback/compile.ts): 5 prefix bytes; 5 T_LAYER; 6-8
   // L_GROUP 1, no name; 9-25 L_STEP: duration (10-11), the record (12-25: its head, animates and
-  // blend at 13, colorFrom at 14); 26-27 L_PANELS all; 28 L_END; 29 T_END
+  // blend at 13, colorFrom at 14); 26-27 L_PANELS all; 28 L_END; 29 T_END; then the image (30-149):
+  // the scene's 40 bytes, then per layer blend (62), async mode (70), disabled (78), startAfter's
+  // layer (i32, 86) and step (i32, 118)
   const simple = {
     name: "simple",
     layers: [{ group: 1, sequence: [{ type: "SOLID", color: "#00FF00", duration: 0 }] }],
@@ -174,37 +176,56 @@ test("crafted compiled forms with valid hashes never trap: what would index a ta
   const reference = await trace(id);
   const form = fs.readFileSync(path.join(compiledDir, id));
   const file = fs.readFileSync(path.join(scenesDir, id));
-  assert.equal(form.length, 30);
+  assert.equal(form.length, 150);
   assert.deepEqual([...form.subarray(5, 10)], [6, 7, 1, 0, 14]);
-  assert.deepEqual([...form.subarray(26)], [11, 0, 15, 0]);
+  assert.deepEqual([...form.subarray(26, 30)], [11, 0, 15, 0]);
+  assert.equal(form.readDoubleLE(30), 1, "the speed");
+  assert.deepEqual([form.readInt32LE(30 + 56), form.readInt32LE(30 + 88)], [-1, -1], "no startAfter");
   const crafted = (at: number, value: number, to = file) =>
     sealed(Buffer.from(form.map((b, i) => (i === at ? value : b))), to);
+  const image = form.subarray(30);
   const items = (...parts: Array<Buffer | number[]>) =>
     sealed(Buffer.concat([form.subarray(0, 5), ...parts.map((p) => Buffer.from(p))]), file);
+  const withAfter = (layer: number, step: number) => {
+    const b = Buffer.from(image);
+    b.writeInt32LE(layer, 56);
+    b.writeInt32LE(step, 88);
+    return b;
+  };
   const layer = form.subarray(5, 9);
   const step = form.subarray(9, 26);
   const rest = form.subarray(26, 29);
   // what would index a table out of range is refused: the scene plays from its JSON
   const refused: Array<[string, Buffer]> = [
-    ["9 layers", items(...new Array(9).fill([6, 11, 0, 15]), [0])],
-    ["startAfter a layer that does not exist", items(layer, step, rest, [16, 0, 4, 255, 0])],
-    ["startAfter a step that does not exist", items(layer, step, rest, [16, 0, 0, 12, 0])],
-    ["13 steps", items(layer, ...new Array(13).fill(step), rest, [0])],
+    ["9 layers", items(...new Array(9).fill([6, 11, 0, 15]), [0], image)],
+    ["startAfter a layer that does not exist", items(layer, step, rest, [0], withAfter(4, -1))],
+    ["startAfter a step that does not exist", items(layer, step, rest, [0], withAfter(0, 12))],
+    ["13 steps", items(layer, ...new Array(13).fill(step), rest, [0], image)],
     ["an unknown selector", crafted(27, 40)],
     ["an unknown item", crafted(5, 40)],
-    ["a step outside a layer", items(step, [0])],
+    ["a step outside a layer", items(step, [0], image)],
     ["no end", items(layer, step, rest)],
+    ["the image cut short", items(layer, step, rest, [0], image.subarray(0, 100))],
   ];
   for (const [what, bytes] of refused) {
     fs.writeFileSync(path.join(compiledDir, id), bytes);
     assert.deepEqual(await trace(id), reference, what);
     assert.ok(!trapped(), `${what}: ${host.output()}`);
   }
+  // the image is what plays: the layer disabled there plays nothing
+  fs.writeFileSync(path.join(compiledDir, id), crafted(30 + 48, 1));
+  assert.notDeepEqual(await trace(id), reference, "disabled in the image");
+  // a form of version 2 (saved before round 7 of issue 12: the same items, no image), whole and bound
+  // to its file, is not read: the scene plays from its JSON
+  const v2 = sealed(Buffer.concat([Buffer.from([2]), form.subarray(1, 30)]), file);
+  fs.writeFileSync(path.join(compiledDir, id), v2);
+  assert.deepEqual(await trace(id), reference, "version 2");
+  assert.ok(!trapped(), host.output());
   // other odd values play as they are: nothing traps
   const odd: Array<[string, Buffer]> = [
-    ["async mode 3", items(layer, [9, 3], step, rest, [0])],
+    ["async mode 3", crafted(30 + 40, 3)],
     ["an animates target past the table", crafted(13, 0x0f)],
-    ["a blend past the table", items(layer, [13, 15], step, rest, [0])],
+    ["a blend past the table", crafted(30 + 32, 15)],
     ["a colour reference of kind 7", crafted(14, 7)],
     ["a palette position", crafted(14, 1)],
   ];

@@ -1,10 +1,12 @@
 // The byte streams of the compiled scene form (docs/playback.md, "The compiled form"). The writer
 // fills a fixed buffer with a window of what is put (the rest is only counted), so compiling needs no
-// memory of its own; the reader reads a stored file in CHUNK-byte windows, or a compile done again
-// for each window (a scene without a stored compiled form, a flat animation's selector). Reading
+// memory of its own; the reader reads a stored file in CHUNK-byte windows, a form in memory (a flat
+// animation's), or a compile done again for each FORM_CAP-byte window (a scene played from its JSON:
+// once for all but the longest forms). Reading
 // past the end gives zeros and sets `overrun`; nothing read ever needs more memory than the window.
 import { host_store_read } from "../host/imports";
 import { chunk, CHUNK, MAX_SCENE_FILE } from "../scene/store";
+import { SCRATCH, FORM, FORM_CAP } from "../rt/scratch";
 import { utf8Decode } from "../util/utf8";
 
 // ---- writer -------------------------------------------------------------------------------------
@@ -28,12 +30,6 @@ export function writeInto(p: usize, cap: u32, from: u32): void {
 export function put(b: u32): void {
   const i = outLength++ - outFrom; // before the window: wraps to a large value
   if (i < outCap) store<u8>(out + i, <u8>b);
-}
-
-/** Puts v (u16) over the two bytes put at stream offset `at`, when they are in the window. */
-export function patch16(at: u32, v: u32): void {
-  patch8(at, v);
-  patch8(at + 1, v >> 8);
 }
 
 /** Puts v (a byte) over the byte put at stream offset `at`, when it is in the window. */
@@ -102,11 +98,14 @@ export function next(): u32 {
   if (rp == rend) {
     // the next window
     let got: i32 = 0;
+    let at = chunk;
     if (rkey) got = host_store_read(rkey, rkeyLength, roffset, chunk, CHUNK);
     else {
-      writeInto(chunk, CHUNK, roffset);
+      // a compile's window: the compiled form's buffer (rt/scratch.ts F)
+      at = SCRATCH + FORM;
+      writeInto(at, FORM_CAP, roffset);
       regenerate();
-      got = <i32>min(CHUNK, outLength - min(outLength, roffset));
+      got = <i32>min(FORM_CAP, outLength - min(outLength, roffset));
       writeInto(0, 0, 0);
     }
     if (got <= 0) {
@@ -114,8 +113,8 @@ export function next(): u32 {
       return 0;
     }
     roffset += <u32>got;
-    rp = chunk;
-    rend = chunk + got;
+    rp = at;
+    rend = at + got;
   }
   return <u32>load<u8>(rp++);
 }

@@ -7,8 +7,8 @@
 // filled at send. What depends on live state is kept pre-parsed and resolved at load: selectors
 // against the discovered topology, palettes by name when they are sent.
 import { MAX_LAYERS, MAX_STEPS } from "../scene/state";
+import * as S from "../scene/state";
 import * as F from "../scene/step";
-import { SEL_ALL } from "../scene/targeting";
 import { resolveSelector, setCount, setCopy } from "../topology/targeting";
 import { appearance, findPalette } from "../state/appearance";
 import {
@@ -42,42 +42,63 @@ export const records = memory.data(N * REC);
 // (in static memory, rt/fixed.ts: no WAMR global, no start-up block, no bounds check)
 export const stepDuration = changetype<Fixed<u16>>(memory.data(N * 2, 2));
 export const stepKind = changetype<Fixed<u8>>(memory.data(N));
-// Per layer, reset at once by loadScene: startAfter's layer and step (-1 none, its whole sequence),
-// then blend, slot, nameLen, disabled, async mode, step count and group (0); the one-byte items
-// L_DISABLED, L_ASYNC and L_BLEND go to row (tag - 5) & 7 as they are. The player reads these,
-// which only a play writes: saving a scene rewrites scene/state.ts, not them.
-const LAYER_AFTER = memory.data(MAX_LAYERS * 9 + 1);
-export const layerAfter = changetype<Fixed<i8>>(LAYER_AFTER);
-export const layerAfterStep = changetype<Fixed<i8>>(LAYER_AFTER + MAX_LAYERS);
-const layerBytes = LAYER_AFTER + MAX_LAYERS * 2;
-export const layerOff = changetype<Fixed<bool>>(layerBytes + MAX_LAYERS * 3);
-export const layerMode = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 4); // ASYNC_*
-export const layerSteps = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 5);
-/** The last, with a ninth entry past what a load resets: the flat animation's group (loadFlat). */
-export const layerGroup = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 6);
+// The scene's image (IMAGE bytes): what the player reads of the scene and of each layer, in the layout
+// the compiled form stores after its items and loads with one copy: the speed (f64), loop (u32), base
+// colours (3 u32, those given: I_GIVEN), background (u32), the colours given (a bit each, bit 3 when
+// the scene has `colors`), then a column per layer: blend (its index + 1), async mode, disabled
+// (bytes), startAfter's layer and step (i32: -1 none, its whole sequence). A scene pass writes the
+// scene's part into SAVE (never what plays: playing reads SCENE; the tags of its scene/fields.ts
+// rows are 8-byte row numbers there: loop 1, background 3, blend 4) and putImage the layers' from
+// what the pass keeps (scene/state.ts, in this layout).
+export const IMAGE: i32 = 120;
+const OWN: i32 = 40; // the part SAVE holds
+export const I_COLORS: usize = 12;
+export const I_GIVEN: usize = 28;
+const I_LOOP: usize = 8;
+const I_MODE: usize = 40;
+const I_AFTER: usize = 56;
+/** The playing scene's image, then the rows a load works out (reset at once by loadScene): group
+ * (and a ninth, the flat animation's: loadFlat), palette slot, group name length, step count. */
+const SCENE = memory.data(IMAGE + MAX_LAYERS * 4 + 1, 8);
+/** The loaded scene's speed, background, and whether it sets base colours (`colors`): its image. */
+export function sceneSpeed(): f64 {
+  return load<f64>(SCENE);
+}
+export function background(): u32 {
+  return load<u32>(SCENE, 24);
+}
+export function hasColors(): bool {
+  return load<u8>(SCENE + I_GIVEN) != 0;
+}
+/** The scene's part of the image a scene pass writes (reset by beginImage, put by putImage). */
+export const SAVE = memory.data(OWN, 8);
+const layerBlend = changetype<Fixed<u8>>(SCENE + 32);
+export const layerMode = changetype<Fixed<u8>>(SCENE + I_MODE); // ASYNC_*
+export const layerOff = changetype<Fixed<bool>>(SCENE + I_MODE + MAX_LAYERS);
+export const layerAfter = changetype<Fixed<i32>>(SCENE + I_AFTER);
+export const layerAfterStep = changetype<Fixed<i32>>(SCENE + I_AFTER + MAX_LAYERS * 4);
+const LOADED = SCENE + IMAGE;
+/** With a ninth entry past what a load resets: the flat animation's group (loadFlat). */
+export const layerGroup = changetype<Fixed<u8>>(LOADED + MAX_LAYERS * 3);
+/** The palette slot a layer's palette positions read: 0 the scene's (or the appearance's)
+ * palette, 1-8 the distinct layer overrides in order of first appearance (docs/playback.md). */
+export const layerSlot = changetype<Fixed<u8>>(LOADED);
+const nameLen = changetype<Fixed<u8>>(LOADED + MAX_LAYERS);
+export const layerSteps = changetype<Fixed<u8>>(LOADED + MAX_LAYERS * 2);
 /** A bit per layer whose steps may hold a slot on its panels (a panel-local step or a compiled
  * runner: spawn.ts budget), once a scene is loaded. */
 export let holding: u32 = 0;
 /** A bit per palette slot used by an enabled layer with panels (player.ts sendPalettes). */
 export let slotsUsed: u32 = 0;
 export const layerEmpty = changetype<Fixed<bool>>(memory.data(MAX_LAYERS + 1)); // the flat's: false
-/** The palette slot a layer's palette positions read: 0 the scene's (or the appearance's)
- * palette, 1-8 the distinct layer overrides in order of first appearance (docs/playback.md). */
-export const layerSlot = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS);
-/** A layer's blend, put into its records' animates byte (<< 4) once the scene is read. */
-const layerBlend = changetype<Fixed<u8>>(layerBytes);
 /** The palette name of slot k (1 ..= slotCount), as the first layer that named it gave it (that
  * layer's kept name, layerPalette); slot 0's is paletteName (null: the appearance's). */
 export const slotName = new StaticArray<string | null>(MAX_LAYERS + 1);
 export let slotCount = 0;
 const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
-const nameLen = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS * 2);
 export let layerCount = 0;
 export let sceneLoop = false;
-export let sceneSpeed: f64 = 1;
-export let background: u32 = 0;
-export let hasColors = false;
 export const baseColors = new StaticArray<u32>(3);
 export let paletteName: string | null = null;
 // the names outlive the export that loaded the scene: fixed slots allocated at start-up (rt/arena.ts)
@@ -89,34 +110,41 @@ for (let l = 0; l < MAX_LAYERS; l++) layerPalette[l] = changetype<usize>(keepSlo
 // ---- compiling: the scene pass's items into bytes -------------------------------------------------
 
 /** The compiled form's version: a stored form of another version is ignored (the scene is compiled
- * from its JSON at play, as one without a compiled form). Bump it with any change of the layout. */
-export const COMPILED_VERSION: u8 = 2;
+ * from its JSON at play, as one without a compiled form). Bump it with any change of the layout
+ * (3: the image after the items, since round 7 of issue 12; docs/decisions.md). */
+export const COMPILED_VERSION: u8 = 3;
 /** The prefix: the version, and the hash (bytes.ts hashBytes) of the scene file the form was
  * compiled from followed by the rest of the form. */
 export const PREFIX: u32 = 5;
 const RUNNER_REC: u32 = 10;
 
-// The items, each a tag and its bytes, in the order the document gives them (so a field may follow
-// what it affects: a layer's blend and palette apply at its end, the scene's palette at the end).
-// Names are a length byte and UTF-8; colours 3 bytes RGB.
+// The items, each a tag and its bytes, in the order the document gives them (so a layer's palette
+// applies at the scene's end, where the scene's own is known), then T_END and the image. Names are
+// a length byte and UTF-8.
 export const T_END: u8 = 0;
-export const T_LOOP: u8 = 1; // 0 or 1
-export const T_SPEED: u8 = 2; // f64, clamped
-export const T_BACKGROUND: u8 = 3; // RGB
-export const T_COLORS: u8 = 4; // a bit per base colour given, then each one's RGB
 export const T_PALETTE: u8 = 5; // name
 export const T_LAYER: u8 = 6; // the next layer's items follow, up to L_END
 export const L_GROUP: u8 = 7; // group id, name (empty for a number or a name over 32 bytes)
-export const L_DISABLED: u8 = 8; // 0 or 1
-export const L_ASYNC: u8 = 9; // ASYNC_*
 export const L_PALETTE: u8 = 10; // name
 export const L_PANELS: u8 = 11; // a selector (scene/targeting.ts); SEL_ALL when the layer gives none
-export const L_FALLBACK: u8 = 12; // its length (u16), a selector
-export const L_BLEND: u8 = 13; // its index in BLENDS + 1
+export const L_FALLBACK: u8 = 12; // a selector
 export const L_STEP: u8 = 14; // duration (u16), the record (kind in the top bits of its first byte; a
 // runner's without its last 4 bytes, which its fields give), then a runner's fields (putRunner)
 export const L_END: u8 = 15;
-export const T_AFTER: u8 = 16; // layer, the layer it starts after, the step (255: its whole sequence)
+
+/** A scene pass begins: its image as a scene that sets nothing. */
+export function beginImage(): void {
+  memory.fill(SAVE, 0, OWN);
+}
+
+/** A valid scene's pass ends: T_END, then its image, the layers' part as scene/state.ts keeps it. */
+export function putImage(): void {
+  store<f64>(SAVE, S.speed);
+  b.put(T_END);
+  b.putBytes(SAVE, OWN);
+  b.putBytes(changetype<usize>(S.asyncMode), MAX_LAYERS * 2); // and disabled
+  b.putBytes(changetype<usize>(S.afterLayer), MAX_LAYERS * 8); // and afterStep
+}
 
 /** The 4 record bytes at `p` of a colour reference packed by scene/color.ts; `fallbackKind` (0
  * black or 2 the primary base colour) when absent (-1). */
@@ -167,12 +195,6 @@ export function sealCompiled(p: usize, n: u32, file: u64): u32 {
 
 // ---- loading: the compiled bytes into the tables ------------------------------------------------
 
-function nextRgb(): u32 {
-  const r = b.next();
-  const g = b.next();
-  return (r << 16) | (g << 8) | b.next();
-}
-
 /** An L_STEP item's bytes after its tag, step `s` of the tables, put (`writing`) or read: its
  * duration, its record with its kind in the top bits of its first byte (written so by putStep; taken
  * out into stepKind), less a runner's last 4 bytes, which its fields give (runner/fields.ts
@@ -202,17 +224,11 @@ function stepBytes(s: i32, writing: bool): u8 {
  */
 export function loadScene(): bool {
   layerCount = 0;
-  sceneLoop = false;
-  sceneSpeed = 1;
-  background = 0;
-  hasColors = false;
-  memory.copy(changetype<usize>(baseColors), changetype<usize>(appearance.baseColors), 12);
   paletteName = null;
   slotCount = 0;
   holding = 0;
   slotsUsed = 0;
-  memory.fill(LAYER_AFTER, 0xff, MAX_LAYERS * 2);
-  memory.fill(layerBytes, 0, MAX_LAYERS * 7);
+  memory.fill(LOADED, 0, MAX_LAYERS * 4);
   let l = -1;
   let fallback = false;
   while (!b.overrun) {
@@ -220,21 +236,6 @@ export function loadScene(): bool {
     if (tag == T_END) break;
     if (<u32>(tag - L_GROUP) <= <u32>(L_END - L_GROUP) && l < 0) return false; // a layer's item outside one
     switch (tag) {
-      case T_LOOP:
-        sceneLoop = b.next() != 0;
-        break;
-      case T_SPEED:
-        sceneSpeed = b.nextF64();
-        break;
-      case T_BACKGROUND:
-        background = nextRgb();
-        break;
-      case T_COLORS: {
-        const given = b.next();
-        hasColors = true;
-        for (let i = 0; i < 3; i++) if (given & (1 << i)) unchecked((baseColors[i] = nextRgb()));
-        break;
-      }
       case T_PALETTE:
         paletteName = keepString(paletteKept, b.nextText());
         break;
@@ -251,12 +252,6 @@ export function loadScene(): bool {
         b.nextBytes(names + l * NAME_MAX, len);
         break;
       }
-      case L_DISABLED:
-      case L_ASYNC:
-      case L_BLEND:
-        // layerOff, layerMode, layerBlend (a value out of range plays as it is: nothing traps)
-        store<u8>(layerBytes + (((tag - 5) & 7) << 3) + l, b.next());
-        break;
       case L_PALETTE:
         keepString(changetype<string>(layerPalette[l]), b.nextText());
         layerSlot[l] = 1;
@@ -266,9 +261,7 @@ export function loadScene(): bool {
         resolveSelector(l);
         break;
       case L_FALLBACK:
-        // (after its length, which would let it be skipped: resolved whether needed or not)
-        b.next();
-        b.next();
+        // (resolved whether needed or not: the panels may come after it)
         resolveSelector(9);
         fallback = true;
         break;
@@ -276,53 +269,52 @@ export function loadScene(): bool {
         const i = <i32>layerSteps[l];
         if (i >= MAX_STEPS) return false;
         layerSteps[l] = <u8>(i + 1);
-        stepBytes(l * MAX_STEPS + i, false);
+        const s = l * MAX_STEPS + i;
+        const kind = stepBytes(s, false);
+        // a panel-local step or a compiled runner holds slots (when the layer has panels: loaded last)
+        if ((kind == K_LOCAL) | ((kind == K_RUNNER) & (runnerAt(s).kind < R_RAIN))) holding |= 1 << l;
         break;
       }
       case L_END:
         if (fallback && setCount(l) == 0) setCopy(l, 9);
         layerEmpty[l] = setCount(l) == 0;
         break;
-      case T_AFTER: {
-        const at = b.next();
-        const after = b.next();
-        const step = b.next();
-        if (at >= <u32>layerCount || after >= <u32>layerCount || (step >= <u32>MAX_STEPS && step != 0xff)) return false;
-        layerAfter[at] = <i8>after;
-        layerAfterStep[at] = <i8>step;
-        break;
-      }
       default:
         return false;
     }
   }
+  // the image (a value out of range plays as it is, but for a startAfter's, which indexes a table)
+  b.nextBytes(SCENE, IMAGE);
+  sceneLoop = load<u8>(SCENE + I_LOOP) != 0;
+  const given = <u32>load<u8>(SCENE + I_GIVEN);
+  for (let i = 0; i < 3; i++) {
+    const own = load<u32>(SCENE + I_COLORS + (i << 2));
+    unchecked((baseColors[i] = (given >> i) & 1 ? own : unchecked(appearance.baseColors[i])));
+  }
   if (b.overrun || layerCount == 0) return false;
+  unchecked((slotName[0] = paletteName));
   // per layer: its palette slot (slots numbered by first appearance among the layer palettes that
   // are not the scene's own, which is slot 0 and may come after them); each record gets its layer's
-  // blend, and its palette positions their layer's slot; a layer with panels whose step is
-  // panel-local or a compiled runner holds slots
+  // blend, and its palette positions their layer's slot; a layer without panels holds none
   for (let k = 0; k < layerCount; k++) {
+    if (<u32>(layerAfter[k] + 1) > <u32>layerCount || <u32>(layerAfterStep[k] + 1) > <u32>MAX_STEPS) return false;
     let slot = 0;
     if (layerSlot[k]) {
+      // (slot 0, the scene's palette, only when it has one)
       const name = changetype<string>(layerPalette[k]);
-      if (changetype<usize>(paletteName) == 0 || !sameName(name, paletteName!)) {
-        slot = 1;
-        while (slot <= slotCount && !sameName(unchecked(slotName[slot])!, name)) slot++;
-        if (slot > slotCount) unchecked((slotName[(slotCount = slot)] = name));
-      }
+      slot = <i32>(changetype<usize>(paletteName) == 0);
+      while (slot <= slotCount && !sameName(unchecked(slotName[slot])!, name)) slot++;
+      if (slot > slotCount) unchecked((slotName[(slotCount = slot)] = name));
     }
     layerSlot[k] = <u8>slot;
-    if (!layerOff[k] && !layerEmpty[k]) slotsUsed |= 1 << slot;
+    if (layerEmpty[k]) holding &= ~(1 << k);
+    else if (!layerOff[k]) slotsUsed |= 1 << slot;
     for (let i = 0; i < <i32>layerSteps[k]; i++) {
-      const st = k * MAX_STEPS + i;
-      const p = records + <usize>(st * REC);
+      const p = records + <usize>((k * MAX_STEPS + i) * REC);
       store<u8>(p + 1, load<u8>(p + 1) | (layerBlend[k] << 4));
-      const kind = stepKind[st];
-      if (!layerEmpty[k] && (kind == K_LOCAL || (kind == K_RUNNER && runnerAt(st).kind < R_RAIN))) holding |= 1 << k;
       for (let r = p + 2; r <= p + 6; r += 4) if (load<u8>(r) == 1) store<u8>(r, <u8>slot, 2);
     }
   }
-  unchecked((slotName[0] = paletteName));
   return true;
 }
 
@@ -346,27 +338,17 @@ export function openCompiled(id: string): bool {
 }
 
 /** POST /api/animations/play: the flat step read by scene/validate.ts readFlatStep, whose items
- * (its L_PANELS selector when given, then its L_STEP) are in [p, p+n), into step FLAT_STEP of the
- * tables (runner fields there too), target set 8 and layerGroup[8]: the player plays it as "layer
- * 8". False for a gap. */
+ * (its L_PANELS selector, SEL_ALL when not given, then its L_STEP) are in [p, p+n), into step
+ * FLAT_STEP of the tables (runner fields there too), target set 8 and layerGroup[8]: the player
+ * plays it as "layer 8". False for a gap. */
 export const FLAT_SET = 8;
 export function loadFlat(p: usize, n: u32, group: u8): bool {
-  b.readMemory(p, n);
+  b.readMemory(p + 1, n - 1); // (after the L_PANELS tag: its selector through the one resolver)
   layerGroup[FLAT_SET] = group;
-  let tag = b.next();
-  // its selector through the compiled form too: one resolver
-  if (tag == L_PANELS) {
-    resolveSelector(FLAT_SET);
-    tag = b.next();
-  } else {
-    b.readMemory(flatAll, 1);
-    resolveSelector(FLAT_SET);
-    b.readMemory(p + 1, n - 1);
-  }
+  resolveSelector(FLAT_SET);
+  b.next(); // L_STEP
   return stepBytes(FLAT_STEP, false) != K_GAP;
 }
-
-const flatAll = memory.data<u8>([<u8>SEL_ALL]);
 
 /** The palette named by a scene or layer (any casing); Base colors from the scene's base colours;
  * a name that cannot be found gives Base colors (as the appearance does). Call with JSON closed. */

@@ -17,13 +17,12 @@ import { storeRead, storeWrite } from "../store/kv";
 import { rootAt } from "../topology/rooted";
 import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
-import { readWritten, readMemory, writeInto, outLength } from "./bytes";
+import { readWritten, next } from "./bytes";
 import { sameName } from "../palette/palette";
 import { runnerStart, prepareOn, template } from "../runner/compile";
 import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
-import { SCRATCH, FORM, FORM_CAP } from "../rt/scratch";
 import { utf8Decode, utf8Encode } from "../util/utf8";
 
 const S_WAIT: u8 = 0;
@@ -71,13 +70,13 @@ export function playScene(id: string, now: u32): bool {
   // scene start: stop everything, black, then the background and the scene's look
   clearAll();
   sendColor(ADDR_BROADCAST, 0);
-  sendBackground(c.background);
+  sendBackground(c.background());
   // the previous scene's look goes, whether or not this one has its own
   const restore = lookChanged;
-  lookChanged = c.hasColors || c.paletteName !== null;
-  if (c.hasColors || restore) sendBaseColors(c.baseColors);
+  lookChanged = c.hasColors() || c.paletteName !== null;
+  if (c.hasColors() || restore) sendBaseColors(c.baseColors);
   sendPalettes(restore);
-  app.speed = c.sceneSpeed;
+  app.speed = c.sceneSpeed();
   app.playing = true;
   app.lastPlayedSceneId = keepString(lastPlayedKept, id);
   app.lastPlayedSceneIsStored = id != ONE_SHOT_ID;
@@ -96,24 +95,20 @@ let jsonOk = false;
 
 /** Scene `id` into the tables (compile.ts loadScene): from its compiled form, else from its JSON
  * (a file of an older firmware, or written by hand), read by the scene pass as it streams from the
- * store, as at save, its compiled form into a buffer (or, for one longer than that, compiled again
- * for each window it is read in). False when neither loads; a load that failed partway has
+ * store, as at save, its compiled form read as it is written (playback/bytes.ts readWritten: into
+ * the form's buffer, compiled again for each window of a form longer than that). False when neither
+ * loads; a load that failed partway has
  * overwritten tables of what plays, so that stops (docs/decisions.md, "A scene that fails to load"). */
 function loadAny(id: string): bool {
   const compiled = c.openCompiled(id);
   if (compiled && c.loadScene()) return true;
   jsonId = id;
-  const form = SCRATCH + FORM; // rt/scratch.ts F: read back by loadScene, before any runner starts
-  writeInto(form, FORM_CAP, 0);
-  compileJson();
-  const n = outLength;
-  writeInto(0, 0, 0);
+  // (its first window compiled by reading the prefix's last byte: whether it validates is known
+  // before anything is loaded)
+  readWritten(compileJson, c.PREFIX - 1);
+  next();
   const json = jsonOk;
-  if (json) {
-    if (n <= FORM_CAP) readMemory(form + c.PREFIX, n - c.PREFIX);
-    else readWritten(compileJson, c.PREFIX);
-    if (c.loadScene()) return true;
-  }
+  if (json && c.loadScene()) return true;
   log(LOG_WARN, "playback: scene " + id + " cannot be played");
   if (compiled || json) stopPlayback();
   return false;
@@ -405,7 +400,7 @@ export function loadLastPlayed(): void {
  * the caller pushes the appearance as usual. */
 export function refreshSceneLook(): bool {
   if (!app.playing && !lookChanged) return false;
-  if (!c.hasColors) memory.copy(changetype<usize>(c.baseColors), changetype<usize>(appearance.baseColors), 12);
+  if (!c.hasColors()) memory.copy(changetype<usize>(c.baseColors), changetype<usize>(appearance.baseColors), 12);
   sendBaseColors(c.baseColors);
   sendPalettes(true);
   return true;

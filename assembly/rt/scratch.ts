@@ -11,8 +11,8 @@
 //   palette colours (P) in spawnerStart, before and apart from any launch.
 // - a scene's compiled form (F): written by the scene pass of a save (api/scenes.ts, from readBody to
 //   storeScene, which store it before any answer is written) or of a scene played from its JSON
-//   (playback/player.ts loadAny, read back by loadScene): neither writes an answer, reads a palette
-//   or starts a runner meanwhile.
+//   (each window of it the reader compiles, playback/bytes.ts next, read back by loadScene): neither
+//   writes an answer, reads a palette or starts a runner meanwhile.
 // Nothing of any of them is read after its call returns.
 import { MAX_PANELS } from "../topology/tree";
 
@@ -45,8 +45,8 @@ export const PALETTE_KEY: usize = PALETTE_FILE + PALETTE_FILE_CAP + 1;
 export const PALETTE_CHECK: usize = PALETTE_KEY + 256;
 const P_END: usize = PALETTE_CHECK + 256;
 
-/** F: a compiled form; a maximal scene's takes about 2.5 KB, a longer one (selectors nested wide) is
- * not kept (it plays from its JSON, compiled again for each window it is read in). */
+/** F: a compiled form; a maximal scene's takes about 2.6 KB, a longer one (selectors nested wide) is
+ * not kept (it plays from its JSON, compiled again for each FORM_CAP-byte window it is read in). */
 export const FORM: usize = 0;
 export const FORM_CAP: u32 = 3072;
 

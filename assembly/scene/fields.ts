@@ -4,7 +4,7 @@
 // and one row per key in ROWS: what the value is (a boolean, an integer in a range, a name of a list,
 // a colour, a palette name, or a field its level reads itself: step.ts, color.ts, validate.ts), the
 // schemaVersion it needs, and where it goes (the level's slots; at the scene and layer levels also
-// a compiled item's tag, playback/compile.ts). The reader checks each member as it comes: a key of
+// where it is compiled to, playback/compile.ts). The reader checks each member as it comes: a key of
 // the level, not twice, its gate, its value; it writes the canonical form's keys (canonical.ts: the
 // scalars are echoed by the tokenizer) and keeps each member's key in order (the step's rules that
 // need the whole step); at the object's end, the keys its level requires (REQUIRED). The first
@@ -14,6 +14,7 @@ import { J_TRUE, J_FALSE, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
 import { put, putBytes } from "../playback/bytes";
+import { SAVE, T_PALETTE, L_PALETTE } from "../playback/compile";
 import { Names, nameList, nameIndex, foundEntry } from "../util/names";
 import {
   STEP_KEYS,
@@ -30,7 +31,7 @@ import {
 import * as out from "./canonical";
 import { slots } from "./state";
 import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
-import { sceneField, schemaVersion, ALLOW_ID, REQUIRE_NAME, FLAT } from "./validate";
+import { sceneField, schemaVersion, layer, ALLOW_ID, REQUIRE_NAME, FLAT } from "./validate";
 import { readColorRef, readId, K_DIRECTIONALITY, K_SOURCE, SOURCE_GEOMETRIC } from "./step";
 import { refused, readChannel } from "./color";
 
@@ -82,8 +83,8 @@ function keysOf(level: i32): Names {
 // ---- the rows -----------------------------------------------------------------------------------
 // A row is a u16: its reader (4 bits: an index into Readers.table; the last three rewrite their value,
 // PAUSE, and the last two their key, NOKEY), an argument (4 bits: an integer's range, a list, or what
-// the scene's reader makes of it), the schemaVersion it needs (3 bits) and the compiled item's tag
-// (4 bits, 0: none).
+// the scene's reader makes of it), the schemaVersion it needs (3 bits) and where it is compiled to
+// (4 bits, 0: nowhere): a palette's item tag, or the row of the compiled image it goes to (keep).
 
 /** A field's reader: row `r` (its level's slot), `seen` the level's members so far (this one's bit
  * included); the value's start has just been read. False after recording the first problem. They
@@ -161,13 +162,13 @@ const ROWS = memory.data<u16>([
   SCENE | (S_FLAT_GROUP << 4), SCENE | (S_FLAT_PANELS << 4),
   // COLOR: r g b palette useColor
   X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_255, X_CHANNEL | R_0_2,
-  // TOP (validate.ts T_*): the compiled tags of playback/compile.ts
+  // TOP (validate.ts T_*): the compiled tags (playback/compile.ts: an item's, or an image row's)
   SCENE | (S_SCHEMA << 4), SCENE | (S_NAME << 4), V_BOOL | (1 << 11), X_SPEED, SCENE | (S_COLORS << 4),
   SCENE | (S_HEX << 4) | (3 << 11), SCENE | (S_PALETTE << 4) | (5 << 11), SCENE | (S_LAYERS << 4), SCENE | (S_SCENE_ID << 4),
   // LAYER (validate.ts L_*)
   SCENE | (S_GROUP << 4), SCENE | (S_SEQUENCE << 4), SCENE | (S_PANELS << 4), SCENE | (S_FALLBACK << 4),
-  V_ENUM | (E_BLENDS << 4) | (13 << 11), SCENE | (S_START_AFTER << 4) | (2 << 8), SCENE | (S_ASYNC << 4),
-  SCENE | (S_PALETTE << 4) | (10 << 11), V_BOOL | (8 << 11),
+  V_ENUM | (E_BLENDS << 4) | (4 << 11), SCENE | (S_START_AFTER << 4) | (2 << 8), SCENE | (S_ASYNC << 4),
+  SCENE | (S_PALETTE << 4) | (10 << 11), V_BOOL,
   // COLORS
   SCENE | (S_HEX << 4), SCENE | (S_HEX << 4), SCENE | (S_HEX << 4),
 ]);
@@ -262,16 +263,18 @@ function unknown(level: i32, k: i32, limit: u32): bool {
   return false;
 }
 
-/** Keeps value `v` of row `r`, and puts its compiled item when the row has a tag. */
+/** Keeps value `v` of row `r`, and compiles it when the row has a tag: a palette's item, or the
+ * image row it goes to (playback/compile.ts SAVE: the scene's loop and background, a u32; a layer's
+ * blend, its index + 1, a byte in the layer's column). */
 export function keep(r: i32, row: u32, v: i32): bool {
   store<i32>(slots + ((<usize>r) << 2), v);
   const t = row >> 11;
   if (t == 0) return true;
-  put(t);
-  if ((row & 15) == X_SCENE) {
-    if (((row >> 4) & 15) == S_HEX) putRgb(v);
-    else putText(); // S_PALETTE
-  } else put(v + <i32>((row & 15) == V_ENUM)); // a boolean, or a blend: its index + 1
+  if ((t == T_PALETTE) | (t == L_PALETTE)) {
+    put(t);
+    putText();
+  } else if (t > 3) store<u8>(SAVE + (t << 3) + layer, v + <i32>((row & 15) == V_ENUM));
+  else store<u32>(SAVE + (t << 3), v);
   return true;
 }
 
@@ -327,13 +330,6 @@ export function hexColor(): i32 {
   const rgb = S.kind == J_STRING ? parseHexColorAt(S.text, S.textBytes) : -1;
   if (rgb < 0) bad('must be a colour "#RRGGBB"');
   return rgb;
-}
-
-/** Puts an RGB colour (3 bytes). */
-export function putRgb(rgb: i32): void {
-  put(rgb >> 16);
-  put(rgb >> 8);
-  put(rgb);
 }
 
 /** Puts the string just read as a length byte and its UTF-8 bytes. */

@@ -3,8 +3,6 @@
 // form no cycle, and what is awaited is not infinite. Also the scene's length for the library list.
 import { pathReset, pushKey, pushIndex, bad, indexOfByte, parseDecimal, quote, textHash } from "./text";
 import { nameEntry } from "../util/names";
-import { put } from "../playback/bytes";
-import { T_AFTER } from "../playback/compile";
 import { TOP_KEYS, LAYER_KEYS } from "./names";
 import {
   schema,
@@ -36,7 +34,7 @@ function badAt(layer: i32, rule: string): bool {
   return bad(rule);
 }
 
-/** Resolves every layer's startAfter (putting each as a compiled T_AFTER item) and checks the graph. */
+/** Resolves every layer's startAfter and checks the graph. */
 export function checkStartAfter(): bool {
   for (let li = 0; li < layerCount; li++) {
     const n = startNumber[li];
@@ -73,11 +71,6 @@ export function checkStartAfter(): bool {
     }
     afterLayer[li] = target;
     afterStep[li] = step;
-    // its compiled item (a cycle found below refuses the scene anyway)
-    put(T_AFTER);
-    put(li);
-    put(target);
-    put(step & 0xff);
   }
   for (let li = 0; li < layerCount; li++) {
     let l = afterLayer[li];

@@ -55,7 +55,6 @@ import {
   COLORS,
   COLORS_BASE,
   LAYER_BASE,
-  putRgb,
   S_HEX,
   S_PALETTE,
   S_SCHEMA,
@@ -93,7 +92,7 @@ import { NAME_MAX_CHARS } from "../palette/validate";
 import { TOP_KEYS, STEP_KEYS } from "./names";
 import * as out from "./canonical";
 import * as c from "../playback/compile";
-import { put, putF64, putBytes, patch16, outLength } from "../playback/bytes";
+import { put, putBytes, outLength } from "../playback/bytes";
 import {
   FIRMWARE_SCHEMA,
   MAX_LAYERS,
@@ -146,8 +145,8 @@ const ASYNC_NAMES = names("loop free");
 
 let tooNew = false;
 let schemaBad = false;
-/** The layer being read. */
-let layer = 0;
+/** The layer being read (fields.ts keep puts a layer's values in its column of the image). */
+export let layer = 0;
 
 /**
  * Reads the scene document of the open stream (json/stream.ts): SCENE_OK, SCENE_INVALID (the
@@ -163,6 +162,7 @@ export function readScene(opts: u32): i32 {
   tooNew = false;
   schemaBad = false;
   for (let i: u32 = 0; i < c.PREFIX; i++) put(0);
+  c.beginImage();
   if (value() != J_OBJECT) {
     if (!broken) bad("a scene must be a JSON object");
     skipTo(0);
@@ -187,7 +187,7 @@ function conclude(): i32 {
   judgeGates();
   if (validationError().length > 0) return SCENE_INVALID;
   if (!checkStartAfter()) return SCENE_INVALID;
-  put(c.T_END);
+  c.putImage();
   return SCENE_OK;
 }
 
@@ -248,9 +248,9 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       if (t != J_OBJECT) return bad("must be an object of primary, secondary and tertiary colours");
       const seen = readObject(COLORS);
       if (seen < 0) return false;
-      put(c.T_COLORS);
-      put(seen);
-      for (let i = 0; i < 3; i++) if (seen & (1 << i)) putRgb(load<i32>(slots + ((COLORS_BASE + i) << 2)));
+      store<u8>(c.SAVE + c.I_GIVEN, seen | 8);
+      for (let i = 0; i < 3; i++)
+        if (seen & (1 << i)) store<i32>(c.SAVE + c.I_COLORS + (i << 2), load<i32>(slots + ((COLORS_BASE + i) << 2)));
       return true;
     }
     case S_SCENE_ID:
@@ -260,16 +260,9 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       );
     case S_GROUP:
       return readGroup(layer);
-    case S_FALLBACK: {
-      // after its length: a layer whose panels (read before it) match skips it unread
+    case S_FALLBACK:
       put(c.L_FALLBACK);
-      const at = outLength;
-      put(0);
-      put(0);
-      const ok = selector(0);
-      patch16(at, outLength - at - 2);
-      return ok;
-    }
+      return selector(0);
     case S_START_AFTER:
       // the form only (its gate is its row's); the reference itself is resolved once every layer is
       // known (startafter.ts)
@@ -303,8 +296,6 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
         t == J_STRING ? nameIndex(ASYNC_NAMES, text, textBytes) + 1 : t == J_TRUE ? 1 : t == J_FALSE ? 0 : -1;
       if ((mode < 0) | ((mode == 0) & (t != J_FALSE))) return bad('must be a boolean, "loop" or "free"');
       asyncMode[layer] = <u8>mode;
-      put(c.L_ASYNC);
-      put(mode);
       return true;
     }
   }
@@ -321,8 +312,6 @@ function speed(): bool {
   else if (v > 10) out.fragment(out.F_TEN);
   else out.number();
   setSpeed(clamped);
-  put(c.T_SPEED);
-  putF64(clamped);
   return true;
 }
 
@@ -447,7 +436,7 @@ export let flatGroup = -1;
 /**
  * Reads the flat step of the open stream; its group (1-254), or -1 (SCENE_SYNTAX when `broken`,
  * else invalid). It also holds `group` (1-254) and `panels` (a selector); its selector and record go
- * to the writer: L_PANELS selector (when given), then putStep's bytes.
+ * to the writer: L_PANELS selector (SEL_ALL when not given), then putStep's bytes.
  */
 export function readFlatStep(): i32 {
   resetState();
@@ -469,6 +458,11 @@ export function readFlatStep(): i32 {
   if (flatGroup < 0) {
     badAt(STEP_KEYS, 29, "must be a group number 1-254");
     return -1;
+  }
+  // (its panels, when given, were put first)
+  if (outLength == 0) {
+    put(c.L_PANELS);
+    put(SEL_ALL);
   }
   c.putStep();
   return flatGroup;
