@@ -16,6 +16,7 @@ import {
   MAX_PACKET,
 } from "./protocol";
 import { MAX_PANELS } from "../topology/tree";
+import { count } from "../topology/rooted";
 import { SCRATCH, RECORDS } from "../rt/scratch";
 
 const REC = 20;
@@ -107,18 +108,42 @@ function tables(group: u8, dry: bool, mask: u32, w0: usize): i32 {
 }
 
 /**
- * Sends the included records (`all`: the panels on the bus) by whichever costs fewer bytes: unicast
- * prepares, or tables plus one broadcast prepare (just the broadcast when every panel gets the same
- * record), and forgets them. The caller knows their differences, worked out as it made them:
- * `count` records included (marked MARKED, the others of the range 0), the record words that differ
- * among them in `differ` (bits 1-9). Returns the bytes; or, when `alternative` bytes (the caller's
- * own way) cost less, sends nothing and returns -1.
+ * Sends the included records (marked MARKED, the others of the range 0) by whichever costs fewer
+ * bytes: unicast prepares, or tables plus one broadcast prepare (just the broadcast when every panel
+ * on the bus gets the same record), and forgets them. Returns the bytes; or -1, sending nothing,
+ * when every one of `targets` panels (fewer than are on the bus) is included with the same record
+ * and the caller's own way costs less: one broadcast and a clear (7 bytes) to each other panel.
  */
-export function sendPulses(all: i32, count: i32, differ: u32, alternative: i32 = i32.MAX_VALUE): i32 {
-  let mask = differ;
-  let m = 0; // included panels the table can carry
+export function sendPulses(targets: i32): i32 {
+  const all = count;
   let base = lo; // the panel whose record the broadcast prepare carries
   while (base <= hi && load<u8>(marks + base) == 0) base++;
+  // the words that differ among the records: each one's bits that differ from the first's, OR-ed
+  // (three words a record, then a bit a 16-bit word)
+  const first = recordAt(base);
+  let n = 0;
+  let x0: u64 = 0;
+  let x1: u64 = 0;
+  let x2: u32 = 0;
+  let r = first;
+  for (let p = base; p <= hi; p++) {
+    if (load<u8>(marks + p) != 0) {
+      x0 |= load<u64>(r) ^ load<u64>(first);
+      x1 |= load<u64>(r, 8) ^ load<u64>(first, 8);
+      x2 |= load<u32>(r, 16) ^ load<u32>(first, 16);
+      n++;
+    }
+    r += REC;
+  }
+  const d = body();
+  store<u64>(d, x0);
+  store<u64>(d, x1, 8);
+  store<u32>(d, x2, 16);
+  let mask: u32 = 0;
+  for (let w = 0; w < 10; w++) mask |= (<u32>(load<u16>(d + (w << 1)) != 0)) << w;
+  const count = n;
+  const alternative = targets < all && count == targets && mask == 0 ? 25 + 7 * (all - targets) : i32.MAX_VALUE;
+  let m = 0; // included panels the table can carry
   let how = count > 0 && mask == 0 && count == all ? BROADCAST : UNICASTS;
   let bytes = PREPARE_BYTES * (how == BROADCAST ? 1 : count);
   let w0: usize = 0; // byte offset of the last carried word: TABLE_SKIP there means "left out"

@@ -174,17 +174,17 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
         v = Math.min(v, dx * dx + dy * dy);
       } while (++m < points);
       v = Math.sqrt(v);
-    }
-    if (wheel) {
-      let deg: f64 = sector;
-      // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
-      if (v > 1 + 1e-9) deg = Math.min(sector, 2 * asinDeg(1 / v) + thickness);
-      let phi = atan2Deg(dy, dx);
-      phi = select<f64>(-phi, phi, flip); // clockwise when reversed
-      phi -= Math.floor(phi / sector) * sector; // wrap(phi, sector)
-      // (a full window: T / lines rounded down; x − 0.5 + 0.5 is x for x ≥ 0.5)
-      store<f64>(recs + i * 20, deg >= sector ? T / lines - 0.5 : (deg * T) / 360, 4);
-      v = (phi * T) / 360;
+      if (wheel) {
+        let deg: f64 = sector;
+        // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
+        if (v > 1 + 1e-9) deg = Math.min(sector, 2 * asinDeg(1 / v) + thickness);
+        let phi = atan2Deg(dy, dx);
+        phi = select<f64>(-phi, phi, flip); // clockwise when reversed
+        phi -= Math.floor(phi / sector) * sector; // wrap(phi, sector)
+        // (a full window: T / lines rounded down; x − 0.5 + 0.5 is x for x ≥ 0.5)
+        store<f64>(recs + i * 20, deg >= sector ? T / lines - 0.5 : (deg * T) / 360, 4);
+        v = (phi * T) / 360;
+      }
     }
     store<f64>(coordinate + (i << 3), v);
     vl = Math.min(vl, v);
@@ -242,11 +242,6 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   const t0 = load<u64>(p);
   const t1 = load<u64>(p, 8);
   const t2 = load<u32>(p, 16);
-  let n = 0; // marked
-  let orW = 0;
-  let andW = -1;
-  let orU = 0;
-  let andU = -1;
   j = 0;
   do {
     const i = <usize>load<u8>(targets + j);
@@ -270,27 +265,15 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     store<u64>(q, t0);
     store<u64>(q, t1, 8);
     store<u32>(q, t2, 16);
-    const W = max(1, nearest(y, capW));
-    const U = nearest(x, capU);
+    const W = max(1, min(<i32>Math.floor(y + 0.5), capW));
+    const U = min(<i32>Math.floor(x + 0.5), capU);
     store<u16>(q + oW, <u16>W);
     store<u16>(q + oU, <u16>U);
-    const on = <i32>(U != 65535 || mode != ONE_SHOT);
-    store<u8>(marks + i, <u8>on); // MARKED or 0
-    n += on;
-    // the words that differ among the records sent
-    const keep = -on;
-    orW |= W & keep;
-    andW &= W | ~keep;
-    orU |= U & keep;
-    andU &= U | ~keep;
+    store<u8>(marks + i, <u8>(U != 65535 || mode != ONE_SHOT)); // MARKED or 0
   } while (++j < t);
   includeRange(<i32>load<u8>(targets), <i32>load<u8>(targets + t - 1));
-  // the words that differ (BOUNCE's W is not sent)
-  const differ =
-    select<u32>(1 << (oW >> 1), 0, ((orW ^ andW) & 0xffff) != 0 && oW != oU) |
-    select<u32>(1 << (oU >> 1), 0, ((orU ^ andU) & 0xffff) != 0);
   // an identical pulse on every target: a broadcast and a clear to each other panel, when cheaper
-  if (sendPulses(count, n, differ, t < count && n == t && differ == 0 ? 25 + 7 * (count - t) : i32.MAX_VALUE) < 0) {
+  if (sendPulses(t) < 0) {
     prepareOn(recordAt(<i32>load<u8>(targets)), set, group); // (a broadcast: it costs less)
   }
   sendAnimStart(group, 1);
