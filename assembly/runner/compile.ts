@@ -4,7 +4,7 @@
 import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
-import { recordAt, marks, includeRange, sendPulses } from "../bus/pulse-table";
+import { recordAt, marks, sendPulses } from "../bus/pulse-table";
 import { setHas, setCount } from "../topology/targeting";
 import { count } from "../topology/rooted";
 import { computeHops, findSources, hops, sources, SRC_LEAVES } from "./distance";
@@ -271,7 +271,6 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     store<u16>(q + oU, <u16>U);
     store<u8>(marks + i, <u8>(U != 65535 || mode != ONE_SHOT)); // MARKED or 0
   } while (++j < t);
-  includeRange(<i32>load<u8>(targets), <i32>load<u8>(targets + t - 1));
   // an identical pulse on every target: a broadcast and a clear to each other panel, when cheaper
   if (sendPulses(t) < 0) {
     prepareOn(recordAt(<i32>load<u8>(targets)), set, group); // (a broadcast: it costs less)

@@ -164,8 +164,7 @@ function computeBudget(holding: u32): void {
  */
 export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now: u32): void {
   const r = runnerAt(step);
-  const kind = <i32>r.kind - R_RAIN;
-  if (<u32>layer >= <u32>N || <u32>kind > <u32>SP_MATRIX) return;
+  const kind = <i32>r.kind - R_RAIN; // (the player calls it for these three kinds, layers 0-8)
   const sp = spawnerAt(layer);
   sp.kind = kind;
   sp.group = groupId;
@@ -235,7 +234,7 @@ let spawning: u32 = 0;
 
 /** No new drops from layer `layer`'s spawner; drops in flight finish on their own. */
 export function spawnerStop(layer: i32): void {
-  if (<u32>layer < <u32>N) spawning &= ~(1 << layer);
+  spawning &= ~(1 << layer); // (layers 0-8)
 }
 
 /** Every spawner stops and the slot accounting is reset (the panels were cleared). */
