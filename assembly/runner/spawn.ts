@@ -146,7 +146,7 @@ function computeBudget(holding: u32): void {
   for (let p = 1; p <= count; p++) {
     let reserved = 1;
     for (let l = 0; l < MAX_LAYERS; l++) reserved += <i32>(((holding >> l) & 1) != 0 && setHas(l, p));
-    setBudget(p, max(0, PANEL_SLOTS - reserved));
+    setBudget(p, PANEL_SLOTS - reserved); // (at most 1 + 8 reserved)
   }
 }
 
