@@ -16,20 +16,18 @@ import {
   MAX_PACKET,
 } from "./protocol";
 import { MAX_PANELS } from "../topology/tree";
+import { count } from "../topology/rooted";
 import { SCRATCH, RECORDS } from "../rt/scratch";
 
 const REC = 20;
 const PREPARE_BYTES = 25;
 const recs = SCRATCH + RECORDS; // rt/scratch.ts: valid from the first record to the send
 // Per panel: 0 not included, MARKED included, IN_TABLE included and carried by the table.
-// Loops read these bytes and the records in place: no call per panel or word. A caller that walks
-// its own panels may mark them here itself and then give their range to includeRange().
+// Loops read these bytes and the records in place over every panel on the bus (no included range
+// kept): no call per panel or word. A caller that walks its own panels may mark them here itself.
 export const marks = memory.data(MAX_PANELS + 1);
 export const MARKED: u8 = 1;
 const IN_TABLE: u8 = 2;
-let lo = 101; // the included range (MAX_PANELS + 1 as a literal: the global's own value, not start-up code)
-if (MAX_PANELS != 100) ERROR("bus/pulse-table.ts: lo's initial value");
-let hi = 0;
 // How the included records go out (sendPulses).
 const UNICASTS = 0;
 const TABLES = 1; // tables and one broadcast prepare (and unicasts for the panels left out)
@@ -43,14 +41,6 @@ export function recordAt(p: i32): usize {
 /** Panel `p` gets its record (recordAt) at the next sendPulses. */
 export function include(p: i32): void {
   store<u8>(marks + p, MARKED);
-  lo = min(lo, p);
-  hi = max(hi, p);
-}
-
-/** Panels `first` to `last` hold every mark set in place (some may be 0: left out). */
-export function includeRange(first: i32, last: i32): void {
-  lo = min(lo, first);
-  hi = max(hi, last);
 }
 
 /**
@@ -63,7 +53,8 @@ function tables(group: u8, dry: bool, mask: u32, w0: usize): i32 {
   const per = (<i32>MAX_PACKET - <i32>TABLE_HEAD) / e;
   let bytes = 0;
   let open = TABLE_OPEN;
-  let p = lo;
+  const hi = count;
+  let p = 1;
   while (p <= hi) {
     if (load<u8>(marks + p) != IN_TABLE) {
       p++;
@@ -107,22 +98,45 @@ function tables(group: u8, dry: bool, mask: u32, w0: usize): i32 {
 }
 
 /**
- * Sends the included records (`all`: the panels on the bus) by whichever costs fewer bytes: unicast
- * prepares, or tables plus one broadcast prepare (just the broadcast when every panel gets the same
- * record), and forgets them. The caller knows their differences, worked out as it made them:
- * `count` records included (marked MARKED, the others of the range 0), the record words that differ
- * among them in `differ` (bits 1-9). Returns the bytes; or, when `alternative` bytes (the caller's
- * own way) cost less, sends nothing and returns -1.
+ * Sends the included records (marked MARKED, the others of the range 0) by whichever costs fewer
+ * bytes: unicast prepares, or tables plus one broadcast prepare (just the broadcast when every panel
+ * on the bus gets the same record), and forgets them. Returns the bytes; or -1, sending nothing,
+ * when every one of `targets` panels (fewer than are on the bus) is included with the same record
+ * and the caller's own way costs less: one broadcast and a clear (7 bytes) to each other panel.
  */
-export function sendPulses(all: i32, count: i32, differ: u32, alternative: i32 = i32.MAX_VALUE): i32 {
-  let mask = differ;
+export function sendPulses(targets: i32): i32 {
+  const all = count;
+  let base = 1; // the panel whose record the broadcast prepare carries
+  while (base <= all && load<u8>(marks + base) == 0) base++;
+  // the words that differ among the records: each one's bits that differ from the first's, OR-ed
+  // (three words a record, then a bit a 16-bit word)
+  const first = recordAt(base);
+  let n = 0;
+  let x0: u64 = 0;
+  let x1: u64 = 0;
+  let x2: u32 = 0;
+  let r = first;
+  for (let p = base; p <= all; p++) {
+    if (load<u8>(marks + p) != 0) {
+      x0 |= load<u64>(r) ^ load<u64>(first);
+      x1 |= load<u64>(r, 8) ^ load<u64>(first, 8);
+      x2 |= load<u32>(r, 16) ^ load<u32>(first, 16);
+      n++;
+    }
+    r += REC;
+  }
+  const d = body();
+  store<u64>(d, x0);
+  store<u64>(d, x1, 8);
+  store<u32>(d, x2, 16);
+  let mask: u32 = 0;
+  for (let w = 0; w < 10; w++) mask |= (<u32>(load<u16>(d + (w << 1)) != 0)) << w;
+  const alternative = targets < all && n == targets && mask == 0 ? 25 + 7 * (all - targets) : i32.MAX_VALUE;
   let m = 0; // included panels the table can carry
-  let base = lo; // the panel whose record the broadcast prepare carries
-  while (base <= hi && load<u8>(marks + base) == 0) base++;
-  let how = count > 0 && mask == 0 && count == all ? BROADCAST : UNICASTS;
-  let bytes = PREPARE_BYTES * (how == BROADCAST ? 1 : count);
+  let how = n > 0 && mask == 0 && n == all ? BROADCAST : UNICASTS;
+  let bytes = PREPARE_BYTES * (how == BROADCAST ? 1 : n);
   let w0: usize = 0; // byte offset of the last carried word: TABLE_SKIP there means "left out"
-  if (how != BROADCAST && count > 0) {
+  if (how != BROADCAST && n > 0) {
     if (mask == 0) mask = 1 << 7; // the same record on some panels: the delay word marks them
     w0 = <usize>((31 - clz(mask)) << 1);
     // in the table: included, and its last carried word can be told from the "left out" marker
@@ -134,9 +148,9 @@ export function sendPulses(all: i32, count: i32, differ: u32, alternative: i32 =
       store<u8>(marks + p, select<u8>(IN_TABLE, mark, carried));
       m += carried;
       r += REC;
-    } while (++p <= hi);
+    } while (++p <= all);
     // the tables' bytes counted by their packets, plus unicasts for the rest
-    const viaTable = m == 0 ? bytes : tables(0, true, mask, w0) + PREPARE_BYTES * (1 + count - m);
+    const viaTable = m == 0 ? bytes : tables(0, true, mask, w0) + PREPARE_BYTES * (1 + n - m);
     if (viaTable < bytes) {
       how = TABLES;
       bytes = viaTable;
@@ -158,8 +172,8 @@ export function sendPulses(all: i32, count: i32, differ: u32, alternative: i32 =
     send(ADDR_BROADCAST, T_ANIM_PREPARE);
   }
   // the rest as unicasts (none when the table carries every record)
-  if (how == UNICASTS || (how == TABLES && m < count))
-    for (let p = lo; p <= hi; p++) {
+  if (how == UNICASTS || (how == TABLES && m < n))
+    for (let p = 1; p <= all; p++) {
       const k = load<u8>(marks + p);
       if (k == 0 || (how == TABLES && k == IN_TABLE)) continue;
       memory.copy(body(), recordAt(p), REC);
@@ -171,7 +185,5 @@ export function sendPulses(all: i32, count: i32, differ: u32, alternative: i32 =
 
 /** Drops the included records unsent. */
 export function forget(): void {
-  if (hi >= lo) memory.fill(marks + lo, 0, hi - lo + 1);
-  lo = MAX_PANELS + 1;
-  hi = 0;
+  memory.fill(marks + 1, 0, count);
 }

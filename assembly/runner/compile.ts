@@ -4,7 +4,7 @@
 import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
 import { sendAnimStart } from "../bus/commands";
-import { recordAt, marks, includeRange, sendPulses } from "../bus/pulse-table";
+import { recordAt, marks, sendPulses } from "../bus/pulse-table";
 import { setHas, setCount } from "../topology/targeting";
 import { count } from "../topology/rooted";
 import { computeHops, findSources, hops, sources, SRC_LEAVES } from "./distance";
@@ -53,6 +53,11 @@ function gcd(a: i32, b: i32): i32 {
     b = r;
   }
   return a;
+}
+
+/** x rounded half up to a whole number, at most `cap` (one call for the step start's 5 roundings). */
+function nearest(x: f64, cap: i32): i32 {
+  return min(<i32>Math.floor(x + 0.5), cap);
 }
 
 /** The centre of the `n` panels of findSources into `pivot` (their average: the source's panel,
@@ -105,8 +110,10 @@ export function prepareOn(p: usize, set: i32, group: u8): void {
  * source centre, panels as discs of radius 1, lit from when the front touches the disc until the
  * back of the ring leaves it), shifted so the earliest target lights at 0 and flipped for reverse.
  * WHEEL: the window centre and width (ms within one blade period) of the blades sweeping over the
- * disc. Loops are do-whiles with few branches: WAMR's classic interpreter looks up where every `if`
- * ends, and pays for every call.
+ * disc, worked out in the coordinate loop (its distance is geometric RIPPLE's from one centre) and
+ * rounded with the sweeps'. Loops are do-whiles with few branches: WAMR's classic interpreter looks
+ * up where every `if` ends, and pays for every call (a rounding as a call cost 0.48 M on 8 runner
+ * layers: the per-target ones stay inline).
  */
 export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, durationMs: f64, speed: f64): bool {
   const r = runnerAt(s);
@@ -114,7 +121,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   updateLayout();
   const wheel = k == R_WHEEL;
   if (wheel && !layoutValid()) return false;
-  const geometric = r.geometric && layoutValid();
+  const geometric = (r.geometric || wheel) && layoutValid();
   const src = <i32>r.source;
   const n0 = findSources(src, r.panel);
   if (!wheel && !geometric) computeHops(n0);
@@ -137,41 +144,56 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   const perLeaf = ring && src == SRC_LEAVES;
   let points = 1;
   if (wheel || ring) points = centre(n0, perLeaf);
-  const cx = load<f64>(pivot);
-  const cy = load<f64>(pivot, 8);
+  const thickness = <f64>r.thickness;
+  const flip = r.reverse;
+  const recs = recordAt(0);
+  // per target, what a sweep starts from, and the least and greatest of them (vl, vh): hops, the
+  // projection on the axis, or the distance to the source (RIPPLE, WHEEL). From the leaves, the
+  // nearest leaf's: the least square of the distances to every leaf, then its root (the square root
+  // is monotonic, and two leaves' squares differ by at least 1/4 or are ties). WHEEL: its window's
+  // centre instead, and its width in the record's bytes 4-11 (the pivot is in panel 0's).
+  const angle = (<i32>r.angle) >> 1; // 2-degree resolution
+  const ax = cos2(angle);
+  const ay = sin2(angle);
+  let vl = Infinity;
+  let vh = -Infinity;
+  let j = 0;
+  do {
+    const i = <usize>load<u8>(targets + j);
+    const fx = layoutX(<i32>i);
+    const fy = layoutY(<i32>i);
+    let v: f64;
+    let dx: f64 = 0;
+    let dy: f64 = 0;
+    if (!geometric) v = <f64>load<u8>(hops + i);
+    else if (!(ring || wheel)) v = fx * ax + fy * ay;
+    else {
+      v = Infinity;
+      let m = 0;
+      do {
+        dx = fx - load<f64>(pivot + ((<usize>m) << 4));
+        dy = fy - load<f64>(pivot + ((<usize>m) << 4), 8);
+        v = Math.min(v, dx * dx + dy * dy);
+      } while (++m < points);
+      v = Math.sqrt(v);
+      if (wheel) {
+        let deg: f64 = sector;
+        // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
+        if (v > 1 + 1e-9) deg = Math.min(sector, 2 * asinDeg(1 / v) + thickness);
+        let phi = atan2Deg(dy, dx);
+        phi = select<f64>(-phi, phi, flip); // clockwise when reversed
+        phi -= Math.floor(phi / sector) * sector; // wrap(phi, sector)
+        // (a full window: T / lines rounded down; x − 0.5 + 0.5 is x for x ≥ 0.5)
+        store<f64>(recs + i * 20, deg >= sector ? T / lines - 0.5 : (deg * T) / 360, 4);
+        v = (phi * T) / 360;
+      }
+    }
+    store<f64>(coordinate + (i << 3), v);
+    vl = Math.min(vl, v);
+    vh = Math.max(vh, v);
+  } while (++j < t);
   if (wheel) lap = T / lines;
   else {
-    // per target, what a sweep starts from, and the least and greatest of them (vl, vh): hops, the
-    // projection on the axis, or the distance to the source (RIPPLE). From the leaves, the nearest
-    // leaf's: the least square of the distances to every leaf, then its root (the square root is
-    // monotonic, and two leaves' squares differ by at least 1/4 or are ties).
-    const angle = (<i32>r.angle) >> 1; // 2-degree resolution
-    const ax = cos2(angle);
-    const ay = sin2(angle);
-    let vl = Infinity;
-    let vh = -Infinity;
-    let j = 0;
-    do {
-      const i = <usize>load<u8>(targets + j);
-      const fx = layoutX(<i32>i);
-      const fy = layoutY(<i32>i);
-      let v: f64;
-      if (!geometric) v = <f64>load<u8>(hops + i);
-      else if (!ring) v = fx * ax + fy * ay;
-      else {
-        v = Infinity;
-        let m = 0;
-        do {
-          const dx = fx - load<f64>(pivot + ((<usize>m) << 4));
-          const dy = fy - load<f64>(pivot + ((<usize>m) << 4), 8);
-          v = Math.min(v, dx * dx + dy * dy);
-        } while (++m < points);
-        v = Math.sqrt(v);
-      }
-      store<f64>(coordinate + (i << 3), v);
-      vl = Math.min(vl, v);
-      vh = Math.max(vh, v);
-    } while (++j < t);
     // L becomes the latest end (a panel's start and end grow with its coordinate: from the least
     // and the greatest)
     lo = ring ? Math.max(0, vl - 1) : vl;
@@ -194,7 +216,7 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
   if (mode == BOUNCE) L = Math.max(L, 1); // the band's centre travels the coordinate range in one pass
   const K = T / L; // ms per ring
   const series = mode == ONE_SHOT && sweeps > 1; // one pulse, the window every lap
-  const period = max(1, min(<i32>Math.floor(lap + 0.5), 65535));
+  const period = max(1, nearest(lap, 65535));
 
   // the template: what every pulse shares
   const p = template;
@@ -210,82 +232,49 @@ export function runnerStart(s: i32, set: i32, group: u8, layer: u8, rec: usize, 
     store<u16>(p, <u16>min(sweeps * period, 65535), 12);
   }
   memory.copy(p + 16, rec + 10, 4); // rise, fall, from, to
-  if (mode == BOUNCE) store<u16>(p, <u16>max(min(<i32>Math.floor(w * K + 0.5), 65535), 1), 6);
+  if (mode == BOUNCE) store<u16>(p, <u16>max(nearest(w * K, 65535), 1), 6);
 
   // each target's record, its W and U: capped at capW (at least 1) and capU; a one-shot sweep
   // that would start after the longest delay is not sent
   const oW = series ? 6 : <u32>load<u8>(row, 1);
   const oU = <u32>load<u8>(row, 2);
   const capW =
-    mode == ONE_SHOT ? (series ? period : 65535) : mode == TRAIN ? <i32>Math.floor(lap + 0.5) : i32.MAX_VALUE;
+    mode == ONE_SHOT ? (series ? period : 65535) : mode == TRAIN ? nearest(lap, i32.MAX_VALUE) : i32.MAX_VALUE;
   const capU = mode == ONE_SHOT ? 65535 : i32.MAX_VALUE;
   const t0 = load<u64>(p);
   const t1 = load<u64>(p, 8);
   const t2 = load<u32>(p, 16);
-  const thickness = <f64>r.thickness;
-  const flip = r.reverse;
-  const recs = recordAt(0);
-  let n = 0; // marked
-  let orW = 0;
-  let andW = -1;
-  let orU = 0;
-  let andU = -1;
-  let j = 0;
+  j = 0;
   do {
     const i = <usize>load<u8>(targets + j);
     const q = recs + i * 20;
-    store<u64>(q, t0);
-    store<u64>(q, t1, 8);
-    store<u32>(q, t2, 16);
-    let u: i32;
-    let v: i32;
-    if (mode == WHEEL) {
-      const dx = layoutX(<i32>i) - cx;
-      const dy = layoutY(<i32>i) - cy;
-      const d = Math.sqrt(dx * dx + dy * dy);
-      let deg: f64 = sector;
-      // a lattice neighbour is exactly 1 away, but (X ± 1)·√3/2 − X·√3/2 can round to just above 1
-      if (d > 1 + 1e-9) deg = Math.min(sector, 2 * asinDeg(1 / d) + thickness);
-      let phi = atan2Deg(dy, dx);
-      phi = select<f64>(-phi, phi, flip); // clockwise when reversed
-      phi -= Math.floor(phi / sector) * sector; // wrap(phi, sector)
-      u = <i32>Math.floor((phi * T) / 360 + 0.5);
-      v = <i32>Math.floor(deg >= sector ? T / lines : (deg * T) / 360 + 0.5);
-    } else {
+    // WHEEL: its centre and width (ms) from the first loop
+    let x = load<f64>(coordinate + (i << 3));
+    let y = load<f64>(q, 4);
+    if (mode != WHEEL) {
       // where the front is (rings) when panel i lights and goes dark again, before the shift
-      const x = load<f64>(coordinate + (i << 3));
       const a = select<f64>(Math.max(0, x - 1), x, ring) - lo;
       const b = select<f64>(x + 1 + w, x + extent, ring) - lo;
       const ia = select<f64>(span - b, a, flip);
       const ib = select<f64>(span - a, b, flip);
-      u = <i32>Math.floor(ia * K + 0.5);
-      v = <i32>Math.floor((ib - ia) * K + 0.5);
+      x = ia * K;
+      y = (ib - ia) * K;
       if (mode == TRAIN) {
         const c = ((ia + ib) / 2) * K;
-        u = <i32>Math.floor(c - Math.floor(c / lap) * lap + 0.5); // wrap(c, lap)
+        x = c - Math.floor(c / lap) * lap; // wrap(c, lap)
       }
     }
-    const W = max(1, min(v, capW));
-    const U = min(u, capU);
+    store<u64>(q, t0);
+    store<u64>(q, t1, 8);
+    store<u32>(q, t2, 16);
+    const W = max(1, min(<i32>Math.floor(y + 0.5), capW));
+    const U = min(<i32>Math.floor(x + 0.5), capU);
     store<u16>(q + oW, <u16>W);
     store<u16>(q + oU, <u16>U);
-    const on = <i32>(U != 65535 || mode != ONE_SHOT);
-    store<u8>(marks + i, <u8>on); // MARKED or 0
-    n += on;
-    // the words that differ among the records sent
-    const keep = -on;
-    orW |= W & keep;
-    andW &= W | ~keep;
-    orU |= U & keep;
-    andU &= U | ~keep;
+    store<u8>(marks + i, <u8>(U != 65535 || mode != ONE_SHOT)); // MARKED or 0
   } while (++j < t);
-  includeRange(<i32>load<u8>(targets), <i32>load<u8>(targets + t - 1));
-  // the words that differ (BOUNCE's W is not sent)
-  const differ =
-    select<u32>(1 << (oW >> 1), 0, ((orW ^ andW) & 0xffff) != 0 && oW != oU) |
-    select<u32>(1 << (oU >> 1), 0, ((orU ^ andU) & 0xffff) != 0);
   // an identical pulse on every target: a broadcast and a clear to each other panel, when cheaper
-  if (sendPulses(count, n, differ, t < count && n == t && differ == 0 ? 25 + 7 * (count - t) : i32.MAX_VALUE) < 0) {
+  if (sendPulses(t) < 0) {
     prepareOn(recordAt(<i32>load<u8>(targets)), set, group); // (a broadcast: it costs less)
   }
   sendAnimStart(group, 1);

@@ -21,9 +21,10 @@ const ends = memory.data(MAX_PANELS * DROPS_MAX * 2, 2);
 const used = memory.data(MAX_PANELS + 1);
 const budgets = memory.data(MAX_PANELS + 1);
 
-/** Slots panel `p` lets drops use (18 minus what the scene's layers and a notification may hold). */
+/** Slots panel `p` lets drops use (18 minus what the scene's layers and a notification may hold:
+ * at most DROPS_MAX). */
 export function setBudget(p: i32, n: i32): void {
-  store<u8>(budgets + p, <u8>min(n, DROPS_MAX));
+  store<u8>(budgets + p, <u8>n);
 }
 
 function endAt(p: i32, i: i32): usize {
@@ -79,10 +80,10 @@ export function slotFree(p: i32, now: u32): bool {
   return slotsInUse(p, now) < <i32>load<u8>(budgets + p);
 }
 
-/** Panel `p` holds a drop from `now` until `endMs` (wall ms, the margin is added here). */
+/** Panel `p` holds a drop from `now` until `endMs` (wall ms, the margin is added here); right after
+ * slotFree(p) said it may, so it holds fewer than its budget (at most DROPS_MAX). */
 export function slotTake(p: i32, endMs: u32): void {
   const n = <i32>load<u8>(used + p);
-  if (n >= DROPS_MAX) return;
   store<u16>(endAt(p, n), unit(endMs + MARGIN_MS));
   if (clean || <i32>(endMs + MARGIN_MS - latest) > 0) latest = endMs + MARGIN_MS;
   clean = false;

@@ -146,7 +146,7 @@ function computeBudget(holding: u32): void {
   for (let p = 1; p <= count; p++) {
     let reserved = 1;
     for (let l = 0; l < MAX_LAYERS; l++) reserved += <i32>(((holding >> l) & 1) != 0 && setHas(l, p));
-    setBudget(p, max(0, PANEL_SLOTS - reserved));
+    setBudget(p, PANEL_SLOTS - reserved); // (at most 1 + 8 reserved)
   }
 }
 
@@ -164,8 +164,7 @@ function computeBudget(holding: u32): void {
  */
 export function spawnerStart(layer: i32, groupId: u8, step: i32, rec: usize, now: u32): void {
   const r = runnerAt(step);
-  const kind = <i32>r.kind - R_RAIN;
-  if (<u32>layer >= <u32>N || <u32>kind > <u32>SP_MATRIX) return;
+  const kind = <i32>r.kind - R_RAIN; // (the player calls it for these three kinds, layers 0-8)
   const sp = spawnerAt(layer);
   sp.kind = kind;
   sp.group = groupId;
@@ -235,7 +234,7 @@ let spawning: u32 = 0;
 
 /** No new drops from layer `layer`'s spawner; drops in flight finish on their own. */
 export function spawnerStop(layer: i32): void {
-  if (<u32>layer < <u32>N) spawning &= ~(1 << layer);
+  spawning &= ~(1 << layer); // (layers 0-8)
 }
 
 /** Every spawner stops and the slot accounting is reset (the panels were cleared). */
@@ -309,15 +308,6 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
     fallP = <u8>Math.round((255 * fade) / duration);
   }
   const du = <u32>min<f64>(65535, max<f64>(1, Math.round(duration / speed)));
-  // the record words that differ among the drop's pulses (pulse-table.ts sendPulses): the delay, and
-  // on a dimmed line the colours (words 2-5) or the peak (word 9)
-  let n = 0;
-  let orD: u32 = 0;
-  let andD: u32 = -1;
-  let orR: u64 = 0;
-  let andR: u64 = -1;
-  let orT: u32 = 0;
-  let andT: u32 = -1;
   for (let i = 0; i < len; i++) {
     const p = <i32>load<u8>(pathPanels + i);
     if (!setHas(s, p) || !slotFree(p, now)) continue;
@@ -339,16 +329,7 @@ function launch(s: i32, sp: Spawner, speed: f64, now: u32): void {
     store<u32>(b + 16, ((<u32>fallP) << 8) | ((<u32>sp.fromV) << 16) | ((<u32>to) << 24));
     include(p);
     slotTake(p, now + dl + du);
-    n++;
-    orD |= dl;
-    andD &= dl;
-    orR |= refs;
-    andR &= refs;
-    orT |= to;
-    andT &= to;
   }
-  let differ = select<u32>(1 << 7, 0, orD != andD) | select<u32>(1 << 9, 0, orT != andT);
-  for (let w: u32 = 0; w < 4; w++) if ((((orR ^ andR) >> (w << 4)) & 0xffff) != 0) differ |= 4 << w;
   // one unicast a panel, or pulse tables over the path's index range and one broadcast prepare
-  if (sendPulses(count, n, differ) > 0) sp.pending = true;
+  if (sendPulses(count) > 0) sp.pending = true;
 }
