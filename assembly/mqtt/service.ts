@@ -13,6 +13,7 @@ import { arenaTop, arenaBack } from "../rt/arena";
 import * as w from "../json/writer";
 import { wakeUp, WAKE_MQTT } from "../core/wake";
 import { utf8Decode } from "../util/utf8";
+import { intText } from "../util/int-text";
 
 let large = false;
 
@@ -48,7 +49,7 @@ export function advertise(): void {
     .name(ADS, large ? 2 : 3)
     .str("")
     .name(ADS, 4)
-    .text(tree.count.toString());
+    .text(intText(tree.count));
   host_mdns_advertise(p.start, p.length);
 }
 

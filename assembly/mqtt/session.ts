@@ -13,6 +13,7 @@ import { fillFields, V_BOOL, V_INT, V_STR } from "../json/template";
 import * as t from "../generated/text";
 import { wakeUp, WAKE_MQTT } from "../core/wake";
 import { keepSlot, keepString } from "../rt/arena";
+import { intText } from "../util/int-text";
 
 // Phases.
 const P_OFF = 0; // disabled
@@ -164,14 +165,14 @@ function connectTo(host: string, port: i32, s: i32, now: u32): void {
     .name(LEVELS, 0) // "/status"
     .str("")
     .name(STATUS, STATUS_OFFLINE);
-  log(LOG_INFO, "mqtt: connecting to " + host + ":" + port.toString() + " (" + nameString(SOURCES, source) + ")");
+  log(LOG_INFO, "mqtt: connecting to " + host + ":" + intText(port) + " (" + nameString(SOURCES, source) + ")");
   host_mqtt_connect(p.start, p.length);
 }
 
 function wait(now: u32): void {
   phase = P_WAIT;
   attempt.deadline = now + backoff;
-  log(LOG_INFO, "mqtt: next attempt in " + backoff.toString() + " ms");
+  log(LOG_INFO, "mqtt: next attempt in " + intText(backoff) + " ms");
   backoff = min(backoff * 2, BACKOFF_MAX);
 }
 

@@ -3,6 +3,7 @@
 import { host_store_read, host_store_write, host_store_delete } from "../host/imports";
 import { log, LOG_ERROR } from "../util/log";
 import { utf8Bytes } from "../util/utf8";
+import { intText } from "../util/int-text";
 
 export const STORE_MISSING: i32 = -1;
 export const STORE_IO_ERROR: i32 = -2;
@@ -44,7 +45,7 @@ export function storeRead(key: string, limit: u32): Array<u8> | null {
 export function storeWrite(key: string, value: Array<u8>): i32 {
   const k = utf8Bytes(key);
   const rc = host_store_write(changetype<usize>(k), <u32>k.byteLength, value.dataStart, <u32>value.length);
-  if (rc < 0) log(LOG_ERROR, "store: writing " + key + " failed (" + rc.toString() + ")");
+  if (rc < 0) log(LOG_ERROR, "store: writing " + key + " failed (" + intText(rc) + ")");
   return rc;
 }
 

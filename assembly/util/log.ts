@@ -1,6 +1,7 @@
 // Diagnostics to the host's log. Levels: 0 error, 1 warning, 2 info, 3 debug.
 import { host_log, host_panic } from "../host/imports";
 import { utf8Bytes } from "./utf8";
+import { intText } from "./int-text";
 
 export const LOG_ERROR: u32 = 0;
 export const LOG_WARN: u32 = 1;
@@ -21,9 +22,9 @@ export function coreAbort(message: string | null, file: string | null, line: u32
       " at " +
       (file ? file : "?") +
       ":" +
-      line.toString() +
+      intText(line) +
       ":" +
-      column.toString(),
+      intText(column),
   );
 }
 
