@@ -22,11 +22,12 @@
 // - a top-level `const NAME = "..."` used only as such an argument is replaced there the same way;
 // - `raw("...")` / `w.raw("...")` (json/writer.ts) becomes `__rawMessage(id)`, which writes the
 //   UTF-8 bytes straight into the response: no string, no allocation.
-// Before that, in a message argument, `N.toString()` of an integer constant N that the source
-// declares at its top level (`const N = 8`) or imports by that name from the one source declaring
-// it is folded into the text around it ("at most " + N.toString() + " deep" becomes one literal):
-// no number formatting or concatenation at run time; a function's own parameter or local of that
-// name shadows the constant there and is left alone.
+// Before that, in a message argument or a rule function's return, `N.toString()` of an integer
+// constant N that the source declares at its top level (`const N = 8`, `const M = N + 1`: literals
+// and such constants with + - * <<) or imports by that name from the one source declaring it is
+// folded into the text around it ("at most " + N.toString() + " deep" becomes one literal): no
+// number formatting or concatenation at run time; a function's own parameter or local of that name
+// shadows the constant there and is left alone. (Other integers in messages: util/int-text.ts.)
 // The table is compressed with a small dictionary: up to 156 common substrings ("must be ", " or ",
 // "schemaVersion"...), each written as one byte that no message holds (a control byte above the
 // holes, or a byte 128-255 while the messages are ASCII), expanded again by __message, __messageWith

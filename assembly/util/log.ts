@@ -17,14 +17,7 @@ export function log(level: u32, message: string): void {
  * that would clash with WAMR's libc builtins. The host logs the message and restarts the core. */
 export function coreAbort(message: string | null, file: string | null, line: u32, column: u32): void {
   panic(
-    "abort: " +
-      (message ? message : "") +
-      " at " +
-      (file ? file : "?") +
-      ":" +
-      intText(line) +
-      ":" +
-      intText(column),
+    "abort: " + (message ? message : "") + " at " + (file ? file : "?") + ":" + intText(line) + ":" + intText(column),
   );
 }
 
