@@ -107,7 +107,7 @@ export function pushPower(on: bool): void {
  * does, is the primary base colour (the panel applies the global brightness). At boot, at power on
  * and at a change of base colours or palette while no scene plays. */
 export function showAmbient(): void {
-  sendColor(ADDR_BROADCAST, appearance.baseColors[0]);
+  sendColor(ADDR_BROADCAST, unchecked(appearance.baseColors[0]));
 }
 
 /** The power table. A change of isOn is persisted (for powerStateOnBoot 2) and broadcast. */
