@@ -361,6 +361,8 @@ function tableSource(messages) {
     messages.map((m) => Buffer.from(m, "utf8").toString("latin1")),
     FIRST_CODE,
     true,
+    2, // two-byte substrings too ("e ", " a"), and every code while an entry saves a byte: the
+    0, // table is read on failing and logging paths (and a few raw JSON fragments), -345 B
   );
   const high = dictionary.length > 32 - FIRST_CODE; // code bytes 128-255 too: no message holds one
   for (const t of texts)
