@@ -13,6 +13,27 @@ export const STORE_FULL: i32 = -3;
  * the arena's last while the value is read). */
 const CHUNK: u32 = 256;
 
+/** The fields of the standard library's Array<u8>, in its order (~lib/array.ts): storeValue makes
+ * and grows the store's values itself, without Array's constructor and length setter (their range
+ * checks, error texts and geometric growth: ~190 B of the image). */
+@final
+@unmanaged
+class Bytes {
+  buffer: usize;
+  dataStart: usize;
+  byteLength: i32;
+  length: i32;
+}
+
+/** A value of `n` bytes, not zeroed (its maker writes them all); with `value`, that one made `n` bytes
+ * long, its bytes kept (in place while its buffer is the arena's last block, else moved). */
+export function storeValue(value: Array<u8> | null, n: i32): Array<u8> {
+  const a = changetype<Bytes>(value ? changetype<usize>(value) : __new(offsetof<Bytes>(), idof<Array<u8>>()));
+  a.buffer = a.dataStart = value ? __renew(a.buffer, n) : __new(n, idof<ArrayBuffer>());
+  a.byteLength = a.length = n;
+  return changetype<Array<u8>>(a);
+}
+
 /** Status of the last read: 0, STORE_MISSING or STORE_IO_ERROR. */
 export let lastReadStatus: i32 = 0;
 
@@ -36,7 +57,7 @@ export function storeRead(key: string, limit: u32): Array<u8> | null {
     buf = heap.realloc(buf, size + CHUNK);
   }
   lastReadStatus = 0;
-  const bytes = new Array<u8>(size);
+  const bytes = storeValue(null, size);
   memory.copy(bytes.dataStart, buf, size);
   return bytes;
 }
