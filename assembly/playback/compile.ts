@@ -68,7 +68,7 @@ export const layerSlot = changetype<Fixed<u8>>(layerBytes + MAX_LAYERS);
 const layerBlend = changetype<Fixed<u8>>(layerBytes);
 /** The palette name of slot k (1 ..= slotCount), as the first layer that named it gave it (that
  * layer's kept name, layerPalette); slot 0's is paletteName (null: the appearance's). */
-export const slotName = new StaticArray<string | null>(MAX_LAYERS + 1);
+export const slotName = changetype<Fixed<string | null>>(memory.data((MAX_LAYERS + 1) << 2, 4));
 export let slotCount = 0;
 const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
@@ -78,7 +78,7 @@ export let sceneLoop = false;
 export let sceneSpeed: f64 = 1;
 export let background: u32 = 0;
 export let hasColors = false;
-export const baseColors = new StaticArray<u32>(3);
+export const baseColors: StaticArray<u32> = [0, 0, 0];
 export let paletteName: string | null = null;
 // the names outlive the export that loaded the scene: fixed slots allocated at start-up (rt/arena.ts)
 const paletteKept = keepSlot(64);
