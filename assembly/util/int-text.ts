@@ -1,5 +1,5 @@
 // Integers as decimal text for messages: the core's one formatter, in place of the standard library's
-// I32#toString/U32#toString (a radix check, its message and the 36-digit alphabet: ~460 B of the
+// I32#toString/U32#toString (a radix check, its message and the 36-digit alphabet: ~420 B of the
 // image). Constants in messages are folded into their texts at build time instead
 // (scripts/messages-transform.mjs).
 import { utf8Decode } from "./utf8";
