@@ -15,8 +15,10 @@ export function freeCodes(texts, from) {
 /**
  * Returns [packed texts, entries by code byte - `from`] ("" for codes not used). Entries never
  * hold a byte below `from` (template markers stay outside them). Proves the round trip.
+ * `shortest`: the shortest substring an entry may be; `least`: an entry must save more than this
+ * many bytes (its own bytes and 2 of index counted against it).
  */
-export function compress(texts, from, high = false) {
+export function compress(texts, from, high = false, shortest = 3, least = 4) {
   const codes = freeCodes(texts, from);
   const ascii = texts.every((t) => !/[\x80-\xff]/.test(t));
   if (high && ascii) for (let c = 128; c < 256; c++) codes.push(c);
@@ -29,7 +31,7 @@ export function compress(texts, from, high = false) {
     const counts = new Map();
     for (const t of [...cur, ...entries])
       for (let i = 0; i < t.length; i++)
-        for (let len = 3; len <= 24 && i + len <= t.length; len++) {
+        for (let len = shortest; len <= 24 && i + len <= t.length; len++) {
           const sub = t.substr(i, len);
           counts.set(sub, (counts.get(sub) ?? 0) + 1);
         }
@@ -42,7 +44,7 @@ export function compress(texts, from, high = false) {
       const n = [...cur, ...entries].reduce((sum, t) => sum + occurrences(t, sub), 0);
       if (!best || gain(sub, n) > best[1]) best = [sub, gain(sub, n)];
     }
-    if (!best || best[1] <= 4) break;
+    if (!best || best[1] <= least) break;
     const code = String.fromCharCode(codes[entries.length]);
     cur = cur.map((t) => t.split(best[0]).join(code));
     for (let e = 0; e < entries.length; e++) entries[e] = entries[e].split(best[0]).join(code);

@@ -22,11 +22,12 @@
 // - a top-level `const NAME = "..."` used only as such an argument is replaced there the same way;
 // - `raw("...")` / `w.raw("...")` (json/writer.ts) becomes `__rawMessage(id)`, which writes the
 //   UTF-8 bytes straight into the response: no string, no allocation.
-// Before that, in a message argument, `N.toString()` of an integer constant N that the source
-// declares at its top level (`const N = 8`) or imports by that name from the one source declaring
-// it is folded into the text around it ("at most " + N.toString() + " deep" becomes one literal):
-// no number formatting or concatenation at run time; a function's own parameter or local of that
-// name shadows the constant there and is left alone.
+// Before that, in a message argument or a rule function's return, `N.toString()` of an integer
+// constant N that the source declares at its top level (`const N = 8`, `const M = N + 1`: literals
+// and such constants with + - * <<) or imports by that name from the one source declaring it is
+// folded into the text around it ("at most " + N.toString() + " deep" becomes one literal): no
+// number formatting or concatenation at run time; a function's own parameter or local of that name
+// shadows the constant there and is left alone. (Other integers in messages: util/int-text.ts.)
 // The table is compressed with a small dictionary: up to 156 common substrings ("must be ", " or ",
 // "schemaVersion"...), each written as one byte that no message holds (a control byte above the
 // holes, or a byte 128-255 while the messages are ASCII), expanded again by __message, __messageWith
@@ -145,30 +146,68 @@ function messageSlots(holder, key, node, out) {
 }
 
 /** The integer constants a source declares at its top level (`const N = 8`, `export const N: u32 =
- * 8`), by name, as decimal text. */
+ * 8`, `const M = N + 1` of such constants), by name, as their initializers (see constantValue). */
 function integerConstants(source) {
   const out = new Map();
   for (const st of source.statements) {
     if (st.kind !== NodeKind.Variable) continue;
     for (const d of st.declarations) {
-      const init = d.initializer;
-      if (!(d.flags & CommonFlags.Const) || !init || init.kind !== NodeKind.Literal) continue;
-      if (init.literalKind === LiteralKind.Integer) out.set(d.name.text, i64_to_string(init.value));
+      if (d.flags & CommonFlags.Const && d.initializer) out.set(d.name.text, d.initializer);
     }
   }
   return out;
 }
 
-/** The constants a message of `source` may fold: its own, and those it imports by a name that only
- * one source declares (with one value). */
+/** The value of an integer constant's initializer (a literal, a constant it names, `+ - * <<` of
+ * those, parentheses, a type assertion) as a BigInt, or undefined when it is something else. */
+function constantValue(node, lookup, seen = new Set()) {
+  switch (node.kind) {
+    case NodeKind.Literal:
+      return node.literalKind === LiteralKind.Integer ? BigInt(i64_to_string(node.value)) : undefined;
+    case NodeKind.Parenthesized:
+      return constantValue(node.expression, lookup, seen);
+    case NodeKind.Assertion:
+      return constantValue(node.expression, lookup, seen);
+    case NodeKind.Identifier: {
+      if (seen.has(node.text)) return undefined;
+      const init = lookup(node.text);
+      return init ? constantValue(init, lookup, new Set(seen).add(node.text)) : undefined;
+    }
+    case NodeKind.Binary: {
+      const a = constantValue(node.left, lookup, seen);
+      const b = constantValue(node.right, lookup, seen);
+      if (a === undefined || b === undefined) return undefined;
+      if (node.operator === Token.Plus) return a + b;
+      if (node.operator === Token.Minus) return a - b;
+      if (node.operator === Token.Asterisk) return a * b;
+      if (node.operator === Token.LessThan_LessThan) return a << b;
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The constants a message of `source` may fold, as decimal text: its own, and those it imports by a
+ * name that only one source declares (each evaluated where it is declared). */
 function foldable(source, declared) {
-  const consts = new Map(declared.get(source));
+  const lookupIn = (src) => (name) => {
+    const own = declared.get(src).get(name);
+    if (own) return own;
+    const from = [...declared.entries()].filter(([, m]) => m.has(name));
+    return from.length === 1 ? from[0][1].get(name) : undefined;
+  };
+  const consts = new Map();
+  const add = (name, init, src) => {
+    const v = constantValue(init, lookupIn(src));
+    if (v !== undefined) consts.set(name, v.toString());
+  };
+  for (const [name, init] of declared.get(source)) add(name, init, source);
   for (const st of source.statements) {
     if (st.kind !== NodeKind.Import || !st.declarations) continue;
     for (const d of st.declarations) {
       const name = d.foreignName.text;
-      const values = [...declared.values()].filter((m) => m.has(name)).map((m) => m.get(name));
-      if (values.length === 1 && d.name.text === name) consts.set(name, values[0]);
+      const from = [...declared.entries()].filter(([, m]) => m.has(name));
+      if (from.length === 1 && d.name.text === name) add(name, from[0][1].get(name), from[0][0]);
     }
   }
   return consts;
@@ -210,11 +249,13 @@ function localNames(fn, out = new Set()) {
   return out;
 }
 
-/** Folds the integer constants in the message arguments of one source; inside a function, not a
- * name it declares itself (a local that shadows a constant keeps its own value). */
+/** Folds the integer constants in the message arguments of one source, and in what its rule
+ * functions return; inside a function, not a name it declares itself (a local that shadows a
+ * constant keeps its own value). */
 function foldMessages(source, consts) {
-  (function scan(node, names) {
+  (function scan(node, names, rule) {
     if (node.kind === NodeKind.FunctionDeclaration || node.kind === NodeKind.Function) {
+      rule = node.kind === NodeKind.FunctionDeclaration && RULE_FUNCTIONS.has(node.name.text);
       const shadowed = [...localNames(node)].filter((n) => names.has(n));
       if (shadowed.length > 0) {
         names = new Map(names);
@@ -222,8 +263,9 @@ function foldMessages(source, consts) {
       }
     }
     if (isMessageCall(node)) node.args = node.args.map((a) => fold(a, names));
-    for (const [, , child] of children(node)) scan(child, names);
-  })(source, consts);
+    if (rule && node.kind === NodeKind.Return && node.value) node.value = fold(node.value, names);
+    for (const [, , child] of children(node)) scan(child, names, rule);
+  })(source, consts, false);
 }
 
 /** The pieces of a `+` chain (through parentheses), or null when `node` is not one. */
@@ -319,6 +361,8 @@ function tableSource(messages) {
     messages.map((m) => Buffer.from(m, "utf8").toString("latin1")),
     FIRST_CODE,
     true,
+    2, // two-byte substrings too ("e ", " a"), and every code while an entry saves a byte: the
+    0, // table is read on failing and logging paths (and a few raw JSON fragments), -345 B
   );
   const high = dictionary.length > 32 - FIRST_CODE; // code bytes 128-255 too: no message holds one
   for (const t of texts)

@@ -1,7 +1,8 @@
 // The message table's `@message-id` marker (scripts/messages-transform.mjs): a literal message
 // argument of a marked parameter is passed as its table id, `changetype<string>(~id)`, and the sink's
 // messageText (assembly/util/message-id.ts, `@message-decode`) turns it back into the same text; any
-// other string there arrives as it is.
+// other string there arrives as it is. `N.toString()` of an integer constant (or of a constant
+// expression) in a message, or in what a rule function returns, is folded into its text.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -26,6 +27,14 @@ export function literal(): string { sink(1, "plain é"); return last; }
 export function choice(k: i32): string { sink(2, k > 0 ? "positive" : "not positive"); return last; }
 export function formatted(k: i32): string { sink(3, "n=" + k.toString() + "!"); return last; }
 export function unmarked(): string { other("kept"); return last; }
+const BASE = 8;
+const CAP: u32 = (BASE << 2) + 1;
+export function folded(): string { sink(4, "at most " + CAP.toString() + " of " + BASE.toString()); return last; }
+/** @message-returns */
+function rule(n: i32): string {
+  return n > <i32>CAP ? "over " + CAP.toString() : "";
+}
+export function ruleText(n: i32): string { return rule(n); }
 `;
 
 /** Compiles PROGRAM with the transform (optimised or not): its instance's exports and its text. */
@@ -90,6 +99,9 @@ for (const optimize of [false, true]) {
     assert.equal(text(e, e.choice(0)), "not positive");
     assert.equal(text(e, e.formatted(42)), "n=42!");
     assert.equal(text(e, e.unmarked()), "kept");
+    assert.equal(text(e, e.folded()), "at most 33 of 8");
+    assert.equal(text(e, e.ruleText(34)), "over 33");
+    assert.equal(text(e, e.ruleText(33)), "");
     if (!optimize) {
       // the call site passes the id (a negative constant), not a decoded string
       assert.match(body(wat, "literal"), /i32\.const -\d+/);
@@ -98,6 +110,9 @@ for (const optimize of [false, true]) {
       // the formatted message is built at the site (no id), the unmarked call keeps its literal
       assert.match(body(wat, "formatted"), /__messageWith/);
       assert.doesNotMatch(body(wat, "unmarked"), /__message/);
+      // constants (and constant expressions) are folded into the text, in rule returns too
+      assert.doesNotMatch(body(wat, "folded"), /toString|__messageWith/);
+      assert.doesNotMatch(body(wat, "rule"), /toString|__messageWith/);
     }
   });
 }

@@ -15,6 +15,7 @@ import { writeInto, outLength } from "../playback/bytes";
 import { sceneDuration } from "../scene/startafter";
 import { schema, layerCount, nameBytes, nameLength, FIRMWARE_SCHEMA } from "../scene/state";
 import { writeCompiledFile, commitScene, discardStages, fileHash, stageJson, STAGE_JSON_LENGTH } from "../scene/store";
+import { intText } from "../util/int-text";
 
 /** The answer to a refused document: 400 invalid_json, 409 schema_too_new or 422 with the path and
  * rule. */
@@ -61,7 +62,7 @@ export function storeScene(id: string): i32 {
   const produced = formLength;
   const rc = commitScene(id, schema, layerCount, sceneDuration(), nameBytes, nameLength);
   if (rc < 0) {
-    log(LOG_ERROR, "scenes: writing scene " + id + " failed (" + rc.toString() + ")");
+    log(LOG_ERROR, "scenes: writing scene " + id + " failed (" + intText(rc) + ")");
     return rc;
   }
   // the compiled form goes with this file (its hash): written after it, it matches no other

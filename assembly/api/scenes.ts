@@ -35,6 +35,7 @@ import {
   CHUNK,
   HEADER_ROOM,
 } from "../scene/store";
+import { intText } from "../util/int-text";
 
 /** The answer to a scene that could not be stored: 507 when the store is full, else 500, about
  * scene `id` (null: a new scene, not given an id yet). */
@@ -77,7 +78,7 @@ export function deleteScene(_req: u32, id: string, _arg: u32): i32 {
   const rc = deleteSceneFile(id);
   if (rc == STORE_MISSING) return A.A_NOT_FOUND;
   if (rc < 0) {
-    log(LOG_ERROR, "scenes: deleting scene " + id + " failed (" + rc.toString() + ")");
+    log(LOG_ERROR, "scenes: deleting scene " + id + " failed (" + intText(rc) + ")");
     return A.A_SCENE_NOT_DELETED;
   }
   return A.A_OK;

@@ -9,6 +9,7 @@ import { log, LOG_INFO, LOG_WARN } from "../util/log";
 import { wakeUp, wakeDone, WAKE_DISCOVERY } from "../core/wake";
 import { Fixed } from "../rt/fixed";
 import { panelsDiscovered } from "../core/boot";
+import { intText } from "../util/int-text";
 
 /** How long a probe may stay unanswered before its slot counts as empty. */
 export const PROBE_TIMEOUT_MS: u32 = 100;
@@ -103,7 +104,7 @@ function advance(now: u32): void {
     nextSlot[panel] = <u8>(slot + 1);
     if (slot == <i32>tree.inEdge[panel]) continue;
     if (tree.count >= limit) {
-      log(LOG_WARN, "discovery: panel limit " + limit.toString() + " reached; further panels stay unaddressed");
+      log(LOG_WARN, "discovery: panel limit " + intText(limit) + " reached; further panels stay unaddressed");
       break;
     }
     awaitParent = panel;
@@ -114,6 +115,6 @@ function advance(now: u32): void {
   }
   running = false;
   wakeDone(WAKE_DISCOVERY);
-  log(LOG_INFO, "discovery: " + tree.count.toString() + " panels");
+  log(LOG_INFO, "discovery: " + intText(tree.count) + " panels");
   panelsDiscovered();
 }

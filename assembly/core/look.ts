@@ -14,7 +14,7 @@ import {
 } from "../state/appearance";
 import { app, changed } from "../state/app";
 import { POWER_KEY } from "../state/config";
-import { storeWrite } from "../store/kv";
+import { storeWrite, storeValue } from "../store/kv";
 import * as w from "../json/writer";
 import { haltPlayback, refreshSceneLook } from "../playback/player";
 import { keepSlot, keepString, cloneString } from "../rt/arena";
@@ -107,7 +107,7 @@ export function pushPower(on: bool): void {
  * does, is the primary base colour (the panel applies the global brightness). At boot, at power on
  * and at a change of base colours or palette while no scene plays. */
 export function showAmbient(): void {
-  sendColor(ADDR_BROADCAST, appearance.baseColors[0]);
+  sendColor(ADDR_BROADCAST, unchecked(appearance.baseColors[0]));
 }
 
 /** The power table. A change of isOn is persisted (for powerStateOnBoot 2) and broadcast. */
@@ -124,7 +124,7 @@ export function setPower(on: bool): void {
 
 /** Stores the power state ("1" or "0", for powerStateOnBoot 2); 0 or a negative STORE_* status. */
 export function storePower(on: bool): i32 {
-  const bytes = new Array<u8>(1);
+  const bytes = storeValue(null, 1);
   store<u8>(bytes.dataStart, on ? 0x31 : 0x30);
   return storeWrite(POWER_KEY, bytes);
 }

@@ -17,6 +17,7 @@ import { J_TRUE, J_FALSE, J_NUMBER, J_STRING, J_OBJECT } from "./reader";
 import { isIntIn, colorRead, nameOfKind, fail, failMessage, takeError } from "./validate";
 import { Names, nameIndex, nameString, nameList, nameCount } from "../util/names";
 import { utf8Decode } from "../util/utf8";
+import { intText } from "../util/int-text";
 
 /** true or false: a bool at the offset. */
 export const F_BOOL: u16 = 1;
@@ -136,7 +137,7 @@ export function checkFields(
 
 /** `path[i]`: an array element's path (a colour list's, host names', a palette's stops). */
 export function indexPath(path: string, i: i32): string {
-  return path + "[" + i.toString() + "]";
+  return path + "[" + intText(i) + "]";
 }
 
 /** Records the problem of field `k` of the document last checked, if it had one; true then. */
@@ -179,10 +180,10 @@ function rowRule(row: usize, target: usize): string {
     if (S.kind != J_TRUE && S.kind != J_FALSE) return "must be a boolean, not " + nameOfKind(S.kind);
     store<bool>(at, S.kind == J_TRUE);
   } else if (type == F_INT) {
-    if (!isIntIn(lo, hi)) return "must be an integer " + lo.toString() + "-" + hi.toString();
+    if (!isIntIn(lo, hi)) return "must be an integer " + intText(lo) + "-" + intText(hi);
     store<i32>(at, <i32>S.numberValue);
   } else if (type == F_EQUALS) {
-    if (!isIntIn(lo, lo)) return "must be " + lo.toString();
+    if (!isIntIn(lo, lo)) return "must be " + intText(lo);
   } else if (type == F_COLOR) {
     const rgb = colorRead();
     if (rgb < 0) return 'must be a colour "#RRGGBB"';
@@ -193,8 +194,8 @@ function rowRule(row: usize, target: usize): string {
     const s = utf8Decode(S.text, S.textLength);
     if (type == F_BYTES) {
       const n = <i32>S.textBytes;
-      if (n < lo || n > hi) return "must be " + lo.toString() + "-" + hi.toString() + " bytes";
-    } else if (s.length > hi) return "must be at most " + hi.toString() + " characters";
+      if (n < lo || n > hi) return "must be " + intText(lo) + "-" + intText(hi) + " bytes";
+    } else if (s.length > hi) return "must be at most " + intText(hi) + " characters";
     else if (type == F_TOPIC && !topicPrefix()) return "must be a topic without wildcards or outer slashes";
     store<usize>(at, changetype<usize>(s));
     __link(target, changetype<usize>(s), false); // what a field assignment does after the store

@@ -71,7 +71,7 @@ function putField(marker: i32): void {
     const a = changetype<StaticArray<u32>>(load<usize>(at));
     for (let i = 0; i < a.length; i++) {
       if (i > 0) w.byte(0x2c);
-      w.color(a[i]);
+      w.color(unchecked(a[i]));
     }
   }
 }

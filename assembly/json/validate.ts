@@ -4,6 +4,7 @@
 import { hexDigit, piece, J_STRING, J_OBJECT } from "./reader";
 import * as S from "./stream";
 import { messageText } from "../util/message-id";
+import { intText } from "../util/int-text";
 
 let firstError = "";
 /** Put before every path: a document checked inside another (the setup form's `mqtt` part). A
@@ -69,7 +70,7 @@ export function isIntIn(lo: i32, hi: i32): bool {
 }
 
 export function expectInt(path: string, lo: i32, hi: i32): bool {
-  return isIntIn(lo, hi) || fail(path, "must be an integer " + lo.toString() + "-" + hi.toString());
+  return isIntIn(lo, hi) || fail(path, "must be an integer " + intText(lo) + "-" + intText(hi));
 }
 
 /** Parses "#RRGGBB" (either case) at p..p+len to 0xRRGGBB, or -1. */

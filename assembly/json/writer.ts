@@ -6,6 +6,7 @@
 import { host_http_head, host_http_body, host_http_end, host_mqtt_append, host_mqtt_publish } from "../host/imports";
 import { SCRATCH, WRITER, WRITER_CAP } from "../rt/scratch";
 import { utf8Put } from "../util/utf8";
+import { storeValue } from "../store/kv";
 
 const CAP = WRITER_CAP;
 const buf = SCRATCH + WRITER; // rt/scratch.ts: shared with work that never runs while one writes
@@ -72,7 +73,7 @@ export function publishMqttTopic(retain: bool): void {
 /** Starts collecting output instead of sending it. */
 export function beginCapture(): void {
   used = 0;
-  sink.capture = changetype<usize>(new Array<u8>());
+  sink.capture = changetype<usize>(storeValue(null, 0));
 }
 
 /** Ends a capture and returns its bytes. */
@@ -91,9 +92,8 @@ function flush(): void {
   }
   const capture = sink.capture;
   if (capture) {
-    const out = changetype<Array<u8>>(capture);
-    const n = out.length;
-    out.length = n + <i32>used; // grows its buffer
+    const n = changetype<Array<u8>>(capture).length;
+    const out = storeValue(changetype<Array<u8>>(capture), n + <i32>used);
     memory.copy(out.dataStart + <usize>n, buf, used);
     used = 0;
     return;

@@ -5,6 +5,7 @@ import { deviceName, setHostname, MQTT_KEY, writeMqttSettings, MqttConfig } from
 import { sessionTick, sessionTimed, sessionEvent, sessionBrowse } from "./session";
 import { announce, publishStates, handleMessage } from "./topics";
 import { packU16, packString, NO_NAME } from "./pack";
+import { intText } from "../util/int-text";
 import { names, nameEntry } from "../util/names";
 import { app } from "../state/app";
 import { tree } from "../topology/tree";
@@ -40,7 +41,7 @@ export function advertise(): void {
   packString("", nameEntry(ADS, 0));
   packString(app.controllerFirmware, nameEntry(ADS, 1));
   packString("", nameEntry(ADS, large ? 2 : 3));
-  packString(tree.count.toString(), nameEntry(ADS, 4));
+  packString(intText(tree.count), nameEntry(ADS, 4));
   const r = w.endCapture();
   host_mdns_advertise(r.dataStart, r.length);
 }

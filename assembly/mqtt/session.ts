@@ -6,6 +6,7 @@
 import { host_mqtt_connect, host_mqtt_disconnect, host_mdns_browse } from "../host/imports";
 import { mqtt, topicPrefix, putTopicPrefix, deviceName } from "./config";
 import { packU16, packString, NO_NAME } from "./pack";
+import { intText } from "../util/int-text";
 import { utf8Encode } from "../util/utf8";
 import { names, Names, nameEntry, nameString } from "../util/names";
 import { log, LOG_INFO, LOG_WARN } from "../util/log";
@@ -164,7 +165,7 @@ function connectTo(host: string, port: i32, s: i32, now: u32): void {
   w.raw(prefix);
   putName(LEVELS, L_STATUS);
   packString("", nameEntry(STATUS, STATUS_OFFLINE));
-  log(LOG_INFO, "mqtt: connecting to " + host + ":" + port.toString() + " (" + nameString(SOURCES, source) + ")");
+  log(LOG_INFO, "mqtt: connecting to " + host + ":" + intText(port) + " (" + nameString(SOURCES, source) + ")");
   const r = w.endCapture();
   host_mqtt_connect(r.dataStart, r.length);
 }
@@ -172,7 +173,7 @@ function connectTo(host: string, port: i32, s: i32, now: u32): void {
 function wait(now: u32): void {
   phase = P_WAIT;
   attempt.deadline = now + backoff;
-  log(LOG_INFO, "mqtt: next attempt in " + backoff.toString() + " ms");
+  log(LOG_INFO, "mqtt: next attempt in " + intText(backoff) + " ms");
   backoff = min(backoff * 2, BACKOFF_MAX);
 }
 

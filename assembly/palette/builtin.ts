@@ -1,6 +1,6 @@
 // The eight built-in palettes, as static data: no object is built for them at start; a Palette is
 // made when one is asked for. Stops are (position << 24) | 0xRRGGBB, chosen to look like the name.
-import { Palette, sameNameAt } from "./palette";
+import { Palette, sameNameAt, colorWords } from "./palette";
 import { names, nameEntry, nameString } from "../util/names";
 
 export const BUILTIN_COUNT = 8;
@@ -23,9 +23,7 @@ export function builtinAt(i: i32): Palette {
   let p = STOPS;
   for (let k = 0; k < i; k++) p += (<usize>load<u32>(p) + 1) << 2;
   const n = <i32>load<u32>(p);
-  const stops = new StaticArray<u32>(n);
-  memory.copy(changetype<usize>(stops), p + 4, (<usize>n) << 2);
-  return new Palette(nameString(NAMES, i), stops, true);
+  return new Palette(nameString(NAMES, i), colorWords(n, p + 4), true);
 }
 
 /** The built-in palette with this name (any casing: palette.ts sameName, against the ASCII bytes of

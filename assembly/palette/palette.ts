@@ -93,9 +93,18 @@ export function sameNameAt(a: string, p: usize, n: i32, wide: bool): bool {
   return true;
 }
 
+/** `n` colour words (stops, base colours) copied from `from`, or zeros when `from` is 0: a new
+ * StaticArray<u32> made without its constructor (a length check and its error texts). */
+export function colorWords(n: i32, from: usize): StaticArray<u32> {
+  const size = (<usize>n) << 2;
+  const a = __new(size, idof<StaticArray<u32>>());
+  if (from) memory.copy(a, from, size);
+  else memory.fill(a, 0, size);
+  return changetype<StaticArray<u32>>(a);
+}
+
 export function basePalette(base: StaticArray<u32>): Palette {
-  const stops = new StaticArray<u32>(3);
-  unchecked((stops[0] = base[0]));
+  const stops = colorWords(3, changetype<usize>(base));
   unchecked((stops[1] = (128 << 24) | base[1]));
   unchecked((stops[2] = (255 << 24) | base[2]));
   return new Palette(BASE_COLORS_NAME, stops, true);

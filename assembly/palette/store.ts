@@ -283,9 +283,9 @@ export function writePaletteDoc(name: string, stops: StaticArray<u32>): void {
   for (let i = 0; i < stops.length; i++) {
     if (i > 0) w.byte(0x2c);
     w.byte(0x5b);
-    w.int(stops[i] >> 24);
+    w.int(unchecked(stops[i]) >> 24);
     w.byte(0x2c);
-    w.color(stops[i] & 0xffffff);
+    w.color(unchecked(stops[i]) & 0xffffff);
     w.byte(0x5d);
   }
   w.raw("]}");

@@ -19,7 +19,7 @@ import * as S from "../json/stream";
 import { expectKind, colorRead, fail, nameOfKind } from "../json/validate";
 import { checkFields, indexPath, present, problem, F_EQUALS, F_OWN } from "../json/fields";
 import { utf8Decode } from "../util/utf8";
-import { MAX_STOPS } from "./palette";
+import { MAX_STOPS, colorWords } from "./palette";
 
 export const PALETTE_SCHEMA_VERSION: i32 = 1;
 export const NAME_MAX_CHARS: i32 = 30;
@@ -133,9 +133,7 @@ function readStops(kind: u32): void {
     if (rule != R_PAIR) path = indexPath(path, <i32>(rule == R_COLOR));
     fail(path, stopRule(rule));
   } else {
-    const out = new StaticArray<u32>(n);
-    memory.copy(changetype<usize>(out), got, (<usize>n) << 2);
-    stops = changetype<usize>(out);
+    stops = changetype<usize>(colorWords(n, got));
   }
 }
 

@@ -93,13 +93,13 @@ export let slotsUsed: u32 = 0;
 export const layerEmpty = changetype<Fixed<bool>>(memory.data(MAX_LAYERS + 1)); // the flat's: false
 /** The palette name of slot k (1 ..= slotCount), as the first layer that named it gave it (that
  * layer's kept name, layerPalette); slot 0's is paletteName (null: the appearance's). */
-export const slotName = new StaticArray<string | null>(MAX_LAYERS + 1);
+export const slotName = changetype<Fixed<string | null>>(memory.data((MAX_LAYERS + 1) << 2, 4));
 export let slotCount = 0;
 const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
 export let layerCount = 0;
 export let sceneLoop = false;
-export const baseColors = new StaticArray<u32>(3);
+export const baseColors: StaticArray<u32> = [0, 0, 0];
 export let paletteName: string | null = null;
 // the names outlive the export that loaded the scene: fixed slots allocated at start-up (rt/arena.ts)
 const paletteKept = keepSlot(64);

@@ -13,7 +13,7 @@ import { MAX_LAYERS, MAX_STEPS, ASYNC_NO, ASYNC_FREE } from "../scene/state";
 import { app, changed } from "../state/app";
 import { appearance, activePalette } from "../state/appearance";
 import { config } from "../state/config";
-import { storeRead, storeWrite } from "../store/kv";
+import { storeRead, storeWrite, storeValue } from "../store/kv";
 import { rootAt } from "../topology/rooted";
 import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
@@ -379,7 +379,7 @@ export function groupOfName(name: string): i32 {
 function persistLastPlayed(): void {
   const id = app.lastPlayedSceneId;
   const n = min(id.length, 32);
-  const v = new Array<u8>(n + 1);
+  const v = storeValue(null, n + 1);
   const p = v.dataStart;
   store<u8>(p, 0x30 | (<u8>app.lastPlayedSceneIsStored));
   utf8Encode(changetype<usize>(id), n, p + 1); // (ASCII: a byte a character)
@@ -390,7 +390,7 @@ function persistLastPlayed(): void {
 export function loadLastPlayed(): void {
   const b = storeRead(LAST_PLAYED_KEY, 16);
   if (!b || b.length < 9) return;
-  app.lastPlayedSceneIsStored = b[0] == 0x31;
+  app.lastPlayedSceneIsStored = load<u8>(b.dataStart) == 0x31;
   app.lastPlayedSceneId = keepString(lastPlayedKept, utf8Decode(b.dataStart + 1, b.length - 1));
 }
 

@@ -124,7 +124,7 @@ function resolveRef(ref: u32): u32 {
   const k = ref & 0xff;
   const a = (ref >> 8) & 0xff;
   if (k == 0) return ((ref & 0xff00) << 8) | ((ref >> 8) & 0xff00) | (ref >> 24);
-  if (k == 2) return a < 3 ? c.baseColors[a] : 0;
+  if (k == 2) return a < 3 ? unchecked(c.baseColors[a]) : 0;
   if (k != 1) return 0;
   const slot = (ref >> 16) & 0xff;
   const pal = c.resolvePalette(slot == 0 ? c.paletteName : c.slotName[slot]);

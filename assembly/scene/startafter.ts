@@ -23,6 +23,7 @@ import {
   ASYNC_NO,
   MAX_STEPS,
 } from "./state";
+import { intText } from "../util/int-text";
 
 /** Records `rule` at layer `layer`'s startAfter; returns false. @message-id rule (json/validate.ts
  * fail). */
@@ -55,7 +56,7 @@ export function checkStartAfter(): bool {
     const h: u64 = n >= 0 ? <u64>n : named ? textHash(p, groupLen) : <u64>parseDecimal(p, groupLen);
     let target = -1;
     for (let j = 0; (n < 0 || !named) && j < layerCount; j++) if (groupHash[j] == h) target = j;
-    if (target < 0) return badAt(li, "no layer has group " + (n >= 0 ? n.toString() : quote(p, groupLen)));
+    if (target < 0) return badAt(li, "no layer has group " + (n >= 0 ? intText(n) : quote(p, groupLen)));
     let step = -1;
     if (colon >= 0) {
       const sp = p + <usize>colon + 1;

@@ -16,6 +16,7 @@ import { readColor } from "./color";
 import { STEP_KEYS } from "./names";
 import { stepDuration, stepIdHash, MAX_STEPS, slots } from "./state";
 import * as out from "./canonical";
+import { intText } from "../util/int-text";
 
 // Step fields, by index (fields.ts STEP_KEYS and its STEP rows).
 export const K_ID = 0;
@@ -204,7 +205,7 @@ export function readId(_r: i32, _row: u32, _seen: u32): bool {
   const first = stepLayer * MAX_STEPS;
   for (let j = 0; j < stepIndex; j++) {
     if (stepIdHash[first + j] == h) {
-      return bad("step id " + quote(text, n) + " is already used by step " + j.toString() + " of this sequence");
+      return bad("step id " + quote(text, n) + " is already used by step " + intText(j) + " of this sequence");
     }
   }
   stepIdHash[first + stepIndex] = h;

@@ -11,6 +11,7 @@ import { put, putF64, patch8, outLength } from "../playback/bytes";
 import { names, nameIndex, nameEntry } from "../util/names";
 import { bad, pushKey, pushIndex, pop, quote, indexOfByte } from "./text";
 import * as out from "./canonical";
+import { intText } from "../util/int-text";
 
 /** Explicit panel indices per layer (its `panels` and its `fallback` together: the spec's limit). */
 export const MAX_EXPLICIT = 32;
@@ -116,7 +117,7 @@ function list(op: i32, level: i32): bool {
         if (p < 0) return bad("must be a panel index, an integer 1-254");
         const w = seen + (((<usize>p) >> 5) << 2);
         const bit: u32 = 1 << (p & 31);
-        if (load<u32>(w) & bit) return bad("panel " + p.toString() + " is listed twice");
+        if (load<u32>(w) & bit) return bad("panel " + intText(p) + " is listed twice");
         store<u32>(w, load<u32>(w) | bit);
         if (++explicit > MAX_EXPLICIT)
           return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per layer");

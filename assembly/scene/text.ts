@@ -11,6 +11,7 @@ import { Names, nameString, nameEntry } from "../util/names";
 import { RUNNERS, ANIMATES } from "./names";
 import { Fixed } from "../rt/fixed";
 import { utf8Decode } from "../util/utf8";
+import { intText } from "../util/int-text";
 
 /** Whether every byte of [p, p+n) is an ASCII digit or lowercase letter, or (with `more`) an
  * uppercase letter, '_' or '-' (scene ids; step ids). */
@@ -93,7 +94,7 @@ export function here(): string {
   let s = "";
   for (let i = 0; i < min(depth, MAX_SEGMENTS); i++) {
     const g = segments[i];
-    if (g < 0) s += "[" + (~g).toString() + "]";
+    if (g < 0) s += "[" + intText(~g) + "]";
     else s = s.length == 0 ? keyName(g) : s + "." + keyName(g);
   }
   return s;
@@ -193,7 +194,7 @@ export function gate(version: i32, what: u32): bool {
 
 /** "<what> needs schemaVersion N or later". @message-returns: its texts go to the message table. */
 function gateRule(version: i32, what: u32): string {
-  return whatNeeds(what) + " schemaVersion " + version.toString() + " or later";
+  return whatNeeds(what) + " schemaVersion " + intText(version) + " or later";
 }
 
 function gateSlow(version: i32, what: u32): bool {
@@ -239,7 +240,7 @@ export function intOf(lo: i32, hi: i32): i32 {
 /** An integer within [lo, hi] at the current path; its value, or -1 after recording the failure. */
 export function needInt(lo: i32, hi: i32): i32 {
   const v = intOf(lo, hi);
-  if (v < 0) bad("must be an integer " + lo.toString() + "-" + hi.toString());
+  if (v < 0) bad("must be an integer " + intText(lo) + "-" + intText(hi));
   return v;
 }
 

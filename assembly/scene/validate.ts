@@ -116,6 +116,7 @@ import {
   setLayerCount,
   setGroupKind,
 } from "./state";
+import { intText } from "../util/int-text";
 
 export const SCENE_OK: i32 = 0;
 /** A schemaVersion newer than the firmware: 409 schema_too_new; see tooNewVersion. */
@@ -411,8 +412,8 @@ function readGroup(li: i32): bool {
   }
   for (let j = 0; groupKind == k && j < li; j++) {
     if (groupHash[j] == h) {
-      const what = k == GROUPS_NAMES ? quote(text, textLength) : n.toString();
-      return bad("group " + what + " is already used by layer " + j.toString());
+      const what = k == GROUPS_NAMES ? quote(text, textLength) : intText(n);
+      return bad("group " + what + " is already used by layer " + intText(j));
     }
   }
   groupHash[li] = h;

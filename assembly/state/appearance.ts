@@ -8,7 +8,7 @@ import { colorRead, fail } from "../json/validate";
 import { checkFields, indexPath, present, F_INT, F_OWN, F_TEXT } from "../json/fields";
 import { fillFields, V_INT, V_COLORS, V_STR } from "../json/template";
 import * as t from "../generated/text";
-import { Palette, BASE_COLORS_NAME, sameName, basePalette } from "../palette/palette";
+import { Palette, BASE_COLORS_NAME, sameName, basePalette, colorWords } from "../palette/palette";
 import { findBuiltin } from "../palette/builtin";
 import { loadPalette } from "../palette/store";
 import { log, LOG_WARN } from "../util/log";
@@ -38,7 +38,7 @@ export const HAS_COLORS: u32 = 2;
 export class AppearancePatch {
   has: u32 = 0; // the fields present: HAS_BRIGHTNESS, HAS_COLORS (the request's present bits)
   brightness: u32 = 0;
-  baseColors: StaticArray<u32> = new StaticArray<u32>(3);
+  baseColors: StaticArray<u32> = colorWords(3, 0);
   palette: string | null = null;
 }
 

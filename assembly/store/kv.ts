@@ -3,6 +3,7 @@
 import { host_store_read, host_store_write, host_store_delete } from "../host/imports";
 import { log, LOG_ERROR } from "../util/log";
 import { utf8Bytes } from "../util/utf8";
+import { intText } from "../util/int-text";
 
 export const STORE_MISSING: i32 = -1;
 export const STORE_IO_ERROR: i32 = -2;
@@ -11,6 +12,27 @@ export const STORE_FULL: i32 = -3;
 /** A value is read a chunk at a time, straight into a block that grows by a chunk (in place: it is
  * the arena's last while the value is read). */
 const CHUNK: u32 = 256;
+
+/** The fields of the standard library's Array<u8>, in its order (~lib/array.ts): storeValue makes
+ * and grows the store's values itself, without Array's constructor and length setter (their range
+ * checks, error texts and geometric growth: ~190 B of the image). */
+@final
+@unmanaged
+class Bytes {
+  buffer: usize;
+  dataStart: usize;
+  byteLength: i32;
+  length: i32;
+}
+
+/** A value of `n` bytes, not zeroed (its maker writes them all); with `value`, that one made `n` bytes
+ * long, its bytes kept (in place while its buffer is the arena's last block, else moved). */
+export function storeValue(value: Array<u8> | null, n: i32): Array<u8> {
+  const a = changetype<Bytes>(value ? changetype<usize>(value) : __new(offsetof<Bytes>(), idof<Array<u8>>()));
+  a.buffer = a.dataStart = value ? __renew(a.buffer, n) : __new(n, idof<ArrayBuffer>());
+  a.byteLength = a.length = n;
+  return changetype<Array<u8>>(a);
+}
 
 /** Status of the last read: 0, STORE_MISSING or STORE_IO_ERROR. */
 export let lastReadStatus: i32 = 0;
@@ -35,7 +57,7 @@ export function storeRead(key: string, limit: u32): Array<u8> | null {
     buf = heap.realloc(buf, size + CHUNK);
   }
   lastReadStatus = 0;
-  const bytes = new Array<u8>(size);
+  const bytes = storeValue(null, size);
   memory.copy(bytes.dataStart, buf, size);
   return bytes;
 }
@@ -44,7 +66,7 @@ export function storeRead(key: string, limit: u32): Array<u8> | null {
 export function storeWrite(key: string, value: Array<u8>): i32 {
   const k = utf8Bytes(key);
   const rc = host_store_write(changetype<usize>(k), <u32>k.byteLength, value.dataStart, <u32>value.length);
-  if (rc < 0) log(LOG_ERROR, "store: writing " + key + " failed (" + rc.toString() + ")");
+  if (rc < 0) log(LOG_ERROR, "store: writing " + key + " failed (" + intText(rc) + ")");
   return rc;
 }
 

@@ -1,6 +1,7 @@
 // Diagnostics to the host's log. Levels: 0 error, 1 warning, 2 info, 3 debug.
 import { host_log, host_panic } from "../host/imports";
 import { utf8Bytes } from "./utf8";
+import { intText } from "./int-text";
 
 export const LOG_ERROR: u32 = 0;
 export const LOG_WARN: u32 = 1;
@@ -16,14 +17,7 @@ export function log(level: u32, message: string): void {
  * that would clash with WAMR's libc builtins. The host logs the message and restarts the core. */
 export function coreAbort(message: string | null, file: string | null, line: u32, column: u32): void {
   panic(
-    "abort: " +
-      (message ? message : "") +
-      " at " +
-      (file ? file : "?") +
-      ":" +
-      line.toString() +
-      ":" +
-      column.toString(),
+    "abort: " + (message ? message : "") + " at " + (file ? file : "?") + ":" + intText(line) + ":" + intText(column),
   );
 }
 
