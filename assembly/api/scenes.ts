@@ -20,7 +20,7 @@ import { arenaTop, arenaBack } from "../rt/arena";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 import { REQUIRE_NAME, SCENE_OK } from "../scene/validate";
 import { readBody, storeScene, rejected } from "./scene-body";
-import { openIds, firstId, nextId, idAt, idOrder, sceneCount } from "../store/scene-ids";
+import { openIds, firstId, nextId, idAt, sceneCount } from "../store/scene-ids";
 import {
   MAX_SCENES,
   sceneStatus,
@@ -144,11 +144,14 @@ function orderBytes(a: usize, na: u32, b: usize, nb: u32): i32 {
 }
 
 /** Orders the scene being placed (key `a`, its summary read last: summaryName) before or after the
- * listed one of key `b`: by name, then id. */
+ * listed one of key `b`: by name, then id. Ids compare as their offsets in the id list: the host lists
+ * keys sorted by their bytes (docs/host-abi.md host_store_list), which for ids ([a-z0-9]) is the order
+ * of the strings. */
 function compareKeys(a: usize, b: usize): i32 {
   let d = 0; // the keys' name bytes, ranked already (a loop: memory.compare is inlined at each call)
   for (let i = 2; i < KEY_SIZE && d == 0; i++) d = <i32>load<u8>(a + <usize>i) - <i32>load<u8>(b + <usize>i);
-  if (d != 0 || load<u8>(b + KEY_SIZE - 1) == 0) return d != 0 ? d : idOrder(load<u16>(a), load<u16>(b));
+  const byId = <i32>load<u16>(a) - <i32>load<u16>(b);
+  if (d != 0 || load<u8>(b + KEY_SIZE - 1) == 0) return d != 0 ? d : byId;
   // alike in their keys: b's whole name from its summary (its header, or a plain JSON file's pass),
   // read over the one being placed, whose name is set aside and put back
   let c = 0;
@@ -159,7 +162,7 @@ function compareKeys(a: usize, b: usize): i32 {
   if (readSummary(idAt(<i32>load<u16>(b)))) c = orderBytes(aside, n, summaryName, summaryNameLength);
   restoreName(aside, n);
   arenaBack(mark);
-  return c != 0 ? c : idOrder(load<u16>(a), load<u16>(b));
+  return c != 0 ? c : byId;
 }
 
 /** The library, sorted by name then id, from each file's summary header (scene/summary.ts); a file
