@@ -143,15 +143,14 @@ function orderBytes(a: usize, na: u32, b: usize, nb: u32): i32 {
   return <i32>na - <i32>nb;
 }
 
-/** Orders the scene being placed (key `a`, its summary read last: summaryName) before or after the
- * listed one of key `b`: by name, then id. Ids compare as their offsets in the id list: the host lists
- * keys sorted by their bytes (docs/host-abi.md host_store_list), which for ids ([a-z0-9]) is the order
- * of the strings. */
-function compareKeys(a: usize, b: usize): i32 {
+/** Whether the scene being placed (key `a`, its summary read last: summaryName) goes before the
+ * listed one of key `b`: by name, then id. The scenes are placed in the id list's order, which is the
+ * ids' (the host lists keys sorted by their bytes, docs/host-abi.md host_store_list; for ids,
+ * [a-z0-9], that is the strings' order): of two alike in name, the one being placed goes after. */
+function before(a: usize, b: usize): bool {
   let d = 0; // the keys' name bytes, ranked already (a loop: memory.compare is inlined at each call)
   for (let i = 2; i < KEY_SIZE && d == 0; i++) d = <i32>load<u8>(a + <usize>i) - <i32>load<u8>(b + <usize>i);
-  const byId = <i32>load<u16>(a) - <i32>load<u16>(b);
-  if (d != 0 || load<u8>(b + KEY_SIZE - 1) == 0) return d != 0 ? d : byId;
+  if (d != 0 || load<u8>(b + KEY_SIZE - 1) == 0) return d < 0;
   // alike in their keys: b's whole name from its summary (its header, or a plain JSON file's pass),
   // read over the one being placed, whose name is set aside and put back
   let c = 0;
@@ -162,7 +161,7 @@ function compareKeys(a: usize, b: usize): i32 {
   if (readSummary(idAt(<i32>load<u16>(b)))) c = orderBytes(aside, n, summaryName, summaryNameLength);
   restoreName(aside, n);
   arenaBack(mark);
-  return c != 0 ? c : byId;
+  return c < 0;
 }
 
 /** The library, sorted by name then id, from each file's summary header (scene/summary.ts); a file
@@ -190,7 +189,7 @@ export function listScenes(req: u32, _param: string, _arg: u32): i32 {
     let hi = count;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (compareKeys(key, keys + <usize>mid * KEY_SIZE) < 0) hi = mid;
+      if (before(key, keys + <usize>mid * KEY_SIZE)) hi = mid;
       else lo = mid + 1;
     }
     const to = keys + <usize>lo * KEY_SIZE;
