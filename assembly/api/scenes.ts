@@ -8,7 +8,6 @@ import { fillValues, VALUES, STR_INTS } from "../json/template";
 import * as t from "../generated/text";
 import {
   readSummary,
-  restoreName,
   summaryName,
   summaryNameLength,
   summarySchema,
@@ -143,23 +142,17 @@ function orderBytes(a: usize, na: u32, b: usize, nb: u32): i32 {
   return <i32>na - <i32>nb;
 }
 
-/** Whether the scene being placed (key `a`, its summary read last: summaryName) goes before the
+/** Whether the scene being placed (key `a`) goes before the
  * listed one of key `b`: by name, then id. The scenes are placed in the id list's order, which is the
  * ids' (the host lists keys sorted by their bytes, docs/host-abi.md host_store_list; for ids,
  * [a-z0-9], that is the strings' order): of two alike in name, the one being placed goes after. */
-function before(a: usize, b: usize): bool {
+function before(a: usize, b: usize, name: usize, n: u32, mark: usize): bool {
   let d = 0; // the keys' name bytes, ranked already (a loop: memory.compare is inlined at each call)
   for (let i = 2; i < KEY_SIZE && d == 0; i++) d = <i32>load<u8>(a + <usize>i) - <i32>load<u8>(b + <usize>i);
   if (d != 0 || load<u8>(b + KEY_SIZE - 1) == 0) return d < 0;
-  // alike in their keys: b's whole name from its summary (its header, or a plain JSON file's pass),
-  // read over the one being placed, whose name is set aside and put back
-  let c = 0;
-  const mark = arenaTop();
-  const aside = heap.alloc(HEADER_ROOM);
-  const n = summaryNameLength;
-  memory.copy(aside, summaryName, n);
-  if (readSummary(idAt(<i32>load<u16>(b)))) c = orderBytes(aside, n, summaryName, summaryNameLength);
-  restoreName(aside, n);
+  // alike in their keys: b's whole name from its summary (its header, or a plain JSON file's pass)
+  // against the whole name of the one being placed (`n` bytes at `name`)
+  const c = readSummary(idAt(<i32>load<u16>(b))) ? orderBytes(name, n, summaryName, summaryNameLength) : 0;
   arenaBack(mark);
   return c < 0;
 }
@@ -169,7 +162,10 @@ function before(a: usize, b: usize): bool {
  * library beyond the ids and keys: the answer streams out one scene at a time. */
 export function listScenes(req: u32, _param: string, _arg: u32): i32 {
   if (!openIds()) return A.A_LIBRARY_UNREADABLE;
-  const keys = heap.alloc(LIST_CAP * KEY_SIZE + KEY_SIZE); // and one for the scene being placed
+  // the keys, then the key and the whole name of the scene being placed
+  const keys = heap.alloc(LIST_CAP * KEY_SIZE + KEY_SIZE + HEADER_ROOM);
+  const key = keys + <usize>LIST_CAP * KEY_SIZE;
+  const name = key + KEY_SIZE;
   const mark = arenaTop(); // what a summary's log line or a plain file's pass leaves is given back
   let count = 0;
   for (let at = firstId(); at >= 0; at = nextId(at)) {
@@ -180,16 +176,16 @@ export function listScenes(req: u32, _param: string, _arg: u32): i32 {
     const listed = readSummary(idAt(at));
     arenaBack(mark);
     if (!listed) continue;
-    const key = keys + <usize>LIST_CAP * KEY_SIZE;
     store<u16>(key, <u16>at);
-    const n = min<u32>(summaryNameLength, NAME_BYTES);
-    for (let i: u32 = 0; i < NAME_BYTES; i++) store<u8>(key + 2 + i, i < n ? <u8>rank(load<u8>(summaryName + i)) : 0);
+    const n = summaryNameLength;
+    memory.copy(name, summaryName, n);
+    for (let i: u32 = 0; i < NAME_BYTES; i++) store<u8>(key + 2 + i, i < n ? <u8>rank(load<u8>(name + i)) : 0);
     // binary insertion: few comparisons, as one alike in its key reads a file
     let lo = 0;
     let hi = count;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (before(key, keys + <usize>mid * KEY_SIZE)) hi = mid;
+      if (before(key, keys + <usize>mid * KEY_SIZE, name, n, mark)) hi = mid;
       else lo = mid + 1;
     }
     const to = keys + <usize>lo * KEY_SIZE;

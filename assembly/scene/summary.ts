@@ -66,9 +66,3 @@ export function readSummary(id: string): bool {
   summaryDuration = sceneDuration();
   return true;
 }
-
-/** Puts a name set aside back as the summary's (GET /api/scenes, after reading another summary). */
-export function restoreName(p: usize, n: u32): void {
-  memory.copy(summaryName, p, n);
-  summaryNameLength = n;
-}
