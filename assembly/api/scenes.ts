@@ -120,8 +120,9 @@ export function getScene(req: u32, id: string, _arg: u32): i32 {
 }
 
 // The list is sorted by name, then id, in bounded memory: per scene a sort key of 20 bytes (its id's
-// offset in the id list, store/scene-ids.ts, and the first NAME_BYTES bytes of its name), kept
-// sorted as they are made. Two names alike that far are compared whole, the other's read again.
+// offset in the id list, store/scene-ids.ts, and the first NAME_BYTES bytes of its name, as they are,
+// zero-padded), kept sorted as they are made, both compared by orderBytes. Two names alike that far
+// are compared whole, the other's read again.
 const LIST_CAP: u32 = MAX_SCENES + 1; // files added by hand past the limit are not listed
 const NAME_BYTES: u32 = 18;
 const KEY_SIZE = 2 + NAME_BYTES;
@@ -147,8 +148,7 @@ function orderBytes(a: usize, na: u32, b: usize, nb: u32): i32 {
  * ids' (the host lists keys sorted by their bytes, docs/host-abi.md host_store_list; for ids,
  * [a-z0-9], that is the strings' order): of two alike in name, the one being placed goes after. */
 function before(a: usize, b: usize, name: usize, n: u32, mark: usize): bool {
-  let d = 0; // the keys' name bytes, ranked already (a loop: memory.compare is inlined at each call)
-  for (let i = 2; i < KEY_SIZE && d == 0; i++) d = <i32>load<u8>(a + <usize>i) - <i32>load<u8>(b + <usize>i);
+  const d = orderBytes(a + 2, NAME_BYTES, b + 2, NAME_BYTES);
   if (d != 0 || load<u8>(b + KEY_SIZE - 1) == 0) return d < 0;
   // alike in their keys: b's whole name from its summary (its header, or a plain JSON file's pass)
   // against the whole name of the one being placed (`n` bytes at `name`)
@@ -179,7 +179,8 @@ export function listScenes(req: u32, _param: string, _arg: u32): i32 {
     store<u16>(key, <u16>at);
     const n = summaryNameLength;
     memory.copy(name, summaryName, n);
-    for (let i: u32 = 0; i < NAME_BYTES; i++) store<u8>(key + 2 + i, i < n ? <u8>rank(load<u8>(name + i)) : 0);
+    memory.fill(key + 2, 0, NAME_BYTES);
+    memory.copy(key + 2, name, min<u32>(n, NAME_BYTES));
     // binary insertion: few comparisons, as one alike in its key reads a file
     let lo = 0;
     let hi = count;
