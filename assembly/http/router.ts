@@ -82,9 +82,8 @@ export function route(found: i32, req: u32, len: u32): void {
   if (<u32>found >= <u32>REFUSED) return answer(req, found < 0 ? A_NOT_FOUND : A_METHOD_NOT_ALLOWED);
   const f = flags(found);
   if (f & POWERED && !app.isOn) return answer(req, A_SYSTEM_OFF);
-  let param: string | null = "";
-  if (f & PALETTE) param = pathName(paramStart, paramLength);
-  else if (paramLength > 0) param = utf8Decode(paramStart, paramLength);
+  // the `*` segment ("" when the pattern has none: its length is 0)
+  const param = f & PALETTE ? pathName(paramStart, paramLength) : utf8Decode(paramStart, paramLength);
   if (changetype<usize>(param) == 0 || (f & SCENE && !libraryId(param))) return answer(req, A_NOT_FOUND); // (=== null is a call)
   about(param, 0); // the id in a scene's messages
   if (f & DOCUMENT) w.begin(req, 200);
