@@ -127,9 +127,10 @@ function store(name: string, stops: StaticArray<u32>, done: i32): i32 {
   return rc == STORE_FULL ? A.A_STORAGE_FULL : A.about(name, A.A_PALETTE_NOT_STORED);
 }
 
-/** The answer's row when a change to a palette shown on the panels (the appearance's, or one a
- * playing scene uses) cannot be queued, else 0: the panels show it from the next tick. */
-function busyShowing(shown: bool): i32 {
+/** The answer's row when a change to palette `name` cannot be queued while the panels show it (the
+ * appearance's, or one a playing scene uses), else 0: the panels show it from the next tick. */
+function busyShowing(name: string): i32 {
+  const shown = sameName(appearance.palette, name) || sceneUsesPalette(name);
   return shown && !enqueue(W_PALETTE, 0, 0) ? A.A_BUSY : 0;
 }
 
@@ -151,7 +152,7 @@ export function updatePalette(req: u32, name: string, _arg: u32): i32 {
   }
   const stops = packStops();
   const finalName = storedName !== null ? storedName : bodyName;
-  const busy = busyShowing(sameName(appearance.palette, finalName) || sceneUsesPalette(finalName));
+  const busy = busyShowing(finalName);
   return busy != 0 ? busy : store(finalName, stops, A.A_OK);
 }
 
@@ -162,13 +163,12 @@ export function deletePalette(_req: u32, name: string, _arg: u32): i32 {
   if (reserved) return forbidden(reserved, "deleted");
   const key = paletteKey(name);
   if (key === null) return A.A_NOT_FOUND;
-  const active = sameName(appearance.palette, name);
-  const busy = busyShowing(active || sceneUsesPalette(name));
+  const busy = busyShowing(name);
   if (busy != 0) return busy;
   const rc = storeDelete(key);
   if (rc == STORE_MISSING) return A.A_NOT_FOUND;
   if (rc < 0) return A.about(name, A.A_PALETTE_NOT_DELETED);
-  if (active) {
+  if (sameName(appearance.palette, name)) {
     appearance.palette = BASE_COLORS_NAME;
     persistAppearance();
   }

@@ -1,6 +1,7 @@
 // Every endpoint of the HTTP API in one static table (http/router.ts finds the row): a row is a path
 // pattern, a method, what its body is, and its handler. The patterns after "api/" are one name list
-// (util/names.ts); a row names its pattern by number, and its number picks its handler in `handle`.
+// (util/names.ts), walked with the rows: a row marked NEW starts the next pattern, the others share
+// the row before's; a row's number picks its handler in `handle`.
 // No object is built for it at start. A `*` segment is the path parameter: a scene id, a panel
 // address, a palette name (as sent; PALETTE below decodes it). A more specific pattern comes before a
 // `*` one that would also match it (scenes/play before scenes/*).
@@ -33,62 +34,65 @@ import { postSetup } from "./setup";
 import { getLayout } from "./layout";
 import { postFirmware, getFirmwareStatus } from "./firmware";
 
+// A row is one u16: its method (the low three bits), its flags, and NEW on the first row of a pattern.
 /** A small JSON document, opened by the router. */
-export const READ_JSON: u8 = 1;
+export const READ_JSON: u16 = 8;
 /** A route only where MQTT is (the large variant): elsewhere the path is unknown. */
-export const LARGE_ONLY: u8 = 2;
+export const LARGE_ONLY: u16 = 16;
 /** A body read in pieces by its handler, whatever its size. */
-export const STREAM: u8 = 4;
+export const STREAM: u16 = 32;
 /** The handler writes the body of a 200 answer. */
-export const DOCUMENT: u8 = 8;
+export const DOCUMENT: u16 = 64;
 /** The system must be on (409 system_off). */
-export const POWERED: u8 = 16;
+export const POWERED: u16 = 128;
 /** The `*` segment must be a library scene id (404). */
-export const SCENE: u8 = 32;
+export const SCENE: u16 = 256;
 /** The `*` segment is a palette name, passed percent-decoded (404 when it cannot be decoded). */
-export const PALETTE: u8 = 64;
+export const PALETTE: u16 = 512;
+/** The row's pattern is the next name of PATTERNS (else the row before's). */
+export const NEW: u16 = 1024;
 
-/** The patterns after "api/": pattern k is name k. */
+/** The patterns after "api/", in the order of the rows that start them (NEW). */
 export const PATTERNS = names(
   "state state/power appearance configuration mqtt setup panels panels/edges panels/*/on panels/*/color layout palettes palettes/* scenes scenes/play scenes/stop scenes/speed scenes/play/one-shot scenes/*/play scenes/* animations/play animations/trigger firmware/panels firmware/status",
 );
 
-/** The rows, three bytes each: pattern, method, flags. A pattern's rows are adjacent. */
+/** The rows: pattern by pattern (a pattern's rows are adjacent), method, flags. */
 // prettier-ignore
-export const ROWS = memory.data<u8>([
-  0, M_GET, DOCUMENT, // 0 state: getState
-  1, M_POST, READ_JSON, // 1 state/power: postPower
-  2, M_GET, DOCUMENT, // 2 appearance: getAppearance
-  2, M_PATCH, READ_JSON, // 3 patchAppearance
-  3, M_GET, DOCUMENT, // 4 configuration: getConfiguration
-  3, M_PATCH, READ_JSON, // 5 patchConfiguration
-  4, M_GET, LARGE_ONLY | DOCUMENT, // 6 mqtt: getMqtt
-  4, M_PATCH, LARGE_ONLY | READ_JSON, // 7 patchMqtt
-  5, M_POST, READ_JSON, // 8 setup: postSetup
-  6, M_GET, 0, // 9 panels: getPanels (answered when the panels have replied)
-  7, M_GET, DOCUMENT, // 10 panels/edges: getEdges
-  8, M_PUT, READ_JSON, // 11 panels/*/on: putPanelOn
-  9, M_PUT, READ_JSON, // 12 panels/*/color: putPanelColor
-  10, M_GET, DOCUMENT, // 13 layout: getLayout
-  11, M_GET, DOCUMENT, // 14 palettes: listPalettes
-  11, M_POST, READ_JSON, // 15 createPalette
-  12, M_GET, PALETTE, // 16 palettes/*: getPalette
-  12, M_PUT, PALETTE, // 17 updatePalette (reads its body after the stored palette)
-  12, M_DELETE, PALETTE, // 18 deletePalette
-  13, M_GET, 0, // 19 scenes: listScenes
-  13, M_POST, 0, // 20 createScene (the scene pass)
-  14, M_POST, POWERED, // 21 scenes/play: playLast
-  15, M_POST, 0, // 22 scenes/stop: stop
-  16, M_POST, POWERED | READ_JSON, // 23 scenes/speed: speed
-  17, M_POST, POWERED, // 24 scenes/play/one-shot: playOneShot (the scene pass)
-  18, M_POST, POWERED | SCENE, // 25 scenes/*/play: playById
-  19, M_GET, SCENE, // 26 scenes/*: getScene
-  19, M_PATCH, SCENE, // 27 patchScene (the scene pass)
-  19, M_DELETE, SCENE, // 28 deleteScene
-  20, M_POST, POWERED, // 29 animations/play: animationPlay (the scene pass's flat step)
-  21, M_POST, POWERED | READ_JSON, // 30 animations/trigger: trigger
-  22, M_POST, STREAM, // 31 firmware/panels: postFirmware
-  23, M_GET, STREAM | DOCUMENT, // 32 firmware/status: getFirmwareStatus
+export const ROWS = memory.data<u16>([
+  NEW | M_GET | DOCUMENT, // 0 state: getState
+  NEW | M_POST | READ_JSON, // 1 state/power: postPower
+  NEW | M_GET | DOCUMENT, // 2 appearance: getAppearance
+  M_PATCH | READ_JSON, // 3 patchAppearance
+  NEW | M_GET | DOCUMENT, // 4 configuration: getConfiguration
+  M_PATCH | READ_JSON, // 5 patchConfiguration
+  NEW | M_GET | LARGE_ONLY | DOCUMENT, // 6 mqtt: getMqtt
+  M_PATCH | LARGE_ONLY | READ_JSON, // 7 patchMqtt
+  NEW | M_POST | READ_JSON, // 8 setup: postSetup
+  NEW | M_GET, // 9 panels: getPanels (answered when the panels have replied)
+  NEW | M_GET | DOCUMENT, // 10 panels/edges: getEdges
+  NEW | M_PUT | READ_JSON, // 11 panels/*/on: putPanelOn
+  NEW | M_PUT | READ_JSON, // 12 panels/*/color: putPanelColor
+  NEW | M_GET | DOCUMENT, // 13 layout: getLayout
+  NEW | M_GET | DOCUMENT, // 14 palettes: listPalettes
+  M_POST | READ_JSON, // 15 createPalette
+  NEW | M_GET | PALETTE, // 16 palettes/*: getPalette
+  M_PUT | PALETTE, // 17 updatePalette (reads its body after the stored palette)
+  M_DELETE | PALETTE, // 18 deletePalette
+  NEW | M_GET, // 19 scenes: listScenes
+  M_POST, // 20 createScene (the scene pass)
+  NEW | M_POST | POWERED, // 21 scenes/play: playLast
+  NEW | M_POST, // 22 scenes/stop: stop
+  NEW | M_POST | POWERED | READ_JSON, // 23 scenes/speed: speed
+  NEW | M_POST | POWERED, // 24 scenes/play/one-shot: playOneShot (the scene pass)
+  NEW | M_POST | POWERED | SCENE, // 25 scenes/*/play: playById
+  NEW | M_GET | SCENE, // 26 scenes/*: getScene
+  M_PATCH | SCENE, // 27 patchScene (the scene pass)
+  M_DELETE | SCENE, // 28 deleteScene
+  NEW | M_POST | POWERED, // 29 animations/play: animationPlay (the scene pass's flat step)
+  NEW | M_POST | POWERED | READ_JSON, // 30 animations/trigger: trigger
+  NEW | M_POST | STREAM, // 31 firmware/panels: postFirmware
+  NEW | M_GET | STREAM | DOCUMENT, // 32 firmware/status: getFirmwareStatus
 ]);
 export const ROW_COUNT = 33;
 

@@ -8,7 +8,6 @@ import { fillValues, VALUES, STR_INTS } from "../json/template";
 import * as t from "../generated/text";
 import {
   readSummary,
-  restoreName,
   summaryName,
   summaryNameLength,
   summarySchema,
@@ -20,7 +19,7 @@ import { arenaTop, arenaBack } from "../rt/arena";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 import { REQUIRE_NAME, SCENE_OK } from "../scene/validate";
 import { readBody, storeScene, rejected } from "./scene-body";
-import { openIds, firstId, nextId, idAt, idOrder, sceneCount } from "../store/scene-ids";
+import { openIds, firstId, nextId, idAt, sceneCount } from "../store/scene-ids";
 import {
   MAX_SCENES,
   sceneStatus,
@@ -122,8 +121,9 @@ export function getScene(req: u32, id: string, _arg: u32): i32 {
 }
 
 // The list is sorted by name, then id, in bounded memory: per scene a sort key of 20 bytes (its id's
-// offset in the id list, store/scene-ids.ts, and the first NAME_BYTES bytes of its name), kept
-// sorted as they are made. Two names alike that far are compared whole, the other's read again.
+// offset in the id list, store/scene-ids.ts, and the first NAME_BYTES bytes of its name, as they are,
+// zero-padded), kept sorted as they are made, both compared by orderBytes. Two names alike that far
+// are compared whole, the other's read again.
 const LIST_CAP: u32 = MAX_SCENES + 1; // files added by hand past the limit are not listed
 const NAME_BYTES: u32 = 18;
 const KEY_SIZE = 2 + NAME_BYTES;
@@ -135,32 +135,27 @@ function rank(c: u32): u32 {
   return c == 0xee || c == 0xef ? c + 0x10 : c;
 }
 
+/** The order of two names' bytes: past their common start (a plain loop: GET /api/scenes compares
+ * keys about 700 times, and ranking every byte cost it 7 M instructions), the first bytes that differ,
+ * ranked; else the shorter first. */
 function orderBytes(a: usize, na: u32, b: usize, nb: u32): i32 {
   const n = min(na, nb);
-  for (let i: u32 = 0; i < n; i++) {
-    const d = <i32>rank(load<u8>(a + i)) - <i32>rank(load<u8>(b + i));
-    if (d != 0) return d;
-  }
-  return <i32>na - <i32>nb;
+  let i: u32 = 0;
+  while (i < n && load<u8>(a + i) == load<u8>(b + i)) i++; // rank is one-to-one on UTF-8's bytes
+  return i < n ? <i32>rank(load<u8>(a + i)) - <i32>rank(load<u8>(b + i)) : <i32>na - <i32>nb;
 }
 
-/** Orders the scene being placed (key `a`, its summary read last: summaryName) before or after the
- * listed one of key `b`: by name, then id. */
-function compareKeys(a: usize, b: usize): i32 {
-  let d = 0; // the keys' name bytes, ranked already (a loop: memory.compare is inlined at each call)
-  for (let i = 2; i < KEY_SIZE && d == 0; i++) d = <i32>load<u8>(a + <usize>i) - <i32>load<u8>(b + <usize>i);
-  if (d != 0 || load<u8>(b + KEY_SIZE - 1) == 0) return d != 0 ? d : idOrder(load<u16>(a), load<u16>(b));
-  // alike in their keys: b's whole name from its summary (its header, or a plain JSON file's pass),
-  // read over the one being placed, whose name is set aside and put back
-  let c = 0;
-  const mark = arenaTop();
-  const aside = heap.alloc(HEADER_ROOM);
-  const n = summaryNameLength;
-  memory.copy(aside, summaryName, n);
-  if (readSummary(idAt(<i32>load<u16>(b)))) c = orderBytes(aside, n, summaryName, summaryNameLength);
-  restoreName(aside, n);
+/** Whether the scene being placed (key `a`) goes before the listed one of key `b`: by name, then id. The scenes are placed in the id list's order, which is the
+ * ids' (the host lists keys sorted by their bytes, docs/host-abi.md host_store_list; for ids,
+ * [a-z0-9], that is the strings' order): of two alike in name, the one being placed goes after. */
+function before(a: usize, b: usize, name: usize, n: u32, mark: usize): bool {
+  const d = orderBytes(a + 2, NAME_BYTES, b + 2, NAME_BYTES);
+  if (d != 0 || load<u8>(b + KEY_SIZE - 1) == 0) return d < 0;
+  // alike in their keys: b's whole name from its summary (its header, or a plain JSON file's pass)
+  // against the whole name of the one being placed (`n` bytes at `name`)
+  const c = readSummary(idAt(<i32>load<u16>(b))) ? orderBytes(name, n, summaryName, summaryNameLength) : 0;
   arenaBack(mark);
-  return c != 0 ? c : idOrder(load<u16>(a), load<u16>(b));
+  return c < 0;
 }
 
 /** The library, sorted by name then id, from each file's summary header (scene/summary.ts); a file
@@ -168,7 +163,10 @@ function compareKeys(a: usize, b: usize): i32 {
  * library beyond the ids and keys: the answer streams out one scene at a time. */
 export function listScenes(req: u32, _param: string, _arg: u32): i32 {
   if (!openIds()) return A.A_LIBRARY_UNREADABLE;
-  const keys = heap.alloc(LIST_CAP * KEY_SIZE + KEY_SIZE); // and one for the scene being placed
+  // the keys, then the key and the whole name of the scene being placed
+  const keys = heap.alloc(LIST_CAP * KEY_SIZE + KEY_SIZE + HEADER_ROOM);
+  const key = keys + <usize>LIST_CAP * KEY_SIZE;
+  const name = key + KEY_SIZE;
   const mark = arenaTop(); // what a summary's log line or a plain file's pass leaves is given back
   let count = 0;
   for (let at = firstId(); at >= 0; at = nextId(at)) {
@@ -179,16 +177,17 @@ export function listScenes(req: u32, _param: string, _arg: u32): i32 {
     const listed = readSummary(idAt(at));
     arenaBack(mark);
     if (!listed) continue;
-    const key = keys + <usize>LIST_CAP * KEY_SIZE;
     store<u16>(key, <u16>at);
-    const n = min<u32>(summaryNameLength, NAME_BYTES);
-    for (let i: u32 = 0; i < NAME_BYTES; i++) store<u8>(key + 2 + i, i < n ? <u8>rank(load<u8>(summaryName + i)) : 0);
+    const n = summaryNameLength;
+    memory.copy(name, summaryName, n);
+    memory.fill(key + 2, 0, NAME_BYTES);
+    memory.copy(key + 2, name, min<u32>(n, NAME_BYTES));
     // binary insertion: few comparisons, as one alike in its key reads a file
     let lo = 0;
     let hi = count;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (compareKeys(key, keys + <usize>mid * KEY_SIZE) < 0) hi = mid;
+      if (before(key, keys + <usize>mid * KEY_SIZE, name, n, mark)) hi = mid;
       else lo = mid + 1;
     }
     const to = keys + <usize>lo * KEY_SIZE;

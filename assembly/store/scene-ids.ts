@@ -82,14 +82,3 @@ export function sceneCount(): i32 {
   for (let at = firstId(); at >= 0; at = nextId(at)) n++;
   return n;
 }
-
-/** The sign orders the ids at `a` and `b` as String's < and > do (they are ASCII). */
-export function idOrder(a: i32, b: i32): i32 {
-  const ea = lineEnd(a);
-  const eb = lineEnd(b);
-  for (; a < ea && b < eb; a++, b++) {
-    const d = <i32>load<u8>(list + <usize>a) - <i32>load<u8>(list + <usize>b);
-    if (d != 0) return d;
-  }
-  return ea - a - (eb - b);
-}
