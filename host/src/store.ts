@@ -134,7 +134,7 @@ export class FileStore {
     }
   }
 
-  /** Keys starting with `prefix`, sorted, one per line. */
+  /** Keys starting with `prefix`, sorted by their bytes (keys are ASCII: the same order), one per line. */
   list(prefix: string): string {
     const keys: string[] = [];
     const walk = (dir: string, rel: string) => {
