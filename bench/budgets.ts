@@ -68,8 +68,9 @@ export const IMAGE_BUDGET = 64 * 1024;
 // short in the image, compiled form version 3 with the play values as one block, the scene list's
 // ties by id order and the routes as 16-bit rows, keyIndex as nameIndex, the MQTT records by the JSON
 // writer, the pulse table's differences found in one place): 65,718 B merged; then globals of up to
-// 2 accesses moved: 65,651 B.
-export const IMAGE_CEILING = 64 * 1024 + 115; // 65,651
+// 2 accesses moved: 65,651 B. Round 7b, the library: strings compared by our sameText and null by
+// address (no ~lib String.__eq): 65,534 B, under the budget (the ceiling cannot go below it).
+export const IMAGE_CEILING = 64 * 1024; // 65,536
 
 /** Linear memory: one page, never grown. */
 export const MEMORY_PAGES_BUDGET = 1;

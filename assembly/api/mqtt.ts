@@ -15,6 +15,7 @@ import {
 import { clearRetained } from "../mqtt/topics";
 import { writeRuntime, restartSession, stopSession, connected } from "../mqtt/session";
 import { persistMqtt } from "../mqtt/service";
+import { sameText } from "../util/names";
 import { storeFailure, ANSWERED, A_INVALID, A_BROKER_REQUIRED } from "../http/answers";
 
 export function getMqtt(_req: u32, _param: string, _arg: u32): i32 {
@@ -31,7 +32,8 @@ export function applyMqtt(c: MqttConfig | null): i32 {
   const rc = persistMqtt(c); // stored before the answer; on a failure nothing changes
   if (rc < 0) return storeFailure(rc);
   // new prefixes: nothing retained is left under the old ones (before the session ends)
-  const moved = connected() && (topicPrefix(c) != topicPrefix() || discoveryPrefix(c) != discoveryPrefix());
+  const moved =
+    connected() && (!sameText(topicPrefix(c), topicPrefix()) || !sameText(discoveryPrefix(c), discoveryPrefix()));
   if (moved) clearRetained();
   stopSession(!moved);
   commitMqtt(c);

@@ -37,6 +37,7 @@ import {
 import { storeWrite, storeDelete, STORE_MISSING, STORE_FULL } from "../store/kv";
 import { validationError } from "../json/validate";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
+import { sameText } from "../util/names";
 import { arenaTop, arenaBack } from "../rt/arena";
 
 // ---- names ------------------------------------------------------------------------------------
@@ -50,7 +51,7 @@ function reservedPalette(name: string): Palette | null {
 /** 403: the reserved palette `p` cannot be changed or deleted (`verb`). @message-args */
 function forbidden(p: Palette, verb: string): i32 {
   const name = p.name;
-  if (name == BASE_COLORS_NAME)
+  if (sameText(name, BASE_COLORS_NAME))
     return about(
       'palette "' + name + '" is synthesized from the appearance base colours and cannot be ' + verb,
       A.A_FORBIDDEN,
@@ -151,7 +152,7 @@ export function updatePalette(req: u32, name: string, _arg: u32): i32 {
     return A.A_INVALID;
   }
   const stops = packStops();
-  const finalName = storedName !== null ? storedName : bodyName;
+  const finalName = changetype<usize>(storedName) != 0 ? storedName : bodyName;
   const busy = busyShowing(finalName);
   return busy != 0 ? busy : store(finalName, stops, A.A_OK);
 }
@@ -162,7 +163,7 @@ export function deletePalette(_req: u32, name: string, _arg: u32): i32 {
   const reserved = reservedPalette(name);
   if (reserved) return forbidden(reserved, "deleted");
   const key = paletteKey(name);
-  if (key === null) return A.A_NOT_FOUND;
+  if (changetype<usize>(key) == 0) return A.A_NOT_FOUND;
   const busy = busyShowing(name);
   if (busy != 0) return busy;
   const rc = storeDelete(key);

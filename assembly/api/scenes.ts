@@ -40,7 +40,7 @@ import { intText } from "../util/int-text";
  * scene `id` (null: a new scene, not given an id yet). */
 function notSaved(id: string | null, rc: i32): i32 {
   const a = rc == STORE_FULL ? A.A_SCENE_FULL : A.A_SCENE_NOT_SAVED;
-  return id === null ? a + 1 : A.about(id, a);
+  return changetype<usize>(id) == 0 ? a + 1 : A.about(id, a);
 }
 
 /** Reads the request's scene and stores it as scene `id`, or (null) as a new scene, which gets an id
@@ -49,10 +49,10 @@ function save(req: u32, id: string | null): i32 {
   const result = readBody(req, REQUIRE_NAME);
   if (result < 0) return notSaved(id, result);
   if (result != SCENE_OK) return rejected(result);
-  if (id === null) {
+  if (changetype<usize>(id) == 0) {
     const count = sceneCount();
     id = count < 0 || count >= MAX_SCENES ? null : newSceneId();
-    if (id === null) {
+    if (changetype<usize>(id) == 0) {
       discardStages();
       if (count < 0) return A.A_LIBRARY_UNREADABLE;
       return count >= MAX_SCENES ? A.counted(A.A_LIBRARY_FULL, MAX_SCENES) : A.A_NO_FREE_ID;

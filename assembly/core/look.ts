@@ -81,7 +81,7 @@ export function changeAppearance(patch: AppearancePatch, persist: bool = true): 
   applyAppearancePatch(patch);
   if (persist) persistAppearance();
   if (patch.has & HAS_BRIGHTNESS) sendBrightness(appearance.brightness);
-  if (!(patch.has & HAS_COLORS) && patch.palette === null) return;
+  if (!(patch.has & HAS_COLORS) && changetype<usize>(patch.palette) == 0) return;
   // a new look with no scene playing shows: the ambient look replaces a held frame
   if (!app.playing) showAmbient();
   // A playing scene keeps its own colours and palettes (the appearance fills in the rest).

@@ -55,7 +55,7 @@ export class Work {
    * ids and names only. */
   setText(s: string | null): void {
     this.textLen = -1;
-    if (s !== null && <u32>utf8Encode(changetype<usize>(s), s.length, 0) <= TEXT_ROOM) {
+    if (changetype<usize>(s) != 0 && <u32>utf8Encode(changetype<usize>(s), s.length, 0) <= TEXT_ROOM) {
       this.textLen = <i32>utf8Encode(changetype<usize>(s), s.length, this.at);
       textEnd += <u32>this.textLen;
     }

@@ -11,7 +11,7 @@ import { app } from "../state/app";
 import { appearance, AppearancePatch, HAS_BRIGHTNESS } from "../state/appearance";
 import { enqueue, queueLength, QUEUE_SIZE, W_POWER, W_APPEARANCE, W_PLAY, W_STOP } from "../core/queue";
 import { libraryId, sceneStatus, libraryVersion } from "../scene/store";
-import { names, nameIndex, sameBytes } from "../util/names";
+import { names, nameIndex, sameBytes, sameText } from "../util/names";
 import { log, LOG_WARN } from "../util/log";
 import * as w from "../json/writer";
 import { keepSlot, keepString, arenaTop, arenaBack } from "../rt/arena";
@@ -107,7 +107,7 @@ export function publishStates(): void {
   now[1] = brightness;
   // The light is lit when powered at a brightness above 0 (Home Assistant ignores a brightness of 0).
   now[2] = on & (<i32>(brightness > 0));
-  now[3] = sent[S_SCENE] + <i32>(sent[S_SCENE] < 0 || scene != sentScene);
+  now[3] = sent[S_SCENE] + <i32>(sent[S_SCENE] < 0 || !sameText(scene, sentScene));
   now[4] = app.playing ? 1 : 0;
   now[5] = <i32>Math.round(app.speed * 1000); // 0.1-10
   for (let i = 0; i < STATE_COUNT; i++) {

@@ -353,7 +353,7 @@ export function loadFlat(p: usize, n: u32, group: u8): bool {
 /** The palette named by a scene or layer (any casing); Base colors from the scene's base colours;
  * a name that cannot be found gives Base colors (as the appearance does). Call with JSON closed. */
 export function resolvePalette(name: string | null): Palette {
-  const found = findPalette(name !== null ? name : appearance.palette);
+  const found = findPalette(changetype<usize>(name) != 0 ? name : appearance.palette);
   if (found && !sameName(found.name, BASE_COLORS_NAME)) return found;
   return basePalette(baseColors);
 }

@@ -15,6 +15,7 @@ import { appearance, activePalette } from "../state/appearance";
 import { config } from "../state/config";
 import { storeRead, storeWrite, storeValue } from "../store/kv";
 import { rootAt } from "../topology/rooted";
+import { sameText } from "../util/names";
 import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
 import { readWritten, next } from "./bytes";
@@ -73,13 +74,13 @@ export function playScene(id: string, now: u32): bool {
   sendBackground(c.background());
   // the previous scene's look goes, whether or not this one has its own
   const restore = lookChanged;
-  lookChanged = c.hasColors() || c.paletteName !== null;
+  lookChanged = c.hasColors() || changetype<usize>(c.paletteName) != 0;
   if (c.hasColors() || restore) sendBaseColors(c.baseColors);
   sendPalettes(restore);
   app.speed = c.sceneSpeed();
   app.playing = true;
   app.lastPlayedSceneId = keepString(lastPlayedKept, id);
-  app.lastPlayedSceneIsStored = id != ONE_SHOT_ID;
+  app.lastPlayedSceneIsStored = !sameText(id, ONE_SHOT_ID);
   changed();
   persistLastPlayed();
   active = true;

@@ -22,6 +22,7 @@ import { openStored, value, skipTo, finish, broken, offset } from "../json/strea
 import { J_OBJECT } from "../json/reader";
 import { utf8Decode } from "../util/utf8";
 import { idChars } from "./text";
+import { sameText } from "../util/names";
 
 /** The hidden scene of one-shot playback: 10 characters, where assigned ids have 8, so no created
  * scene can take it. Never listed, and not reachable through /api/scenes/{id}. */
@@ -62,7 +63,7 @@ export function discardStages(): void {
  * status; the stages are gone either way, and on failure the old file is intact.
  */
 export function commitScene(id: string, schema: i32, layers: i32, duration: u32, name: usize, nameLength: u32): i32 {
-  if (id != ONE_SHOT_ID) libraryVersion++;
+  if (!sameText(id, ONE_SHOT_ID)) libraryVersion++;
   host_store_delete(stageFile, STAGE_FILE_LENGTH);
   const n = HEADER_FIXED + nameLength;
   store<u8>(chunk, 0);

@@ -100,7 +100,7 @@ export function parseAppearancePatch(kind: u32, stored: bool = false): Appearanc
   if (!checkFields(kind, KEYS, ROWS, 3, changetype<usize>(patch), readColors, 32)) return null;
   patch.has = present;
   const wanted = patch.palette;
-  if (wanted !== null) {
+  if (changetype<usize>(wanted) != 0) {
     const found = findPalette(wanted);
     if (!found) {
       if (!stored) {
@@ -119,7 +119,7 @@ export function applyAppearancePatch(patch: AppearancePatch): void {
   if (patch.has & HAS_COLORS)
     memory.copy(changetype<usize>(appearance.baseColors), changetype<usize>(patch.baseColors), 12);
   const name = patch.palette;
-  if (name !== null) {
+  if (changetype<usize>(name) != 0) {
     // The palette may have been deleted since the change was validated (PATCH, then DELETE before
     // the tick): then the appearance falls back to Base colors.
     const found = findPalette(name);
