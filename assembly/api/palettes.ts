@@ -21,6 +21,8 @@ import {
   readPaletteNamed,
   paletteFileStatus,
   paletteKey,
+  paletteKeyLength,
+  deleteKeyed,
   openList,
   nextKey,
   readCurrent,
@@ -34,7 +36,7 @@ import {
   P_MISSING,
   P_CORRUPT,
 } from "../palette/store";
-import { storeWrite, storeDelete, STORE_MISSING, STORE_FULL } from "../store/kv";
+import { storeWrite, STORE_MISSING, STORE_FULL } from "../store/kv";
 import { validationError } from "../json/validate";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 import { arenaTop, arenaBack } from "../rt/arena";
@@ -161,11 +163,11 @@ export function updatePalette(req: u32, name: string, _arg: u32): i32 {
 export function deletePalette(_req: u32, name: string, _arg: u32): i32 {
   const reserved = reservedPalette(name);
   if (reserved) return forbidden(reserved, "deleted");
-  const key = paletteKey(name);
-  if (key === null) return A.A_NOT_FOUND;
-  const busy = busyShowing(name);
+  const k = paletteKeyLength(name);
+  if (k == 0) return A.A_NOT_FOUND;
+  const busy = busyShowing(name); // (leaves the key alone)
   if (busy != 0) return busy;
-  const rc = storeDelete(key);
+  const rc = deleteKeyed(k);
   if (rc == STORE_MISSING) return A.A_NOT_FOUND;
   if (rc < 0) return A.about(name, A.A_PALETTE_NOT_DELETED);
   if (sameName(appearance.palette, name)) {
