@@ -49,15 +49,19 @@ function reservedPalette(name: string): Palette | null {
   return findBuiltin(name);
 }
 
-/** 403: the reserved palette `p` cannot be changed or deleted (`verb`). @message-args */
+/** 403: the reserved palette `p` cannot be changed or deleted (`verb`): one formatted message, what
+ * it is an argument. @message-args */
 function forbidden(p: Palette, verb: string): i32 {
   const name = p.name;
-  if (name == BASE_COLORS_NAME)
-    return about(
-      'palette "' + name + '" is synthesized from the appearance base colours and cannot be ' + verb,
-      A.A_FORBIDDEN,
-    );
-  return about('palette "' + name + '" is built in and cannot be ' + verb, A.A_FORBIDDEN);
+  return about(
+    'palette "' +
+      name +
+      '" is ' +
+      (name == BASE_COLORS_NAME ? "synthesized from the appearance base colours" : "built in") +
+      " and cannot be " +
+      verb,
+    A.A_FORBIDDEN,
+  );
 }
 
 // ---- handlers ---------------------------------------------------------------------------------
