@@ -244,10 +244,14 @@ test("built-ins and Base colors cannot be overwritten or deleted (403)", async (
   for (const asked of ["Base%20colors", "base%20COLORS"]) {
     let res = await api(host, "PUT", `/api/palettes/${asked}`, doc("Base colors"));
     assert.equal(res.status, 403);
-    assert.match(res.body.error, /^palette "Base colors" .* cannot be changed$/);
+    assert.deepEqual(res.body, {
+      error: `palette "Base colors" is synthesized from the appearance base colours and cannot be changed`,
+    });
     res = await api(host, "DELETE", `/api/palettes/${asked}`);
     assert.equal(res.status, 403);
-    assert.match(res.body.error, /^palette "Base colors" .* cannot be deleted$/);
+    assert.deepEqual(res.body, {
+      error: `palette "Base colors" is synthesized from the appearance base colours and cannot be deleted`,
+    });
   }
   const list = (await api(host, "GET", "/api/palettes")).body as Array<{ name: string }>;
   assert.deepEqual(

@@ -21,6 +21,8 @@ import {
   readPaletteNamed,
   paletteFileStatus,
   paletteKey,
+  paletteKeyLength,
+  deleteKeyed,
   openList,
   nextKey,
   readCurrent,
@@ -34,7 +36,7 @@ import {
   P_MISSING,
   P_CORRUPT,
 } from "../palette/store";
-import { storeWrite, storeDelete, STORE_MISSING, STORE_FULL } from "../store/kv";
+import { storeWrite, STORE_MISSING, STORE_FULL } from "../store/kv";
 import { validationError } from "../json/validate";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 import { sameText } from "../util/names";
@@ -48,15 +50,19 @@ function reservedPalette(name: string): Palette | null {
   return findBuiltin(name);
 }
 
-/** 403: the reserved palette `p` cannot be changed or deleted (`verb`). @message-args */
+/** 403: the reserved palette `p` cannot be changed or deleted (`verb`): one formatted message, what
+ * it is an argument. @message-args */
 function forbidden(p: Palette, verb: string): i32 {
   const name = p.name;
-  if (sameText(name, BASE_COLORS_NAME))
-    return about(
-      'palette "' + name + '" is synthesized from the appearance base colours and cannot be ' + verb,
-      A.A_FORBIDDEN,
-    );
-  return about('palette "' + name + '" is built in and cannot be ' + verb, A.A_FORBIDDEN);
+  return about(
+    'palette "' +
+      name +
+      '" is ' +
+      (sameText(name, BASE_COLORS_NAME) ? "synthesized from the appearance base colours" : "built in") +
+      " and cannot be " +
+      verb,
+    A.A_FORBIDDEN,
+  );
 }
 
 // ---- handlers ---------------------------------------------------------------------------------
@@ -162,11 +168,11 @@ export function updatePalette(req: u32, name: string, _arg: u32): i32 {
 export function deletePalette(_req: u32, name: string, _arg: u32): i32 {
   const reserved = reservedPalette(name);
   if (reserved) return forbidden(reserved, "deleted");
-  const key = paletteKey(name);
-  if (changetype<usize>(key) == 0) return A.A_NOT_FOUND;
-  const busy = busyShowing(name);
+  const k = paletteKeyLength(name);
+  if (k == 0) return A.A_NOT_FOUND;
+  const busy = busyShowing(name); // (leaves the key alone)
   if (busy != 0) return busy;
-  const rc = storeDelete(key);
+  const rc = deleteKeyed(k);
   if (rc == STORE_MISSING) return A.A_NOT_FOUND;
   if (rc < 0) return A.about(name, A.A_PALETTE_NOT_DELETED);
   if (sameName(appearance.palette, name)) {

@@ -85,6 +85,17 @@ export function paletteKey(name: string): string | null {
   return k == 0 ? null : utf8Decode(keyBuf, k);
 }
 
+/** The byte length of a palette name's store key, the key left for deleteKeyed (0 when the name is too
+ * long or empty to exist). DELETE's key as bytes: no string made and encoded back. */
+export function paletteKeyLength(name: string): u32 {
+  return keyFromName(name, keyBuf);
+}
+
+/** Deletes the file under the key paletteKeyLength left (of `k` bytes): the store's code. */
+export function deleteKeyed(k: u32): i32 {
+  return host_store_delete(keyBuf, k);
+}
+
 // ---- reading ----------------------------------------------------------------------------------
 
 /** Reads and checks the palette stored under a key. On P_OK its name and stops are palette/validate's
