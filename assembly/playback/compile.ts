@@ -74,8 +74,6 @@ export function hasColors(): bool {
 export function sceneLoop(): bool {
   return load<u8>(SCENE + I_LOOP) != 0;
 }
-/** The scene's base colours: the image's, those it does not give the appearance's (loadScene). */
-export const baseColors = changetype<StaticArray<u32>>(SCENE + I_COLORS);
 /** The scene's part of the image a scene pass writes (reset by beginImage, put by putImage). */
 export const SAVE = memory.data(OWN, 8);
 const layerBlend = changetype<Fixed<u8>>(SCENE + 32);
@@ -104,6 +102,7 @@ export let slotCount = 0;
 const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
 export let layerCount = 0;
+export const baseColors: StaticArray<u32> = [0, 0, 0];
 export let paletteName: string | null = null;
 // the names outlive the export that loaded the scene: fixed slots allocated at start-up (rt/arena.ts)
 const paletteKept = keepSlot(64);
@@ -290,7 +289,10 @@ export function loadScene(): bool {
   // the image (a value out of range plays as it is, but for a startAfter's, which indexes a table)
   b.nextBytes(SCENE, IMAGE);
   const given = <u32>load<u8>(SCENE + I_GIVEN);
-  for (let i = 0; i < 3; i++) if (!((given >> i) & 1)) unchecked((baseColors[i] = unchecked(appearance.baseColors[i])));
+  for (let i = 0; i < 3; i++) {
+    const own = load<u32>(SCENE + I_COLORS + (i << 2));
+    unchecked((baseColors[i] = (given >> i) & 1 ? own : unchecked(appearance.baseColors[i])));
+  }
   if (b.overrun || layerCount == 0) return false;
   unchecked((slotName[0] = paletteName));
   // per layer: its palette slot (slots numbered by first appearance among the layer palettes that
