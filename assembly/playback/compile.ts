@@ -74,6 +74,8 @@ export function hasColors(): bool {
 export function sceneLoop(): bool {
   return load<u8>(SCENE + I_LOOP) != 0;
 }
+/** The scene's base colours: the image's, those it does not give the appearance's (loadScene). */
+export const baseColors = changetype<StaticArray<u32>>(SCENE + I_COLORS);
 /** The scene's part of the image a scene pass writes (reset by beginImage, put by putImage). */
 export const SAVE = memory.data(OWN, 8);
 const layerBlend = changetype<Fixed<u8>>(SCENE + 32);
@@ -102,7 +104,6 @@ export let slotCount = 0;
 const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
 export let layerCount = 0;
-export const baseColors: StaticArray<u32> = [0, 0, 0];
 export let paletteName: string | null = null;
 // the names outlive the export that loaded the scene: fixed slots allocated at start-up (rt/arena.ts)
 const paletteKept = keepSlot(64);
@@ -290,7 +291,7 @@ export function loadScene(): bool {
   b.nextBytes(SCENE, IMAGE);
   const given = <u32>load<u8>(SCENE + I_GIVEN);
   for (let i = 0; i < 3; i++) {
-    const own = load<u32>(SCENE + I_COLORS + (i << 2));
+    const own = unchecked(baseColors[i]);
     unchecked((baseColors[i] = (given >> i) & 1 ? own : unchecked(appearance.baseColors[i])));
   }
   if (b.overrun || layerCount == 0) return false;
