@@ -44,8 +44,8 @@ export const stepDuration = changetype<Fixed<u16>>(memory.data(N * 2, 2));
 export const stepKind = changetype<Fixed<u8>>(memory.data(N));
 // The scene's image (IMAGE bytes): what the player reads of the scene and of each layer, in the layout
 // the compiled form stores after its items and loads with one copy: the speed (f64), loop (u32), base
-// colours (3 u32, those given: I_GIVEN), background (u32), the colours given (a bit each, bit 3 when
-// the scene has `colors`), then a column per layer: blend (its index + 1), async mode, disabled
+// colours (3 u32, those given: I_GIVEN; a load puts the appearance's in the others: baseColors),
+// background (u32), the colours given (a bit each, bit 3 when the scene has `colors`), then a column per layer: blend (its index + 1), async mode, disabled
 // (bytes), startAfter's layer and step (i32: -1 none, its whole sequence). A scene pass writes the
 // scene's part into SAVE (never what plays: playing reads SCENE; the tags of its scene/fields.ts
 // rows are 8-byte row numbers there: loop 1, background 3, blend 4) and putImage the layers' from
@@ -60,7 +60,8 @@ const I_AFTER: usize = 56;
 /** The playing scene's image, then the rows a load works out (reset at once by loadScene): group
  * (and a ninth, the flat animation's: loadFlat), palette slot, group name length, step count. */
 const SCENE = memory.data(IMAGE + MAX_LAYERS * 4 + 1, 8);
-/** The loaded scene's speed, background, and whether it sets base colours (`colors`): its image. */
+/** The loaded scene's speed, background, whether it sets base colours (`colors`) and loops: its
+ * image. */
 export function sceneSpeed(): f64 {
   return load<f64>(SCENE);
 }
@@ -70,6 +71,11 @@ export function background(): u32 {
 export function hasColors(): bool {
   return load<u8>(SCENE + I_GIVEN) != 0;
 }
+export function sceneLoop(): bool {
+  return load<u8>(SCENE + I_LOOP) != 0;
+}
+/** The scene's base colours: the image's, those it does not give the appearance's (loadScene). */
+export const baseColors = changetype<StaticArray<u32>>(SCENE + I_COLORS);
 /** The scene's part of the image a scene pass writes (reset by beginImage, put by putImage). */
 export const SAVE = memory.data(OWN, 8);
 const layerBlend = changetype<Fixed<u8>>(SCENE + 32);
@@ -98,8 +104,6 @@ export let slotCount = 0;
 const NAME_MAX = 32;
 const names = memory.data(MAX_LAYERS * NAME_MAX);
 export let layerCount = 0;
-export let sceneLoop = false;
-export const baseColors: StaticArray<u32> = [0, 0, 0];
 export let paletteName: string | null = null;
 // the names outlive the export that loaded the scene: fixed slots allocated at start-up (rt/arena.ts)
 const paletteKept = keepSlot(64);
@@ -285,10 +289,9 @@ export function loadScene(): bool {
   }
   // the image (a value out of range plays as it is, but for a startAfter's, which indexes a table)
   b.nextBytes(SCENE, IMAGE);
-  sceneLoop = load<u8>(SCENE + I_LOOP) != 0;
   const given = <u32>load<u8>(SCENE + I_GIVEN);
   for (let i = 0; i < 3; i++) {
-    const own = load<u32>(SCENE + I_COLORS + (i << 2));
+    const own = unchecked(baseColors[i]);
     unchecked((baseColors[i] = (given >> i) & 1 ? own : unchecked(appearance.baseColors[i])));
   }
   if (b.overrun || layerCount == 0) return false;

@@ -313,7 +313,7 @@ export function playbackTick(now: u32): void {
     if (L.state != S_DONE) return;
   }
   if (barriers == 0) return;
-  if (c.sceneLoop) return startCycle(false);
+  if (c.sceneLoop()) return startCycle(false);
   ended = true;
   if (!open) {
     active = false;
