@@ -115,13 +115,11 @@ function resolve(out: i32, level: i32): void {
         b = <i32>next() + 1;
       }
     }
-    // subtree and neighbors of a panel that does not exist: none
-    if (S.SEL_NEIGHBORS != S.SEL_SUBTREE + 1) ERROR("topology/targeting.ts: subtree and neighbors adjacent");
-    if (<u32>(op - S.SEL_SUBTREE) < 2 && !tree.exists(v)) return;
     if (op == S.SEL_NEIGHBORS) {
-      for (let slot = 0; slot < 3; slot++) setAdd(out, tree.connectedPanel(v, slot));
+      if (tree.exists(v)) for (let slot = 0; slot < 3; slot++) setAdd(out, tree.connectedPanel(v, slot));
       return;
     }
+    if (op == S.SEL_SUBTREE && !tree.exists(v)) return;
     for (let k = 0; k < count; k++) {
       const x = <i32>order[k];
       let at = k;
