@@ -51,6 +51,7 @@ const CASES: Array<[string, unknown, number[]]> = [
   ["subtree of a missing panel", "subtree:40", []],
   ["neighbors:N", "neighbors:13", [12, 14, 17]],
   ["neighbors of the root", "neighbors:1", [2, 12]],
+  ["neighbors of a missing panel", "neighbors:40", []],
   ["fraction:A-B", "fraction:0.25-0.5", range(6, 10)],
   ["fraction:0-1", "fraction:0-1", ALL],
   // 0.15 and 0.75 of 20 are 3 and 15 exactly; read as binary fractions they are a hair above

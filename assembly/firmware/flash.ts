@@ -238,14 +238,12 @@ export function flashTick(now: u32): void {
   sendStep(now);
 }
 
-/** After the rediscovery that follows a flash: a panel that did not come back is an error. */
+/** After the rediscovery that follows a flash: a panel that did not come back is an error (of the
+ * step F_DONE; the bus, unlocked when the flash was done, stays so). */
 export function flashRediscovered(): void {
   if (state == F_DONE && tree.count < total) {
     panel = tree.count + 1;
-    run.errorStep = <u8>F_DONE;
-    errorKind = X_GONE;
-    errorPage = -1;
-    state = F_ERROR;
+    fail(X_GONE, -1);
   }
 }
 

@@ -101,7 +101,11 @@ export function stageWrite(ptr: usize, len: u32): i32 {
   seen += len - skip;
   if (seen > total) return E_LENGTH;
   store<u32>(header, crc32Update(load<u32>(header, CRC), ptr + skip, len - skip), CRC);
-  const rc = host_store_append(stageKey, STAGE_KEY_LENGTH, ptr, len);
+  return storeOutcome(host_store_append(stageKey, STAGE_KEY_LENGTH, ptr, len));
+}
+
+/** A store call's result as an outcome: 0, E_FULL (-3: no room) or E_WRITE. */
+function storeOutcome(rc: i32): i32 {
   return rc == -3 ? E_FULL : rc < 0 ? E_WRITE : 0;
 }
 
@@ -110,10 +114,7 @@ export function stageFinish(): i32 {
   let rc = 0;
   if (seen < IMAGE_HEADER || seen != total) rc = E_LENGTH;
   else if (~load<u32>(header, CRC) != load<u32>(header, 12)) rc = E_CRC;
-  else {
-    const r = host_store_rename(stageKey, STAGE_KEY_LENGTH, imageKey, IMAGE_KEY_LENGTH);
-    if (r < 0) rc = r == -3 ? E_FULL : E_WRITE;
-  }
+  else rc = storeOutcome(host_store_rename(stageKey, STAGE_KEY_LENGTH, imageKey, IMAGE_KEY_LENGTH));
   if (rc != 0) stageAbort();
   open = false;
   return rc;
