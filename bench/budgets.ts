@@ -69,7 +69,7 @@ export const IMAGE_BUDGET = 64 * 1024;
 // ties by id order and the routes as 16-bit rows, keyIndex as nameIndex, the MQTT records by the JSON
 // writer, the pulse table's differences found in one place): 65,718 B merged; then globals of up to
 // 2 accesses moved: 65,651 B.
-export const IMAGE_CEILING = 64 * 1024 + 64; // 65,600
+export const IMAGE_CEILING = 64 * 1024 + 51; // 65,587
 
 /** Linear memory: one page, never grown. */
 export const MEMORY_PAGES_BUDGET = 1;

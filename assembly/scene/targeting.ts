@@ -82,12 +82,11 @@ export function selector(level: i32): bool {
   const t = value();
   const op = SEL_EXCLUDE + f; // OBJECT_KEYS' order
   let ok = true;
-  if (op == SEL_EXCLUDE)
-    ok = t == J_ARRAY ? readList(LIST_SELECTOR + op, level) : bad("must be an array of panel indices 1-254");
-  else if (op == SEL_NOT) {
+  if (op == SEL_NOT) {
     put(op);
     ok = selector(level + 1);
-  } else ok = readList(LIST_SELECTOR + op, level);
+  } else if ((op == SEL_EXCLUDE) & (t != J_ARRAY)) ok = bad("must be an array of panel indices 1-254");
+  else ok = readList(LIST_SELECTOR + op, level);
   if (!ok) return false;
   pop();
   if (member()) return bad(ONE);
