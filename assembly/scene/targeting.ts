@@ -6,12 +6,13 @@
 // "last:K", an array of panel indices, {"exclude": [...]}, {"any": [...]}, {"all": [...]},
 // {"not": selector}.
 import { J_STRING, J_ARRAY, J_OBJECT, piece } from "../json/reader";
-import { value, member, element, kind, text, textBytes, textLength, intIn } from "../json/stream";
+import { value, member, kind, text, textBytes, textLength, intIn } from "../json/stream";
 import { put, putF64, patch8, outLength } from "../playback/bytes";
 import { names, nameIndex, nameEntry } from "../util/names";
 import { bad, pushKey, pushIndex, pop, quote, indexOfByte } from "./text";
 import * as out from "./canonical";
 import { intText } from "../util/int-text";
+import { readList, LIST_SELECTOR } from "./validate";
 
 /** Explicit panel indices per layer (its `panels` and its `fallback` together: the spec's limit). */
 export const MAX_EXPLICIT = 32;
@@ -69,7 +70,7 @@ export function startLayer(): void {
 export function selector(level: i32): bool {
   const k = kind;
   if (k == J_STRING) return selectorString();
-  if (k == J_ARRAY) return list(SEL_LIST, level);
+  if (k == J_ARRAY) return readList(LIST_SELECTOR + SEL_LIST, level);
   if (k != J_OBJECT) return bad(FORMS);
   if (!member()) return bad(ONE);
   if (level >= MAX_SELECTOR_DEPTH) return bad("selectors nest at most " + MAX_SELECTOR_DEPTH.toString() + " deep");
@@ -81,11 +82,11 @@ export function selector(level: i32): bool {
   const t = value();
   const op = SEL_EXCLUDE + f; // OBJECT_KEYS' order
   let ok = true;
-  if (op == SEL_EXCLUDE) ok = t == J_ARRAY ? list(op, level) : bad("must be an array of panel indices 1-254");
-  else if (op == SEL_NOT) {
+  if (op == SEL_NOT) {
     put(op);
     ok = selector(level + 1);
-  } else ok = list(op, level);
+  } else if ((op == SEL_EXCLUDE) & (t != J_ARRAY)) ok = bad("must be an array of panel indices 1-254");
+  else ok = readList(LIST_SELECTOR + op, level);
   if (!ok) return false;
   pop();
   if (member()) return bad(ONE);
@@ -93,44 +94,27 @@ export function selector(level: i32): bool {
   return true;
 }
 
-/** The array just read, put as `op`, its count and its elements: for SEL_ANY and SEL_EVERY (`any`,
- * `all`) 1-MAX_SELECTOR_TERMS selectors of `level` + 1; for SEL_LIST and SEL_EXCLUDE (their caller
- * has seen the array) unique panel indices 1-254, which count toward the layer's MAX_EXPLICIT. */
-function list(op: i32, level: i32): bool {
-  const panels = op < SEL_ANY;
-  let more = kind == J_ARRAY;
-  let n = 0;
-  const max = panels ? MAX_EXPLICIT + 1 : MAX_SELECTOR_TERMS;
+/** Starts selector list `op` (scene/validate.ts readList): puts the op and a count to patch, whose
+ * place it returns. */
+export function startSelectorList(op: i32): u32 {
   memory.fill(seen, 0, 32);
   put(op);
   const at = outLength;
   put(0);
-  if (more) {
-    out.byte(0x5b);
-    // (a panel list ends at its MAX_EXPLICIT first)
-    while ((more = element()) && n < max) {
-      if (n > 0) out.byte(0x2c);
-      pushIndex(n);
-      value();
-      if (panels) {
-        const p = intIn(1, 254, -1);
-        if (p < 0) return bad("must be a panel index, an integer 1-254");
-        const w = seen + (((<usize>p) >> 5) << 2);
-        const bit: u32 = 1 << (p & 31);
-        if (load<u32>(w) & bit) return bad("panel " + intText(p) + " is listed twice");
-        store<u32>(w, load<u32>(w) | bit);
-        if (++explicit > MAX_EXPLICIT)
-          return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per layer");
-        put(p);
-      } else if (!selector(level + 1)) return false;
-      pop();
-      n++;
-    }
-  }
-  // (only `any` and `all` can fail here: a panel list is an array, and may be empty)
-  if (more || n < <i32>!panels) return bad("must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors");
-  out.byte(0x5d);
-  patch8(at, n);
+  return at;
+}
+
+/** The element of a panel list just read (SEL_LIST, SEL_EXCLUDE): a panel index 1-254, unique in its list,
+ * counted toward the layer's MAX_EXPLICIT. */
+export function panelIndex(): bool {
+  const p = intIn(1, 254, -1);
+  if (p < 0) return bad("must be a panel index, an integer 1-254");
+  const w = seen + (((<usize>p) >> 5) << 2);
+  const bit: u32 = 1 << (p & 31);
+  if (load<u32>(w) & bit) return bad("panel " + intText(p) + " is listed twice");
+  store<u32>(w, load<u32>(w) | bit);
+  if (++explicit > MAX_EXPLICIT) return bad("at most " + MAX_EXPLICIT.toString() + " explicit panel indices per layer");
+  put(p);
   return true;
 }
 

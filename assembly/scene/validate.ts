@@ -86,13 +86,22 @@ import {
   K_DURATION,
   K_PARAMS,
 } from "./step";
-import { selector, startLayer, SEL_ALL } from "./targeting";
+import {
+  selector,
+  startLayer,
+  startSelectorList,
+  panelIndex,
+  SEL_ALL,
+  SEL_ANY,
+  MAX_EXPLICIT,
+  MAX_SELECTOR_TERMS,
+} from "./targeting";
 import { checkStartAfter } from "./startafter";
 import { NAME_MAX_CHARS } from "../palette/validate";
 import { TOP_KEYS, STEP_KEYS } from "./names";
 import * as out from "./canonical";
 import * as c from "../playback/compile";
-import { put, putBytes, outLength } from "../playback/bytes";
+import { put, putBytes, outLength, patch8 } from "../playback/bytes";
 import {
   FIRMWARE_SCHEMA,
   MAX_LAYERS,
@@ -300,8 +309,8 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       return true;
     }
   }
-  // S_LAYERS, S_SEQUENCE, S_PARAMS (one call: readList is inlined here)
-  return readList(s);
+  // S_LAYERS, S_SEQUENCE, S_PARAMS
+  return readList(s, 0);
 }
 
 /** The scene's speed: any number; out of 0.1-10.0 it is clamped, and stored clamped. */
@@ -326,15 +335,33 @@ const LIST_LAYERS = S_LAYERS;
 const LIST_STEPS = S_SEQUENCE;
 const LIST_PARAMS = S_PARAMS;
 
-/** The scene's layers, the sequence of the layer being read, or a step's params (0-4 integers
- * 0-255): one loop for the three (one refusal for each: not an array, too many, none). */
-function readList(list: u32): bool {
+/** readList's selector lists (scene/targeting.ts): LIST_SELECTOR + their op, SEL_LIST and
+ * SEL_EXCLUDE unique panel indices 1-254, SEL_ANY and SEL_EVERY 1-MAX_SELECTOR_TERMS selectors. */
+export const LIST_SELECTOR: u32 = 32;
+
+/** The scene's layers, the sequence of the layer being read, a step's params (0-4 integers 0-255),
+ * or a selector's list of `level` (put as its op, its count and its elements): one loop for them all
+ * (one refusal for each: not an array, too many, none). */
+export function readList(list: u32, level: i32): bool {
   const array = kind == J_ARRAY;
   let more = array;
   let n = 0;
   const li = layer;
-  const max = list == LIST_LAYERS ? MAX_LAYERS : list == LIST_STEPS ? MAX_STEPS : 4;
+  const sel = list >= LIST_SELECTOR;
+  const terms = list >= LIST_SELECTOR + <u32>SEL_ANY;
+  // (a panel list ends at its MAX_EXPLICIT first)
+  const max =
+    list == LIST_LAYERS
+      ? MAX_LAYERS
+      : list == LIST_STEPS
+        ? MAX_STEPS
+        : terms
+          ? MAX_SELECTOR_TERMS
+          : sel
+            ? MAX_EXPLICIT + 1
+            : 4;
   if (list == LIST_STEPS) resetInfinite();
+  const at = sel ? startSelectorList(<i32>(list - LIST_SELECTOR)) : 0;
   if (more) {
     out.byte(0x5b);
     while ((more = element()) && n < max) {
@@ -344,7 +371,10 @@ function readList(list: u32): bool {
       }
       if (n > 0) out.byte(0x2c);
       pushIndex(n);
-      if (list == LIST_PARAMS) {
+      if (sel) {
+        value();
+        if (!(terms ? selector(level + 1) : panelIndex())) return false;
+      } else if (list == LIST_PARAMS) {
         value();
         const v = needInt(0, 255);
         if (v < 0) return false;
@@ -361,17 +391,21 @@ function readList(list: u32): bool {
       n++;
     }
   }
-  // (params may be empty)
-  if (!array || more || n < <i32>(list != LIST_PARAMS))
+  // (params and panel lists may be empty; only `any` and `all` of the selector lists can fail here: a
+  // panel list is an array)
+  if (!array || more || n < <i32>((list != LIST_PARAMS) & (sel <= terms)))
     return bad(
       list == LIST_STEPS
         ? "must be an array of 1-" + MAX_STEPS.toString() + " steps"
         : list == LIST_LAYERS
           ? "must be an array of 1-" + MAX_LAYERS.toString() + " layers"
-          : "must be an array of 0-4 integers 0-255",
+          : terms
+            ? "must be an array of 1-" + MAX_SELECTOR_TERMS.toString() + " selectors"
+            : "must be an array of 0-4 integers 0-255",
     );
   out.byte(0x5d);
   if (list == LIST_PARAMS) slot[K_PARAMS] = n;
+  if (sel) patch8(at, n);
   return true;
 }
 
