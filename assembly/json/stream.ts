@@ -430,8 +430,7 @@ function readNumber(): void {
   const start = offset();
   numberLength = 0;
   let state: u32 = 0;
-  // its value, as read from the first NUMBER_CAP bytes (a longer number's is as close as a double
-  // gets): the digits as an integer, the fraction's digits counted down, the exponent
+  // its value (a number of more than NUMBER_CAP bytes is refused below): the digits as an integer, the fraction's digits counted down, the exponent
   let mantissa: f64 = 0;
   let exp = 0;
   let e = 0;
@@ -465,7 +464,9 @@ function readNumber(): void {
   }
   if (((1 << state) & ACCEPT) == 0) return fail(E_NUMBER);
   numberInteger = state <= 3;
-  if (numberLength > MAX_LENGTH) return failAt(start, E_LONG);
+  // (a longer number is refused, not read from its first NUMBER_CAP bytes: an exponent past them
+  // would be lost, and no field needs more than 17 significant digits)
+  if (numberLength > NUMBER_CAP) return failAt(start, E_LONG);
   const v = scaled(mantissa, exp + (minus ? -e : e));
   numberValue = load<u8>(numberText) == 0x2d ? -v : v;
   kind = J_NUMBER;

@@ -1,7 +1,8 @@
 // A scene's compact form (docs/playback.md, "The compiled form"). A scene is compiled once, at save,
 // by the scene pass as it reads the document (scene/validate.ts, through the writer of
-// playback/bytes.ts), into tagged items in the document's order, stored beside the scene file under
-// `compiled/<id>`; at play those bytes are loaded into the fixed tables below (loadScene),
+// playback/bytes.ts), into tagged items in the document's order followed by one image of the scene's
+// and the layers' play values (version 3), stored beside the scene file under `compiled/<id>`; at
+// play those bytes are loaded into the fixed tables below (loadScene; the image by one copy),
 // which the player and the runner code read: per layer its group, target set, palette slot and name;
 // per step its kind, duration and the 20-byte animation record of docs/bus-protocol.md less what is
 // filled at send. What depends on live state is kept pre-parsed and resolved at load: selectors

@@ -1,7 +1,8 @@
 /*
  * tessera_core_exports.h: the core's exports (the wasm functions a host calls), one table for every
  * place that names them: the runtime adapters look them up by name (runtime/wamr, runtime/wasm3) and a
- * self-update's image is checked against them (native/src/image.c). X(ID, name, signature): ID names
+ * self-update's image is checked against them (native/src/image.c). X(ID, name, signature): `name` is
+ * the export's name in the image, the C and AssemblyScript function core_##name; ID names
  * the adapters' index (F_ID), the signature is WAMR's ("(ii)i": an 'i' per i32 parameter, then the
  * result's). tests/abi.test.ts compares the table with assembly/main.ts and build/controller.wasm.
  */

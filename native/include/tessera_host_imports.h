@@ -3,7 +3,8 @@
  * calls), one table for every place that names them: the runtime adapters bind each to its
  * implementation in native/src/abi.c (runtime/wasm2c, runtime/wamr, runtime/wasm3) and a self-update's
  * image is checked against them (native/src/image.c). X(name, result, arity): the result v (none) or
- * i (one i32), as wasm3 spells them, the parameters `arity` i32s; a pointer is a plain offset into linear memory (abi.c
+ * i (one i32), as wasm3 spells them, the parameters `arity` i32s; `name` is the import's name in the
+ * image, the C function host_##name (docs/decisions.md, "The host ABI's names in the image are short"); a pointer is a plain offset into linear memory (abi.c
  * checks it). tests/abi.test.ts compares the table with assembly/host/imports.ts and
  * build/controller.wasm.
  */
