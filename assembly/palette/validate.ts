@@ -23,8 +23,6 @@ import { MAX_STOPS, colorWords } from "./palette";
 
 export const PALETTE_SCHEMA_VERSION: i32 = 1;
 export const NAME_MAX_CHARS: i32 = 30;
-// (the messages name the limits as literals: no number made at run time)
-if (NAME_MAX_CHARS != 30 || MAX_STOPS != 16) ERROR("palette/validate.ts: the messages name the limits");
 
 const KEYS = names("schemaVersion name stops");
 const NAME = 1;
@@ -74,7 +72,7 @@ function readOwn(k: i32, kind: u32, _target: usize): void {
  * the tokenizer counted of the whole string (code points, control characters). @message-returns: its texts go to the UTF-8 message table. */
 function nameRule(kind: u32): string {
   if (kind != J_STRING) return "must be a string, not " + nameOfKind(kind);
-  if (S.textChars - 1 >= <u32>NAME_MAX_CHARS) return "must be 1-30 characters";
+  if (S.textChars - 1 >= <u32>NAME_MAX_CHARS) return "must be 1-" + NAME_MAX_CHARS.toString() + " characters";
   if (S.textControl) return "must not contain control characters";
   // "." or "..": URL clients resolve such a path segment away, so the palette could never be
   // addressed by GET, PUT or DELETE
@@ -126,7 +124,7 @@ function readStops(kind: u32): void {
     bad = n - 1;
     rule = R_LAST;
   }
-  if (n < 1 || n > MAX_STOPS) fail("stops", "must have 1-16 entries");
+  if (n < 1 || n > MAX_STOPS) fail("stops", "must have 1-" + MAX_STOPS.toString() + " entries");
   else if (bad >= 0) {
     // stops[i], and its item for a rule of one: [0] the position's, [1] the colour's
     let path = indexPath("stops", bad);

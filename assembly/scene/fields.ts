@@ -29,7 +29,7 @@ import {
   DIRECTIONS,
 } from "./names";
 import * as out from "./canonical";
-import { slots } from "./state";
+import { slots, MAX_LAYERS, MAX_STEPS } from "./state";
 import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
 import { sceneField, schemaVersion, layer, ALLOW_ID, REQUIRE_NAME, FLAT } from "./validate";
 import { readColorRef, readId, K_DIRECTIONALITY, K_SOURCE, SOURCE_GEOMETRIC } from "./step";
@@ -319,10 +319,16 @@ function enumRules(): string {
 }
 
 /** The rules of a required key (REQUIRED) that is missing: the scene's name and layers, a layer's
- * group and sequence (validate.ts MAX_LAYERS, MAX_STEPS). @message-returns: it goes to the UTF-8
- * message table (scripts/messages-transform.mjs). */
+ * group and sequence. @message-returns: it goes to the UTF-8 message table, the limits folded into
+ * its text (scripts/messages-transform.mjs). */
 function requiredRules(): string {
-  return "required to save a scene|required: 1-8 layers|required: a name, or a number 1-254|required: 1-12 steps";
+  return (
+    "required to save a scene|required: 1-" +
+    MAX_LAYERS.toString() +
+    " layers|required: a name, or a number 1-254|required: 1-" +
+    MAX_STEPS.toString() +
+    " steps"
+  );
 }
 
 /** A "#RRGGBB" string just read: its colour, or -1 after recording the failure. */

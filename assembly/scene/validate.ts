@@ -232,7 +232,9 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
     const name = s == S_NAME;
     if (textChars - 1 >= <u32>(name ? NAME_MAX : NAME_MAX_CHARS))
       return bad(
-        name ? "must be 1-" + NAME_MAX.toString() + " characters" : "must be a palette name of 1-30 characters",
+        name
+          ? "must be 1-" + NAME_MAX.toString() + " characters"
+          : "must be a palette name of 1-" + NAME_MAX_CHARS.toString() + " characters",
       );
     if (!name) return keep(r, row, 0);
     if (textControl) return bad("must not contain control characters");
