@@ -35,7 +35,6 @@ export const MAX_CUSTOM_PALETTES: i32 = 64;
 const MAX_NAME_BYTES: u32 = 120;
 /** Largest palette file accepted; the canonical form of the largest palette is about 420 bytes. */
 const FILE_CAP = PALETTE_FILE_CAP;
-if (FILE_CAP != 1024) ERROR("palette/store.ts: readAt's message names FILE_CAP");
 
 export const P_OK: i32 = 0;
 export const P_MISSING: i32 = -1;
@@ -107,7 +106,7 @@ function readAt(key: usize, keyLen: u32, moving: bool = false): i32 {
   const n = host_store_read(key, keyLen, 0, fileBuf, FILE_CAP + 1);
   if (n < 0) return n == STORE_MISSING ? P_MISSING : P_IO_ERROR;
   if (<u32>n > FILE_CAP) {
-    fail("$", "larger than 1024 bytes"); // FILE_CAP
+    fail("$", "larger than " + FILE_CAP.toString() + " bytes");
     return P_CORRUPT;
   }
   fileLength = <u32>n;
