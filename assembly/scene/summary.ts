@@ -18,7 +18,6 @@ export {
   nameLength as summaryNameLength,
   schema as summarySchema,
   layerCount as summaryLayers,
-  setName as restoreName,
 } from "./state";
 export let summaryDuration: u32 = 0;
 
