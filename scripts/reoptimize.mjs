@@ -10,7 +10,7 @@
 // -1.1 KB of device heap (the heap budget is the one the device cannot stretch). 4 since round 6, with
 // STATIC_GLOBAL_USES 3, 2 since round 7 (below): the heap's room bought image bytes again.
 // Then the least used globals become words of static memory (scripts/static-globals.mjs). Tried and
-// not taken (docs/device-fit-log.md, "The whole image"): shrink level 2, optimize level 3, lowMemoryUnused,
+// not taken (docs/history/device-fit-log.md, "The whole image"): shrink level 2, optimize level 3, lowMemoryUnused,
 // more rounds, and merge-similar-functions, code-folding, local-cse, simplify-globals-optimizing or
 // vacuum after the rounds (the same image within 2 B, or longer).
 import fs from "node:fs";
