@@ -172,6 +172,50 @@ test("Brightness slider (keyboard) sets the controller's brightness", { skip }, 
   await eventually(async () => assert.equal((await get("/api/appearance")).brightness, 250));
 });
 
+/** The sliders of the page as Chromium's accessibility tree has them: name, and where the name came from. */
+async function axSliders(): Promise<{ name: string; from: string }[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+    return nodes
+      .filter((n) => n.role?.value === "slider" && !n.ignored)
+      .map((n) => ({
+        name: String(n.name?.value),
+        from:
+          n.name?.sources?.find((s) => s.value)?.attribute ?? n.name?.sources?.find((s) => s.value)?.nativeSource ?? "",
+      }));
+  } finally {
+    await cdp.detach();
+  }
+}
+
+test(
+  "the sliders are named by their label alone; the value they show is their value text (issue 36)",
+  { skip },
+  async () => {
+    const slider = page.getByRole("slider", { name: "Brightness", exact: true });
+    await api(host, "PATCH", "/api/appearance", { brightness: 200 });
+    await eventually(async () => assert.equal(await slider.getAttribute("aria-valuetext"), "78%"));
+    await slider.focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowLeft");
+    await eventually(async () => assert.equal(await slider.getAttribute("aria-valuetext"), "77%"));
+    assert.equal(await slider.inputValue(), "196");
+    await eventually(async () => assert.equal((await get("/api/appearance")).brightness, 196));
+    // The name is the label's word, given as aria-label, not computed from the label's content (which
+    // holds the percentage too: the accessible-name algorithm takes an <output>'s text into a
+    // wrapping label's name, though Chromium leaves it out).
+    assert.deepEqual(await axSliders(), [
+      { name: "Brightness", from: "aria-label" },
+      { name: "Speed", from: "aria-label" },
+    ]);
+    assert.equal(
+      await page.getByRole("slider", { name: "Speed", exact: true }).getAttribute("aria-valuetext"),
+      "1 times",
+    );
+    await api(host, "PATCH", "/api/appearance", { brightness: 250 });
+  },
+);
+
 test("the three colour inputs set the base colours", { skip }, async () => {
   const want = ["#FF8000", "#0040C0", "#10A020"];
   const names = ["Primary colour", "Secondary colour", "Tertiary colour"];
