@@ -645,6 +645,40 @@ test("the page works at 375 px: nothing wider than the screen, every main contro
   await shot("phone", true);
 });
 
+test(
+  "on a phone (390x844) the preview stays in view when Play is pressed far down the page (issue 36)",
+  { skip },
+  async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByText("Live", { exact: true }).waitFor();
+    const play = page.getByRole("button", { name: "Play solid-orange" });
+    await play.scrollIntoViewIfNeeded();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    assert.ok(scrolled > 844, `the scene list is more than a screen down (scrolled ${scrolled} px)`);
+    const playBox = (await play.boundingBox())!;
+    await play.click();
+    await eventually(async () => assert.equal((await get("/api/state")).playing, true));
+    const preview = page.getByRole("region", { name: "Live preview" });
+    const box = (await preview.boundingBox())!;
+    assert.ok(box.y >= 0 && box.y + box.height <= 844, `the preview is within the screen: ${JSON.stringify(box)}`);
+    assert.ok(box.y + box.height <= playBox.y, "and above the button pressed, not over it");
+    // on top, not hidden under the cards scrolled beneath it: what is drawn at its panels is the preview
+    const on = await page.evaluate(() => {
+      const svg = document.querySelector(".preview svg")!.getBoundingClientRect();
+      const at = document.elementFromPoint(svg.x + svg.width / 2, svg.y + svg.height / 2);
+      return !!at?.closest(".preview");
+    });
+    assert.ok(on, "the preview is drawn on top");
+    const brightness = (await get("/api/appearance")).brightness as number;
+    const lit = withBrightness("#FF8000", brightness);
+    await eventually(async () => assert.ok([...(await previewColors()).values()].every((c) => c === lit)));
+    await shot("phone-playing");
+    await page.getByRole("button", { name: "Stop", exact: true }).click();
+    await eventually(async () => assert.equal((await get("/api/state")).playing, false));
+  },
+);
+
 test("no script error all along; the only console errors are the refusals the steps asked for", { skip }, async () => {
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(frameErrors, [], "every frame the page received is well formed");
