@@ -10,7 +10,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { startHost, api, waitFor, ROOT, type Host } from "./helpers/host.js";
+import { startHost, api, waitFor, tempDir, ROOT, type Host } from "./helpers/host.js";
 import { panelImage } from "./helpers/panel-image.js";
 import { Client, T, frame as wsFrame, mirroredPackets, parseFrame } from "./helpers/frames.js";
 
@@ -676,6 +676,126 @@ test(
     await shot("phone-playing");
     await page.getByRole("button", { name: "Stop", exact: true }).click();
     await eventually(async () => assert.equal((await get("/api/state")).playing, false));
+  },
+);
+
+/** WCAG's relative luminance of a computed `rgb(r, g, b)` colour, and the contrast ratio of two. */
+function luminance(css: string): number {
+  const [r, g, b] = css
+    .match(/[\d.]+/g)!
+    .slice(0, 3)
+    .map((v) => Number(v) / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test(
+  "a light theme follows prefers-color-scheme, and its text is as readable as the dark one's (issue 36)",
+  { skip },
+  async () => {
+    const themes: Record<string, Record<string, string>> = {};
+    for (const colorScheme of ["dark", "light"] as const) {
+      const p = await browser.newPage({ colorScheme });
+      try {
+        await p.goto(host.url + "/");
+        await p.getByRole("button", { name: "Play solid-orange" }).waitFor();
+        // the colours each kind of text is drawn in, and on ([name, selector, property])
+        const wanted: [string, string, "color" | "backgroundColor"][] = [
+          ["page", "html", "backgroundColor"],
+          ["text", "html", "color"],
+          ["card", ".card", "backgroundColor"],
+          ["muted", ".muted", "color"],
+          ["link", "footer a", "color"],
+          ["button", "button:not(.primary)", "backgroundColor"],
+          ["buttonText", "button:not(.primary)", "color"],
+          ["primary", "button.primary", "backgroundColor"],
+          ["primaryText", "button.primary", "color"],
+          ["field", "select", "backgroundColor"],
+          ["fieldText", "select", "color"],
+          ["live", ".link", "color"],
+        ];
+        themes[colorScheme] = await p.evaluate(
+          (w) =>
+            Object.fromEntries([
+              ...w.map(([k, sel, prop]) => [k, getComputedStyle(document.querySelector(sel)!)[prop]]),
+              ["scheme", getComputedStyle(document.documentElement).colorScheme],
+            ]),
+          wanted,
+        );
+      } finally {
+        await p.close();
+      }
+    }
+    const { dark, light } = themes;
+    assert.equal(dark.scheme, "dark");
+    assert.equal(light.scheme, "light", "the form controls are drawn light too");
+    assert.ok(luminance(dark.page) < 0.05, `dark page ${dark.page}`);
+    assert.ok(luminance(light.page) > 0.8, `light page ${light.page}`);
+    assert.notEqual(light.card, dark.card);
+    for (const [name, t] of Object.entries(themes)) {
+      const pairs: [string, string, string][] = [
+        ["text on the page", t.text, t.page],
+        ["text on a card", t.text, t.card],
+        ["muted text on a card", t.muted, t.card],
+        ["a link on the page", t.link, t.page],
+        ["a button", t.buttonText, t.button],
+        ["a primary button", t.primaryText, t.primary],
+        ["a field", t.fieldText, t.field],
+        ["the link state", t.live, t.page],
+      ];
+      for (const [what, fg, bg] of pairs)
+        assert.ok(contrast(fg, bg) >= 4.5, `${name}: ${what} ${fg} on ${bg} is ${contrast(fg, bg).toFixed(2)}:1`);
+    }
+  },
+);
+
+test(
+  "the web app manifest and its icons are served, and Chromium finds the page installable (issue 36)",
+  { skip },
+  async () => {
+    const href = await page.locator('link[rel="manifest"]').getAttribute("href");
+    assert.equal(href, "/manifest.webmanifest");
+    const res = await fetch(host.url + href, { signal: AbortSignal.timeout(5000) });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/manifest+json");
+    assert.equal(res.headers.get("cache-control"), "no-cache", "revalidated, like /");
+    const text = await res.text();
+    assert.ok(!/https?:\/\//.test(text), "nothing from the internet");
+    const m = JSON.parse(text);
+    assert.equal(m.start_url, "/");
+    assert.equal(m.display, "standalone");
+    assert.equal(m.name, "Tessera");
+    const kinds: string[] = [];
+    for (const icon of m.icons as { src: string; sizes: string; type: string }[]) {
+      const r = await fetch(host.url + icon.src, { signal: AbortSignal.timeout(5000) });
+      assert.equal(r.status, 200, icon.src);
+      assert.equal(r.headers.get("content-type"), icon.type, icon.src);
+      const bytes = Buffer.from(await r.arrayBuffer());
+      if (icon.type === "image/png") {
+        assert.equal(bytes.toString("latin1", 1, 4), "PNG", icon.src);
+        const [w, h] = [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+        assert.equal(`${w}x${h}`, icon.sizes, icon.src);
+      } else assert.match(bytes.toString(), /^<svg /, icon.src);
+      kinds.push(icon.type);
+    }
+    assert.deepEqual(kinds.sort(), ["image/png", "image/png", "image/svg+xml"]);
+    // Chromium's own verdict (a profile on disk: an incognito page is never installable)
+    const context = await chromium.launchPersistentContext(tempDir("tessera-chromium-"), { executablePath: CHROMIUM });
+    try {
+      const p = context.pages()[0] ?? (await context.newPage());
+      await p.goto(host.url + "/");
+      await p.getByText("Live", { exact: true }).waitFor();
+      const cdp = await context.newCDPSession(p);
+      const manifest = await cdp.send("Page.getAppManifest", {});
+      assert.deepEqual(manifest.errors, []);
+      assert.deepEqual((await cdp.send("Page.getInstallabilityErrors")).installabilityErrors, []);
+    } finally {
+      await context.close();
+    }
   },
 );
 
