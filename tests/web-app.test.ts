@@ -652,7 +652,7 @@ test(
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await page.getByText("Live", { exact: true }).waitFor();
-    const play = page.getByRole("button", { name: "Play solid-orange" });
+    const play = page.getByRole("button", { name: "Play solid-orange", exact: true });
     await play.scrollIntoViewIfNeeded();
     const scrolled = await page.evaluate(() => window.scrollY);
     assert.ok(scrolled > 844, `the scene list is more than a screen down (scrolled ${scrolled} px)`);
@@ -702,7 +702,7 @@ test(
       const p = await browser.newPage({ colorScheme });
       try {
         await p.goto(host.url + "/");
-        await p.getByRole("button", { name: "Play solid-orange" }).waitFor();
+        await p.getByRole("button", { name: "Play solid-orange", exact: true }).waitFor();
         // the colours each kind of text is drawn in, and on ([name, selector, property])
         const wanted: [string, string, "color" | "backgroundColor"][] = [
           ["page", "html", "backgroundColor"],
