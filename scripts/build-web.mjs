@@ -7,7 +7,8 @@
 //   - web_assets.c: the same gzip bytes and headers as a C table (native/include/tessera_web.h),
 //     compiled into the POSIX host and into the ESP32 app image.
 // Hashed names are cached for a year (immutable); index.html and the manifest are revalidated
-// (no-cache + ETag), so a new firmware brings its own app at once. Files are written only when their bytes change.
+// (no-cache + ETag), so a new firmware brings its own app at once. Files are written only when their
+// bytes change.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

@@ -49,7 +49,8 @@ export function Preview({ engine, drawing, selected, onSelect, logicalRoot, setL
     return () => cancelAnimationFrame(raf);
   }, [engine, drawing]);
 
-  // Its height, for the page's scroll padding: on a phone it stays in view above what scrolls (style.css).
+  // Its height, for the page's scroll padding: on a phone it stays in view above what scrolls
+  // (style.css), and what is scrolled to must land below it.
   const region = useRef<HTMLElement>(null);
   useEffect(() => {
     const el = region.current!;

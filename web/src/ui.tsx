@@ -63,8 +63,9 @@ export function useLatest<T>(send: (v: T) => Promise<unknown>, run: Run): (v: T)
   }, []);
 }
 
-/** A labelled range input whose accessible name is its label alone: the value it shows beside it is
- * its aria-valuetext (so a screen reader hears "Brightness, 90%", and the name does not change as it moves). */
+/** A labelled range input whose accessible name is its label alone: the value it shows beside it
+ * is its aria-valuetext (a screen reader hears "Brightness, 90%"; the name does not change as it
+ * moves). */
 export function Slider(props: {
   label: string;
   min: number;
