@@ -1,8 +1,9 @@
 // The web app in a real browser (Debian's chromium, driven by playwright-core) against a real host:
 // it loads without console errors, every control changes the controller (checked through the HTTP
 // API), changes made through the API show in the page, the live preview (the panels' own firmware
-// in the browser) shows what GET /api/panels reports with brightness applied, and the page works
-// at 375 px. One browser, one page, the steps in order. Screenshots go to test-output/ (git-ignored).
+// in the browser) shows what GET /api/panels reports with brightness applied, the page works at
+// 375 px and keeps the preview in view on a phone, follows a light colour scheme and installs from
+// its manifest. One browser, one page, the steps in order. Screenshots go to test-output/ (git-ignored).
 // Without chromium the file is skipped, except in CI (CI=true), where it fails.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
