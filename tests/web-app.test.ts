@@ -699,27 +699,25 @@ test(
   { skip },
   async () => {
     const themes: Record<string, Record<string, string>> = {};
-    for (const colorScheme of ["dark", "light"] as const) {
-      const p = await browser.newPage({ colorScheme });
-      try {
-        await p.goto(host.url + "/");
-        await p.getByRole("button", { name: "Play solid-orange", exact: true }).waitFor();
-        // the colours each kind of text is drawn in, and on ([name, selector, property])
-        const wanted: [string, string, "color" | "backgroundColor"][] = [
-          ["page", "html", "backgroundColor"],
-          ["text", "html", "color"],
-          ["card", ".card", "backgroundColor"],
-          ["muted", ".muted", "color"],
-          ["link", "footer a", "color"],
-          ["button", "button:not(.primary)", "backgroundColor"],
-          ["buttonText", "button:not(.primary)", "color"],
-          ["primary", "button.primary", "backgroundColor"],
-          ["primaryText", "button.primary", "color"],
-          ["field", "select", "backgroundColor"],
-          ["fieldText", "select", "color"],
-          ["live", ".link", "color"],
-        ];
-        themes[colorScheme] = await p.evaluate(
+    // the colours each kind of text is drawn in, and on ([name, selector, property])
+    const wanted: [string, string, "color" | "backgroundColor"][] = [
+      ["page", "html", "backgroundColor"],
+      ["text", "html", "color"],
+      ["card", ".card", "backgroundColor"],
+      ["muted", ".muted", "color"],
+      ["link", "footer a", "color"],
+      ["button", "button:not(.primary)", "backgroundColor"],
+      ["buttonText", "button:not(.primary)", "color"],
+      ["primary", "button.primary", "backgroundColor"],
+      ["primaryText", "button.primary", "color"],
+      ["field", "select", "backgroundColor"],
+      ["fieldText", "select", "color"],
+      ["live", ".link", "color"],
+    ];
+    try {
+      for (const colorScheme of ["dark", "light"] as const) {
+        await page.emulateMedia({ colorScheme }); // what the system asks for, as playwright emulates it
+        themes[colorScheme] = await page.evaluate(
           (w) =>
             Object.fromEntries([
               ...w.map(([k, sel, prop]) => [k, getComputedStyle(document.querySelector(sel)!)[prop]]),
@@ -727,9 +725,9 @@ test(
             ]),
           wanted,
         );
-      } finally {
-        await p.close();
       }
+    } finally {
+      await page.emulateMedia({ colorScheme: null });
     }
     const { dark, light } = themes;
     assert.equal(dark.scheme, "dark");
