@@ -1,16 +1,20 @@
 // Builds the web app (web/) into build/web/, the one output every host serves:
 //   - the assets, each gzip-compressed (<file>.gz) beside its plain copy: index.html, app.<hash>.js,
-//     app.<hash>.css and panel.<hash>.wasm (build/panel.wasm itself, which the preview runs);
+//     app.<hash>.css, panel.<hash>.wasm (build/panel.wasm itself, which the preview runs), the web app
+//     manifest (manifest.webmanifest) and its icons (scripts/web-icon.mjs: icon.<hash>.svg, icon-192
+//     and icon-512.<hash>.png);
 //   - assets.json: path, file, content type, Cache-Control and ETag of each (the desktop host reads it);
 //   - web_assets.c: the same gzip bytes and headers as a C table (native/include/tessera_web.h),
 //     compiled into the POSIX host and into the ESP32 app image.
-// Hashed names are cached for a year (immutable); index.html is revalidated (no-cache + ETag), so a
-// new firmware brings its own app at once. Files are written only when their bytes change.
+// Hashed names are cached for a year (immutable); index.html and the manifest are revalidated
+// (no-cache + ETag), so a new firmware brings its own app at once. Files are written only when their
+// bytes change.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import * as esbuild from "esbuild";
+import { iconPng, iconSvg } from "./web-icon.mjs";
 
 /** The issue's budget for all assets together, gzipped. */
 export const WEB_BUDGET = 48 * 1024;
@@ -90,8 +94,16 @@ export async function buildWeb(root, { quiet = false } = {}) {
   const jsName = hashed("app", "js", js.contents);
   const cssName = hashed("app", "css", css.contents);
   const wasmName = hashed("panel", "wasm", wasm);
-  const html = fs
-    .readFileSync(path.join(root, "web/index.html"), "utf8")
+  const icons = [
+    { key: "%ICON_SVG%", name: "icon", ext: "svg", type: "image/svg+xml", bytes: Buffer.from(iconSvg()) },
+    { key: "%ICON_192%", name: "icon-192", ext: "png", type: "image/png", bytes: iconPng(192) },
+    { key: "%ICON_512%", name: "icon-512", ext: "png", type: "image/png", bytes: iconPng(512) },
+  ].map((i) => ({ ...i, file: hashed(i.name, i.ext, i.bytes) }));
+  const fill = (text) => icons.reduce((t, i) => t.replaceAll(i.key, `/${i.file}`), text);
+  // The manifest keeps its name (a browser knows an installed app by it) and is revalidated like /.
+  const webManifest = fill(fs.readFileSync(path.join(root, "web/manifest.webmanifest"), "utf8"));
+  JSON.parse(webManifest); // a broken manifest fails the build, not a phone's install
+  const html = fill(fs.readFileSync(path.join(root, "web/index.html"), "utf8"))
     .replace("%JS%", `/${jsName}`)
     .replace("%CSS%", `/${cssName}`)
     .replace("%PANEL_WASM%", `/${wasmName}`)
@@ -119,6 +131,15 @@ export async function buildWeb(root, { quiet = false } = {}) {
       bytes: css.contents,
     },
     { path: `/${wasmName}`, file: wasmName, type: "application/wasm", cacheControl: IMMUTABLE, bytes: wasm },
+    // what a phone needs to put the app on its home screen (no service worker: it is a page of the controller)
+    {
+      path: "/manifest.webmanifest",
+      file: "manifest.webmanifest",
+      type: "application/manifest+json",
+      cacheControl: "no-cache",
+      bytes: Buffer.from(webManifest),
+    },
+    ...icons.map((i) => ({ path: `/${i.file}`, file: i.file, type: i.type, cacheControl: IMMUTABLE, bytes: i.bytes })),
     // the captive portal's Wi-Fi and MQTT form, a page of its own (no app, nothing else to load)
     {
       path: "/setup",

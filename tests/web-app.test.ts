@@ -1,8 +1,9 @@
 // The web app in a real browser (Debian's chromium, driven by playwright-core) against a real host:
 // it loads without console errors, every control changes the controller (checked through the HTTP
 // API), changes made through the API show in the page, the live preview (the panels' own firmware
-// in the browser) shows what GET /api/panels reports with brightness applied, and the page works
-// at 375 px. One browser, one page, the steps in order. Screenshots go to test-output/ (git-ignored).
+// in the browser) shows what GET /api/panels reports with brightness applied, the page works at
+// 375 px and keeps the preview in view on a phone, follows a light colour scheme and installs from
+// its manifest. One browser, one page, the steps in order. Screenshots go to test-output/ (git-ignored).
 // Without chromium the file is skipped, except in CI (CI=true), where it fails.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -10,7 +11,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { startHost, api, waitFor, ROOT, type Host } from "./helpers/host.js";
+import { startHost, api, waitFor, tempDir, ROOT, type Host } from "./helpers/host.js";
 import { panelImage } from "./helpers/panel-image.js";
 import { Client, T, frame as wsFrame, mirroredPackets, parseFrame } from "./helpers/frames.js";
 
@@ -172,6 +173,50 @@ test("Brightness slider (keyboard) sets the controller's brightness", { skip }, 
   await eventually(async () => assert.equal((await get("/api/appearance")).brightness, 250));
 });
 
+/** The sliders of the page as Chromium's accessibility tree has them: name, and where the name came from. */
+async function axSliders(): Promise<{ name: string; from: string }[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+    return nodes
+      .filter((n) => n.role?.value === "slider" && !n.ignored)
+      .map((n) => ({
+        name: String(n.name?.value),
+        from:
+          n.name?.sources?.find((s) => s.value)?.attribute ?? n.name?.sources?.find((s) => s.value)?.nativeSource ?? "",
+      }));
+  } finally {
+    await cdp.detach();
+  }
+}
+
+test(
+  "the sliders are named by their label alone; the value they show is their value text (issue 36)",
+  { skip },
+  async () => {
+    const slider = page.getByRole("slider", { name: "Brightness", exact: true });
+    await api(host, "PATCH", "/api/appearance", { brightness: 200 });
+    await eventually(async () => assert.equal(await slider.getAttribute("aria-valuetext"), "78%"));
+    await slider.focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowLeft");
+    await eventually(async () => assert.equal(await slider.getAttribute("aria-valuetext"), "77%"));
+    assert.equal(await slider.inputValue(), "196");
+    await eventually(async () => assert.equal((await get("/api/appearance")).brightness, 196));
+    // The name is the label's word, given as aria-label, not computed from the label's content (which
+    // holds the percentage too: the accessible-name algorithm takes an <output>'s text into a
+    // wrapping label's name, though Chromium leaves it out).
+    assert.deepEqual(await axSliders(), [
+      { name: "Brightness", from: "aria-label" },
+      { name: "Speed", from: "aria-label" },
+    ]);
+    assert.equal(
+      await page.getByRole("slider", { name: "Speed", exact: true }).getAttribute("aria-valuetext"),
+      "1 times",
+    );
+    await api(host, "PATCH", "/api/appearance", { brightness: 250 });
+  },
+);
+
 test("the three colour inputs set the base colours", { skip }, async () => {
   const want = ["#FF8000", "#0040C0", "#10A020"];
   const names = ["Primary colour", "Secondary colour", "Tertiary colour"];
@@ -292,6 +337,59 @@ test(
     await page.getByRole("button", { name: "Yes, delete solid-orange copy" }).click();
     await eventually(async () => assert.ok(!(await names()).includes("solid-orange copy")));
     await page.getByRole("button", { name: "Play solid-orange copy" }).waitFor({ state: "detached" });
+  },
+);
+
+test(
+  "the editor shows a step's loop and the scene's loop apart, and saves what the form does not show unchanged (issue 36)",
+  { skip },
+  async () => {
+    // the README's calm, breathing on: "loop": true on the step, none on the scene; and fields the form has no control for
+    const scene = {
+      schemaVersion: 2,
+      name: "calm-loop",
+      layers: [
+        {
+          group: "mood",
+          sequence: [
+            { type: "BREATHE", colorFrom: "#000020", colorTo: "#4060FF", duration: 300, loop: true, params: [3] },
+          ],
+        },
+      ],
+    };
+    // typed into the editor's JSON and saved, as a user would paste it; then edited from the list
+    await page.getByRole("button", { name: "New", exact: true }).click();
+    await page.getByLabel("Scene JSON").fill(JSON.stringify(scene));
+    await page.getByRole("button", { name: "Save scene" }).click();
+    await page.getByRole("button", { name: "Edit calm-loop" }).click();
+    const id = ((await get("/api/scenes")) as { id: string; name: string }[]).find((s) => s.name === "calm-loop")!.id;
+    const stepLoop = page.getByRole("checkbox", { name: /^Loop the step/ });
+    const sceneLoop = page.getByRole("checkbox", { name: /^Loop the scene/ });
+    await eventually(async () => assert.equal(await stepLoop.isChecked(), true, "the step's loop is shown"));
+    assert.equal(await sceneLoop.isChecked(), false, "the scene itself does not loop");
+    const json = async () => JSON.parse(await page.getByLabel("Scene JSON").inputValue());
+    await stepLoop.uncheck();
+    assert.equal((await json()).layers[0].sequence[0].loop, undefined);
+    await stepLoop.check();
+    await page.getByLabel("Duration (ms, 0 endless)").fill("400");
+    assert.deepEqual(await json(), {
+      ...scene,
+      layers: [{ group: "mood", sequence: [{ ...scene.layers[0].sequence[0], duration: 400 }] }],
+    });
+    await sceneLoop.check();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await eventually(async () => {
+      const stored = await get(`/api/scenes/${id}`);
+      assert.equal(stored.loop, true);
+      assert.deepEqual(stored.layers, [
+        { group: "mood", sequence: [{ ...scene.layers[0].sequence[0], duration: 400 }] },
+      ]);
+    });
+    // a runner has no step loop (its sweeps repeat with "repeat"): the box is not offered
+    await page.getByRole("combobox", { name: "Effect", exact: true }).selectOption("WAVE");
+    assert.equal(await stepLoop.count(), 0);
+    assert.equal((await json()).layers[0].sequence[0].loop, undefined);
+    assert.equal((await api(host, "DELETE", `/api/scenes/${id}`)).status, 200);
   },
 );
 
@@ -547,6 +645,158 @@ test("the page works at 375 px: nothing wider than the screen, every main contro
   await page.evaluate(() => window.scrollTo(0, 0));
   await shot("phone", true);
 });
+
+test(
+  "on a phone (390x844) the preview stays in view when Play is pressed far down the page (issue 36)",
+  { skip },
+  async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByText("Live", { exact: true }).waitFor();
+    const play = page.getByRole("button", { name: "Play solid-orange", exact: true });
+    await play.scrollIntoViewIfNeeded();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    assert.ok(scrolled > 844, `the scene list is more than a screen down (scrolled ${scrolled} px)`);
+    const playBox = (await play.boundingBox())!;
+    await play.click();
+    await eventually(async () => assert.equal((await get("/api/state")).playing, true));
+    const preview = page.getByRole("region", { name: "Live preview" });
+    const box = (await preview.boundingBox())!;
+    assert.ok(box.y >= 0 && box.y + box.height <= 844, `the preview is within the screen: ${JSON.stringify(box)}`);
+    assert.ok(box.y + box.height <= playBox.y, "and above the button pressed, not over it");
+    // on top, not hidden under the cards scrolled beneath it: what is drawn at its panels is the preview
+    const on = await page.evaluate(() => {
+      const svg = document.querySelector(".preview svg")!.getBoundingClientRect();
+      const at = document.elementFromPoint(svg.x + svg.width / 2, svg.y + svg.height / 2);
+      return !!at?.closest(".preview");
+    });
+    assert.ok(on, "the preview is drawn on top");
+    const brightness = (await get("/api/appearance")).brightness as number;
+    const lit = withBrightness("#FF8000", brightness);
+    await eventually(async () => assert.ok([...(await previewColors()).values()].every((c) => c === lit)));
+    await shot("phone-playing");
+    await page.getByRole("button", { name: "Stop", exact: true }).click();
+    await eventually(async () => assert.equal((await get("/api/state")).playing, false));
+  },
+);
+
+/** WCAG's relative luminance of a computed `rgb(r, g, b)` colour, and the contrast ratio of two. */
+function luminance(css: string): number {
+  const [r, g, b] = css
+    .match(/[\d.]+/g)!
+    .slice(0, 3)
+    .map((v) => Number(v) / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test(
+  "a light theme follows prefers-color-scheme, and its text is as readable as the dark one's (issue 36)",
+  { skip },
+  async () => {
+    const themes: Record<string, Record<string, string>> = {};
+    // the colours each kind of text is drawn in, and on ([name, selector, property])
+    const wanted: [string, string, "color" | "backgroundColor"][] = [
+      ["page", "html", "backgroundColor"],
+      ["text", "html", "color"],
+      ["card", ".card", "backgroundColor"],
+      ["muted", ".muted", "color"],
+      ["link", "footer a", "color"],
+      ["button", "button:not(.primary)", "backgroundColor"],
+      ["buttonText", "button:not(.primary)", "color"],
+      ["primary", "button.primary", "backgroundColor"],
+      ["primaryText", "button.primary", "color"],
+      ["field", "select", "backgroundColor"],
+      ["fieldText", "select", "color"],
+      ["live", ".link", "color"],
+    ];
+    try {
+      for (const colorScheme of ["dark", "light"] as const) {
+        await page.emulateMedia({ colorScheme }); // what the system asks for, as playwright emulates it
+        themes[colorScheme] = await page.evaluate(
+          (w) =>
+            Object.fromEntries([
+              ...w.map(([k, sel, prop]) => [k, getComputedStyle(document.querySelector(sel)!)[prop]]),
+              ["scheme", getComputedStyle(document.documentElement).colorScheme],
+            ]),
+          wanted,
+        );
+      }
+    } finally {
+      await page.emulateMedia({ colorScheme: null });
+    }
+    const { dark, light } = themes;
+    assert.equal(dark.scheme, "dark");
+    assert.equal(light.scheme, "light", "the form controls are drawn light too");
+    assert.ok(luminance(dark.page) < 0.05, `dark page ${dark.page}`);
+    assert.ok(luminance(light.page) > 0.8, `light page ${light.page}`);
+    assert.notEqual(light.card, dark.card);
+    for (const [name, t] of Object.entries(themes)) {
+      const pairs: [string, string, string][] = [
+        ["text on the page", t.text, t.page],
+        ["text on a card", t.text, t.card],
+        ["muted text on a card", t.muted, t.card],
+        ["a link on the page", t.link, t.page],
+        ["a button", t.buttonText, t.button],
+        ["a primary button", t.primaryText, t.primary],
+        ["a field", t.fieldText, t.field],
+        ["the link state", t.live, t.page],
+      ];
+      for (const [what, fg, bg] of pairs)
+        assert.ok(contrast(fg, bg) >= 4.5, `${name}: ${what} ${fg} on ${bg} is ${contrast(fg, bg).toFixed(2)}:1`);
+    }
+  },
+);
+
+test(
+  "the web app manifest and its icons are served, and Chromium finds the page installable (issue 36)",
+  { skip },
+  async () => {
+    const href = await page.locator('link[rel="manifest"]').getAttribute("href");
+    assert.equal(href, "/manifest.webmanifest");
+    const res = await fetch(host.url + href, { signal: AbortSignal.timeout(5000) });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/manifest+json");
+    assert.equal(res.headers.get("cache-control"), "no-cache", "revalidated, like /");
+    const text = await res.text();
+    assert.ok(!/https?:\/\//.test(text), "nothing from the internet");
+    const m = JSON.parse(text);
+    assert.equal(m.start_url, "/");
+    assert.equal(m.display, "standalone");
+    assert.equal(m.name, "Tessera");
+    const kinds: string[] = [];
+    for (const icon of m.icons as { src: string; sizes: string; type: string }[]) {
+      const r = await fetch(host.url + icon.src, { signal: AbortSignal.timeout(5000) });
+      assert.equal(r.status, 200, icon.src);
+      assert.equal(r.headers.get("content-type"), icon.type, icon.src);
+      const bytes = Buffer.from(await r.arrayBuffer());
+      if (icon.type === "image/png") {
+        assert.equal(bytes.toString("latin1", 1, 4), "PNG", icon.src);
+        const [w, h] = [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+        assert.equal(`${w}x${h}`, icon.sizes, icon.src);
+      } else assert.match(bytes.toString(), /^<svg /, icon.src);
+      kinds.push(icon.type);
+    }
+    assert.deepEqual(kinds.sort(), ["image/png", "image/png", "image/svg+xml"]);
+    // Chromium's own verdict (a profile on disk: an incognito page is never installable)
+    const context = await chromium.launchPersistentContext(tempDir("tessera-chromium-"), { executablePath: CHROMIUM });
+    try {
+      const p = context.pages()[0] ?? (await context.newPage());
+      await p.goto(host.url + "/");
+      await p.getByText("Live", { exact: true }).waitFor();
+      const cdp = await context.newCDPSession(p);
+      const manifest = await cdp.send("Page.getAppManifest", {});
+      assert.deepEqual(manifest.errors, []);
+      assert.deepEqual((await cdp.send("Page.getInstallabilityErrors")).installabilityErrors, []);
+    } finally {
+      await context.close();
+    }
+  },
+);
 
 test("no script error all along; the only console errors are the refusals the steps asked for", { skip }, async () => {
   assert.deepEqual(pageErrors, []);

@@ -41,12 +41,13 @@ before(async () => {
 });
 after(() => host.stop());
 
-/** The assets index.html names: the stylesheet, the script and the panel engine (its links to
- * pages, /setup, are not assets). */
+/** The hashed assets index.html names: the stylesheet, the script, the panel engine and the icons
+ * (its links to pages, /setup, are not assets; the manifest keeps its name, like /). */
 function referenced(html: string): string[] {
   const refs = [...html.matchAll(/(?:href|src|data-panel-wasm)="(\/[^"]+)"/g)].map((m) => m[1]);
-  return [...new Set(refs)].filter((r) => r !== "/setup");
+  return [...new Set(refs)].filter((r) => r !== "/setup" && r !== MANIFEST);
 }
+const MANIFEST = "/manifest.webmanifest";
 
 test("GET / is the app's HTML, gzip-encoded, revalidated on every load (no-cache + ETag)", async () => {
   const r = await raw(host, "/");
@@ -66,10 +67,20 @@ test("GET / is the app's HTML, gzip-encoded, revalidated on every load (no-cache
 test("every asset / names is served gzip-encoded, with its type, a year's immutable caching and an ETag", async () => {
   const html = zlib.gunzipSync((await raw(host, "/")).body).toString("utf8");
   const refs = referenced(html);
-  const types: Record<string, RegExp> = { js: /^text\/javascript/, css: /^text\/css/, wasm: /^application\/wasm$/ };
-  assert.deepEqual(refs.map((r) => r.split(".").pop()).sort(), ["css", "js", "wasm"]);
+  const types: Record<string, RegExp> = {
+    js: /^text\/javascript/,
+    css: /^text\/css/,
+    wasm: /^application\/wasm$/,
+    svg: /^image\/svg\+xml$/,
+    png: /^image\/png$/,
+  };
+  assert.deepEqual(refs.map((r) => r.split(".").pop()).sort(), ["css", "js", "png", "svg", "wasm"]);
   for (const ref of refs) {
-    assert.match(ref, /^\/[a-z]+\.[0-9a-f]{10}\.(js|css|wasm)$/, "hashed names, so they can be cached for good");
+    assert.match(
+      ref,
+      /^\/[a-z0-9-]+\.[0-9a-f]{10}\.(js|css|wasm|svg|png)$/,
+      "hashed names, so they can be cached for good",
+    );
     const r = await raw(host, ref);
     assert.equal(r.status, 200, ref);
     assert.match(r.headers["content-type"] ?? "", types[ref.split(".").pop()!], ref);
@@ -130,7 +141,12 @@ test(`all assets together are at most ${BUDGET} bytes gzipped (the device's budg
   const index = await raw(host, "/");
   const html = zlib.gunzipSync(index.body).toString("utf8");
   let served = index.body.length;
-  for (const ref of [...referenced(html), "/setup"]) served += (await raw(host, ref)).body.length;
+  const manifest = JSON.parse(zlib.gunzipSync((await raw(host, MANIFEST)).body).toString()) as {
+    icons: { src: string }[];
+  };
+  const icons = manifest.icons.map((i) => i.src);
+  for (const ref of new Set([...referenced(html), ...icons, MANIFEST, "/setup"]))
+    served += (await raw(host, ref)).body.length;
   const built = JSON.parse(fs.readFileSync(path.join(ROOT, "build/web/assets.json"), "utf8")) as { gzipSize: number }[];
   const total = built.reduce((n, a) => n + a.gzipSize, 0);
   assert.equal(served, total, "the host serves exactly the built assets");

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, enc, type Appearance, type Palette, type SceneItem } from "./api.js";
 import type { AppState } from "./link.js";
-import { Err, hexIn, hexOut, useAction, useLatest } from "./ui.js";
+import { Err, hexIn, hexOut, Slider, useAction, useLatest } from "./ui.js";
 
 export const COLOR_NAMES = ["Primary colour", "Secondary colour", "Tertiary colour"];
 
@@ -21,17 +21,14 @@ export function Look(props: { look: Appearance | null; palettes: Palette[]; edit
   return (
     <section class="card" aria-labelledby="look-h">
       <h2 id="look-h">Look</h2>
-      <label class="slider">
-        <span>Brightness</span>
-        <input
-          type="range"
-          min={0}
-          max={255}
-          value={look.brightness}
-          onInput={(e) => change({ brightness: Number(e.currentTarget.value) })}
-        />
-        <output>{Math.round((look.brightness / 255) * 100)}%</output>
-      </label>
+      <Slider
+        label="Brightness"
+        min={0}
+        max={255}
+        value={look.brightness}
+        shown={`${Math.round((look.brightness / 255) * 100)}%`}
+        onInput={(brightness) => change({ brightness })}
+      />
       <div class="colors">
         {COLOR_NAMES.map((name, i) => (
           <label key={name} class="swatch">
@@ -104,25 +101,22 @@ export function Playing(props: {
           <button onClick={() => run(() => api("POST", "/api/scenes/play"))}>Replay {lastName}</button>
         )}
       </div>
-      <label class="slider">
-        <span>Speed</span>
-        <input
-          type="range"
-          min={-1}
-          max={1}
-          step={0.01}
-          value={pos}
-          aria-valuetext={`${speed} times`}
-          onInput={(e) => {
-            moved.current = performance.now();
-            setPos(Number(e.currentTarget.value));
-            const s = toSpeed(Number(e.currentTarget.value));
-            props.setSpeed(s);
-            sendSpeed(s);
-          }}
-        />
-        <output>{speed.toFixed(2)}×</output>
-      </label>
+      <Slider
+        label="Speed"
+        min={-1}
+        max={1}
+        step={0.01}
+        value={pos}
+        shown={`${speed.toFixed(2)}×`}
+        spoken={`${speed} times`}
+        onInput={(v) => {
+          moved.current = performance.now();
+          setPos(v);
+          const s = toSpeed(v);
+          props.setSpeed(s);
+          sendSpeed(s);
+        }}
+      />
       <Err msg={err} />
     </section>
   );
@@ -305,11 +299,7 @@ export function Triggers(props: { app: AppState | null; effect: boolean }) {
           </button>
         ))}
       </div>
-      <label class="slider">
-        <span>Trigger level</span>
-        <input type="range" min={1} max={255} value={level} onInput={(e) => setLevel(Number(e.currentTarget.value))} />
-        <output>{level}</output>
-      </label>
+      <Slider label="Trigger level" min={1} max={255} value={level} shown={String(level)} onInput={setLevel} />
       <Err msg={err} />
     </section>
   );

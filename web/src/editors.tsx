@@ -15,11 +15,23 @@ interface Form {
   color: string;
   colorFrom: string;
   duration: number;
+  /** the scene's `loop`: the whole scene restarts when it ends */
   loop: boolean;
+  /** the step's `loop` (panel-local effects): the effect repeats for as long as the step lasts */
+  stepLoop: boolean;
 }
-const BLANK: Form = { name: "", effect: "BREATHE", color: "#4060FF", colorFrom: "#000020", duration: 4000, loop: true };
+const BLANK: Form = {
+  name: "",
+  effect: "BREATHE",
+  color: "#4060FF",
+  colorFrom: "#000020",
+  duration: 4000,
+  loop: true,
+  stepLoop: false,
+};
 
-type Doc = Record<string, unknown> & { layers?: { group?: unknown; sequence?: Record<string, unknown>[] }[] };
+type Layer = Record<string, unknown> & { sequence?: Record<string, unknown>[] };
+type Doc = Record<string, unknown> & { layers?: Layer[] };
 
 function formToDoc(f: Form): Doc {
   const runner = RUNNERS.includes(f.effect);
@@ -28,8 +40,37 @@ function formToDoc(f: Form): Doc {
   if (f.effect !== "HUE_CYCLE") step.color = hexOut(f.color);
   step.duration = f.duration;
   if (["WAVE", "RIPPLE", "CHASE"].includes(f.effect)) step.repeat = true;
+  if (f.stepLoop && !runner) step.loop = true;
   const doc: Doc = { schemaVersion: 8, name: f.name, loop: f.loop, layers: [{ group: 1, sequence: [step] }] };
   return doc;
+}
+
+/** `doc` with the form's change `p` made. A new effect starts the step afresh from the form; any other
+ * change writes its own field only, so what the form does not show (params, the group, a palette
+ * colour reference, ...) stays as stored. */
+function edited(doc: Doc, f: Form, p: Partial<Form>): Doc {
+  const layer = doc.layers![0];
+  if (p.effect !== undefined) {
+    const fresh = formToDoc(f);
+    const step = fresh.layers![0].sequence![0];
+    return {
+      ...fresh,
+      ...doc,
+      name: f.name,
+      loop: f.loop,
+      layers: [{ ...fresh.layers![0], ...layer, sequence: [step] }],
+    };
+  }
+  const step = { ...layer.sequence![0] };
+  const out: Doc = { ...doc, layers: [{ ...layer, sequence: [step] }] };
+  if (p.name !== undefined) out.name = f.name;
+  if (p.loop !== undefined) out.loop = f.loop;
+  if (p.color !== undefined) step["colorTo" in step ? "colorTo" : "color"] = hexOut(f.color);
+  if (p.colorFrom !== undefined) step.colorFrom = hexOut(f.colorFrom);
+  if (p.duration !== undefined) step.duration = f.duration;
+  if (p.stepLoop === true) step.loop = true;
+  if (p.stepLoop === false) delete step.loop;
+  return out;
 }
 
 /** The form's view of a document, when it is one layer of one step the form can show. */
@@ -47,6 +88,7 @@ function docToForm(doc: Doc): Form | null {
     colorFrom: c(s.colorFrom, "#000000"),
     duration: Number(s.duration ?? 0),
     loop: doc.loop === true,
+    stepLoop: s.loop === true,
   };
 }
 
@@ -89,10 +131,11 @@ export function SceneEditor(props: { request: EditRequest; reload(): Promise<unk
     setSaved("");
   }, [props.request]);
 
+  // The form is shown only while the text is a document it can show, so the text parses here.
   const setField = (p: Partial<Form>) => {
     const f = { ...(form ?? BLANK), ...p };
     setForm(f);
-    setText(pretty(formToDoc(f)));
+    setText(pretty(edited(JSON.parse(text) as Doc, f, p)));
     setSaved("");
   };
 
@@ -212,9 +255,19 @@ export function SceneEditor(props: { request: EditRequest; reload(): Promise<unk
               {...fieldErr("duration")}
             />
           </label>
+          {!RUNNERS.includes(f.effect) && (
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={f.stepLoop}
+                onChange={(e) => setField({ stepLoop: e.currentTarget.checked })}
+              />
+              Loop the step <span class="muted small">(the effect repeats while the step lasts)</span>
+            </label>
+          )}
           <label class="check">
             <input type="checkbox" checked={f.loop} onChange={(e) => setField({ loop: e.currentTarget.checked })} />
-            Loop the scene
+            Loop the scene <span class="muted small">(it restarts when it ends)</span>
           </label>
           {badField && <Err id={errId} msg={err} />}
         </div>
@@ -260,7 +313,9 @@ export function SceneEditor(props: { request: EditRequest; reload(): Promise<unk
         <button
           onClick={() => {
             setId(null);
-            setField({ ...BLANK, name: "" });
+            setForm(BLANK);
+            setText(pretty(formToDoc(BLANK)));
+            setSaved("");
             setErr(null);
           }}
         >

@@ -49,6 +49,18 @@ export function Preview({ engine, drawing, selected, onSelect, logicalRoot, setL
     return () => cancelAnimationFrame(raf);
   }, [engine, drawing]);
 
+  // Its height, for the page's scroll padding: on a phone it stays in view above what scrolls
+  // (style.css), and what is scrolled to must land below it.
+  const region = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const el = region.current!;
+    const seen = new ResizeObserver(() =>
+      document.documentElement.style.setProperty("--preview-height", `${el.offsetHeight}px`),
+    );
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, []);
+
   const pick = (a: number) => onSelect(a === selected ? null : a);
   const key = (a: number) => (e: KeyboardEvent) => {
     if (e.key === "Enter" || e.key === " ") {
@@ -58,7 +70,7 @@ export function Preview({ engine, drawing, selected, onSelect, logicalRoot, setL
   };
 
   return (
-    <section class="card preview" role="region" aria-label="Live preview">
+    <section ref={region} class="card preview" role="region" aria-label="Live preview">
       <h2>Live preview</h2>
       {!drawing ? (
         <p class="muted">Loading the panels…</p>

@@ -63,5 +63,37 @@ export function useLatest<T>(send: (v: T) => Promise<unknown>, run: Run): (v: T)
   }, []);
 }
 
+/** A labelled range input whose accessible name is its label alone: the value it shows beside it
+ * is its aria-valuetext (a screen reader hears "Brightness, 90%"; the name does not change as it
+ * moves). */
+export function Slider(props: {
+  label: string;
+  min: number;
+  max: number;
+  step?: number;
+  value: number;
+  shown: string;
+  /** what a screen reader says for `shown`, when it differs ("1.5 times" for "1.50×") */
+  spoken?: string;
+  onInput(v: number): void;
+}) {
+  return (
+    <label class="slider">
+      <span>{props.label}</span>
+      <input
+        type="range"
+        min={props.min}
+        max={props.max}
+        step={props.step}
+        value={props.value}
+        aria-label={props.label}
+        aria-valuetext={props.spoken ?? props.shown}
+        onInput={(e) => props.onInput(Number(e.currentTarget.value))}
+      />
+      <output aria-hidden="true">{props.shown}</output>
+    </label>
+  );
+}
+
 export const hexIn = (c: string) => (c || "#000000").toLowerCase();
 export const hexOut = (c: string) => c.toUpperCase();
