@@ -30,7 +30,7 @@ import { libraryVersion } from "../scene/store";
 import { host_clock_ms } from "../host/imports";
 import { wake, wakeUp, wakeDone, WAKE_QUEUE, WAKE_PLAYBACK, WAKE_DISCOVERY, WAKE_QUERY } from "./wake";
 import { WAKE_MIRROR, WAKE_MQTT, WAKE_STATE, WAKE_FIRMWARE } from "./wake";
-import { flashTick, flashIdle } from "../firmware/flash";
+import { flashTick, flashIdle, flashBusy } from "../firmware/flash";
 import { serialTick, serialIdle } from "../firmware/serial";
 import { arenaTop, arenaBack } from "../rt/arena";
 
@@ -85,7 +85,8 @@ export function runLoop(): void {
         restartIfPlaying(now);
         break;
       case W_PLAY:
-        if (app.isOn) playScene(item.text()!, now);
+        // (a play over MQTT while a panel flash holds the bus is dropped, as HTTP refuses it)
+        if (app.isOn && !flashBusy()) playScene(item.text()!, now);
         break;
       case W_STOP:
         stopPlayback();
@@ -94,7 +95,7 @@ export function runLoop(): void {
         setSpeed(<f64>item.a / 1000, now);
         break;
       case W_ANIMATION:
-        if (app.isOn) playFlat(now);
+        if (app.isOn && !flashBusy()) playFlat(now);
         break;
       case W_TRIGGER:
         if (app.isOn) sendAnimControl(item.a, item.b);
