@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { startHost, api } from "./helpers/host.js";
 import { advance, colors, sceneClock } from "./helpers/playback.js";
 import { Client, T } from "./helpers/frames.js";
+import { startBroker, connectToBroker, Observer } from "./helpers/mqtt.js";
 
 const host = await startHost({ panels: 3, extraArgs: ["--manual-clock"] });
 const ws = await Client.connect(host.wsUrl);
@@ -55,6 +56,38 @@ test("a looping last step (the README's BREATHE with loop) keeps the scene playi
   await stop();
   assert.equal(await playing(), false);
   assert.equal(lastAppState(), false);
+});
+
+test("Home Assistant's playing sensor (MQTT state/playing) stays true while a looping last step runs", async () => {
+  const broker = await startBroker();
+  const obs = await Observer.connect(broker.port);
+  try {
+    await connectToBroker(host, broker.port);
+    const topic = `tessera/${host.hostname}/state/playing`;
+    const from = obs.messages.length;
+    await play({ layers: [{ group: 1, sequence: [{ type: "BREATHE", color: RED, duration: 300, loop: true }] }] });
+    await obs.waitFor(topic, (p) => p === "true", from);
+    await at(2000);
+    // a marker published after those ticks: the sensor's messages before it are all there
+    assert.equal((await api(host, "PATCH", "/api/appearance", { brightness: 77 })).status, 202);
+    await advance(host, 0);
+    await obs.waitFor(`tessera/${host.hostname}/state/brightness`, (p) => p === "77", from);
+    // (what connecting published comes first: the sensor from the play on)
+    const sensor = obs.messages
+      .slice(from)
+      .filter((m) => m.topic === topic)
+      .map((m) => m.payload);
+    assert.deepEqual(sensor.slice(sensor.indexOf("true")), ["true"], "no false while it breathes");
+    await stop();
+    await obs.waitFor(topic, (p) => p === "false", from);
+  } finally {
+    await api(host, "PATCH", "/api/mqtt", { enabled: false });
+    await api(host, "PATCH", "/api/appearance", { brightness: 255 });
+    await advance(host, 0);
+    await obs.close();
+    await broker.close();
+  }
+  lastAppState();
 });
 
 test("a repeating runner or a looping step after a gap keeps it playing; a step that ends does not", async () => {
