@@ -2,7 +2,7 @@
 // clock: a scene whose last step keeps running on the panels (a looping step, a repeating runner)
 // stays `playing` in GET /api/state and APP_STATE until something stops it; loops restart on the
 // scene's own clock (no drift over 1,000 loops, at most one tick late); and after a scene ends by
-// itself a change of the base colours shows, as after a stop.
+// itself a change of the base colours, or a direct colour on one panel, shows as after a stop.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { startHost, api } from "./helpers/host.js";
@@ -165,6 +165,19 @@ test("after a scene ends by itself a new base colour shows, as after a stop", as
       assert.deepEqual(await look("#102030"), all("#102030"), `${ending}: the new primary colour shows`);
       assert.deepEqual(await look("#203040"), all("#203040"), `${ending}: and the next one`);
     }
+  }
+  lastAppState();
+});
+
+test("after a scene ends by itself a direct panel colour shows there, as after a stop; the others hold", async () => {
+  for (const ending of ["by itself", "stopped"]) {
+    await play({ layers: [{ group: 1, sequence: [{ type: "FADE", color: RED, duration: 100 }] }] });
+    assert.deepEqual(await at(150), { 1: RED, 2: RED, 3: RED });
+    assert.equal(await playing(), false, ending);
+    if (ending === "stopped") await stop();
+    assert.equal((await api(host, "PUT", "/api/panels/2/color", { color: GREEN })).status, 202);
+    await advance(host, 0);
+    assert.deepEqual(await colors(host), { 1: RED, 2: GREEN, 3: RED }, ending);
   }
   lastAppState();
 });

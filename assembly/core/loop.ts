@@ -12,6 +12,7 @@ import {
   restartIfPlaying,
   playFlat,
   refreshSceneLook,
+  releaseEnded,
 } from "../playback/player";
 import { sendAnimControl } from "../bus/commands";
 import { activePalette } from "../state/appearance";
@@ -76,6 +77,7 @@ export function runLoop(): void {
         sendPower(<u8>item.a, item.b != 0);
         break;
       case W_PANEL_COLOR:
+        if (!app.playing) releaseEnded(<u8>item.a); // a finished scene's last frame gives way
         sendColor(<u8>item.a, <u32>item.b);
         break;
       case W_LOGICAL_ROOT:

@@ -368,18 +368,20 @@ export function haltPlayback(): void {
   }
 }
 
-/** A look change with no scene playing (core/look.ts): a scene that ended by itself still has its
- * last animations on the panels (a finished layer holds its last frame), which would hide the
- * ambient look, so they are cleared and the appearance's look returns, as after a stop
+/** A look change (to every panel) or a direct colour (to panel `address`) with no scene playing
+ * (core/look.ts, core/loop.ts): a scene that ended by itself still has its last animations on the
+ * panels (a finished layer holds its last frame), which would hide the new idle colour, so they are
+ * cleared there, as a stop would have; with the look, the appearance's look returns
  * (docs/decisions.md, "The look after a scene ends by itself"). */
-export function releaseEnded(): void {
+export function releaseEnded(address: u8 = ADDR_BROADCAST): void {
+  const all = address == ADDR_BROADCAST;
   for (let l = 0; l < c.layerCount; l++) {
     const L = layer(l);
     if (!L.slots) continue;
-    sendAnimStart(unchecked(c.layerGroup[l]), 0);
-    L.slots = false;
+    sendAnimStart(unchecked(c.layerGroup[l]), 0, address);
+    if (all) L.slots = false;
   }
-  restoreLook();
+  if (all) restoreLook();
 }
 
 /** The appearance's base colours and palette again, if the scene had changed them. */
