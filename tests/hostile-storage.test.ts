@@ -191,3 +191,25 @@ test("temporary files left by a kill are removed at boot", async () => {
     await host.stop();
   }
 });
+
+test("a full store: the one-shot play answers 507 storage_full like every write route, and changes nothing", async () => {
+  const dir = tempDir();
+  const host = await startHost({ panels: 2, dataDir: dir, extraArgs: ["--store-limit", "6000"] });
+  try {
+    const small = { layers: [{ group: 1, sequence: [{ type: "SOLID", color: "#FF0000", duration: 0 }] }] };
+    assert.equal((await api(host, "POST", "/api/scenes/play/one-shot", small)).status, 202);
+    const file = path.join(dir, "scenes", "oneshot000");
+    const stored = fs.readFileSync(file);
+    const state = (await api(host, "GET", "/api/state")).body;
+    // 8 layers of 12 steps: several KB, more than the store has left
+    const step = { type: "FADE", colorFrom: "#102030", color: "#405060", duration: 1000, loop: true };
+    const big = { layers: [...Array(8)].map((_, g) => ({ group: g + 1, sequence: Array(12).fill(step) })) };
+    const res = await api(host, "POST", "/api/scenes/play/one-shot", big);
+    assert.equal(res.status, 507, res.text);
+    assert.deepEqual(res.body, { error: "storage_full" });
+    assert.deepEqual(fs.readFileSync(file), stored, "the stored one-shot is unchanged");
+    assert.deepEqual((await api(host, "GET", "/api/state")).body, state);
+  } finally {
+    await host.stop();
+  }
+});

@@ -165,3 +165,53 @@ test("without the window flag a runner pulse keeps its colorFrom (spawner drops)
   // fall over the whole duration: at τ = 1000 e = 0 -> colorFrom
   assert.deepEqual(p.samples([1000], T0), golden([[1000, 0x004000]]));
 });
+
+test("an opaque one-shot sweep hides the layer below for its whole step, not only until its band has passed (issue 36)", () => {
+  // The spec: an opaque layer "replaces what is below, including a runner's dark phase", for its
+  // whole step. A one-shot sweep on a panel (window width 0, reap on done): delay 100, 200 ms, rise =
+  // fall = 128, opaque, background #400000, over a green SOLID on layer 0. t = 50: pending, hidden
+  // (the background); t = 150: τ = 50, e = 32768 -> #200080; t = 200: τ = 100, the peak, blue;
+  // t = 350 and later: the band has passed (τ ≥ 200): still the background, not green, until the
+  // group is cleared (the controller does at the step's end), when green shows again.
+  const sweep: Anim = {
+    group: 1,
+    layer: 1,
+    kind: KIND.RUNNER | WINDOW,
+    reap: true,
+    blend: 1,
+    colorFrom: win(0, 0),
+    colorTo: blue,
+    duration: 200,
+    delay: 100,
+    p0: 128,
+    p1: 128,
+  };
+  const below: Anim = { group: 2, kind: KIND.SOLID, colorTo: [0, 0, 255, 0], duration: 0 };
+  const p = Panel.assigned().background(0x400000).prepare(below).prepare(sweep).at(T0).start(0);
+  assert.deepEqual(
+    p.samples([50, 150, 200, 350, 5000], T0),
+    golden([
+      [50, 0x400000],
+      [150, 0x200080],
+      [200, 0x0000ff],
+      [350, 0x400000],
+      [5000, 0x400000],
+    ]),
+  );
+  p.at(T0 + 5000).start(1, 0); // the step ends: the sweep's group is cleared
+  assert.deepEqual(p.samples([5001], T0), golden([[5001, 0x00ff00]]));
+  // with max (the runners' default) the passed sweep is reaped and adds nothing: green shows
+  const m = Panel.assigned()
+    .background(0x400000)
+    .prepare(below)
+    .prepare({ ...sweep, blend: 0 })
+    .at(T0)
+    .start(0);
+  assert.deepEqual(
+    m.samples([50, 350], T0),
+    golden([
+      [50, 0x00ff00],
+      [350, 0x00ff00],
+    ]),
+  );
+});

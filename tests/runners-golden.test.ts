@@ -565,6 +565,39 @@ test("an opaque runner hides the layer below in its dark phase too (issue 18); m
   await clearPanels(chain);
 });
 
+test("an opaque one-shot sweep hides the layer below for its whole step, after its band has passed too (issue 36)", async () => {
+  // a green SOLID under a one-shot CHASE of 1000 ms (panel x + 1 lit over 100x..100x + 100),
+  // background #400000. At t = 250 the band is on panel 3; panels 1 and 2, which it has passed,
+  // show the background (before: green again), panel 5, not reached yet, too. The sweep is the
+  // layer's last step, so the layer holds that frame afterwards; a stop ends it.
+  await oneShot(chain, {
+    schemaVersion: 5,
+    background: "#400000",
+    layers: [
+      { group: 1, sequence: [{ type: "SOLID", color: "#00FF00", duration: 0 }] },
+      { group: 2, blend: "opaque", sequence: [{ runner: "CHASE", color: "#0000FF", duration: 1000 }] },
+    ],
+  });
+  await advance(chain, 0); // applied at t = 0
+  await advance(chain, 250);
+  let c = await colors(chain);
+  assert.deepEqual([c[1], c[2], c[3], c[5]], ["#400000", "#400000", "#0000FF", "#400000"]);
+  await advance(chain, 700); // t = 950: every panel but the last one passed
+  c = await colors(chain);
+  assert.deepEqual(
+    [...Array(10)].map((_, i) => c[i + 1]),
+    [...Array(9).fill("#400000"), "#0000FF"],
+  );
+  await advance(chain, 1000); // the layer has finished and holds its last frame
+  c = await colors(chain);
+  assert.deepEqual(
+    [...Array(10)].map((_, i) => c[i + 1]),
+    Array(10).fill("#400000"),
+  );
+  await api(chain, "POST", "/api/scenes/stop", {});
+  await clearPanels(chain);
+});
+
 // ---- GET /api/layout ------------------------------------------------------------------------------
 
 test("GET /api/layout: centres, rotations, embedded", async () => {

@@ -12,7 +12,7 @@ import { W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION, enqueue, queueFull } f
 import { app } from "../state/app";
 import { ALLOW_ID, SCENE_OK, SCENE_SYNTAX, readFlatStep } from "../scene/validate";
 import { ONE_SHOT_ID, sceneStatus, discardStages } from "../scene/store";
-import { STORE_MISSING } from "../store/kv";
+import { STORE_MISSING, STORE_FULL } from "../store/kv";
 import { groupOfName } from "../playback/player";
 import { readBody, storeScene, rejected } from "./scene-body";
 import { openRequest, broken } from "../json/stream";
@@ -20,6 +20,13 @@ import { loadFlat } from "../playback/compile";
 import { writeInto, outLength } from "../playback/bytes";
 import { rootAt } from "../topology/rooted";
 import { config } from "../state/config";
+import { flashBusy } from "../firmware/flash";
+
+/** While a panel firmware flash holds the bus (flashBusy) a play is refused with 409 and changes
+ * nothing: it could not reach the panels (docs/decisions.md, "A play during a panel flash"). */
+function flashing(): i32 {
+  return A.about("a panel firmware flash is in progress: play when it has ended", A.A_CONFLICT);
+}
 
 /** Queues scene `id` to play (the power is on): 202, or 503 busy. */
 function play(id: string): i32 {
@@ -30,26 +37,36 @@ function play(id: string): i32 {
 }
 
 export function playById(_req: u32, id: string, _arg: u32): i32 {
+  if (flashBusy()) return flashing();
   if (sceneStatus(id) == STORE_MISSING) return A.A_NOT_FOUND;
   return play(id);
 }
 
 export function playLast(_req: u32, _param: string, _arg: u32): i32 {
+  if (flashBusy()) return flashing();
   const id = app.lastPlayedSceneId;
   if (id.length == 0 || sceneStatus(id) == STORE_MISSING) return A.A_NO_LAST_PLAYED;
   return play(id);
 }
 
+/** The answer to a one-shot scene that could not be stored: 507 storage_full when the store is full,
+ * as every write route answers, else 500. */
+function notStored(rc: i32): i32 {
+  return rc == STORE_FULL ? A.A_STORAGE_FULL : A.A_ONE_SHOT_NOT_STORED;
+}
+
 export function playOneShot(req: u32, _param: string, _arg: u32): i32 {
+  if (flashBusy()) return flashing();
   const result = readBody(req, ALLOW_ID);
-  if (result < 0) return A.A_ONE_SHOT_NOT_STORED;
+  if (result < 0) return notStored(result);
   if (result != SCENE_OK) return rejected(result);
   // a refused one-shot changes nothing: the queue is checked before the stored one-shot is replaced
   if (queueFull()) {
     discardStages();
     return A.A_BUSY;
   }
-  if (storeScene(ONE_SHOT_ID) < 0) return A.A_ONE_SHOT_NOT_STORED;
+  const rc = storeScene(ONE_SHOT_ID);
+  if (rc < 0) return notStored(rc);
   return play(ONE_SHOT_ID);
 }
 
@@ -97,6 +114,7 @@ export function trigger(_req: u32, _param: string, root: u32): i32 {
 const FLAT_CAP: u32 = 1024;
 
 export function animationPlay(req: u32, _param: string, _arg: u32): i32 {
+  if (flashBusy()) return flashing();
   resetErrors();
   openRequest(req);
   const form = heap.alloc(FLAT_CAP);

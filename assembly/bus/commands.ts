@@ -57,9 +57,10 @@ export function sendBackground(rgb: u32): void {
   sendRgb(ADDR_BROADCAST, T_BACKGROUND, rgb);
 }
 
-/** mode 1 starts the prepared animations of `group`, 0 stops and clears them; group 0 means all. */
-export function sendAnimStart(group: u32, mode: u32): void {
-  sendBytes(ADDR_BROADCAST, T_ANIM_START, group | (mode << 8)); // each 0-255: u32, no masks
+/** mode 1 starts the prepared animations of `group`, 0 stops and clears them; group 0 means all.
+ * To every panel, or to panel `address`. */
+export function sendAnimStart(group: u32, mode: u32, address: u8 = ADDR_BROADCAST): void {
+  sendBytes(address, T_ANIM_START, group | (mode << 8)); // each 0-255: u32, no masks
 }
 
 /** The reactive trigger: every REACTIVE animation of `group` jumps to `value`. */

@@ -16,7 +16,7 @@ import { app, changed } from "../state/app";
 import { POWER_KEY } from "../state/config";
 import { storeWrite, storeValue } from "../store/kv";
 import * as w from "../json/writer";
-import { haltPlayback, refreshSceneLook } from "../playback/player";
+import { haltPlayback, refreshSceneLook, releaseEnded } from "../playback/player";
 import { keepSlot, keepString, cloneString } from "../rt/arena";
 
 /** Brightness, base colours and the active palette, to every panel. */
@@ -82,8 +82,12 @@ export function changeAppearance(patch: AppearancePatch, persist: bool = true): 
   if (persist) persistAppearance();
   if (patch.has & HAS_BRIGHTNESS) sendBrightness(appearance.brightness);
   if (!(patch.has & HAS_COLORS) && changetype<usize>(patch.palette) == 0) return;
-  // a new look with no scene playing shows: the ambient look replaces a held frame
-  if (!app.playing) showAmbient();
+  // a new look with no scene playing shows: the ambient look replaces a held frame (a finished
+  // scene's last animations are cleared first)
+  if (!app.playing) {
+    releaseEnded();
+    showAmbient();
+  }
   // A playing scene keeps its own colours and palettes (the appearance fills in the rest).
   if (refreshSceneLook()) return;
   if (patch.has & HAS_COLORS) sendBaseColors(appearance.baseColors);

@@ -12,6 +12,7 @@ import {
   restartIfPlaying,
   playFlat,
   refreshSceneLook,
+  releaseEnded,
 } from "../playback/player";
 import { sendAnimControl } from "../bus/commands";
 import { activePalette } from "../state/appearance";
@@ -30,7 +31,7 @@ import { libraryVersion } from "../scene/store";
 import { host_clock_ms } from "../host/imports";
 import { wake, wakeUp, wakeDone, WAKE_QUEUE, WAKE_PLAYBACK, WAKE_DISCOVERY, WAKE_QUERY } from "./wake";
 import { WAKE_MIRROR, WAKE_MQTT, WAKE_STATE, WAKE_FIRMWARE } from "./wake";
-import { flashTick, flashIdle } from "../firmware/flash";
+import { flashTick, flashIdle, flashBusy } from "../firmware/flash";
 import { serialTick, serialIdle } from "../firmware/serial";
 import { arenaTop, arenaBack } from "../rt/arena";
 
@@ -76,6 +77,7 @@ export function runLoop(): void {
         sendPower(<u8>item.a, item.b != 0);
         break;
       case W_PANEL_COLOR:
+        if (!app.playing) releaseEnded(<u8>item.a); // a finished scene's last frame gives way
         sendColor(<u8>item.a, <u32>item.b);
         break;
       case W_LOGICAL_ROOT:
@@ -85,7 +87,8 @@ export function runLoop(): void {
         restartIfPlaying(now);
         break;
       case W_PLAY:
-        if (app.isOn) playScene(item.text()!, now);
+        // (a play over MQTT while a panel flash holds the bus is dropped, as HTTP refuses it)
+        if (app.isOn && !flashBusy()) playScene(item.text()!, now);
         break;
       case W_STOP:
         stopPlayback();
@@ -94,7 +97,7 @@ export function runLoop(): void {
         setSpeed(<f64>item.a / 1000, now);
         break;
       case W_ANIMATION:
-        if (app.isOn) playFlat(now);
+        if (app.isOn && !flashBusy()) playFlat(now);
         break;
       case W_TRIGGER:
         if (app.isOn) sendAnimControl(item.a, item.b);

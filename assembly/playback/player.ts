@@ -24,6 +24,7 @@ import { runnerStart, prepareOn, template } from "../runner/compile";
 import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
+import { F_LOOP, F_PINGPONG } from "../panel/engine/constants";
 import { utf8Decode, utf8Encode } from "../util/utf8";
 
 const S_WAIT: u8 = 0;
@@ -38,6 +39,7 @@ const FLAT = MAX_LAYERS;
 let active = false; // the state machine runs
 let ended = false; // the barrier fired on a non-looping scene
 let sceneMs: f64 = 0;
+let cycleAt: f64 = 0; // the scene time the current cycle began (0, then each whole-scene loop's barrier)
 let lastNow: u32 = 0;
 let lookChanged = false;
 let flatEnd: u32 = 0; // when the flat spawner's play window ends (wall clock; 0: until stopped)
@@ -49,10 +51,12 @@ class Layer {
   state: u8;
   finished: bool;
   slots: bool; // the layer has animations on the panels
+  endless: bool; // and they never end there (loop, pingpong, a repeating runner): they keep running
   step: i32;
   reached: i32; // the highest step completed in this cycle, -1 none
   slotStep: i32;
-  start: f64;
+  start: f64; // the scene time its current step began
+  origin: f64; // the scene time its sequence first began in this cycle (not moved when it repeats)
   speed: f64; // the speed its current animations were prepared at
 }
 const LAYER_SIZE = offsetof<Layer>();
@@ -86,6 +90,7 @@ export function playScene(id: string, now: u32): bool {
   active = true;
   ended = false;
   sceneMs = 0;
+  cycleAt = 0;
   lastNow = now;
   startCycle(true);
   return true;
@@ -137,7 +142,7 @@ function sendPalettes(restore: bool): void {
     if ((used >> k) & 1) sendPalette(c.resolvePalette(unchecked(c.slotName[k])), <u8>k);
 }
 
-/** Starts every layer (free layers only on the first cycle). */
+/** Starts every layer (free layers only on the first cycle) at scene time cycleAt. */
 function startCycle(first: bool): void {
   for (let l = 0; l < c.layerCount; l++) {
     const L = layer(l);
@@ -152,7 +157,7 @@ function startCycle(first: bool): void {
   }
   for (let l = 0; l < c.layerCount; l++) {
     const L = layer(l);
-    if (L.state == S_WAIT && c.layerAfter[l] < 0) startLayer(l, sceneMs);
+    if (L.state == S_WAIT && c.layerAfter[l] < 0) beginLayer(l, cycleAt);
   }
 }
 
@@ -164,6 +169,14 @@ function clearAll(): void {
   for (let l = 0; l < MAX_LAYERS; l++) layer(l).slots = false;
 }
 
+/** Layer `l`'s sequence begins at scene time `t` (its cycle's start, or when its startAfter was met). */
+function beginLayer(l: i32, t: f64): void {
+  layer(l).origin = t;
+  startLayer(l, t);
+}
+
+/** Layer `l` plays its sequence from step 0 at scene time `t` (the exact time, which may be up to a
+ * tick before now: the clock a loop restarts on). */
 function startLayer(l: i32, t: f64): void {
   const L = layer(l);
   spawnerStop(l);
@@ -205,6 +218,7 @@ function startStep(l: i32, now: u32): i32 {
     sendRecord(rec, min<u32>(scaled, 65535), l, g, <u8>l);
   }
   L.slots = true;
+  L.endless = (load<u8>(template, 2) & (F_LOOP | F_PINGPONG)) != 0; // (the record just sent)
   L.slotStep = s;
   L.speed = speed;
   return HOLDS;
@@ -249,12 +263,19 @@ function repeats(l: i32): bool {
   return c.layerAfter[l] < 0 && c.layerMode[l] != ASYNC_NO;
 }
 
-/** Layer `l`'s startAfter has come: its layer is disabled or done, or reached its step. */
-function satisfied(l: i32): bool {
+/** The scene time layer `l`'s startAfter came (its layer disabled: the cycle's start; done or past
+ * its step: when that step ended, on the awaited layer's own clock, never before the cycle), or -1
+ * while it has not. */
+function metAt(l: i32): f64 {
   const a = <i32>c.layerAfter[l];
-  const s = <i32>c.layerAfterStep[l];
+  let s = <i32>c.layerAfterStep[l];
   const t = layer(a);
-  return c.layerOff[a] || t.finished || (s >= 0 && t.reached >= s);
+  if (c.layerOff[a]) return cycleAt;
+  if (!(t.finished || (s >= 0 && t.reached >= s))) return -1;
+  if (s < 0) s = <i32>c.layerSteps[a] - 1;
+  let end = t.origin;
+  for (let k = 0; k <= s; k++) end += <f64>unchecked(c.stepDuration[a * MAX_STEPS + k]);
+  return max(end, cycleAt);
 }
 
 /** Advances the scene clock to `now` and plays what is due; then, scene or not, the flat spawner's
@@ -267,8 +288,9 @@ export function playbackTick(now: u32): void {
       let progressed = false;
       for (let l = 0; l < c.layerCount; l++) {
         const L = layer(l);
-        if (L.state == S_WAIT && c.layerAfter[l] >= 0 && satisfied(l)) {
-          startLayer(l, sceneMs);
+        const met = L.state == S_WAIT && c.layerAfter[l] >= 0 ? metAt(l) : -1;
+        if (met >= 0) {
+          beginLayer(l, met);
           progressed = true;
         }
         while (L.state == S_RUN) {
@@ -301,19 +323,22 @@ export function playbackTick(now: u32): void {
   if (!active || ended) return;
   let barriers = 0;
   let open = false;
+  let last = cycleAt; // when the last barrier layer finished
   for (let l = 0; l < c.layerCount; l++) {
     const L = layer(l);
     const off = c.layerOff[l];
-    if (repeats(l)) {
-      if (!off) open = true;
-      continue;
-    }
     if (off) continue;
+    open = open || repeats(l) || (L.slots && L.endless); // something of the scene keeps running
+    if (repeats(l)) continue;
     barriers++;
     if (L.state != S_DONE) return;
+    last = max(last, L.start + <f64>unchecked(c.stepDuration[l * MAX_STEPS + L.step]));
   }
   if (barriers == 0) return;
-  if (c.sceneLoop()) return startCycle(false);
+  if (c.sceneLoop()) {
+    cycleAt = last; // the next cycle begins when this one ended, not at the tick that noticed
+    return startCycle(false);
+  }
   ended = true;
   if (!open) {
     active = false;
@@ -327,11 +352,7 @@ export function playbackTick(now: u32): void {
  * appearance returns. */
 export function stopPlayback(): void {
   sendAnimStart(0, 2);
-  if (lookChanged) {
-    sendBaseColors(appearance.baseColors);
-    sendPalette(activePalette());
-    lookChanged = false;
-  }
+  restoreLook();
   haltPlayback();
 }
 
@@ -340,10 +361,35 @@ export function haltPlayback(): void {
   active = false;
   spawnerStopAll();
   flatEnd = 0;
+  for (let l = 0; l < MAX_LAYERS; l++) layer(l).slots = false;
   if (app.playing) {
     app.playing = false;
     changed();
   }
+}
+
+/** A look change (to every panel) or a direct colour (to panel `address`) with no scene playing
+ * (core/look.ts, core/loop.ts): a scene that ended by itself still has its last animations on the
+ * panels (a finished layer holds its last frame), which would hide the new idle colour, so they are
+ * cleared there, as a stop would have; with the look, the appearance's look returns
+ * (docs/decisions.md, "The look after a scene ends by itself"). */
+export function releaseEnded(address: u8 = ADDR_BROADCAST): void {
+  const all = address == ADDR_BROADCAST;
+  for (let l = 0; l < c.layerCount; l++) {
+    const L = layer(l);
+    if (!L.slots) continue;
+    sendAnimStart(unchecked(c.layerGroup[l]), 0, address);
+    if (all) L.slots = false;
+  }
+  if (all) restoreLook();
+}
+
+/** The appearance's base colours and palette again, if the scene had changed them. */
+function restoreLook(): void {
+  if (!lookChanged) return;
+  sendBaseColors(appearance.baseColors);
+  sendPalette(activePalette());
+  lookChanged = false;
 }
 
 /** A logicalRoot change while playing restarts the scene with the new rooting. */

@@ -1,9 +1,10 @@
 // The per-panel compositor: every started animation past its delay, bottom layer first, over the
-// background. Finished reap-on-done animations are freed on the way. No allocation.
-import { S_RUNNING, S_FREE, F_REAP, K_RUNNER, B_OPAQUE } from "./constants";
+// background. Finished reap-on-done animations are freed on the way (not an opaque sweep: it hides
+// what is below until its group is cleared). No allocation.
+import { S_RUNNING, S_FREE, F_REAP } from "./constants";
 import { slots, order, orderCount, setOrderCount } from "./slots";
 import { elapsedUs, isDone, heldUs, keepAnchorFresh } from "./timeline";
-import { envelopeOf, paintsColor, colorOf, amountOf, DARK } from "./evaluate";
+import { envelopeOf, paintsColor, colorOf, amountOf, hidesBelow, hidesAfterEnd, DARK } from "./evaluate";
 import { blendRgb } from "./blend";
 import { applyModifier } from "./modifiers";
 import { Look } from "./color";
@@ -28,13 +29,17 @@ export function composite(now: u32, background: u32, idle: u32, look: Look): u32
       const t = elapsedUs(s, now);
       // an opaque colour runner replaces what is below it in its dark phase too (pending or out of
       // its window): the layer rests at the background, its pulses (same layer, adjacent) on top
-      if (s.kind == K_RUNNER && s.blend <= B_OPAQUE && paintsColor(s) && <i32>s.layer != hidLayer) {
+      if (hidesBelow(s) && <i32>s.layer != hidLayer) {
         hidLayer = s.layer;
         acc = background;
         showing = true;
       }
       if (t >= 0) {
         if ((s.flags & F_REAP) != 0 && isDone(s, t)) {
+          if (hidesAfterEnd(s)) {
+            order[w++] = idx; // an opaque sweep that has passed: dark, and still hiding
+            continue;
+          }
           s.state = S_FREE; // reap on done: the slot is free again
           continue;
         }

@@ -5,6 +5,7 @@ import { Slot, slots, claimSlot, freeWhere, inGroup } from "./slots";
 import { recordValid, loadRecord } from "./record";
 import { elapsedUs, isDone, heldUs, rebase, startClock } from "./timeline";
 import { reactiveLeft } from "./envelope";
+import { hidesAfterEnd } from "./evaluate";
 
 let clock: u32 = 0; // `now` for the predicates below
 
@@ -18,7 +19,7 @@ export function prepare(p: usize, now: u32): void {
 }
 
 function finishedReaped(s: Slot, _: u32): bool {
-  if (s.state != S_RUNNING || (s.flags & F_REAP) == 0) return false;
+  if (s.state != S_RUNNING || (s.flags & F_REAP) == 0 || hidesAfterEnd(s)) return false;
   const t = elapsedUs(s, clock);
   return t >= 0 && isDone(s, t);
 }

@@ -13,6 +13,8 @@ import {
   ONE,
   F_LOOP,
   F_PINGPONG,
+  F_WINDOW,
+  B_OPAQUE,
 } from "./constants";
 import { Slot } from "./slots";
 import { spanUs, envelopeUs } from "./timeline";
@@ -79,6 +81,20 @@ function runnerQ16(s: Slot, tau: i64): u32 {
 /** True when `s` paints a colour (HUE_CYCLE always does), false for a modifier. */
 export function paintsColor(s: Slot): bool {
   return s.animates == A_COLOR || s.kind == K_HUE_CYCLE;
+}
+
+/** True when `s` is an opaque colour runner pulse: it hides what is below it in its dark phase too
+ * (pending, or outside its window), not only where it is lit. */
+export function hidesBelow(s: Slot): bool {
+  return s.kind == K_RUNNER && s.blend <= B_OPAQUE && paintsColor(s);
+}
+
+/** True when `s` is an opaque compiled sweep (a windowed pulse; a spawner's drops have no window):
+ * once its band has passed it is not reaped but stays, dark, hiding what is below it for the rest of
+ * its step, until its group is cleared (the step's end: an opaque layer hides what is below for its
+ * whole step). */
+export function hidesAfterEnd(s: Slot): bool {
+  return hidesBelow(s) && (s.flags & F_WINDOW) != 0;
 }
 
 /** The colour of a colour layer with envelope `e` (for HUE_CYCLE, the Q16 turn). */
