@@ -186,6 +186,13 @@ function validUpgrade(req: http.IncomingMessage): boolean {
   );
 }
 
+/** How many Host headers the request carried (Node's parser keeps only the first). */
+function hostCount(req: http.IncomingMessage): number {
+  let n = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === "host") n++;
+  return n;
+}
+
 export class Server {
   readonly http: http.Server;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD });
@@ -269,6 +276,13 @@ export class Server {
   }
 
   private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    if (hostCount(req) > 1) {
+      // Node keeps the first of several; RFC 9112 3.2 allows exactly one (the POSIX host answers the same)
+      res.shouldKeepAlive = false;
+      res.writeHead(400, { "Content-Type": "application/json" }).end('{"error":"bad_request"}');
+      req.resume();
+      return;
+    }
     const id = this.nextReq++ >>> 0;
     this.responses.set(id, responseSink(res));
     res.on("close", () => this.responses.delete(id));
@@ -329,6 +343,7 @@ export class Server {
 
   private onUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on("error", () => socket.destroy());
+    if (hostCount(req) > 1) return rawAnswer(socket, 400, '{"error":"bad_request"}');
     const id = this.nextReq++ >>> 0;
     this.responses.set(id, socketSink(socket));
     const allowed = this.allowed(id, req);

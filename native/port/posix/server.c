@@ -75,6 +75,8 @@
 #define WS_CLOSE_RESTARTED 1011
 #define WS_CLOSE_PROTOCOL 1002
 #define WS_CLOSE_TOO_BIG 1009
+#define WS_CLOSE_NOT_UTF8 1007
+#define WS_TEXT 0x1
 
 int posix_ws_ping_ms = 10000;
 
@@ -757,15 +759,15 @@ static void on_head(conn_t *c) {
     else ws_accept(c);
     return;
   }
-  if (serve_asset(c)) {
-    if (c->content_length || c->chunked) c->close_after = 1; /* a GET body is not read */
-    return;
-  }
+  if (c->content_length || c->chunked) c->close_after = 1; /* an asset's answer: a GET body is not read */
+  if (serve_asset(c)) return;
+  c->close_after = 0;
   if (!c->chunked && c->content_length > STREAM_AT &&
       (c->method == TESSERA_METHOD_POST || c->method == TESSERA_METHOD_PUT || c->method == TESSERA_METHOD_PATCH)) {
     /* handed over as it arrives, never held whole: only a route that streams takes it, others answer 413 */
     posix_lock();
     uint32_t id = tessera_request_open(NULL);
+    c->close_after = 1; /* for an answer given at once (413): the body is not read */
     if (id)
       tessera_http_stream(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len,
                           c->content_length > UINT32_MAX ? UINT32_MAX : (uint32_t)c->content_length);
@@ -775,10 +777,8 @@ static void on_head(conn_t *c) {
       respond_error(c, 503, "busy", 1);
       return;
     }
-    if (answered) {
-      c->close_after = 1; /* the body is not read */
-      return;
-    }
+    if (answered) return;
+    c->close_after = 0;
     c->stream_id = id;
     if (c->expect_continue) (void)tessera_send_now(c->fd, "HTTP/1.1 100 Continue\r\n\r\n", 25);
     enter(c, C_BODY, BODY_MS);
@@ -1005,8 +1005,37 @@ static void ws_close_now(conn_t *c, uint16_t code) {
   }
 }
 
+/* 1 when s[0..n) is UTF-8 (RFC 3629: shortest forms, no surrogates, at most U+10FFFF). */
+static int utf8_valid(const uint8_t *s, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    uint8_t b = s[i];
+    size_t more = b < 0x80                 ? 0
+                  : b >= 0xc2 && b <= 0xdf ? 1
+                  : b >= 0xe0 && b <= 0xef ? 2
+                  : b >= 0xf0 && b <= 0xf4 ? 3
+                                           : 9;
+    if (more == 9 || n - i <= more) return 0; /* not a lead byte, or cut short */
+    uint8_t lo = 0x80, hi = 0xbf;             /* the second byte's range (RFC 3629 section 4) */
+    if (b == 0xe0) lo = 0xa0;
+    else if (b == 0xed) hi = 0x9f;
+    else if (b == 0xf0) lo = 0x90;
+    else if (b == 0xf4) hi = 0x8f;
+    if (more && (s[i + 1] < lo || s[i + 1] > hi)) return 0;
+    for (size_t k = 2; k <= more; k++)
+      if ((s[i + k] & 0xc0) != 0x80) return 0;
+    i += more + 1;
+  }
+  return 1;
+}
+
 static void ws_message(conn_t *c) {
   c->said_at = now_ms();
+  if (c->msg_op == WS_TEXT && !utf8_valid(c->msg, c->msg_len)) { /* RFC 6455 8.1 */
+    c->peer_closed = 1;
+    ws_close_now(c, WS_CLOSE_NOT_UTF8);
+    return;
+  }
   if (c->msg_op != TESSERA_WS_BINARY || !c->in_core || c->closing) return; /* text: dropped like a bad frame */
   if (c->msg_len > WS_FRAME_CAP) return;                                   /* larger than any valid frame */
   posix_lock();
@@ -1024,7 +1053,7 @@ static void ws_control(conn_t *c) {
     else if (c->ctrl_len >= 2) {
       uint16_t got = (uint16_t)(c->ctrl[0] << 8 | c->ctrl[1]);
       int valid = (got >= 1000 && got <= 1003) || (got >= 1007 && got <= 1011) || (got >= 3000 && got <= 4999);
-      code = valid ? got : WS_CLOSE_PROTOCOL;
+      code = !valid ? WS_CLOSE_PROTOCOL : utf8_valid(c->ctrl + 2, c->ctrl_len - 2) ? got : WS_CLOSE_NOT_UTF8;
     }
     ws_close_now(c, code); /* answered with the client's code, then closed */
   } else if (c->f_op == TESSERA_WS_PING) {
