@@ -49,6 +49,9 @@
 #include "tessera_ws_queue.h"
 
 #define MAX_CONNS 128         /* connection slots (HTTP and WebSocket) */
+#define BACKLOG 1024          /* connections the kernel holds while every slot is taken */
+#define EVICT_MS 2000         /* a head or body slower than this may be cut short (408) for a newcomer */
+#define ACCEPT_PAUSE_MS 100   /* out of file descriptors: accept again after this */
 #define HEAD_CAP 8192         /* request line + headers */
 #define FIELD_CAP 1024        /* Host and Origin kept for the policy (longer: 431) */
 #define BODY_CAP (64 * 1024)  /* read at most this much of a body; the core's limit is 32 KiB */
@@ -151,6 +154,7 @@ static volatile int stopping;
 static pthread_mutex_t ws_lock = PTHREAD_MUTEX_INITIALIZER; /* the WebSocket slots and queues */
 static uint32_t next_ws = 1;
 static int answers_waiting; /* core lock: an answer ended since we last looked */
+static uint64_t accept_paused_until;
 
 static void wake(void) {
   char b = 1;
@@ -1192,36 +1196,68 @@ static void ping_all(uint64_t now) {
 }
 
 /* ---- The loop ---------------------------------------------------------------------------------- */
-static conn_t *free_slot(uint64_t now) {
-  for (int i = 0; i < MAX_CONNS; i++)
-    if (conns[i].state == C_FREE) return &conns[i];
-  /* full: a closing connection, else the one waiting longest for a request head, then for a body, makes room */
+/* How readily a connection gives its slot to a newcomer (0: not at all): one being closed, then a kept-alive
+ * one with no request under way (both closed at once), then one whose head, then body, has taken EVICT_MS
+ * and more (answered 408: its slot is free once that is out). */
+static int evict_rank(const conn_t *c, uint64_t now) {
+  if (c->state == C_LINGER) return 4;
+  if (c->state == C_HEAD && c->idle) return 3;
+  if (now - c->since < EVICT_MS) return 0;
+  return c->state == C_HEAD ? 2 : c->state == C_BODY ? 1 : 0;
+}
+
+/* A slot for a newcomer: a free one, else one made from the connection of the highest evict_rank (the
+ * oldest of them). NULL: no slot now; the newcomer waits in the listen backlog until one frees. */
+static conn_t *make_room(uint64_t now) {
   conn_t *victim = NULL;
-  static const cstate_t order[] = {C_LINGER, C_HEAD, C_BODY};
-  for (int pass = 0; pass < 3 && !victim; pass++)
-    for (int i = 0; i < MAX_CONNS; i++) {
-      conn_t *c = &conns[i];
-      if (c->state != order[pass]) continue;
-      if (!victim || c->since < victim->since) victim = c;
-    }
-  (void)now;
+  int rank = 0;
+  for (int i = 0; i < MAX_CONNS; i++) {
+    conn_t *c = &conns[i];
+    if (c->state == C_FREE) return c;
+    int r = evict_rank(c, now);
+    if (r > rank || (r && r == rank && c->since < victim->since)) victim = c, rank = r;
+  }
   if (!victim) return NULL;
-  drop(victim);
-  return victim;
+  if (rank >= 3) {
+    drop(victim);
+    return victim;
+  }
+  free(victim->body);
+  victim->body = NULL;
+  victim->keep_alive = 0;
+  respond_error(victim, 408, "timeout", 1);
+  return NULL;
+}
+
+/* A slot free now or soon: the listening socket is watched (else newcomers wait in its backlog). */
+static int room_possible(uint64_t now) {
+  if (now < accept_paused_until) return 0;
+  for (int i = 0; i < MAX_CONNS; i++)
+    if (conns[i].state == C_FREE || evict_rank(&conns[i], now)) return 1;
+  return 0;
 }
 
 static void on_accept(uint64_t now) {
   for (int k = 0; k < 16; k++) {
+    conn_t *c = make_room(now);
+    if (!c) return; /* the rest wait in the backlog */
     int fd = accept(listen_fd, NULL, NULL);
-    if (fd < 0) return;
+    if (fd < 0) {
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+        accept_paused_until = now + ACCEPT_PAUSE_MS; /* out of descriptors: they wait in the backlog */
+      return;
+    }
     int flags = fcntl(fd, F_GETFL, 0);
     fcntl(fd, F_SETFL, flags | O_NONBLOCK);
     fcntl(fd, F_SETFD, FD_CLOEXEC);
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    conn_t *c = free_slot(now);
-    uint8_t *in = c ? malloc(HEAD_CAP) : NULL;
+    uint8_t *in = malloc(HEAD_CAP);
     if (!in) {
+      static const char busy[] =
+          "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+          "Content-Length: 16\r\nConnection: close\r\n\r\n{\"error\":\"busy\"}";
+      (void)tessera_send_now(fd, busy, sizeof busy - 1);
       close(fd);
       continue;
     }
@@ -1367,7 +1403,8 @@ static void *serve(void *arg) {
   while (!stopping) {
     uint64_t now = now_ms();
     int nfds = 0;
-    fds[nfds].fd = listen_fd;
+    int listening = room_possible(now);
+    fds[nfds].fd = listening ? listen_fd : -1; /* negative: not watched */
     fds[nfds].events = POLLIN;
     slot_of[nfds++] = -1;
     fds[nfds].fd = wake_pipe[0];
@@ -1391,7 +1428,7 @@ static void *serve(void *arg) {
       fds[nfds].events = ev;
       slot_of[nfds++] = i;
     }
-    int timeout = wants_flush ? 200 : 1000;
+    int timeout = wants_flush || !listening ? 200 : 1000; /* full: looks for room again soon */
     if (next_ping > now && next_ping - now < (uint64_t)timeout) timeout = (int)(next_ping - now);
     int r = poll(fds, (nfds_t)nfds, timeout);
     if (r < 0 && errno != EINTR) break;
@@ -1413,7 +1450,7 @@ static void *serve(void *arg) {
         on_readable(c);
       if (c->state == C_SEND && (re & (POLLOUT | POLLERR | POLLHUP))) on_writable(c);
     }
-    if (fds[0].revents & POLLIN) on_accept(now);
+    if (listening && (fds[0].revents & POLLIN)) on_accept(now);
     collect_answers();
     if (now >= next_ping) {
       ping_all(now);
@@ -1451,7 +1488,7 @@ static int open_listener(const char *host, int port) {
       a.sin6_family = AF_INET6;
       a.sin6_port = htons((uint16_t)port);
       a.sin6_addr = in6addr_any;
-      if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && listen(fd, 128) == 0) return fd;
+      if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && listen(fd, BACKLOG) == 0) return fd;
       close(fd);
     }
     hints.ai_family = AF_INET;
@@ -1462,7 +1499,7 @@ static int open_listener(const char *host, int port) {
     if (fd < 0) continue;
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0) break;
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, BACKLOG) == 0) break;
     close(fd);
     fd = -1;
   }
