@@ -54,7 +54,7 @@
 #define ACCEPT_PAUSE_MS 100   /* out of file descriptors: accept again after this */
 #define HEAD_CAP 8192         /* request line + headers */
 #define FIELD_CAP 1024        /* Host and Origin kept for the policy (longer: 431) */
-#define BODY_CAP (64 * 1024)  /* read at most this much of a body; the core's limit is 32 KiB */
+#define BODY_CAP (64 * 1024)  /* a longer declared body that does not stream is not read: the core answers 413 */
 #define STREAM_AT (32 * 1024) /* a longer POST/PUT/PATCH body goes to the core as it arrives (the firmware upload) */
 #define BODY_COUNT_LIMIT (16 * 1024 * 1024) /* a chunked body past this is not even counted */
 #define ANSWER_CAP (1024 * 1024)            /* the largest answer kept */
@@ -697,6 +697,11 @@ static int serve_asset(conn_t *c) {
   return 1;
 }
 
+/* A method whose body the core reads (the others' bodies are only counted). */
+static int takes_body(uint32_t method) {
+  return method == TESSERA_METHOD_POST || method == TESSERA_METHOD_PUT || method == TESSERA_METHOD_PATCH;
+}
+
 /* The body is in (or was too large to keep): hand the request to the core. */
 static void dispatch(conn_t *c) {
   if (posix_manual_clock && strncmp(c->url, "/__test__/clock", 15) == 0 && (c->url[15] == 0 || c->url[15] == '?')) {
@@ -717,7 +722,7 @@ static void dispatch(conn_t *c) {
     }
     uint64_t total = c->chunked ? c->body_total : c->content_length;
     tessera_http(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len, c->body, (uint32_t)c->body_got,
-                 total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
+                 total >= TESSERA_HTTP_LENGTH_UNKNOWN ? TESSERA_HTTP_LENGTH_UNKNOWN - 1 : (uint32_t)total);
     posix_tick(); /* applies what the request queued (a 202), as the desktop host's kick does */
   }
   int done = tessera_request_done(id) && take_answer(c, id);
@@ -766,15 +771,15 @@ static void on_head(conn_t *c) {
   if (c->content_length || c->chunked) c->close_after = 1; /* an asset's answer: a GET body is not read */
   if (serve_asset(c)) return;
   c->close_after = 0;
-  if (!c->chunked && c->content_length > STREAM_AT &&
-      (c->method == TESSERA_METHOD_POST || c->method == TESSERA_METHOD_PUT || c->method == TESSERA_METHOD_PATCH)) {
+  if (!c->chunked && c->content_length > STREAM_AT && takes_body(c->method)) {
     /* handed over as it arrives, never held whole: only a route that streams takes it, others answer 413 */
     posix_lock();
     uint32_t id = tessera_request_open(NULL);
     c->close_after = 1; /* for an answer given at once (413): the body is not read */
     if (id)
       tessera_http_stream(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len,
-                          c->content_length > UINT32_MAX ? UINT32_MAX : (uint32_t)c->content_length);
+                          c->content_length >= TESSERA_HTTP_LENGTH_UNKNOWN ? TESSERA_HTTP_LENGTH_UNKNOWN - 1
+                                                                           : (uint32_t)c->content_length);
     int answered = id && tessera_request_done(id) && take_answer(c, id); /* 413 for a route that does not stream */
     posix_unlock();
     if (!id) {
@@ -795,7 +800,7 @@ static void on_head(conn_t *c) {
     return;
   }
   if (c->content_length || c->chunked) {
-    size_t cap = c->chunked ? BODY_CAP : (size_t)c->content_length;
+    size_t cap = c->chunked ? STREAM_AT : (size_t)c->content_length;
     c->body = malloc(cap ? cap : 1);
     if (!c->body) {
       respond_error(c, 503, "busy", 1);
@@ -808,11 +813,34 @@ static void on_head(conn_t *c) {
   dispatch(c);
 }
 
-/* Consumes body bytes from c->in. Returns 1 when the body is complete, 0 for more, -1 malformed. */
+/* A chunked body passes STREAM_AT: from now on it streams to the core, its length unknown, starting
+ * with what was kept. 0 when the core has answered at once (the connection closes: the rest is not read). */
+static int chunked_stream(conn_t *c) {
+  posix_lock();
+  uint32_t id = tessera_request_open(NULL);
+  c->close_after = 1;
+  if (id) {
+    tessera_http_stream(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len, TESSERA_HTTP_LENGTH_UNKNOWN);
+    if (!tessera_request_done(id)) tessera_http_more(id, c->body, (uint32_t)c->body_got, 1);
+  }
+  int answered = id && tessera_request_done(id) && take_answer(c, id);
+  posix_unlock();
+  if (!id) respond_error(c, 503, "busy", 1);
+  if (!id || answered) return 0;
+  c->close_after = 0;
+  c->stream_id = id;
+  free(c->body);
+  c->body = NULL;
+  c->body_got = 0;
+  return 1;
+}
+
+/* Consumes body bytes from c->in. Returns 1 when the body is complete, 0 for more, -1 malformed, 2 when it
+ * was answered already. */
 static int take_body(conn_t *c) {
   size_t used = 0;
   int complete = 0;
-  if (c->stream_id) { /* to the core at once; once it has answered (413, 409, 422) the rest is drained */
+  if (c->stream_id && !c->chunked) { /* to the core at once; once it has answered (413, 409, 422) the rest is drained */
     size_t want = (size_t)c->content_length - c->body_got;
     size_t n = c->in_len < want ? c->in_len : want;
     posix_lock();
@@ -859,10 +887,16 @@ static int take_body(conn_t *c) {
         }
       } else {
         size_t n = avail < c->ch_left ? avail : (size_t)c->ch_left;
-        size_t keep = c->body_got < BODY_CAP ? BODY_CAP - c->body_got : 0;
-        if (keep > n) keep = n;
-        memcpy(c->body + c->body_got, p, keep);
-        c->body_got += keep;
+        if (!c->stream_id && c->body_total + n > STREAM_AT && takes_body(c->method) && !chunked_stream(c))
+          return 2; /* answered at once (413 for a route that does not stream) */
+        if (c->stream_id) {
+          posix_lock();
+          if (!tessera_request_done(c->stream_id)) tessera_http_more(c->stream_id, p, (uint32_t)n, 1);
+          posix_unlock();
+        } else if (c->body_total + n <= STREAM_AT) { /* a method without a body: the rest only counted */
+          memcpy(c->body + c->body_got, p, n);
+          c->body_got += n;
+        }
         c->body_total += n;
         c->ch_left -= n;
         used += n;
@@ -914,7 +948,7 @@ static void advance_http(conn_t *c) {
   if (c->state == C_BODY) {
     int r = take_body(c);
     if (r < 0) respond_error(c, 400, "bad_request", 1);
-    else if (r > 0) dispatch(c);
+    else if (r == 1) dispatch(c);
   }
 }
 
