@@ -397,7 +397,7 @@ test("every C list of the core's imports and exports is a table's, none written 
   const adapters = [
     "native/runtime/wamr/runtime.c",
     "native/runtime/wasm3/runtime.c",
-    "native/runtime/wasm2c/runtime.c",
+    "native/runtime/wasm2c/core_module.c",
   ];
   for (const file of ["native/src/image.c", ...adapters]) {
     const text = readText(file);
