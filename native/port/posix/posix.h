@@ -76,6 +76,11 @@ void posix_mdns_shutdown(void); /* at exit: withdraws the advertisement */
 /* serial.c: --serial PATH (a tty or a pty, 57600 8N1 raw). 0, or -1 when it cannot be opened. */
 int serial_open(const char *path);
 
+/* test_hooks.c: POST /__test__/clock {"advance": ms, "hold": bool} (the request's method and body): the
+ * JSON answer in answer[0..cap) and its length, or -1 for a body that is not such an object (400). Takes
+ * the lock. */
+int posix_test_clock(uint32_t method, const uint8_t *body, size_t len, char *answer, size_t cap);
+
 /* server.c: HTTP + /ws on its own thread. Returns the bound port or -1. --ws-ping-ms sets the ping interval. */
 extern int posix_ws_ping_ms;
 int server_start(const char *host, int port);

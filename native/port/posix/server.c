@@ -42,9 +42,11 @@
 #include "posix.h"
 #include "tessera_driver.h"
 #include "tessera_host.h"
+#include "tessera_http_head.h"
 #include "tessera_netio.h"
 #include "tessera_port.h"
 #include "tessera_requests.h"
+#include "tessera_sha1.h"
 #include "tessera_web.h"
 #include "tessera_ws_queue.h"
 
@@ -53,7 +55,6 @@
 #define EVICT_MS 2000         /* a head or body slower than this may be cut short (408) for a newcomer */
 #define ACCEPT_PAUSE_MS 100   /* out of file descriptors: accept again after this */
 #define HEAD_CAP 8192         /* request line + headers */
-#define FIELD_CAP 1024        /* Host and Origin kept for the policy (longer: 431) */
 #define BODY_CAP (64 * 1024)  /* a longer declared body that does not stream is not read: the core answers 413 */
 #define STREAM_AT (32 * 1024) /* a longer POST/PUT/PATCH body goes to the core as it arrives (the firmware upload) */
 #define BODY_COUNT_LIMIT (16 * 1024 * 1024) /* a chunked body past this is not even counted */
@@ -107,12 +108,9 @@ typedef struct {
   int keep_alive, head_only, close_after;
   char *url;
   size_t url_len;
-  char host[FIELD_CAP], origin[FIELD_CAP], inm[256], ws_key[64];
-  uint32_t host_len, origin_len;
-  int has_host, has_origin, upgrade, ws_version_ok;
-  int idle; /* kept alive, waiting for the next request */
-  int chunked, expect_continue;
-  uint64_t content_length, body_total;
+  tessera_http_head_t h; /* its head (native/src/http_head.c) */
+  int idle;              /* kept alive, waiting for the next request */
+  uint64_t body_total;
   uint8_t *body;
   size_t body_got;
   /* chunked decoding */
@@ -254,10 +252,8 @@ static void reset_request(conn_t *c) {
   c->url_len = c->body_got = 0;
   c->method = 0;
   c->keep_alive = c->head_only = c->close_after = 0;
-  c->host_len = c->origin_len = 0;
-  c->has_host = c->has_origin = c->upgrade = c->ws_version_ok = c->chunked = c->expect_continue = 0;
-  c->inm[0] = c->ws_key[0] = 0;
-  c->content_length = c->body_total = 0;
+  memset(&c->h, 0, sizeof c->h);
+  c->body_total = 0;
   c->ch_state = 0;
   c->ch_left = 0;
   c->req_id = 0;
@@ -429,186 +425,7 @@ static int take_answer(conn_t *c, uint32_t id) {
   return 1;
 }
 
-/* ---- Requests ---------------------------------------------------------------------------------- */
-static int is_tchar(int ch) {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-         strchr("!#$%&'*+-.^_`|~", ch);
-}
-
-static uint32_t method_code(const char *m, size_t n) {
-  static const char *const names[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"};
-  for (uint32_t i = 0; i < 6; i++)
-    if (strlen(names[i]) == n && memcmp(m, names[i], n) == 0) return i + 1;
-  return TESSERA_METHOD_OTHER;
-}
-
-static void copy_field(char *dst, size_t cap, uint32_t *len, const char *v, size_t n) {
-  *len = (uint32_t)(n > 0xffffffu ? 0xffffffu : n);
-  if (n >= cap) n = cap - 1; /* the length says it did not fit: the core answers 431 */
-  memcpy(dst, v, n);
-  dst[n] = 0;
-}
-
-/* 1 when the comma-separated list v contains token (case-insensitively). */
-static int has_token(const char *v, size_t n, const char *token) {
-  size_t t = strlen(token);
-  size_t i = 0;
-  while (i < n) {
-    while (i < n && (v[i] == ' ' || v[i] == '\t' || v[i] == ',')) i++;
-    size_t s = i;
-    while (i < n && v[i] != ',') i++;
-    size_t e = i;
-    while (e > s && (v[e - 1] == ' ' || v[e - 1] == '\t')) e--;
-    if (e - s == t && strncasecmp(v + s, token, t) == 0) return 1;
-  }
-  return 0;
-}
-
-/* Parses the head in c->in[0..len) (len includes the blank line). 0 ok, else the status to answer. */
-static int parse_head(conn_t *c, size_t len, const char **error) {
-  char *p = (char *)c->in, *end = p + len;
-  *error = "bad_request";
-  /* request line: method SP target SP version */
-  char *eol = memchr(p, '\n', len);
-  if (!eol) return 400;
-  char *line_end = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
-  char *sp1 = memchr(p, ' ', (size_t)(line_end - p));
-  if (!sp1 || sp1 == p) return 400;
-  for (char *q = p; q < sp1; q++)
-    if (!is_tchar((unsigned char)*q)) return 400;
-  char *target = sp1 + 1;
-  char *sp2 = memchr(target, ' ', (size_t)(line_end - target));
-  if (!sp2 || sp2 == target) return 400;
-  for (char *q = target; q < sp2; q++)
-    if ((unsigned char)*q <= 0x20 || (unsigned char)*q >= 0x7f) return 400; /* NUL, controls, spaces */
-  char *version = sp2 + 1;
-  size_t vlen = (size_t)(line_end - version);
-  int http10;
-  if (vlen == 8 && memcmp(version, "HTTP/1.1", 8) == 0) http10 = 0;
-  else if (vlen == 8 && memcmp(version, "HTTP/1.0", 8) == 0) http10 = 1;
-  else if (vlen == 8 && memcmp(version, "HTTP/", 5) == 0 && version[6] == '.') {
-    *error = "http_version_not_supported";
-    return 505;
-  } else return 400;
-  c->method = method_code(p, (size_t)(sp1 - p));
-  c->head_only = c->method == TESSERA_METHOD_HEAD;
-  c->url_len = (size_t)(sp2 - target);
-  c->url = malloc(c->url_len + 1);
-  if (!c->url) return 500;
-  memcpy(c->url, target, c->url_len);
-  c->url[c->url_len] = 0;
-  c->keep_alive = !http10;
-  int conn_close = 0, conn_keep = 0, conn_upgrade = 0, upgrade_ws = 0, has_length = 0, has_te = 0;
-  /* header lines */
-  for (p = eol + 1; p < end;) {
-    eol = memchr(p, '\n', (size_t)(end - p));
-    if (!eol) return 400;
-    line_end = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
-    if (line_end == p) break;                /* the blank line */
-    if (*p == ' ' || *p == '\t') return 400; /* obsolete line folding */
-    char *colon = memchr(p, ':', (size_t)(line_end - p));
-    if (!colon || colon == p) return 400;
-    for (char *q = p; q < colon; q++)
-      if (!is_tchar((unsigned char)*q)) return 400;
-    char *v = colon + 1;
-    char *ve = line_end;
-    for (char *q = v; q < ve; q++)
-      if (((unsigned char)*q < 0x20 && *q != '\t') || *q == 0x7f) return 400; /* NUL, CR, controls */
-    while (v < ve && (*v == ' ' || *v == '\t')) v++;
-    while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t')) ve--;
-    size_t name_len = (size_t)(colon - p), vn = (size_t)(ve - v);
-#define IS(name) (name_len == sizeof(name) - 1 && strncasecmp(p, name, name_len) == 0)
-    if (IS("host")) {
-      if (c->has_host) return 400; /* RFC 9112 3.2: exactly one */
-      c->has_host = 1;
-      copy_field(c->host, sizeof c->host, &c->host_len, v, vn);
-    } else if (IS("origin")) {
-      if (c->has_origin) {
-        *error = "cross_origin";
-        return 403;
-      }
-      c->has_origin = 1;
-      copy_field(c->origin, sizeof c->origin, &c->origin_len, v, vn);
-    } else if (IS("content-length")) {
-      uint64_t value = 0;
-      if (vn == 0 || vn > 15) return 400;
-      for (size_t i = 0; i < vn; i++) {
-        if (v[i] < '0' || v[i] > '9') return 400;
-        value = value * 10 + (uint64_t)(v[i] - '0');
-      }
-      if (has_length && value != c->content_length) return 400;
-      has_length = 1;
-      c->content_length = value;
-    } else if (IS("transfer-encoding")) {
-      if (has_te || vn != 7 || strncasecmp(v, "chunked", 7) != 0) {
-        *error = "unsupported_transfer_encoding";
-        return 501;
-      }
-      has_te = 1;
-    } else if (IS("connection")) {
-      conn_close |= has_token(v, vn, "close");
-      conn_keep |= has_token(v, vn, "keep-alive");
-      conn_upgrade |= has_token(v, vn, "upgrade");
-    } else if (IS("upgrade")) {
-      upgrade_ws = has_token(v, vn, "websocket");
-    } else if (IS("expect")) {
-      if (vn == 12 && strncasecmp(v, "100-continue", 12) == 0) c->expect_continue = 1;
-    } else if (IS("if-none-match")) {
-      uint32_t ignored;
-      copy_field(c->inm, sizeof c->inm, &ignored, v, vn);
-    } else if (IS("sec-websocket-key")) {
-      uint32_t ignored;
-      copy_field(c->ws_key, sizeof c->ws_key, &ignored, v, vn);
-    } else if (IS("sec-websocket-version")) {
-      c->ws_version_ok = (vn == 2 && memcmp(v, "13", 2) == 0) || (vn == 1 && v[0] == '8');
-    }
-#undef IS
-    p = eol + 1;
-  }
-  if (has_te && has_length) return 400; /* both: a request smuggling attempt */
-  c->chunked = has_te;
-  if (http10) c->keep_alive = conn_keep && !conn_close;
-  else c->keep_alive = !conn_close;
-  c->upgrade = conn_upgrade && upgrade_ws;
-  return 0;
-}
-
-/* ---- SHA-1 and base64 for the handshake (RFC 6455 4.2.2) --------------------------------------- */
-static uint32_t rol(uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
-
-static void sha1(const uint8_t *data, size_t len, uint8_t out[20]) {
-  uint32_t h[5] = {0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0};
-  uint8_t block[64];
-  uint64_t bits = (uint64_t)len * 8;
-  size_t total = ((len + 8) / 64 + 1) * 64;
-  for (size_t off = 0; off < total; off += 64) {
-    for (size_t i = 0; i < 64; i++) {
-      size_t k = off + i;
-      if (k < len) block[i] = data[k];
-      else if (k == len) block[i] = 0x80;
-      else if (k >= total - 8) block[i] = (uint8_t)(bits >> (8 * (total - 1 - k)));
-      else block[i] = 0;
-    }
-    uint32_t w[80];
-    for (int i = 0; i < 16; i++)
-      w[i] = (uint32_t)block[4 * i] << 24 | (uint32_t)block[4 * i + 1] << 16 | (uint32_t)block[4 * i + 2] << 8 |
-             block[4 * i + 3];
-    for (int i = 16; i < 80; i++) w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
-    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
-    for (int i = 0; i < 80; i++) {
-      uint32_t f, k;
-      if (i < 20) f = (b & c) | (~b & d), k = 0x5A827999;
-      else if (i < 40) f = b ^ c ^ d, k = 0x6ED9EBA1;
-      else if (i < 60) f = (b & c) | (b & d) | (c & d), k = 0x8F1BBCDC;
-      else f = b ^ c ^ d, k = 0xCA62C1D6;
-      uint32_t t = rol(a, 5) + f + e + k + w[i];
-      e = d, d = c, c = rol(b, 30), b = a, a = t;
-    }
-    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e;
-  }
-  for (int i = 0; i < 20; i++) out[i] = (uint8_t)(h[i / 4] >> (24 - 8 * (i % 4)));
-}
-
+/* ---- base64 for the handshake (RFC 6455 4.2.2; SHA-1: native/src/sha1.c) ------------------------- */
 static void base64(const uint8_t *in, size_t n, char *out) {
   static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   size_t o = 0;
@@ -631,56 +448,12 @@ static int valid_ws_key(const char *k) {
 }
 
 /* ---- Handling a request ------------------------------------------------------------------------ */
-/* POST /__test__/clock {"advance": ms, "hold": bool} with --manual-clock: the clock moves in steps of at
- * most 5 ms, and at each step the core ticks and every bus packet is delivered; `hold` (set first) stops
- * or restarts the host's own ticks (posix_tick), as the desktop host does. */
+/* POST /__test__/clock with --manual-clock (test_hooks.c). */
 static void test_clock(conn_t *c) {
-  double advance = 0;
-  int hold = -1;
-  int ok = c->method == TESSERA_METHOD_POST;
-  char text[256];
-  size_t n = c->body_got < sizeof text - 1 ? c->body_got : sizeof text - 1;
-  memcpy(text, c->body ? (const char *)c->body : "", n);
-  text[n] = 0;
-  const char *p = text;
-  while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') p++;
-  if (*p && *p != '{') ok = 0;
-  const char *key = strstr(text, "\"advance\"");
-  if (key) {
-    p = strchr(key, ':');
-    char *end = NULL;
-    advance = p ? strtod(p + 1, &end) : -1;
-    if (!p || end == p + 1) ok = 0;
-  }
-  key = strstr(text, "\"hold\"");
-  if (key) {
-    p = strchr(key, ':');
-    if (p) p += strspn(p + 1, " \t\r\n") + 1;
-    if (p && strncmp(p, "true", 4) == 0) hold = 1;
-    else if (p && strncmp(p, "false", 5) == 0) hold = 0;
-    else ok = 0;
-  }
-  if (!ok || !(advance >= 0) || advance > 1e9) {
-    respond_error(c, 400, "invalid_json", 0);
-    return;
-  }
-  posix_lock();
-  if (hold >= 0) posix_ticks_held = hold;
-  for (int first = 1; first || advance > 0; first = 0) {
-    if (!first) {
-      double step = advance < 5 ? advance : 5;
-      posix_virtual_ms += step;
-      advance -= step;
-    }
-    tessera_tick();
-    bus_pump();
-    tessera_tick();
-    bus_pump();
-  }
   char answer[64];
-  int alen = snprintf(answer, sizeof answer, "{\"now\":%.15g}", posix_virtual_ms);
-  posix_unlock();
-  respond(c, 200, alen, (const uint8_t *)answer, (size_t)alen, NULL, NULL);
+  int n = posix_test_clock(c->method, c->body, c->body_got, answer, sizeof answer);
+  if (n < 0) respond_error(c, 400, "invalid_json", 0);
+  else respond(c, 200, n, (const uint8_t *)answer, (size_t)n, NULL, NULL);
 }
 
 /* GET or HEAD of a web app asset (tessera_web.h): the gzip bytes with their headers, or 304. */
@@ -688,7 +461,7 @@ static int serve_asset(conn_t *c) {
   if (c->method != TESSERA_METHOD_GET && c->method != TESSERA_METHOD_HEAD) return 0;
   const tessera_web_asset_t *a = tessera_web_find(c->url);
   if (!a) return 0;
-  int fresh = tessera_web_not_modified(a, c->inm[0] ? c->inm : NULL);
+  int fresh = tessera_web_not_modified(a, c->h.inm[0] ? c->h.inm : NULL);
   char extra[512];
   snprintf(extra, sizeof extra, "Cache-Control: %s\r\nETag: %s\r\n%s", a->cache_control, a->etag,
            fresh ? "" : "Content-Encoding: gzip\r\n");
@@ -720,7 +493,7 @@ static void dispatch(conn_t *c) {
       respond_error(c, 503, "busy", 0);
       return;
     }
-    uint64_t total = c->chunked ? c->body_total : c->content_length;
+    uint64_t total = c->h.chunked ? c->body_total : c->h.content_length;
     tessera_http(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len, c->body, (uint32_t)c->body_got,
                  total >= TESSERA_HTTP_LENGTH_UNKNOWN ? TESSERA_HTTP_LENGTH_UNKNOWN - 1 : (uint32_t)total);
     posix_tick(); /* applies what the request queued (a 202), as the desktop host's kick does */
@@ -745,7 +518,7 @@ static void on_head(conn_t *c) {
   uint32_t id = tessera_request_open(NULL);
   int allowed = 0;
   if (id) {
-    allowed = tessera_http_allow(id, c->host, c->host_len, c->has_origin ? c->origin : NULL, c->origin_len);
+    allowed = tessera_http_allow(id, c->h.host, c->h.host_len, c->h.has_origin ? c->h.origin : NULL, c->h.origin_len);
     if (!allowed) {
       c->close_after = 1; /* a body, if any, is not read */
       if (!take_answer(c, id)) respond_error(c, 500, "internal_error", 1);
@@ -760,26 +533,26 @@ static void on_head(conn_t *c) {
     return;
   }
   if (!allowed) return;
-  if (c->upgrade) {
+  if (c->h.upgrade) {
     const char *path_end = c->url + strcspn(c->url, "?");
     if (path_end - c->url != 3 || memcmp(c->url, "/ws", 3) != 0) respond_error(c, 404, "not_found", 1);
-    else if (!c->ws_version_ok || c->method != TESSERA_METHOD_GET || !valid_ws_key(c->ws_key))
+    else if (!c->h.ws_version_ok || c->method != TESSERA_METHOD_GET || !valid_ws_key(c->h.ws_key))
       respond_error(c, 400, "bad_request", 1);
     else ws_accept(c);
     return;
   }
-  if (c->content_length || c->chunked) c->close_after = 1; /* an asset's answer: a GET body is not read */
+  if (c->h.content_length || c->h.chunked) c->close_after = 1; /* an asset's answer: a GET body is not read */
   if (serve_asset(c)) return;
   c->close_after = 0;
-  if (!c->chunked && c->content_length > STREAM_AT && takes_body(c->method)) {
+  if (!c->h.chunked && c->h.content_length > STREAM_AT && takes_body(c->method)) {
     /* handed over as it arrives, never held whole: only a route that streams takes it, others answer 413 */
     posix_lock();
     uint32_t id = tessera_request_open(NULL);
     c->close_after = 1; /* for an answer given at once (413): the body is not read */
     if (id)
       tessera_http_stream(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len,
-                          c->content_length >= TESSERA_HTTP_LENGTH_UNKNOWN ? TESSERA_HTTP_LENGTH_UNKNOWN - 1
-                                                                           : (uint32_t)c->content_length);
+                          c->h.content_length >= TESSERA_HTTP_LENGTH_UNKNOWN ? TESSERA_HTTP_LENGTH_UNKNOWN - 1
+                                                                             : (uint32_t)c->h.content_length);
     int answered = id && tessera_request_done(id) && take_answer(c, id); /* 413 for a route that does not stream */
     posix_unlock();
     if (!id) {
@@ -789,24 +562,24 @@ static void on_head(conn_t *c) {
     if (answered) return;
     c->close_after = 0;
     c->stream_id = id;
-    if (c->expect_continue) (void)tessera_send_now(c->fd, "HTTP/1.1 100 Continue\r\n\r\n", 25);
+    if (c->h.expect_continue) (void)tessera_send_now(c->fd, "HTTP/1.1 100 Continue\r\n\r\n", 25);
     enter(c, C_BODY, BODY_MS);
     return;
   }
-  if (!c->chunked && c->content_length > BODY_CAP) {
+  if (!c->h.chunked && c->h.content_length > BODY_CAP) {
     /* not read: the core answers 413 (or ignores a GET's body), and the connection closes after */
     c->close_after = 1;
     dispatch(c);
     return;
   }
-  if (c->content_length || c->chunked) {
-    size_t cap = c->chunked ? STREAM_AT : (size_t)c->content_length;
+  if (c->h.content_length || c->h.chunked) {
+    size_t cap = c->h.chunked ? STREAM_AT : (size_t)c->h.content_length;
     c->body = malloc(cap ? cap : 1);
     if (!c->body) {
       respond_error(c, 503, "busy", 1);
       return;
     }
-    if (c->expect_continue) (void)tessera_send_now(c->fd, "HTTP/1.1 100 Continue\r\n\r\n", 25);
+    if (c->h.expect_continue) (void)tessera_send_now(c->fd, "HTTP/1.1 100 Continue\r\n\r\n", 25);
     enter(c, C_BODY, BODY_MS);
     return;
   }
@@ -840,22 +613,23 @@ static int chunked_stream(conn_t *c) {
 static int take_body(conn_t *c) {
   size_t used = 0;
   int complete = 0;
-  if (c->stream_id && !c->chunked) { /* to the core at once; once it has answered (413, 409, 422) the rest is drained */
-    size_t want = (size_t)c->content_length - c->body_got;
+  if (c->stream_id &&
+      !c->h.chunked) { /* to the core at once; once it has answered (413, 409, 422) the rest is drained */
+    size_t want = (size_t)c->h.content_length - c->body_got;
     size_t n = c->in_len < want ? c->in_len : want;
     posix_lock();
     if (n && !tessera_request_done(c->stream_id)) tessera_http_more(c->stream_id, c->in, (uint32_t)n, 1);
     posix_unlock();
     c->body_got += n;
     used = n;
-    complete = c->body_got == c->content_length;
-  } else if (!c->chunked) {
-    size_t want = (size_t)c->content_length - c->body_got;
+    complete = c->body_got == c->h.content_length;
+  } else if (!c->h.chunked) {
+    size_t want = (size_t)c->h.content_length - c->body_got;
     size_t n = c->in_len < want ? c->in_len : want;
     memcpy(c->body + c->body_got, c->in, n);
     c->body_got += n;
     used = n;
-    complete = c->body_got == c->content_length;
+    complete = c->body_got == c->h.content_length;
   } else {
     while (used < c->in_len && !complete) {
       uint8_t *p = c->in + used;
@@ -913,20 +687,10 @@ static int take_body(conn_t *c) {
   return complete;
 }
 
-/* The end of a request head in c->in: its length (blank line included), 0 when not yet there. */
-static size_t head_end(const conn_t *c) {
-  for (size_t i = 0; i + 1 < c->in_len; i++) {
-    if (c->in[i] != '\n') continue;
-    if (c->in[i + 1] == '\n') return i + 2;
-    if (i + 2 < c->in_len && c->in[i + 1] == '\r' && c->in[i + 2] == '\n') return i + 3;
-  }
-  return 0;
-}
-
 /* Parses whatever is in c->in for the current state; may change state. */
 static void advance_http(conn_t *c) {
   while (c->state == C_HEAD && c->in_len > 0) {
-    size_t n = head_end(c);
+    size_t n = tessera_http_head_end(c->in, c->in_len);
     if (!n) {
       if (c->in_len >= HEAD_CAP) {
         int line_done = memchr(c->in, '\n', c->in_len) != NULL;
@@ -936,7 +700,17 @@ static void advance_http(conn_t *c) {
       return;
     }
     const char *error;
-    int status = parse_head(c, n, &error);
+    int status = tessera_http_parse_head((const char *)c->in, n, &c->h, &error);
+    c->method = c->h.method;
+    c->head_only = c->method == TESSERA_METHOD_HEAD;
+    if (c->h.target) {
+      c->url_len = c->h.target_len;
+      c->url = malloc(c->url_len + 1);
+      if (!c->url && !status) status = 500;
+      if (c->url) memcpy(c->url, c->h.target, c->url_len), c->url[c->url_len] = 0;
+      c->h.target = NULL; /* in c->in, which moves on */
+    }
+    c->keep_alive = c->h.keep_alive;
     memmove(c->in, c->in + n, c->in_len - n);
     c->in_len -= n;
     if (status) {
@@ -956,8 +730,8 @@ static void advance_http(conn_t *c) {
 static void ws_accept(conn_t *c) {
   char accept_src[64 + 36], accept[32];
   uint8_t digest[20];
-  int n = snprintf(accept_src, sizeof accept_src, "%s258EAFA5-E914-47DA-95CA-C5AB0DC85B11", c->ws_key);
-  sha1((const uint8_t *)accept_src, (size_t)n, digest);
+  int n = snprintf(accept_src, sizeof accept_src, "%s258EAFA5-E914-47DA-95CA-C5AB0DC85B11", c->h.ws_key);
+  tessera_sha1((const uint8_t *)accept_src, (size_t)n, digest);
   base64(digest, 20, accept);
   uint8_t *qbuf = malloc(WS_QUEUE_CAP);
   char head[256];
