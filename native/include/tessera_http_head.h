@@ -21,9 +21,9 @@ typedef struct {
   uint32_t method;    /* TESSERA_METHOD_* (tessera_host.h); 0 when the request line is malformed */
   const char *target; /* the request target, in the parsed buffer */
   size_t target_len;
-  int keep_alive;                 /* HTTP/1.1 unless "Connection: close"; HTTP/1.0 with "keep-alive" */
-  int upgrade, ws_version_ok;     /* "Connection: upgrade" with "Upgrade: websocket"; version 13 (or 8) */
-  int chunked, expect_continue;   /* Transfer-Encoding: chunked; Expect: 100-continue */
+  int keep_alive;               /* HTTP/1.1 unless "Connection: close"; HTTP/1.0 with "keep-alive" */
+  int upgrade, ws_version_ok;   /* "Connection: upgrade" with "Upgrade: websocket"; version 13 (or 8) */
+  int chunked, expect_continue; /* Transfer-Encoding: chunked; Expect: 100-continue */
   int has_host, has_origin;
   char host[TESSERA_HTTP_FIELD_CAP], origin[TESSERA_HTTP_FIELD_CAP], inm[256], ws_key[64]; /* NUL-ended */
   uint32_t host_len, origin_len; /* their whole lengths, also past the cap */

@@ -143,7 +143,6 @@ int tessera_http_parse_head(const char *buf, size_t len, tessera_http_head_t *h,
   return 0;
 }
 
-
 size_t tessera_http_head_end(const uint8_t *in, size_t len) {
   for (size_t i = 0; i + 1 < len; i++) {
     if (in[i] != '\n') continue;
@@ -152,4 +151,3 @@ size_t tessera_http_head_end(const uint8_t *in, size_t len) {
   }
   return 0;
 }
-

@@ -28,8 +28,9 @@ static void test_where_a_head_ends(void) {
 
 static void test_what_it_keeps(void) {
   const char *error = NULL;
-  const char *text = "POST /api/scenes?x=1 HTTP/1.1\r\nHost:  localhost:8080 \r\nOrigin: http://localhost:8080\r\n"
-                     "Content-Length: 12\r\nExpect: 100-continue\r\nIf-None-Match: \"abc\"\r\nX-Other: anything\r\n\r\n";
+  const char *text =
+      "POST /api/scenes?x=1 HTTP/1.1\r\nHost:  localhost:8080 \r\nOrigin: http://localhost:8080\r\n"
+      "Content-Length: 12\r\nExpect: 100-continue\r\nIf-None-Match: \"abc\"\r\nX-Other: anything\r\n\r\n";
   CHECK_EQ(parse(text, &error), 0);
   CHECK_EQ(h.method, TESSERA_METHOD_POST);
   CHECK(h.target_len == 15 && memcmp(h.target, "/api/scenes?x=1", 15) == 0);

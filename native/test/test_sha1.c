@@ -38,7 +38,8 @@ static void test_rfc3174(void) {
 
 static void test_block_edges(void) {
   /* 55, 56 and 64 bytes: the length fits in the last block, just does not, and a whole block */
-  static const char *const want[] = {"c1c8bbdc22796e28c0e15163d20899b65621d65a", "c2db330f6083854c99d4b5bfb6e8f29f201be699",
+  static const char *const want[] = {"c1c8bbdc22796e28c0e15163d20899b65621d65a",
+                                     "c2db330f6083854c99d4b5bfb6e8f29f201be699",
                                      "0098ba824b5c16427bd7a1122a5a442a25ec644d"};
   static const size_t lengths[] = {55, 56, 64};
   for (int i = 0; i < 3; i++) {

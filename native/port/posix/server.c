@@ -46,8 +46,8 @@
 #include "tessera_netio.h"
 #include "tessera_port.h"
 #include "tessera_requests.h"
-#include "tessera_sha1.h"
 #include "tessera_web.h"
+#include "tessera_ws_frame.h"
 #include "tessera_ws_queue.h"
 
 #define MAX_CONNS 128         /* connection slots (HTTP and WebSocket) */
@@ -77,9 +77,6 @@
 #define WS_CLOSE_BEHIND 1008
 #define WS_CLOSE_TRY_LATER 1013
 #define WS_CLOSE_RESTARTED 1011
-#define WS_CLOSE_PROTOCOL 1002
-#define WS_CLOSE_TOO_BIG 1009
-#define WS_CLOSE_NOT_UTF8 1007
 #define WS_TEXT 0x1
 
 int posix_ws_ping_ms = 10000;
@@ -425,28 +422,6 @@ static int take_answer(conn_t *c, uint32_t id) {
   return 1;
 }
 
-/* ---- base64 for the handshake (RFC 6455 4.2.2; SHA-1: native/src/sha1.c) ------------------------- */
-static void base64(const uint8_t *in, size_t n, char *out) {
-  static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  size_t o = 0;
-  for (size_t i = 0; i < n; i += 3) {
-    uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
-    out[o++] = t[v >> 18 & 63];
-    out[o++] = t[v >> 12 & 63];
-    out[o++] = i + 1 < n ? t[v >> 6 & 63] : '=';
-    out[o++] = i + 2 < n ? t[v & 63] : '=';
-  }
-  out[o] = 0;
-}
-
-/* A key of 16 bytes in base64 (RFC 6455 4.1). */
-static int valid_ws_key(const char *k) {
-  if (strlen(k) != 24 || k[22] != '=' || k[23] != '=') return 0;
-  for (int i = 0; i < 22; i++)
-    if (!(isalnum((unsigned char)k[i]) || k[i] == '+' || k[i] == '/')) return 0;
-  return 1;
-}
-
 /* ---- Handling a request ------------------------------------------------------------------------ */
 /* POST /__test__/clock with --manual-clock (test_hooks.c). */
 static void test_clock(conn_t *c) {
@@ -536,7 +511,7 @@ static void on_head(conn_t *c) {
   if (c->h.upgrade) {
     const char *path_end = c->url + strcspn(c->url, "?");
     if (path_end - c->url != 3 || memcmp(c->url, "/ws", 3) != 0) respond_error(c, 404, "not_found", 1);
-    else if (!c->h.ws_version_ok || c->method != TESSERA_METHOD_GET || !valid_ws_key(c->h.ws_key))
+    else if (!c->h.ws_version_ok || c->method != TESSERA_METHOD_GET || !tessera_ws_key_valid(c->h.ws_key))
       respond_error(c, 400, "bad_request", 1);
     else ws_accept(c);
     return;
@@ -728,11 +703,8 @@ static void advance_http(conn_t *c) {
 
 /* ---- WebSocket --------------------------------------------------------------------------------- */
 static void ws_accept(conn_t *c) {
-  char accept_src[64 + 36], accept[32];
-  uint8_t digest[20];
-  int n = snprintf(accept_src, sizeof accept_src, "%s258EAFA5-E914-47DA-95CA-C5AB0DC85B11", c->h.ws_key);
-  tessera_sha1((const uint8_t *)accept_src, (size_t)n, digest);
-  base64(digest, 20, accept);
+  char accept[29];
+  tessera_ws_accept(c->h.ws_key, accept);
   uint8_t *qbuf = malloc(WS_QUEUE_CAP);
   char head[256];
   int hl = snprintf(head, sizeof head,
@@ -817,35 +789,11 @@ static void ws_close_now(conn_t *c, uint16_t code) {
   }
 }
 
-/* 1 when s[0..n) is UTF-8 (RFC 3629: shortest forms, no surrogates, at most U+10FFFF). */
-static int utf8_valid(const uint8_t *s, size_t n) {
-  size_t i = 0;
-  while (i < n) {
-    uint8_t b = s[i];
-    size_t more = b < 0x80                 ? 0
-                  : b >= 0xc2 && b <= 0xdf ? 1
-                  : b >= 0xe0 && b <= 0xef ? 2
-                  : b >= 0xf0 && b <= 0xf4 ? 3
-                                           : 9;
-    if (more == 9 || n - i <= more) return 0; /* not a lead byte, or cut short */
-    uint8_t lo = 0x80, hi = 0xbf;             /* the second byte's range (RFC 3629 section 4) */
-    if (b == 0xe0) lo = 0xa0;
-    else if (b == 0xed) hi = 0x9f;
-    else if (b == 0xf0) lo = 0x90;
-    else if (b == 0xf4) hi = 0x8f;
-    if (more && (s[i + 1] < lo || s[i + 1] > hi)) return 0;
-    for (size_t k = 2; k <= more; k++)
-      if ((s[i + k] & 0xc0) != 0x80) return 0;
-    i += more + 1;
-  }
-  return 1;
-}
-
 static void ws_message(conn_t *c) {
   c->said_at = now_ms();
-  if (c->msg_op == WS_TEXT && !utf8_valid(c->msg, c->msg_len)) { /* RFC 6455 8.1 */
+  if (c->msg_op == WS_TEXT && !tessera_utf8_valid(c->msg, c->msg_len)) { /* RFC 6455 8.1 */
     c->peer_closed = 1;
-    ws_close_now(c, WS_CLOSE_NOT_UTF8);
+    ws_close_now(c, TESSERA_WS_CLOSE_NOT_UTF8);
     return;
   }
   if (c->msg_op != TESSERA_WS_BINARY || !c->in_core || c->closing) return; /* text: dropped like a bad frame */
@@ -860,14 +808,7 @@ static void ws_message(conn_t *c) {
 static void ws_control(conn_t *c) {
   if (c->f_op == TESSERA_WS_CLOSE) {
     c->peer_closed = 1;
-    uint16_t code = 1000;
-    if (c->ctrl_len == 1) code = WS_CLOSE_PROTOCOL;
-    else if (c->ctrl_len >= 2) {
-      uint16_t got = (uint16_t)(c->ctrl[0] << 8 | c->ctrl[1]);
-      int valid = (got >= 1000 && got <= 1003) || (got >= 1007 && got <= 1011) || (got >= 3000 && got <= 4999);
-      code = !valid ? WS_CLOSE_PROTOCOL : utf8_valid(c->ctrl + 2, c->ctrl_len - 2) ? got : WS_CLOSE_NOT_UTF8;
-    }
-    ws_close_now(c, code); /* answered with the client's code, then closed */
+    ws_close_now(c, tessera_ws_close_answer(c->ctrl, c->ctrl_len)); /* the client's code, then closed */
   } else if (c->f_op == TESSERA_WS_PING) {
     pthread_mutex_lock(&ws_lock);
     tessera_wsq_push(&c->q, TESSERA_WS_PONG, c->ctrl, c->ctrl_len, (uint32_t)now_ms());
@@ -884,36 +825,21 @@ static void advance_ws(conn_t *c) {
     if (!c->f_active) {
       if (avail == 0) break;
       if (!c->frame_at) c->frame_at = now_ms() + WS_FRAME_MS;
-      if (avail < 2) break;
-      int fin = p[0] & 0x80, rsv = p[0] & 0x70, op = p[0] & 0x0f, masked = p[1] & 0x80;
-      uint64_t len = p[1] & 0x7f;
-      size_t hl = 2;
-      if (len == 126) hl = 4;
-      else if (len == 127) hl = 10;
-      if (avail < hl + 4) break;
-      if (len == 126) len = (uint64_t)p[2] << 8 | p[3];
-      else if (len == 127) {
-        len = 0;
-        for (int i = 0; i < 8; i++) len = len << 8 | p[2 + i];
-      }
-      int control = op >= 8;
-      int known = op == 0 || op == 1 || op == 2 || op == 8 || op == 9 || op == 10;
-      if (rsv || !known || !masked || (len >> 63) || (control && (!fin || len > 125)) || (op == 0 && !c->msg_op) ||
-          ((op == 1 || op == 2) && c->msg_op)) {
+      tessera_ws_head_t f;
+      if (!tessera_ws_read_head(p, avail, &f)) break;
+      uint16_t refused = tessera_ws_check_head(&f, c->msg_op, c->msg_len, WS_MESSAGE_CAP);
+      if (refused) {
         c->peer_closed = 1; /* nothing after a broken frame can be read */
-        ws_close_now(c, WS_CLOSE_PROTOCOL);
+        ws_close_now(c, refused);
         break;
       }
-      if (!control && c->msg_len + len > WS_MESSAGE_CAP) {
-        c->peer_closed = 1;
-        ws_close_now(c, WS_CLOSE_TOO_BIG);
-        break;
-      }
-      memcpy(c->f_mask, p + hl, 4);
-      used += hl + 4;
+      int op = f.opcode, control = op >= 8;
+      uint64_t len = f.len;
+      memcpy(c->f_mask, f.mask, 4);
+      used += f.head_len;
       c->f_active = 1;
       c->f_op = op;
-      c->f_fin = fin != 0;
+      c->f_fin = f.fin;
       c->f_left = len;
       c->f_pos = 0;
       c->ctrl_len = 0;
@@ -924,7 +850,7 @@ static void advance_ws(conn_t *c) {
           uint8_t *m = realloc(c->msg, cap ? cap : 1);
           if (!m) {
             c->peer_closed = 1;
-            ws_close_now(c, WS_CLOSE_TOO_BIG);
+            ws_close_now(c, TESSERA_WS_CLOSE_TOO_BIG);
             break;
           }
           c->msg = m;
