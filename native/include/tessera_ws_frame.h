@@ -26,9 +26,9 @@ void tessera_ws_accept(const char *key, char out[29]);
 
 typedef struct {
   int fin, rsv, opcode, masked;
-  uint64_t len;     /* the payload's */
-  uint8_t mask[4];  /* as sent (meaningless when not masked) */
-  size_t head_len;  /* bytes of the head, mask included */
+  uint64_t len;    /* the payload's */
+  uint8_t mask[4]; /* as sent (meaningless when not masked) */
+  size_t head_len; /* bytes of the head, mask included */
 } tessera_ws_head_t;
 
 /* A client frame's head at the start of p[0..n): its length once its bytes (and four for a mask, sent

@@ -81,26 +81,26 @@ static void test_utf8(void) {
   } cases[] = {
       {"", 1},
       {"plain", 1},
-      {"\xc2\x80", 1},             /* U+0080 */
-      {"\xdf\xbf", 1},             /* U+07FF */
-      {"\xe0\xa0\x80", 1},         /* U+0800 */
-      {"\xed\x9f\xbf", 1},         /* U+D7FF */
-      {"\xef\xbf\xbf", 1},         /* U+FFFF */
-      {"\xf0\x90\x80\x80", 1},     /* U+10000 */
-      {"\xf4\x8f\xbf\xbf", 1},     /* U+10FFFF */
+      {"\xc2\x80", 1},         /* U+0080 */
+      {"\xdf\xbf", 1},         /* U+07FF */
+      {"\xe0\xa0\x80", 1},     /* U+0800 */
+      {"\xed\x9f\xbf", 1},     /* U+D7FF */
+      {"\xef\xbf\xbf", 1},     /* U+FFFF */
+      {"\xf0\x90\x80\x80", 1}, /* U+10000 */
+      {"\xf4\x8f\xbf\xbf", 1}, /* U+10FFFF */
       {"h\xc3\xa9llo \xe2\x82\xac \xf0\x9d\x84\x9e", 1},
-      {"\x80", 0},                 /* a lone continuation */
-      {"\xc1\xbf", 0},             /* overlong */
+      {"\x80", 0},     /* a lone continuation */
+      {"\xc1\xbf", 0}, /* overlong */
       {"\xc0\xaf", 0},
-      {"\xe0\x9f\xbf", 0},         /* overlong */
-      {"\xed\xa0\x80", 0},         /* a surrogate */
-      {"\xf0\x8f\xbf\xbf", 0},     /* overlong */
-      {"\xf4\x90\x80\x80", 0},     /* past U+10FFFF */
+      {"\xe0\x9f\xbf", 0},     /* overlong */
+      {"\xed\xa0\x80", 0},     /* a surrogate */
+      {"\xf0\x8f\xbf\xbf", 0}, /* overlong */
+      {"\xf4\x90\x80\x80", 0}, /* past U+10FFFF */
       {"\xf5\x80\x80\x80", 0},
       {"\xff", 0},
-      {"a\xe2\x82", 0},            /* cut at the end */
-      {"\xe2\x28\xa1", 0},         /* a bad second byte */
-      {"\xe2\x82\x28", 0},         /* a bad third byte */
+      {"a\xe2\x82", 0},    /* cut at the end */
+      {"\xe2\x28\xa1", 0}, /* a bad second byte */
+      {"\xe2\x82\x28", 0}, /* a bad third byte */
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     int got = tessera_utf8_valid((const uint8_t *)cases[i].bytes, strlen(cases[i].bytes));

@@ -7,7 +7,6 @@
  * at the next start without a build; the objects of other images are removed when the start loads one.
  */
 #include <dirent.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,14 +50,8 @@ const core_module_t *core_load(const char *dir, const uint8_t *wasm, uint32_t le
   }
   const core_module_t *module = NULL;
   if (!failed) {
-    void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-    typedef const core_module_t *(*entry_t)(void);
-    entry_t entry = handle ? (entry_t)dlsym(handle, CORE_MODULE_SYMBOL) : NULL;
-    if (!handle) {
-      failed = dlerror(); /* and the next attempt builds it afresh */
-      unlink(so);
-    } else if (!entry) failed = "its shared object has no " CORE_MODULE_SYMBOL;
-    else if (!(module = entry()) || module->abi != CORE_MODULE_ABI || module->build_id != id)
+    module = wasm_so_entry(so, CORE_MODULE_SYMBOL, &failed);
+    if (module && (module->abi != CORE_MODULE_ABI || module->build_id != id))
       failed = "its shared object is for another host";
   }
   if (failed) {

@@ -8,7 +8,6 @@
  * (wasm_build.c runs the build's tools).
  */
 #include <dirent.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -43,14 +42,8 @@ const panel_module_t *panel_load(const char *dir, uint32_t crc, const uint8_t *w
     failed = wasm_build_so(cache, wasm, size, "panel", TESSERA_POSIX_DIR "/panel_module.c", flags, so);
   }
   if (!failed) {
-    void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-    typedef const panel_module_t *(*entry_t)(void);
-    entry_t entry = handle ? (entry_t)dlsym(handle, PANEL_MODULE_SYMBOL) : NULL;
-    if (!handle) {
-      failed = dlerror(); /* and the next start builds it afresh */
-      unlink(so);
-    } else if (!entry) failed = "its shared object has no " PANEL_MODULE_SYMBOL;
-    else if (!(module = entry()) || module->abi != PANEL_MODULE_ABI) failed = "its shared object is for another host";
+    module = wasm_so_entry(so, PANEL_MODULE_SYMBOL, &failed);
+    if (module && module->abi != PANEL_MODULE_ABI) failed = "its shared object is for another host";
     if (failed) module = NULL;
     else tessera_logf(TESSERA_LOG_INFO, "panels: image %08x runs from %s", crc, so);
   }

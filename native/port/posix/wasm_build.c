@@ -3,6 +3,7 @@
  * paths): a module's translation, its glue and wasm-rt become one shared object, every symbol hidden
  * but the glue's entry, so each object keeps its own translation and wasm-rt.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -36,6 +37,20 @@ static int run(char *const argv[]) {
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return -1;
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+const void *wasm_so_entry(const char *so, const char *symbol, const char **failed) {
+  void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    *failed = dlerror();
+    unlink(so);
+    return NULL;
+  }
+  typedef const void *(*entry_t)(void);
+  entry_t entry = (entry_t)dlsym(handle, symbol);
+  const void *made = entry ? entry() : NULL;
+  if (!made) *failed = entry ? "its shared object's entry gave nothing" : "its shared object has no entry";
+  return made;
 }
 
 int posix_write_file(const char *file, const uint8_t *bytes, uint32_t len) {

@@ -11,6 +11,11 @@
 const char *wasm_build_so(const char *dir, const uint8_t *wasm, uint32_t len, const char *name, const char *glue,
                           const char *const *flags, const char *so);
 
+/* Loads the shared object `so` and calls its entry `symbol` (a function without arguments returning a
+ * pointer): that pointer, or NULL with *failed saying why (an object that does not load is removed, so
+ * that the next attempt builds it afresh). */
+const void *wasm_so_entry(const char *so, const char *symbol, const char **failed);
+
 /* Writes file whole (created or replaced): 0, or -1. */
 int posix_write_file(const char *file, const uint8_t *bytes, uint32_t len);
 
