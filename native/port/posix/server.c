@@ -6,10 +6,11 @@
  * - A request head must arrive within HEAD_MS of its first byte (IDLE_MS for a kept-alive connection
  *   to start one), its body within BODY_MS of the head, and the answer must go out within SEND_MS;
  *   past a deadline the request gets 408 (or the connection is closed). With every slot taken, a
- *   newcomer takes the slot of the connection that has waited longest for a request head (then a
- *   body): slow requests never lock others out.
+ *   newcomer waits in the listen backlog until a slot frees (make_room): one being closed or kept
+ *   alive idle at once, else the head (then body) that has taken longest, at least EVICT_MS, is
+ *   answered 408 for it: slow requests never lock others out, and nobody is closed without an answer.
  * - Every request (and WebSocket upgrade) first goes through the core's Host/Origin policy
- *   (tessera_http_allow). Errors of this layer (a malformed request line or header, a NUL, an
+ *   (tessera_http_allow); the head is parsed by native/src/http_head.c. Errors of this layer (a malformed request line or header, a NUL, an
  *   oversized head, a bad Content-Length, a timeout) are answered with the documented JSON body.
  * - The core is called with the core lock held (posix_lock), never while writing a socket. What the
  *   core sends to a WebSocket goes into that connection's bounded send queue (native/src/ws_queue.c:
@@ -18,7 +19,8 @@
  *   (1008) and dropped WS_CLOSE_GRACE_MS later.
  * - WebSocket frames are checked as RFC 6455 asks: client frames must be masked, fragmented
  *   messages are reassembled (control frames may come between the fragments), a message above
- *   WS_MESSAGE_CAP closes the connection with 1009, protocol errors with 1002. Pings are answered;
+ *   WS_MESSAGE_CAP closes the connection with 1009, protocol errors with 1002, a text message that is
+ *   not UTF-8 with 1007 (the pure parts: native/src/ws_frame.c). Pings are answered;
  *   every ws_ping_ms the server pings each connection and drops one that answered nothing since the
  *   previous ping. With the core's eight slots taken, a newcomer takes the slot of the connection
  *   whose client has sent no message for the longest, if that is at least 2 x ws_ping_ms; else 1013.
