@@ -98,7 +98,8 @@ export function stageWrite(ptr: usize, len: u32): i32 {
     if (load<u8>(header, 4) != BUS_VERSION) return E_BUS;
     const payload = load<u32>(header, 8);
     if (payload > IMAGE_MAX) return E_TOO_LARGE;
-    if (total == LENGTH_UNKNOWN) total = IMAGE_HEADER + payload; // a chunked upload: its header says
+    // a chunked upload's length is unknown: its header says it
+    if (total == LENGTH_UNKNOWN) total = IMAGE_HEADER + payload;
     else if (total != IMAGE_HEADER + payload) return E_LENGTH;
   }
   seen += len - skip;
