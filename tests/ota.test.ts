@@ -171,4 +171,6 @@ test("the image a self-update kept boots at the next start; one that cannot, the
   await restart(dataDir);
   assert.equal(await firmware(), firmwareOf(RELEASE));
   assert.doesNotMatch(host.output(), /cannot boot/);
+  const cache = path.join(dataDir, ".core"); // a host that compiles images (POSIX, wasm2c) keeps none it no longer runs
+  if (fs.existsSync(cache)) assert.deepEqual(fs.readdirSync(cache), []);
 });

@@ -45,7 +45,10 @@ const core_module_t *core_load(const char *dir, const uint8_t *wasm, uint32_t le
     tessera_logf(TESSERA_LOG_INFO, "core: building image %08x (%u B) with wasm2c and %s", (unsigned)id, (unsigned)len,
                  TESSERA_CC);
     snprintf(id_flag, sizeof id_flag, "-DTESSERA_CORE_BUILD_ID=0x%08xu", (unsigned)id);
-    const char *flags[] = {"-DCORE_MODULE_SHARED", id_flag, "-I" TESSERA_WASM2C_DIR, "-I" TESSERA_INCLUDE_DIR, NULL};
+    /* -O0: a core's translation is 1-2 MB of C, built in seconds so (-O1 takes three times as long), well
+     * within the 60 s espota waits for the result; a PC runs it fast enough */
+    const char *flags[] = {"-O0", "-DCORE_MODULE_SHARED", id_flag, "-I" TESSERA_WASM2C_DIR, "-I" TESSERA_INCLUDE_DIR,
+                           NULL};
     failed = wasm_build_so(cache, wasm, len, "controller", TESSERA_WASM2C_DIR "/core_module.c", flags, so);
   }
   const core_module_t *module = NULL;
@@ -74,7 +77,12 @@ static uint32_t size;
 
 int posix_core_prepare(const char *dir, const uint8_t *image, uint32_t len, int at_start, char *why, size_t cap) {
   uint32_t id = tessera_build_id(image, len);
-  if (id == core_builtin()->build_id) return 0; /* the build's own image: compiled in */
+  if (id == core_builtin()->build_id) { /* the build's own image: compiled in */
+    char cache[4200];
+    snprintf(cache, sizeof cache, "%s/.core", dir);
+    if (at_start) prune(cache, "");
+    return 0;
+  }
   for (int i = 0; i < prepared_count; i++)
     if (prepared[i].id == id && prepared[i].len == len) return 0;
   const core_module_t *module = core_load(dir, image, len, at_start, why, cap);
