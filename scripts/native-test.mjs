@@ -90,12 +90,7 @@ if (DESKTOP_ONLY_FILES.length > 0)
   console.log(
     `native host: skipping ${DESKTOP_ONLY_FILES.length} desktop-only files: ${DESKTOP_ONLY_FILES.join(", ")}`,
   );
-// which runtime runs the core: with wasm2c a self-update is stored and verified, not run (tests/ota.test.ts)
-const env = {
-  ...process.env,
-  TESSERA_HOST: host,
-  TESSERA_HOST_RUNTIME: WAMR_ROOT ? "wamr" : WASM3_ROOT ? "wasm3" : "wasm2c",
-};
+const env = { ...process.env, TESSERA_HOST: host };
 if (SANITIZE) {
   // A finding stops the host (so its tests fail) and is also written to native/build-asan/report.*
   env.ASAN_OPTIONS = `detect_leaks=0:halt_on_error=1:log_path=${path.join(BUILD, "report")}`;

@@ -17,6 +17,7 @@ import {
   STORE_MISSING,
   STORE_IO_ERROR,
   STORE_FULL,
+  HTTP_LENGTH_UNKNOWN,
 } from "../host/src/abi.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -396,7 +397,7 @@ test("every C list of the core's imports and exports is a table's, none written 
   const adapters = [
     "native/runtime/wamr/runtime.c",
     "native/runtime/wasm3/runtime.c",
-    "native/runtime/wasm2c/runtime.c",
+    "native/runtime/wasm2c/core_module.c",
   ];
   for (const file of ["native/src/image.c", ...adapters]) {
     const text = readText(file);
@@ -424,6 +425,7 @@ test("the C header's constants match host/src/abi.ts and the ABI document", () =
   assert.equal(num("TESSERA_STORE_IO_ERROR"), STORE_IO_ERROR);
   assert.equal(num("TESSERA_STORE_FULL"), STORE_FULL);
   assert.deepEqual([STORE_MISSING, STORE_IO_ERROR, STORE_FULL], [-1, -2, -3]);
+  assert.equal(Number(d.get("TESSERA_HTTP_LENGTH_UNKNOWN")?.replace(/u$/, "")), HTTP_LENGTH_UNKNOWN);
 });
 
 for (const file of ["build/controller.wasm", "build/controller.debug.wasm"]) {

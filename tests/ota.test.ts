@@ -3,9 +3,10 @@
 // TCP. A valid core (the debug build: another build identifier) replaces the running one with every
 // stored scene, palette and setting intact and the panels discovered again, and open WebSocket clients
 // get the new core's APP_STATE; a wrong MD5, a non-wasm image, a filesystem upload, an oversized image
-// and a second upload while one runs are refused, with the old core still serving.
-// The POSIX host built with wasm2c (TESSERA_HOST_RUNTIME=wasm2c, scripts/native-test.mjs) cannot run
-// another image: it stores and verifies it and keeps its core.
+// and a second upload while one runs are refused, with the old core still serving. The image kept in
+// the data directory boots at the next start (one that cannot falls back to the build's core). The
+// POSIX host built with wasm2c runs another image as a shared object it makes with wasm2c and the C
+// compiler (native/port/posix/core_loader.c).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import dgram from "node:dgram";
@@ -19,7 +20,6 @@ import { baseScene } from "./helpers/scenes.js";
 
 const RELEASE = fs.readFileSync(path.join(ROOT, "build/controller.wasm"));
 const DEBUG = fs.readFileSync(path.join(ROOT, "build/controller.debug.wasm"));
-const STORES_ONLY = process.env.TESSERA_HOST_RUNTIME === "wasm2c";
 const PANELS = 4;
 
 let host: Host;
@@ -56,9 +56,15 @@ async function firmware(): Promise<string> {
   return res.body.controllerFirmware;
 }
 
+/** The host again on the same data directory (and UDP port). */
+const restart = async (dataDir?: string) => {
+  await host?.stop();
+  host = await startHost({ panels: PANELS, otaPort, dataDir, extraArgs: ["--log-level", "info"] });
+};
+
 before(async () => {
   otaPort = await freeUdpPort();
-  host = await startHost({ panels: PANELS, otaPort, extraArgs: ["--log-level", "info"] });
+  await restart();
   assert.equal((await api(host, "PATCH", "/api/appearance", { brightness: 77 })).status, 202);
   await waitFor(async () => (await api(host, "GET", "/api/appearance")).body.brightness === 77);
   const palette = {
@@ -118,11 +124,6 @@ test("another core replaces the running one: stored data intact, panels rediscov
   assert.equal(taken.length, 1, `exactly one upload is taken: ${refused.map((r) => r.reason).join("; ")}`);
   assert.match(String(refused[0].reason), /invitation refused: ERR/);
   assert.deepEqual(fs.readFileSync(path.join(host.dataDir, "controller.wasm")), DEBUG, "the image is kept");
-  if (STORES_ONLY) {
-    assert.equal(await firmware(), before, "wasm2c: stored and verified, the compiled-in core keeps running");
-    assert.match(host.output(), /restart/);
-    return;
-  }
   const expected = firmwareOf(DEBUG);
   assert.notEqual(expected, before);
   assert.equal(await firmware(), expected);
@@ -143,4 +144,33 @@ test("another core replaces the running one: stored data intact, panels rediscov
   assert.equal(await firmware(), before);
   await waitForDiscovery(host, PANELS);
   assert.deepEqual(await stored(), state);
+});
+
+test("the image a self-update kept boots at the next start; one that cannot, the build's core instead", async () => {
+  await send(DEBUG);
+  assert.equal(await firmware(), firmwareOf(DEBUG));
+  const state = await stored();
+  const dataDir = host.dataDir;
+  await restart(dataDir);
+  assert.equal(await firmware(), firmwareOf(DEBUG), "the kept image runs after a restart");
+  await waitForDiscovery(host, PANELS);
+  assert.deepEqual(await stored(), state);
+  const ws = await Client.connect(host.wsUrl);
+  clients.push(ws);
+  const f = await ws.next(T.APP_STATE);
+  assert.equal(f.payload.subarray(19, 19 + firmwareOf(DEBUG).length).toString("ascii"), firmwareOf(DEBUG));
+  // a kept file that is no core: the build's core runs, and the log says why
+  await host.stop();
+  fs.writeFileSync(path.join(dataDir, "controller.wasm"), "not a core image");
+  await restart(dataDir);
+  assert.equal(await firmware(), firmwareOf(RELEASE));
+  assert.match(host.output(), /cannot boot .*controller\.wasm/);
+  assert.deepEqual(await stored(), state);
+  // and the release image again, kept, boots next time too
+  await send(RELEASE);
+  await restart(dataDir);
+  assert.equal(await firmware(), firmwareOf(RELEASE));
+  assert.doesNotMatch(host.output(), /cannot boot/);
+  const cache = path.join(dataDir, ".core"); // a host that compiles images (POSIX, wasm2c) keeps none it no longer runs
+  if (fs.existsSync(cache)) assert.deepEqual(fs.readdirSync(cache), []);
 });

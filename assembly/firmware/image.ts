@@ -11,6 +11,8 @@ export const IMAGE_MAGIC: u32 = 0x46505354; // "TSPF", little-endian
 export const IMAGE_HEADER: u32 = 16;
 /** The largest payload accepted (a panel's flash is far smaller; the store's partition is 960 KiB). */
 export const IMAGE_MAX: u32 = 256 * 1024;
+/** stageBegin's size when the host does not know it (core_http_begin's HTTP_LENGTH_UNKNOWN, docs/host-abi.md). */
+export const LENGTH_UNKNOWN: u32 = 0xffffffff;
 
 // Outcomes: 0 fine, else an index into MESSAGES.
 export const E_MAGIC = 1;
@@ -96,7 +98,9 @@ export function stageWrite(ptr: usize, len: u32): i32 {
     if (load<u8>(header, 4) != BUS_VERSION) return E_BUS;
     const payload = load<u32>(header, 8);
     if (payload > IMAGE_MAX) return E_TOO_LARGE;
-    if (total != IMAGE_HEADER + payload) return E_LENGTH;
+    // a chunked upload's length is unknown: its header says it
+    if (total == LENGTH_UNKNOWN) total = IMAGE_HEADER + payload;
+    else if (total != IMAGE_HEADER + payload) return E_LENGTH;
   }
   seen += len - skip;
   if (seen > total) return E_LENGTH;

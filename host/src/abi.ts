@@ -102,6 +102,10 @@ export const STORE_MISSING = -1;
 export const STORE_IO_ERROR = -2;
 export const STORE_FULL = -3;
 
+/** core_http_begin body length: not known in advance (a chunked body above 32 KiB, streamed); a streaming
+ * route learns it from the body itself, any other answers 413. A known length is at most one below. */
+export const HTTP_LENGTH_UNKNOWN = 0xffffffff;
+
 /** host_http_read: the host has no more of a streamed body yet (it dispatches the request again). */
 export const HTTP_READ_LATER = -2;
 

@@ -216,6 +216,17 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
       },
     },
   });
+  // The image a self-update kept boots in place of the build's, as on a device; one that is no core,
+  // or whose boot traps, leaves the build's core running (the log says why).
+  const kept = path.join(opts.dataDir, "controller.wasm");
+  if (!opts.coreWasm && fs.existsSync(kept)) {
+    try {
+      core.swap(fs.readFileSync(kept));
+      log("info", `core: booting image ${core.buildId}, kept by a self-update (${kept})`);
+    } catch (e) {
+      log("warn", `core: cannot boot ${kept} (${(e as Error).message}); the build's core runs`);
+    }
+  }
   if (opts.serial) {
     serial = new SerialPort(
       opts.serial,
@@ -278,7 +289,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
   boundPort = port;
   // Self-update: the image is a controller.wasm; the new core replaces the running one on the same
   // store, the panels are discovered again, open connections get its APP_STATE. Kept in the data
-  // directory as controller.wasm (for the record: the next start runs the build's image again).
+  // directory as controller.wasm, which the next start boots.
   const otaPort = opts.otaPort ?? VARIANT_OTA_PORTS[opts.variant];
   const ota =
     otaPort > 0

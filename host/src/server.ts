@@ -21,10 +21,8 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import { METHOD_CODES, HTTP_HTML } from "./abi.js";
+import { METHOD_CODES, HTTP_HTML, HTTP_LENGTH_UNKNOWN } from "./abi.js";
 
-/** The host reads at most this much of a request body; the core's own limit is far below it. */
-const HOST_BODY_CAP = 1 << 20;
 /** A body longer than this (the core's document limit) is handed over as it arrives, never held
  * whole: only a route that streams (the firmware upload) takes it, any other answers 413. */
 const STREAM_AT = 32 * 1024;
@@ -186,6 +184,13 @@ function validUpgrade(req: http.IncomingMessage): boolean {
   );
 }
 
+/** How many Host headers the request carried (Node's parser keeps only the first). */
+function hostCount(req: http.IncomingMessage): number {
+  let n = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i].toLowerCase() === "host") n++;
+  return n;
+}
+
 export class Server {
   readonly http: http.Server;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD });
@@ -269,6 +274,13 @@ export class Server {
   }
 
   private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    if (hostCount(req) > 1) {
+      // Node keeps the first of several; RFC 9112 3.2 allows exactly one (the POSIX host answers the same)
+      res.shouldKeepAlive = false;
+      res.writeHead(400, { "Content-Type": "application/json" }).end('{"error":"bad_request"}');
+      req.resume();
+      return;
+    }
     const id = this.nextReq++ >>> 0;
     this.responses.set(id, responseSink(res));
     res.on("close", () => this.responses.delete(id));
@@ -281,36 +293,48 @@ export class Server {
       return;
     }
     const method = METHOD_CODES[req.method ?? ""] ?? 0;
+    const streams = ["POST", "PUT", "PATCH"].includes(req.method ?? "");
+    const url = Buffer.from(req.url ?? "/");
+    const chunked = req.headers["content-length"] === undefined && req.headers["transfer-encoding"] !== undefined;
     const declared = Number(req.headers["content-length"] ?? 0);
-    if (declared > STREAM_AT && ["POST", "PUT", "PATCH"].includes(req.method ?? "")) {
-      this.stream(id, req, method, declared);
+    if (declared > STREAM_AT && streams) {
+      this.stream(id, req, method, Math.min(declared, HTTP_LENGTH_UNKNOWN - 1));
       return;
     }
     if (declared > HOST_EARLY_CAP) {
       // not read: the core answers 413 (or ignores a GET's body) at once, and the connection closes
       res.shouldKeepAlive = false;
-      this.core.http(id, method, Buffer.from(req.url ?? "/"), Buffer.alloc(0), Math.min(declared, 0xffffffff));
+      this.core.http(id, method, url, Buffer.alloc(0), Math.min(declared, HTTP_LENGTH_UNKNOWN - 1));
       this.core.kick();
       return;
     }
+    // A body of known length up to HOST_EARLY_CAP is held whole; a chunked one up to STREAM_AT, then it
+    // streams with its length unknown (a method without a body: the rest is only counted).
     const chunks: Buffer[] = [];
     let length = 0;
+    let streaming = false;
     req.on("data", (chunk: Buffer) => {
+      if (streaming) return; // stream() reads it now
       length += chunk.length;
-      if (length <= HOST_BODY_CAP) chunks.push(chunk);
+      if (!chunked || length <= STREAM_AT) chunks.push(chunk);
+      else if (streams) {
+        streaming = true;
+        this.stream(id, req, method, HTTP_LENGTH_UNKNOWN, Buffer.concat([...chunks, chunk]));
+        chunks.length = 0;
+      } else chunks.length = 0;
     });
     req.on("end", () => {
-      if (!this.responses.has(id)) return; // the client went away
-      const body = length <= HOST_BODY_CAP ? Buffer.concat(chunks) : Buffer.alloc(0);
-      this.core.http(id, method, Buffer.from(req.url ?? "/"), body, length);
+      if (streaming || !this.responses.has(id)) return; // streamed, or the client went away
+      this.core.http(id, method, url, Buffer.concat(chunks), Math.min(length, HTTP_LENGTH_UNKNOWN - 1));
       this.core.kick();
     });
   }
 
-  /** A long body: the core gets each piece as it arrives (one chunk in memory at a time), and the end. */
-  private stream(id: number, req: http.IncomingMessage, method: number, length: number): void {
+  /** A long body: the core gets each piece as it arrives (one chunk in memory at a time, after `first`),
+   * and the end. */
+  private stream(id: number, req: http.IncomingMessage, method: number, length: number, first = Buffer.alloc(0)): void {
     const open = () => this.responses.has(id);
-    this.core.http(id, method, Buffer.from(req.url ?? "/"), new Uint8Array(0), length, true);
+    this.core.http(id, method, Buffer.from(req.url ?? "/"), first, length, true);
     this.core.kick();
     let ended = false;
     const end = () => {
@@ -329,6 +353,7 @@ export class Server {
 
   private onUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on("error", () => socket.destroy());
+    if (hostCount(req) > 1) return rawAnswer(socket, 400, '{"error":"bad_request"}');
     const id = this.nextReq++ >>> 0;
     this.responses.set(id, socketSink(socket));
     const allowed = this.allowed(id, req);

@@ -53,6 +53,9 @@ extern "C" {
 #define TESSERA_LOG_INFO 2
 #define TESSERA_LOG_DEBUG 3
 
+/* core_http_begin body length: not known in advance (a chunked body above 32 KiB, streamed); a streaming
+ * route learns it from the body itself, any other answers 413. A known length is at most one below. */
+#define TESSERA_HTTP_LENGTH_UNKNOWN 0xffffffffu
 /* host_http_head length for a chunked body. */
 #define TESSERA_HTTP_CHUNKED (-1)
 /* host_http_head status flag: the body is text/html (the setup page) instead of JSON. */

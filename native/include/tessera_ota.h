@@ -8,8 +8,9 @@
  *      others, such as 100 for a filesystem image, are refused) and waits for "OK" (or "ERR <reason>":
  *      not an app image, larger than the slot, an update already running, an unconfirmed image);
  *   2. the device connects back over TCP to the sender's <port> and receives <size> bytes; after each
- *      piece but the last it answers the number of bytes it took (decimal), at the end "OK" once the
- *      image is written, its MD5 matches and it is set to boot, "ERR" otherwise;
+ *      piece, the last too, it answers the number of bytes it took (decimal), as ArduinoOTA does (espota
+ *      waits 10 s for each answer, then 60 s for the result), at the end "OK" once the image is
+ *      written, its MD5 matches and it is set to boot, "ERR" otherwise;
  *   3. the device restarts into the new image.
  *
  * Confirmation: with app rollback (CONFIG_BOOTLOADER_APP_ROLLBACK_ENABLE) a new image boots "pending

@@ -76,11 +76,9 @@ int tessera_ota_receive(const tessera_ota_io_t *io, const tessera_ota_invitation
     }
     io->digest_update(io->ctx, buf, (uint32_t)n);
     got += (uint32_t)n;
-    if (got < inv->size) {
-      char count[12];
-      snprintf(count, sizeof count, "%d", n);
-      if (io->send(io->ctx, count) != 0) ok = 0;
-    }
+    char count[12]; /* the last piece too: the result may take longer than the tool waits for a piece */
+    snprintf(count, sizeof count, "%d", n);
+    if (io->send(io->ctx, count) != 0) ok = 0;
   }
   uint8_t digest[16];
   io->digest_final(io->ctx, digest);

@@ -193,9 +193,11 @@ static void test_an_upload(void) {
   CHECK_EQ(dev.written, 50000);
   CHECK(memcmp(dev.flash, image, 50000) == 0);
   CHECK_EQ(dev.finished, 1);
-  /* the answers: byte counts that add up to all but the last piece, then OK */
+  /* the answers: the byte count of every piece, the last too, then OK */
   CHECK(tool.replies_len >= 2 && strcmp(tool.replies + tool.replies_len - 2, "OK") == 0);
   CHECK(strstr(tool.replies, "1460") == tool.replies);
+  CHECK(tool.replies_len >= 3 && tool.replies[tool.replies_len - 3] >= '0' &&
+        tool.replies[tool.replies_len - 3] <= '9');
 }
 
 static void test_a_wrong_digest_is_refused(void) {

@@ -4,7 +4,7 @@
 //      "OK" (no password), or "ERR <reason>": not an app image (command 100 is a filesystem image),
 //      larger than the slot, or an update already in progress;
 //   2. the controller connects back over TCP to the tool's <port> and receives <size> bytes,
-//      answering each piece but the last with its byte count in ASCII digits; then "OK" once the MD5
+//      answering each piece (the last too, as ArduinoOTA does) with its byte count in ASCII digits; then "OK" once the MD5
 //      matches and the image is in place (here: the new core runs), "ERR <reason>" otherwise.
 // A piece that takes more than 10 s ends the update. One update at a time.
 import dgram from "node:dgram";
@@ -115,11 +115,9 @@ export class OtaReceiver {
         piece.copy(image, got, 0, n);
         md5.update(piece.subarray(0, n));
         got += n;
-        if (got < inv.size) {
-          sock.write(String(n));
-          rearm();
-          return;
-        }
+        sock.write(String(n));
+        rearm();
+        if (got < inv.size) return;
         if (md5.digest("hex") !== inv.md5) return end("ERR MD5 mismatch", "error", "ota: MD5 mismatch; refused");
         try {
           this.opts.install(image);

@@ -14,6 +14,7 @@
 #include "tessera_driver.h"
 #include "tessera_host.h"
 #include "tessera_port.h"
+#include "wasm_build.h"
 
 #define CONTROLLER (-1)
 #define UNPLUGGED (-2)
@@ -260,7 +261,7 @@ static int32_t panel_flash(void *ctx, uint32_t op, uint32_t offset, uint8_t *dat
       if (flash_file(i, file, sizeof file)) {
         mkdir(flash_dir, 0755);
         snprintf(part, sizeof part, "%s.part", file);
-        if (panel_write_file(part, f->staged, f->staged_len) != 0 || rename(part, file) != 0) return -3;
+        if (posix_write_file(part, f->staged, f->staged_len) != 0 || rename(part, file) != 0) return -3;
       }
       free(f->staged);
       f->staged = NULL;

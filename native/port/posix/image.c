@@ -1,5 +1,5 @@
-/* image.c: the core's bytes for interpreter runtimes (WAMR): read once from TESSERA_CORE_WASM, or the
- * image a self-update put in their place (ota.c, posix_core_image_set). */
+/* image.c: the core's bytes for interpreter runtimes (WAMR, wasm3): read once from TESSERA_CORE_WASM, or
+ * the image a self-update (or the data directory at start) put in their place (posix_core_image_set). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,6 +29,11 @@ const uint8_t *port_core_image(uint32_t *len) {
   }
   *len = size;
   return bytes;
+}
+
+int posix_core_prepare(const char *dir, const uint8_t *image, uint32_t len, int at_start, char *why, size_t cap) {
+  (void)dir, (void)image, (void)len, (void)at_start, (void)why, (void)cap;
+  return 0; /* an interpreter loads the bytes as they are */
 }
 
 uint8_t *posix_core_image_set(uint8_t *image, uint32_t len, uint32_t *old_len) {

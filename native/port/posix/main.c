@@ -15,6 +15,7 @@
 #include "posix.h"
 #include "tessera_driver.h"
 #include "tessera_host.h"
+#include "tessera_port.h"
 #include "tessera_store.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -193,7 +194,14 @@ int main(int argc, char **argv) {
   memory_mark(MEMORY_START);
   if (bus_start(wires, count) != 0) fail("cannot start the emulated panels");
   memory_mark(MEMORY_PANELS_STARTED);
-  if (tessera_start(max_panels) != 0) fail("cannot start the core");
+  int stored = posix_core_stored(dir);
+  if (tessera_start(max_panels) != 0) {
+    if (!stored) fail("cannot start the core");
+    tessera_logf(TESSERA_LOG_WARN, "core: the image kept by a self-update does not boot; the build's core runs");
+    uint32_t old_len;
+    free(posix_core_image_set(NULL, 0, &old_len));
+    if (tessera_start(max_panels) != 0) fail("cannot start the core");
+  }
   memory_mark(MEMORY_CORE_LOADED);
   posix_unlock();
   if (serial && serial_open(serial) != 0) fail("cannot open the --serial port");

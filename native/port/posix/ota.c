@@ -2,12 +2,13 @@
  * ota.c: the POSIX host's self-update with the protocol of Arduino's espota.py (native/src/ota.c has
  * the protocol; tessera_ota.h describes it), on UDP --ota-port (3232 large, 8266 small; 0 off). The
  * image is a controller.wasm: received into memory (at most OTA_SLOT bytes), its MD5 checked, then
- * checked against the host ABI (native/src/image.c). Built with WAMR (or wasm3), the host boots it in place of
- * the running core on the same store (tessera_reboot_core), reopens the open WebSocket connections in
- * it (they get its APP_STATE) and answers OK; a core that cannot boot is refused (ERR) and the old one
- * boots again. Built with wasm2c, whose core is compiled in, it stores and verifies the image and says
- * that a restart with a build that runs it is needed. Either way the accepted image is kept as
- * <data-dir>/controller.wasm (written atomically).
+ * checked against the host ABI (native/src/image.c) and made ready to run (posix_core_prepare: built with
+ * wasm2c, whose own core is compiled in, the image is translated and compiled into a shared object,
+ * core_loader.c; WAMR and wasm3 load it as it is). The host boots it in place of the running core on
+ * the same store (tessera_reboot_core), reopens the open WebSocket connections in it (they get its
+ * APP_STATE) and answers OK; a core that cannot be made or boot is refused (ERR) and the old one boots
+ * again. The accepted image is kept as <data-dir>/controller.wasm (written atomically), and boots at
+ * the next start (posix_core_stored).
  *
  * One thread answers invitations; a transfer runs on a thread of its own, so a second invitation
  * during an update is refused at once ("ERR busy").
@@ -35,10 +36,6 @@
 #include "tessera_ota.h"
 #include "tessera_port.h"
 #include "tessera_runtime.h"
-
-#ifndef TESSERA_BOOTS_IMAGES /* WAMR and wasm3 load a core image at run time; wasm2c compiles it in */
-#define TESSERA_BOOTS_IMAGES 0
-#endif
 
 #define OTA_SLOT (1u << 20) /* the desktop host's slot too (host/src/net/ota.ts) */
 #define CHUNK 1460
@@ -116,7 +113,7 @@ static int keep_file(int keep) {
   return rename(from, to);
 }
 
-/* The image is complete and its MD5 matches: check it, keep it, boot it (WAMR, wasm3). 0, or -1 refused. */
+/* The image is complete and its MD5 matches: check it, keep it, boot it. 0, or -1 refused. */
 static int io_finish(void *ctx) {
   update_t *u = ctx;
   char why[128];
@@ -130,12 +127,16 @@ static int io_finish(void *ctx) {
     keep_file(0);
     return -1;
   }
-#if TESSERA_BOOTS_IMAGES
+  if (posix_core_prepare(dir, u->image, u->size, 0, why, sizeof why) != 0) {
+    tessera_logf(TESSERA_LOG_ERROR, "ota: refused image %08x: %s", (unsigned)id, why);
+    keep_file(0);
+    return -1;
+  }
   posix_lock();
   uint32_t from = tessera_rt_build_id(), old_len = 0, bad_len = 0;
   uint8_t *old = posix_core_image_set(u->image, u->size, &old_len);
   u->image = NULL;
-  int booted = tessera_reboot_core() == 0;
+  int booted = tessera_reboot_core() == 0 && tessera_rt_build_id() == id;
   if (!booted) { /* the old image again, and the old core boots afresh on the same store */
     u->image = posix_core_image_set(old, old_len, &bad_len);
     if (tessera_reboot_core() != 0) tessera_logf(TESSERA_LOG_ERROR, "ota: the previous core does not boot either");
@@ -154,14 +155,6 @@ static int io_finish(void *ctx) {
   keep_file(1);
   tessera_logf(TESSERA_LOG_INFO, "ota: core %08x replaced by %08x (kept as %s/controller.wasm)", (unsigned)from,
                (unsigned)id, dir);
-#else
-  keep_file(1);
-  tessera_logf(TESSERA_LOG_WARN,
-               "ota: image %08x verified and stored as %s/controller.wasm; this host runs the core compiled into it "
-               "(wasm2c), still %08x: a restart with a host built from the new image (or built with WAMR) is "
-               "needed to run it",
-               (unsigned)id, dir, (unsigned)tessera_rt_build_id());
-#endif
   return 0;
 }
 
@@ -266,5 +259,28 @@ int posix_ota_start(int port, const char *data_dir) {
   }
   pthread_detach(t);
   tessera_logf(TESSERA_LOG_INFO, "ota: espota self-update on udp %d", port);
+  return 0;
+}
+
+int posix_core_stored(const char *data_dir) {
+  char path[PATH_MAX + 32], why[160];
+  snprintf(path, sizeof path, "%s/controller.wasm", data_dir);
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  uint8_t *image = malloc(OTA_SLOT);
+  uint32_t len = image ? (uint32_t)fread(image, 1, OTA_SLOT, f) : 0;
+  int whole = image && fgetc(f) == EOF;
+  fclose(f);
+  uint32_t id = image ? tessera_build_id(image, len) : 0;
+  if (!whole) snprintf(why, sizeof why, "unreadable, or larger than %u B", (unsigned)OTA_SLOT);
+  else if (tessera_image_check(image, len, why, sizeof why) == 0 &&
+           posix_core_prepare(data_dir, image, len, 1, why, sizeof why) == 0) {
+    uint32_t old_len;
+    free(posix_core_image_set(image, len, &old_len));
+    tessera_logf(TESSERA_LOG_INFO, "core: booting image %08x, kept by a self-update (%s)", (unsigned)id, path);
+    return 1;
+  }
+  tessera_logf(TESSERA_LOG_WARN, "core: cannot boot %s (%s); the build's core runs", path, why);
+  free(image);
   return 0;
 }

@@ -4,33 +4,19 @@
  * factory one: wasm2c translates the payload, the C compiler builds it with panel_module.c into a
  * shared object, and dlopen loads it. The objects are cached under <data-dir>/.panels/cache by the
  * image's CRC-32 and length (made on the first boot that needs them, removed at a start that no
- * longer does); when any step fails the panel runs the built-in firmware and the log says why. The
- * tools' paths are the build's (CMake).
+ * longer does); when any step fails the panel runs the built-in firmware and the log says why
+ * (wasm_build.c runs the build's tools).
  */
 #include <dirent.h>
-#include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "panel_loader.h"
 #include "tessera_host.h"
 #include "tessera_port.h"
-
-extern char **environ;
-
-#ifndef TESSERA_WASM2C
-#define TESSERA_WASM2C "wasm2c"
-#endif
-#ifndef TESSERA_CC
-#define TESSERA_CC "cc"
-#endif
+#include "wasm_build.h"
 
 /* The images this process has loaded or failed to: 100 panels of one image cost one build. */
 typedef struct {
@@ -39,72 +25,6 @@ typedef struct {
 } loaded_t;
 static loaded_t loaded[16];
 static int loaded_count;
-
-/* Runs argv (stdout to the log's stream, stderr kept: a compiler's reasons), 0 when it succeeds. */
-static int run(char *const argv[]) {
-  posix_spawn_file_actions_t actions;
-  pid_t pid;
-  int status;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, 2, 1);
-  int r = posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (r != 0) return -1;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-int panel_write_file(const char *file, const uint8_t *bytes, uint32_t len) {
-  FILE *f = fopen(file, "wb");
-  int ok = f && fwrite(bytes, 1, len, f) == len;
-  if (f && fclose(f) != 0) ok = 0;
-  return ok ? 0 : -1;
-}
-
-/* Translates and compiles `wasm` into `so` (through a scratch folder beside it); NULL or the failed step. */
-static const char *build(const char *cache, const uint8_t *wasm, uint32_t len, const char *so) {
-  char dir[4200], in[4300], c[4300], out[4300], inc[4300];
-  const char *failed = NULL;
-  snprintf(dir, sizeof dir, "%s/build.XXXXXX", cache);
-  if (!mkdtemp(dir)) return "cannot make a scratch folder";
-  snprintf(in, sizeof in, "%s/panel.wasm", dir);
-  snprintf(c, sizeof c, "%s/panel.c", dir);
-  snprintf(out, sizeof out, "%s/panel.so", dir);
-  snprintf(inc, sizeof inc, "-I%s", dir);
-  char *translate[] = {TESSERA_WASM2C, in, "-n", "panel", "-o", c, NULL};
-  char *compile[] = {TESSERA_CC,
-                     "-O1",
-                     "-shared",
-                     "-fPIC",
-                     "-fvisibility=hidden",
-                     "-Wl,-z,defs",
-                     "-w",
-                     "-DPANEL_MODULE_SHARED",
-                     "-DWASM_RT_MEMCHECK_SIGNAL_HANDLER=0",
-                     inc,
-                     "-I" TESSERA_POSIX_DIR,
-                     "-I" TESSERA_WASM_RT_DIR,
-                     TESSERA_POSIX_DIR "/panel_module.c",
-                     c,
-                     TESSERA_WASM_RT_DIR "/wasm-rt-impl.c",
-                     "-o",
-                     out,
-                     "-lm",
-                     NULL};
-  if (panel_write_file(in, wasm, len) != 0) failed = "cannot write its panel.wasm";
-  else if (run(translate) != 0) failed = "wasm2c refused its panel.wasm";
-  else if (run(compile) != 0) failed = "the C compiler refused its translation";
-  else if (rename(out, so) != 0) failed = "cannot store the shared object";
-  const char *names[] = {"panel.wasm", "panel.c", "panel.h", "panel.so"};
-  for (int i = 0; i < 4; i++) {
-    char f[4300];
-    snprintf(f, sizeof f, "%s/%s", dir, names[i]);
-    unlink(f);
-  }
-  rmdir(dir);
-  return failed;
-}
 
 const panel_module_t *panel_load(const char *dir, uint32_t crc, const uint8_t *wasm, uint32_t size, int panel) {
   for (int i = 0; i < loaded_count; i++)
@@ -118,17 +38,12 @@ const panel_module_t *panel_load(const char *dir, uint32_t crc, const uint8_t *w
   mkdir(cache, 0755);
   if (access(so, R_OK) != 0) {
     tessera_logf(TESSERA_LOG_INFO, "panels: building image %08x (%u B) with wasm2c and %s", crc, size, TESSERA_CC);
-    failed = build(cache, wasm, size, so);
+    static const char *const flags[] = {"-Wl,-z,defs", "-DPANEL_MODULE_SHARED", "-I" TESSERA_POSIX_DIR, NULL};
+    failed = wasm_build_so(cache, wasm, size, "panel", TESSERA_POSIX_DIR "/panel_module.c", flags, so);
   }
   if (!failed) {
-    void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-    typedef const panel_module_t *(*entry_t)(void);
-    entry_t entry = handle ? (entry_t)dlsym(handle, PANEL_MODULE_SYMBOL) : NULL;
-    if (!handle) {
-      failed = dlerror(); /* and the next start builds it afresh */
-      unlink(so);
-    } else if (!entry) failed = "its shared object has no " PANEL_MODULE_SYMBOL;
-    else if (!(module = entry()) || module->abi != PANEL_MODULE_ABI) failed = "its shared object is for another host";
+    module = wasm_so_entry(so, PANEL_MODULE_SYMBOL, &failed);
+    if (module && module->abi != PANEL_MODULE_ABI) failed = "its shared object is for another host";
     if (failed) module = NULL;
     else tessera_logf(TESSERA_LOG_INFO, "panels: image %08x runs from %s", crc, so);
   }

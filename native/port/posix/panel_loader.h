@@ -11,9 +11,6 @@
  * built-in firmware when the image cannot run. */
 const panel_module_t *panel_load(const char *dir, uint32_t crc, const uint8_t *wasm, uint32_t size, int panel);
 
-/* Writes file whole (created or replaced): 0, or -1. */
-int panel_write_file(const char *file, const uint8_t *bytes, uint32_t len);
-
 /* Removes the shared objects under <dir>/cache that no panel of this run has loaded (images flashed
  * over since). */
 void panel_prune(const char *dir);

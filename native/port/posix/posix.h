@@ -2,6 +2,7 @@
 #ifndef TESSERA_POSIX_H
 #define TESSERA_POSIX_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The one lock around the core and everything it touches (main.c). */
@@ -75,6 +76,11 @@ void posix_mdns_shutdown(void); /* at exit: withdraws the advertisement */
 /* serial.c: --serial PATH (a tty or a pty, 57600 8N1 raw). 0, or -1 when it cannot be opened. */
 int serial_open(const char *path);
 
+/* test_hooks.c: POST /__test__/clock {"advance": ms, "hold": bool} (the request's method and body): the
+ * JSON answer in answer[0..cap) and its length, or -1 for a body that is not such an object (400). Takes
+ * the lock. */
+int posix_test_clock(uint32_t method, const uint8_t *body, size_t len, char *answer, size_t cap);
+
 /* server.c: HTTP + /ws on its own thread. Returns the bound port or -1. --ws-ping-ms sets the ping interval. */
 extern int posix_ws_ping_ms;
 int server_start(const char *host, int port);
@@ -83,13 +89,22 @@ void server_stop(void);
  * restart) and every open /ws connection is opened again in the new core, which sends it APP_STATE. */
 void server_core_swapped(void);
 
-/* image.c: the core image WAMR loads (port_core_image). Puts `image` (malloc'd, taken over) in place
- * and returns the previous bytes (the caller frees them, or puts them back), their length in *old_len. */
+/* The core image tessera_rt_load boots (a self-update's, or the one stored at start): image.c for the
+ * interpreters (WAMR, wasm3: port_core_image), core_loader.c for wasm2c (a shared object made of it).
+ * posix_core_prepare makes image[0..len) ready to boot, without the core lock (wasm2c translates and
+ * compiles it: seconds, cached in dir; at_start: the cache keeps only it): 0, or -1 with why.
+ * posix_core_image_set, with the lock, puts a prepared `image` (malloc'd, taken over; NULL: the build's
+ * own) in place and returns the previous bytes (the caller frees them, or puts them back; NULL: the
+ * build's), their length in *old_len. */
+int posix_core_prepare(const char *dir, const uint8_t *image, uint32_t len, int at_start, char *why, size_t cap);
 uint8_t *posix_core_image_set(uint8_t *image, uint32_t len, uint32_t *old_len);
 
 /* ota.c: self-update with espota's protocol on UDP `port` (0: off); the image is kept in data_dir.
  * Returns 0 when it listens. */
 int posix_ota_start(int port, const char *data_dir);
+/* ota.c, at start: the image a self-update kept in data_dir (if any, and if it can run) becomes the one
+ * tessera_start boots; 1 when it did (posix_core_image_set(NULL...) goes back to the build's). */
+int posix_core_stored(const char *data_dir);
 
 /* mdns.c: advertise _arduino._tcp on the self-update port, beside the core's advertisement. */
 void posix_mdns_advertise_ota(uint16_t port);

@@ -6,10 +6,11 @@
  * - A request head must arrive within HEAD_MS of its first byte (IDLE_MS for a kept-alive connection
  *   to start one), its body within BODY_MS of the head, and the answer must go out within SEND_MS;
  *   past a deadline the request gets 408 (or the connection is closed). With every slot taken, a
- *   newcomer takes the slot of the connection that has waited longest for a request head (then a
- *   body): slow requests never lock others out.
+ *   newcomer waits in the listen backlog until a slot frees (make_room): one being closed or kept
+ *   alive idle at once, else the head (then body) that has taken longest, at least EVICT_MS, is
+ *   answered 408 for it: slow requests never lock others out, and nobody is closed without an answer.
  * - Every request (and WebSocket upgrade) first goes through the core's Host/Origin policy
- *   (tessera_http_allow). Errors of this layer (a malformed request line or header, a NUL, an
+ *   (tessera_http_allow); the head is parsed by native/src/http_head.c. Errors of this layer (a malformed request line or header, a NUL, an
  *   oversized head, a bad Content-Length, a timeout) are answered with the documented JSON body.
  * - The core is called with the core lock held (posix_lock), never while writing a socket. What the
  *   core sends to a WebSocket goes into that connection's bounded send queue (native/src/ws_queue.c:
@@ -18,7 +19,8 @@
  *   (1008) and dropped WS_CLOSE_GRACE_MS later.
  * - WebSocket frames are checked as RFC 6455 asks: client frames must be masked, fragmented
  *   messages are reassembled (control frames may come between the fragments), a message above
- *   WS_MESSAGE_CAP closes the connection with 1009, protocol errors with 1002. Pings are answered;
+ *   WS_MESSAGE_CAP closes the connection with 1009, protocol errors with 1002, a text message that is
+ *   not UTF-8 with 1007 (the pure parts: native/src/ws_frame.c). Pings are answered;
  *   every ws_ping_ms the server pings each connection and drops one that answered nothing since the
  *   previous ping. With the core's eight slots taken, a newcomer takes the slot of the connection
  *   whose client has sent no message for the longest, if that is at least 2 x ws_ping_ms; else 1013.
@@ -42,16 +44,20 @@
 #include "posix.h"
 #include "tessera_driver.h"
 #include "tessera_host.h"
+#include "tessera_http_head.h"
 #include "tessera_netio.h"
 #include "tessera_port.h"
 #include "tessera_requests.h"
 #include "tessera_web.h"
+#include "tessera_ws_frame.h"
 #include "tessera_ws_queue.h"
 
 #define MAX_CONNS 128         /* connection slots (HTTP and WebSocket) */
+#define BACKLOG 1024          /* connections the kernel holds while every slot is taken */
+#define EVICT_MS 2000         /* a head or body slower than this may be cut short (408) for a newcomer */
+#define ACCEPT_PAUSE_MS 100   /* out of file descriptors: accept again after this */
 #define HEAD_CAP 8192         /* request line + headers */
-#define FIELD_CAP 1024        /* Host and Origin kept for the policy (longer: 431) */
-#define BODY_CAP (64 * 1024)  /* read at most this much of a body; the core's limit is 32 KiB */
+#define BODY_CAP (64 * 1024)  /* a longer declared body that does not stream is not read: the core answers 413 */
 #define STREAM_AT (32 * 1024) /* a longer POST/PUT/PATCH body goes to the core as it arrives (the firmware upload) */
 #define BODY_COUNT_LIMIT (16 * 1024 * 1024) /* a chunked body past this is not even counted */
 #define ANSWER_CAP (1024 * 1024)            /* the largest answer kept */
@@ -73,8 +79,7 @@
 #define WS_CLOSE_BEHIND 1008
 #define WS_CLOSE_TRY_LATER 1013
 #define WS_CLOSE_RESTARTED 1011
-#define WS_CLOSE_PROTOCOL 1002
-#define WS_CLOSE_TOO_BIG 1009
+#define WS_TEXT 0x1
 
 int posix_ws_ping_ms = 10000;
 
@@ -102,12 +107,9 @@ typedef struct {
   int keep_alive, head_only, close_after;
   char *url;
   size_t url_len;
-  char host[FIELD_CAP], origin[FIELD_CAP], inm[256], ws_key[64];
-  uint32_t host_len, origin_len;
-  int has_host, has_origin, upgrade, ws_version_ok;
-  int idle; /* kept alive, waiting for the next request */
-  int chunked, expect_continue;
-  uint64_t content_length, body_total;
+  tessera_http_head_t h; /* its head (native/src/http_head.c) */
+  int idle;              /* kept alive, waiting for the next request */
+  uint64_t body_total;
   uint8_t *body;
   size_t body_got;
   /* chunked decoding */
@@ -149,6 +151,7 @@ static volatile int stopping;
 static pthread_mutex_t ws_lock = PTHREAD_MUTEX_INITIALIZER; /* the WebSocket slots and queues */
 static uint32_t next_ws = 1;
 static int answers_waiting; /* core lock: an answer ended since we last looked */
+static uint64_t accept_paused_until;
 
 static void wake(void) {
   char b = 1;
@@ -248,10 +251,8 @@ static void reset_request(conn_t *c) {
   c->url_len = c->body_got = 0;
   c->method = 0;
   c->keep_alive = c->head_only = c->close_after = 0;
-  c->host_len = c->origin_len = 0;
-  c->has_host = c->has_origin = c->upgrade = c->ws_version_ok = c->chunked = c->expect_continue = 0;
-  c->inm[0] = c->ws_key[0] = 0;
-  c->content_length = c->body_total = 0;
+  memset(&c->h, 0, sizeof c->h);
+  c->body_total = 0;
   c->ch_state = 0;
   c->ch_left = 0;
   c->req_id = 0;
@@ -423,258 +424,13 @@ static int take_answer(conn_t *c, uint32_t id) {
   return 1;
 }
 
-/* ---- Requests ---------------------------------------------------------------------------------- */
-static int is_tchar(int ch) {
-  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-         strchr("!#$%&'*+-.^_`|~", ch);
-}
-
-static uint32_t method_code(const char *m, size_t n) {
-  static const char *const names[] = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"};
-  for (uint32_t i = 0; i < 6; i++)
-    if (strlen(names[i]) == n && memcmp(m, names[i], n) == 0) return i + 1;
-  return TESSERA_METHOD_OTHER;
-}
-
-static void copy_field(char *dst, size_t cap, uint32_t *len, const char *v, size_t n) {
-  *len = (uint32_t)(n > 0xffffffu ? 0xffffffu : n);
-  if (n >= cap) n = cap - 1; /* the length says it did not fit: the core answers 431 */
-  memcpy(dst, v, n);
-  dst[n] = 0;
-}
-
-/* 1 when the comma-separated list v contains token (case-insensitively). */
-static int has_token(const char *v, size_t n, const char *token) {
-  size_t t = strlen(token);
-  size_t i = 0;
-  while (i < n) {
-    while (i < n && (v[i] == ' ' || v[i] == '\t' || v[i] == ',')) i++;
-    size_t s = i;
-    while (i < n && v[i] != ',') i++;
-    size_t e = i;
-    while (e > s && (v[e - 1] == ' ' || v[e - 1] == '\t')) e--;
-    if (e - s == t && strncasecmp(v + s, token, t) == 0) return 1;
-  }
-  return 0;
-}
-
-/* Parses the head in c->in[0..len) (len includes the blank line). 0 ok, else the status to answer. */
-static int parse_head(conn_t *c, size_t len, const char **error) {
-  char *p = (char *)c->in, *end = p + len;
-  *error = "bad_request";
-  /* request line: method SP target SP version */
-  char *eol = memchr(p, '\n', len);
-  if (!eol) return 400;
-  char *line_end = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
-  char *sp1 = memchr(p, ' ', (size_t)(line_end - p));
-  if (!sp1 || sp1 == p) return 400;
-  for (char *q = p; q < sp1; q++)
-    if (!is_tchar((unsigned char)*q)) return 400;
-  char *target = sp1 + 1;
-  char *sp2 = memchr(target, ' ', (size_t)(line_end - target));
-  if (!sp2 || sp2 == target) return 400;
-  for (char *q = target; q < sp2; q++)
-    if ((unsigned char)*q <= 0x20 || (unsigned char)*q >= 0x7f) return 400; /* NUL, controls, spaces */
-  char *version = sp2 + 1;
-  size_t vlen = (size_t)(line_end - version);
-  int http10;
-  if (vlen == 8 && memcmp(version, "HTTP/1.1", 8) == 0) http10 = 0;
-  else if (vlen == 8 && memcmp(version, "HTTP/1.0", 8) == 0) http10 = 1;
-  else if (vlen == 8 && memcmp(version, "HTTP/", 5) == 0 && version[6] == '.') {
-    *error = "http_version_not_supported";
-    return 505;
-  } else return 400;
-  c->method = method_code(p, (size_t)(sp1 - p));
-  c->head_only = c->method == TESSERA_METHOD_HEAD;
-  c->url_len = (size_t)(sp2 - target);
-  c->url = malloc(c->url_len + 1);
-  if (!c->url) return 500;
-  memcpy(c->url, target, c->url_len);
-  c->url[c->url_len] = 0;
-  c->keep_alive = !http10;
-  int conn_close = 0, conn_keep = 0, conn_upgrade = 0, upgrade_ws = 0, has_length = 0, has_te = 0;
-  /* header lines */
-  for (p = eol + 1; p < end;) {
-    eol = memchr(p, '\n', (size_t)(end - p));
-    if (!eol) return 400;
-    line_end = eol > p && eol[-1] == '\r' ? eol - 1 : eol;
-    if (line_end == p) break;                /* the blank line */
-    if (*p == ' ' || *p == '\t') return 400; /* obsolete line folding */
-    char *colon = memchr(p, ':', (size_t)(line_end - p));
-    if (!colon || colon == p) return 400;
-    for (char *q = p; q < colon; q++)
-      if (!is_tchar((unsigned char)*q)) return 400;
-    char *v = colon + 1;
-    char *ve = line_end;
-    for (char *q = v; q < ve; q++)
-      if (((unsigned char)*q < 0x20 && *q != '\t') || *q == 0x7f) return 400; /* NUL, CR, controls */
-    while (v < ve && (*v == ' ' || *v == '\t')) v++;
-    while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t')) ve--;
-    size_t name_len = (size_t)(colon - p), vn = (size_t)(ve - v);
-#define IS(name) (name_len == sizeof(name) - 1 && strncasecmp(p, name, name_len) == 0)
-    if (IS("host")) {
-      if (c->has_host) return 400; /* RFC 9112 3.2: exactly one */
-      c->has_host = 1;
-      copy_field(c->host, sizeof c->host, &c->host_len, v, vn);
-    } else if (IS("origin")) {
-      if (c->has_origin) {
-        *error = "cross_origin";
-        return 403;
-      }
-      c->has_origin = 1;
-      copy_field(c->origin, sizeof c->origin, &c->origin_len, v, vn);
-    } else if (IS("content-length")) {
-      uint64_t value = 0;
-      if (vn == 0 || vn > 15) return 400;
-      for (size_t i = 0; i < vn; i++) {
-        if (v[i] < '0' || v[i] > '9') return 400;
-        value = value * 10 + (uint64_t)(v[i] - '0');
-      }
-      if (has_length && value != c->content_length) return 400;
-      has_length = 1;
-      c->content_length = value;
-    } else if (IS("transfer-encoding")) {
-      if (has_te || vn != 7 || strncasecmp(v, "chunked", 7) != 0) {
-        *error = "unsupported_transfer_encoding";
-        return 501;
-      }
-      has_te = 1;
-    } else if (IS("connection")) {
-      conn_close |= has_token(v, vn, "close");
-      conn_keep |= has_token(v, vn, "keep-alive");
-      conn_upgrade |= has_token(v, vn, "upgrade");
-    } else if (IS("upgrade")) {
-      upgrade_ws = has_token(v, vn, "websocket");
-    } else if (IS("expect")) {
-      if (vn == 12 && strncasecmp(v, "100-continue", 12) == 0) c->expect_continue = 1;
-    } else if (IS("if-none-match")) {
-      uint32_t ignored;
-      copy_field(c->inm, sizeof c->inm, &ignored, v, vn);
-    } else if (IS("sec-websocket-key")) {
-      uint32_t ignored;
-      copy_field(c->ws_key, sizeof c->ws_key, &ignored, v, vn);
-    } else if (IS("sec-websocket-version")) {
-      c->ws_version_ok = (vn == 2 && memcmp(v, "13", 2) == 0) || (vn == 1 && v[0] == '8');
-    }
-#undef IS
-    p = eol + 1;
-  }
-  if (has_te && has_length) return 400; /* both: a request smuggling attempt */
-  c->chunked = has_te;
-  if (http10) c->keep_alive = conn_keep && !conn_close;
-  else c->keep_alive = !conn_close;
-  c->upgrade = conn_upgrade && upgrade_ws;
-  return 0;
-}
-
-/* ---- SHA-1 and base64 for the handshake (RFC 6455 4.2.2) --------------------------------------- */
-static uint32_t rol(uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
-
-static void sha1(const uint8_t *data, size_t len, uint8_t out[20]) {
-  uint32_t h[5] = {0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0};
-  uint8_t block[64];
-  uint64_t bits = (uint64_t)len * 8;
-  size_t total = ((len + 8) / 64 + 1) * 64;
-  for (size_t off = 0; off < total; off += 64) {
-    for (size_t i = 0; i < 64; i++) {
-      size_t k = off + i;
-      if (k < len) block[i] = data[k];
-      else if (k == len) block[i] = 0x80;
-      else if (k >= total - 8) block[i] = (uint8_t)(bits >> (8 * (total - 1 - k)));
-      else block[i] = 0;
-    }
-    uint32_t w[80];
-    for (int i = 0; i < 16; i++)
-      w[i] = (uint32_t)block[4 * i] << 24 | (uint32_t)block[4 * i + 1] << 16 | (uint32_t)block[4 * i + 2] << 8 |
-             block[4 * i + 3];
-    for (int i = 16; i < 80; i++) w[i] = rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
-    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
-    for (int i = 0; i < 80; i++) {
-      uint32_t f, k;
-      if (i < 20) f = (b & c) | (~b & d), k = 0x5A827999;
-      else if (i < 40) f = b ^ c ^ d, k = 0x6ED9EBA1;
-      else if (i < 60) f = (b & c) | (b & d) | (c & d), k = 0x8F1BBCDC;
-      else f = b ^ c ^ d, k = 0xCA62C1D6;
-      uint32_t t = rol(a, 5) + f + e + k + w[i];
-      e = d, d = c, c = rol(b, 30), b = a, a = t;
-    }
-    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e;
-  }
-  for (int i = 0; i < 20; i++) out[i] = (uint8_t)(h[i / 4] >> (24 - 8 * (i % 4)));
-}
-
-static void base64(const uint8_t *in, size_t n, char *out) {
-  static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  size_t o = 0;
-  for (size_t i = 0; i < n; i += 3) {
-    uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < n ? (uint32_t)in[i + 1] << 8 : 0) | (i + 2 < n ? in[i + 2] : 0);
-    out[o++] = t[v >> 18 & 63];
-    out[o++] = t[v >> 12 & 63];
-    out[o++] = i + 1 < n ? t[v >> 6 & 63] : '=';
-    out[o++] = i + 2 < n ? t[v & 63] : '=';
-  }
-  out[o] = 0;
-}
-
-/* A key of 16 bytes in base64 (RFC 6455 4.1). */
-static int valid_ws_key(const char *k) {
-  if (strlen(k) != 24 || k[22] != '=' || k[23] != '=') return 0;
-  for (int i = 0; i < 22; i++)
-    if (!(isalnum((unsigned char)k[i]) || k[i] == '+' || k[i] == '/')) return 0;
-  return 1;
-}
-
 /* ---- Handling a request ------------------------------------------------------------------------ */
-/* POST /__test__/clock {"advance": ms, "hold": bool} with --manual-clock: the clock moves in steps of at
- * most 5 ms, and at each step the core ticks and every bus packet is delivered; `hold` (set first) stops
- * or restarts the host's own ticks (posix_tick), as the desktop host does. */
+/* POST /__test__/clock with --manual-clock (test_hooks.c). */
 static void test_clock(conn_t *c) {
-  double advance = 0;
-  int hold = -1;
-  int ok = c->method == TESSERA_METHOD_POST;
-  char text[256];
-  size_t n = c->body_got < sizeof text - 1 ? c->body_got : sizeof text - 1;
-  memcpy(text, c->body ? (const char *)c->body : "", n);
-  text[n] = 0;
-  const char *p = text;
-  while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t') p++;
-  if (*p && *p != '{') ok = 0;
-  const char *key = strstr(text, "\"advance\"");
-  if (key) {
-    p = strchr(key, ':');
-    char *end = NULL;
-    advance = p ? strtod(p + 1, &end) : -1;
-    if (!p || end == p + 1) ok = 0;
-  }
-  key = strstr(text, "\"hold\"");
-  if (key) {
-    p = strchr(key, ':');
-    if (p) p += strspn(p + 1, " \t\r\n") + 1;
-    if (p && strncmp(p, "true", 4) == 0) hold = 1;
-    else if (p && strncmp(p, "false", 5) == 0) hold = 0;
-    else ok = 0;
-  }
-  if (!ok || !(advance >= 0) || advance > 1e9) {
-    respond_error(c, 400, "invalid_json", 0);
-    return;
-  }
-  posix_lock();
-  if (hold >= 0) posix_ticks_held = hold;
-  for (int first = 1; first || advance > 0; first = 0) {
-    if (!first) {
-      double step = advance < 5 ? advance : 5;
-      posix_virtual_ms += step;
-      advance -= step;
-    }
-    tessera_tick();
-    bus_pump();
-    tessera_tick();
-    bus_pump();
-  }
   char answer[64];
-  int alen = snprintf(answer, sizeof answer, "{\"now\":%.15g}", posix_virtual_ms);
-  posix_unlock();
-  respond(c, 200, alen, (const uint8_t *)answer, (size_t)alen, NULL, NULL);
+  int n = posix_test_clock(c->method, c->body, c->body_got, answer, sizeof answer);
+  if (n < 0) respond_error(c, 400, "invalid_json", 0);
+  else respond(c, 200, n, (const uint8_t *)answer, (size_t)n, NULL, NULL);
 }
 
 /* GET or HEAD of a web app asset (tessera_web.h): the gzip bytes with their headers, or 304. */
@@ -682,13 +438,18 @@ static int serve_asset(conn_t *c) {
   if (c->method != TESSERA_METHOD_GET && c->method != TESSERA_METHOD_HEAD) return 0;
   const tessera_web_asset_t *a = tessera_web_find(c->url);
   if (!a) return 0;
-  int fresh = tessera_web_not_modified(a, c->inm[0] ? c->inm : NULL);
+  int fresh = tessera_web_not_modified(a, c->h.inm[0] ? c->h.inm : NULL);
   char extra[512];
   snprintf(extra, sizeof extra, "Cache-Control: %s\r\nETag: %s\r\n%s", a->cache_control, a->etag,
            fresh ? "" : "Content-Encoding: gzip\r\n");
   if (fresh) respond(c, 304, 0, NULL, 0, NULL, extra);
   else respond(c, 200, (int32_t)a->gzip_len, a->gzip, a->gzip_len, a->content_type, extra);
   return 1;
+}
+
+/* A method whose body the core reads (the others' bodies are only counted). */
+static int takes_body(uint32_t method) {
+  return method == TESSERA_METHOD_POST || method == TESSERA_METHOD_PUT || method == TESSERA_METHOD_PATCH;
 }
 
 /* The body is in (or was too large to keep): hand the request to the core. */
@@ -709,9 +470,9 @@ static void dispatch(conn_t *c) {
       respond_error(c, 503, "busy", 0);
       return;
     }
-    uint64_t total = c->chunked ? c->body_total : c->content_length;
+    uint64_t total = c->h.chunked ? c->body_total : c->h.content_length;
     tessera_http(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len, c->body, (uint32_t)c->body_got,
-                 total > UINT32_MAX ? UINT32_MAX : (uint32_t)total);
+                 total >= TESSERA_HTTP_LENGTH_UNKNOWN ? TESSERA_HTTP_LENGTH_UNKNOWN - 1 : (uint32_t)total);
     posix_tick(); /* applies what the request queued (a 202), as the desktop host's kick does */
   }
   int done = tessera_request_done(id) && take_answer(c, id);
@@ -734,7 +495,7 @@ static void on_head(conn_t *c) {
   uint32_t id = tessera_request_open(NULL);
   int allowed = 0;
   if (id) {
-    allowed = tessera_http_allow(id, c->host, c->host_len, c->has_origin ? c->origin : NULL, c->origin_len);
+    allowed = tessera_http_allow(id, c->h.host, c->h.host_len, c->h.has_origin ? c->h.origin : NULL, c->h.origin_len);
     if (!allowed) {
       c->close_after = 1; /* a body, if any, is not read */
       if (!take_answer(c, id)) respond_error(c, 500, "internal_error", 1);
@@ -749,81 +510,103 @@ static void on_head(conn_t *c) {
     return;
   }
   if (!allowed) return;
-  if (c->upgrade) {
+  if (c->h.upgrade) {
     const char *path_end = c->url + strcspn(c->url, "?");
     if (path_end - c->url != 3 || memcmp(c->url, "/ws", 3) != 0) respond_error(c, 404, "not_found", 1);
-    else if (!c->ws_version_ok || c->method != TESSERA_METHOD_GET || !valid_ws_key(c->ws_key))
+    else if (!c->h.ws_version_ok || c->method != TESSERA_METHOD_GET || !tessera_ws_key_valid(c->h.ws_key))
       respond_error(c, 400, "bad_request", 1);
     else ws_accept(c);
     return;
   }
-  if (serve_asset(c)) {
-    if (c->content_length || c->chunked) c->close_after = 1; /* a GET body is not read */
-    return;
-  }
-  if (!c->chunked && c->content_length > STREAM_AT &&
-      (c->method == TESSERA_METHOD_POST || c->method == TESSERA_METHOD_PUT || c->method == TESSERA_METHOD_PATCH)) {
+  if (c->h.content_length || c->h.chunked) c->close_after = 1; /* an asset's answer: a GET body is not read */
+  if (serve_asset(c)) return;
+  c->close_after = 0;
+  if (!c->h.chunked && c->h.content_length > STREAM_AT && takes_body(c->method)) {
     /* handed over as it arrives, never held whole: only a route that streams takes it, others answer 413 */
     posix_lock();
     uint32_t id = tessera_request_open(NULL);
+    c->close_after = 1; /* for an answer given at once (413): the body is not read */
     if (id)
       tessera_http_stream(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len,
-                          c->content_length > UINT32_MAX ? UINT32_MAX : (uint32_t)c->content_length);
+                          c->h.content_length >= TESSERA_HTTP_LENGTH_UNKNOWN ? TESSERA_HTTP_LENGTH_UNKNOWN - 1
+                                                                             : (uint32_t)c->h.content_length);
     int answered = id && tessera_request_done(id) && take_answer(c, id); /* 413 for a route that does not stream */
     posix_unlock();
     if (!id) {
       respond_error(c, 503, "busy", 1);
       return;
     }
-    if (answered) {
-      c->close_after = 1; /* the body is not read */
-      return;
-    }
+    if (answered) return;
+    c->close_after = 0;
     c->stream_id = id;
-    if (c->expect_continue) (void)tessera_send_now(c->fd, "HTTP/1.1 100 Continue\r\n\r\n", 25);
+    if (c->h.expect_continue) (void)tessera_send_now(c->fd, "HTTP/1.1 100 Continue\r\n\r\n", 25);
     enter(c, C_BODY, BODY_MS);
     return;
   }
-  if (!c->chunked && c->content_length > BODY_CAP) {
+  if (!c->h.chunked && c->h.content_length > BODY_CAP) {
     /* not read: the core answers 413 (or ignores a GET's body), and the connection closes after */
     c->close_after = 1;
     dispatch(c);
     return;
   }
-  if (c->content_length || c->chunked) {
-    size_t cap = c->chunked ? BODY_CAP : (size_t)c->content_length;
+  if (c->h.content_length || c->h.chunked) {
+    size_t cap = c->h.chunked ? STREAM_AT : (size_t)c->h.content_length;
     c->body = malloc(cap ? cap : 1);
     if (!c->body) {
       respond_error(c, 503, "busy", 1);
       return;
     }
-    if (c->expect_continue) (void)tessera_send_now(c->fd, "HTTP/1.1 100 Continue\r\n\r\n", 25);
+    if (c->h.expect_continue) (void)tessera_send_now(c->fd, "HTTP/1.1 100 Continue\r\n\r\n", 25);
     enter(c, C_BODY, BODY_MS);
     return;
   }
   dispatch(c);
 }
 
-/* Consumes body bytes from c->in. Returns 1 when the body is complete, 0 for more, -1 malformed. */
+/* A chunked body passes STREAM_AT: from now on it streams to the core, its length unknown, starting
+ * with what was kept. 0 when the core has answered at once (the connection closes: the rest is not read). */
+static int chunked_stream(conn_t *c) {
+  posix_lock();
+  uint32_t id = tessera_request_open(NULL);
+  c->close_after = 1;
+  if (id) {
+    tessera_http_stream(id, c->method, (const uint8_t *)c->url, (uint32_t)c->url_len, TESSERA_HTTP_LENGTH_UNKNOWN);
+    if (!tessera_request_done(id)) tessera_http_more(id, c->body, (uint32_t)c->body_got, 1);
+  }
+  int answered = id && tessera_request_done(id) && take_answer(c, id);
+  posix_unlock();
+  if (!id) respond_error(c, 503, "busy", 1);
+  if (!id || answered) return 0;
+  c->close_after = 0;
+  c->stream_id = id;
+  free(c->body);
+  c->body = NULL;
+  c->body_got = 0;
+  return 1;
+}
+
+/* Consumes body bytes from c->in. Returns 1 when the body is complete, 0 for more, -1 malformed, 2 when it
+ * was answered already. */
 static int take_body(conn_t *c) {
   size_t used = 0;
   int complete = 0;
-  if (c->stream_id) { /* to the core at once; once it has answered (413, 409, 422) the rest is drained */
-    size_t want = (size_t)c->content_length - c->body_got;
+  if (c->stream_id &&
+      !c->h.chunked) { /* to the core at once; once it has answered (413, 409, 422) the rest is drained */
+    size_t want = (size_t)c->h.content_length - c->body_got;
     size_t n = c->in_len < want ? c->in_len : want;
     posix_lock();
     if (n && !tessera_request_done(c->stream_id)) tessera_http_more(c->stream_id, c->in, (uint32_t)n, 1);
     posix_unlock();
     c->body_got += n;
     used = n;
-    complete = c->body_got == c->content_length;
-  } else if (!c->chunked) {
-    size_t want = (size_t)c->content_length - c->body_got;
+    complete = c->body_got == c->h.content_length;
+  } else if (!c->h.chunked) {
+    size_t want = (size_t)c->h.content_length - c->body_got;
     size_t n = c->in_len < want ? c->in_len : want;
     memcpy(c->body + c->body_got, c->in, n);
     c->body_got += n;
     used = n;
-    complete = c->body_got == c->content_length;
+    complete = c->body_got == c->h.content_length;
   } else {
     while (used < c->in_len && !complete) {
       uint8_t *p = c->in + used;
@@ -855,10 +638,16 @@ static int take_body(conn_t *c) {
         }
       } else {
         size_t n = avail < c->ch_left ? avail : (size_t)c->ch_left;
-        size_t keep = c->body_got < BODY_CAP ? BODY_CAP - c->body_got : 0;
-        if (keep > n) keep = n;
-        memcpy(c->body + c->body_got, p, keep);
-        c->body_got += keep;
+        if (!c->stream_id && c->body_total + n > STREAM_AT && takes_body(c->method) && !chunked_stream(c))
+          return 2; /* answered at once (413 for a route that does not stream) */
+        if (c->stream_id) {
+          posix_lock();
+          if (!tessera_request_done(c->stream_id)) tessera_http_more(c->stream_id, p, (uint32_t)n, 1);
+          posix_unlock();
+        } else if (c->body_total + n <= STREAM_AT) { /* a method without a body: the rest only counted */
+          memcpy(c->body + c->body_got, p, n);
+          c->body_got += n;
+        }
         c->body_total += n;
         c->ch_left -= n;
         used += n;
@@ -875,20 +664,10 @@ static int take_body(conn_t *c) {
   return complete;
 }
 
-/* The end of a request head in c->in: its length (blank line included), 0 when not yet there. */
-static size_t head_end(const conn_t *c) {
-  for (size_t i = 0; i + 1 < c->in_len; i++) {
-    if (c->in[i] != '\n') continue;
-    if (c->in[i + 1] == '\n') return i + 2;
-    if (i + 2 < c->in_len && c->in[i + 1] == '\r' && c->in[i + 2] == '\n') return i + 3;
-  }
-  return 0;
-}
-
 /* Parses whatever is in c->in for the current state; may change state. */
 static void advance_http(conn_t *c) {
   while (c->state == C_HEAD && c->in_len > 0) {
-    size_t n = head_end(c);
+    size_t n = tessera_http_head_end(c->in, c->in_len);
     if (!n) {
       if (c->in_len >= HEAD_CAP) {
         int line_done = memchr(c->in, '\n', c->in_len) != NULL;
@@ -898,7 +677,17 @@ static void advance_http(conn_t *c) {
       return;
     }
     const char *error;
-    int status = parse_head(c, n, &error);
+    int status = tessera_http_parse_head((const char *)c->in, n, &c->h, &error);
+    c->method = c->h.method;
+    c->head_only = c->method == TESSERA_METHOD_HEAD;
+    if (c->h.target) {
+      c->url_len = c->h.target_len;
+      c->url = malloc(c->url_len + 1);
+      if (!c->url && !status) status = 500;
+      if (c->url) memcpy(c->url, c->h.target, c->url_len), c->url[c->url_len] = 0;
+      c->h.target = NULL; /* in c->in, which moves on */
+    }
+    c->keep_alive = c->h.keep_alive;
     memmove(c->in, c->in + n, c->in_len - n);
     c->in_len -= n;
     if (status) {
@@ -910,17 +699,14 @@ static void advance_http(conn_t *c) {
   if (c->state == C_BODY) {
     int r = take_body(c);
     if (r < 0) respond_error(c, 400, "bad_request", 1);
-    else if (r > 0) dispatch(c);
+    else if (r == 1) dispatch(c);
   }
 }
 
 /* ---- WebSocket --------------------------------------------------------------------------------- */
 static void ws_accept(conn_t *c) {
-  char accept_src[64 + 36], accept[32];
-  uint8_t digest[20];
-  int n = snprintf(accept_src, sizeof accept_src, "%s258EAFA5-E914-47DA-95CA-C5AB0DC85B11", c->ws_key);
-  sha1((const uint8_t *)accept_src, (size_t)n, digest);
-  base64(digest, 20, accept);
+  char accept[29];
+  tessera_ws_accept(c->h.ws_key, accept);
   uint8_t *qbuf = malloc(WS_QUEUE_CAP);
   char head[256];
   int hl = snprintf(head, sizeof head,
@@ -1007,6 +793,11 @@ static void ws_close_now(conn_t *c, uint16_t code) {
 
 static void ws_message(conn_t *c) {
   c->said_at = now_ms();
+  if (c->msg_op == WS_TEXT && !tessera_utf8_valid(c->msg, c->msg_len)) { /* RFC 6455 8.1 */
+    c->peer_closed = 1;
+    ws_close_now(c, TESSERA_WS_CLOSE_NOT_UTF8);
+    return;
+  }
   if (c->msg_op != TESSERA_WS_BINARY || !c->in_core || c->closing) return; /* text: dropped like a bad frame */
   if (c->msg_len > WS_FRAME_CAP) return;                                   /* larger than any valid frame */
   posix_lock();
@@ -1019,14 +810,7 @@ static void ws_message(conn_t *c) {
 static void ws_control(conn_t *c) {
   if (c->f_op == TESSERA_WS_CLOSE) {
     c->peer_closed = 1;
-    uint16_t code = 1000;
-    if (c->ctrl_len == 1) code = WS_CLOSE_PROTOCOL;
-    else if (c->ctrl_len >= 2) {
-      uint16_t got = (uint16_t)(c->ctrl[0] << 8 | c->ctrl[1]);
-      int valid = (got >= 1000 && got <= 1003) || (got >= 1007 && got <= 1011) || (got >= 3000 && got <= 4999);
-      code = valid ? got : WS_CLOSE_PROTOCOL;
-    }
-    ws_close_now(c, code); /* answered with the client's code, then closed */
+    ws_close_now(c, tessera_ws_close_answer(c->ctrl, c->ctrl_len)); /* the client's code, then closed */
   } else if (c->f_op == TESSERA_WS_PING) {
     pthread_mutex_lock(&ws_lock);
     tessera_wsq_push(&c->q, TESSERA_WS_PONG, c->ctrl, c->ctrl_len, (uint32_t)now_ms());
@@ -1043,36 +827,21 @@ static void advance_ws(conn_t *c) {
     if (!c->f_active) {
       if (avail == 0) break;
       if (!c->frame_at) c->frame_at = now_ms() + WS_FRAME_MS;
-      if (avail < 2) break;
-      int fin = p[0] & 0x80, rsv = p[0] & 0x70, op = p[0] & 0x0f, masked = p[1] & 0x80;
-      uint64_t len = p[1] & 0x7f;
-      size_t hl = 2;
-      if (len == 126) hl = 4;
-      else if (len == 127) hl = 10;
-      if (avail < hl + 4) break;
-      if (len == 126) len = (uint64_t)p[2] << 8 | p[3];
-      else if (len == 127) {
-        len = 0;
-        for (int i = 0; i < 8; i++) len = len << 8 | p[2 + i];
-      }
-      int control = op >= 8;
-      int known = op == 0 || op == 1 || op == 2 || op == 8 || op == 9 || op == 10;
-      if (rsv || !known || !masked || (len >> 63) || (control && (!fin || len > 125)) || (op == 0 && !c->msg_op) ||
-          ((op == 1 || op == 2) && c->msg_op)) {
+      tessera_ws_head_t f;
+      if (!tessera_ws_read_head(p, avail, &f)) break;
+      uint16_t refused = tessera_ws_check_head(&f, c->msg_op, c->msg_len, WS_MESSAGE_CAP);
+      if (refused) {
         c->peer_closed = 1; /* nothing after a broken frame can be read */
-        ws_close_now(c, WS_CLOSE_PROTOCOL);
+        ws_close_now(c, refused);
         break;
       }
-      if (!control && c->msg_len + len > WS_MESSAGE_CAP) {
-        c->peer_closed = 1;
-        ws_close_now(c, WS_CLOSE_TOO_BIG);
-        break;
-      }
-      memcpy(c->f_mask, p + hl, 4);
-      used += hl + 4;
+      int op = f.opcode, control = op >= 8;
+      uint64_t len = f.len;
+      memcpy(c->f_mask, f.mask, 4);
+      used += f.head_len;
       c->f_active = 1;
       c->f_op = op;
-      c->f_fin = fin != 0;
+      c->f_fin = f.fin;
       c->f_left = len;
       c->f_pos = 0;
       c->ctrl_len = 0;
@@ -1083,7 +852,7 @@ static void advance_ws(conn_t *c) {
           uint8_t *m = realloc(c->msg, cap ? cap : 1);
           if (!m) {
             c->peer_closed = 1;
-            ws_close_now(c, WS_CLOSE_TOO_BIG);
+            ws_close_now(c, TESSERA_WS_CLOSE_TOO_BIG);
             break;
           }
           c->msg = m;
@@ -1163,36 +932,68 @@ static void ping_all(uint64_t now) {
 }
 
 /* ---- The loop ---------------------------------------------------------------------------------- */
-static conn_t *free_slot(uint64_t now) {
-  for (int i = 0; i < MAX_CONNS; i++)
-    if (conns[i].state == C_FREE) return &conns[i];
-  /* full: a closing connection, else the one waiting longest for a request head, then for a body, makes room */
+/* How readily a connection gives its slot to a newcomer (0: not at all): one being closed, then a kept-alive
+ * one with no request under way (both closed at once), then one whose head, then body, has taken EVICT_MS
+ * and more (answered 408: its slot is free once that is out). */
+static int evict_rank(const conn_t *c, uint64_t now) {
+  if (c->state == C_LINGER) return 4;
+  if (c->state == C_HEAD && c->idle) return 3;
+  if (now - c->since < EVICT_MS) return 0;
+  return c->state == C_HEAD ? 2 : c->state == C_BODY ? 1 : 0;
+}
+
+/* A slot for a newcomer: a free one, else one made from the connection of the highest evict_rank (the
+ * oldest of them). NULL: no slot now; the newcomer waits in the listen backlog until one frees. */
+static conn_t *make_room(uint64_t now) {
   conn_t *victim = NULL;
-  static const cstate_t order[] = {C_LINGER, C_HEAD, C_BODY};
-  for (int pass = 0; pass < 3 && !victim; pass++)
-    for (int i = 0; i < MAX_CONNS; i++) {
-      conn_t *c = &conns[i];
-      if (c->state != order[pass]) continue;
-      if (!victim || c->since < victim->since) victim = c;
-    }
-  (void)now;
+  int rank = 0;
+  for (int i = 0; i < MAX_CONNS; i++) {
+    conn_t *c = &conns[i];
+    if (c->state == C_FREE) return c;
+    int r = evict_rank(c, now);
+    if (r > rank || (r && r == rank && c->since < victim->since)) victim = c, rank = r;
+  }
   if (!victim) return NULL;
-  drop(victim);
-  return victim;
+  if (rank >= 3) {
+    drop(victim);
+    return victim;
+  }
+  free(victim->body);
+  victim->body = NULL;
+  victim->keep_alive = 0;
+  respond_error(victim, 408, "timeout", 1);
+  return NULL;
+}
+
+/* A slot free now or soon: the listening socket is watched (else newcomers wait in its backlog). */
+static int room_possible(uint64_t now) {
+  if (now < accept_paused_until) return 0;
+  for (int i = 0; i < MAX_CONNS; i++)
+    if (conns[i].state == C_FREE || evict_rank(&conns[i], now)) return 1;
+  return 0;
 }
 
 static void on_accept(uint64_t now) {
   for (int k = 0; k < 16; k++) {
+    conn_t *c = make_room(now);
+    if (!c) return; /* the rest wait in the backlog */
     int fd = accept(listen_fd, NULL, NULL);
-    if (fd < 0) return;
+    if (fd < 0) {
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+        accept_paused_until = now + ACCEPT_PAUSE_MS; /* out of descriptors: they wait in the backlog */
+      return;
+    }
     int flags = fcntl(fd, F_GETFL, 0);
     fcntl(fd, F_SETFL, flags | O_NONBLOCK);
     fcntl(fd, F_SETFD, FD_CLOEXEC);
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    conn_t *c = free_slot(now);
-    uint8_t *in = c ? malloc(HEAD_CAP) : NULL;
+    uint8_t *in = malloc(HEAD_CAP);
     if (!in) {
+      static const char busy[] =
+          "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+          "Content-Length: 16\r\nConnection: close\r\n\r\n{\"error\":\"busy\"}";
+      (void)tessera_send_now(fd, busy, sizeof busy - 1);
       close(fd);
       continue;
     }
@@ -1338,7 +1139,8 @@ static void *serve(void *arg) {
   while (!stopping) {
     uint64_t now = now_ms();
     int nfds = 0;
-    fds[nfds].fd = listen_fd;
+    int listening = room_possible(now);
+    fds[nfds].fd = listening ? listen_fd : -1; /* negative: not watched */
     fds[nfds].events = POLLIN;
     slot_of[nfds++] = -1;
     fds[nfds].fd = wake_pipe[0];
@@ -1362,7 +1164,7 @@ static void *serve(void *arg) {
       fds[nfds].events = ev;
       slot_of[nfds++] = i;
     }
-    int timeout = wants_flush ? 200 : 1000;
+    int timeout = wants_flush || !listening ? 200 : 1000; /* full: looks for room again soon */
     if (next_ping > now && next_ping - now < (uint64_t)timeout) timeout = (int)(next_ping - now);
     int r = poll(fds, (nfds_t)nfds, timeout);
     if (r < 0 && errno != EINTR) break;
@@ -1384,7 +1186,7 @@ static void *serve(void *arg) {
         on_readable(c);
       if (c->state == C_SEND && (re & (POLLOUT | POLLERR | POLLHUP))) on_writable(c);
     }
-    if (fds[0].revents & POLLIN) on_accept(now);
+    if (listening && (fds[0].revents & POLLIN)) on_accept(now);
     collect_answers();
     if (now >= next_ping) {
       ping_all(now);
@@ -1422,7 +1224,7 @@ static int open_listener(const char *host, int port) {
       a.sin6_family = AF_INET6;
       a.sin6_port = htons((uint16_t)port);
       a.sin6_addr = in6addr_any;
-      if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && listen(fd, 128) == 0) return fd;
+      if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && listen(fd, BACKLOG) == 0) return fd;
       close(fd);
     }
     hints.ai_family = AF_INET;
@@ -1433,7 +1235,7 @@ static int open_listener(const char *host, int port) {
     if (fd < 0) continue;
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 128) == 0) break;
+    if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, BACKLOG) == 0) break;
     close(fd);
     fd = -1;
   }
