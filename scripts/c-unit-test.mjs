@@ -32,38 +32,91 @@ if (spawnSync(CC, ["--version"], { stdio: "ignore" }).status !== 0) {
 
 const flags = ["-std=gnu17", "-Wall", "-Wextra", "-Werror", "-g", "-O1", "-pthread"];
 const sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"];
+
+/** A test's header lines: `sources:` (files of native/src, or paths from there), `flags:` (more compiler
+ * arguments), `variants:` (sets of arguments separated by |: the test is built and run once with each),
+ * `wamr` (it links WAMR's runtime library, built from WAMR_ROOT by native/test/wamr/CMakeLists.txt). */
+function header(text) {
+  const head = text.slice(0, text.indexOf("*/") + 2);
+  const line = (name) => new RegExp(`^(?:/\\*| \\*) ${name}:([^\\n]*)`, "m").exec(head)?.[1]?.trim() ?? "";
+  const words = (t) => t.split(/\s+/).filter(Boolean);
+  return {
+    sources: words(line("sources").replace(/\*\/.*/, "")),
+    flags: words(line("flags")),
+    variants: line("variants") ? line("variants").split("|").map(words) : [[]],
+    wamr: /^ \* wamr$/m.test(head),
+  };
+}
+
+/** WAMR's library for the tests that need it, built once (native/build-c-unit-wamr); null with why not. */
+let wamrLib;
+function wamr() {
+  if (wamrLib !== undefined) return wamrLib;
+  const root = process.env.WAMR_ROOT;
+  if (!root || !fs.existsSync(path.join(root, "build-scripts/runtime_lib.cmake")))
+    return (wamrLib = { skip: "set WAMR_ROOT=<a WAMR source tree> (outside this repository)" });
+  const dir = path.join(ROOT, "native", "build-c-unit-wamr");
+  const steps = [
+    ["cmake", ["-S", path.join(DIR, "wamr"), "-B", dir, `-DWAMR_ROOT=${root}`, "-DCMAKE_BUILD_TYPE=Release"]],
+    ["cmake", ["--build", dir, "-j2"]],
+  ];
+  for (const [cmd, args] of steps) {
+    const r = spawnSync(cmd, args, { cwd: ROOT, encoding: "utf8" });
+    if (r.status !== 0) return (wamrLib = { error: `${cmd} ${args.join(" ")}\n${r.stdout}${r.stderr}` });
+  }
+  return (wamrLib = {
+    include: ["-I", path.join(root, "core/iwasm/include")],
+    link: [path.join(dir, "libvmlib.a"), "-lm", "-ldl"],
+  });
+}
+
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-c-unit-"));
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 try {
   for (const test of tests) {
-    const text = fs.readFileSync(path.join(DIR, test), "utf8");
-    const sources = (/^\/\* sources:([^\n*]*)/.exec(text)?.[1] ?? "").trim().split(/\s+/).filter(Boolean);
-    const exe = path.join(tmp, test.replace(/\.c$/, ""));
-    const args = [...flags, ...sanitize, "-I", "native/include", "-I", "native/test", `native/test/${test}`];
-    for (const s of sources) args.push(`native/src/${s}`);
-    args.push("-o", exe);
-    const build = spawnSync(CC, args, { cwd: ROOT, encoding: "utf8" });
-    if (build.status !== 0) {
-      console.error(`c unit tests: ${test} does not compile\n${build.stderr}`);
+    const spec = header(fs.readFileSync(path.join(DIR, test), "utf8"));
+    const runtime = spec.wamr ? wamr() : { include: [], link: [] };
+    if (runtime.skip) {
+      console.log(`c unit tests: ${test} skipped: ${runtime.skip}`);
+      skipped++;
+      continue;
+    }
+    if (runtime.error) {
+      console.error(`c unit tests: ${test}: WAMR's library does not build\n${runtime.error}`);
       failed++;
       continue;
     }
-    const run = spawnSync(exe, [], {
-      cwd: ROOT,
-      encoding: "utf8",
-      timeout: 60000,
-      env: { ...process.env, ASAN_OPTIONS: "detect_leaks=1", UBSAN_OPTIONS: "print_stacktrace=1" },
-    });
-    process.stdout.write(run.stdout ?? "");
-    if (run.status === 0) passed++;
-    else {
-      failed++;
-      console.error(`c unit tests: ${test} failed (${run.status ?? run.signal})\n${run.stderr ?? ""}`);
+    for (const [v, variant] of spec.variants.entries()) {
+      const name = spec.variants.length > 1 ? `${test} (${variant.join(" ")})` : test;
+      const exe = path.join(tmp, `${test.replace(/\.c$/, "")}-${v}`);
+      const args = [...flags, ...sanitize, ...spec.flags, ...variant, ...runtime.include];
+      args.push("-I", "native/include", "-I", "native/test", `native/test/${test}`);
+      for (const s of spec.sources) args.push(`native/src/${s}`);
+      args.push(...runtime.link, "-o", exe);
+      const build = spawnSync(CC, args, { cwd: ROOT, encoding: "utf8" });
+      if (build.status !== 0) {
+        console.error(`c unit tests: ${name} does not compile\n${build.stderr}`);
+        failed++;
+        continue;
+      }
+      const run = spawnSync(exe, [], {
+        cwd: ROOT,
+        encoding: "utf8",
+        timeout: 60000,
+        env: { ...process.env, ASAN_OPTIONS: "detect_leaks=1", UBSAN_OPTIONS: "print_stacktrace=1" },
+      });
+      process.stdout.write(run.stdout ?? "");
+      if (run.status === 0) passed++;
+      else {
+        failed++;
+        console.error(`c unit tests: ${name} failed (${run.status ?? run.signal})\n${run.stderr ?? ""}`);
+      }
     }
   }
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
-console.log(`c unit tests: ${passed} files passed, ${failed} failed`);
+console.log(`c unit tests: ${passed} runs passed, ${failed} failed${skipped ? `, ${skipped} files skipped` : ""}`);
 process.exit(failed ? 1 : 0);
