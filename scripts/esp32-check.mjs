@@ -68,6 +68,8 @@ const IDF_KCONFIG_KEYS = {
   ESP_SYSTEM_EVENT_TASK_STACK_SIZE: "components/esp_system/Kconfig",
   ESP_MAIN_TASK_STACK_SIZE: "components/esp_system/Kconfig",
   ESP_CONSOLE_USB_SERIAL_JTAG: "components/esp_system/Kconfig",
+  ESP_WIFI_IRAM_OPT: "components/esp_wifi/Kconfig",
+  ESP_WIFI_RX_IRAM_OPT: "components/esp_wifi/Kconfig",
   SPIRAM: "components/esp_psram/Kconfig.spiram.esp32s3 (esp32s3/Kconfig.spiram)",
   SPIRAM_MODE_QUAD: "components/esp_psram/esp32s3/Kconfig.spiram",
   SPIRAM_MODE_OCT: "components/esp_psram/esp32s3/Kconfig.spiram",
@@ -120,6 +122,14 @@ const IDF_CONFIG = {
   ESP_WIFI_ENABLE_WPA3_SAE: 1,
   ESP_WIFI_ENTERPRISE_SUPPORT: 1,
   ESP_WIFI_ESPNOW_MAX_ENCRYPT_NUM: 7,
+  ESP_WIFI_IRAM_OPT: "y",
+  ESP_WIFI_RX_IRAM_OPT: "y",
+  // what npm run bench:ram budgets (bench/ram.ts): espressif/mdns's Kconfig, ESP-IDF's mqtt (esp-mqtt)
+  // Kconfig, and ESP-IDF's defaults of the two tasks the station example measures with
+  MDNS_TASK_STACK_SIZE: 4096,
+  MQTT_TASK_STACK_SIZE: 6144,
+  MQTT_BUFFER_SIZE: 1024,
+  LWIP_TCP_SND_BUF_DEFAULT: 5760,
 };
 
 /** ESP-IDF v5.3.4's compile options for C on a chip target with the default (debug, -Og) optimisation. */
@@ -356,11 +366,14 @@ try {
       d,
     ]);
     const defs = componentDefinitions(configValues(variant));
+    const cflags = [`-march=${variant.march}`, ...IDF_FLAGS, ...defs, "-include", `${DECLARATIONS}/newlib-esp.h`];
+    cflags.push(...include, "-isystem", NEWLIB);
+    // bench/ram.ts evaluates the port's constants with the same compiler and flags
+    fs.writeFileSync(path.join(dir, "cflags.json"), JSON.stringify({ cc: CC, cflags, target: variant.target }));
     let ok = 0;
     for (const file of files) {
       const obj = path.join(dir, `${path.relative(ROOT, file).replace(/[\\/]/g, "__")}.o`);
-      const cmd = [`-march=${variant.march}`, ...IDF_FLAGS, ...defs, "-include", `${DECLARATIONS}/newlib-esp.h`];
-      cmd.push(...include, "-isystem", NEWLIB, "-c", file, "-o", obj);
+      const cmd = [...cflags, "-c", file, "-o", obj];
       const r = spawnSync(CC, cmd, { cwd: ROOT, encoding: "utf8" });
       const warned = /\bwarning:/.test(r.stderr);
       if (r.status === 0 && !warned) ok++;

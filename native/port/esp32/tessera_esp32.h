@@ -11,7 +11,11 @@
 #include "sdkconfig.h"
 
 /* ---- Every socket the app opens, against lwIP's limit --------------------------------------------- */
-#define ESP32_WS_CLIENTS 8   /* WebSocket connections the core takes (a ninth is refused with 1013) */
+#if CONFIG_TESSERA_VARIANT_SMALL
+#define ESP32_WS_CLIENTS 4 /* WebSocket connections (a fifth is refused with 1013): the small variant's RAM */
+#else
+#define ESP32_WS_CLIENTS 8 /* WebSocket connections the core takes (a ninth is refused with 1013) */
+#endif
 #define ESP32_HTTP_CLIENTS 4 /* plain HTTP connections besides (page loads, API calls, keep-alive) */
 /* esp_http_server's max_open_sockets: one session per connection */
 #define ESP32_HTTPD_SESSIONS (ESP32_WS_CLIENTS + ESP32_HTTP_CLIENTS)
