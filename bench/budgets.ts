@@ -1,7 +1,7 @@
 // The standing budgets of the core, in one place: the bench prints against them, and
 // tests/image-budget.test.ts holds the release image to IMAGE_CEILING.
 //
-// The device-fit work (docs/porting.md) brought the image down to 64 KiB (issue 12, round 7b: 65,357 B).
+// The device-fit work (docs/device-memory.md) brought the image down to 64 KiB (issue 12, round 7b: 65,357 B).
 // Issue 32 moved the budget to 72 KiB, one page of linear memory still: the room above 64 KiB is for
 // clarity and the features to come, not for new tricks. The ceiling is the budget itself: a change that
 // would take the image past 72 KiB fails, and has to win its bytes elsewhere in the same change.

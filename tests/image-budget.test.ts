@@ -20,7 +20,7 @@ test("build/controller.wasm stays under its ceiling, the 72 KiB budget (73,728 B
   );
 });
 
-// asconfig.json gives one page (docs/porting.md, "Static memory"): every export's arena fits beside the
+// asconfig.json gives one page (docs/device-memory.md, "Static memory"): every export's arena fits beside the
 // static memory and start-up's blocks, which the black-box suites hold on both hosts.
 test("build/controller.wasm's linear memory is at most MEMORY_PAGES_BUDGET pages and never grows past it", () => {
   const { initialPages: initial, maximumPages: maximum } = readWasmInfo(path.join(ROOT, "build/controller.wasm"));

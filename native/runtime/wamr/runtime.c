@@ -5,7 +5,7 @@
  * runs with wasm_runtime_call_wasm, and an exception (a trap) is recorded for the driver.
  * Build WAMR with bulk memory (WAMR_BUILD_BULK_MEMORY=1): AssemblyScript emits memory.copy/fill.
  *
- * One copy of everything (docs/porting.md, "Device memory and time"):
+ * One copy of everything (docs/device-memory.md):
  *  - the image: WAMR's classic interpreter rewrites opcodes in the buffer it loads and runs the code
  *    from it, so it needs the code in writable RAM, and only the code: it loads a RAM image
  *    (ram_image.c) of the sections up to the code, without the data segments, which are copied from
@@ -54,7 +54,7 @@
  * endpoint that reads JSON; 7,720 B while the small documents still used it). 8 KiB leaves 2.7 KB, the
  * margin kept since the first measurement (WAMR also wants a frame's size twice free before pushing it). The bench prints the figure on every run
  * (stack_used). Frames hold native pointers, so a 64-bit host (the PC test suite) gets more.
- * docs/porting.md, "Device memory and time". */
+ * docs/device-memory.md. */
 #ifndef TESSERA_WAMR_STACK_SIZE
 #define TESSERA_WAMR_STACK_SIZE (sizeof(void *) > 4 ? 32 * 1024 : 8 * 1024)
 #endif
