@@ -22,6 +22,7 @@
 //
 //   node scripts/esp32-check.mjs                  the whole app, both variants
 //   node scripts/esp32-check.mjs --file a.c ...   only these files (tests/esp32-check.test.ts plants a bug)
+//   node scripts/esp32-check.mjs --config-only [--defaults DIR]   only the sdkconfig.defaults* checks (of DIR's)
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -33,6 +34,8 @@ const CI = process.env.CI === "true";
 const CC = process.env.TESSERA_RISCV_CC || "riscv64-unknown-elf-gcc";
 const NEWLIB = process.env.TESSERA_NEWLIB_INCLUDE || "/usr/include/newlib";
 const DECLARATIONS = "native/port/esp32/esp-idf-declarations";
+/** Where the sdkconfig.defaults* files are read from (--defaults DIR: tests/esp32-check.test.ts plants a typo). */
+let DEFAULTS = ROOT;
 /** Where the objects stay (bench/ram.ts reads them). */
 const OBJECTS = path.join(ROOT, "build", "esp32-check");
 
@@ -183,12 +186,12 @@ const PROJECT_KCONFIG = () => kconfig(path.join(ROOT, "main", "Kconfig.projbuild
 
 /** The sdkconfig.defaults files idf.py reads for this target, in order. */
 const defaultsFiles = (target) =>
-  ["sdkconfig.defaults", `sdkconfig.defaults.${target}`].filter((f) => fs.existsSync(path.join(ROOT, f)));
+  ["sdkconfig.defaults", `sdkconfig.defaults.${target}`].filter((f) => fs.existsSync(path.join(DEFAULTS, f)));
 
 /** `CONFIG_NAME=value` lines of a file, in order. */
 function sdkconfigLines(name) {
   const lines = [];
-  for (const line of fs.readFileSync(path.join(ROOT, name), "utf8").split("\n")) {
+  for (const line of fs.readFileSync(path.join(DEFAULTS, name), "utf8").split("\n")) {
     const m = /^CONFIG_(\w+)=(.*)$/.exec(line.trim());
     if (m) lines.push([m[1], m[2]]);
   }
@@ -241,7 +244,7 @@ function code(file) {
 function checkConfigKeys() {
   const problems = [];
   const project = PROJECT_KCONFIG();
-  const files = fs.readdirSync(ROOT).filter((f) => /^sdkconfig\.defaults(\..+)?$/.test(f));
+  const files = fs.readdirSync(DEFAULTS).filter((f) => /^sdkconfig\.defaults(\..+)?$/.test(f));
   for (const file of files)
     for (const [key] of sdkconfigLines(file))
       if (!project.has(key) && !(key in IDF_KCONFIG_KEYS))
@@ -316,8 +319,11 @@ function missingTools() {
 
 const args = process.argv.slice(2);
 const only = [];
+let configOnly = false;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "--file" && i + 1 < args.length) only.push(path.resolve(args[++i]));
+  else if (args[i] === "--config-only") configOnly = true;
+  else if (args[i] === "--defaults" && i + 1 < args.length) DEFAULTS = path.resolve(args[++i]);
   else {
     console.error(`esp32 check: unknown argument ${args[i]}`);
     process.exit(2);
@@ -347,10 +353,14 @@ function componentDefinitions(values) {
 
 let failed = 0;
 if (only.length === 0)
-  for (const problem of [...checkComponentList(), ...checkConfigKeys()]) {
+  for (const problem of [...(configOnly ? [] : checkComponentList()), ...checkConfigKeys()]) {
     console.error(`esp32 check: ${problem}`);
     failed++;
   }
+if (configOnly) {
+  console.log(`esp32 check: sdkconfig.defaults* keys and the code's CONFIG_ reads: ${failed} problems`);
+  process.exit(failed ? 1 : 0);
+}
 const files = only.length ? only : SOURCES;
 // The planted files of tests/esp32-check.test.ts build in a temporary folder; the app in build/esp32-check.
 const out = only.length ? fs.mkdtempSync(path.join(os.tmpdir(), "tessera-esp32-check-")) : OBJECTS;
