@@ -314,6 +314,7 @@ int tessera_rt_load(void) {
       load_len = split ? split : len;
       PLACING(TESSERA_WAMR_IMAGE);
       image = wasm_runtime_malloc(load_len);
+      PLACING(TESSERA_WAMR_RUNTIME);
       if (!image) return fail("wamr: out of memory", "");
       if (split) tessera_ram_image_write(bytes, len, &plan, image);
       else memcpy(image, bytes, len);
