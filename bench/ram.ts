@@ -308,12 +308,14 @@ function portRows(b: Build, placeBig: (bytes: number) => boolean): Row[] {
   for (const file of portFiles()) {
     const own = preprocessed(b, file);
     const short = path.basename(file);
-    const sizeExprs: string[] = [];
+    // every size of the file is evaluated by one probe compile, then each row is made from its values
+    const exprs: string[] = [];
     const pending: ((v: number[]) => void)[] = [];
-    const ask = (expr: string, then: (n: number) => void) => {
-      const i = sizeExprs.push(expr) - 1;
-      pending.push((v) => then(v[i]));
+    const askAll = (asked: string[], then: (n: number[]) => void) => {
+      const at = exprs.push(...asked) - asked.length;
+      pending.push((v) => then(v.slice(at, at + asked.length)));
     };
+    const ask = (expr: string, then: (n: number) => void) => askAll([expr], ([n]) => then(n));
     for (const [, name, stack] of calls(own, "xTaskCreate")) {
       const task = name.replace(/"/g, "");
       const transient = TRANSIENT_TASKS[task];
@@ -371,28 +373,19 @@ function portRows(b: Build, placeBig: (bytes: number) => boolean): Row[] {
     for (const a of ALLOCATIONS.filter((a) => a.file === short)) {
       if (!raw.includes(a.call)) throw new Error(`bench:ram: ${a.call} is no longer in ${file}: update bench/ram.ts`);
       if (a.when && !on(b, a.when)) continue;
-      ask(a.size, (size) =>
-        ask(a.rest, (rest) =>
-          ask(a.worst, (worst) => {
-            rows.push({
-              group: "buffers",
-              what: `${a.what} (${short})`,
-              rest: size * rest,
-              worst: size * worst,
-              psram: placeBig(size),
-              source: `${short}: ${a.call}; ${a.size} = ${size} B, ${a.rest} / ${a.worst} at rest / worst`,
-            });
-          }),
-        ),
+      askAll([a.size, a.rest, a.worst], ([size, rest, worst]) =>
+        rows.push({
+          group: "buffers",
+          what: `${a.what} (${short})`,
+          rest: size * rest,
+          worst: size * worst,
+          psram: placeBig(size),
+          source: `${short}: ${a.call}; ${a.size} = ${size} B, ${a.rest} / ${a.worst} at rest / worst`,
+        }),
       );
     }
-    // the nested asks of one allocation are resolved in rounds: each round evaluates what the last asked
-    while (pending.length) {
-      const round = pending.splice(0);
-      const exprs = sizeExprs.splice(0);
-      const values = evaluate(b, file, exprs);
-      round.forEach((f) => f(values));
-    }
+    const values = evaluate(b, file, exprs);
+    for (const f of pending) f(values);
   }
   rows.push({
     group: "task stacks",
@@ -526,7 +519,15 @@ function coreRows(b: Build, figures: WamrFigures, inPsram: boolean): Row[] {
     row("WAMR's other blocks at its peak", m.peak - named),
     row("linear memory: one page, never grown", m.linear),
     row(`heap headers: ${m.blocks} blocks, at most 8 B each`, m.blocks * 8),
-    { ...row("WAMR's own .data + .bss (its library)", figures.wamrStatic ?? 1500), psram: false },
+    {
+      ...row(
+        figures.wamrStatic === null
+          ? "WAMR's own .data + .bss: not measured (bench:wamr found no libvmlib.a)"
+          : "WAMR's own .data + .bss (its library)",
+        figures.wamrStatic ?? 0,
+      ),
+      psram: false,
+    },
   ];
 }
 
