@@ -401,8 +401,21 @@ function portRows(b: Build, placeBig: (bytes: number) => boolean): Row[] {
 /** ESP-IDF's parts the app adds to what the station example runs when Espressif measures its free heap. */
 function idfRows(b: Build): Row[] {
   const rows: Row[] = [];
+  // the main task ends once the app has started (app_main returns) unless the port waits on it for good
+  const mainStays = /\bpthread_join\s*\(/.test(preprocessed(b, `${PORT}/host.c`));
   for (const [name, dflt] of Object.entries(IDF_TASK_DEFAULTS)) {
     const n = cfg(b, name);
+    if (name === "ESP_MAIN_TASK_STACK_SIZE" && !mainStays) {
+      rows.push({
+        group: "ESP-IDF",
+        what: "the main task: gone once the app has started (app_main returns; its stack back to the heap)",
+        rest: 0,
+        worst: 0,
+        psram: false,
+        source: "host.c: esp32_run returns (no pthread_join)",
+      });
+      continue;
+    }
     rows.push({
       group: "ESP-IDF",
       what: `${name === "ESP_MAIN_TASK_STACK_SIZE" ? "the main task" : "the default event loop's task"}: stack above ESP-IDF's ${dflt} B`,
