@@ -226,7 +226,6 @@ const portFiles = () =>
 /** Tasks only there for a while (by their FreeRTOS name): counted at worst only. */
 const TRANSIENT_TASKS: Record<string, string> = {
   tessera_dns: "while the setup network is up",
-  tessera_ota: "during a self-update",
 };
 
 /** The port's allocations the budget counts: the expression as the source writes it (the row fails loudly when

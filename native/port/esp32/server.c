@@ -58,10 +58,10 @@
  * BODY_WHOLE is held: with two, every buffer in flight at once would leave its internal RAM less than its
  * target (npm run bench:ram); the others wait their turn in the queue. */
 #define HTTP_WORKERS 1
-#define WORK_QUEUE 2
+#define WORK_QUEUE 4 /* the web app asks for five things at once when it loads */
 #else
 #define HTTP_WORKERS 2 /* tasks that serve requests: the request table has a slot for each */
-#define WORK_QUEUE 4   /* requests waiting for a worker */
+#define WORK_QUEUE 4   /* requests waiting for a worker (the web app asks for five things at once) */
 #endif
 #define WORKER_STACK 4096
 #define ANSWER_RING 2048       /* per request: the core thread writes the answer here as the worker sends it */
