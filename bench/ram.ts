@@ -13,6 +13,7 @@
 // bench:ram markers); `--check` fails when docs/porting.md is not what it would write (tests/ram-table.test.ts).
 // Runs scripts/esp32-check.mjs first when its objects are missing. Nothing here has run on a chip.
 import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -695,6 +696,20 @@ function ensureObjects(): void {
   if (r.status !== 0) throw new Error("bench:ram: scripts/esp32-check.mjs failed");
 }
 
+/** A line when bench/wamr-figures.json was measured on another image than build/controller.wasm. */
+function staleFigures(): string {
+  const wasm = path.join(ROOT, "build", "controller.wasm");
+  if (!fs.existsSync(wasm) || !fs.existsSync(WAMR_FIGURES)) return "";
+  const bytes = fs.readFileSync(wasm);
+  const md5 = crypto.createHash("md5").update(bytes).digest("hex").slice(0, 8);
+  const { core } = JSON.parse(fs.readFileSync(WAMR_FIGURES, "utf8")) as WamrFigures;
+  return core.md5 === md5
+    ? ""
+    : `Note: the core's figures were measured on a ${core.bytes.toLocaleString("en-US")}-byte image (md5 ${core.md5}), ` +
+        `build/controller.wasm is ${bytes.length.toLocaleString("en-US")} B (md5 ${md5}): ` +
+        "WAMR_ROOT=... npm run bench:wamr measures it again.\n\n";
+}
+
 /** The report as `npm run bench` and `npm run bench:ram` print it (the last section of the bench). */
 export function benchRam(): string {
   const title = "12. The device's RAM per variant (npm run bench:ram; nothing here has run on a chip)";
@@ -703,7 +718,7 @@ export function benchRam(): string {
     return `\n${title}\n\nskipped: no ${cc} (apt-get install gcc-riscv64-unknown-elf libnewlib-dev)`;
   ensureObjects();
   const { text, missed } = report(false);
-  return `\n${title}\n\n${text}${missed ? "\n\nA target is missed." : ""}`;
+  return `\n${title}\n\n${staleFigures()}${text}${missed ? "\n\nA target is missed." : ""}`;
 }
 
 /** docs/porting.md with the generated tables between the markers, formatted as prettier writes it. */
