@@ -681,7 +681,7 @@ function report(markdown: boolean): { text: string; missed: boolean } {
     "",
     "Not counted: lwIP's and Wi-Fi's own buffers for traffic (pbufs, TCP send buffers of up to " +
       `${build("small").config.get("LWIP_TCP_SND_BUF_DEFAULT")} B per connection that does not keep up; in PSRAM first on the large variant), ` +
-      "which is what is left is for; heap fragmentation; code (in flash).",
+      "which are what is left is for; heap fragmentation; code (it is in flash).",
   );
   return { text: out.join("\n"), missed };
 }
