@@ -679,9 +679,9 @@ function report(markdown: boolean): { text: string; missed: boolean } {
     "",
     tbl(SUMMARY_HEAD, all.filter((x) => !x.chip.supported).map(summary), "llrrrrrr"),
     "",
-    "Not counted: lwIP's and Wi-Fi's own buffers for traffic (pbufs, TCP send buffers of up to " +
-      `${build("small").config.get("LWIP_TCP_SND_BUF_DEFAULT")} B per connection that does not keep up; in PSRAM first on the large variant), ` +
-      "which are what is left is for; heap fragmentation; code (it is in flash).",
+    "Not counted, and what is left is there for: lwIP's and Wi-Fi's own buffers for traffic (pbufs, TCP send " +
+      `buffers of up to ${build("small").config.get("LWIP_TCP_SND_BUF_DEFAULT")} B per connection that does not ` +
+      "keep up; in PSRAM first on the large variant) and heap fragmentation. Code is in flash.",
   );
   return { text: out.join("\n"), missed };
 }
