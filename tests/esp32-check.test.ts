@@ -2,8 +2,9 @@
 // uint32_t printed with %x is `unsigned long` on the ESP toolchains, and ESP-IDF builds with
 // -Werror=all. A planted file with that bug must fail the check on both variants, the same line with
 // PRIx32 must pass, and so must a socket budget below what the app opens (a static assertion in
-// native/port/esp32/tessera_esp32.h). Skipped where riscv64-unknown-elf-gcc or newlib's headers are
-// missing (the check says which), unless CI=true.
+// native/port/esp32/tessera_esp32.h), and so must a misspelt sdkconfig.defaults key or a variant's missing
+// sdkconfig.defaults.<target> (idf.py would only warn). Skipped where riscv64-unknown-elf-gcc or newlib's
+// headers are missing (the check says which), unless CI=true.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
