@@ -35,7 +35,8 @@ const sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-f
 
 /** A test's header lines: `sources:` (files of native/src, or paths from there), `flags:` (more compiler
  * arguments), `variants:` (sets of arguments separated by |: the test is built and run once with each),
- * `wamr` (it links WAMR's runtime library, built from WAMR_ROOT by native/test/wamr/CMakeLists.txt). */
+ * `wamr` (it links WAMR's runtime library, built from WAMR_ROOT by native/test/wamr/CMakeLists.txt; a variant
+ * with the word `wamr:fast` links the fast interpreter's). */
 function header(text) {
   const head = text.slice(0, text.indexOf("*/") + 2);
   const line = (name) => new RegExp(`^(?:/\\*| \\*) ${name}:([^\\n]*)`, "m").exec(head)?.[1]?.trim() ?? "";
@@ -48,23 +49,26 @@ function header(text) {
   };
 }
 
-/** WAMR's library for the tests that need it, built once (native/build-c-unit-wamr); null with why not. */
-let wamrLib;
-function wamr() {
-  if (wamrLib !== undefined) return wamrLib;
+/** WAMR's library for the tests that need it, built once per interpreter (native/build-c-unit-wamr[-fast]);
+ * { skip } or { error } when it cannot be. */
+const wamrLibs = new Map();
+function wamr(interp) {
+  if (wamrLibs.has(interp)) return wamrLibs.get(interp);
   const root = process.env.WAMR_ROOT;
+  const done = (lib) => (wamrLibs.set(interp, lib), lib);
   if (!root || !fs.existsSync(path.join(root, "build-scripts/runtime_lib.cmake")))
-    return (wamrLib = { skip: "set WAMR_ROOT=<a WAMR source tree> (outside this repository)" });
-  const dir = path.join(ROOT, "native", "build-c-unit-wamr");
-  const steps = [
-    ["cmake", ["-S", path.join(DIR, "wamr"), "-B", dir, `-DWAMR_ROOT=${root}`, "-DCMAKE_BUILD_TYPE=Release"]],
+    return done({ skip: "set WAMR_ROOT=<a WAMR source tree> (outside this repository)" });
+  const dir = path.join(ROOT, "native", interp === "fast" ? "build-c-unit-wamr-fast" : "build-c-unit-wamr");
+  const configure = ["-S", path.join(DIR, "wamr"), "-B", dir, `-DWAMR_ROOT=${root}`, "-DCMAKE_BUILD_TYPE=Release"];
+  configure.push(`-DTESSERA_WAMR_FAST=${interp === "fast" ? "ON" : "OFF"}`);
+  for (const [cmd, args] of [
+    ["cmake", configure],
     ["cmake", ["--build", dir, "-j2"]],
-  ];
-  for (const [cmd, args] of steps) {
+  ]) {
     const r = spawnSync(cmd, args, { cwd: ROOT, encoding: "utf8" });
-    if (r.status !== 0) return (wamrLib = { error: `${cmd} ${args.join(" ")}\n${r.stdout}${r.stderr}` });
+    if (r.status !== 0) return done({ error: `${cmd} ${args.join(" ")}\n${r.stdout}${r.stderr}` });
   }
-  return (wamrLib = {
+  return done({
     include: ["-I", path.join(root, "core/iwasm/include")],
     link: [path.join(dir, "libvmlib.a"), "-lm", "-ldl"],
   });
@@ -77,19 +81,22 @@ let skipped = 0;
 try {
   for (const test of tests) {
     const spec = header(fs.readFileSync(path.join(DIR, test), "utf8"));
-    const runtime = spec.wamr ? wamr() : { include: [], link: [] };
-    if (runtime.skip) {
-      console.log(`c unit tests: ${test} skipped: ${runtime.skip}`);
-      skipped++;
-      continue;
-    }
-    if (runtime.error) {
-      console.error(`c unit tests: ${test}: WAMR's library does not build\n${runtime.error}`);
-      failed++;
-      continue;
-    }
-    for (const [v, variant] of spec.variants.entries()) {
-      const name = spec.variants.length > 1 ? `${test} (${variant.join(" ")})` : test;
+    for (const [v, words] of spec.variants.entries()) {
+      // a variant's `wamr:fast` picks WAMR's fast interpreter; the rest are compiler arguments
+      const variant = words.filter((w) => !w.startsWith("wamr:"));
+      const interp = words.includes("wamr:fast") ? "fast" : "classic";
+      const name = spec.variants.length > 1 ? `${test} (${words.join(" ")})` : test;
+      const runtime = spec.wamr ? wamr(interp) : { include: [], link: [] };
+      if (runtime.skip) {
+        console.log(`c unit tests: ${name} skipped: ${runtime.skip}`);
+        skipped++;
+        continue;
+      }
+      if (runtime.error) {
+        console.error(`c unit tests: ${name}: WAMR's library does not build\n${runtime.error}`);
+        failed++;
+        continue;
+      }
       const exe = path.join(tmp, `${test.replace(/\.c$/, "")}-${v}`);
       const args = [...flags, ...sanitize, ...spec.flags, ...variant, ...runtime.include];
       args.push("-I", "native/include", "-I", "native/test", `native/test/${test}`);
@@ -118,5 +125,5 @@ try {
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
 }
-console.log(`c unit tests: ${passed} runs passed, ${failed} failed${skipped ? `, ${skipped} files skipped` : ""}`);
+console.log(`c unit tests: ${passed} runs passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed ? 1 : 0);
