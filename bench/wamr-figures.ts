@@ -72,9 +72,10 @@ function staticData(lib: string): number | null {
   return data + bss;
 }
 
-/** Writes bench/wamr-figures.json from what was recorded (nothing when no WAMR build ran). */
+/** Writes bench/wamr-figures.json from what was recorded: only when both interpreters ran (a focused run,
+ * --only=..., leaves the file as it was). */
 export function writeWamrFigures(controller: string, wamrLib: string): void {
-  if (!figures.classic) return;
+  if (!figures.classic || !figures.fast) return;
   const bytes = fs.readFileSync(controller);
   const out: WamrFigures = {
     source:
