@@ -1,12 +1,13 @@
 // The standing budgets of the core, in one place: the bench prints against them, and
 // tests/image-budget.test.ts holds the release image to IMAGE_CEILING.
 //
-// The device-fit work (docs/porting.md) brought the image down to IMAGE_BUDGET (issue 12, round 7b:
-// 65,357 B). The ceiling is now the budget itself: a change that would take the image past 64 KiB
-// fails, and has to win its bytes elsewhere in the same change.
+// The device-fit work (docs/device-memory.md) brought the image down to 64 KiB (issue 12, round 7b: 65,357 B).
+// Issue 32 moved the budget to 72 KiB, one page of linear memory still: the room above 64 KiB is for
+// clarity and the features to come, not for new tricks. The ceiling is the budget itself: a change that
+// would take the image past 72 KiB fails, and has to win its bytes elsewhere in the same change.
 
-/** build/controller.wasm on the device: at most 64 KiB. */
-export const IMAGE_BUDGET = 64 * 1024;
+/** build/controller.wasm on the device: at most 72 KiB (73,728 B). */
+export const IMAGE_BUDGET = 72 * 1024;
 /** What the release image may not exceed today (bytes). Raised from 88 KiB by issue 14, the panel
  * firmware path (streamed upload and staging with a CRC-32, the bootloader exchange's state machine,
  * the serial frame parser, GET /api/firmware/status: 4,293 B), by issue 17 (hostile clients), which put
@@ -72,8 +73,8 @@ export const IMAGE_BUDGET = 64 * 1024;
 // address (no ~lib String.__eq), the selectors' lists by the scene pass's list reader, a palette's
 // DELETE by its key's bytes, the scene's loop and base colours read from its image: 65,394 B, under
 // the budget (the ceiling cannot go below it). Review: a number of more than 64 characters refused,
-// so a stored number is its whole text: 65,357 B.
-export const IMAGE_CEILING = 64 * 1024; // 65,536
+// so a stored number is its whole text: 65,357 B. Issue 32: the budget, and with it the ceiling, 72 KiB.
+export const IMAGE_CEILING = IMAGE_BUDGET; // 73,728
 
 /** Linear memory: one page, never grown. */
 export const MEMORY_PAGES_BUDGET = 1;

@@ -1,8 +1,8 @@
 // `npm run bench`: sizes of the WebAssembly, the core's linear memory with 100 panels, the cost
 // of a request inside the core, throughput over loopback against a bare Node server, the native
 // POSIX host's throughput and memory, the web app's size and preview frame time and, when WAMR_ROOT
-// names a WAMR tree, the device fit under 32-bit WAMR (bench/wamr.ts). Targets are reported, never
-// enforced: the bench exits 0 either way.
+// names a WAMR tree, the device fit under 32-bit WAMR (bench/wamr.ts), and the device's RAM per variant
+// (bench/ram.ts). Targets are reported, never enforced: the bench exits 0 either way.
 import { measureCoreOps } from "./core-ops.js";
 import { startBenchController } from "./controller.js";
 import { exerciseMemory } from "./memory.js";
@@ -15,6 +15,7 @@ import { benchPlayback } from "./playback.js";
 import { benchRunners } from "./runners.js";
 import { benchSpawners } from "./spawners.js";
 import { benchWamr } from "./wamr.js";
+import { benchRam } from "./ram.js";
 import { benchWeb } from "./web.js";
 import { benchFirmware } from "./firmware.js";
 import { benchHostileLoad, reportHostileLoad } from "./hostile-load.js";
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
   console.log(reportHostileLoad(await benchHostileLoad(60)));
   // The device fit: the core under 32-bit WAMR, classic and fast, with its memory and instruction counts.
   console.log((await benchWamr()).text);
+  // The device's RAM per variant, against each chip's free heap and the targets (bench/ram.ts).
+  console.log(benchRam());
 }
 
 await main();

@@ -28,6 +28,7 @@ import { fileURLToPath } from "node:url";
 import { maximalScene, runnerLayersScene } from "../tests/helpers/scenes.js";
 import { frame, T } from "../tests/helpers/frames.js";
 import { readWasmInfo } from "./wasm-info.js";
+import { recordWamrFigures, writeWamrFigures } from "./wamr-figures.js";
 import { table, int, kib, verdict } from "./table.js";
 import { DEVICE_HEAP_BUDGET, DEVICE_HEAP_GOAL, INSTRUCTION_BUDGETS } from "./budgets.js";
 
@@ -417,8 +418,10 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
         }
         if (flavour.wasm3) wasm3Rows.push(wasm3MemoryRow(flavour.name, variant, run));
         else memoryRows.push(memoryRow(flavour.name, variant, run, initialPages));
+        recordWamrFigures(flavour.name, variant.name, run.memory); // for npm run bench:ram
         steps.push(...stepLines(`${flavour.name}/${variant.name}`, run));
       }
+    writeWamrFigures(controller, path.join(ROOT, "native/build-bench-classic/libvmlib.a"));
     lines.push(
       `WAMR: ${wamr}; core: build/controller.wasm, ${int(fs.statSync(controller).size)} B, ${initialPages} initial page(s)`,
       "",

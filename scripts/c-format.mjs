@@ -9,6 +9,8 @@ import { fileURLToPath } from "node:url";
 
 /** The one list of what is formatted: folders (or files) of the repository. */
 const FORMATTED = ["native", "main", "components"];
+/** Declarations copied from ESP-IDF, lwIP, WAMR and others as they are (scripts/esp32-check.mjs): not ours. */
+const COPIED = "native/port/esp32/esp-idf-declarations/";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CI = process.env.CI === "true";
@@ -24,7 +26,7 @@ function tracked() {
   }
   return listed.stdout
     .split("\0")
-    .filter((f) => /\.[ch]$/.test(f))
+    .filter((f) => /\.[ch]$/.test(f) && !f.startsWith(COPIED))
     .sort();
 }
 const files = fileArg > 0 ? [path.resolve(process.argv[fileArg + 1])] : tracked();

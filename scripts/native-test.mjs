@@ -21,7 +21,7 @@ const WAMR_ROOT = process.env.WAMR_ROOT;
 const WAMR_INTERP = process.env.TESSERA_WAMR_INTERP === "fast" ? "fast" : "classic";
 const WAMR_BUILD = WAMR_INTERP === "fast" ? "build-wamr-fast" : "build-wamr";
 // WASM3_ROOT=<a wasm3 source tree outside this repository>: run the core under wasm3 instead (measured
-// beside WAMR, docs/porting.md "Device memory and time"; WAMR stays the device runtime).
+// beside WAMR, docs/device-memory.md; WAMR stays the device runtime).
 const WASM3_ROOT = process.env.WASM3_ROOT;
 const RUNTIME_BUILD = WAMR_ROOT ? WAMR_BUILD : WASM3_ROOT ? "build-wasm3" : "build-posix";
 const BUILD = path.join(ROOT, "native", SANITIZE ? "build-asan" : RUNTIME_BUILD);

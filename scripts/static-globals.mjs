@@ -3,7 +3,7 @@
 // optimizeLevel >= 2 its static data starts at 1024 and Binaryen is told that low memory is unused).
 //
 // Why: WAMR keeps every global as a `WASMGlobal` and a `WASMGlobalInstance`, about 52 B of device heap
-// each (docs/porting.md, "What each thing in the image costs WAMR"), while a word of linear memory costs
+// each (docs/device-memory.md, "What each thing in the image costs WAMR"), while a word of linear memory costs
 // the heap nothing (the page is there anyway). An access costs more code instead: `global.get` is 2 or
 // 3 bytes, `i32.load offset=A (i32.const 0)` 5 or 6. So only globals read and written at few places
 // move: a global with `a` accesses saves 52 B + its declaration and costs about 3a B of code.

@@ -2,7 +2,7 @@
 // running, a change to send). Whatever gives a subsystem work sets its bit; the loop clears it once
 // the subsystem is idle. A tick with no bit set reads this one global and returns: on a classic
 // interpreter a call that finds nothing to do costs about a thousand instructions, and a dozen of
-// them were most of an idle tick (docs/porting.md).
+// them were most of an idle tick (docs/device-memory.md).
 export let wake: u32 = 0;
 
 export const WAKE_QUEUE: u32 = 1; // work queued (queue.ts)

@@ -48,7 +48,7 @@ const marks = changetype<Marks>(memory.data(offsetof<Marks>()));
 
 const FULL = memory.data<u8>([0x61, 0x72, 0x65, 0x6e, 0x61, 0x20, 0x66, 0x75, 0x6c, 0x6c]); // "arena full"
 
-/** A block must end within memory, which is never grown: one page (asconfig.json), docs/porting.md. */
+/** A block must end within memory, which is never grown: one page (asconfig.json), docs/device-memory.md. */
 function fits(end: usize): void {
   if (end > (<usize>memory.size()) << 16) {
     host_panic(FULL, 10);

@@ -1,5 +1,5 @@
 // One static scratch region for work that is never in progress at once, so its bytes count once
-// in the core's one page (docs/porting.md, "Static memory"). Four users, each within one call:
+// in the core's one page (docs/device-memory.md, "Static memory"). Four users, each within one call:
 // - the runner's (R): a runner step's start (runner/compile.ts with runner/distance.ts) or one
 //   spawner drop's launch (runner/spawn-paths.ts), and the pulse-table records they fill and send
 //   (bus/pulse-table.ts). They run only from the player, inside a tick's playback work, and the two

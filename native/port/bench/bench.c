@@ -1,5 +1,5 @@
 /*
- * bench.c: the device-fit bench (bench/wamr.ts runs it; docs/porting.md, "Device memory and time").
+ * bench.c: the device-fit bench (bench/wamr.ts runs it; docs/device-memory.md).
  * A port with no network: the core runs in this process through native/src (driver.c), answers and
  * frames are captured in memory, the store is files in a directory (port/posix/store.c), the panels
  * are the POSIX port's emulated bus (port/posix/bus.c, build/panel.wasm through wasm2c), the clock only

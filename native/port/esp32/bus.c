@@ -2,7 +2,7 @@
  * bus.c: the panel bus of the ESP32 port on a UART. Packets are cut from the byte stream by their
  * header (byte 2 is the total length, 5-80 bytes); the core checks the CRC. Received packets are
  * delivered by the main loop (esp32_bus_pump), never from inside a core call.
- * Compiled for rv32imc against ESP-IDF v5.3.4's declarations by scripts/esp32-check.mjs; not built with the
+ * Compiled for rv32imac against ESP-IDF v5.3.4's declarations by scripts/esp32-check.mjs; not built with the
  * ESP toolchain here.
  */
 #include <string.h>

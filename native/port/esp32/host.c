@@ -136,8 +136,9 @@ void esp32_run(const char *chip) {
     tessera_logf(TESSERA_LOG_ERROR, "tessera: cannot start the core thread");
     return;
   }
+  pthread_detach(core);
   if (esp32_server_start() != 0) tessera_logf(TESSERA_LOG_ERROR, "tessera: cannot start the HTTP server");
-  pthread_join(core, NULL);
+  /* back to app_main, which returns: ESP-IDF deletes the main task and its stack goes back to the heap */
 }
 
 void tessera_esp32_main(void) {

@@ -79,6 +79,9 @@ void port_mdns_advertise(const char *host, const char *service, uint16_t port, c
 }
 
 /* ---- Browse: a worker task, answers handed to the core thread. ---------------------------------- */
+#if CONFIG_TESSERA_MQTT
+/* Only MQTT browses (for its broker, _mqtt._tcp): the small variant, without MQTT, has no browse task and
+ * its 4 KiB of stack (npm run bench:ram); a browse there ends at once with no answers. */
 
 /* The address to connect to for one answer: its first IPv4 address, else <host>.local. */
 static int answer_host(const mdns_result_t *r, char *out, size_t cap) {
@@ -105,6 +108,7 @@ static void browse_task(void *arg) {
     if (results) mdns_query_results_free(results);
   }
 }
+#endif
 
 static void done_job(void *arg) {
   (void)arg;
@@ -113,7 +117,7 @@ static void done_job(void *arg) {
 
 void port_mdns_browse(const char *service, uint32_t timeout_ms) {
   browse_t b = {.timeout_ms = timeout_ms ? timeout_ms : 1};
-  if (ready && split_service(service, b.type, sizeof b.type, b.proto, sizeof b.proto) &&
+  if (ready && browses && split_service(service, b.type, sizeof b.type, b.proto, sizeof b.proto) &&
       xQueueSend(browses, &b, 0) == pdTRUE)
     return;
   tessera_logf(TESSERA_LOG_WARN, "mdns: cannot browse %s", service);
@@ -122,8 +126,10 @@ void port_mdns_browse(const char *service, uint32_t timeout_ms) {
 
 int esp32_mdns_start(const char *chip) {
   snprintf(hostname, sizeof hostname, "tessera-%s", chip);
+#if CONFIG_TESSERA_MQTT
   browses = xQueueCreate(BROWSES, sizeof(browse_t));
   if (!browses || xTaskCreate(browse_task, "tessera_mdns", 4096, NULL, 4, NULL) != pdPASS) return -1;
+#endif
   if (mdns_init() != ESP_OK || mdns_hostname_set(hostname) != ESP_OK) return -1;
   mdns_instance_name_set(hostname);
   /* what Arduino's OTA advertises: espota and the Arduino IDE list the controller as a network port */

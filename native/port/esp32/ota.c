@@ -6,9 +6,10 @@
  * (esp_ota_begin/write/end), erased sector by sector as it is written (erasing the whole slot first
  * would outlast espota's 10 s wait for the first answer). The invitations (tessera_ota_invited: an app
  * image no larger than the slot, one update at a time, none while the running image is unconfirmed) are
- * answered by a small listening task; an accepted update runs in a task of its own (8 KiB of stack:
- * esp_ota_end verifies the image on it, as ESP-IDF's own OTA example allows for), made for the update
- * and deleted after it, so that a second invitation meanwhile is refused at once ("ERR busy"). Nothing
+ * answered by one task, which also receives an accepted update (8 KiB of stack: esp_ota_end verifies the
+ * image on it, as ESP-IDF's own OTA example allows for): one stack where a listener and an update task
+ * of their own took 12 KiB at once (npm run bench:ram, the small variant's worst case). A second
+ * invitation meanwhile waits in the socket until the update has ended, and is then answered. Nothing
  * here touches the core. Advertising the service as mDNS _arduino._tcp is mdns.c's.
  *
  * App rollback (CONFIG_BOOTLOADER_APP_ROLLBACK_ENABLE, sdkconfig.defaults): a new image boots pending
@@ -43,8 +44,7 @@
 #endif
 
 #define CHUNK 1460
-#define OTA_STACK 8192     /* the transfer task, during an update */
-#define LISTEN_STACK 4096  /* the invitations' task */
+#define OTA_STACK 8192     /* the invitations' task, which receives an update too */
 #define READ_WAIT_MS 10000 /* espota waits 10 s for each answer; a piece that takes longer ends it */
 #define SEND_WAIT_MS 5000
 
@@ -151,15 +151,10 @@ static int receive_image(struct in_addr from, const tessera_ota_invitation_t *in
   return result;
 }
 
-typedef struct {
-  struct in_addr from;
-  tessera_ota_invitation_t inv;
-} job_t;
-
-static void transfer_task(void *arg) {
-  job_t *job = arg;
-  tessera_logf(TESSERA_LOG_INFO, "ota: receiving %" PRIu32 " bytes", job->inv.size);
-  if (receive_image(job->from, &job->inv) == 0) {
+/* An accepted update, received on the invitations' task: a new image restarts into it. */
+static void update(struct in_addr from, const tessera_ota_invitation_t *inv) {
+  tessera_logf(TESSERA_LOG_INFO, "ota: receiving %" PRIu32 " bytes", inv->size);
+  if (receive_image(from, inv) == 0) {
     tessera_logf(TESSERA_LOG_INFO, "ota: new image set, restarting");
     vTaskDelay(pdMS_TO_TICKS(500));
     esp_restart();
@@ -168,8 +163,6 @@ static void transfer_task(void *arg) {
   esp32_lock();
   tessera_ota_done(&ota); /* also when it failed before the protocol began (no connection, no slot) */
   esp32_unlock();
-  free(job);
-  vTaskDelete(NULL);
 }
 
 static void listen_task(void *arg) {
@@ -180,29 +173,14 @@ static void listen_task(void *arg) {
     socklen_t from_len = sizeof from;
     int n = recvfrom(udp, text, sizeof text, 0, (struct sockaddr *)&from, &from_len);
     if (n <= 0) continue;
-    job_t *job = malloc(sizeof *job);
-    if (!job) continue;
+    tessera_ota_invitation_t inv;
     esp32_lock();
-    const char *answer = tessera_ota_invited(&ota, text, (uint32_t)n, boot.pending, &job->inv);
+    const char *answer = tessera_ota_invited(&ota, text, (uint32_t)n, boot.pending, &inv);
     esp32_unlock();
-    if (!answer) {
-      free(job);
-      continue;
-    }
+    if (!answer) continue;
     sendto(udp, answer, strlen(answer), 0, (struct sockaddr *)&from, from_len);
-    if (strcmp(answer, "OK") != 0) {
-      tessera_logf(TESSERA_LOG_WARN, "ota: invitation refused (%s)", answer + 4);
-      free(job);
-      continue;
-    }
-    job->from = from.sin_addr;
-    if (xTaskCreate(transfer_task, "tessera_ota", OTA_STACK, job, 5, NULL) != pdPASS) {
-      tessera_logf(TESSERA_LOG_ERROR, "ota: no memory for the update task");
-      free(job);
-      esp32_lock();
-      tessera_ota_done(&ota);
-      esp32_unlock();
-    }
+    if (strcmp(answer, "OK") == 0) update(from.sin_addr, &inv);
+    else tessera_logf(TESSERA_LOG_WARN, "ota: invitation refused (%s)", answer + 4);
   }
 }
 
@@ -218,5 +196,5 @@ int esp32_ota_start(void) {
     udp = -1;
     return -1;
   }
-  return xTaskCreate(listen_task, "tessera_ota_in", LISTEN_STACK, NULL, 5, NULL) == pdPASS ? 0 : -1;
+  return xTaskCreate(listen_task, "tessera_ota", OTA_STACK, NULL, 5, NULL) == pdPASS ? 0 : -1;
 }

@@ -2,8 +2,8 @@
  * serial.c: the 57600-baud serial port of the ESP32 port, a plain byte pipe on its own UART. It is
  * reserved for the firmware channel (the frame protocol on top of it is a later issue): the UART
  * driver's receive ring buffer is the receive queue, port_serial_read drains it without waiting and
- * port_serial_write queues bytes for sending. On chips with two UARTs (ESP32-C3) the serial port is
- * UART0, so the console moves to the USB Serial/JTAG port (sdkconfig.defaults.esp32c3).
+ * port_serial_write queues bytes for sending. On chips with two UARTs (ESP32-C6) the serial port is
+ * UART0, so the console moves to the USB Serial/JTAG port (sdkconfig.defaults.esp32c6).
  */
 #include "driver/uart.h"
 #include "sdkconfig.h"

@@ -53,8 +53,16 @@
 
 #define BODY_WHOLE (32 * 1024) /* the core's document limit: a body up to it is read whole, a longer one streams */
 #define BODY_PIECE 1024        /* a streamed body's piece (the firmware upload), read outside the core lock */
-#define HTTP_WORKERS 2         /* tasks that serve requests: the request table has a slot for each */
-#define WORK_QUEUE 4           /* requests waiting for a worker */
+#if CONFIG_TESSERA_VARIANT_SMALL
+/* The small variant (ESP32-C6, no PSRAM) serves one request at a time, so at most one document body of up to
+ * BODY_WHOLE is held: with two, every buffer in flight at once would leave its internal RAM less than its
+ * target (npm run bench:ram); the others wait their turn in the queue. */
+#define HTTP_WORKERS 1
+#define WORK_QUEUE 4 /* the web app asks for five things at once when it loads */
+#else
+#define HTTP_WORKERS 2 /* tasks that serve requests: the request table has a slot for each */
+#define WORK_QUEUE 4   /* requests waiting for a worker (the web app asks for five things at once) */
+#endif
 #define WORKER_STACK 4096
 #define ANSWER_RING 2048       /* per request: the core thread writes the answer here as the worker sends it */
 #define ANSWER_STALL_MS 250    /* per answer, the longest the core thread waits for room in its ring, in all */
@@ -70,12 +78,21 @@
 
 #define WS_SLOTS (ESP32_WS_CLIENTS + 1) /* the core's connections, and one to refuse a ninth with 1013 */
 #define WS_FRAME_CAP 1024               /* no valid frame is larger (the core's receive buffer) */
-#define WS_READ_CAP 4096                /* larger frames close the connection; up to it they are dropped */
-#define WS_INBOUND 4                    /* received frames waiting for the core thread */
-#define WS_STALL_MS 10000               /* a send queue that does not move for this long: the client is gone */
-/* A connection's send queue: above the largest frame the core sends (its 5,134-byte tx buffer: the
- * mirror snapshot for 100 panels; a mirror batch is at most 4,110 bytes), so one always fits. */
+#if CONFIG_TESSERA_VARIANT_SMALL
+#define WS_READ_CAP 2048 /* larger frames close the connection; up to it they are dropped */
+#else
+#define WS_READ_CAP 4096
+#endif
+#define WS_INBOUND 4      /* received frames waiting for the core thread */
+#define WS_STALL_MS 10000 /* a send queue that does not move for this long: the client is gone */
+/* A connection's send queue: above the largest frame the core sends, so one always fits: the mirror snapshot
+ * (5,134 bytes for 100 panels, under 2 KB for the small variant's 32) or a mirror batch (at most 2 KiB and
+ * its header). */
+#if CONFIG_TESSERA_VARIANT_SMALL
+#define WS_QUEUE_CAP (4 * 1024)
+#else
 #define WS_QUEUE_CAP (6 * 1024)
+#endif
 #define WS_CLOSE_BEHIND 1008 /* policy violation: the client does not keep up */
 #define WS_CLOSE_TRY_LATER 1013
 #define WS_CLOSE_POLICY 1008 /* Host or Origin not this controller's */

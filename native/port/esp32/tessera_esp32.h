@@ -11,7 +11,11 @@
 #include "sdkconfig.h"
 
 /* ---- Every socket the app opens, against lwIP's limit --------------------------------------------- */
-#define ESP32_WS_CLIENTS 8   /* WebSocket connections the core takes (a ninth is refused with 1013) */
+#if CONFIG_TESSERA_VARIANT_SMALL
+#define ESP32_WS_CLIENTS 4 /* WebSocket connections (a fifth is refused with 1013): the small variant's RAM */
+#else
+#define ESP32_WS_CLIENTS 8 /* WebSocket connections the core takes (a ninth is refused with 1013) */
+#endif
 #define ESP32_HTTP_CLIENTS 4 /* plain HTTP connections besides (page loads, API calls, keep-alive) */
 /* esp_http_server's max_open_sockets: one session per connection */
 #define ESP32_HTTPD_SESSIONS (ESP32_WS_CLIENTS + ESP32_HTTP_CLIENTS)
@@ -36,8 +40,8 @@ _Static_assert(CONFIG_LWIP_MAX_ACTIVE_TCP >= ESP32_HTTPD_SESSIONS + ESP32_MQTT_S
 /* ---- host.c: the core thread ------------------------------------------------------------------------ */
 /* The app (app_main calls it): storage, then esp32_run. */
 void tessera_esp32_main(void);
-/* Starts Wi-Fi, mDNS, MQTT, the serial port, self-update, the core thread and the server, then waits
- * for the core thread (which returns only when the core cannot start). chip: the six hex digits. */
+/* Starts Wi-Fi, mDNS, MQTT, the serial port, self-update, the core thread and the server, and returns:
+ * app_main returns then, so that the main task's stack goes back to the heap. chip: the six hex digits. */
 void esp32_run(const char *chip);
 /* The one lock around the core and what it touches (the request table, the WebSocket slots). */
 void esp32_lock(void);

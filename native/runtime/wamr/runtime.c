@@ -5,7 +5,7 @@
  * runs with wasm_runtime_call_wasm, and an exception (a trap) is recorded for the driver.
  * Build WAMR with bulk memory (WAMR_BUILD_BULK_MEMORY=1): AssemblyScript emits memory.copy/fill.
  *
- * One copy of everything (docs/porting.md, "Device memory and time"):
+ * One copy of everything (docs/device-memory.md):
  *  - the image: WAMR's classic interpreter rewrites opcodes in the buffer it loads and runs the code
  *    from it, so it needs the code in writable RAM, and only the code: it loads a RAM image
  *    (ram_image.c) of the sections up to the code, without the data segments, which are copied from
@@ -23,8 +23,9 @@
  *    function runs on it). Otherwise wasm_runtime_instantiate makes a temporary one (same size) only to
  *    run the start function and frees it before returning.
  * The RAM image comes from wasm_runtime_malloc, so the bench's allocators (WAMR's pool, TESSERA_WAMR_POOL_BYTES,
- * or a counting one, TESSERA_WAMR_COUNT_ALLOC) see it with everything else WAMR allocates; linear memory
- * is WAMR's os_mmap, outside them (heap_caps_malloc on ESP-IDF).
+ * or a counting one, TESSERA_WAMR_COUNT_ALLOC) see it with everything else WAMR allocates; there linear
+ * memory is WAMR's os_mmap, outside them. On the device (TESSERA_WAMR_PORT_HEAP=1) each block, linear
+ * memory included, goes where the port's table puts it (tessera_wamr.h, native/port/esp32/wamr_heap.c).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -40,6 +41,9 @@
 #include "tessera_wamr.h"
 #include "wasm_export.h"
 
+#ifndef TESSERA_WAMR_PORT_HEAP
+#define TESSERA_WAMR_PORT_HEAP 0 /* WAMR's own allocator, or the bench's (below) */
+#endif
 #ifndef TESSERA_WAMR_FAST_INTERP
 #define TESSERA_WAMR_FAST_INTERP 0 /* unknown: copy the image, which both interpreters accept */
 #endif
@@ -50,7 +54,7 @@
  * endpoint that reads JSON; 7,720 B while the small documents still used it). 8 KiB leaves 2.7 KB, the
  * margin kept since the first measurement (WAMR also wants a frame's size twice free before pushing it). The bench prints the figure on every run
  * (stack_used). Frames hold native pointers, so a 64-bit host (the PC test suite) gets more.
- * docs/porting.md, "Device memory and time". */
+ * docs/device-memory.md. */
 #ifndef TESSERA_WAMR_STACK_SIZE
 #define TESSERA_WAMR_STACK_SIZE (sizeof(void *) > 4 ? 32 * 1024 : 8 * 1024)
 #endif
@@ -110,15 +114,35 @@ static void *count_realloc(void *p, unsigned int size) {
 }
 #endif
 
-#if defined(ESP_PLATFORM) && !defined(TESSERA_WAMR_COUNT_ALLOC) && !defined(TESSERA_WAMR_POOL_BYTES)
-/* ESP-IDF: WAMR's own allocator there (platform/esp-idf/espidf_malloc.c, os_malloc) asks the heap for
- * 12 bytes more per block, to return 8-aligned memory and keep the original pointer; the classic
- * interpreter holds about 1,100 blocks (a few per function), so that is 13 KB. Nothing it allocates
- * through here needs more than the heap's own alignment on a 32-bit target (8-byte values are moved as
- * two words there; linear memory, which WAMR asserts 8-aligned, comes from os_mmap, not from here). */
-static void *device_malloc(unsigned int size) { return malloc(size); }
-static void *device_realloc(void *p, unsigned int size) { return realloc(p, size); }
-static void device_free(void *p) { free(p); }
+#if TESSERA_WAMR_PORT_HEAP
+/* The device: every block WAMR takes goes where the port's table puts it (tessera_wamr.h), told which
+ * block it is for by `placing`, which the loader sets around each step; linear memory comes with WAMR's
+ * own usage hint (WAMR built with WAMR_BUILD_ALLOC_WITH_USAGE=1, hence these signatures). This also
+ * spares WAMR's esp-idf os_malloc, which asks for 12 bytes more per block (8-alignment and the original
+ * pointer): 13 KB over the classic interpreter's ~1,100 blocks. Nothing WAMR takes here needs more than
+ * 4-byte alignment on a 32-bit target (8-byte values are moved as two words) but linear memory, which the
+ * port gives 8-aligned. */
+#if TESSERA_WAMR_COUNT_ALLOC || TESSERA_WAMR_POOL_BYTES
+#error "TESSERA_WAMR_PORT_HEAP is the device's allocator: not with the bench's counting or pool allocator"
+#endif
+static tessera_wamr_block_t placing = TESSERA_WAMR_RUNTIME;
+static tessera_wamr_block_t block_for(mem_alloc_usage_t usage) {
+  return usage == Alloc_For_LinearMemory ? TESSERA_WAMR_LINEAR_MEMORY : placing;
+}
+static void *placed_malloc(mem_alloc_usage_t usage, unsigned int size) {
+  return port_wamr_malloc(block_for(usage), size);
+}
+static void *placed_realloc(mem_alloc_usage_t usage, bool full_size_mmaped, void *p, unsigned int size) {
+  (void)full_size_mmaped;
+  return port_wamr_realloc(block_for(usage), p, size);
+}
+static void placed_free(mem_alloc_usage_t usage, void *p) {
+  (void)usage;
+  port_wamr_free(p);
+}
+#define PLACING(block) (placing = (block))
+#else
+#define PLACING(block) ((void)0)
 #endif
 
 /* The core's exports by name, in the order of their F_* index (tessera_core_exports.h). */
@@ -181,7 +205,9 @@ static uint32_t pool_used(void) {
  * the most of it the core has used (stack_used). */
 static wasm_exec_env_t make_exec_env(void) {
   uint32_t before = pool_used();
+  PLACING(TESSERA_WAMR_EXEC_ENV);
   exec_env = wasm_runtime_create_exec_env(instance, STACK_SIZE);
+  PLACING(TESSERA_WAMR_RUNTIME);
   if (!exec_env) return NULL;
   exec_env_thread = pthread_self();
 #ifdef TESSERA_WAMR_COUNT_ALLOC
@@ -241,7 +267,7 @@ static int fail(const char *what, const char *error) {
 int tessera_rt_load(void) {
   char error[128] = {0};
   if (!initialised) {
-#if defined(TESSERA_WAMR_COUNT_ALLOC) || defined(TESSERA_WAMR_POOL_BYTES) || defined(ESP_PLATFORM)
+#if defined(TESSERA_WAMR_COUNT_ALLOC) || defined(TESSERA_WAMR_POOL_BYTES) || TESSERA_WAMR_PORT_HEAP
     RuntimeInitArgs init;
     memset(&init, 0, sizeof init);
 #if defined(TESSERA_WAMR_COUNT_ALLOC)
@@ -254,10 +280,12 @@ int tessera_rt_load(void) {
     init.mem_alloc_option.pool.heap_buf = pool;
     init.mem_alloc_option.pool.heap_size = sizeof pool;
 #else
+    const char *why = port_wamr_heap_check();
+    if (why) return fail("wamr: the core cannot start: ", why);
     init.mem_alloc_type = Alloc_With_Allocator;
-    init.mem_alloc_option.allocator.malloc_func = (void *)device_malloc;
-    init.mem_alloc_option.allocator.realloc_func = (void *)device_realloc;
-    init.mem_alloc_option.allocator.free_func = (void *)device_free;
+    init.mem_alloc_option.allocator.malloc_func = (void *)placed_malloc;
+    init.mem_alloc_option.allocator.realloc_func = (void *)placed_realloc;
+    init.mem_alloc_option.allocator.free_func = (void *)placed_free;
 #endif
     if (!wasm_runtime_full_init(&init)) return fail("wamr: init failed", "");
 #else
@@ -284,7 +312,9 @@ int tessera_rt_load(void) {
       uint32_t split = whole ? 0 : tessera_ram_image_plan(bytes, len, &plan);
       if (!split) memset(&plan, 0, sizeof plan), plan.start = -1, whole = 1;
       load_len = split ? split : len;
+      PLACING(TESSERA_WAMR_IMAGE);
       image = wasm_runtime_malloc(load_len);
+      PLACING(TESSERA_WAMR_RUNTIME);
       if (!image) return fail("wamr: out of memory", "");
       if (split) tessera_ram_image_write(bytes, len, &plan, image);
       else memcpy(image, bytes, len);
@@ -297,13 +327,17 @@ int tessera_rt_load(void) {
     memset(&args, 0, sizeof args);
     args.name = "";
     args.wasm_binary_freeable = TESSERA_WAMR_FAST_INTERP; /* above: fast keeps nothing of the image */
+    PLACING(TESSERA_WAMR_MODULE);
     module = wasm_runtime_load_ex(load_from, load_len, &args, error, sizeof error);
+    PLACING(TESSERA_WAMR_RUNTIME);
     if (module) stats.module = pool_used() - at;
     else if (whole) return fail("wamr: load: ", error);
     else unload(); /* the split image refused (memory.init needs the data count): load it whole */
   }
   uint32_t at = pool_used();
+  PLACING(TESSERA_WAMR_INSTANCE);
   instance = wasm_runtime_instantiate(module, STACK_SIZE, 0, error, sizeof error);
+  PLACING(TESSERA_WAMR_RUNTIME);
   if (!instance) return fail("wamr: instantiate: ", error);
   stats.instance = pool_used() - at;
   for (int i = 0; i < F_COUNT; i++) {

@@ -31,6 +31,29 @@ typedef struct {
 /* Fills *out; 0 when the runtime is not initialised. */
 int tessera_wamr_stats(tessera_wamr_stats_t *out);
 
+/* ---- Where the core's blocks live (a build with TESSERA_WAMR_PORT_HEAP=1: the device) ----
+ * WAMR takes every block through the adapter's allocator hooks (Alloc_With_Allocator), and linear
+ * memory too when WAMR is built with WAMR_BUILD_ALLOC_WITH_USAGE=1 (its Alloc_For_LinearMemory usage;
+ * without it, WAMR's os_mmap takes it from the heap wherever the heap likes); TESSERA_WAMR_PORT_HEAP
+ * means both. The adapter knows which block each allocation is for and asks the port, whose table says
+ * which memory (native/port/esp32/wamr_heap.c: PSRAM on the large variant, internal on the small one). */
+typedef enum {
+  TESSERA_WAMR_RUNTIME,       /* WAMR's own: its start-up, the imports' table, anything during a call */
+  TESSERA_WAMR_IMAGE,         /* the classic interpreter's RAM image (or its whole copy) */
+  TESSERA_WAMR_MODULE,        /* wasm_runtime_load_ex */
+  TESSERA_WAMR_INSTANCE,      /* wasm_runtime_instantiate, but its linear memory */
+  TESSERA_WAMR_LINEAR_MEMORY, /* one page, zeroed; never grown */
+  TESSERA_WAMR_EXEC_ENV,      /* the exec env and its wasm stack */
+  TESSERA_WAMR_BLOCKS
+} tessera_wamr_block_t;
+/* The port's side. port_wamr_heap_check: NULL when its memory can hold the core's blocks, else why not
+ * (the adapter logs it and the core does not start). port_wamr_malloc: a block for `block`, 8-aligned,
+ * zeroed for linear memory. port_wamr_realloc: grows or shrinks it in the same memory (NULL: refused). */
+const char *port_wamr_heap_check(void);
+void *port_wamr_malloc(tessera_wamr_block_t block, uint32_t size);
+void *port_wamr_realloc(tessera_wamr_block_t block, void *p, uint32_t size);
+void port_wamr_free(void *p);
+
 /* The classic interpreter's RAM image (ram_image.c): the image without its data, start and custom
  * sections, the start function exported under this name instead. */
 #define TESSERA_RAM_IMAGE_START "tessera.start"
