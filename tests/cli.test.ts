@@ -263,13 +263,22 @@ test("push validates against docs/schema, then creates or updates; scenes, play,
   assert.equal((await cli(host, "trigger", "beat", "200")).code, 0);
   const unknown = await cli(host, "trigger", "drums", "200");
   assert.equal(unknown.code, 1);
-  assert.match(unknown.err, /404 group_not_found/);
+  // the 404 names what the playing scene can be triggered by
+  assert.match(unknown.err, /404 group_not_found: the playing scene's groups: beat$/m);
+  assert.deepEqual((await api(host, "POST", "/api/animations/trigger", { group: "drums", value: 1 })).body, {
+    error: "group_not_found",
+    message: "the playing scene's groups: beat",
+  });
   state = (await api(host, "GET", "/api/state")).body;
   assert.equal(state.speed, 2.5);
   assert.equal(state.playing, true);
   assert.equal((await cli(host, "stop")).code, 0);
   await api(host, "POST", "/api/scenes/speed", { speed: 1 });
   assert.equal((await api(host, "GET", "/api/state")).body.playing, false);
+  assert.deepEqual((await api(host, "POST", "/api/animations/trigger", { group: "beat", value: 1 })).body, {
+    error: "group_not_found",
+    message: "no scene is playing",
+  });
 });
 
 test("backup -> fresh data directory -> restore -> backup gives the same file; restore twice changes nothing", async () => {
@@ -310,6 +319,36 @@ test("backup -> fresh data directory -> restore -> backup gives the same file; r
   assert.equal(again.code, 0);
   assert.equal(again.out.trim(), "nothing to change");
   assert.equal((await cli(fresh, "restore", file("notabackup.json", { scenes: [] }))).code, 4);
+});
+
+test("restore keeps the scenes' ids: backup, delete every scene, restore, play by the old id", async () => {
+  const h = await startHost({ panels: 2 });
+  others.push(h);
+  const made = [];
+  for (const [name, color] of [
+    ["one", "#FF0000"],
+    ["two", "#00FF00"],
+    ["two", "#0000FF"], // names may repeat: ids tell them apart
+  ])
+    made.push((await api(h, "POST", "/api/scenes", { ...scene(name, color), $schema: undefined })).body.id as string);
+  const saved = path.join(dir, "keep.json");
+  assert.equal((await cli(h, "backup", saved)).code, 0);
+  assert.deepEqual(
+    JSON.parse(fs.readFileSync(saved, "utf8"))
+      .scenes.map((s: { id: string }) => s.id)
+      .sort(),
+    [...made].sort(),
+    "the backup has the ids",
+  );
+  const before = new Map<string, string>();
+  for (const id of made) before.set(id, (await api(h, "GET", `/api/scenes/${id}`)).text);
+  for (const id of made) assert.equal((await api(h, "DELETE", `/api/scenes/${id}`)).status, 200);
+  const restored = await json(h, "restore", saved);
+  assert.equal(restored.changes.filter((c: string) => /^scene .* created \(\w+\)$/.test(c)).length, 3);
+  for (const id of made) assert.equal((await api(h, "GET", `/api/scenes/${id}`)).text, before.get(id), id);
+  assert.equal((await cli(h, "play", made[2])).code, 0);
+  assert.equal((await api(h, "GET", "/api/state")).body.lastPlayedSceneId, made[2]);
+  assert.equal((await cli(h, "restore", saved)).out.trim(), "nothing to change");
 });
 
 test("--controller takes an mDNS name, and discover lists the controller", async () => {

@@ -440,8 +440,7 @@ test("wrong methods are 405 and unknown scene paths 404", async () => {
     ["PUT", "/api/scenes"],
     ["DELETE", "/api/scenes"],
     ["PATCH", "/api/scenes"],
-    ["PUT", `/api/scenes/${id}`],
-    ["POST", `/api/scenes/${id}`],
+    ["POST", `/api/scenes/${id}`], // (PUT creates under a free id: tests/scenes-put.test.ts)
   ]) {
     const res = await api(host, method, p, "{}");
     assert.equal(res.status, 405, `${method} ${p}`);

@@ -86,10 +86,14 @@ export async function request(base, method, path, body) {
     // not JSON: shown as text below
   }
   if (res.status >= 400)
-    throw new CliError(`${method} ${path}: ${res.status} ${json?.error ?? text}`, EXIT.REFUSED, {
-      status: res.status,
-      body: json,
-    });
+    throw new CliError(
+      `${method} ${path}: ${res.status} ${json?.error ?? text}${json?.message ? ": " + json.message : ""}`,
+      EXIT.REFUSED,
+      {
+        status: res.status,
+        body: json,
+      },
+    );
   return json;
 }
 
