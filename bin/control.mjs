@@ -1,7 +1,7 @@
 // The everyday `tessera` commands, one table row each: usage, arguments, and what it asks the
 // controller (docs/openapi.yaml). Each row's `run` returns { text, json } for the human and --json
 // outputs.
-import { main, controller, request, CliError, EXIT, swatch } from "./lib/cli.mjs";
+import { main, controller, request, CliError, EXIT, COLOR, swatch, colour } from "./lib/cli.mjs";
 
 const int = (text, lo, hi, what) => {
   const n = Number(text);
@@ -41,7 +41,7 @@ export const COMMANDS = {
         : "not playing";
       const text = [
         `${url}: ${state.isOn ? "on" : "off"}, ${playing}, ${count} panels`,
-        `brightness ${appearance.brightness}, palette ${appearance.palette}, base colours ${appearance.baseColors.map((c) => swatch(c) + " " + c).join(" ")}`,
+        `brightness ${appearance.brightness}, palette ${appearance.palette}, base colours ${appearance.baseColors.map(colour).join(" ")}`,
         `firmware ${state.controllerFirmware}`,
       ].join("\n");
       return { text, json: { controller: url, state, appearance, panels: count } };
@@ -78,7 +78,7 @@ export const COMMANDS = {
           : (await request(url, "GET", "/api/panels")).map((p) => p.address);
       for (const p of panels) await request(url, "PUT", `/api/panels/${p}/color`, { color });
       return {
-        text: `${swatch(color)} ${color.toUpperCase()} on panel${panels.length === 1 ? "" : "s"} ${panels.join(", ")}`,
+        text: `${colour(color)} on panel${panels.length === 1 ? "" : "s"} ${panels.join(", ")}`,
         json: { color, panels },
       };
     },
@@ -89,7 +89,7 @@ export const COMMANDS = {
       const palettes = await request(url, "GET", "/api/palettes");
       const width = Math.max(...palettes.map((p) => p.name.length));
       const text = palettes
-        .map((p) => `${p.name.padEnd(width)}  ${p.stops.map(([, c]) => swatch(c)).join("")}  ${p.stops.length} stops`)
+        .map((p) => `${p.name.padEnd(width)}  ${gradient(p.stops)}  ${p.stops.length} stops`)
         .join("\n");
       return { text, json: palettes };
     },
@@ -146,6 +146,10 @@ export const COMMANDS = {
     },
   },
 };
+
+/** A palette's stops: a swatch each where colour is on, else their colours. */
+const gradient = (stops) =>
+  COLOR ? stops.map(([, c]) => swatch(parseInt(c.slice(1), 16))).join("") : stops.map(([, c]) => c).join(" ");
 
 /** The command `name` as a module of the dispatcher (bin/tessera.mjs). */
 export function command(name) {

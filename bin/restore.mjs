@@ -1,12 +1,14 @@
 // `tessera restore FILE`: puts a backup (bin/backup.mjs) back, changing only what differs, so running
 // it twice changes nothing the second time; it reports each change. Palettes come before the
-// appearance that may name one; scenes are matched by name (created, or replaced when different).
+// appearance that may name one; a scene is put back under its own id (created with PUT
+// /api/scenes/{id}, or replaced when different); a version 1 backup's, which have no ids, are matched
+// by name.
 import { main, controller, request, readJson, CliError, EXIT } from "./lib/cli.mjs";
-import { FORMAT, VERSION, read, mqttSettings } from "./lib/backup.mjs";
+import { FORMAT, VERSIONS, read, mqttSettings } from "./lib/backup.mjs";
 import { checkDocument, upload, accepted } from "./lib/documents.mjs";
 
 const USAGE =
-  "tessera restore FILE\n  Restores a backup: creates or updates what differs (scenes by name, palettes, appearance, configuration, MQTT settings) and reports it.";
+  "tessera restore FILE\n  Restores a backup: creates or updates what differs (scenes under their ids, palettes, appearance, configuration, MQTT settings) and reports it.";
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 /** The fields of `want` whose values differ from `have`. */
@@ -16,9 +18,10 @@ export function run(args) {
   return main(args, {}, [1, 1], USAGE, async (opts) => {
     const file = opts.args[0];
     const backup = readJson(file);
-    if (backup?.format !== FORMAT || backup.version !== VERSION)
-      throw new CliError(`${file}: not a ${FORMAT} version ${VERSION} file`, EXIT.INVALID);
-    for (const doc of [...backup.palettes, ...backup.scenes]) checkDocument(doc, file);
+    if (backup?.format !== FORMAT || !VERSIONS.includes(backup.version))
+      throw new CliError(`${file}: not a ${FORMAT} version ${VERSIONS.join(" or ")} file`, EXIT.INVALID);
+    const scenes = backup.scenes.map(({ id, ...scene }) => ({ id, scene }));
+    for (const doc of [...backup.palettes, ...scenes.map((s) => s.scene)]) checkDocument(doc, file);
     const url = await controller(opts);
     const now = await read(url);
     const changes = [];
@@ -57,12 +60,16 @@ export function run(args) {
     }
     const stored = await request(url, "GET", "/api/scenes");
     const used = new Set();
-    for (const scene of backup.scenes) {
-      // the first stored scene of that name not yet matched (names may repeat)
-      const match = stored.find((s) => s.name === scene.name && !used.has(s.id));
-      if (match) {
+    for (const { id, scene } of scenes) {
+      // its own id; in a version 1 backup, the first stored scene of that name not yet matched
+      // (names may repeat)
+      const match = id ? stored.find((s) => s.id === id) : stored.find((s) => s.name === scene.name && !used.has(s.id));
+      if (id && !match) {
+        accepted(await upload(url, "PUT", `/api/scenes/${id}`, scene, "scene"), `scene ${scene.name}`);
+        changes.push(`scene ${scene.name} created (${id})`);
+      } else if (match) {
         used.add(match.id);
-        const { id, ...have } = await request(url, "GET", `/api/scenes/${match.id}`);
+        const { id: _, ...have } = await request(url, "GET", `/api/scenes/${match.id}`);
         if (same(have, scene)) continue;
         accepted(await upload(url, "PATCH", `/api/scenes/${match.id}`, scene, "scene"), `scene ${scene.name}`);
         changes.push(`scene ${scene.name} updated (${match.id})`);

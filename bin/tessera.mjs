@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // `tessera`: the project's command-line client (package.json "bin"). A small dispatcher: each
 // subcommand lives in a file of its own (bin/<subcommand>.mjs) exporting `run(args)`, which returns
 // the exit code; the everyday control commands are the rows of one table (bin/control.mjs).

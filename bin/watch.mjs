@@ -7,25 +7,26 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
-import { main, controller, request, CliError, EXIT } from "./lib/cli.mjs";
+import { main, controller, request, CliError, EXIT, COLOR, swatch } from "./lib/cli.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const USAGE =
   "tessera watch [--fps N] [--frames N]\n  Shows every panel's colour live (a swatch per panel, in true colour) until Ctrl-C, or for N frames.";
 
-const swatch = (rgb, label) =>
-  `\x1b[48;2;${rgb >>> 16};${(rgb >>> 8) & 255};${rgb & 255}m\x1b[38;2;${(rgb & 0x808080) === 0x808080 ? "0;0;0" : "255;255;255"}m${label}\x1b[0m`;
+const hex = (rgb) => "#" + rgb.toString(16).padStart(6, "0").toUpperCase();
+/** A panel: its address on its colour, or (colour off) its address and colour as text. */
+const panel = (rgb, address) => swatch(rgb, String(address).padStart(3) + " ") + (COLOR ? "" : hex(rgb));
 
 /** One frame: the panels as swatches, wrapped to the terminal's width, and the state line. */
 function draw(addresses, colours, state) {
   const width = Math.max(8, process.stdout.columns || 80); // 0 in a pty without a size
-  const perRow = Math.max(1, Math.floor(width / 5));
+  const perRow = Math.max(1, Math.floor(width / (COLOR ? 5 : 12)));
   const rows = [];
   for (let i = 0; i < addresses.length; i += perRow)
     rows.push(
       addresses
         .slice(i, i + perRow)
-        .map((a, j) => swatch(colours[i + j], String(a).padStart(3) + " "))
+        .map((a, j) => panel(colours[i + j], a))
         .join(" "),
     );
   const status = state
@@ -81,7 +82,9 @@ export function run(args) {
         engine.render(performance.now(), colours);
         last = draw(addresses, colours, state);
         if (!opts.json) {
-          process.stdout.write((lines ? `\x1b[${lines}F` : "") + last.map((l) => l + "\x1b[K").join("\n") + "\n");
+          // on a terminal each frame is drawn over the last; elsewhere (a pipe, a file) it follows it
+          if (!process.stdout.isTTY) process.stdout.write(last.join("\n") + "\n");
+          else process.stdout.write((lines ? `\x1b[${lines}F` : "") + last.map((l) => l + "\x1b[K").join("\n") + "\n");
           lines = last.length;
         }
         if (++shown >= frames) stop();
@@ -90,7 +93,7 @@ export function run(args) {
     ws.close();
     const panels = addresses.map((a, i) => ({
       address: a,
-      color: "#" + colours[i].toString(16).padStart(6, "0").toUpperCase(),
+      color: hex(colours[i]),
     }));
     return { json: { frames: shown, panels, state } };
   });

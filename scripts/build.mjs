@@ -2,10 +2,12 @@
 // web app (scripts/build-web.mjs: build/web/, which embeds panel.wasm).
 // `--if-missing` skips the WebAssembly build when the release files exist and are newer than every
 // source; the web app is always rebuilt (esbuild takes a moment, and unchanged files are not rewritten).
+// It is `npm start`'s, so it is quiet: only a problem (a compiler diagnostic, a failure) is printed.
+// `--verbose` prints everything, Binaryen's notes included.
 // `--poison` builds controller.wasm from the `poison` target instead: the release build with asserts,
 // whose arena fills the memory it gives back with a pattern (assembly/rt/arena.ts), so a reference
 // kept past its export breaks the black-box tests loudly. Never ship it.
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -96,6 +98,10 @@ const outputs = ["controller.wasm", "controller.debug.wasm", "panel.wasm", "pane
   path.join(root, "build", f),
 );
 const poison = process.argv.includes("--poison");
+// `--if-missing` (npm start) builds quietly: only a problem is printed; `--verbose` prints all
+const verbose = process.argv.includes("--verbose");
+const quiet = process.argv.includes("--if-missing") && !verbose;
+const say = (text) => quiet || console.log(text);
 const staticEndFile = path.join(root, "build/controller.static-end");
 if (poison || !(process.argv.includes("--if-missing") && upToDate(outputs))) {
   // The controller's messages go into one UTF-8 table (scripts/messages-transform.mjs), and its static
@@ -111,15 +117,19 @@ if (poison || !(process.argv.includes("--if-missing") && upToDate(outputs))) {
     ["assembly/panel/asconfig.json", "release", []],
     ["assembly/panel/asconfig.json", "debug", []],
   ]) {
-    try {
-      // the controller's release build says where its static memory ends (scripts/pack-statics.mjs)
-      const release = config === "asconfig.json" && target !== "debug";
-      execFileSync(process.execPath, [asc, "--config", config, "--target", target, ...extra], {
-        cwd: root,
-        stdio: "inherit",
-        env: release ? { ...process.env, TESSERA_STATIC_END_FILE: staticEndFile } : process.env,
-      });
-    } catch {
+    // the controller's release build says where its static memory ends (scripts/pack-statics.mjs)
+    const release = config === "asconfig.json" && target !== "debug";
+    const r = spawnSync(process.execPath, [asc, "--config", config, "--target", target, ...extra], {
+      cwd: root,
+      encoding: "utf8",
+      env: release ? { ...process.env, TESSERA_STATIC_END_FILE: staticEndFile } : process.env,
+    });
+    // asc's diagnostics are shown (the sources have none: a new one is ours to fix); Binaryen's
+    // note that its optimizer stopped converging is not a problem, and shown with --verbose only
+    const said = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+    const shown = verbose ? said : said.replace(/^Last converge was suboptimal\.\n/gm, "");
+    if (shown) process.stderr.write(shown);
+    if (r.status !== 0) {
       console.error(`build failed: asc --config ${config} --target ${target}`);
       process.exit(1);
     }
@@ -131,10 +141,10 @@ if (poison || !(process.argv.includes("--if-missing") && upToDate(outputs))) {
   const staticEnd = Number(fs.readFileSync(staticEndFile, "utf8"));
   fs.rmSync(staticEndFile);
   const [data, packed] = packStatics(path.join(root, "build/controller.wasm"), staticEnd);
-  console.log(`controller.wasm data: ${data} B packed to ${packed} B (static memory ends at ${staticEnd})`);
+  say(`controller.wasm data: ${data} B packed to ${packed} B (static memory ends at ${staticEnd})`);
   packData(path.join(root, "build/panel.wasm"));
   const size = (f) => fs.statSync(path.join(root, "build", f)).size;
-  console.log(`built controller.wasm ${size("controller.wasm")} B, panel.wasm ${size("panel.wasm")} B`);
+  say(`built controller.wasm ${size("controller.wasm")} B, panel.wasm ${size("panel.wasm")} B`);
 }
 
 // build/panel.fw: panel.wasm as a flashable image, made by host/src/bus/image.ts (the one writer of the
@@ -153,4 +163,4 @@ if (poison || !(process.argv.includes("--if-missing") && upToDate(outputs))) {
   if (!fs.existsSync(out) || !fs.readFileSync(out).equals(image)) fs.writeFileSync(out, image);
 }
 
-await buildWeb(root, { quiet: process.argv.includes("--if-missing") });
+await buildWeb(root, { quiet });

@@ -6,6 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import dgram from "node:dgram";
 import path from "node:path";
 import { startHost, tempDir, api, ROOT, type Host } from "./helpers/host.js";
 
@@ -23,10 +24,23 @@ after(async () => {
   for (const h of others) await h.stop();
 });
 
+/** The environment without the variables that turn colour on or off. */
+function plainEnv(more: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { NO_COLOR, FORCE_COLOR, ...env } = process.env;
+  return { ...env, TERM: "xterm-256color", ...more };
+}
+
 /** Runs `tessera args` against `h` (TESSERA_CONTROLLER); stdout and stderr apart. */
 function cli(h: Host | null, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  return clientWith(plainEnv(), h, ...args);
+}
+function clientWith(
+  base: NodeJS.ProcessEnv,
+  h: Host | null,
+  ...args: string[]
+): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    const env = { ...process.env, TESSERA_CONTROLLER: h?.url ?? "" };
+    const env = { ...base, TESSERA_CONTROLLER: h?.url ?? "" };
     const child = spawn(process.execPath, [TESSERA, ...args], { cwd: ROOT, env });
     let out = "";
     let err = "";
@@ -84,6 +98,65 @@ test("an unreachable controller exits 3", async () => {
   assert.match(r.err, /cannot reach/);
 });
 
+test("tessera ota to a port nobody listens on exits 3 (cannot reach), at once", async () => {
+  const socket = dgram.createSocket("udp4");
+  await new Promise<void>((ok) => socket.bind(0, "127.0.0.1", ok));
+  const port = socket.address().port;
+  await new Promise<void>((ok) => socket.close(() => ok()));
+  const started = Date.now();
+  const r = await cli(null, "ota", "--host", "127.0.0.1", "--port", String(port), "package.json");
+  assert.equal(r.code, 3, r.err);
+  assert.match(r.err, /tessera: ota: cannot reach 127\.0\.0\.1 port \d+/);
+  assert.ok(Date.now() - started < 8000, "refused at once, not after the invitation's wait");
+});
+
+/** Runs `tessera args` in a pty (util-linux `script`): stdout is a terminal. */
+function inPty(env: NodeJS.ProcessEnv, ...args: string[]): string {
+  const command = [process.execPath, TESSERA, ...args].map((a) => `'${a}'`).join(" ");
+  const r = spawnSync("script", ["-q", "-e", "-c", command, "/dev/null"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env,
+    timeout: 20000,
+  });
+  assert.equal(r.status, 0, r.stderr + r.stdout);
+  return r.stdout;
+}
+
+test(
+  "colour escapes only on a terminal: none through a pipe or with NO_COLOR, FORCE_COLOR forces them",
+  { skip: !HAVE_SCRIPT && !process.env.CI },
+  async () => {
+    await api(host, "POST", "/api/scenes/stop");
+    const ESC = /\x1b\[/;
+    const SWATCH = /\x1b\[48;2;\d+;\d+;\d+m/;
+    const c = ["--controller", host.url];
+    // a terminal: swatches
+    assert.match(inPty(plainEnv(), "status", ...c), SWATCH);
+    assert.match(inPty(plainEnv(), "palettes", ...c), SWATCH);
+    // a terminal with NO_COLOR set (no-color.org), or TERM=dumb: plain text, the colours as text
+    for (const env of [plainEnv({ NO_COLOR: "1" }), plainEnv({ TERM: "dumb" })]) {
+      const status = inPty(env, "status", ...c);
+      assert.doesNotMatch(status, ESC, status);
+      assert.match(status, /base colours #[0-9A-F]{6} #[0-9A-F]{6} #[0-9A-F]{6}/);
+      assert.doesNotMatch(inPty(env, "palettes", ...c), ESC);
+    }
+    // a pipe: plain text from every command that shows colours, watch included
+    for (const args of [["status"], ["palettes"], ["color", "#102030", "--panel", "1"], ["watch", "--frames", "2"]]) {
+      const r = await cli(host, ...args);
+      assert.equal(r.code, 0, r.err);
+      assert.doesNotMatch(r.out, ESC, `${args[0]}: ${JSON.stringify(r.out)}`);
+    }
+    assert.match((await cli(host, "color", "#102030", "--panel", "1")).out, /^#102030 on panel 1$/m);
+    assert.match((await cli(host, "palettes")).out, /Ocean\s+#[0-9A-F]{6} #[0-9A-F]{6}/);
+    const watch = (await cli(host, "watch", "--frames", "2")).out;
+    assert.match(watch, /^ {2}1 #102030 {3}2 #[0-9A-F]{6}/m, watch);
+    // FORCE_COLOR=1 through a pipe: swatches
+    const forced = await clientWith(plainEnv({ FORCE_COLOR: "1" }), host, "status");
+    assert.match(forced.out, SWATCH);
+  },
+);
+
 test("status, power, brightness, color: the effect is what the API shows", async () => {
   const status = await json(host, "status");
   assert.equal(status.panels, 4);
@@ -122,6 +195,7 @@ test(
       cwd: ROOT,
       encoding: "utf8",
       timeout: 20000,
+      env: plainEnv(),
     });
     assert.equal(r.status, 0, r.stderr);
     // the last frame: a true-colour swatch (48;2;R;G;B) per panel, labelled with its address
@@ -189,13 +263,22 @@ test("push validates against docs/schema, then creates or updates; scenes, play,
   assert.equal((await cli(host, "trigger", "beat", "200")).code, 0);
   const unknown = await cli(host, "trigger", "drums", "200");
   assert.equal(unknown.code, 1);
-  assert.match(unknown.err, /404 group_not_found/);
+  // the 404 names what the playing scene can be triggered by
+  assert.match(unknown.err, /404 group_not_found: the playing scene's groups: beat$/m);
+  assert.deepEqual((await api(host, "POST", "/api/animations/trigger", { group: "drums", value: 1 })).body, {
+    error: "group_not_found",
+    message: "the playing scene's groups: beat",
+  });
   state = (await api(host, "GET", "/api/state")).body;
   assert.equal(state.speed, 2.5);
   assert.equal(state.playing, true);
   assert.equal((await cli(host, "stop")).code, 0);
   await api(host, "POST", "/api/scenes/speed", { speed: 1 });
   assert.equal((await api(host, "GET", "/api/state")).body.playing, false);
+  assert.deepEqual((await api(host, "POST", "/api/animations/trigger", { group: "beat", value: 1 })).body, {
+    error: "group_not_found",
+    message: "no scene is playing",
+  });
 });
 
 test("backup -> fresh data directory -> restore -> backup gives the same file; restore twice changes nothing", async () => {
@@ -236,6 +319,36 @@ test("backup -> fresh data directory -> restore -> backup gives the same file; r
   assert.equal(again.code, 0);
   assert.equal(again.out.trim(), "nothing to change");
   assert.equal((await cli(fresh, "restore", file("notabackup.json", { scenes: [] }))).code, 4);
+});
+
+test("restore keeps the scenes' ids: backup, delete every scene, restore, play by the old id", async () => {
+  const h = await startHost({ panels: 2 });
+  others.push(h);
+  const made = [];
+  for (const [name, color] of [
+    ["one", "#FF0000"],
+    ["two", "#00FF00"],
+    ["two", "#0000FF"], // names may repeat: ids tell them apart
+  ])
+    made.push((await api(h, "POST", "/api/scenes", { ...scene(name, color), $schema: undefined })).body.id as string);
+  const saved = path.join(dir, "keep.json");
+  assert.equal((await cli(h, "backup", saved)).code, 0);
+  assert.deepEqual(
+    JSON.parse(fs.readFileSync(saved, "utf8"))
+      .scenes.map((s: { id: string }) => s.id)
+      .sort(),
+    [...made].sort(),
+    "the backup has the ids",
+  );
+  const before = new Map<string, string>();
+  for (const id of made) before.set(id, (await api(h, "GET", `/api/scenes/${id}`)).text);
+  for (const id of made) assert.equal((await api(h, "DELETE", `/api/scenes/${id}`)).status, 200);
+  const restored = await json(h, "restore", saved);
+  assert.equal(restored.changes.filter((c: string) => /^scene .* created \(\w+\)$/.test(c)).length, 3);
+  for (const id of made) assert.equal((await api(h, "GET", `/api/scenes/${id}`)).text, before.get(id), id);
+  assert.equal((await cli(h, "play", made[2])).code, 0);
+  assert.equal((await api(h, "GET", "/api/state")).body.lastPlayedSceneId, made[2]);
+  assert.equal((await cli(h, "restore", saved)).out.trim(), "nothing to change");
 });
 
 test("--controller takes an mDNS name, and discover lists the controller", async () => {

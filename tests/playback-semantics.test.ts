@@ -195,7 +195,10 @@ test("triggers: by layer name of the playing scene, by number; unknown name 404"
   c = await at(30);
   assert.equal(c[2], BLUE);
   r = await api(host, "POST", "/api/animations/trigger", { group: "nope", value: 255 });
-  assert.deepEqual([r.status, r.body], [404, { error: "group_not_found" }]);
+  assert.deepEqual(
+    [r.status, r.body],
+    [404, { error: "group_not_found", message: "the playing scene's groups: beat, other" }],
+  );
   r = await api(host, "POST", "/api/animations/trigger", { group: 1, value: 256 });
   assert.equal(r.status, 422);
   r = await api(host, "POST", "/api/animations/trigger", { group: 0, value: 1 });

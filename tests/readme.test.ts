@@ -1,6 +1,7 @@
 // The README's examples, run as a user would, in order, against a real host: the "With curl" shell
-// block (every request must answer 2xx, the scene id captured as the README says) and the WebSocket
-// snippet (it must print PONG). The address in them is the test host's.
+// block (every request must answer 2xx, the scene id captured as the README says), the `tessera`
+// block (every command must exit 0) and the WebSocket snippet (it must print PONG). The address in
+// them is the test host's.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -48,6 +49,34 @@ test("the README's curl examples run in order and each answers 2xx", { skip }, a
     assert.equal(state.lastPlayedSceneId, calm.id, "the captured id was played");
     assert.equal((await api(host, "GET", "/api/palettes/Dusk")).status, 200);
   } finally {
+    await host.stop();
+  }
+});
+
+test("the README's tessera commands run in order and each exits 0", async () => {
+  const host = await startHost({ panels: 12 });
+  const dir = tempDir("tessera-readme-");
+  try {
+    const tessera = `tessera() { '${process.execPath}' '${path.join(ROOT, "bin/tessera.mjs")}' "$@"; }\n`;
+    // all but `tessera discover`, an mDNS browse of the LAN (tests/cli.test.ts has it): on loopback
+    const commands = block("### With the `tessera` command", "sh")
+      .replaceAll("http://localhost:8080", host.url)
+      .replace(/^tessera discover .*\n/m, "");
+    const script = "set -euo pipefail\n" + tessera + commands;
+    const r = spawnSync("bash", ["-c", script], { cwd: dir, encoding: "utf8", timeout: 90000 });
+    assert.equal(r.status, 0, `${r.stderr}\n${r.stdout}`);
+    // the scene it pushed was played and triggered; the backup has it
+    assert.match(r.stdout, /^playing pulse \(\w+\)$/m);
+    assert.match(r.stdout, /^triggered beat at 255$/m);
+    const scenes = (await api(host, "GET", "/api/scenes")).body as { name: string }[];
+    assert.deepEqual(
+      scenes.map((s) => s.name),
+      ["pulse"],
+    );
+    const backup = JSON.parse(fs.readFileSync(path.join(dir, "lights.json"), "utf8"));
+    assert.equal(backup.scenes[0].name, "pulse");
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
     await host.stop();
   }
 });

@@ -16,7 +16,7 @@ import { STORE_MISSING, STORE_FULL } from "../store/kv";
 import { groupOfName } from "../playback/player";
 import { readBody, storeScene, rejected } from "./scene-body";
 import { openRequest, broken } from "../json/stream";
-import { loadFlat } from "../playback/compile";
+import { loadFlat, groupList } from "../playback/compile";
 import { writeInto, outLength } from "../playback/bytes";
 import { rootAt } from "../topology/rooted";
 import { config } from "../state/config";
@@ -99,7 +99,12 @@ export function trigger(_req: u32, _param: string, root: u32): i32 {
   let group = -1;
   if ((present & 1) != 0 && kindAt(0) == J_STRING) {
     group = groupOfName(stringAt(0));
-    if (group < 0) return A.A_GROUP_NOT_FOUND;
+    // the 404 says what the scene on the panels can be triggered by
+    if (group < 0)
+      return A.about(
+        app.playing ? "the playing scene's groups: " + groupList() : "no scene is playing",
+        A.A_GROUP_NOT_FOUND,
+      );
   } else if ((present & 1) != 0 && intAt(0, 1, 254)) {
     group = <i32>numberAt(0);
   } else {

@@ -26,7 +26,7 @@ import { getAppearance, patchAppearance } from "./appearance";
 import { getState, postPower } from "./state";
 import { getConfiguration, patchConfiguration } from "./configuration";
 import { getPanels, getEdges, putPanelOn, putPanelColor } from "./panels";
-import { listScenes, createScene, getScene, patchScene, deleteScene } from "./scenes";
+import { listScenes, createScene, createSceneAt, getScene, patchScene, deleteScene } from "./scenes";
 import { playById, playLast, playOneShot, stop, speed, animationPlay, trigger } from "./playback";
 import { listPalettes, createPalette, getPalette, updatePalette, deletePalette } from "./palettes";
 import { getMqtt, patchMqtt } from "./mqtt";
@@ -89,12 +89,13 @@ export const ROWS = memory.data<u16>([
   NEW | M_GET | SCENE, // 26 scenes/*: getScene
   M_PATCH | SCENE, // 27 patchScene (the scene pass)
   M_DELETE | SCENE, // 28 deleteScene
-  NEW | M_POST | POWERED, // 29 animations/play: animationPlay (the scene pass's flat step)
-  NEW | M_POST | POWERED | READ_JSON, // 30 animations/trigger: trigger
-  NEW | M_POST | STREAM, // 31 firmware/panels: postFirmware
-  NEW | M_GET | STREAM | DOCUMENT, // 32 firmware/status: getFirmwareStatus
+  M_PUT, // 29 createSceneAt (its id need not exist: the handler checks it)
+  NEW | M_POST | POWERED, // 30 animations/play: animationPlay (the scene pass's flat step)
+  NEW | M_POST | POWERED | READ_JSON, // 31 animations/trigger: trigger
+  NEW | M_POST | STREAM, // 32 firmware/panels: postFirmware
+  NEW | M_GET | STREAM | DOCUMENT, // 33 firmware/status: getFirmwareStatus
 ]);
-export const ROW_COUNT = 33;
+export const ROW_COUNT = 34;
 
 /** Runs row `row`'s handler. Every handler takes the request, the `*` segment ("" when none), and
  * `arg`: a JSON row's root kind (json/reader.ts J_*), a STREAM row's body length (still unread); it
@@ -168,12 +169,14 @@ export function handle(row: i32, req: u32, param: string, arg: u32): i32 {
     case 28:
       return deleteScene(req, param, arg);
     case 29:
-      return animationPlay(req, param, arg);
+      return createSceneAt(req, param, arg);
     case 30:
-      return trigger(req, param, arg);
+      return animationPlay(req, param, arg);
     case 31:
-      return postFirmware(req, param, arg);
+      return trigger(req, param, arg);
     case 32:
+      return postFirmware(req, param, arg);
+    case 33:
       return getFirmwareStatus(req, param, arg);
   }
   return 0;

@@ -1,7 +1,7 @@
-// The scene library: POST /api/scenes, GET /api/scenes, GET|PATCH|DELETE /api/scenes/{id}.
+// The scene library: POST /api/scenes, GET /api/scenes, GET|PUT|PATCH|DELETE /api/scenes/{id}.
 // A document is read as it streams from the request (api/scene-body.ts) and stored only once it is
 // valid. GET /api/scenes/{id} streams the stored file in chunks; the list reads one file at a time.
-// The router has checked that an {id} is a library scene's (api/routes.ts SCENE).
+// The router has checked that an {id} is a library scene's (api/routes.ts SCENE), except PUT's.
 import * as A from "../http/answers";
 import * as w from "../json/writer";
 import { fillValues, VALUES, STR_INTS } from "../json/template";
@@ -18,12 +18,14 @@ import { STORE_MISSING, STORE_FULL } from "../store/kv";
 import { arenaTop, arenaBack } from "../rt/arena";
 import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 import { REQUIRE_NAME, SCENE_OK } from "../scene/validate";
+import { fail } from "../json/validate";
 import { readBody, storeScene, rejected } from "./scene-body";
 import { openIds, firstId, nextId, idAt, sceneCount } from "../store/scene-ids";
 import {
   MAX_SCENES,
   sceneStatus,
   sceneKey,
+  libraryId,
   newSceneId,
   deleteSceneFile,
   checkSceneFile,
@@ -44,33 +46,47 @@ function notSaved(id: string | null, rc: i32): i32 {
 }
 
 /** Reads the request's scene and stores it as scene `id`, or (null) as a new scene, which gets an id
- * once it is valid and the library has room: 200 {"id"}. */
-function save(req: u32, id: string | null): i32 {
+ * once it is valid; a new scene (`fresh`, with its id or without) needs room in the library:
+ * 200 {"id"}. */
+function save(req: u32, id: string | null, fresh: bool): i32 {
   const result = readBody(req, REQUIRE_NAME);
   if (result < 0) return notSaved(id, result);
   if (result != SCENE_OK) return rejected(result);
-  if (changetype<usize>(id) == 0) {
+  if (fresh) {
     const count = sceneCount();
-    id = count < 0 || count >= MAX_SCENES ? null : newSceneId();
-    if (changetype<usize>(id) == 0) {
+    if (changetype<usize>(id) == 0) id = count < 0 || count >= MAX_SCENES ? null : newSceneId();
+    if (changetype<usize>(id) == 0 || count < 0 || count >= MAX_SCENES) {
       discardStages();
       if (count < 0) return A.A_LIBRARY_UNREADABLE;
       return count >= MAX_SCENES ? A.counted(A.A_LIBRARY_FULL, MAX_SCENES) : A.A_NO_FREE_ID;
     }
   }
-  const rc = storeScene(id);
-  return rc < 0 ? notSaved(id, rc) : A.about(id, A.A_ID);
+  const rc = storeScene(id!);
+  return rc < 0 ? notSaved(id, rc) : A.about(id!, A.A_ID);
 }
 
 export function createScene(req: u32, _param: string, _arg: u32): i32 {
-  return save(req, null);
+  return save(req, null, true);
+}
+
+/** PUT /api/scenes/{id}: a new scene under the id given (a backup restored keeps its ids, which
+ * automations and `tessera play` use); 409 id_exists when a scene has it (PATCH replaces one). */
+export function createSceneAt(req: u32, id: string, _arg: u32): i32 {
+  if (!libraryId(id)) {
+    fail("id", "must be 8-10 characters a-z and 0-9, not the one-shot scene's");
+    return A.A_INVALID;
+  }
+  const status = sceneStatus(id);
+  if (status == 0) return A.about("id_exists", A.A_CONFLICT);
+  if (status != STORE_MISSING) return A.A_SCENE_UNREADABLE; // the subject is the id
+  return save(req, id, true);
 }
 
 export function patchScene(req: u32, id: string, _arg: u32): i32 {
   const status = sceneStatus(id);
   if (status == STORE_MISSING) return A.A_NOT_FOUND;
   if (status < 0) return A.A_SCENE_UNREADABLE; // the subject is the id
-  return save(req, id);
+  return save(req, id, false);
 }
 
 export function deleteScene(_req: u32, id: string, _arg: u32): i32 {

@@ -48,13 +48,13 @@ function loadDocument(d: i32): void {
   let ok = false;
   if (d == D_APPEARANCE) {
     const patch = parseAppearancePatch(root, true);
-    if ((ok = patch != null)) applyAppearancePatch(patch!);
+    if ((ok = patch != null)) applyAppearancePatch(patch);
   } else if (d == D_CONFIG) {
     const patch = parseConfigPatch(root);
-    if ((ok = patch != null)) applyConfigPatch(patch!);
+    if ((ok = patch != null)) applyConfigPatch(patch);
   } else {
     const c = parseMqttPatch(root);
-    if ((ok = c != null)) commitMqtt(c!);
+    if ((ok = c != null)) commitMqtt(c);
   }
   if (ok) return;
   if (broken) log(LOG_WARN, "boot: " + key + " is not valid JSON; using defaults");

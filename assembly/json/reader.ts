@@ -53,7 +53,7 @@ function syntaxReasons(): string {
 
 /** The refusal reasons E_CONTROL-E_END, as one text. @message-returns */
 function otherReasons(): string {
-  return "control character in a string (escape it)|invalid UTF-8|string longer than 8191 bytes or number longer than 64 characters|nested deeper than 16|text after the document|unexpected end of the document";
+  return "control character in a string (escape it)|invalid UTF-8|string longer than 8191 bytes|nested deeper than 16|text after the document|unexpected end of the document";
 }
 
 /** Piece `i` of `all`, whose pieces are separated by "|": a switch of fixed texts written as one

@@ -44,7 +44,8 @@ const win = memory.data(WINDOW);
 /** Decoded string bytes kept: a scene's longest valid string is a name of 64 characters. */
 export const TEXT_CAP: u32 = 256;
 export const text = memory.data(TEXT_CAP + 4); // (+ room for the bytes of a character past TEXT_CAP)
-const NUMBER_CAP: u32 = 64;
+/** A number's characters kept, the most a value may have. */
+export const NUMBER_CAP: u32 = 64;
 export const numberText = memory.data(NUMBER_CAP);
 const MAX_LENGTH: u32 = 0x1fff; // as json/reader.ts
 
@@ -427,10 +428,9 @@ const NUMBER = memory.data<u8>([
 const ACCEPT = (1 << 2) | (1 << 3) | (1 << 5) | (1 << 8);
 
 function readNumber(): void {
-  const start = offset();
   numberLength = 0;
   let state: u32 = 0;
-  // its value (a number of more than NUMBER_CAP bytes is refused below): the digits as an integer, the fraction's digits counted down, the exponent
+  // its value (a number of more than NUMBER_CAP bytes is no value, below): the digits as an integer, the fraction's digits counted down, the exponent
   let mantissa: f64 = 0;
   let exp = 0;
   let e = 0;
@@ -463,13 +463,17 @@ function readNumber(): void {
     state = next;
   }
   if (((1 << state) & ACCEPT) == 0) return fail(E_NUMBER);
-  numberInteger = state <= 3;
-  // (a longer number is refused, not read from its first NUMBER_CAP bytes: an exponent past them
-  // would be lost, and no field needs more than 17 significant digits)
-  if (numberLength > NUMBER_CAP) return failAt(start, E_LONG);
+  kind = J_NUMBER;
+  // A longer number is well-formed JSON but no field's value: it reads as NaN, no integer, which
+  // every field's check refuses with a 422 naming its path (not read from its first NUMBER_CAP
+  // bytes: an exponent past them would be lost, and no field needs more than 17 significant digits).
+  numberInteger = state <= 3 && numberLength <= NUMBER_CAP;
+  if (numberLength > NUMBER_CAP) {
+    numberValue = NaN;
+    return;
+  }
   const v = scaled(mantissa, exp + (minus ? -e : e));
   numberValue = load<u8>(numberText) == 0x2d ? -v : v;
-  kind = J_NUMBER;
 }
 
 /** A code point into `text` as UTF-8 (its bytes past TEXT_CAP land in the spare room, not kept). */

@@ -27,7 +27,8 @@ import * as b from "./bytes";
 import { sceneKey, keyLength, compiledKey, compiledKeyLength } from "../scene/store";
 import { keepSlot, keepString } from "../rt/arena";
 import { Fixed } from "../rt/fixed";
-import { utf8Bytes } from "../util/utf8";
+import { utf8Bytes, utf8Decode } from "../util/utf8";
+import { intText } from "../util/int-text";
 
 export const K_LOCAL: u8 = 0;
 export const K_RUNNER: u8 = 1;
@@ -374,4 +375,15 @@ export function groupOfName(name: string): i32 {
     if (i == n) return layerGroup[l];
   }
   return -1;
+}
+
+/** The layers' groups, for the 404 of a group name the scene lacks: each by its name, or its number
+ * when it has none ("beat, 2"). */
+export function groupList(): string {
+  let list = "";
+  for (let l = 0; l < layerCount; l++) {
+    if (l > 0) list += ", ";
+    list += nameLen[l] ? utf8Decode(names + l * NAME_MAX, nameLen[l]) : intText(layerGroup[l]);
+  }
+  return list;
 }

@@ -459,7 +459,7 @@ export function sceneUsesPalette(name: string): bool {
   if (!app.playing && !lookChanged) return false;
   for (let k = 0; k <= c.slotCount; k++) {
     const slot = unchecked(c.slotName[k]); // (slot 0: the scene's palette, else the appearance's)
-    if (sameName(changetype<usize>(slot) ? slot! : appearance.palette, name)) return true;
+    if (sameName(changetype<usize>(slot) ? slot : appearance.palette, name)) return true;
   }
   return false;
 }

@@ -22,6 +22,8 @@ import {
   textChars,
   textControl,
   numberValue,
+  numberLength,
+  NUMBER_CAP,
   numberInteger,
 } from "../json/stream";
 import { validationError, resetErrors } from "../json/validate";
@@ -318,6 +320,7 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
 /** The scene's speed: any number; out of 0.1-10.0 it is clamped, and stored clamped. */
 function speed(): bool {
   if (kind != J_NUMBER) return bad("must be a number (it is clamped to 0.1-10.0)");
+  if (numberLength > NUMBER_CAP) return bad("must be a number of at most 64 characters"); // stored as written
   const v = numberValue;
   const clamped = v < 0.1 ? 0.1 : v > 10 ? 10 : v;
   if (v < 0.1) out.fragment(out.F_TENTH);

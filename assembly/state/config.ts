@@ -39,7 +39,7 @@ const HOSTS_BYTES = MAX_ALLOWED_HOSTS * SLOT;
 /** The configuration (BOOT_ON, root 0) and, after it, the names' slots: one block, which a patch
  * that cannot be stored puts back from a copy (api/configuration.ts). */
 export const CONFIG_BYTES = offsetof<Configuration>() + HOSTS_BYTES;
-export const CONFIG = memory.data(CONFIG_BYTES);
+export const CONFIG = memory.data(<i32>CONFIG_BYTES);
 export const config = changetype<Configuration>(CONFIG);
 const hostSlots = CONFIG + offsetof<Configuration>();
 

@@ -86,10 +86,14 @@ export async function request(base, method, path, body) {
     // not JSON: shown as text below
   }
   if (res.status >= 400)
-    throw new CliError(`${method} ${path}: ${res.status} ${json?.error ?? text}`, EXIT.REFUSED, {
-      status: res.status,
-      body: json,
-    });
+    throw new CliError(
+      `${method} ${path}: ${res.status} ${json?.error ?? text}${json?.message ? ": " + json.message : ""}`,
+      EXIT.REFUSED,
+      {
+        status: res.status,
+        body: json,
+      },
+    );
   return json;
 }
 
@@ -115,8 +119,21 @@ export async function main(args, spec, positionals, help, body) {
   }
 }
 
-/** A colour as a true-colour terminal swatch. */
-export function swatch(hex, text = "  ") {
-  const n = parseInt(hex.slice(1), 16);
-  return `\x1b[48;2;${n >> 16};${(n >> 8) & 255};${n & 255}m${text}\x1b[0m`;
+/** Whether stdout takes colour escapes: a terminal, unless NO_COLOR is set (no-color.org) or TERM is
+ * dumb; FORCE_COLOR (set, not 0) turns them on anywhere. Pipes and files get plain text. */
+export const COLOR = process.env.FORCE_COLOR
+  ? process.env.FORCE_COLOR !== "0"
+  : process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== "dumb";
+
+/** `text` on a true-colour background of `rgb` (0xRRGGBB), in black or white to stand out; `text`
+ * alone where colour is off (COLOR). */
+export function swatch(rgb, text = "  ") {
+  if (!COLOR) return text;
+  const ink = (rgb & 0x808080) === 0x808080 ? "0;0;0" : "255;255;255";
+  return `\x1b[48;2;${rgb >>> 16};${(rgb >>> 8) & 255};${rgb & 255}m\x1b[38;2;${ink}m${text}\x1b[0m`;
+}
+
+/** A "#RRGGBB" colour: its swatch then its text where colour is on, its text alone where not. */
+export function colour(hex) {
+  return (COLOR ? swatch(parseInt(hex.slice(1), 16)) + " " : "") + hex.toUpperCase();
 }

@@ -10,6 +10,8 @@ const HELP = `Usage: tessera ota --host H [--port P] FILE
       H: its address or mDNS name (tessera-<chipid>.local). P: its self-update port (default 3232, the
       large variant; 8266 on the small one). FILE: build/controller.wasm for the desktop and POSIX hosts,
       the app image (build-idf/tessera.bin) for a device.
+      Exit codes: 0 the controller took the image, 1 it refused it (its ERR is shown), 2 usage or an
+      unreadable FILE, 3 the controller cannot be reached (no answer on that port).
 `;
 
 function fail(message: string, code = 2): never {
@@ -61,7 +63,8 @@ export async function ota(args: string[]): Promise<number> {
   try {
     await upload({ host: values.host, port, image, onProgress: progress() });
   } catch (e) {
-    if (e instanceof UploadError) fail(`ota: ${e.message}`, 1);
+    // the exit codes of every `tessera` command (bin/lib/cli.mjs EXIT): 3 unreachable, 1 refused
+    if (e instanceof UploadError) fail(`ota: ${e.message}`, e.unreachable ? 3 : 1);
     throw e;
   }
   console.error("Done: the controller took the image.");

@@ -25,7 +25,16 @@ export interface UploadOptions {
   onProgress?(sent: number, total: number): void;
 }
 
-export class UploadError extends Error {}
+/** Why an upload failed; `unreachable` when the controller never answered (a name that does not
+ * resolve, a port nobody listens on, no answer to the invitation), as against a refusal. */
+export class UploadError extends Error {
+  constructor(
+    message: string,
+    readonly unreachable = false,
+  ) {
+    super(message);
+  }
+}
 
 /** Resolves a host name to an IPv4 address, through mDNS (_arduino._tcp) when the system cannot. */
 async function resolve(host: string): Promise<string> {
@@ -33,13 +42,13 @@ async function resolve(host: string): Promise<string> {
   try {
     return (await dns.lookup(host, { family: 4 })).address;
   } catch (e) {
-    if (!host.endsWith(".local")) throw new UploadError(`cannot resolve ${host}: ${(e as Error).message}`);
+    if (!host.endsWith(".local")) throw new UploadError(`cannot resolve ${host}: ${(e as Error).message}`, true);
   }
   const { Bonjour } = await import("bonjour-service");
   const bonjour = new Bonjour();
   try {
     return await new Promise<string>((ok, fail) => {
-      const timer = setTimeout(() => fail(new UploadError(`${host} not found by mDNS`)), 5000);
+      const timer = setTimeout(() => fail(new UploadError(`${host} not found by mDNS`, true)), 5000);
       const browser = bonjour.find({ type: "arduino" }, (s) => {
         const v4 = (s.addresses ?? []).find((a) => net.isIPv4(a));
         if (s.host.toLowerCase() !== host.toLowerCase() || !v4) return;
@@ -101,12 +110,20 @@ export async function upload(opts: UploadOptions): Promise<void> {
   const udp = dgram.createSocket("udp4");
   let sock: net.Socket | null = null;
   try {
-    // 1. the invitation
+    // 1. the invitation, on a connected socket: a port nobody listens on fails at once (ECONNREFUSED
+    // from the ICMP answer) instead of after the wait
     const answer = await new Promise<string>((ok, fail) => {
-      const timer = setTimeout(() => fail(new UploadError("no answer to the invitation")), WAIT_MS);
+      const where = `${opts.host} port ${opts.port}`;
+      const timer = setTimeout(
+        () => fail(new UploadError(`cannot reach ${where}: no answer to the invitation`, true)),
+        WAIT_MS,
+      );
       udp.once("message", (m) => (clearTimeout(timer), ok(m.toString("latin1").trim())));
-      udp.once("error", (e) => (clearTimeout(timer), fail(new UploadError(e.message))));
-      udp.send(`${opts.command ?? 0} ${tcpPort} ${image.length} ${md5}\n`, opts.port, address);
+      udp.once(
+        "error",
+        (e) => (clearTimeout(timer), fail(new UploadError(`cannot reach ${where}: ${e.message}`, true))),
+      );
+      udp.connect(opts.port, address, () => udp.send(`${opts.command ?? 0} ${tcpPort} ${image.length} ${md5}\n`));
     });
     if (answer !== "OK") throw new UploadError(`invitation refused: ${answer}`);
     // 2. the image, each piece answered before the next
