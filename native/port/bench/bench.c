@@ -216,8 +216,17 @@ typedef struct {
 
 static tessera_request_t slots[4];
 
-/* One request, ticking until it is answered (a 202 is applied by the next tick, which the caller
- * measures separately). */
+/* What a browser on the controller's page sends: Host its mDNS name, and Origin on everything but GET and
+ * HEAD (and on a WebSocket upgrade). */
+#define HOST "tessera-be0c11.local"
+#define ORIGIN "http://" HOST
+
+/* One request as the ESP32 port's HTTP job runs it (port/esp32/server.c http_job): the Host/Origin
+ * policy, the request, then a tick; ticking on until it is answered (a 202 is applied by the tick). */
+/* When set, the next request is measured: its Host check and request as `measured`, the tick the job
+ * runs after it as `measured_tick`. */
+static const char *measured, *measured_tick;
+
 static answer_t request(const char *method, const char *url, const char *body, size_t body_len) {
   static const char *const METHODS[] = {"", "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"};
   uint32_t m = 0;
@@ -226,8 +235,18 @@ static answer_t request(const char *method, const char *url, const char *body, s
   answer_t a = {0, NULL, 0};
   uint32_t id = tessera_request_open(NULL);
   if (!id) return a;
-  tessera_http(id, m, (const uint8_t *)url, (uint32_t)strlen(url), (const uint8_t *)body, (uint32_t)body_len,
-               (uint32_t)body_len);
+  int origin = m > 2;
+  if (measured) CALLGRIND_ZERO_STATS;
+  if (tessera_http_allow(id, HOST, strlen(HOST), origin ? ORIGIN : NULL, origin ? strlen(ORIGIN) : 0))
+    tessera_http(id, m, (const uint8_t *)url, (uint32_t)strlen(url), (const uint8_t *)body, (uint32_t)body_len,
+                 (uint32_t)body_len);
+  if (measured) {
+    CALLGRIND_DUMP_STATS_AT(measured);
+    CALLGRIND_ZERO_STATS;
+  }
+  tessera_tick();
+  if (measured) CALLGRIND_DUMP_STATS_AT(measured_tick);
+  measured = NULL;
   pump();
   for (int i = 0; i < 100 && !tessera_request_done(id); i++) tick(10);
   tessera_answer_t t;
@@ -275,6 +294,16 @@ static void id_of(const answer_t *a, char out[32]) {
   out[n] = 0;
 }
 
+/* A library scene named `name` (JSON-ready), POSTed or PUT/PATCHed to url. */
+static answer_t put_scene(const char *method, const char *url, const char *name) {
+  char body[768];
+  int n = snprintf(body, sizeof body,
+                   "{\"name\":\"%s\",\"layers\":[{\"group\":1,\"sequence\":[{\"type\":\"BREATHE\",\"colorFrom\":"
+                   "\"#000020\",\"colorTo\":\"#4060FF\",\"duration\":4000}]}]}",
+                   name);
+  return request(method, url, body, (size_t)n);
+}
+
 static unsigned long restarts_before;
 
 /* Prints the step's outcome: status, answer size, and any trap during it. */
@@ -286,6 +315,28 @@ static void report(const char *step, const answer_t *a, const char *extra) {
   printf("\n");
   fflush(stdout);
   restarts_before = restarts;
+}
+
+/* Renames the library's scenes to `prefix` then a number counting down (the sort has work to do), then
+ * lists them: GET /api/scenes measured as `step`. */
+static void list_renamed(char library[][32], int count, const char *prefix, const char *step) {
+  unsigned refused = 0;
+  for (int i = 0; i < count; i++) {
+    char url[64], name[400];
+    snprintf(url, sizeof url, "/api/scenes/%s", library[i]);
+    snprintf(name, sizeof name, "%s%03d", prefix, count - 1 - i);
+    answer_t a = put_scene("PATCH", url, name);
+    refused += a.status != 200;
+    free(a.body);
+    tick(10);
+  }
+  CALLGRIND_ZERO_STATS;
+  answer_t a = request("GET", "/api/scenes", "", 0);
+  CALLGRIND_DUMP_STATS_AT(step);
+  char extra[64];
+  snprintf(extra, sizeof extra, "renamed=%d refused=%u", count, refused);
+  report(step, &a, extra);
+  free(a.body);
 }
 
 static void memory(const char *when) {
@@ -331,10 +382,17 @@ static int start_ticks(unsigned long *bytes) {
   return ticks;
 }
 
+/* A WebSocket upgrade as the ESP32 port opens it (server.c esp32_server_pump): the Host/Origin policy on
+ * a request slot whose answer is dropped, then the open, then the frame SET_MIRROR 1 and the loop's tick. */
 static void mirror_on(const char *set_mirror, size_t len) {
   if (ws_connected) return;
-  ws_connected = tessera_ws_open(WS_CONN);
+  uint32_t id = tessera_request_open(NULL);
+  int allowed = id && tessera_http_allow(id, HOST, strlen(HOST), ORIGIN, strlen(ORIGIN));
+  tessera_answer_t refused;
+  if (id && tessera_request_take(id, &refused)) free(refused.body);
+  ws_connected = allowed && tessera_ws_open(WS_CONN);
   tessera_ws_frame(WS_CONN, (const uint8_t *)set_mirror, (uint32_t)len);
+  tick(0);
   tick(10);
 }
 
@@ -413,16 +471,13 @@ int main(int argc, char **argv) {
 
   /* The library: 99 scenes with 64-character names. */
   unsigned refused = 0, first_refusal = 0;
+  static char library[LIBRARY][32];
   for (int i = 0; i < LIBRARY; i++) {
-    char body[512];
     char name[65];
     snprintf(name, sizeof name, "Library scene %03d with a name of sixty-four characters ..........", i);
     name[64] = 0;
-    int n = snprintf(body, sizeof body,
-                     "{\"name\":\"%s\",\"layers\":[{\"group\":1,\"sequence\":[{\"type\":\"BREATHE\",\"colorFrom\":"
-                     "\"#000020\",\"colorTo\":\"#4060FF\",\"duration\":4000}]}]}",
-                     name);
-    a = request("POST", "/api/scenes", body, (size_t)n);
+    a = put_scene("POST", "/api/scenes", name);
+    id_of(&a, library[i]);
     if (a.status != 200 && !refused++) first_refusal = a.status;
     free(a.body);
     tick(10);
@@ -486,14 +541,14 @@ int main(int argc, char **argv) {
   /* GET /api/state, a few times (the last one measured). */
   for (int i = 0; i < STATE_GETS; i++) {
     tick(10);
-    CALLGRIND_ZERO_STATS;
+    measured = "get-state", measured_tick = "get-state-tick";
     a = request("GET", "/api/state", "", 0);
-    CALLGRIND_DUMP_STATS_AT("get-state");
     if (i == STATE_GETS - 1) report("get-state", &a, NULL);
     free(a.body);
   }
 
-  /* WebSocket SET_COLOR frames (the frame only; its bus packet goes out in the frame's call). */
+  /* WebSocket SET_COLOR frames: the frame and the tick the ESP32 loop runs at once after a delivered frame
+   * (host.c core_thread); its bus packet goes out in the frame's call. */
   mirror_on(set_mirror, mirror_len);
   unsigned long bus_before = bus_controller_bytes();
   for (int i = 0; i < SET_COLORS; i++) {
@@ -501,6 +556,9 @@ int main(int argc, char **argv) {
     CALLGRIND_ZERO_STATS;
     tessera_ws_frame(WS_CONN, (const uint8_t *)set_color, (uint32_t)color_len);
     CALLGRIND_DUMP_STATS_AT("ws-set-color");
+    CALLGRIND_ZERO_STATS;
+    tessera_tick();
+    CALLGRIND_DUMP_STATS_AT("ws-set-color-tick");
     pump();
   }
   snprintf(extra, sizeof extra, "frames=%d bus_bytes=%lu", SET_COLORS, bus_controller_bytes() - bus_before);
@@ -530,6 +588,15 @@ int main(int argc, char **argv) {
   report("runners-8", &a, extra);
   free(a.body);
   run_for(500);
+
+  /* GET /api/scenes again, the library's names sharing a long prefix: 61 ASCII characters (64 in all,
+   * the longest name), then 60 CJK characters (180 UTF-8 bytes alike, the longest alike prefix). */
+  list_renamed(library, LIBRARY, "Living room, evening: warm white slowly fading into amber no ", "get-scenes-prefix");
+  {
+    char cjk[200] = "";
+    for (int i = 0; i < 60; i++) strcat(cjk, "\xe6\x99\x9a"); /* U+665A */
+    list_renamed(library, LIBRARY, cjk, "get-scenes-utf8");
+  }
 
   memory("end");
   printf("done restarts=%lu errors=%lu ws_frames=%lu ws_bytes=%lu mqtt_messages=%lu\n", restarts, errors, ws_frames,
