@@ -70,6 +70,7 @@ const OPERATIONS: [string, string, number | null][] = [
   ["get-scenes", "GET /api/scenes (100 scenes)", INSTRUCTION_BUDGETS.getScenes],
   ["get-scenes-prefix", "GET /api/scenes, names alike in 61 ASCII characters", INSTRUCTION_BUDGETS.getScenes],
   ["get-scenes-utf8", "GET /api/scenes, names alike in 180 UTF-8 bytes", INSTRUCTION_BUDGETS.getScenes],
+  ["mqtt-connect", "MQTT connected: discovery and states published (large)", null],
 ];
 
 interface Variant {
@@ -212,11 +213,26 @@ const n = (f: Fields | undefined, k: string) => Number(f?.[k] ?? NaN);
  * own esp-idf os_malloc, which the adapter no longer uses, would add 12 bytes more.) */
 const ESP_IDF_BLOCK_OVERHEAD = 8;
 
+/** The figures of the last run, for other scripts (the RAM table): build/bench-wamr.json, shaped as
+ * BenchJson. runs is keyed "<interpreter>/<variant>" ("classic/large", "fast/small", ...), each with
+ * memory (CoreHeap: the core's blocks in bytes), mqttConnect (MqttConnect, null on the small variant)
+ * and instructions (by operation name, OPERATIONS' first column; absent without valgrind). A focused run
+ * (--only, --variant) writes only what it measured. */
+export const JSON_FILE = path.join(ROOT, "build", "bench-wamr.json");
+
+export interface BenchJson {
+  source: string;
+  wamr: string;
+  core: { bytes: number; initialPages: number };
+  instructionUnit: string;
+  runs: Record<string, { memory: CoreHeap; mqttConnect: MqttConnect | null; instructions: Record<string, number> }>;
+}
+
 /** What the core holds on a device, from a counted run: WAMR's peak (RAM image, module, instance,
  * exec env and whatever it allocated later) plus linear memory (plus the old block while it grows: on
  * ESP-IDF WAMR grows it by allocating the new size and copying), then the same with the ESP-IDF
  * allocator's headers, which budget and goal are checked on. */
-function memoryRow(flavour: string, variant: Variant, run: Run, initialPages: number): string[] {
+function coreHeap(run: Run, initialPages: number): CoreHeap {
   const loaded = run.memory.get("loaded");
   const end = run.memory.get("end");
   const all = [...run.memory.values()];
@@ -225,7 +241,85 @@ function memoryRow(flavour: string, variant: Variant, run: Run, initialPages: nu
   const wamrPeak = n(end, "peak");
   const total = wamrPeak + linear + (grown ? initialPages * PAGE : 0);
   const blocks = Math.max(...all.map((m) => n(m, "blocks")));
-  const device = total + blocks * ESP_IDF_BLOCK_OVERHEAD;
+  return {
+    imageInRam: n(loaded, "image_copy"),
+    imageSplit: n(loaded, "image_split") === 1,
+    module: n(loaded, "module"),
+    instance: n(loaded, "instance"),
+    execEnv: n(loaded, "exec_env"),
+    stackSize: n(end, "stack_size"),
+    stackUsed: n(end, "stack_used"),
+    wamrPeak,
+    linearMemory: linear,
+    linearGrown: grown,
+    total,
+    blocks,
+    blockOverhead: ESP_IDF_BLOCK_OVERHEAD,
+    withHeaders: total + blocks * ESP_IDF_BLOCK_OVERHEAD,
+  };
+}
+
+/** The core's heap blocks on a device (bytes), as build/bench-wamr.json gives them (see JSON_FILE). */
+interface CoreHeap {
+  imageInRam: number;
+  imageSplit: boolean;
+  module: number;
+  instance: number;
+  execEnv: number;
+  stackSize: number;
+  stackUsed: number;
+  wamrPeak: number;
+  linearMemory: number;
+  linearGrown: boolean;
+  total: number;
+  blocks: number;
+  blockOverhead: number;
+  withHeaders: number;
+}
+
+/** An MQTT connect with Home Assistant discovery (large variant): what it holds at its peak. */
+interface MqttConnect {
+  /** The core's heap then (WAMR's blocks live then, linear memory, ESP-IDF's headers). */
+  coreHeap: number;
+  /** The native hosts' MQTT outbox (static, tessera_mqtt_outbox.h), and the most of it the connect's
+   * burst used, all of it waiting at once (the stand-in's worker takes nothing until the call returns). */
+  outboxCap: number;
+  outboxPeak: number;
+  /** Heap the C layer allocates for MQTT payloads: none (pieces go straight into the outbox). */
+  cLayerHeap: number;
+  largestPayload: number;
+  published: number;
+  publishedBytes: number;
+  dropped: number;
+  /** coreHeap + outboxCap + cLayerHeap. */
+  peak: number;
+}
+
+function mqttConnect(run: Run, initialPages: number): MqttConnect | null {
+  const step = run.steps.get("mqtt");
+  const at = run.memory.get("mqtt");
+  if (!step || !at) return null;
+  const heap = coreHeap(run, initialPages);
+  const coreNow = n(at, "live") + heap.linearMemory + n(at, "blocks") * ESP_IDF_BLOCK_OVERHEAD;
+  const outboxCap = n(step, "outbox_cap");
+  return {
+    coreHeap: coreNow,
+    outboxCap,
+    outboxPeak: n(step, "connect_outbox_peak"),
+    cLayerHeap: 0,
+    largestPayload: n(step, "largest_payload"),
+    published: n(step, "published"),
+    publishedBytes: n(step, "published_bytes"),
+    dropped: n(step, "dropped"),
+    peak: coreNow + outboxCap,
+  };
+}
+
+function memoryRow(flavour: string, variant: Variant, run: Run, initialPages: number): string[] {
+  const h = coreHeap(run, initialPages);
+  const { wamrPeak, linearMemory: linear, linearGrown: grown, total, blocks, withHeaders: device } = h;
+  const loaded = run.memory.get("loaded");
+  const end = run.memory.get("end");
   return [
     `${flavour}, ${variant.name}`,
     `${int(n(loaded, "image_copy"))}${n(loaded, "image_split") === 1 ? " (split)" : ""}`,
@@ -356,6 +450,13 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
   const initialPages = readWasmInfo(controller).initialPages;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-bench-wamr-"));
   const lines: string[] = [];
+  const json: BenchJson = {
+    source: "npm run bench:wamr (bench/wamr.ts)",
+    wamr,
+    core: { bytes: fs.statSync(controller).size, initialPages },
+    instructionUnit: "x86-32 instructions under callgrind, inside the tessera_* driver calls",
+    runs: {},
+  };
   try {
     const fixtures = path.join(work, "fixtures");
     fs.mkdirSync(fixtures);
@@ -407,6 +508,7 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
 
     // Memory, and what each step answered.
     const memoryRows: string[][] = [];
+    const mqttRows: string[][] = [];
     const steps: string[] = [];
     const poolRows: string[][] = [];
     const wasm3Rows: string[][] = [];
@@ -426,7 +528,23 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
           continue;
         }
         if (flavour.wasm3) wasm3Rows.push(wasm3MemoryRow(flavour.name, variant, run));
-        else memoryRows.push(memoryRow(flavour.name, variant, run, initialPages));
+        else {
+          memoryRows.push(memoryRow(flavour.name, variant, run, initialPages));
+          const key = `${flavour.name}/${variant.name}`;
+          const mqtt = mqttConnect(run, initialPages);
+          json.runs[key] = { memory: coreHeap(run, initialPages), mqttConnect: mqtt, instructions: {} };
+          if (mqtt)
+            mqttRows.push([
+              key,
+              int(mqtt.coreHeap),
+              `${int(mqtt.outboxPeak)} / ${int(mqtt.outboxCap)}`,
+              int(mqtt.cLayerHeap),
+              int(mqtt.peak),
+              int(mqtt.largestPayload),
+              `${mqtt.published} (${int(mqtt.publishedBytes)} B)`,
+              String(mqtt.dropped),
+            ]);
+        }
         steps.push(...stepLines(`${flavour.name}/${variant.name}`, run));
       }
     lines.push(
@@ -492,6 +610,26 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
             "so what it holds grows with the paths taken, up to the 'all compiled' row. wasm3 peak: without linear memory.",
             "",
           ]),
+      "MQTT connect with Home Assistant discovery (large variant; bytes):",
+      table(
+        [
+          "build, variant",
+          "core heap then",
+          "outbox used / size",
+          "C heap for payloads",
+          "peak",
+          "largest payload",
+          "published",
+          "dropped",
+        ],
+        mqttRows,
+        "lrrrrrrr",
+      ),
+      "core heap then: WAMR's blocks live after the connect + linear memory + ESP-IDF's headers. outbox: the native",
+      "hosts' one MQTT buffer (native/include/tessera_mqtt_outbox.h, static), where the core's pieces are written as",
+      "they come; used: the most the connect's burst held, all of it waiting at once (the stand-in's worker takes",
+      "nothing until the core's call returns). peak: core heap + the whole outbox (no payload is held anywhere else).",
+      "",
       "Steps (status, traps, what the harness saw):",
       ...steps,
     );
@@ -513,6 +651,8 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
           counts.set(`${flavour.name}/${variant.name}`, byName);
         }
       const last = (key: string, op: string) => counts.get(key)?.get(op)?.at(-1)?.instructions ?? NaN;
+      for (const [key, run] of Object.entries(json.runs))
+        for (const [op] of OPERATIONS) if (counts.get(key)?.get(op)) run.instructions[op] = last(key, op);
       const rows = OPERATIONS.map(([op, label, budget]) => {
         const c = last("classic/large", op);
         return [
@@ -605,6 +745,9 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+  fs.mkdirSync(path.dirname(JSON_FILE), { recursive: true });
+  fs.writeFileSync(JSON_FILE, JSON.stringify(json, null, 2) + "\n");
+  lines.push("", `figures: ${path.relative(ROOT, JSON_FILE)}`);
   return { text: `\n${title}\n\n${lines.join("\n")}` };
 }
 
