@@ -66,6 +66,7 @@ const OPERATIONS: [string, string, number | null][] = [
   ["idle-tick", "idle tick", INSTRUCTION_BUDGETS.idleTick],
   ["play-maximal", "play the stored maximal scene by id (request + start ticks)", INSTRUCTION_BUDGETS.playMaximal],
   ["save-maximal", "save the maximal scene (POST /api/scenes)", INSTRUCTION_BUDGETS.saveMaximal],
+  ["save-maximal-tick", "the tick the HTTP job runs after it (the select republished)", null],
   ["runners-8", "start 8 runner layers (one-shot + start ticks)", INSTRUCTION_BUDGETS.runners8],
   ["get-scenes", "GET /api/scenes (100 scenes)", INSTRUCTION_BUDGETS.getScenes],
   ["get-scenes-prefix", "GET /api/scenes, names alike in 61 ASCII characters", INSTRUCTION_BUDGETS.getScenes],
