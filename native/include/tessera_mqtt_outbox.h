@@ -3,7 +3,7 @@
  * one buffer the port owns: the only place a payload is ever held whole in C. The core gives a payload
  * in pieces (host_mqtt_append: at most its 1 KiB output buffer each, then host_mqtt_publish with the
  * last piece and the topic); each piece is written straight into the publish's entry, which the topic
- * ends. Nothing is allocated and nothing is copied twice: the sender (the ESP32 port's worker, which
+ * ends. No buffer is allocated for a payload, none is copied twice: the sender (the ESP32 port's worker, which
  * runs esp-mqtt's blocking publish) reads the payload in place, and esp-mqtt sends it through its own
  * fixed output buffer in fragments.
  *
