@@ -34,13 +34,13 @@ extern "C" {
 typedef struct {
   uint8_t *buf;
   uint32_t cap;
-  uint32_t tail;  /* the oldest entry */
-  uint32_t head;  /* where the entry being written starts, past the last whole one */
-  uint32_t end;   /* where the entries stop once they wrapped to the start (0: they did not) */
-  uint32_t open;  /* bytes of the entry being written so far (its header included); 0: none */
-  int dropping;   /* the entry being written did not fit: its rest and its end are dropped */
-  uint32_t used;  /* bytes held (whole entries and the one being written) */
-  uint32_t peak;  /* the most ever held */
+  uint32_t tail; /* the oldest entry */
+  uint32_t head; /* where the entry being written starts, past the last whole one */
+  uint32_t end;  /* where the entries stop once they wrapped to the start (0: they did not) */
+  uint32_t open; /* bytes of the entry being written so far (its header included); 0: none */
+  int dropping;  /* the entry being written did not fit: its rest and its end are dropped */
+  uint32_t used; /* bytes held (whole entries and the one being written) */
+  uint32_t peak; /* the most ever held */
 } tessera_outbox_t;
 
 typedef struct {

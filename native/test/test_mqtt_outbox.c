@@ -28,8 +28,8 @@ static int write_one(tessera_outbox_t *o, const char *topic, uint32_t from, uint
 }
 
 static int is_one(const tessera_outbox_entry_t *e, const char *topic, uint32_t from, uint32_t len, uint32_t tag) {
-  return strcmp(e->topic, topic) == 0 && e->len == len && memcmp(e->payload, bytes + from, len) == 0 &&
-         e->tag == tag && e->retain == 1;
+  return strcmp(e->topic, topic) == 0 && e->len == len && memcmp(e->payload, bytes + from, len) == 0 && e->tag == tag &&
+         e->retain == 1;
 }
 
 static void test_order_and_pieces(void) {
