@@ -212,6 +212,7 @@ function orderRun(keys: usize, from: i32, to: i32, offset: u32, ref: usize, mark
     // starts further on than the run's, so runs alike again are fewer and end
     const end = min<u32>(n, refLength);
     let c = min<u32>(offset, n);
+    while (c + 8 <= end && load<u64>(summaryName + c) == load<u64>(ref + c)) c += 8;
     while (c < end && load<u8>(summaryName + c) == load<u8>(ref + c)) c++;
     setWindow(key, summaryName, n, c);
     arenaBack(mark);
