@@ -122,12 +122,12 @@ export function getScene(req: u32, id: string, _arg: u32): i32 {
 
 // The list is sorted by name, then id, in bounded memory: per scene a sort key of 72 bytes (a window
 // of NAME_BYTES bytes of its name, as they are, zero-padded; its id's offset in the id list,
-// store/scene-ids.ts; where the window starts; 8-byte aligned, as windows are compared in words). The
-// keys, windows at the names' start, are placed by binary insertion, reading no file: a name of ASCII
-// characters fits its window whole (scene/validate.ts NAME_MAX), so names sharing however long a
-// prefix cost nothing more. Only a run of keys alike in a full window (UTF-8 names alike past 64 bytes)
-// reads its scenes again, once: each name's window then starts where it leaves the run's first name
-// (the reference), which orders any two of them unless they are alike a window further on.
+// store/scene-ids.ts; where the window starts; 8-byte aligned, as windows are compared in words). A
+// name's window starts where it leaves the first name listed (the reference): two names leaving it at
+// different places are ordered by that byte against the reference's, at the same place by their
+// windows. The keys are placed by binary insertion, reading no file, so names sharing however long a
+// prefix cost nothing more. Only a run of keys alike in a full window (names alike in 64 bytes past
+// where they leave the reference) reads its scenes again, with the run's first name as its reference.
 const LIST_CAP: u32 = MAX_SCENES + 1; // files added by hand past the limit are not listed
 const NAME_BYTES: u32 = 64;
 const KEY_SIZE: u32 = NAME_BYTES + 8;
@@ -195,6 +195,16 @@ function place(keys: usize, from: i32, k: i32, held: usize, ref: usize): void {
   memory.copy(to, held, KEY_SIZE);
 }
 
+/** Sets key `k`'s window for the summary's name (`n` bytes; 0: unreadable) where it leaves the
+ * reference name (`ref`, `refLength` bytes), at `offset` or past it (all are alike that far). */
+function setKey(k: usize, n: u32, ref: usize, refLength: u32, offset: u32): void {
+  const end = min<u32>(n, refLength);
+  let c = min<u32>(offset, n);
+  while (c + 8 <= end && load<u64>(summaryName + c) == load<u64>(ref + c)) c += 8;
+  while (c < end && load<u8>(summaryName + c) == load<u8>(ref + c)) c++;
+  setWindow(k, summaryName, n, c);
+}
+
 /** Orders the run of keys [from, to), alike up to `offset` bytes of their names: each name is read
  * again (a file no longer readable sorts first, and is skipped when listed), its window set where it
  * leaves the run's first name (kept at `ref`), the run sorted, and each run still alike ordered the same
@@ -208,13 +218,7 @@ function orderRun(keys: usize, from: i32, to: i32, offset: u32, ref: usize, mark
       memory.copy(ref, summaryName, n);
       refLength = n;
     }
-    // where it leaves the reference, at `offset` or past it (all are alike that far): its window
-    // starts further on than the run's, so runs alike again are fewer and end
-    const end = min<u32>(n, refLength);
-    let c = min<u32>(offset, n);
-    while (c + 8 <= end && load<u64>(summaryName + c) == load<u64>(ref + c)) c += 8;
-    while (c < end && load<u8>(summaryName + c) == load<u8>(ref + c)) c++;
-    setWindow(key, summaryName, n, c);
+    setKey(key, n, ref, refLength, offset);
     arenaBack(mark);
   }
   const held = keys + <usize>LIST_CAP * KEY_SIZE;
@@ -243,6 +247,7 @@ export function listScenes(req: u32, _param: string, _arg: u32): i32 {
   const ref = keys + <usize>(LIST_CAP + 1) * KEY_SIZE;
   const mark = arenaTop(); // what a summary's log line or a plain file's pass leaves is given back
   let count = 0;
+  let refLength: u32 = 0; // the first name listed is the reference
   for (let at = firstId(); at >= 0; at = nextId(at)) {
     if (count == LIST_CAP) {
       log(LOG_WARN, "scenes: more than " + LIST_CAP.toString() + " scene files; the rest are not listed");
@@ -252,11 +257,15 @@ export function listScenes(req: u32, _param: string, _arg: u32): i32 {
     const listed = readSummary(idAt(at));
     if (listed) {
       store<u16>(key + AT, <u16>at);
-      setWindow(key, summaryName, summaryNameLength, 0);
+      if (count == 0) {
+        refLength = summaryNameLength;
+        memory.copy(ref, summaryName, refLength);
+      }
+      setKey(key, summaryNameLength, ref, refLength, 0);
     }
     arenaBack(mark);
     if (!listed) continue;
-    place(keys, 0, count, keys + <usize>LIST_CAP * KEY_SIZE, ref); // all windows from 0: by window
+    place(keys, 0, count, keys + <usize>LIST_CAP * KEY_SIZE, ref);
     count++;
   }
   orderAlike(keys, 0, count, ref, mark);
