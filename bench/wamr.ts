@@ -3,7 +3,10 @@
 // native/runtime/wamr/runtime.c, in both interpreter flavours (classic, the device default, and fast),
 // driving the native bench port (native/port/bench/bench.c, TESSERA_PORT=bench): 100 emulated panels
 // (large) or 32 (small), a library of 100 scenes with 64-character names, MQTT connected (Home
-// Assistant discovery), the mirror on, the maximal scene saved and played, 8 runner layers.
+// Assistant discovery), the mirror on, the maximal scene saved and played, 8 runner layers, the library
+// renamed to names sharing long prefixes and listed again; every export called as the ESP32 port calls
+// it (bench.c: the Host/Origin check before each request, the job's tick after it). The figures are also
+// written to build/bench-wamr.json (BenchJson below).
 //   - memory: WAMR's allocations through a counting allocator (TESSERA_WAMR_COUNT_ALLOC: exact bytes
 //     and peak), step by step (image copy, module, instance, exec env), plus linear memory; one more
 //     classic build with WAMR's own pool (Alloc_With_Pool) for its statistics (highmark);

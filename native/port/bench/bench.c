@@ -4,7 +4,9 @@
  * frames are captured in memory, the store is files in a directory (port/posix/store.c), the panels
  * are the POSIX port's emulated bus (port/posix/bus.c, build/panel.wasm through wasm2c), the clock only
  * moves when the workload advances it, MQTT is a loopback stand-in that connects at once and counts
- * what is published, mDNS does nothing. The core is driven only through tessera_driver.h.
+ * what is published into the ESP32 port's outbox, mDNS does nothing. The core is driven only through
+ * tessera_driver.h, in the ESP32 port's order (port/esp32/server.c, host.c): each request through the
+ * Host/Origin check, then the request, then the HTTP job's tick; a WebSocket open through the check.
  *
  *   tessera-bench <panels> <max panels> <fixture dir> <data dir>
  *
