@@ -90,4 +90,6 @@ export const INSTRUCTION_BUDGETS = {
   playMaximal: 20_000_000,
   saveMaximal: 100_000_000,
   runners8: 20_000_000,
+  /** GET /api/scenes of 100 scenes, whatever their names. */
+  getScenes: 30_000_000,
 };

@@ -3,7 +3,10 @@
 // native/runtime/wamr/runtime.c, in both interpreter flavours (classic, the device default, and fast),
 // driving the native bench port (native/port/bench/bench.c, TESSERA_PORT=bench): 100 emulated panels
 // (large) or 32 (small), a library of 100 scenes with 64-character names, MQTT connected (Home
-// Assistant discovery), the mirror on, the maximal scene saved and played, 8 runner layers.
+// Assistant discovery), the mirror on, the maximal scene saved and played, 8 runner layers, the library
+// renamed to names sharing long prefixes and listed again; every export called as the ESP32 port calls
+// it (bench.c: the Host/Origin check before each request, the job's tick after it). The figures are also
+// written to build/bench-wamr.json (BenchJson below).
 //   - memory: WAMR's allocations through a counting allocator (TESSERA_WAMR_COUNT_ALLOC: exact bytes
 //     and peak), step by step (image copy, module, instance, exec env), plus linear memory; one more
 //     classic build with WAMR's own pool (Alloc_With_Pool) for its statistics (highmark);
@@ -38,11 +41,17 @@ const PAGE = 64 * 1024;
 const HEAP_TARGET = DEVICE_HEAP_BUDGET;
 const HEAP_GOAL = DEVICE_HEAP_GOAL;
 const NS_PER_INSTRUCTION = 10; // ESP32-C3 at 160 MHz, interpreted
-/** The driver functions whose insides are counted (native/include/tessera_driver.h). */
+/** The driver functions whose insides are counted (native/include/tessera_driver.h). A name before
+ * another it is the start of (tessera_http before tessera_http_allow): in the other order valgrind
+ * 3.19's callgrind never toggles on the longer one, and its cost is silently left out. */
 const DRIVER = [
   "tessera_start",
   "tessera_tick",
   "tessera_http",
+  "tessera_http_allow",
+  "tessera_http_stream",
+  "tessera_http_more",
+  "tessera_serial_receive",
   "tessera_ws_open",
   "tessera_ws_frame",
   "tessera_ws_close",
@@ -54,13 +63,19 @@ const DRIVER = [
 ];
 /** The measured operations (CALLGRIND_DUMP_STATS_AT names in bench.c) and their budgets. */
 const OPERATIONS: [string, string, number | null][] = [
-  ["get-state", "GET /api/state", INSTRUCTION_BUDGETS.getState],
+  ["get-state", "GET /api/state (Host check + request)", INSTRUCTION_BUDGETS.getState],
+  ["get-state-tick", "the tick the HTTP job runs after it (a scene playing)", null],
   ["ws-set-color", "WebSocket SET_COLOR frame", INSTRUCTION_BUDGETS.wsSetColor],
+  ["ws-set-color-tick", "the tick the loop runs at once after a frame", null],
   ["idle-tick", "idle tick", INSTRUCTION_BUDGETS.idleTick],
   ["play-maximal", "play the stored maximal scene by id (request + start ticks)", INSTRUCTION_BUDGETS.playMaximal],
   ["save-maximal", "save the maximal scene (POST /api/scenes)", INSTRUCTION_BUDGETS.saveMaximal],
+  ["save-maximal-tick", "the tick the HTTP job runs after it (the select republished)", null],
   ["runners-8", "start 8 runner layers (one-shot + start ticks)", INSTRUCTION_BUDGETS.runners8],
-  ["get-scenes", "GET /api/scenes (100 scenes)", null],
+  ["get-scenes", "GET /api/scenes (100 scenes)", INSTRUCTION_BUDGETS.getScenes],
+  ["get-scenes-prefix", "GET /api/scenes, names alike in 61 ASCII characters", INSTRUCTION_BUDGETS.getScenes],
+  ["get-scenes-utf8", "GET /api/scenes, names alike in 180 UTF-8 bytes", INSTRUCTION_BUDGETS.getScenes],
+  ["mqtt-connect", "MQTT connected: discovery and states published (large)", null],
 ];
 
 interface Variant {
@@ -203,11 +218,26 @@ const n = (f: Fields | undefined, k: string) => Number(f?.[k] ?? NaN);
  * own esp-idf os_malloc, which the adapter no longer uses, would add 12 bytes more.) */
 const ESP_IDF_BLOCK_OVERHEAD = 8;
 
+/** The figures of the last run, for other scripts (the RAM table): build/bench-wamr.json, shaped as
+ * BenchJson. runs is keyed "<interpreter>/<variant>" ("classic/large", "fast/small", ...), each with
+ * memory (CoreHeap: the core's blocks in bytes), mqttConnect (MqttConnect, null on the small variant)
+ * and instructions (by operation name, OPERATIONS' first column; absent without valgrind). A focused run
+ * (--only, --variant) writes only what it measured. */
+export const JSON_FILE = path.join(ROOT, "build", "bench-wamr.json");
+
+export interface BenchJson {
+  source: string;
+  wamr: string;
+  core: { bytes: number; initialPages: number };
+  instructionUnit: string;
+  runs: Record<string, { memory: CoreHeap; mqttConnect: MqttConnect | null; instructions: Record<string, number> }>;
+}
+
 /** What the core holds on a device, from a counted run: WAMR's peak (RAM image, module, instance,
  * exec env and whatever it allocated later) plus linear memory (plus the old block while it grows: on
  * ESP-IDF WAMR grows it by allocating the new size and copying), then the same with the ESP-IDF
  * allocator's headers, which budget and goal are checked on. */
-function memoryRow(flavour: string, variant: Variant, run: Run, initialPages: number): string[] {
+function coreHeap(run: Run, initialPages: number): CoreHeap {
   const loaded = run.memory.get("loaded");
   const end = run.memory.get("end");
   const all = [...run.memory.values()];
@@ -216,7 +246,85 @@ function memoryRow(flavour: string, variant: Variant, run: Run, initialPages: nu
   const wamrPeak = n(end, "peak");
   const total = wamrPeak + linear + (grown ? initialPages * PAGE : 0);
   const blocks = Math.max(...all.map((m) => n(m, "blocks")));
-  const device = total + blocks * ESP_IDF_BLOCK_OVERHEAD;
+  return {
+    imageInRam: n(loaded, "image_copy"),
+    imageSplit: n(loaded, "image_split") === 1,
+    module: n(loaded, "module"),
+    instance: n(loaded, "instance"),
+    execEnv: n(loaded, "exec_env"),
+    stackSize: n(end, "stack_size"),
+    stackUsed: n(end, "stack_used"),
+    wamrPeak,
+    linearMemory: linear,
+    linearGrown: grown,
+    total,
+    blocks,
+    blockOverhead: ESP_IDF_BLOCK_OVERHEAD,
+    withHeaders: total + blocks * ESP_IDF_BLOCK_OVERHEAD,
+  };
+}
+
+/** The core's heap blocks on a device (bytes), as build/bench-wamr.json gives them (see JSON_FILE). */
+interface CoreHeap {
+  imageInRam: number;
+  imageSplit: boolean;
+  module: number;
+  instance: number;
+  execEnv: number;
+  stackSize: number;
+  stackUsed: number;
+  wamrPeak: number;
+  linearMemory: number;
+  linearGrown: boolean;
+  total: number;
+  blocks: number;
+  blockOverhead: number;
+  withHeaders: number;
+}
+
+/** An MQTT connect with Home Assistant discovery (large variant): what it holds at its peak. */
+interface MqttConnect {
+  /** The core's heap then (WAMR's blocks live then, linear memory, ESP-IDF's headers). */
+  coreHeap: number;
+  /** The native hosts' MQTT outbox (static, tessera_mqtt_outbox.h), and the most of it the connect's
+   * burst used, all of it waiting at once (the stand-in's worker takes nothing until the call returns). */
+  outboxCap: number;
+  outboxPeak: number;
+  /** Heap the C layer allocates for MQTT payloads: none (pieces go straight into the outbox). */
+  cLayerHeap: number;
+  largestPayload: number;
+  published: number;
+  publishedBytes: number;
+  dropped: number;
+  /** coreHeap + outboxCap + cLayerHeap. */
+  peak: number;
+}
+
+function mqttConnect(run: Run, initialPages: number): MqttConnect | null {
+  const step = run.steps.get("mqtt");
+  const at = run.memory.get("mqtt");
+  if (!step || !at) return null;
+  const heap = coreHeap(run, initialPages);
+  const coreNow = n(at, "live") + heap.linearMemory + n(at, "blocks") * ESP_IDF_BLOCK_OVERHEAD;
+  const outboxCap = n(step, "outbox_cap");
+  return {
+    coreHeap: coreNow,
+    outboxCap,
+    outboxPeak: n(step, "connect_outbox_peak"),
+    cLayerHeap: 0,
+    largestPayload: n(step, "largest_payload"),
+    published: n(step, "published"),
+    publishedBytes: n(step, "published_bytes"),
+    dropped: n(step, "dropped"),
+    peak: coreNow + outboxCap,
+  };
+}
+
+function memoryRow(flavour: string, variant: Variant, run: Run, initialPages: number): string[] {
+  const h = coreHeap(run, initialPages);
+  const { wamrPeak, linearMemory: linear, linearGrown: grown, total, blocks, withHeaders: device } = h;
+  const loaded = run.memory.get("loaded");
+  const end = run.memory.get("end");
   return [
     `${flavour}, ${variant.name}`,
     `${int(n(loaded, "image_copy"))}${n(loaded, "image_split") === 1 ? " (split)" : ""}`,
@@ -347,6 +455,13 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
   const initialPages = readWasmInfo(controller).initialPages;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-bench-wamr-"));
   const lines: string[] = [];
+  const json: BenchJson = {
+    source: "npm run bench:wamr (bench/wamr.ts)",
+    wamr,
+    core: { bytes: fs.statSync(controller).size, initialPages },
+    instructionUnit: "x86-32 instructions under callgrind, inside the tessera_* driver calls",
+    runs: {},
+  };
   try {
     const fixtures = path.join(work, "fixtures");
     fs.mkdirSync(fixtures);
@@ -398,6 +513,7 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
 
     // Memory, and what each step answered.
     const memoryRows: string[][] = [];
+    const mqttRows: string[][] = [];
     const steps: string[] = [];
     const poolRows: string[][] = [];
     const wasm3Rows: string[][] = [];
@@ -417,8 +533,24 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
           continue;
         }
         if (flavour.wasm3) wasm3Rows.push(wasm3MemoryRow(flavour.name, variant, run));
-        else memoryRows.push(memoryRow(flavour.name, variant, run, initialPages));
-        recordWamrFigures(flavour.name, variant.name, run.memory); // for npm run bench:ram
+        else {
+          memoryRows.push(memoryRow(flavour.name, variant, run, initialPages));
+          recordWamrFigures(flavour.name, variant.name, run.memory); // for npm run bench:ram
+          const key = `${flavour.name}/${variant.name}`;
+          const mqtt = mqttConnect(run, initialPages);
+          json.runs[key] = { memory: coreHeap(run, initialPages), mqttConnect: mqtt, instructions: {} };
+          if (mqtt)
+            mqttRows.push([
+              key,
+              int(mqtt.coreHeap),
+              `${int(mqtt.outboxPeak)} / ${int(mqtt.outboxCap)}`,
+              int(mqtt.cLayerHeap),
+              int(mqtt.peak),
+              int(mqtt.largestPayload),
+              `${mqtt.published} (${int(mqtt.publishedBytes)} B)`,
+              String(mqtt.dropped),
+            ]);
+        }
         steps.push(...stepLines(`${flavour.name}/${variant.name}`, run));
       }
     writeWamrFigures(controller, path.join(ROOT, "native/build-bench-classic/libvmlib.a"));
@@ -485,6 +617,26 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
             "so what it holds grows with the paths taken, up to the 'all compiled' row. wasm3 peak: without linear memory.",
             "",
           ]),
+      "MQTT connect with Home Assistant discovery (large variant; bytes):",
+      table(
+        [
+          "build, variant",
+          "core heap then",
+          "outbox used / size",
+          "C heap for payloads",
+          "peak",
+          "largest payload",
+          "published",
+          "dropped",
+        ],
+        mqttRows,
+        "lrrrrrrr",
+      ),
+      "core heap then: WAMR's blocks live after the connect + linear memory + ESP-IDF's headers. outbox: the native",
+      "hosts' one MQTT buffer (native/include/tessera_mqtt_outbox.h, static), where the core's pieces are written as",
+      "they come; used: the most the connect's burst held, all of it waiting at once (the stand-in's worker takes",
+      "nothing until the core's call returns). peak: core heap + the whole outbox (no payload is held anywhere else).",
+      "",
       "Steps (status, traps, what the harness saw):",
       ...steps,
     );
@@ -506,6 +658,8 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
           counts.set(`${flavour.name}/${variant.name}`, byName);
         }
       const last = (key: string, op: string) => counts.get(key)?.get(op)?.at(-1)?.instructions ?? NaN;
+      for (const [key, run] of Object.entries(json.runs))
+        for (const [op] of OPERATIONS) if (counts.get(key)?.get(op)) run.instructions[op] = last(key, op);
       const rows = OPERATIONS.map(([op, label, budget]) => {
         const c = last("classic/large", op);
         return [
@@ -598,6 +752,9 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+  fs.mkdirSync(path.dirname(JSON_FILE), { recursive: true });
+  fs.writeFileSync(JSON_FILE, JSON.stringify(json, null, 2) + "\n");
+  lines.push("", `figures: ${path.relative(ROOT, JSON_FILE)}`);
   return { text: `\n${title}\n\n${lines.join("\n")}` };
 }
 

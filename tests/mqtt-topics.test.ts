@@ -160,6 +160,30 @@ test("the scene select lists `Name (id)` and maps ids back; it follows the libra
   assert.deepEqual(after.options, ["Stopped"]);
 });
 
+test("a select of many scenes, written in 1 KiB pieces into the host's outbox, arrives whole", async () => {
+  const names = Array.from({ length: 40 }, (_, i) => `${"晚".repeat(30)} "${i}" \\`);
+  const ids: string[] = [];
+  try {
+    for (const name of names) {
+      const created = await api(host, "POST", "/api/scenes", { ...baseScene(), name });
+      assert.equal(created.status, 200);
+      ids.push(created.body.id);
+    }
+    const payload = await obs.waitFor(configTopic("select", "scene"), (p) => ids.every((id) => p.includes(id)));
+    assert.ok(Buffer.byteLength(payload) > 8 * 1024, `${Buffer.byteLength(payload)} bytes: many pieces`);
+    const select = JSON.parse(payload);
+    const labels = names.map((name, i) => `${name} (${ids[i]})`);
+    assert.deepEqual(select.options.slice(1).sort(), [...labels].sort());
+    for (const [i, id] of ids.entries())
+      assert.ok(
+        select.value_template.includes(`'${id}':'${labels[i].replaceAll("\\", "\\\\")}'`),
+        `${id} maps back to its label`,
+      );
+  } finally {
+    for (const id of ids) await api(host, "DELETE", `/api/scenes/${id}`);
+  }
+});
+
 test("select labels survive Home Assistant: no spaces around the name, no character cut in half", async () => {
   const names = ["  Dawn  ", "a".repeat(39) + "😀zz", "   "];
   const ids: string[] = [];

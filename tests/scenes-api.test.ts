@@ -248,13 +248,21 @@ test("GET /api/scenes lists schemaVersion, id, name, layerCount and duration, so
 });
 
 test("GET /api/scenes sorts as JavaScript compares names: alike past the sort key, beyond the BMP, plain files", async () => {
-  // the core sorts by a key of each name's first 18 UTF-8 bytes and compares names alike that far
-  // whole; the order is UTF-16 code units' (U+E000-U+FFFF after the emoji, unlike UTF-8's)
-  const stem = "A name alike for thirty-two bytes";
+  // the core sorts by a key of each name's first 64 UTF-8 bytes, and orders names alike that far by
+  // their next 64 bytes, and so on; the order is UTF-16 code units' (U+E000-U+FFFF after the emoji,
+  // unlike UTF-8's)
+  const stem = "é".repeat(34); // 68 bytes: alike past the first window
+  const long = "晚".repeat(50); // 150 bytes: alike past the second
   const names = [
     `${stem} z`,
     `${stem} a`,
     `${stem}`,
+    `${long}b`,
+    `${long}`,
+    `${long}a`,
+    `${long}b`,
+    "A name of sixty-four ASCII characters, alike up to its last: ..b",
+    "A name of sixty-four ASCII characters, alike up to its last: ..a",
     "\uE000 private use",
     "\uFFFD replacement",
     "🎆 fireworks",

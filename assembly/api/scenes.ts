@@ -136,13 +136,19 @@ export function getScene(req: u32, id: string, _arg: u32): i32 {
   return A.ANSWERED;
 }
 
-// The list is sorted by name, then id, in bounded memory: per scene a sort key of 20 bytes (its id's
-// offset in the id list, store/scene-ids.ts, and the first NAME_BYTES bytes of its name, as they are,
-// zero-padded), kept sorted as they are made, both compared by orderBytes. Two names alike that far
-// are compared whole, the other's read again.
+// The list is sorted by name, then id, in bounded memory: per scene a sort key of 72 bytes (a window
+// of NAME_BYTES bytes of its name, as they are, zero-padded; its id's offset in the id list,
+// store/scene-ids.ts; where the window starts; 8-byte aligned, as windows are compared in words). A
+// name's window starts where it leaves the first name listed (the reference): two names leaving it at
+// different places are ordered by that byte against the reference's, at the same place by their
+// windows. The keys are placed by binary insertion, reading no file, so names sharing however long a
+// prefix cost nothing more. Only a run of keys alike in a full window (names alike in 64 bytes past
+// where they leave the reference) reads its scenes again, with the run's first name as its reference.
 const LIST_CAP: u32 = MAX_SCENES + 1; // files added by hand past the limit are not listed
-const NAME_BYTES: u32 = 18;
-const KEY_SIZE = 2 + NAME_BYTES;
+const NAME_BYTES: u32 = 64;
+const KEY_SIZE: u32 = NAME_BYTES + 8;
+const AT: u32 = NAME_BYTES; // u16: the id's offset
+const FROM: u32 = NAME_BYTES + 2; // u16: where the window starts in the name
 
 /** A name byte for ordering: UTF-8 sorts as code points, the API as UTF-16 code units (as JavaScript
  * compares strings), which put U+E000-U+FFFF after the supplementary planes; their lead bytes EE and
@@ -151,27 +157,100 @@ function rank(c: u32): u32 {
   return c == 0xee || c == 0xef ? c + 0x10 : c;
 }
 
-/** The order of two names' bytes: past their common start (a plain loop: GET /api/scenes compares
- * keys about 700 times, and ranking every byte cost it 7 M instructions), the first bytes that differ,
- * ranked; else the shorter first. */
-function orderBytes(a: usize, na: u32, b: usize, nb: u32): i32 {
-  const n = min(na, nb);
-  let i: u32 = 0;
-  while (i < n && load<u8>(a + i) == load<u8>(b + i)) i++; // rank is one-to-one on UTF-8's bytes
-  return i < n ? <i32>rank(load<u8>(a + i)) - <i32>rank(load<u8>(b + i)) : <i32>na - <i32>nb;
+/** The order of two windows' bytes (NAME_BYTES each, zero-padded: a shorter name first): past their
+ * common start, compared eight bytes at a time (names alike in a long prefix are the usual case), the
+ * first bytes that differ, ranked. */
+function orderWindows(a: usize, b: usize): i32 {
+  let i: usize = 0;
+  while (i < NAME_BYTES && load<u64>(a + i) == load<u64>(b + i)) i += 8;
+  if (i == NAME_BYTES) return 0;
+  while (load<u8>(a + i) == load<u8>(b + i)) i++; // rank is one-to-one on UTF-8's bytes
+  return <i32>rank(load<u8>(a + i)) - <i32>rank(load<u8>(b + i));
 }
 
-/** Whether the scene being placed (key `a`) goes before the listed one of key `b`: by name, then id. The scenes are placed in the id list's order, which is the
- * ids' (the host lists keys sorted by their bytes, docs/host-abi.md host_store_list; for ids,
- * [a-z0-9], that is the strings' order): of two alike in name, the one being placed goes after. */
-function before(a: usize, b: usize, name: usize, n: u32, mark: usize): bool {
-  const d = orderBytes(a + 2, NAME_BYTES, b + 2, NAME_BYTES);
-  if (d != 0 || load<u8>(b + KEY_SIZE - 1) == 0) return d < 0;
-  // alike in their keys: b's whole name from its summary (its header, or a plain JSON file's pass)
-  // against the whole name of the one being placed (`n` bytes at `name`)
-  const c = readSummary(idAt(<i32>load<u16>(b))) ? orderBytes(name, n, summaryName, summaryNameLength) : 0;
-  arenaBack(mark);
-  return c < 0;
+/** The order of keys `a` and `b` of one run, whose windows start where each name leaves the reference
+ * name `ref`: at the same place, by their windows; else the one that leaves it first, by its byte
+ * there against the reference's, which the other shares (a name that ends there goes first). */
+function orderKeys(a: usize, b: usize, ref: usize): i32 {
+  const ca = <usize>load<u16>(a + FROM);
+  const cb = <usize>load<u16>(b + FROM);
+  if (ca == cb) return orderWindows(a, b);
+  if (ca < cb) return <i32>rank(load<u8>(a)) - <i32>rank(load<u8>(ref + ca));
+  return <i32>rank(load<u8>(ref + cb)) - <i32>rank(load<u8>(b));
+}
+
+/** Whether keys `a` and `b` are alike in a full window at the same place: their names may differ
+ * past it. */
+function alikeFull(a: usize, b: usize): bool {
+  return load<u8>(a + NAME_BYTES - 1) != 0 && load<u16>(a + FROM) == load<u16>(b + FROM) && orderWindows(a, b) == 0;
+}
+
+/** Sets key `k`'s window to its name's bytes [from, from + NAME_BYTES) (`name`, `n` bytes). */
+function setWindow(k: usize, name: usize, n: u32, from: u32): void {
+  store<u16>(k + FROM, <u16>from);
+  memory.fill(k, 0, NAME_BYTES);
+  if (n > from) memory.copy(k, name + from, min<u32>(n - from, NAME_BYTES));
+}
+
+/** Places key `at` (index `k`) among the sorted keys [from, k) by binary insertion; of two alike, it
+ * goes after (stable: the scenes come in the id list's order, which is the ids', as the host lists keys
+ * sorted by their bytes, docs/host-abi.md host_store_list). `held` has room for one key. */
+function place(keys: usize, from: i32, k: i32, held: usize, ref: usize): void {
+  const key = keys + <usize>k * KEY_SIZE;
+  let lo = from;
+  let hi = k;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (orderKeys(key, keys + <usize>mid * KEY_SIZE, ref) < 0) hi = mid;
+    else lo = mid + 1;
+  }
+  if (lo == k) return;
+  const to = keys + <usize>lo * KEY_SIZE;
+  memory.copy(held, key, KEY_SIZE);
+  memory.copy(to + KEY_SIZE, to, <usize>(k - lo) * KEY_SIZE);
+  memory.copy(to, held, KEY_SIZE);
+}
+
+/** Sets key `k`'s window for the summary's name (`n` bytes; 0: unreadable) where it leaves the
+ * reference name (`ref`, `refLength` bytes), at `offset` or past it (all are alike that far). */
+function setKey(k: usize, n: u32, ref: usize, refLength: u32, offset: u32): void {
+  const end = min<u32>(n, refLength);
+  let c = min<u32>(offset, n);
+  while (c + 8 <= end && load<u64>(summaryName + c) == load<u64>(ref + c)) c += 8;
+  while (c < end && load<u8>(summaryName + c) == load<u8>(ref + c)) c++;
+  setWindow(k, summaryName, n, c);
+}
+
+/** Orders the run of keys [from, to), alike up to `offset` bytes of their names: each name is read
+ * again (a file no longer readable sorts first, and is skipped when listed), its window set where it
+ * leaves the run's first name (kept at `ref`), the run sorted, and each run still alike ordered the same
+ * way a window further on. */
+function orderRun(keys: usize, from: i32, to: i32, offset: u32, ref: usize, mark: usize): void {
+  let refLength: u32 = 0;
+  for (let k = from; k < to; k++) {
+    const key = keys + <usize>k * KEY_SIZE;
+    const n = readSummary(idAt(<i32>load<u16>(key + AT))) ? summaryNameLength : 0;
+    if (k == from) {
+      memory.copy(ref, summaryName, n);
+      refLength = n;
+    }
+    setKey(key, n, ref, refLength, offset);
+    arenaBack(mark);
+  }
+  const held = keys + <usize>LIST_CAP * KEY_SIZE;
+  for (let k = from + 1; k < to; k++) place(keys, from, k, held, ref);
+  orderAlike(keys, from, to, ref, mark);
+}
+
+/** Orders every run of keys in [from, to) alike in a full window by orderRun. */
+function orderAlike(keys: usize, from: i32, to: i32, ref: usize, mark: usize): void {
+  for (let s = from; s < to;) {
+    const first = keys + <usize>s * KEY_SIZE;
+    let e = s + 1;
+    while (e < to && alikeFull(first, keys + <usize>e * KEY_SIZE)) e++;
+    if (e - s > 1) orderRun(keys, s, e, <u32>load<u16>(first + FROM) + NAME_BYTES, ref, mark);
+    s = e;
+  }
 }
 
 /** The library, sorted by name then id, from each file's summary header (scene/summary.ts); a file
@@ -179,43 +258,38 @@ function before(a: usize, b: usize, name: usize, n: u32, mark: usize): bool {
  * library beyond the ids and keys: the answer streams out one scene at a time. */
 export function listScenes(req: u32, _param: string, _arg: u32): i32 {
   if (!openIds()) return A.A_LIBRARY_UNREADABLE;
-  // the keys, then the key and the whole name of the scene being placed
-  const keys = heap.alloc(LIST_CAP * KEY_SIZE + KEY_SIZE + HEADER_ROOM);
-  const key = keys + <usize>LIST_CAP * KEY_SIZE;
-  const name = key + KEY_SIZE;
+  // the keys, one more (a key being moved), and a run's reference name (orderRun)
+  const keys = heap.alloc((LIST_CAP + 1) * KEY_SIZE + HEADER_ROOM);
+  const ref = keys + <usize>(LIST_CAP + 1) * KEY_SIZE;
   const mark = arenaTop(); // what a summary's log line or a plain file's pass leaves is given back
   let count = 0;
+  let refLength: u32 = 0; // the first name listed is the reference
   for (let at = firstId(); at >= 0; at = nextId(at)) {
     if (count == LIST_CAP) {
       log(LOG_WARN, "scenes: more than " + LIST_CAP.toString() + " scene files; the rest are not listed");
       break;
     }
+    const key = keys + <usize>count * KEY_SIZE;
     const listed = readSummary(idAt(at));
+    if (listed) {
+      store<u16>(key + AT, <u16>at);
+      if (count == 0) {
+        refLength = summaryNameLength;
+        memory.copy(ref, summaryName, refLength);
+      }
+      setKey(key, summaryNameLength, ref, refLength, 0);
+    }
     arenaBack(mark);
     if (!listed) continue;
-    store<u16>(key, <u16>at);
-    const n = summaryNameLength;
-    memory.copy(name, summaryName, n);
-    memory.fill(key + 2, 0, NAME_BYTES);
-    memory.copy(key + 2, name, min<u32>(n, NAME_BYTES));
-    // binary insertion: few comparisons, as one alike in its key reads a file
-    let lo = 0;
-    let hi = count;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (before(key, keys + <usize>mid * KEY_SIZE, name, n, mark)) hi = mid;
-      else lo = mid + 1;
-    }
-    const to = keys + <usize>lo * KEY_SIZE;
-    memory.copy(to + KEY_SIZE, to, <usize>(count - lo) * KEY_SIZE);
-    memory.copy(to, key, KEY_SIZE);
+    place(keys, 0, count, keys + <usize>LIST_CAP * KEY_SIZE, ref);
     count++;
   }
+  orderAlike(keys, 0, count, ref, mark);
   w.begin(req, 200);
   w.byte(0x5b);
   let first = true;
   for (let k = 0; k < count; k++) {
-    const id = idAt(<i32>load<u16>(keys + <usize>k * KEY_SIZE));
+    const id = idAt(<i32>load<u16>(keys + <usize>k * KEY_SIZE + AT));
     const listed = readSummary(id);
     arenaBack(mark);
     if (!listed) continue;

@@ -14,7 +14,6 @@
 import { A_HEADER_TOO_LARGE, A_HOST_REQUIRED, A_MISDIRECTED, A_CROSS_ORIGIN } from "./answers";
 import { deviceName } from "../mqtt/config";
 import { allowedHostCount, allowedHostAt, allowedHostLength } from "../state/config";
-import { utf8Bytes } from "../util/utf8";
 
 /** Longest Host or Origin value looked at; a longer one is not one of ours. */
 const VALUE_CAP: u32 = 255;
@@ -45,15 +44,23 @@ const NAME = 1; // a name not the controller's
 const IP = 2;
 const OWN = 3; // one of the controller's own names
 
+/** [a, a+an) equals the ASCII string `s` (case-insensitively), compared with its UTF-16 units as
+ * stored: no bytes are made of it for each request. */
+function equalsAscii(a: usize, an: u32, s: string): bool {
+  const p = changetype<usize>(s);
+  if (an != <u32>s.length) return false;
+  for (let i: u32 = 0; i < an; i++) if (lower(load<u8>(a + i)) != lower(load<u16>(p + (i << 1)))) return false;
+  return true;
+}
+
 /** nameAt/nameLen is one of the controller's own names (not an IP literal). */
 function isOwnName(): bool {
   if (bytesEqual(nameAt, nameLen, LOCALHOST, 9)) return true;
-  const host = utf8Bytes(deviceName()); // ASCII
-  const h = changetype<usize>(host);
-  const k = <u32>host.byteLength;
+  const host = deviceName(); // ASCII
+  const k = <u32>host.length;
   let own = nameLen;
   if (own == k + 6 && bytesEqual(nameAt + k, 6, DOT_LOCAL, 6)) own = k; // "<hostname>.local"
-  if (k > 0 && bytesEqual(nameAt, own, h, k)) return true;
+  if (k > 0 && equalsAscii(nameAt, own, host)) return true;
   const n = allowedHostCount();
   for (let i = 0; i < n; i++) if (bytesEqual(nameAt, nameLen, allowedHostAt(i), allowedHostLength(i))) return true;
   return false;

@@ -143,7 +143,8 @@ void host_mdns_browse(uint32_t service, uint32_t service_len, uint32_t timeout_m
  * close cleanly (no last will) and report nothing more for that session. */
 void host_mqtt_connect(uint32_t ptr, uint32_t len);
 void host_mqtt_publish(uint32_t topic, uint32_t topic_len, uint32_t payload, uint32_t payload_len, uint32_t retain);
-/* A piece of the next payload, ahead of the host_mqtt_publish that carries its last piece. */
+/* A piece of the next payload, ahead of the host_mqtt_publish that carries its last piece (abi.c hands
+ * each to the port as it comes: port_mqtt_append). */
 void host_mqtt_append(uint32_t payload, uint32_t payload_len);
 void host_mqtt_subscribe(uint32_t topic, uint32_t topic_len);
 void host_mqtt_disconnect(void);

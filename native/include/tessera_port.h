@@ -75,6 +75,11 @@ typedef struct {
   int will_retain;
 } tessera_mqtt_connect_t;
 void port_mqtt_connect(const tessera_mqtt_connect_t *params);
+/* A publish (QoS 0): its payload is the pieces port_mqtt_append gave since the last publish, then
+ * [payload, payload+len); topic NULL abandons it (the core restarted mid-payload: drop the pieces).
+ * The pieces are at most the core's 1 KiB output buffer each: write them where the publish waits (the
+ * ports' tessera_mqtt_outbox.h), never into a buffer grown to the payload. */
+void port_mqtt_append(const uint8_t *piece, uint32_t len);
 void port_mqtt_publish(const char *topic, const uint8_t *payload, uint32_t len, int retain);
 void port_mqtt_subscribe(const char *topic);
 void port_mqtt_disconnect(void);

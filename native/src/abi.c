@@ -58,9 +58,8 @@ void host_http_body(uint32_t req, uint32_t ptr, uint32_t len) {
 
 void host_http_end(uint32_t req) { port_http_end(req); }
 
-/* A message the core gives in pieces (host_ws_append, host_mqtt_append), joined here for the call that
- * ends it (a WebSocket frame's send carries its start, an MQTT publish its last piece). Bounded: a
- * message past `cap` is dropped whole (logged once). */
+/* A WebSocket frame the core gives in pieces (host_ws_append), joined here for the send that carries
+ * its start. Bounded: a frame past `cap` is dropped whole (logged once). */
 typedef struct {
   uint8_t *bytes;
   uint32_t len;
@@ -82,17 +81,15 @@ static void pieces_add(pieces_t *m, const uint8_t *p, uint32_t len) {
   m->len += len;
 }
 
-/* The whole message into *len: the pieces, then `p` (the call's own bytes), or `p` first when it is the
- * message's start (`start`); NULL when dropped. */
-static const uint8_t *pieces_whole(pieces_t *m, const uint8_t *p, uint32_t *len, int start) {
+/* The whole frame into *len: `p` (the call's own bytes, the frame's start), then the pieces; NULL when
+ * dropped. */
+static const uint8_t *pieces_whole(pieces_t *m, const uint8_t *p, uint32_t *len) {
   if (m->len == 0 && !m->dropped) return p;
   uint32_t before = m->len;
   pieces_add(m, p, *len);
   if (m->dropped) return NULL;
-  if (start) {
-    memmove(m->bytes + *len, m->bytes, before);
-    memcpy(m->bytes, p, *len);
-  }
+  memmove(m->bytes + *len, m->bytes, before);
+  memcpy(m->bytes, p, *len);
   *len = m->len;
   return m->bytes;
 }
@@ -115,13 +112,13 @@ void host_ws_append(uint32_t ptr, uint32_t len) {
 
 void host_ws_send(uint32_t conn, uint32_t ptr, uint32_t len) {
   const uint8_t *p = in(ptr, len, "host_ws_send: out of bounds");
-  if (p && (p = pieces_whole(&ws_pending, p, &len, 1))) port_ws_send(conn, p, len);
+  if (p && (p = pieces_whole(&ws_pending, p, &len))) port_ws_send(conn, p, len);
   pieces_done(&ws_pending);
 }
 
 void host_ws_broadcast(uint32_t ptr, uint32_t len) {
   const uint8_t *p = in(ptr, len, "host_ws_broadcast: out of bounds");
-  if (p && (p = pieces_whole(&ws_pending, p, &len, 1))) port_ws_broadcast(p, len);
+  if (p && (p = pieces_whole(&ws_pending, p, &len))) port_ws_broadcast(p, len);
   pieces_done(&ws_pending);
 }
 
@@ -321,26 +318,23 @@ static int topic_string(uint32_t ptr, uint32_t len, char *out) {
   return strlen(out) == len;
 }
 
-/* The pieces of a payload larger than the core's buffer (host_mqtt_append), joined for the publish
- * that ends it. */
-static pieces_t mqtt_pending = {.cap = 64 * 1024, .what = "host_mqtt_append: payload"};
-
+/* A payload larger than the core's buffer comes in pieces (host_mqtt_append) ahead of the publish that
+ * ends it: each goes to the port as it comes (port_mqtt_append), so this layer holds none of it. */
 void host_mqtt_append(uint32_t payload, uint32_t payload_len) {
   const uint8_t *p = in(payload, payload_len, "host_mqtt_append: payload out of bounds");
-  if (p) pieces_add(&mqtt_pending, p, payload_len);
+  if (p) port_mqtt_append(p, payload_len);
 }
 
 void host_mqtt_publish(uint32_t topic, uint32_t topic_len, uint32_t payload, uint32_t payload_len, uint32_t retain) {
   char t[STRING_MAX];
   const uint8_t *p = in(payload, payload_len, "host_mqtt_publish: payload out of bounds");
-  if (p && topic_string(topic, topic_len, t) && (p = pieces_whole(&mqtt_pending, p, &payload_len, 0)))
-    port_mqtt_publish(t, p, payload_len, retain != 0);
-  pieces_done(&mqtt_pending);
+  if (p && topic_string(topic, topic_len, t)) port_mqtt_publish(t, p, payload_len, retain != 0);
+  else port_mqtt_publish(NULL, NULL, 0, 0); /* its pieces are dropped */
 }
 
 void tessera_abi_drop_pieces(void) {
   pieces_done(&ws_pending);
-  pieces_done(&mqtt_pending);
+  port_mqtt_publish(NULL, NULL, 0, 0);
 }
 
 void host_mqtt_subscribe(uint32_t topic, uint32_t topic_len) {

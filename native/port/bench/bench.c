@@ -4,7 +4,9 @@
  * frames are captured in memory, the store is files in a directory (port/posix/store.c), the panels
  * are the POSIX port's emulated bus (port/posix/bus.c, build/panel.wasm through wasm2c), the clock only
  * moves when the workload advances it, MQTT is a loopback stand-in that connects at once and counts
- * what is published, mDNS does nothing. The core is driven only through tessera_driver.h.
+ * what is published into the ESP32 port's outbox, mDNS does nothing. The core is driven only through
+ * tessera_driver.h, in the ESP32 port's order (port/esp32/server.c, host.c): each request through the
+ * Host/Origin check, then the request, then the HTTP job's tick; a WebSocket open through the check.
  *
  *   tessera-bench <panels> <max panels> <fixture dir> <data dir>
  *
@@ -27,6 +29,7 @@
 #include "posix.h"
 #include "tessera_driver.h"
 #include "tessera_host.h"
+#include "tessera_mqtt_outbox.h"
 #include "tessera_port.h"
 #include "tessera_requests.h"
 #include "tessera_runtime.h"
@@ -112,10 +115,33 @@ void port_mqtt_connect(const tessera_mqtt_connect_t *params) {
   (void)params;
   mqtt_connect_pending = 1;
 }
+/* MQTT publishes go into an outbox as on the ESP32 port (port/esp32/mqtt.c: the same buffer, written
+ * piece by piece), which the stand-in's "worker" empties only when the core's call has returned
+ * (pump): a connect's whole burst waits at once, as behind a slow broker. */
+static uint8_t outbox_buf[TESSERA_MQTT_OUTBOX_CAP];
+static tessera_outbox_t outbox = {.buf = outbox_buf, .cap = sizeof outbox_buf};
+static unsigned long mqtt_dropped, mqtt_largest, mqtt_pieces, mqtt_burst_peak;
+
+void port_mqtt_append(const uint8_t *piece, uint32_t len) {
+  tessera_outbox_append(&outbox, piece, len);
+  mqtt_pieces += len;
+}
+
 void port_mqtt_publish(const char *topic, const uint8_t *payload, uint32_t len, int retain) {
-  (void)payload, (void)retain;
+  unsigned long whole = mqtt_pieces + len;
+  mqtt_pieces = 0;
+  if (tessera_outbox_end(&outbox, topic, payload, len, retain, 0) != 0) {
+    mqtt_dropped += topic != NULL;
+    return;
+  }
   mqtt_messages++;
-  mqtt_bytes += strlen(topic) + len;
+  mqtt_bytes += strlen(topic) + whole;
+  if (whole > mqtt_largest) mqtt_largest = whole;
+}
+
+static void mqtt_worker(void) {
+  tessera_outbox_entry_t e;
+  while (tessera_outbox_peek(&outbox, &e)) tessera_outbox_pop(&outbox);
 }
 void port_mqtt_subscribe(const char *topic) { (void)topic; }
 void port_mqtt_disconnect(void) {}
@@ -175,11 +201,17 @@ static void pump(void) {
         mqtt_refused++;
         tessera_mqtt_event(TESSERA_MQTT_FAILED, TESSERA_MQTT_UNREACHABLE);
       } else {
+        if (mqtt_connects == 1) CALLGRIND_ZERO_STATS;
         tessera_mqtt_event(TESSERA_MQTT_CONNECTED, 0);
+        if (mqtt_connects == 1) {
+          CALLGRIND_DUMP_STATS_AT("mqtt-connect");
+          mqtt_burst_peak = outbox.peak; /* the connect's discovery and states, all waiting at once */
+        }
         if (restarts != before) mqtt_refuse = 1;
       }
       busy = 1;
     }
+    mqtt_worker();
     if (mdns_done_pending) {
       mdns_done_pending = 0;
       tessera_mdns_done();
@@ -216,8 +248,17 @@ typedef struct {
 
 static tessera_request_t slots[4];
 
-/* One request, ticking until it is answered (a 202 is applied by the next tick, which the caller
- * measures separately). */
+/* What a browser on the controller's page sends: Host its mDNS name, and Origin on everything but GET and
+ * HEAD (and on a WebSocket upgrade). */
+#define HOST "tessera-be0c11.local"
+#define ORIGIN "http://" HOST
+
+/* One request as the ESP32 port's HTTP job runs it (port/esp32/server.c http_job): the Host/Origin
+ * policy, the request, then a tick; ticking on until it is answered (a 202 is applied by the tick). */
+/* When set, the next request is measured: its Host check and request as `measured`, the tick the job
+ * runs after it as `measured_tick` (it does the work the request queued, and whatever else is due). */
+static const char *measured, *measured_tick;
+
 static answer_t request(const char *method, const char *url, const char *body, size_t body_len) {
   static const char *const METHODS[] = {"", "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"};
   uint32_t m = 0;
@@ -226,8 +267,18 @@ static answer_t request(const char *method, const char *url, const char *body, s
   answer_t a = {0, NULL, 0};
   uint32_t id = tessera_request_open(NULL);
   if (!id) return a;
-  tessera_http(id, m, (const uint8_t *)url, (uint32_t)strlen(url), (const uint8_t *)body, (uint32_t)body_len,
-               (uint32_t)body_len);
+  int origin = m > 2;
+  if (measured) CALLGRIND_ZERO_STATS;
+  if (tessera_http_allow(id, HOST, strlen(HOST), origin ? ORIGIN : NULL, origin ? strlen(ORIGIN) : 0))
+    tessera_http(id, m, (const uint8_t *)url, (uint32_t)strlen(url), (const uint8_t *)body, (uint32_t)body_len,
+                 (uint32_t)body_len);
+  if (measured) {
+    CALLGRIND_DUMP_STATS_AT(measured);
+    CALLGRIND_ZERO_STATS;
+  }
+  tessera_tick();
+  if (measured) CALLGRIND_DUMP_STATS_AT(measured_tick);
+  measured = NULL;
   pump();
   for (int i = 0; i < 100 && !tessera_request_done(id); i++) tick(10);
   tessera_answer_t t;
@@ -275,6 +326,16 @@ static void id_of(const answer_t *a, char out[32]) {
   out[n] = 0;
 }
 
+/* A library scene named `name` (JSON-ready), POSTed or PUT/PATCHed to url. */
+static answer_t put_scene(const char *method, const char *url, const char *name) {
+  char body[768];
+  int n = snprintf(body, sizeof body,
+                   "{\"name\":\"%s\",\"layers\":[{\"group\":1,\"sequence\":[{\"type\":\"BREATHE\",\"colorFrom\":"
+                   "\"#000020\",\"colorTo\":\"#4060FF\",\"duration\":4000}]}]}",
+                   name);
+  return request(method, url, body, (size_t)n);
+}
+
 static unsigned long restarts_before;
 
 /* Prints the step's outcome: status, answer size, and any trap during it. */
@@ -286,6 +347,28 @@ static void report(const char *step, const answer_t *a, const char *extra) {
   printf("\n");
   fflush(stdout);
   restarts_before = restarts;
+}
+
+/* Renames the library's scenes to `prefix` then a number counting down (the sort has work to do), then
+ * lists them: GET /api/scenes measured as `step`. */
+static void list_renamed(char library[][32], int count, const char *prefix, const char *step) {
+  unsigned refused = 0;
+  for (int i = 0; i < count; i++) {
+    char url[64], name[400];
+    snprintf(url, sizeof url, "/api/scenes/%s", library[i]);
+    snprintf(name, sizeof name, "%s%03d", prefix, count - 1 - i);
+    answer_t a = put_scene("PATCH", url, name);
+    refused += a.status != 200;
+    free(a.body);
+    tick(10);
+  }
+  run_for(1000); /* the select republished, everything settled */
+  measured = step, measured_tick = "job-tick";
+  answer_t a = request("GET", "/api/scenes", "", 0);
+  char extra[64];
+  snprintf(extra, sizeof extra, "renamed=%d refused=%u", count, refused);
+  report(step, &a, extra);
+  free(a.body);
 }
 
 static void memory(const char *when) {
@@ -331,10 +414,17 @@ static int start_ticks(unsigned long *bytes) {
   return ticks;
 }
 
+/* A WebSocket upgrade as the ESP32 port opens it (server.c esp32_server_pump): the Host/Origin policy on
+ * a request slot whose answer is dropped, then the open, then the frame SET_MIRROR 1 and the loop's tick. */
 static void mirror_on(const char *set_mirror, size_t len) {
   if (ws_connected) return;
-  ws_connected = tessera_ws_open(WS_CONN);
+  uint32_t id = tessera_request_open(NULL);
+  int allowed = id && tessera_http_allow(id, HOST, strlen(HOST), ORIGIN, strlen(ORIGIN));
+  tessera_answer_t refused;
+  if (id && tessera_request_take(id, &refused)) free(refused.body);
+  ws_connected = allowed && tessera_ws_open(WS_CONN);
   tessera_ws_frame(WS_CONN, (const uint8_t *)set_mirror, (uint32_t)len);
+  tick(0);
   tick(10);
 }
 
@@ -372,7 +462,7 @@ int main(int argc, char **argv) {
     a = request("GET", "/api/panels/edges", "", 0);
     found = objects(&a);
   }
-  char extra[200];
+  char extra[320];
   snprintf(extra, sizeof extra, "panels=%d clock_ms=%u", found / 3, port_clock_ms());
   report("discovery", &a, extra);
   free(a.body);
@@ -413,16 +503,13 @@ int main(int argc, char **argv) {
 
   /* The library: 99 scenes with 64-character names. */
   unsigned refused = 0, first_refusal = 0;
+  static char library[LIBRARY][32];
   for (int i = 0; i < LIBRARY; i++) {
-    char body[512];
     char name[65];
     snprintf(name, sizeof name, "Library scene %03d with a name of sixty-four characters ..........", i);
     name[64] = 0;
-    int n = snprintf(body, sizeof body,
-                     "{\"name\":\"%s\",\"layers\":[{\"group\":1,\"sequence\":[{\"type\":\"BREATHE\",\"colorFrom\":"
-                     "\"#000020\",\"colorTo\":\"#4060FF\",\"duration\":4000}]}]}",
-                     name);
-    a = request("POST", "/api/scenes", body, (size_t)n);
+    a = put_scene("POST", "/api/scenes", name);
+    id_of(&a, library[i]);
     if (a.status != 200 && !refused++) first_refusal = a.status;
     free(a.body);
     tick(10);
@@ -435,10 +522,14 @@ int main(int argc, char **argv) {
     const char *mqtt = "{\"enabled\":true,\"broker\":\"127.0.0.1\",\"port\":1883}";
     a = request("PATCH", "/api/mqtt", mqtt, strlen(mqtt));
     run_for(1000);
-    snprintf(extra, sizeof extra, "published=%lu published_bytes=%lu connects=%lu refused=%lu%s", mqtt_messages,
-             mqtt_bytes, mqtt_connects, mqtt_refused, mqtt_refuse ? " broker_cut_after_trap=yes" : "");
+    snprintf(extra, sizeof extra,
+             "published=%lu published_bytes=%lu largest_payload=%lu outbox_cap=%u connect_outbox_peak=%lu dropped=%lu "
+             "connects=%lu refused=%lu%s",
+             mqtt_messages, mqtt_bytes, mqtt_largest, (unsigned)sizeof outbox_buf, mqtt_burst_peak, mqtt_dropped,
+             mqtt_connects, mqtt_refused, mqtt_refuse ? " broker_cut_after_trap=yes" : "");
     report("mqtt", &a, extra);
     free(a.body);
+    memory("mqtt");
     a = request("GET", "/api/mqtt", "", 0);
     snprintf(extra, sizeof extra, "connected=%s", a.body && strstr(a.body, "\"connected\":true") ? "yes" : "no");
     report("mqtt-state", &a, extra);
@@ -453,9 +544,8 @@ int main(int argc, char **argv) {
   memory("library");
 
   /* Save the maximal scene. */
-  CALLGRIND_ZERO_STATS;
+  measured = "save-maximal", measured_tick = "save-maximal-tick";
   a = request("POST", "/api/scenes", maximal, maximal_len);
-  CALLGRIND_DUMP_STATS_AT("save-maximal");
   char scene_id[32];
   id_of(&a, scene_id);
   snprintf(extra, sizeof extra, "scene_bytes=%lu id=%s", (unsigned long)maximal_len, scene_id);
@@ -477,23 +567,22 @@ int main(int argc, char **argv) {
   run_for(200);
 
   /* The library listed. */
-  CALLGRIND_ZERO_STATS;
+  measured = "get-scenes", measured_tick = "job-tick";
   a = request("GET", "/api/scenes", "", 0);
-  CALLGRIND_DUMP_STATS_AT("get-scenes");
   report("get-scenes", &a, NULL);
   free(a.body);
 
   /* GET /api/state, a few times (the last one measured). */
   for (int i = 0; i < STATE_GETS; i++) {
     tick(10);
-    CALLGRIND_ZERO_STATS;
+    measured = "get-state", measured_tick = "get-state-tick";
     a = request("GET", "/api/state", "", 0);
-    CALLGRIND_DUMP_STATS_AT("get-state");
     if (i == STATE_GETS - 1) report("get-state", &a, NULL);
     free(a.body);
   }
 
-  /* WebSocket SET_COLOR frames (the frame only; its bus packet goes out in the frame's call). */
+  /* WebSocket SET_COLOR frames: the frame and the tick the ESP32 loop runs at once after a delivered frame
+   * (host.c core_thread); its bus packet goes out in the frame's call. */
   mirror_on(set_mirror, mirror_len);
   unsigned long bus_before = bus_controller_bytes();
   for (int i = 0; i < SET_COLORS; i++) {
@@ -501,6 +590,9 @@ int main(int argc, char **argv) {
     CALLGRIND_ZERO_STATS;
     tessera_ws_frame(WS_CONN, (const uint8_t *)set_color, (uint32_t)color_len);
     CALLGRIND_DUMP_STATS_AT("ws-set-color");
+    CALLGRIND_ZERO_STATS;
+    tessera_tick();
+    CALLGRIND_DUMP_STATS_AT("ws-set-color-tick");
     pump();
   }
   snprintf(extra, sizeof extra, "frames=%d bus_bytes=%lu", SET_COLORS, bus_controller_bytes() - bus_before);
@@ -530,6 +622,15 @@ int main(int argc, char **argv) {
   report("runners-8", &a, extra);
   free(a.body);
   run_for(500);
+
+  /* GET /api/scenes again, the library's names sharing a long prefix: 61 ASCII characters (64 in all,
+   * the longest name), then 60 CJK characters (180 UTF-8 bytes alike, the longest alike prefix). */
+  list_renamed(library, LIBRARY, "Living room, evening: warm white slowly fading into amber no ", "get-scenes-prefix");
+  {
+    char cjk[200] = "";
+    for (int i = 0; i < 60; i++) strcat(cjk, "\xe6\x99\x9a"); /* U+665A */
+    list_renamed(library, LIBRARY, cjk, "get-scenes-utf8");
+  }
 
   memory("end");
   printf("done restarts=%lu errors=%lu ws_frames=%lu ws_bytes=%lu mqtt_messages=%lu\n", restarts, errors, ws_frames,

@@ -3,9 +3,13 @@
  *
  * Three parties, none of which ever waits for another in a cycle:
  *  - the core thread calls port_mqtt_*: each request is copied into a command for the worker
- *    (a queue, never blocking); a full queue drops it (a connect is then reported failed);
+ *    (a queue, never blocking); a full queue drops it (a connect is then reported failed). A publish
+ *    is written piece by piece into the outbox (tessera_mqtt_outbox.h: one static buffer, the only
+ *    place a payload is held whole), and its command only wakes the worker;
  *  - the worker task runs the commands against esp-mqtt, whose calls block (stop waits for the client
- *    task; connect, publish and subscribe take the client's lock, held during a TCP connect);
+ *    task; connect, publish and subscribe take the client's lock, held during a TCP connect). It
+ *    publishes each waiting payload in place: a QoS 0 esp_mqtt_client_publish sends it at once, in
+ *    fragments through esp-mqtt's own output buffer (CONFIG_MQTT_BUFFER_SIZE), and keeps no copy;
  *  - esp-mqtt's client task runs on_event: it only copies what happened and posts it to the core
  *    thread (esp32_post_to_core, never blocking), since the core thread may be waiting for that task's lock.
  * Every connect opens a new session number; events of older sessions (a client being torn down) are
@@ -18,11 +22,13 @@
 
 #include "freertos/FreeRTOS.h"
 #include "freertos/queue.h"
+#include "freertos/semphr.h"
 #include "freertos/task.h"
 #include "sdkconfig.h"
 #include "tessera_driver.h"
 #include "tessera_esp32.h"
 #include "tessera_host.h"
+#include "tessera_mqtt_outbox.h"
 #include "tessera_port.h"
 
 /* The current session, read and written on the core thread only. */
@@ -52,10 +58,6 @@ static void post_event(uint32_t id, uint32_t kind, uint32_t reason) {
 #include "mqtt_client.h"
 
 #define COMMANDS 32
-/* Publish payloads (and topics) waiting for the worker, in bytes: past it a publish is dropped (QoS 0
- * may be). Above a burst at connect (Home Assistant's discovery configs, the scene select's with 100
- * names, the states); without it 32 queued payloads of up to 64 KiB could take the heap. */
-#define QUEUED_CAP (24 * 1024)
 #define MESSAGE_CAP 1024       /* topic + payload: the core's receive buffer; larger messages are dropped */
 #define RECONNECT_POLL_MS 1000 /* how soon a stopped client notices it (auto-reconnect is off) */
 
@@ -86,6 +88,11 @@ typedef struct {
 } client_state_t;
 
 static QueueHandle_t commands;
+/* The publishes waiting for the worker (TESSERA_MQTT_OUTBOX_CAP bytes: past it a publish is dropped,
+ * as QoS 0 may be), tagged with their session; outbox_lock guards the bookkeeping, never a send. */
+static uint8_t outbox_buf[TESSERA_MQTT_OUTBOX_CAP];
+static tessera_outbox_t outbox = {.buf = outbox_buf, .cap = sizeof outbox_buf};
+static SemaphoreHandle_t outbox_lock;
 static esp_mqtt_client_handle_t client; /* worker task only */
 static client_state_t *state;           /* worker task only (and on_event through its argument) */
 
@@ -202,11 +209,22 @@ static void open_client(const command_t *c) {
   post_event(c->session, TESSERA_MQTT_FAILED, TESSERA_MQTT_UNREACHABLE);
 }
 
-/* What a command holds while it waits for the worker, against QUEUED_CAP: a publish's topic and payload. */
-static uint32_t held(const command_t *c) { return c->kind == CMD_PUBLISH ? (uint32_t)strlen(c->s[0]) + c->len : 0; }
-
-/* held() of the commands in the queue or running: send_command adds, the worker takes off (__atomic). */
-static uint32_t queued;
+/* Publishes what waits in the outbox, oldest first, each read in place (a payload of an older session
+ * is dropped). */
+static void publish_waiting(void) {
+  for (;;) {
+    tessera_outbox_entry_t e;
+    xSemaphoreTake(outbox_lock, portMAX_DELAY);
+    int any = tessera_outbox_peek(&outbox, &e);
+    xSemaphoreGive(outbox_lock);
+    if (!any) return;
+    if (client && state && state->id == e.tag) /* QoS 0: esp-mqtt refuses it (-1) while not connected */
+      esp_mqtt_client_publish(client, e.topic, e.len ? (const char *)e.payload : NULL, (int)e.len, 0, e.retain);
+    xSemaphoreTake(outbox_lock, portMAX_DELAY);
+    tessera_outbox_pop(&outbox);
+    xSemaphoreGive(outbox_lock);
+  }
+}
 
 static void run_command(command_t *c) {
   int current = client && state && state->id == c->session;
@@ -216,15 +234,11 @@ static void run_command(command_t *c) {
       open_client(c);
       break;
     case CMD_DISCONNECT: drop_client(); break;
-    case CMD_PUBLISH: /* QoS 0: esp-mqtt refuses it (-1) while not connected, as the ABI wants */
-      if (current)
-        esp_mqtt_client_publish(client, c->s[0], c->len ? (const char *)c->bytes : NULL, (int)c->len, 0, c->retain);
-      break;
+    case CMD_PUBLISH: publish_waiting(); break; /* every one waiting: a wake-up lost to a full queue is no loss */
     case CMD_SUBSCRIBE:
       if (current) esp_mqtt_client_subscribe_single(client, c->s[0], 0);
       break;
   }
-  __atomic_fetch_sub(&queued, held(c), __ATOMIC_RELAXED);
   free(c);
 }
 
@@ -260,10 +274,7 @@ static command_t *command_new(int kind, const char *const *strings, int count, c
 
 /* Hands c to the worker without waiting. 0, or -1 (c freed) when it could not. */
 static int send_command(command_t *c) {
-  uint32_t size = c ? held(c) : 0;
-  __atomic_fetch_add(&queued, size, __ATOMIC_RELAXED); /* before the worker can take it off */
   if (c && commands && xQueueSend(commands, &c, 0) == pdTRUE) return 0;
-  __atomic_fetch_sub(&queued, size, __ATOMIC_RELAXED);
   free(c);
   tessera_logf(TESSERA_LOG_WARN, "mqtt: request dropped (worker queue full)");
   return -1;
@@ -281,18 +292,23 @@ void port_mqtt_connect(const tessera_mqtt_connect_t *p) {
   if (send_command(c) != 0) post_event(session, TESSERA_MQTT_FAILED, TESSERA_MQTT_UNREACHABLE);
 }
 
+void port_mqtt_append(const uint8_t *piece, uint32_t len) {
+  if (!outbox_lock) return;
+  xSemaphoreTake(outbox_lock, portMAX_DELAY);
+  tessera_outbox_append(&outbox, piece, len);
+  xSemaphoreGive(outbox_lock);
+}
+
 void port_mqtt_publish(const char *topic, const uint8_t *payload, uint32_t len, int retain) {
-  uint32_t size = (uint32_t)strlen(topic) + len, waiting = __atomic_load_n(&queued, __ATOMIC_RELAXED);
-  if (waiting && waiting + size > QUEUED_CAP) { /* one alone always goes (up to abi.c's 64 KiB) */
+  if (!outbox_lock) return;
+  xSemaphoreTake(outbox_lock, portMAX_DELAY);
+  uint32_t waiting = outbox.used;
+  int r = tessera_outbox_end(&outbox, topic, payload, len, retain, session);
+  xSemaphoreGive(outbox_lock);
+  if (r == 0) send_command(command_new(CMD_PUBLISH, NULL, 0, NULL, 0));
+  else if (topic)
     tessera_logf(TESSERA_LOG_WARN, "mqtt: publish to %s dropped (%u bytes already wait for the worker)", topic,
                  (unsigned)waiting);
-    return;
-  }
-  command_t *c = command_new(CMD_PUBLISH, &topic, 1, payload, len);
-  if (c) {
-    c->retain = retain != 0;
-    send_command(c);
-  }
 }
 
 void port_mqtt_subscribe(const char *topic) { send_command(command_new(CMD_SUBSCRIBE, &topic, 1, NULL, 0)); }
@@ -304,7 +320,8 @@ void port_mqtt_disconnect(void) {
 
 int esp32_mqtt_start(void) {
   commands = xQueueCreate(COMMANDS, sizeof(command_t *));
-  return commands && xTaskCreate(worker, "tessera_mqtt", 4096, NULL, 5, NULL) == pdPASS ? 0 : -1;
+  outbox_lock = xSemaphoreCreateMutex();
+  return commands && outbox_lock && xTaskCreate(worker, "tessera_mqtt", 4096, NULL, 5, NULL) == pdPASS ? 0 : -1;
 }
 
 #else /* the small variant: no MQTT client */
@@ -313,6 +330,8 @@ void port_mqtt_connect(const tessera_mqtt_connect_t *p) {
   tessera_logf(TESSERA_LOG_INFO, "mqtt: no MQTT client on this variant (%s:%u)", p->host, p->port);
   post_event(++session, TESSERA_MQTT_FAILED, TESSERA_MQTT_UNAVAILABLE);
 }
+
+void port_mqtt_append(const uint8_t *piece, uint32_t len) { (void)piece, (void)len; }
 
 void port_mqtt_publish(const char *topic, const uint8_t *payload, uint32_t len, int retain) {
   (void)topic, (void)payload, (void)len, (void)retain;

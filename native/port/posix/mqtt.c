@@ -30,6 +30,7 @@
 #include "posix.h"
 #include "tessera_driver.h"
 #include "tessera_host.h"
+#include "tessera_mqtt_outbox.h"
 #include "tessera_port.h"
 
 #define CONNECT_TIMEOUT_MS 10000 /* the desktop host's connectTimeout */
@@ -327,17 +328,33 @@ void port_mqtt_connect(const tessera_mqtt_connect_t *p) {
   current = s;
 }
 
+/* A publish is written into the outbox piece by piece as the core gives it (the ESP32 port's way:
+ * tessera_mqtt_outbox.h), then handed to libmosquitto and given back at once. Core lock held. */
+static uint8_t outbox_buf[TESSERA_MQTT_OUTBOX_CAP];
+static tessera_outbox_t outbox = {.buf = outbox_buf, .cap = sizeof outbox_buf};
+
+void port_mqtt_append(const uint8_t *piece, uint32_t len) { tessera_outbox_append(&outbox, piece, len); }
+
 /* The core publishes only while it holds the session up; one that cannot go out is said (the session
- * dropped and its `lost` is on the way, or libmosquitto refused it). */
+ * dropped and its `lost` is on the way, libmosquitto refused it, or it is larger than the outbox). */
 void port_mqtt_publish(const char *topic, const uint8_t *payload, uint32_t len, int retain) {
+  tessera_outbox_entry_t e;
+  if (tessera_outbox_end(&outbox, topic, payload, len, retain, 0) != 0) {
+    if (topic) tessera_logf(TESSERA_LOG_WARN, "mqtt: dropped a publish on %s: larger than the outbox", topic);
+    return;
+  }
+  tessera_outbox_peek(&outbox, &e);
   session_t *s = current;
-  if (!s) return;
   int rc = MOSQ_ERR_NO_CONN;
-  pthread_mutex_lock(&s->m);
-  if (s->mosq && atomic_load(&s->up)) rc = mosquitto_publish(s->mosq, NULL, topic, (int)len, payload, 0, retain != 0);
-  pthread_mutex_unlock(&s->m);
-  if (rc != MOSQ_ERR_SUCCESS)
+  if (s) {
+    pthread_mutex_lock(&s->m);
+    if (s->mosq && atomic_load(&s->up))
+      rc = mosquitto_publish(s->mosq, NULL, e.topic, (int)e.len, e.payload, 0, e.retain);
+    pthread_mutex_unlock(&s->m);
+  }
+  if (s && rc != MOSQ_ERR_SUCCESS)
     tessera_logf(TESSERA_LOG_WARN, "mqtt: dropped a publish on %s: %s", topic, mosquitto_strerror(rc));
+  tessera_outbox_pop(&outbox);
 }
 
 void port_mqtt_subscribe(const char *topic) {
