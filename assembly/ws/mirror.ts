@@ -14,6 +14,7 @@ import {
   packetSize,
   sealPacket,
 } from "../bus/protocol";
+import { mirrorPacketsTo } from "../bus/send";
 import { FRAME_HEADER, WS_MIRROR_BATCH, writeHeader, writeHeaderCrc } from "./frame";
 import { crc16Update } from "../util/crc16";
 import { anyMirroring, sendToMirroring } from "./connections";
@@ -195,3 +196,5 @@ export function sendSnapshot(conn: u32, now: u32): void {
   host_ws_send(conn, piece, FRAME_HEADER);
   heap.free(piece);
 }
+
+mirrorPacketsTo(mirrorPacket);
