@@ -159,7 +159,7 @@ export function putStep(): void {
 /** The step just read into record `p` (runner fields into step number `s`); returns its kind. Palette
  * positions read slot 0 and blend is 0: loading puts the layer's in. */
 function compileStep(p: usize, s: i32): u8 {
-  const type = F.slot[K.K_TYPE];
+  const type = F.slot[K.K_TYPE]; // its index in generated/step-types.ts TYPES is its kind code
   const kind = type >= 0 ? K_LOCAL : F.slot[K.K_RUNNER] >= 0 ? K_RUNNER : K_GAP;
   const head = (<u32>max(type, 0)) | ((<u32>(F.slot[K.K_LOOP] == 1)) << 4) | ((<u32>(F.slot[K.K_PINGPONG] == 1)) << 5);
   store<u8>(p, <u8>head);

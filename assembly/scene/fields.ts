@@ -22,12 +22,12 @@ import {
   TOP_KEYS,
   LAYER_KEYS,
   COLOR_KEYS,
-  TYPES,
   RUNNERS,
   ANIMATES,
   BLENDS,
   DIRECTIONS,
 } from "./names";
+import { TYPES } from "../generated/step-types";
 import * as out from "./canonical";
 import { slots, layer, MAX_LAYERS, MAX_STEPS } from "./state";
 import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
@@ -146,13 +146,13 @@ const E_ANIMATES: u16 = 1;
 const E_DIRECTIONS: u16 = 2;
 const E_TYPES: u16 = 3;
 const E_BLENDS: u16 = 4;
-/** The schemaVersion each name needs, 9 per list (those of types and blends: none). */
+/** The schemaVersion each name needs, 9 per list, of the lists before E_TYPES (types and blends
+ * need none, whatever their number). */
 // prettier-ignore
 const ENUM_GATES = memory.data<u8>([
   1, 1, 1, 5, 7, 7, 7, 7, 0, // runners
   1, 4, 4, 4, 4, 6, 6, 0, 0, // animates
   0, 3, // directionality
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ]);
 
 const SCENE = X_SCENE;
@@ -305,7 +305,8 @@ export function readEnum(r: i32, row: u32, _seen: u32): bool {
   const i = nameIndex(enumList(e), S.text, S.textBytes);
   if (i < 0) return enumFailed(e);
   // (its gate names it: W_RUNNER, W_ANIMATES or W_GEOMETRIC, in the order of E_*)
-  return gate(load<u8>(ENUM_GATES + <usize>(e * 9 + i)), (W_RUNNER + e) | ((<u32>i) << 8)) && keep(r, row, i);
+  const since = e < <i32>E_TYPES ? load<u8>(ENUM_GATES + <usize>(e * 9 + i)) : 0;
+  return gate(since, (W_RUNNER + e) | ((<u32>i) << 8)) && keep(r, row, i);
 }
 
 function enumList(e: i32): Names {

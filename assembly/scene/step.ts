@@ -14,6 +14,7 @@ import { W_STEP_ID, W_SOURCE_GEOMETRIC, W_GAP } from "./text";
 import { readObject, ORDER, STEP } from "./fields";
 import { readColor } from "./color";
 import { STEP_KEYS } from "./names";
+import { K_HUE_CYCLE } from "../generated/kinds"; // a type's index is its code
 import {
   K_ID,
   K_TYPE,
@@ -32,8 +33,6 @@ import * as out from "./canonical";
 import { intText } from "../util/int-text";
 
 const NKEYS = 31; // and the flat step's group and panels
-
-const T_HUE_CYCLE = 7;
 
 /** The value of each field (K_*) of the step just read, or -1: numbers as they are, booleans 0 or
  * 1, names as their index (type, runner, animates; directionality 1 geometric; source an index of
@@ -165,7 +164,7 @@ function finishStep(seen: u32): bool {
   if (slot[K_SOURCE] == SOURCE_GEOMETRIC && given & (1 << K_DIRECTIONALITY) && slot[K_DIRECTIONALITY] != 1) {
     return badAt(STEP_KEYS, K_SOURCE, '"geometric" conflicts with directionality');
   }
-  if (type == T_HUE_CYCLE && slot[K_ANIMATES] > 0)
+  if (type == K_HUE_CYCLE && slot[K_ANIMATES] > 0)
     return badAt(STEP_KEYS, K_ANIMATES, 'HUE_CYCLE animates only "color"');
   return true;
 }
