@@ -28,6 +28,7 @@ const TABLE = path.join(ROOT, "assembly/animation-kinds.json");
 const table = JSON.parse(fs.readFileSync(TABLE, "utf8")) as AnimationKinds;
 const golden = JSON.parse(fs.readFileSync(path.join(ROOT, "tests/fixtures/animation-kinds.golden.json"), "utf8"));
 const PREPARE = 12;
+const START = 13;
 
 test("every code of the golden file is the table's: none renumbered, none dropped", () => {
   const codes: Record<string, number> = Object.fromEntries(table.types.map((t) => [t.name, t.code]));
@@ -64,7 +65,8 @@ test("the table's rules: codes in order below the runner pulse's, which fits 4 b
   fs.rmSync(dir, { recursive: true });
 });
 
-/** The kind bits of every prepare a flat animation `step` sends (pulse tables expanded). */
+/** The kind bits of every prepare a flat animation `step` sends until its group starts (pulse tables
+ * expanded). */
 async function kindsSent(host: Awaited<ReturnType<typeof startHost>>, c: Client, step: object): Promise<Set<number>> {
   c.frames.length = 0;
   const res = await api(host, "POST", "/api/animations/play", { group: 5, color: "#ff0000", ...step });
@@ -72,9 +74,12 @@ async function kindsSent(host: Awaited<ReturnType<typeof startHost>>, c: Client,
   await advance(host, 40);
   const expander = new TableExpander();
   const kinds = new Set<number>();
-  for (const { address, type, body } of mirroredPackets(await c.next(T.MIRROR_BATCH)))
-    for (const r of expander.expand({ address, type, body: [...body] }))
-      if (r.type === PREPARE && r.body[0] === 5) kinds.add(r.body[2] & 0x0f);
+  for (let started = false; !started;)
+    for (const { address, type, body } of mirroredPackets(await c.next(T.MIRROR_BATCH)))
+      for (const r of expander.expand({ address, type, body: [...body] })) {
+        if (r.type === PREPARE && r.body[0] === 5) kinds.add(r.body[2] & 0x0f);
+        if (r.type === START && r.body[0] === 5 && r.body[1] === 1) started = true;
+      }
   await api(host, "POST", "/api/scenes/stop");
   await advance(host, 40);
   return kinds;
