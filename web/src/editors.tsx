@@ -5,9 +5,9 @@ import { api, ApiError, enc, type Palette } from "./api.js";
 import { locate, splitPath } from "./jsonpath.js";
 import { Err, hexIn, hexOut, useAction, useId } from "./ui.js";
 // the step types of the one table (its wire codes are the core's business)
-import kinds from "../../assembly/animation-kinds.json";
+import { types as kindTypes } from "../../assembly/animation-kinds.json";
 
-const TYPES = kinds.types.map((t) => t.name);
+const TYPES = kindTypes.map((t) => t.name);
 const RUNNERS = ["WAVE", "RIPPLE", "CHASE", "BOUNCE", "WHEEL", "RAIN", "SPARKLE", "MATRIX"];
 const USES_FROM = new Set(["FADE", "BREATHE", "PULSE", "BLINK", "REACTIVE", "RAIN", "MATRIX"]);
 
