@@ -71,7 +71,7 @@ function slotData(slot: i32): usize {
 }
 
 /** Called for every mirrored packet the controller puts on the bus. */
-export function mirrorPacket(ptr: usize, len: u32): void {
+function mirrorPacket(ptr: usize, len: u32): void {
   const address = <u32>load<u8>(ptr);
   const type = load<u8>(ptr, 1);
   // the snapshot keeps the look's palette (slot 0), not a scene layer's (slots 1-8)
