@@ -74,18 +74,19 @@ function keysOf(level: i32): Names {
 }
 
 // ---- the rows -----------------------------------------------------------------------------------
-// A row is a u16: its reader (4 bits: an index into the readers, validate.ts READERS; the last three rewrite their value,
-// PAUSE, and the last two their key, NOKEY), an argument (4 bits: an integer's range, a list, or what
-// the scene's reader makes of it), the schemaVersion it needs (3 bits) and where it is compiled to
-// (4 bits, 0: nowhere): a palette's item tag, or the row of the compiled image it goes to (keep).
+// A row is a u16: its reader (4 bits: an index into the readers, validate.ts Readers; the last three
+// rewrite their value, PAUSE, and the last two their key, NOKEY), an argument (4 bits: an integer's
+// range, a list, or what the scene's reader makes of it), the schemaVersion it needs (3 bits) and where
+// it is compiled to (4 bits, 0: nowhere): a palette's item tag, or the row of the compiled image it
+// goes to (keep).
 
 /** A field's reader: row `r` (its level's slot), `seen` the level's members so far (this one's bit
  * included); the value's start has just been read. False after recording the first problem. They
- * are called through the readers' table, so each stays a function of its own: WAMR's classic interpreter pays
- * for a block whose end its small cache has lost, not for a call. */
+ * are called through the readers' table, so each stays a function of its own: WAMR's classic
+ * interpreter pays for a block whose end its small cache has lost, not for a call. */
 export type Reader = (r: i32, row: u32, seen: u32) => bool;
 
-// The readers by row type (validate.ts READERS: the first three are this file's), and the reader of
+// The readers by row type (validate.ts Readers: the first three are this file's), and the reader of
 // a late schemaVersion (validate.ts schemaVersion), registered by the scene pass at start-up: the
 // readers of the fields that are objects and lists read objects with readObject in turn.
 let readers: usize = 0;
