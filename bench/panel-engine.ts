@@ -7,6 +7,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// Every kind code of the one table (assembly/animation-kinds.json): the types', then the runner pulse's.
+const table = JSON.parse(fs.readFileSync(path.join(ROOT, "assembly/animation-kinds.json"), "utf8"));
+const KINDS: number[] = [...table.types.map((t: { code: number }) => t.code), table.runnerPulse.code];
 const PANEL_WASM = path.join(ROOT, "build/panel.wasm");
 const SLOTS = 18;
 
@@ -33,7 +36,7 @@ function packet(address: number, type: number, payload: number[]): number[] {
 
 /** A 20-byte animation record (docs/bus-protocol.md). */
 function record(i: number): number[] {
-  const kind = i % 10; // SOLID .. runner pulse
+  const kind = KINDS[i % KINDS.length]; // SOLID .. runner pulse
   const animates = i >= 12 ? 1 + (i % 6) : 0; // the last six are modifiers
   const blend = i % 10;
   const flags = i % 3 === 0 ? 0x10 : i % 3 === 1 ? 0x20 : 0; // loop, pingpong, neither

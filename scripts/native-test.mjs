@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { blackBoxFiles } from "./black-box.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CI = process.env.CI === "true";
@@ -26,21 +27,7 @@ const WASM3_ROOT = process.env.WASM3_ROOT;
 const RUNTIME_BUILD = WAMR_ROOT ? WAMR_BUILD : WASM3_ROOT ? "build-wasm3" : "build-posix";
 const BUILD = path.join(ROOT, "native", SANITIZE ? "build-asan" : RUNTIME_BUILD);
 
-/**
- * The black-box test files: those that start a host as a child process (tests/helpers/host.ts
- * startHost) and talk to it over HTTP and WebSocket only. Found by content so new files are included.
- * A file marked `native: desktop host only` would need what the POSIX port lacks and is skipped, and
- * counted as such (none is marked today: the port has MQTT and mDNS too).
- */
-const DESKTOP_ONLY = "native: desktop host only";
-const read = (f) => fs.readFileSync(path.join(ROOT, "tests", f), "utf8");
-const hostFiles = fs
-  .readdirSync(path.join(ROOT, "tests"))
-  .filter((f) => f.endsWith(".test.ts"))
-  .filter((f) => read(f).includes("startHost("))
-  .sort();
-export const BLACK_BOX = hostFiles.filter((f) => !read(f).includes(DESKTOP_ONLY)).map((f) => `tests/${f}`);
-export const DESKTOP_ONLY_FILES = hostFiles.filter((f) => read(f).includes(DESKTOP_ONLY)).map((f) => `tests/${f}`);
+const { BLACK_BOX, DESKTOP_ONLY_FILES } = blackBoxFiles(ROOT);
 
 function have(cmd, args = ["--version"]) {
   const r = spawnSync(cmd, args, { stdio: "ignore" });

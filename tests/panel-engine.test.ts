@@ -430,7 +430,7 @@ test("REACTIVE: decay 0 holds the level; triggers before the start or during the
   );
 });
 
-test("runner pulse (kind 9): a pulse envelope after its start delay, max blend by default", () => {
+test("runner pulse (kind 15): a pulse envelope after its start delay, max blend by default", () => {
   // Background (64,0,0). Pulse black -> blue, rise 64, fall 64, D = 1000, delay 200.
   // Before t=200 the pulse is pending and the panel shows its background.
   // t=325: τ = 125, p = 8192, q = 2088960 < 64<<16 -> e = q / 64 = 32640: b = (255·32640 + 32768) >> 16 = 127

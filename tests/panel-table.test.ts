@@ -191,7 +191,7 @@ test("sums beyond 16 bits: a delay makes the prepare ignored; a looping window's
     .start(7);
   p.prepare(solid(0x000010, { layer: 1 })).start(7); // armed no more: this one applies
   assert.equal(hexOf(p.render(T0 + 500)), "#000010", "the fade (delay 66000) was not prepared");
-  // a looping windowed runner pulse (kind 9 | loop | window) of 1000 ms, window width 200 ms, hard
+  // a looping windowed runner pulse (kind 15 | loop | window) of 1000 ms, window width 200 ms, hard
   // edges: centre 60000 + 6000 = 66000 -> 0 (lit around 0), 60000 + 6500 -> 500
   const win = (centre: number): Anim => ({
     group: 7,

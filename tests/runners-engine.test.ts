@@ -1,4 +1,4 @@
-// The panel engine's windowed runner pulse (kind 9 with flag bit 7, issue 6; docs/panel-engine.md):
+// The panel engine's windowed runner pulse (kind 15 with flag bit 7, issue 6; docs/panel-engine.md):
 // bytes 4-7 of the record are the window's centre and width (ms of envelope time) instead of
 // colorFrom; outside the window the pulse shows nothing, inside it is the pulse envelope from black.
 import { test } from "node:test";

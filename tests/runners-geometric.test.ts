@@ -1,6 +1,6 @@
 // Geometric runner goldens on a 20-panel branching tree that can be embedded (issue 6): the
 // layout (GET /api/layout) and, for geometric WAVE, CHASE, RIPPLE, WHEEL and BOUNCE, the runner
-// pulses (kind 9) prepared on each panel, read from the mirror stream and compared with tables
+// pulses (kind 15) prepared on each panel, read from the mirror stream and compared with tables
 // worked out by hand from docs/runners.md; plus the colours of a geometric sweep on the manual clock.
 // (tests/runners-golden.test.ts covers topology mode and the chain; its 20-panel tree cannot be
 // embedded, so geometric mode only falls back there.)

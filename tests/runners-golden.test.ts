@@ -1,5 +1,5 @@
 // Golden tests of the compiled runners (issue 6): for each runner and mode on two fixed layouts,
-// the runner pulses (kind 9) the controller prepares on each panel, read byte for byte from the
+// the runner pulses (kind 15) the controller prepares on each panel, read byte for byte from the
 // mirror stream (pulse tables expanded into the records each panel prepares, tests/helpers/pulse-table.ts),
 // against tables worked out by hand from docs/runners.md. Plus colours at chosen
 // times on the manual clock, GET /api/layout, and the fallback of a layout that cannot be embedded.

@@ -76,7 +76,7 @@ const u16 = (v: number) => [v & 0xff, v >> 8];
 const chase = (duration: number, delay: number) => [
   5,
   8,
-  RUNNER_KIND.ONE_SHOT, // 0xc9: rises from the background (issue 18)
+  RUNNER_KIND.ONE_SHOT, // runner | reap | window: rises from the background (issue 18)
   0,
   0,
   0,

@@ -1,6 +1,8 @@
 // The core's memory around the scene library, with the core in this process (InProcessCore) so its
 // linear memory can be read: a maximal scene is validated, stored and read within 128 KiB, and
-// rejected requests leave nothing behind. Also the store failures a spawned host cannot provoke.
+// rejected requests leave nothing behind; the arena's high-water mark of the heaviest scene requests,
+// as the debug image reports it, stays within ARENA_PEAK_MAX and does not grow with a body's size.
+// Also the store failures a spawned host cannot provoke.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -11,6 +13,23 @@ import { STORE_FULL } from "../host/src/abi.js";
 import { InProcessCore, baseScene, maximalScene, readStoredScene, tokenCount } from "./helpers/scenes.js";
 
 const BUDGET = 128 * 1024;
+/** The arena's room for one export above what start-up keeps: docs/porting.md, "Arena peaks of the
+ * heavy exports" (the worst there 3,568 B, a scene refused with the accepted-fields list). */
+const ARENA_PEAK_MAX = 4096;
+/** One page: static memory, start-up's blocks and the arena's peak all fit in it. */
+const PAGE = 65536;
+
+/** The maximal scene with its runners' sources in the legacy form (originPanel). */
+function legacyMaximalScene() {
+  const legacy = maximalScene();
+  for (const layer of legacy.layers)
+    for (const step of layer.sequence)
+      if (step.runner) {
+        delete step.source;
+        step.originPanel = 9;
+      }
+  return legacy;
+}
 
 function scenesOnDisk(core: InProcessCore, folder = "scenes"): string[] {
   const dir = path.join(core.store.dir, folder);
@@ -37,13 +56,7 @@ test("a maximal scene is validated, stored, listed and read within 128 KiB of li
 
 test("a maximal scene padded to the 32 KiB body limit, and one in legacy forms, stay within 128 KiB", () => {
   const compact = JSON.stringify(maximalScene());
-  const legacy = maximalScene();
-  for (const layer of legacy.layers)
-    for (const step of layer.sequence)
-      if (step.runner) {
-        delete step.source;
-        step.originPanel = 9;
-      }
+  const legacy = legacyMaximalScene();
   for (const body of [compact + " ".repeat(32768 - compact.length), JSON.stringify(legacy)]) {
     const core = new InProcessCore();
     const post = core.request("POST", "/api/scenes", body);
@@ -139,4 +152,35 @@ test("the library holds 100 scenes; the 101st is 507 and stores nothing", () => 
   assert.equal(core.request("DELETE", `/api/scenes/${id}`).status, 200);
   assert.equal(core.request("POST", "/api/scenes", doc).status, 200);
   assert.ok(core.memoryBytes <= BUDGET, `${core.memoryBytes} bytes with a full library listed`);
+});
+
+test("the arena's high-water mark: the heaviest scene requests stay within ARENA_PEAK_MAX, whatever the body's size", () => {
+  // the debug image (asserts on) reports each new high-water mark (assembly/rt/arena.ts reportPeak)
+  const core = new InProcessCore(undefined, undefined, "controller.debug.wasm");
+  const compact = JSON.stringify(maximalScene());
+  assert.equal(core.request("POST", "/api/scenes", compact).status, 200);
+  const maximal = core.arenaPeak.peak;
+  // a body padded to the 32 KiB limit, legacy forms, a refusal that lists the accepted fields, a late
+  // schemaVersion: the scene pass reads each in windows, so none goes higher than the maximal scene
+  assert.equal(core.request("POST", "/api/scenes", compact + " ".repeat(32768 - compact.length)).status, 200);
+  assert.equal(core.arenaPeak.peak, maximal, "a padded body raised the high-water mark");
+  const legacy = legacyMaximalScene();
+  assert.equal(core.request("POST", "/api/scenes", JSON.stringify(legacy)).status, 200);
+  const unknown = maximalScene();
+  unknown.layers[7].sequence[11].colour = "#ff0000";
+  assert.equal(core.request("POST", "/api/scenes", JSON.stringify(unknown)).status, 422);
+  const { schemaVersion, ...rest } = maximalScene();
+  assert.equal(core.request("POST", "/api/scenes", JSON.stringify({ ...rest, schemaVersion })).status, 200);
+  // the library listed and read back (100 scenes)
+  const doc = JSON.stringify({
+    name: "s".repeat(64),
+    layers: [{ group: 1, sequence: [{ type: "SOLID", duration: 1 }] }],
+  });
+  while (core.request("GET", "/api/scenes").body.length < 100)
+    assert.equal(core.request("POST", "/api/scenes", doc).status, 200);
+  const id = core.request("GET", "/api/scenes").body[0].id;
+  assert.equal(core.request("GET", `/api/scenes/${id}`).status, 200);
+  const { peak, startUp, static: staticEnd } = core.arenaPeak;
+  assert.ok(peak <= ARENA_PEAK_MAX, `arena peak ${peak} B (start-up ${startUp} B, static ${staticEnd} B)`);
+  assert.ok(staticEnd + startUp + peak <= PAGE, `${staticEnd + startUp + peak} B of one page`);
 });

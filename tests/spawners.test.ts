@@ -15,6 +15,7 @@ import { startHost, api, ROOT, type Host } from "./helpers/host.js";
 import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
 import { clearPanels, colors, oneShot } from "./helpers/playback.js";
 import { TableExpander } from "./helpers/pulse-table.js";
+import { KIND } from "./helpers/panel.js";
 
 const TOPOLOGY = path.join(ROOT, "tests/fixtures/topology-20.json");
 const HOST = { topology: TOPOLOGY, extraArgs: ["--manual-clock", "--seed", "42"] };
@@ -30,7 +31,7 @@ after(() => host.stop());
 
 const PREPARE = 12;
 const START = 13;
-const REAP_PULSE = 9 | 0x40; // kind 9 runner pulse, flag bit 6 reap on done
+const REAP_PULSE = KIND.RUNNER | 0x40; // a runner pulse, flag bit 6 reap on done
 
 interface Packet {
   t: number; // controller time of the mirror batch: at or at most 34 ms after it was sent

@@ -6,7 +6,7 @@ import { fillValues, VALUES, STR_INTS } from "../json/template";
 import * as t from "../generated/text";
 import { host_clock_ms } from "../host/imports";
 import { tree } from "../topology/tree";
-import { requestStates, replies } from "../bus/query";
+import { requestStates, replies, answerHttpWith } from "../bus/query";
 import { queued, paramStart, paramLength } from "../http/request";
 import * as A from "../http/answers";
 import { checkFields, skipOwn, F_INT, F_COLOR, F_REQUIRED, ROW } from "../json/fields";
@@ -17,7 +17,7 @@ export function getPanels(req: u32, _param: string, _arg: u32): i32 {
 }
 
 /** Answers a GET /api/panels once the live query is complete. */
-export function writePanels(req: u32): void {
+function writePanels(req: u32): void {
   w.begin(req, 200);
   w.byte(0x5b);
   let first = true;
@@ -99,3 +99,5 @@ export function putPanelOn(_req: u32, _param: string, root: u32): i32 {
 export function putPanelColor(_req: u32, _param: string, root: u32): i32 {
   return putPanel(root, COLOR_KEYS, ONE_FIELD + ROW * 2, W_PANEL_COLOR);
 }
+
+answerHttpWith(writePanels);

@@ -8,7 +8,6 @@ import { tree, MAX_PANELS } from "../topology/tree";
 import { log, LOG_INFO, LOG_WARN } from "../util/log";
 import { wakeUp, wakeDone, WAKE_DISCOVERY } from "../core/wake";
 import { Fixed } from "../rt/fixed";
-import { panelsDiscovered } from "../core/boot";
 import { intText } from "../util/int-text";
 
 /** How long a probe may stay unanswered before its slot counts as empty. */
@@ -38,7 +37,15 @@ export function discoveryRunning(): bool {
   return running;
 }
 
-/** Discovers the panels; when they are known, core/boot.ts panelsDiscovered. */
+// registered at start-up, before any export runs
+let discovered: (() => void) | null = null;
+
+/** When discovery ends, `then` runs (core/boot.ts registers panelsDiscovered). */
+export function whenDiscovered(then: () => void): void {
+  discovered = then;
+}
+
+/** Discovers the panels; when they are known, whenDiscovered's function. */
 export function startDiscovery(maxPanels: i32, now: u32): void {
   limit = min(maxPanels, MAX_PANELS);
   tree.clear();
@@ -116,5 +123,5 @@ function advance(now: u32): void {
   running = false;
   wakeDone(WAKE_DISCOVERY);
   log(LOG_INFO, "discovery: " + intText(tree.count) + " panels");
-  panelsDiscovered();
+  discovered!();
 }

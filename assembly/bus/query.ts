@@ -1,13 +1,13 @@
 // Live panel state: GET /api/panels and GET_PANELS_STATES ask every panel (one broadcast QUERY)
 // and answer once all have replied or QUERY_TIMEOUT_MS has passed; panels that stay silent are
-// left out. Requests arriving meanwhile join the query in flight.
+// left out. Requests arriving meanwhile join the query in flight. The answers are written by the
+// layers above, which register their writers: api/panels.ts the HTTP one, ws/connections.ts the
+// WebSocket one.
 import { send } from "./send";
 import { T_QUERY, ADDR_BROADCAST } from "./protocol";
 import { tree, MAX_PANELS } from "../topology/tree";
-import { owe, payOwed } from "../ws/connections";
 import { wakeUp, wakeDone, WAKE_QUERY } from "../core/wake";
 import { Fixed } from "../rt/fixed";
-import { writePanels } from "../api/panels";
 
 export const QUERY_TIMEOUT_MS: u32 = 50;
 /** HTTP requests that may wait at once (more answer 503); WebSocket connections come on top. */
@@ -18,7 +18,8 @@ export const replies = changetype<Fixed<u32>>(memory.data(4 * (MAX_PANELS + 1), 
 export const REPLIED: u32 = 1 << 25;
 
 // Waiters: the HTTP requests' ids, in order; a WebSocket connection is owed a PANELS_STATES for every
-// GET_PANELS_STATES it sent meanwhile, counted with the connection (ws/connections.ts owe).
+// GET_PANELS_STATES it sent meanwhile, counted with the connection (ws/connections.ts owe, before it
+// asks).
 const httpIds = changetype<Fixed<u32>>(memory.data(4 * MAX_WAITERS, 4));
 let httpWaiters = 0;
 let active = false;
@@ -26,10 +27,24 @@ let active = false;
 const startedAt = changetype<Fixed<u32>>(memory.data(4, 4));
 let answered = 0;
 
-/** Adds a waiter and starts a query if none is in flight; false when too many are waiting. */
+// registered at start-up, before any export runs
+let answerHttp: ((req: u32) => void) | null = null;
+let answerWs: (() => void) | null = null;
+
+/** When a query completes, `http` answers each HTTP waiter (its request id)... */
+export function answerHttpWith(http: (req: u32) => void): void {
+  answerHttp = http;
+}
+
+/** ...then `ws` every connection owed a PANELS_STATES. */
+export function answerWsWith(ws: () => void): void {
+  answerWs = ws;
+}
+
+/** Adds a waiter (HTTP request `id`, or a WebSocket connection that counted what it is owed) and
+ * starts a query if none is in flight; false when too many are waiting. */
 export function requestStates(id: u32, isWs: bool, now: u32): bool {
-  if (isWs) owe(id);
-  else {
+  if (!isWs) {
     if (httpWaiters >= MAX_WAITERS) return false;
     httpIds[httpWaiters++] = id;
   }
@@ -63,6 +78,6 @@ function complete(): void {
   // each waiter its answer: the JSON list to a GET /api/panels, PANELS_STATES to a connection
   const n = httpWaiters;
   httpWaiters = 0;
-  for (let i = 0; i < n; i++) writePanels(httpIds[i]);
-  payOwed();
+  for (let i = 0; i < n; i++) answerHttp!(httpIds[i]);
+  answerWs!();
 }

@@ -1,12 +1,20 @@
 // The controller's one way onto the bus: packets are built in place behind `body()` and sealed
-// by `send()`, which also hands every packet of the spec's table to the mirror stream.
+// by `send()`, which also hands every packet of the spec's table to the mirror stream (ws/mirror.ts,
+// through mirrorPacketsTo: the bus layer knows nothing of WebSocket).
 import { host_bus_send } from "../host/imports";
 import { sealPacket, isMirrored, HEADER_SIZE, MAX_PACKET, T_BOOT_ENTER } from "./protocol";
-import { mirrorPacket } from "../ws/mirror";
 
 const packet = memory.data(MAX_PACKET);
 // While a panel is flashed only the bootloader's packets go out: playback, queries and the rest wait.
 let locked = false;
+
+// ws/mirror.ts's, registered at start-up before any export runs
+let mirror: ((ptr: usize, len: u32) => void) | null = null;
+
+/** Every mirrored packet sent from now on also goes to `to` (ws/mirror.ts registers itself). */
+export function mirrorPacketsTo(to: (ptr: usize, len: u32) => void): void {
+  mirror = to;
+}
 
 export function setBusLocked(on: bool): void {
   locked = on;
@@ -28,5 +36,5 @@ export function send(address: u8, type: u8, len: u32 = 0): void {
   if (locked && type < T_BOOT_ENTER) return;
   len = sealPacket(packet, address, type, len);
   host_bus_send(packet, len);
-  if (isMirrored(type)) mirrorPacket(packet, len);
+  if (isMirrored(type)) mirror!(packet, len);
 }

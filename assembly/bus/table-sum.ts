@@ -1,6 +1,10 @@
 // How a pulse table entry combines with the record of the broadcast prepare it serves, shared by
 // the panel (assembly/panel/table.ts) and the controller's unicast fallback (pulse-table.ts), so
 // both give the same record. docs/bus-protocol.md, "Pulse table".
+import { K_RUNNER } from "../generated/kinds";
+
+/** A runner pulse's kind byte with loop (0x10) and window (0x80), reap on done (0x40) masked off. */
+const LOOPING_WINDOW: u8 = K_RUNNER | 0x90;
 
 /**
  * Adds the words of `entry` selected by `mask` (bits 1-9) to those of the 20-byte record at `rec`,
@@ -16,7 +20,7 @@ export function sumWords(rec: usize, entry: usize, mask: u32): bool {
     let v = <u32>load<u16>(o) + <u32>load<u16>(entry + (w << 1));
     if (v > 0xffff) {
       const duration = <u32>load<u16>(rec, 12);
-      if (w != 2 || (load<u8>(rec, 2) & 0xbf) != 0x99 || duration == 0) return false; // kind 9, loop, window
+      if (w != 2 || (load<u8>(rec, 2) & 0xbf) != LOOPING_WINDOW || duration == 0) return false;
       v %= duration;
     }
     store<u16>(o, <u16>v);

@@ -23,6 +23,7 @@ import { advertise, mqttAvailable } from "../mqtt/service";
 import { parseMqttPatch, commitMqtt, MQTT_KEY } from "../mqtt/config";
 import { restartSession } from "../mqtt/session";
 import { flashRediscovered } from "../firmware/flash";
+import { whenDiscovered } from "../bus/discovery";
 
 const SETTINGS_LIMIT: u32 = 4096;
 
@@ -77,7 +78,7 @@ export function loadSettings(): void {
 
 /** Discovery ended (at boot, and after a panel flash restarted the panels): the panels get the
  * background, the appearance and the power state; the advertisement gets their count. */
-export function panelsDiscovered(): void {
+function panelsDiscovered(): void {
   sendBackground(0);
   if (!app.isOn) pushAppearance();
   pushPower(app.isOn);
@@ -85,3 +86,5 @@ export function panelsDiscovered(): void {
   advertise();
   flashRediscovered();
 }
+
+whenDiscovered(panelsDiscovered);

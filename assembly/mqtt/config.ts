@@ -8,7 +8,7 @@ import { checkFields, skipOwn, present, F_BOOL, F_INT, F_TEXT, F_TOPIC } from ".
 import * as w from "../json/writer";
 import { fillFields, V_BOOL, V_INT, V_STR } from "../json/template";
 import * as t from "../generated/text";
-import { putName } from "./session";
+import { putName } from "./pack";
 import { keepSlot, keepString, cloneString } from "../rt/arena";
 
 export const MQTT_KEY = "mqtt";

@@ -7,7 +7,8 @@
 import * as w from "../json/writer";
 import { fill } from "../json/template";
 import { mqtt, putTopicPrefix, discoveryPrefix, deviceName } from "./config";
-import { publishStatus, putName, STATUS_ONLINE } from "./session";
+import { publishStatus, STATUS_ONLINE } from "./session";
+import { putName } from "./pack";
 import { host_http_port } from "../host/imports";
 import { openIds, firstId, nextId, idAt } from "../store/scene-ids";
 import { readSummary, summaryName, summaryNameLength } from "../scene/summary";

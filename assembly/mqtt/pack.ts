@@ -6,6 +6,7 @@
 // patched after a flush.
 import * as w from "../json/writer";
 import { utf8Encode } from "../util/utf8";
+import { Names, nameEntry } from "../util/names";
 
 /** A u16 of a record, little-endian. */
 export function packU16(n: u32): void {
@@ -25,3 +26,10 @@ export function packString(s: string, e: usize): void {
 
 /** An empty name entry (its length byte). */
 export const NO_NAME = memory.data(1);
+
+/** Writes name `i` of `list` as it is (a topic level, a payload word). */
+export function putName(list: Names, i: i32): void {
+  const e = nameEntry(list, i);
+  const n = <usize>load<u8>(e);
+  for (let k: usize = 1; k <= n; k++) w.byte(load<u8>(e + k));
+}

@@ -5,7 +5,7 @@
 // (util/names.ts), kept as indexes and written as bytes.
 import { host_mqtt_connect, host_mqtt_disconnect, host_mdns_browse } from "../host/imports";
 import { mqtt, topicPrefix, putTopicPrefix, deviceName } from "./config";
-import { packU16, packString, NO_NAME } from "./pack";
+import { packU16, packString, putName, NO_NAME } from "./pack";
 import { intText } from "../util/int-text";
 import { utf8Encode } from "../util/utf8";
 import { names, Names, nameEntry, nameString } from "../util/names";
@@ -241,13 +241,6 @@ export const LEVELS = names("/status /command/ /state/");
 export const L_STATUS = 0;
 export const L_COMMAND = 1;
 export const L_STATE = 2;
-
-/** Writes name `i` of `list` as it is (a topic level, a payload word). */
-export function putName(list: Names, i: i32): void {
-  const e = nameEntry(list, i);
-  const n = <usize>load<u8>(e);
-  for (let k: usize = 1; k <= n; k++) w.byte(load<u8>(e + k));
-}
 
 /** Ends the payload in the writer (w.beginMqtt) and publishes it, retained, under
  * `<topicPrefix><level>`, then name `i` of `list` (none for `list` 0). */

@@ -3,7 +3,8 @@
 // payloads are written straight into the JSON writer's buffer (session.ts publishUnder) and
 // commands read from the host's bytes: no string is made for either but to log a dropped command.
 import { mqtt, topicPrefix, discoveryPrefix } from "./config";
-import { connected, publishStatus, publishUnder, putName, LEVELS, L_STATUS, L_COMMAND, L_STATE } from "./session";
+import { putName } from "./pack";
+import { connected, publishStatus, publishUnder, LEVELS, L_STATUS, L_COMMAND, L_STATE } from "./session";
 import { STATUS, STATUS_ONLINE } from "./session";
 import { publishDiscovery, publishSelect, clearDiscovery } from "./discovery";
 import { host_mqtt_subscribe } from "../host/imports";

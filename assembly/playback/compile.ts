@@ -10,6 +10,7 @@
 import { MAX_LAYERS, MAX_STEPS } from "../scene/state";
 import * as S from "../scene/state";
 import * as F from "../scene/step";
+import * as K from "../scene/step-keys";
 import { resolveSelector, setCount, setCopy } from "../topology/targeting";
 import { appearance, findPalette } from "../state/appearance";
 import {
@@ -24,6 +25,8 @@ import {
 } from "../runner/fields";
 import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/palette";
 import * as b from "./bytes";
+import { T_END, T_PALETTE, T_LAYER, L_GROUP, L_PALETTE, L_PANELS, L_FALLBACK, L_STEP, L_END, SAVE, OWN } from "./items";
+import { hashBytes, fold, HASH_SEED } from "../util/hash";
 import { sceneKey, keyLength, compiledKey, compiledKeyLength } from "../scene/store";
 import { keepSlot, keepString } from "../rt/arena";
 import { Fixed } from "../rt/fixed";
@@ -53,7 +56,6 @@ export const stepKind = changetype<Fixed<u8>>(memory.data(N));
 // rows are 8-byte row numbers there: loop 1, background 3, blend 4) and putImage the layers' from
 // what the pass keeps (scene/state.ts, in this layout).
 export const IMAGE: i32 = 120;
-const OWN: i32 = 40; // the part SAVE holds
 export const I_COLORS: usize = 12;
 export const I_GIVEN: usize = 28;
 const I_LOOP: usize = 8;
@@ -78,8 +80,6 @@ export function sceneLoop(): bool {
 }
 /** The scene's base colours: the image's, those it does not give the appearance's (loadScene). */
 export const baseColors = changetype<StaticArray<u32>>(SCENE + I_COLORS);
-/** The scene's part of the image a scene pass writes (reset by beginImage, put by putImage). */
-export const SAVE = memory.data(OWN, 8);
 const layerBlend = changetype<Fixed<u8>>(SCENE + 32);
 export const layerMode = changetype<Fixed<u8>>(SCENE + I_MODE); // ASYNC_*
 export const layerOff = changetype<Fixed<bool>>(SCENE + I_MODE + MAX_LAYERS);
@@ -119,24 +119,10 @@ for (let l = 0; l < MAX_LAYERS; l++) layerPalette[l] = changetype<usize>(keepSlo
  * from its JSON at play, as one without a compiled form). Bump it with any change of the layout
  * (3: the image after the items, since round 7 of issue 12; docs/decisions.md). */
 export const COMPILED_VERSION: u8 = 3;
-/** The prefix: the version, and the hash (bytes.ts hashBytes) of the scene file the form was
+/** The prefix: the version, and the hash (util/hash.ts hashBytes) of the scene file the form was
  * compiled from followed by the rest of the form. */
 export const PREFIX: u32 = 5;
 const RUNNER_REC: u32 = 10;
-
-// The items, each a tag and its bytes, in the order the document gives them (so a layer's palette
-// applies at the scene's end, where the scene's own is known), then T_END and the image. Names are
-// a length byte and UTF-8.
-export const T_END: u8 = 0;
-export const T_PALETTE: u8 = 5; // name
-export const T_LAYER: u8 = 6; // the next layer's items follow, up to L_END
-export const L_GROUP: u8 = 7; // group id, name (empty for a number or a name over 32 bytes)
-export const L_PALETTE: u8 = 10; // name
-export const L_PANELS: u8 = 11; // a selector (scene/targeting.ts); SEL_ALL when the layer gives none
-export const L_FALLBACK: u8 = 12; // a selector
-export const L_STEP: u8 = 14; // duration (u16), the record (kind in the top bits of its first byte; a
-// runner's without its last 4 bytes, which its fields give), then a runner's fields (putRunner)
-export const L_END: u8 = 15;
 
 /** A scene pass begins: its image as a scene that sets nothing. */
 export function beginImage(): void {
@@ -165,7 +151,7 @@ export function putStep(): void {
   const s = SCRATCH_STEP;
   const p = records + <usize>(s * REC);
   const kind = compileStep(p, s);
-  stepDuration[s] = <u16>F.slot[F.K_DURATION];
+  stepDuration[s] = <u16>F.slot[K.K_DURATION];
   store<u8>(p, load<u8>(p) | (kind << 6));
   b.put(L_STEP);
   stepBytes(s, true);
@@ -174,28 +160,28 @@ export function putStep(): void {
 /** The step just read into record `p` (runner fields into step number `s`); returns its kind. Palette
  * positions read slot 0 and blend is 0: loading puts the layer's in. */
 function compileStep(p: usize, s: i32): u8 {
-  const type = F.slot[F.K_TYPE];
-  const kind = type >= 0 ? K_LOCAL : F.slot[F.K_RUNNER] >= 0 ? K_RUNNER : K_GAP;
-  const head = (<u32>max(type, 0)) | ((<u32>(F.slot[F.K_LOOP] == 1)) << 4) | ((<u32>(F.slot[F.K_PINGPONG] == 1)) << 5);
+  const type = F.slot[K.K_TYPE]; // its index in generated/step-types.ts TYPES is its kind code
+  const kind = type >= 0 ? K_LOCAL : F.slot[K.K_RUNNER] >= 0 ? K_RUNNER : K_GAP;
+  const head = (<u32>max(type, 0)) | ((<u32>(F.slot[K.K_LOOP] == 1)) << 4) | ((<u32>(F.slot[K.K_PINGPONG] == 1)) << 5);
   store<u8>(p, <u8>head);
-  store<u8>(p + 1, <u8>max(F.slot[F.K_ANIMATES], 0));
-  colorRef(F.slot[F.K_COLOR_FROM], p + 2, 0);
-  const to = F.slot[F.K_COLOR_TO];
-  colorRef(select(to, F.slot[F.K_COLOR], to >= 0), p + 6, 2); // default: the primary base colour
+  store<u8>(p + 1, <u8>max(F.slot[K.K_ANIMATES], 0));
+  colorRef(F.slot[K.K_COLOR_FROM], p + 2, 0);
+  const to = F.slot[K.K_COLOR_TO];
+  colorRef(select(to, F.slot[K.K_COLOR], to >= 0), p + 6, 2); // default: the primary base colour
   store<u8>(p + 10, <u8>F.param0); // (0 when not given)
   store<u8>(p + 11, <u8>F.param1);
-  store<u8>(p + 12, <u8>max(F.slot[F.K_FROM], 0));
-  const toS = F.slot[F.K_TO];
+  store<u8>(p + 12, <u8>max(F.slot[K.K_FROM], 0));
+  const toS = F.slot[K.K_TO];
   store<u8>(p + 13, <u8>select(toS, 255, toS >= 0));
   if (kind == K_RUNNER) parseRunner(s, p);
   return kind;
 }
 
 /** Fills the prefix of the compiled form [p, p+n) for the scene file whose hash is `file` (the
- * file's bytes through bytes.ts hashBytes); returns n. */
+ * file's bytes through util/hash.ts hashBytes); returns n. */
 export function sealCompiled(p: usize, n: u32, file: u64): u32 {
   store<u8>(p, COMPILED_VERSION);
-  store<u32>(p + 1, b.fold(b.hashBytes(file, p + PREFIX, n - PREFIX)));
+  store<u32>(p + 1, fold(hashBytes(file, p + PREFIX, n - PREFIX)));
   return n;
 }
 
@@ -336,8 +322,8 @@ export function openCompiled(id: string): bool {
   const version = b.next();
   const hash = b.next32();
   if (b.overrun || version != COMPILED_VERSION) return false;
-  const file = b.hashFile(sceneKey(id), keyLength, 0, b.HASH_SEED);
-  if (b.overrun || b.fold(b.hashFile(ck, ckl, PREFIX, file)) != hash || b.overrun) return false;
+  const file = b.hashFile(sceneKey(id), keyLength, 0, HASH_SEED);
+  if (b.overrun || fold(b.hashFile(ck, ckl, PREFIX, file)) != hash || b.overrun) return false;
   b.readFile(ck, ckl, PREFIX);
   return true;
 }

@@ -1,5 +1,5 @@
 // The compiled runners WAVE, RIPPLE, CHASE, WHEEL and BOUNCE: at step start every targeted panel
-// gets its own runner pulses (kind 9) with their start delays or windows, prepared and started at
+// gets its own runner pulses (generated/kinds.ts K_RUNNER) with their start delays or windows, prepared and started at
 // once; the panels then run them with no further traffic. See docs/runners.md for the maths.
 import { body, send } from "../bus/send";
 import { ADDR_BROADCAST, T_ANIM_PREPARE, T_ANIM_START } from "../bus/protocol";
@@ -12,9 +12,10 @@ import { updateLayout, layoutValid, layoutX, layoutY } from "./layout";
 import { runnerAt, R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE } from "./fields";
 import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
 import { SCRATCH, RECORDS, START_COORDINATE, START_TARGETS } from "../rt/scratch";
+import { K_RUNNER } from "../generated/kinds";
 
 // The pulse of each mode (`mode`, below): one-shot sweeps, a repeating train, BOUNCE, WHEEL. Its
-// kind byte: runner pulse (kind 9) with a window (0x80; width 0 for one sweep, so it rises from the
+// kind byte: runner pulse (K_RUNNER) with a window (0x80; width 0 for one sweep, so it rises from the
 // background; `count` sweeps are a series, the window at the start of each period) and reap on done
 // (0x40) for one-shot sweeps, loop (0x10) or pingpong (0x20) for the others (one pulse a panel
 // whatever the count, issue 18). Then the record offsets of the two words each target gets: its
@@ -26,10 +27,10 @@ const BOUNCE = 2;
 const WHEEL = 3;
 // prettier-ignore
 const MODES = memory.data<u8>([
-  0xc9, 12, 14, 0, // one-shot sweeps (a series: W at 6)
-  0x99, 6, 4, 0, // a train
-  0xa9, 4, 4, 0, // BOUNCE
-  0x99, 6, 4, 0, // WHEEL
+  K_RUNNER | 0xc0, 12, 14, 0, // one-shot sweeps (a series: W at 6)
+  K_RUNNER | 0x90, 6, 4, 0, // a train
+  K_RUNNER | 0xa0, 4, 4, 0, // BOUNCE
+  K_RUNNER | 0x90, 6, 4, 0, // WHEEL
 ]);
 
 /** What every pulse of the step shares (each target's record starts as it, then gets W and U); a

@@ -1,8 +1,8 @@
 // A runner step's fields, parsed once (at save into the compiled scene form, playback/compile.ts;
 // for POST /api/animations/play when it is requested) into fixed arrays indexed by compact step
 // number (layer · 12 + step; the flat animation uses FLAT_STEP). Defaults follow the scene format.
+import { slot } from "../scene/step";
 import {
-  slot,
   K_RUNNER,
   K_SOURCE,
   K_ORIGIN_PANEL,
@@ -22,7 +22,8 @@ import {
   K_SPEED,
   K_ANIMATES,
   K_AMOUNT,
-} from "../scene/step";
+  SOURCE_GEOMETRIC,
+} from "../scene/step-keys";
 import { put, next } from "../playback/bytes";
 import { SRC_ROOT, SRC_LEAVES, SRC_PANEL, SRC_ALL } from "./distance";
 
@@ -65,9 +66,6 @@ export function runnerAt(s: i32): RunnerStep {
   return changetype<RunnerStep>(STEPS + <usize>s * STEP_SIZE);
 }
 
-/** runner/fields.ts sources as scene/step.ts gives them: SRC_* values (SRC_PANEL is `panel:N`),
- * then the legacy form `source: "geometric"`. */
-const SOURCE_GEOMETRIC = 4;
 /** Default width in rings: WAVE 3, RIPPLE 2, CHASE 1 (a single ring), WHEEL 0, BOUNCE 3, spawners 0. */
 const WIDTH_DEFAULT = memory.data<u8>([3, 2, 1, 0, 3, 0, 0, 0]);
 /** Identity value of each animates target (color: unused); 8 entries, read masked to 3 bits, as a

@@ -1,5 +1,5 @@
 // The particle spawners RAIN, SPARKLE and MATRIX: over a spawner step's play window the controller
-// launches random one-shot drops, each a few runner pulses (kind 9, reap on done) with start delays
+// launches random one-shot drops, each a few runner pulses (K_RUNNER, reap on done) with start delays
 // along its path, prepared on the panels that show it and started at once. See docs/runners.md,
 // "Spawners".
 //
@@ -23,6 +23,7 @@
 // Everything else (rate, paths, pulses, the 18-slot budget) is internal. The tables are static;
 // nothing allocates but spawnerStart resolving a palette colour (geometric MATRIX, see resolveRef).
 import { recordAt, include, sendPulses } from "../bus/pulse-table";
+import { K_RUNNER } from "../generated/kinds";
 import { sendAnimStart } from "../bus/commands";
 import { count, depth, rparent, children } from "../topology/rooted";
 import { setHas } from "../topology/targeting";
@@ -61,7 +62,7 @@ const FADE_UNIT_MS: f64 = 10;
 /** A late tick launches the drops due in the last CATCH_UP_MS of scene time; older ones (a stalled
  * loop) are skipped rather than sent in a burst. */
 const CATCH_UP_MS: f64 = 100;
-const K_RUNNER_REAP: u8 = 9 | 0x40; // runner pulse, reap on done
+const K_RUNNER_REAP: u8 = K_RUNNER | 0x40; // runner pulse, reap on done
 const N = 9; // one a scene layer (0-7), and the flat animation's
 /** The spawner of POST /api/animations/play: target set 8 (compile.FLAT_SET), layer byte 8. */
 export const FLAT_SPAWNER = 8;

@@ -7,15 +7,8 @@ import { J_STRING, J_OBJECT } from "../json/reader";
 import { kind, text, textBytes } from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
 import { bad, pop } from "./text";
-import { readObject, readInt, COLOR, COLOR_BASE } from "./fields";
+import { readObject, readInt, refused, COLOR, COLOR_BASE } from "./fields";
 import { slots } from "./state";
-
-const FORMS = 'must be a colour: "#RRGGBB", {"r","g","b"}, {"palette": 0-255} or {"useColor": 0-2}';
-
-/** Records that the colour is none of its forms; false. */
-export function refused(): bool {
-  return bad(FORMS);
-}
 
 /** The colour reference whose start json/stream.ts value() has just read; its packed form, or -1
  * after recording the failure. */

@@ -14,7 +14,7 @@ import { J_TRUE, J_FALSE, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
 import { put, putBytes } from "../playback/bytes";
-import { SAVE, T_PALETTE, L_PALETTE } from "../playback/compile";
+import { SAVE, T_PALETTE, L_PALETTE } from "../playback/items";
 import { Names, nameList, nameIndex, foundEntry } from "../util/names";
 import {
   STEP_KEYS,
@@ -22,18 +22,16 @@ import {
   TOP_KEYS,
   LAYER_KEYS,
   COLOR_KEYS,
-  TYPES,
   RUNNERS,
   ANIMATES,
   BLENDS,
   DIRECTIONS,
 } from "./names";
+import { TYPES } from "../generated/step-types";
 import * as out from "./canonical";
-import { slots, MAX_LAYERS, MAX_STEPS } from "./state";
+import { slots, layer, MAX_LAYERS, MAX_STEPS } from "./state";
 import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
-import { sceneField, schemaVersion, layer, ALLOW_ID, REQUIRE_NAME, FLAT } from "./validate";
-import { readColorRef, readId, K_DIRECTIONALITY, K_SOURCE, SOURCE_GEOMETRIC } from "./step";
-import { refused, readChannel } from "./color";
+import { K_DIRECTIONALITY, K_SOURCE, SOURCE_GEOMETRIC } from "./step-keys";
 
 // The levels, in the order of their rows.
 export const STEP = 0;
@@ -53,14 +51,9 @@ export const COLOR_BASE = 31;
 /** The keys a level accepts: the first LIMIT[level] of its list (the scene's `id` only where a
  * playback body may carry it, the step's `group` and `panels` only in the flat step), and those it
  * requires, a bit per key (the scene's name only to save it; their rules: requiredRules). Each pass
- * sets them first (readScene, readFlatStep): `options` as validate.ts readScene's, or FLAT. */
-const LIMIT = memory.data<u8>([29, 5, 8, 9, 3]);
-const REQUIRED = memory.data<u8>([0, 0, 0x80, 3, 0]);
-export function setLimits(options: u32): void {
-  store<u8>(LIMIT + STEP, options & FLAT ? 31 : 29);
-  store<u8>(LIMIT + TOP, options & ALLOW_ID ? 9 : 8);
-  store<u8>(REQUIRED + TOP, options & REQUIRE_NAME ? 0x82 : 0x80);
-}
+ * sets them first from its options (validate.ts setLimits). */
+export const LIMIT = memory.data<u8>([29, 5, 8, 9, 3]);
+export const REQUIRED = memory.data<u8>([0, 0, 0x80, 3, 0]);
 
 /** Each level's key list (by level), then the names of each E_* list: 16-bit static addresses. */
 const LISTS = memory.data<u16>([
@@ -81,16 +74,29 @@ function keysOf(level: i32): Names {
 }
 
 // ---- the rows -----------------------------------------------------------------------------------
-// A row is a u16: its reader (4 bits: an index into Readers.table; the last three rewrite their value,
-// PAUSE, and the last two their key, NOKEY), an argument (4 bits: an integer's range, a list, or what
-// the scene's reader makes of it), the schemaVersion it needs (3 bits) and where it is compiled to
-// (4 bits, 0: nowhere): a palette's item tag, or the row of the compiled image it goes to (keep).
+// A row is a u16: its reader (4 bits: an index into the readers, validate.ts Readers; the last three
+// rewrite their value, PAUSE, and the last two their key, NOKEY), an argument (4 bits: an integer's
+// range, a list, or what the scene's reader makes of it), the schemaVersion it needs (3 bits) and where
+// it is compiled to (4 bits, 0: nowhere): a palette's item tag, or the row of the compiled image it
+// goes to (keep).
 
 /** A field's reader: row `r` (its level's slot), `seen` the level's members so far (this one's bit
  * included); the value's start has just been read. False after recording the first problem. They
- * are called through Readers.table, so each stays a function of its own: WAMR's classic interpreter pays
- * for a block whose end its small cache has lost, not for a call. */
+ * are called through the readers' table, so each stays a function of its own: WAMR's classic
+ * interpreter pays for a block whose end its small cache has lost, not for a call. */
 export type Reader = (r: i32, row: u32, seen: u32) => bool;
+
+// The readers by row type (validate.ts Readers: the first three are this file's), and the reader of
+// a late schemaVersion (validate.ts schemaVersion), registered by the scene pass at start-up: the
+// readers of the fields that are objects and lists read objects with readObject in turn.
+let readers: usize = 0;
+let lateSchema: (() => void) | null = null;
+
+/** Registers the readers (a StaticArray<Reader>, by row type) and the schemaVersion reader. */
+export function useReaders(table: StaticArray<Reader>, schema: () => void): void {
+  readers = changetype<usize>(table);
+  lateSchema = schema;
+}
 
 const V_BOOL: u16 = 0;
 const V_INT: u16 = 1; // argument: RANGES index
@@ -141,13 +147,13 @@ const E_ANIMATES: u16 = 1;
 const E_DIRECTIONS: u16 = 2;
 const E_TYPES: u16 = 3;
 const E_BLENDS: u16 = 4;
-/** The schemaVersion each name needs, 9 per list (those of types and blends: none). */
+/** The schemaVersion each name needs, 9 per list, of the lists before E_TYPES (types and blends
+ * need none, whatever their number). */
 // prettier-ignore
 const ENUM_GATES = memory.data<u8>([
   1, 1, 1, 5, 7, 7, 7, 7, 0, // runners
   1, 4, 4, 4, 4, 6, 6, 0, 0, // animates
   0, 3, // directionality
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ]);
 
 const SCENE = X_SCENE;
@@ -206,7 +212,7 @@ export function readObject(level: i32): i32 {
       if (!ok) {
         // the scene after its first problem
         S.value();
-        if (k == 0) schemaVersion();
+        if (k == 0) lateSchema!();
         S.skipRest(S.kind);
         continue;
       }
@@ -224,7 +230,7 @@ export function readObject(level: i32): i32 {
           S.pauseEcho(type >= PAUSE);
           S.value();
           S.pauseEcho(false);
-          ok = changetype<Reader>(load<usize>(changetype<usize>(Readers.table) + (type << 2)))(r, row, seen);
+          ok = changetype<Reader>(load<usize>(readers + (type << 2)))(r, row, seen);
           if (ok) pop();
         }
       }
@@ -264,7 +270,7 @@ function unknown(level: i32, k: i32, limit: u32): bool {
 }
 
 /** Keeps value `v` of row `r`, and compiles it when the row has a tag: a palette's item, or the
- * image row it goes to (playback/compile.ts SAVE: the scene's loop and background, a u32; a layer's
+ * image row it goes to (playback/items.ts SAVE: the scene's loop and background, a u32; a layer's
  * blend, its index + 1, a byte in the layer's column). */
 export function keep(r: i32, row: u32, v: i32): bool {
   store<i32>(slots + ((<usize>r) << 2), v);
@@ -278,7 +284,7 @@ export function keep(r: i32, row: u32, v: i32): bool {
   return true;
 }
 
-function readBool(r: i32, row: u32, _seen: u32): bool {
+export function readBool(r: i32, row: u32, _seen: u32): bool {
   const kind = S.kind;
   if ((kind != J_TRUE) & (kind != J_FALSE)) return needBool();
   return keep(r, row, <i32>(kind == J_TRUE));
@@ -293,14 +299,15 @@ export function readInt(r: i32, row: u32, _seen: u32): bool {
 }
 
 /** A name of the list the row says (E_*), once its gates pass. */
-function readEnum(r: i32, row: u32, _seen: u32): bool {
+export function readEnum(r: i32, row: u32, _seen: u32): bool {
   const e = <i32>((row >> 4) & 15);
   if (S.kind != J_STRING) return e == E_DIRECTIONS ? enumFailed(e) : needString();
   if (e == E_BLENDS && !gate(4, W_KEY)) return false;
   const i = nameIndex(enumList(e), S.text, S.textBytes);
   if (i < 0) return enumFailed(e);
   // (its gate names it: W_RUNNER, W_ANIMATES or W_GEOMETRIC, in the order of E_*)
-  return gate(load<u8>(ENUM_GATES + <usize>(e * 9 + i)), (W_RUNNER + e) | ((<u32>i) << 8)) && keep(r, row, i);
+  const since = e < <i32>E_TYPES ? load<u8>(ENUM_GATES + <usize>(e * 9 + i)) : 0;
+  return gate(since, (W_RUNNER + e) | ((<u32>i) << 8)) && keep(r, row, i);
 }
 
 function enumList(e: i32): Names {
@@ -331,6 +338,14 @@ function requiredRules(): string {
   );
 }
 
+const FORMS = 'must be a colour: "#RRGGBB", {"r","g","b"}, {"palette": 0-255} or {"useColor": 0-2}';
+
+/** Records that the colour (color.ts) is none of its forms, an unknown key of its object included;
+ * false. */
+export function refused(): bool {
+  return bad(FORMS);
+}
+
 /** A "#RRGGBB" string just read: its colour, or -1 after recording the failure. */
 export function hexColor(): i32 {
   const rgb = S.kind == J_STRING ? parseHexColorAt(S.text, S.textBytes) : -1;
@@ -342,25 +357,4 @@ export function hexColor(): i32 {
 export function putText(): void {
   put(S.textLength);
   putBytes(S.text, S.textLength);
-}
-
-/** The reader of each row type (a class's static, so that it can be @lazy, which prettier reads on
- * no global: compiled where it is used, after the globals its readers use; static data all the
- * same). */
-@final
-@unmanaged
-class Readers {
-  @lazy
-  static table: StaticArray<Reader> = [
-    readBool,
-    readInt,
-    readEnum,
-    readColorRef,
-    readId,
-    readChannel,
-    sceneField,
-    sceneField, // the speed, source and originPanel too: rare, and they pause the echo
-    sceneField,
-    sceneField,
-  ];
 }

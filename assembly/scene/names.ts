@@ -12,8 +12,7 @@ export const TOP_KEYS = names("schemaVersion name loop speed colors background p
 export const LAYER_KEYS = names("group sequence panels fallback blend startAfter async palette disabled");
 export const COLOR_KEYS = names("primary secondary tertiary");
 
-/** The names a value may be (fields.ts V_ENUM). */
-export const TYPES = names("SOLID FADE TRANSITION BREATHE PULSE BLINK STROBE HUE_CYCLE REACTIVE");
+/** The names a value may be (fields.ts V_ENUM; the step types: generated/step-types.ts). */
 export const RUNNERS = names("WAVE RIPPLE CHASE WHEEL BOUNCE RAIN SPARKLE MATRIX");
 export const ANIMATES = names("color dim desaturate hue invert brighten saturate");
 export const BLENDS = names("opaque add max multiply screen darken overlay difference subtract");

@@ -69,6 +69,13 @@ export function setLayerCount(n: i32): void {
   layerCount = n;
 }
 
+/** The layer being read (fields.ts keep puts a layer's values in its column of the image). */
+export let layer = 0;
+
+export function setLayer(l: i32): void {
+  layer = l;
+}
+
 export function setGroupKind(k: i32): void {
   groupKind = k;
 }

@@ -14,43 +14,25 @@ import { W_STEP_ID, W_SOURCE_GEOMETRIC, W_GAP } from "./text";
 import { readObject, ORDER, STEP } from "./fields";
 import { readColor } from "./color";
 import { STEP_KEYS } from "./names";
+import { K_HUE_CYCLE } from "../generated/kinds"; // a type's index is its code
+import {
+  K_ID,
+  K_TYPE,
+  K_RUNNER,
+  K_COLOR,
+  K_COLOR_TO,
+  K_DURATION,
+  K_ANIMATES,
+  K_SOURCE,
+  K_DIRECTIONALITY,
+  K_ORIGIN_PANEL,
+  SOURCE_GEOMETRIC,
+} from "./step-keys";
 import { stepDuration, stepIdHash, MAX_STEPS, slots } from "./state";
 import * as out from "./canonical";
 import { intText } from "../util/int-text";
 
-// Step fields, by index (fields.ts STEP_KEYS and its STEP rows).
-export const K_ID = 0;
-export const K_TYPE = 1;
-export const K_RUNNER = 2;
-export const K_COLOR = 3;
-export const K_COLOR_TO = 4;
-export const K_COLOR_FROM = 5;
-export const K_DURATION = 6;
-export const K_LOOP = 7;
-export const K_PINGPONG = 8;
-export const K_PARAMS = 9;
-export const K_ANIMATES = 10;
-export const K_FROM = 11;
-export const K_TO = 12;
-export const K_AMOUNT = 13;
-export const K_SOURCE = 14;
-export const K_DIRECTIONALITY = 15;
-export const K_ANGLE = 16;
-export const K_REVERSE = 17;
-export const K_WAVE_WIDTH = 18;
-export const K_RIPPLE_WIDTH = 19;
-export const K_WIDTH = 20;
-export const K_COUNT = 21;
-export const K_REPEAT = 22;
-export const K_REPEAT_COUNT = 23;
-export const K_WAVES = 24;
-export const K_SPEED = 25;
-export const K_LINES = 26;
-export const K_THICKNESS = 27;
-export const K_ORIGIN_PANEL = 28;
 const NKEYS = 31; // and the flat step's group and panels
-
-const T_HUE_CYCLE = 7;
 
 /** The value of each field (K_*) of the step just read, or -1: numbers as they are, booleans 0 or
  * 1, names as their index (type, runner, animates; directionality 1 geometric; source an index of
@@ -80,10 +62,9 @@ const APPLY = memory.data<u16>([
   RUN, ALL, ALL,
 ]);
 
-/** runner/fields.ts SOURCES: root, leaves, panel:N, all, geometric (the legacy form). */
+/** runner/fields.ts SOURCES: root, leaves, panel:N, all, geometric (the legacy form: SOURCE_GEOMETRIC). */
 const SOURCE_NAMES = names("root leaves panel: all geometric");
 const SOURCE_PANEL = 2;
-export const SOURCE_GEOMETRIC = 4;
 
 const ID_MAX = 32;
 const ID_RULE = "must be 1-32 characters of [a-zA-Z0-9_-]";
@@ -183,7 +164,7 @@ function finishStep(seen: u32): bool {
   if (slot[K_SOURCE] == SOURCE_GEOMETRIC && given & (1 << K_DIRECTIONALITY) && slot[K_DIRECTIONALITY] != 1) {
     return badAt(STEP_KEYS, K_SOURCE, '"geometric" conflicts with directionality');
   }
-  if (type == T_HUE_CYCLE && slot[K_ANIMATES] > 0)
+  if (type == K_HUE_CYCLE && slot[K_ANIMATES] > 0)
     return badAt(STEP_KEYS, K_ANIMATES, 'HUE_CYCLE animates only "color"');
   return true;
 }

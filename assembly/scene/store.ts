@@ -16,7 +16,7 @@ import {
   host_store_rename,
   host_random,
 } from "../host/imports";
-import { hashBytes, HASH_SEED } from "../playback/bytes";
+import { hashBytes, HASH_SEED } from "../util/hash";
 import { STORE_MISSING, STORE_IO_ERROR } from "../store/kv";
 import { openStored, value, skipTo, finish, broken, offset } from "../json/stream";
 import { J_OBJECT } from "../json/reader";
@@ -47,7 +47,7 @@ export const STAGE_JSON_LENGTH: u32 = 11;
 const stageFile = memory.data<u8>([0x73, 0x74, 0x61, 0x67, 0x65, 0x2f, 0x66, 0x69, 0x6c, 0x65]);
 const STAGE_FILE_LENGTH: u32 = 10;
 
-/** The hash (playback/bytes.ts hashBytes) of the file commitScene last wrote. */
+/** The hash (util/hash.ts hashBytes) of the file commitScene last wrote. */
 export let fileHash: u64 = 0;
 
 /** Drops both stages. */

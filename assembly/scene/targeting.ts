@@ -12,7 +12,6 @@ import { names, nameIndex, nameEntry } from "../util/names";
 import { bad, pushKey, pushIndex, pop, quote, indexOfByte } from "./text";
 import * as out from "./canonical";
 import { intText } from "../util/int-text";
-import { readList, LIST_SELECTOR } from "./validate";
 
 /** Explicit panel indices per layer (its `panels` and its `fallback` together: the spec's limit). */
 export const MAX_EXPLICIT = 32;
@@ -59,6 +58,18 @@ const ONE = "a selector object has exactly one of exclude, any, all or not";
 let explicit = 0;
 const seen = memory.data(32); // one bit per panel index 0-255
 
+/** readList's selector lists: LIST_SELECTOR + their op, SEL_LIST and SEL_EXCLUDE unique panel indices
+ * 1-254, SEL_ANY and SEL_EVERY 1-MAX_SELECTOR_TERMS selectors. */
+export const LIST_SELECTOR: u32 = 32;
+
+// validate.ts readList, the one loop over a document's lists (a list of selectors reads each with
+// selector in turn), registered at start-up before any export runs
+let readList: ((list: u32, level: i32) => bool) | null = null;
+
+export function readListsWith(reader: (list: u32, level: i32) => bool): void {
+  readList = reader;
+}
+
 /** A layer's selectors share one MAX_EXPLICIT: call before checking them (the flat step's too). */
 export function startLayer(): void {
   explicit = 0;
@@ -70,7 +81,7 @@ export function startLayer(): void {
 export function selector(level: i32): bool {
   const k = kind;
   if (k == J_STRING) return selectorString();
-  if (k == J_ARRAY) return readList(LIST_SELECTOR + SEL_LIST, level);
+  if (k == J_ARRAY) return readList!(LIST_SELECTOR + SEL_LIST, level);
   if (k != J_OBJECT) return bad(FORMS);
   if (!member()) return bad(ONE);
   if (level >= MAX_SELECTOR_DEPTH) return bad("selectors nest at most " + MAX_SELECTOR_DEPTH.toString() + " deep");
@@ -86,7 +97,7 @@ export function selector(level: i32): bool {
     put(op);
     ok = selector(level + 1);
   } else if ((op == SEL_EXCLUDE) & (t != J_ARRAY)) ok = bad("must be an array of panel indices 1-254");
-  else ok = readList(LIST_SELECTOR + op, level);
+  else ok = readList!(LIST_SELECTOR + op, level);
   if (!ok) return false;
   pop();
   if (member()) return bad(ONE);

@@ -49,9 +49,16 @@ import {
 } from "./text";
 import {
   readObject,
+  readBool,
+  readInt,
+  readEnum,
+  useReaders,
   keep,
   hexColor,
-  setLimits,
+  Reader,
+  LIMIT,
+  REQUIRED,
+  STEP,
   TOP,
   LAYER,
   COLORS,
@@ -81,13 +88,14 @@ import {
   readStepObject,
   readSource,
   readOrigin,
+  readColorRef,
+  readId,
   setParam,
   slot,
   infiniteAt,
   resetInfinite,
-  K_DURATION,
-  K_PARAMS,
 } from "./step";
+import { K_DURATION, K_PARAMS } from "./step-keys";
 import {
   selector,
   startLayer,
@@ -97,12 +105,16 @@ import {
   SEL_ANY,
   MAX_EXPLICIT,
   MAX_SELECTOR_TERMS,
+  LIST_SELECTOR,
+  readListsWith,
 } from "./targeting";
 import { checkStartAfter } from "./startafter";
+import { readChannel } from "./color";
 import { NAME_MAX_CHARS } from "../palette/validate";
 import { TOP_KEYS, STEP_KEYS } from "./names";
 import * as out from "./canonical";
 import * as c from "../playback/compile";
+import * as I from "../playback/items";
 import { put, putBytes, outLength, patch8 } from "../playback/bytes";
 import {
   FIRMWARE_SCHEMA,
@@ -126,6 +138,8 @@ import {
   setName,
   setLayerCount,
   setGroupKind,
+  setLayer,
+  layer,
 } from "./state";
 import { intText } from "../util/int-text";
 
@@ -140,7 +154,7 @@ export const SCENE_SYNTAX: i32 = 400;
 /** Validation options. */
 export const REQUIRE_NAME: u32 = 1; // saving to the library needs a name
 export const ALLOW_ID: u32 = 2; // playback bodies may carry the id
-export const FLAT: u32 = 4; // a flat animation's step (readFlatStep; scene/fields.ts setLimits)
+export const FLAT: u32 = 4; // a flat animation's step (readFlatStep; setLimits)
 
 export const NAME_MAX = 64;
 export const GROUP_NAME_MAX = 32;
@@ -157,8 +171,14 @@ const ASYNC_NAMES = names("loop free");
 
 let tooNew = false;
 let schemaBad = false;
-/** The layer being read (fields.ts keep puts a layer's values in its column of the image). */
-export let layer = 0;
+
+/** The keys each level accepts and requires in this pass (fields.ts LIMIT, REQUIRED): `options` as
+ * readScene's, or FLAT. */
+function setLimits(options: u32): void {
+  store<u8>(LIMIT + STEP, options & FLAT ? 31 : 29);
+  store<u8>(LIMIT + TOP, options & ALLOW_ID ? 9 : 8);
+  store<u8>(REQUIRED + TOP, options & REQUIRE_NAME ? 0x82 : 0x80);
+}
 
 /**
  * Reads the scene document of the open stream (json/stream.ts): SCENE_OK, SCENE_INVALID (the
@@ -262,9 +282,9 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       if (t != J_OBJECT) return bad("must be an object of primary, secondary and tertiary colours");
       const seen = readObject(COLORS);
       if (seen < 0) return false;
-      store<u8>(c.SAVE + c.I_GIVEN, seen | 8);
+      store<u8>(I.SAVE + c.I_GIVEN, seen | 8);
       for (let i = 0; i < 3; i++)
-        if (seen & (1 << i)) store<i32>(c.SAVE + c.I_COLORS + (i << 2), load<i32>(slots + ((COLORS_BASE + i) << 2)));
+        if (seen & (1 << i)) store<i32>(I.SAVE + c.I_COLORS + (i << 2), load<i32>(slots + ((COLORS_BASE + i) << 2)));
       return true;
     }
     case S_SCENE_ID:
@@ -275,7 +295,7 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
     case S_GROUP:
       return readGroup(layer);
     case S_FALLBACK:
-      put(c.L_FALLBACK);
+      put(I.L_FALLBACK);
       return selector(0);
     case S_START_AFTER:
       // the form only (its gate is its row's); the reference itself is resolved once every layer is
@@ -302,7 +322,7 @@ export function sceneField(r: i32, row: u32, _seen: u32): bool {
       startLayer();
     // falls through
     case S_PANELS:
-      put(c.L_PANELS);
+      put(I.L_PANELS);
       return selector(0);
     case S_ASYNC: {
       // true or "loop", "free", false
@@ -339,10 +359,6 @@ const S_ORIGIN = 18;
 const LIST_LAYERS = S_LAYERS;
 const LIST_STEPS = S_SEQUENCE;
 const LIST_PARAMS = S_PARAMS;
-
-/** readList's selector lists (scene/targeting.ts): LIST_SELECTOR + their op, SEL_LIST and
- * SEL_EXCLUDE unique panel indices 1-254, SEL_ANY and SEL_EVERY 1-MAX_SELECTOR_TERMS selectors. */
-export const LIST_SELECTOR: u32 = 32;
 
 /** The scene's layers, the sequence of the layer being read, a step's params (0-4 integers 0-255),
  * or a selector's list of `level` (put as its op, its count and its elements): one loop for them all
@@ -416,17 +432,17 @@ export function readList(list: u32, level: i32): bool {
 
 function readLayer(li: i32): bool {
   if (value() != J_OBJECT) return bad("a layer must be an object");
-  layer = li;
+  setLayer(li);
   startLayer(); // 32 explicit indices per layer, panels and fallback together
-  put(c.T_LAYER);
+  put(I.T_LAYER);
   const seen = readObject(LAYER);
   if (seen < 0) return false;
   if ((seen & (1 << L_PANELS)) == 0) {
-    put(c.L_PANELS);
+    put(I.L_PANELS);
     put(SEL_ALL);
   }
   disabled[li] = load<i32>(slots + ((LAYER_BASE + L_DISABLED) << 2)) == 1 && (seen & (1 << L_DISABLED)) != 0;
-  put(c.L_END);
+  put(I.L_END);
   return true;
 }
 
@@ -461,7 +477,7 @@ function readGroup(li: i32): bool {
   setGroupKind(k);
   // the compiled form keeps a name of at most 32 bytes (the trigger looks layers up by it)
   const keep = k == GROUPS_NAMES && textLength <= 32 ? textLength : 0;
-  put(c.L_GROUP);
+  put(I.L_GROUP);
   put(n);
   put(keep);
   putBytes(text, keep);
@@ -501,9 +517,33 @@ export function readFlatStep(): i32 {
   }
   // (its panels, when given, were put first)
   if (outLength == 0) {
-    put(c.L_PANELS);
+    put(I.L_PANELS);
     put(SEL_ALL);
   }
   c.putStep();
   return flatGroup;
 }
+
+/** fields.ts's reader of each row type (a class's static, so that it can be @lazy, which prettier
+ * reads on no global: compiled where it is used, after the globals its readers use; static data all
+ * the same). */
+@final
+@unmanaged
+class Readers {
+  @lazy
+  static table: StaticArray<Reader> = [
+    readBool,
+    readInt,
+    readEnum,
+    readColorRef,
+    readId,
+    readChannel,
+    sceneField,
+    sceneField, // the speed, source and originPanel too: rare, and they pause the echo
+    sceneField,
+    sceneField,
+  ];
+}
+
+useReaders(Readers.table, schemaVersion);
+readListsWith(readList);

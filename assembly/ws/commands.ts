@@ -14,13 +14,12 @@ import {
   WS_PING,
   WS_PONG,
   WS_EDGES_LIST,
-  WS_PANELS_STATES,
   WS_APP_STATE,
 } from "./frame";
-import { isOpen, setMirroring } from "./connections";
+import { isOpen, setMirroring, owe } from "./connections";
 import { sendSnapshot } from "./mirror";
 import { sendPower, sendColor, sendAnimControl } from "../bus/commands";
-import { requestStates, replies, REPLIED } from "../bus/query";
+import { requestStates } from "../bus/query";
 import { tree } from "../topology/tree";
 import { app, takeChanged } from "../state/app";
 
@@ -58,6 +57,7 @@ export function handleFrame(conn: u32, ptr: usize, len: u32, now: u32): void {
       sendEdgesList(conn);
       break;
     case WS_GET_PANELS_STATES:
+      owe(conn);
       requestStates(conn, true, now);
       break;
     case WS_ANIMATION_TRIGGER: {
@@ -92,25 +92,6 @@ export function sendEdgesList(conn: u32): void {
     p += 8;
   }
   sendFrame(conn, WS_EDGES_LIST, 2 + <u32>n * 8, out);
-}
-
-/** PANELS_STATES for the live query just completed: the panels that replied, in index order. */
-export function sendPanelsStates(conn: u32): void {
-  if (!isOpen(conn)) return;
-  const out = txPayload(2 + <u32>tree.count * 7);
-  let p = out + 2;
-  let n = 0;
-  for (let i = 1; i <= tree.count; i++) {
-    const state = replies[i];
-    if (state == 0) continue;
-    store<u16>(p, <u16>i);
-    store<u32>(p, bswap<u32>(state ^ REPLIED), 2); // on, r, g, b
-    store<u8>(p, 0, 6);
-    p += 7;
-    n++;
-  }
-  store<u16>(out, <u16>n);
-  sendFrame(conn, WS_PANELS_STATES, 2 + <u32>n * 7, out);
 }
 
 /** The 51-byte APP_STATE payload, in a frame of its own. */

@@ -2,7 +2,8 @@
 // socket pool: a connection beyond MAX_CONNECTIONS is refused. Raw tables read in place: every bus
 // packet asks whether anyone mirrors (ws/mirror.ts), one 8-byte load of the states.
 import { host_ws_send } from "../host/imports";
-import { sendPanelsStates } from "./commands";
+import { sendPanelsStates } from "./panels-states";
+import { answerWsWith } from "../bus/query";
 
 /** Eight: anyMirroring reads their states as one u64. */
 export const MAX_CONNECTIONS: i32 = 8;
@@ -70,7 +71,8 @@ export function sendToMirroring(ptr: usize, len: u32): void {
   for (let i = 0; i < MAX_CONNECTIONS; i++) if (stateOf(i) == MIRRORING) host_ws_send(idOf(i), ptr, len);
 }
 
-/** Connection `conn` is owed one more PANELS_STATES (bus/query.ts requestStates). */
+/** Connection `conn` is owed one more PANELS_STATES (ws/commands.ts, before bus/query.ts
+ * requestStates). */
 export function owe(conn: u32): void {
   const at = owed + ((<usize>find(conn)) << 2); // open: handleFrame checked
   store<u32>(at, load<u32>(at) + 1);
@@ -83,3 +85,5 @@ export function payOwed(): void {
     for (; load<u32>(at) > 0; store<u32>(at, load<u32>(at) - 1)) sendPanelsStates(idOf(i));
   }
 }
+
+answerWsWith(payOwed);

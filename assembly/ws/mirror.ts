@@ -14,6 +14,7 @@ import {
   packetSize,
   sealPacket,
 } from "../bus/protocol";
+import { mirrorPacketsTo } from "../bus/send";
 import { FRAME_HEADER, WS_MIRROR_BATCH, writeHeader, writeHeaderCrc } from "./frame";
 import { crc16Update } from "../util/crc16";
 import { anyMirroring, sendToMirroring } from "./connections";
@@ -70,7 +71,7 @@ function slotData(slot: i32): usize {
 }
 
 /** Called for every mirrored packet the controller puts on the bus. */
-export function mirrorPacket(ptr: usize, len: u32): void {
+function mirrorPacket(ptr: usize, len: u32): void {
   const address = <u32>load<u8>(ptr);
   const type = load<u8>(ptr, 1);
   // the snapshot keeps the look's palette (slot 0), not a scene layer's (slots 1-8)
@@ -195,3 +196,5 @@ export function sendSnapshot(conn: u32, now: u32): void {
   host_ws_send(conn, piece, FRAME_HEADER);
   heap.free(piece);
 }
+
+mirrorPacketsTo(mirrorPacket);

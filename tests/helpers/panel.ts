@@ -48,18 +48,31 @@ export const SIZE: Record<number, number> = {
   20: 8,
 };
 
-export const KIND = {
-  SOLID: 0,
-  FADE: 1,
-  TRANSITION: 2,
-  BREATHE: 3,
-  PULSE: 4,
-  BLINK: 5,
-  STROBE: 6,
-  HUE_CYCLE: 7,
-  REACTIVE: 8,
-  RUNNER: 9,
-} as const;
+/** The kind codes of the one table (assembly/animation-kinds.json): each type's, and RUNNER. */
+export const KIND = kindCodes();
+
+function kindCodes() {
+  const file = path.join(ROOT, "assembly/animation-kinds.json");
+  const table = JSON.parse(fs.readFileSync(file, "utf8")) as AnimationKinds;
+  return { ...Object.fromEntries(table.types.map((t) => [t.name, t.code])), RUNNER: table.runnerPulse.code } as {
+    [name: string]: number;
+    SOLID: number;
+    FADE: number;
+    TRANSITION: number;
+    BREATHE: number;
+    PULSE: number;
+    BLINK: number;
+    STROBE: number;
+    HUE_CYCLE: number;
+    REACTIVE: number;
+    RUNNER: number;
+  };
+}
+
+export interface AnimationKinds {
+  types: { name: string; code: number }[];
+  runnerPulse: { code: number };
+}
 
 /** The kind byte of a runner's pulse records as the controller sends them: RUNNER with its flags (0x10
  * loop, 0x20 pingpong, 0x40 reap on done, 0x80 windowed; a one-shot sweep is a window of width 0, so

@@ -4,6 +4,8 @@
 // 2^16); panels left out ignore them. Tests read the mirror stream through TableExpander to get the
 // per-panel records the panels prepare.
 
+import { KIND } from "./panel.js";
+
 export const PULSE_TABLE = 21;
 const PREPARE = 12;
 const START = 13;
@@ -47,7 +49,7 @@ export function addWords(body: number[], words: number[], values: number[]): boo
     let v = body[2 * w] + (body[2 * w + 1] << 8) + values[k];
     if (v > 0xffff) {
       const duration = body[12] | (body[13] << 8);
-      if (w !== 2 || (body[2] & 0xbf) !== 0x99 || duration === 0) return false;
+      if (w !== 2 || (body[2] & 0xbf) !== (KIND.RUNNER | 0x90) || duration === 0) return false;
       v %= duration;
     }
     body[2 * w] = v & 0xff;

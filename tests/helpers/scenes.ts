@@ -179,7 +179,8 @@ export interface CoreResponse {
 }
 
 /** The controller core in this process with a file store and no panels: requests go straight to
- * core_http_begin/core_http_dispatch and are answered synchronously. */
+ * core_http_begin/core_http_dispatch and are answered synchronously. `image`: build/controller.wasm,
+ * or build/controller.debug.wasm, whose arena reports its high-water mark (arenaPeak). */
 export class InProcessCore {
   readonly core: Core;
   readonly store: FileStore;
@@ -189,9 +190,13 @@ export class InProcessCore {
   private next = 1;
   readonly logs: string[] = [];
 
-  constructor(dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-scenes-")), store?: FileStore) {
+  constructor(
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tessera-scenes-")),
+    store?: FileStore,
+    image = "controller.wasm",
+  ) {
     this.store = store ?? new FileStore(dataDir);
-    const wasm = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../build/controller.wasm");
+    const wasm = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../build", image);
     this.core = new Core(wasm, 100, {
       busSend() {},
       httpHead: (_r, status, length) => (this.head = { status, length }),
@@ -233,5 +238,16 @@ export class InProcessCore {
 
   get memoryBytes(): number {
     return this.core.memoryBytes;
+  }
+
+  /** The arena's high-water mark so far, bytes above start-up's, as an image with asserts reports each
+   * new one (assembly/rt/arena.ts reportPeak: "arena peak N B, start-up S B, static D B"); with the
+   * start-up and static bytes. */
+  get arenaPeak(): { peak: number; startUp: number; static: number } {
+    for (let i = this.logs.length - 1; i >= 0; i--) {
+      const m = /arena peak (\d+) B, start-up (\d+) B, static (\d+) B/.exec(this.logs[i]);
+      if (m) return { peak: Number(m[1]), startUp: Number(m[2]), static: Number(m[3]) };
+    }
+    throw new Error("no arena peak reported: an image with asserts reports it (build/controller.debug.wasm)");
   }
 }

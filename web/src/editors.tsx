@@ -4,8 +4,10 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, ApiError, enc, type Palette } from "./api.js";
 import { locate, splitPath } from "./jsonpath.js";
 import { Err, hexIn, hexOut, useAction, useId } from "./ui.js";
+// the step types of the one table (its wire codes are the core's business)
+import { types as kindTypes } from "../../assembly/animation-kinds.json";
 
-const TYPES = ["SOLID", "FADE", "BREATHE", "PULSE", "BLINK", "STROBE", "HUE_CYCLE", "REACTIVE"];
+const TYPES = kindTypes.map((t) => t.name);
 const RUNNERS = ["WAVE", "RIPPLE", "CHASE", "BOUNCE", "WHEEL", "RAIN", "SPARKLE", "MATRIX"];
 const USES_FROM = new Set(["FADE", "BREATHE", "PULSE", "BLINK", "REACTIVE", "RAIN", "MATRIX"]);
 

@@ -9,18 +9,9 @@ export const S_FREE: u8 = 0;
 export const S_PREPARED: u8 = 1; // waiting for an animation start of its group
 export const S_RUNNING: u8 = 2; // started; shows once its start delay has passed
 
-// Record byte 2, low 4 bits: the animation kind.
-export const K_SOLID: u8 = 0;
-export const K_FADE: u8 = 1;
-export const K_TRANSITION: u8 = 2;
-export const K_BREATHE: u8 = 3;
-export const K_PULSE: u8 = 4;
-export const K_BLINK: u8 = 5;
-export const K_STROBE: u8 = 6;
-export const K_HUE_CYCLE: u8 = 7;
-export const K_REACTIVE: u8 = 8;
-export const K_RUNNER: u8 = 9; // one local pulse of a controller runner
-export const K_LAST: u8 = 9;
+// Record byte 2, low 4 bits: the animation kind (K_<TYPE>, K_RUNNER for one local pulse of a
+// controller runner, KIND_MASK the valid ones), from the one table, assembly/animation-kinds.json.
+export * from "../../generated/kinds";
 
 // Record byte 2, high bits: flags.
 export const F_LOOP: u8 = 0x10;

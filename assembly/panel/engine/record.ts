@@ -1,7 +1,7 @@
 // The 20-byte animation record of "animation prepare" (docs/bus-protocol.md), read into a slot.
 import {
   F_WINDOW,
-  K_LAST,
+  KIND_MASK,
   K_RUNNER,
   A_LAST,
   B_DEFAULT,
@@ -20,7 +20,7 @@ export const RECORD_SIZE: u32 = 20;
 export function recordValid(p: usize): bool {
   const kind = load<u8>(p, 2) & 0x0f;
   const byte3 = load<u8>(p, 3);
-  return kind <= K_LAST && (byte3 & 0x0f) <= A_LAST && byte3 >> 4 <= B_LAST;
+  return ((KIND_MASK >> kind) & 1) != 0 && (byte3 & 0x0f) <= A_LAST && byte3 >> 4 <= B_LAST;
 }
 
 function refAt(p: usize): u32 {

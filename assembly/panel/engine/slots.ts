@@ -19,7 +19,7 @@ export class Slot {
   colorTo: u32 = 0;
   durationMs: u32 = 0;
   delayMs: u32 = 0;
-  // Runner pulse (kind 9) window, ms of envelope time: centre (a series' period) and width (0: the
+  // Runner pulse (K_RUNNER) window, ms of envelope time: centre (a series' period) and width (0: the
   // whole span).
   winCentre: u32 = 0;
   winWidth: u32 = 0;
