@@ -13,6 +13,8 @@ import type { Wire } from "./bus/topology.js";
 import { Mdns, unpackAdvertisement } from "./net/mdns.js";
 import { MqttSession, unpackConnect } from "./net/mqtt-session.js";
 import { OtaReceiver } from "./net/ota.js";
+import { StreamReceiver } from "./net/stream.js";
+import { DATAGRAM } from "./abi.js";
 import { buildId, buildIdHex } from "./image.js";
 import { webAssets, webHandler } from "./web.js";
 import { SerialPort } from "./serial.js";
@@ -21,6 +23,9 @@ import type { PanelFault } from "./bus/flash.js";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const VARIANT_LIMITS = { small: 32, large: 100 } as const;
 export type Variant = keyof typeof VARIANT_LIMITS;
+/** DDP's port (--ddp-port overrides it, 0 turns it off). */
+export const DDP_PORT = 4048;
+
 /** The espota self-update port of each variant (the spec's; --ota-port overrides it, 0 turns it off). */
 export const VARIANT_OTA_PORTS = { small: 8266, large: 3232 } as const;
 
@@ -47,6 +52,8 @@ export interface ControllerOptions {
   seed?: number;
   /** Self-update (espota's protocol) on this UDP port: default the variant's, 0 off (host/src/net/ota.ts). */
   otaPort?: number;
+  /** The DDP live stream input on this UDP port: default 4048, 0 off (host/src/net/stream.ts). */
+  ddpPort?: number;
   /** The serial port (a tty or a pty) for the firmware frame; none by default. */
   serial?: string;
   /** Test hook: the store's files may take at most this many bytes (a full partition: STORE_FULL). */
@@ -302,6 +309,22 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
         })
       : null;
   if (ota && (await ota.start())) mdns.advertiseOta(hostname, otaPort, `tessera-desktop-${opts.variant}`);
+  const ddpPort = opts.ddpPort ?? DDP_PORT;
+  const ddp =
+    ddpPort > 0
+      ? new StreamReceiver({
+          port: ddpPort,
+          host: opts.host,
+          kind: DATAGRAM.ddp,
+          name: "ddp",
+          log,
+          datagram: (kind, source, bytes) => {
+            core.datagram(kind, source, bytes);
+            kick();
+          },
+        })
+      : null;
+  await ddp?.start();
   opts.onListening?.(`http://localhost:${port}`);
   for (const line of early) console.error(line);
   early = null;
@@ -321,6 +344,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
       clearTimeout(timer);
       if (immediate) clearImmediate(immediate);
       await ota?.close();
+      await ddp?.close();
       await mqtt.shutdown();
       await mdns.close();
       await server.close();

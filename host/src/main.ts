@@ -21,6 +21,7 @@ Options:
   --no-mdns           neither advertise (_tessera._tcp, _arduino._tcp) nor browse (_mqtt._tcp) by mDNS
   --ota-port N        self-update with Arduino's espota.py or \`tessera ota\` on this UDP port
                       (default 3232 on the large variant, 8266 on the small one; 0 turns it off)
+  --ddp-port N        the DDP live stream input on this UDP port (default 4048; 0 turns it off)
   --seed N            test hook: host_random() replays a fixed sequence (0-4294967295)
   --serial PATH       the serial port for firmware frames (a tty or a pty; 57600 baud 8N1)
   --store-limit BYTES test hook: the store holds at most this many bytes (then it is full)
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
         "no-mdns": { type: "boolean", default: false },
         seed: { type: "string" },
         "ota-port": { type: "string" },
+        "ddp-port": { type: "string" },
         serial: { type: "string" },
         "store-limit": { type: "string" },
         "panel-fault": { type: "string", multiple: true },
@@ -87,6 +89,9 @@ async function main(): Promise<void> {
   const otaPort = values["ota-port"] === undefined ? undefined : Number(values["ota-port"]);
   if (otaPort !== undefined && (!/^\d+$/.test(values["ota-port"]!) || otaPort > 65535))
     fail("--ota-port must be 0-65535");
+  const ddpPort = values["ddp-port"] === undefined ? undefined : Number(values["ddp-port"]);
+  if (ddpPort !== undefined && (!/^\d+$/.test(values["ddp-port"]!) || ddpPort > 65535))
+    fail("--ddp-port must be 0-65535");
   const storeLimit = values["store-limit"] === undefined ? undefined : Number(values["store-limit"]);
   if (storeLimit !== undefined && !/^\d+$/.test(values["store-limit"]!)) fail("--store-limit must be a byte count");
   let panelFaults;
@@ -120,6 +125,7 @@ async function main(): Promise<void> {
     mdns: !values["no-mdns"],
     seed,
     otaPort,
+    ddpPort,
     serial: values.serial,
     storeLimit,
     panelFaults,

@@ -102,6 +102,9 @@ void core_mqtt_message(uint32_t topic_len, uint32_t payload_len) {
 void core_mdns_result(uint32_t host_len, uint32_t port) { GUARDED(, Z_controllerZ_mdns_result(&core, host_len, port)); }
 void core_mdns_done(void) { GUARDED(, Z_controllerZ_mdns_done(&core)); }
 void core_serial_receive(uint32_t len) { GUARDED(, Z_controllerZ_serial_receive(&core, len)); }
+void core_datagram(uint32_t kind, uint32_t source, uint32_t len) {
+  GUARDED(, Z_controllerZ_datagram(&core, kind, source, len));
+}
 
 /* ---- Imports: wasm2c's names for module "t", forwarded to native/src/abi.c, one a line of
  * tessera_host_imports.h. ---------------------------------------------------------------------------- */
