@@ -50,6 +50,7 @@ const DRIVER = [
   "tessera_mqtt_message",
   "tessera_mdns_result",
   "tessera_mdns_done",
+  "tessera_datagram",
 ];
 /** The measured operations (CALLGRIND_DUMP_STATS_AT names in bench.c) and their budgets. */
 const OPERATIONS: [string, string, number | null][] = [
@@ -60,7 +61,13 @@ const OPERATIONS: [string, string, number | null][] = [
   ["save-maximal", "save the maximal scene (POST /api/scenes)", INSTRUCTION_BUDGETS.saveMaximal],
   ["runners-8", "start 8 runner layers (one-shot + start ticks)", INSTRUCTION_BUDGETS.runners8],
   ["get-scenes", "GET /api/scenes (100 scenes)", null],
+  ...streamOperations(),
 ];
+
+/** Issue 35's live stream: one DDP frame for every panel, every colour changed (bench.c ddp_frames). */
+function streamOperations(): [string, string, number | null][] {
+  return [["ddp-frame", "a DDP frame, every panel's colour changed", INSTRUCTION_BUDGETS.ddpFrame]];
+}
 
 interface Variant {
   name: "large" | "small";

@@ -1,9 +1,12 @@
 // A stream frame onto the panels, and the panels back to the look when the stream stops. Pixel i
 // (3 bytes, r g b) lights panel i + 1 in discovery order. One bus frame a shown stream frame: the
-// bus has no broadcast of per-panel colours, so each panel whose colour changed gets a unicast
-// `set color` (8 B; all of them on the stream's first frame). Fixed buffers: nothing is allocated.
+// frame's colours broadcast in COLORS packets (docs/bus-protocol.md), 83 panels a packet, so 100
+// panels cost 311 B (800 B as unicast set colors); a frame the same as the last shown sends nothing.
+// Fixed buffers: nothing is allocated.
 import { MAX_PANELS, tree } from "../topology/tree";
-import { sendColor, sendAnimStart } from "../bus/commands";
+import { sendAnimStart } from "../bus/commands";
+import { body, send } from "../bus/send";
+import { ADDR_BROADCAST, MAX_PACKET, T_COLORS, COLORS_HEAD } from "../bus/protocol";
 import { app } from "../state/app";
 import { live, streamOwn, streamDrop, P_NONE } from "./live";
 import { wakeUp, WAKE_STREAM } from "../core/wake";
@@ -12,9 +15,11 @@ import { resumeScene } from "../playback/player";
 
 /** The frame being assembled, 3 bytes a panel (the fragments write into it; the push shows it). */
 export const FRAME_BYTES: u32 = 3 * <u32>MAX_PANELS;
-export const frame = memory.data(<i32>FRAME_BYTES);
-// What each panel was last sent (0x01000000 | rgb; 0: nothing yet in this stream).
-const shown = memory.data(4 * MAX_PANELS, 4);
+export const frame = memory.data(<i32>FRAME_BYTES, 4);
+// The frame last sent, and whether one was in this stream.
+const shown = memory.data(<i32>FRAME_BYTES, 4);
+let sentOne = false;
+const PER_PACKET: u32 = (MAX_PACKET - COLORS_HEAD) / 3;
 
 /** Without a frame for this long the stream stops owning the panels. */
 export const STREAM_TIMEOUT_MS: u32 = 2500;
@@ -25,18 +30,21 @@ export function showFrame(protocol: u8, source: u32, now: u32): void {
   live.sending = true;
   if (live.protocol == P_NONE) {
     sendAnimStart(0, 0); // a scene's animations on the panels would composite over the stream
-    memory.fill(shown, 0, 4 * MAX_PANELS);
+    sentOne = false;
     wakeUp(WAKE_STREAM);
   }
   streamOwn(protocol, source, now);
-  const n = <u32>tree.count;
-  for (let i: u32 = 0; i < n; i++) {
-    const p = frame + i * 3;
-    const rgb = 0x1000000 | ((<u32>load<u8>(p)) << 16) | ((<u32>load<u8>(p, 1)) << 8) | (<u32>load<u8>(p, 2));
-    const at = shown + (i << 2);
-    if (load<u32>(at) == rgb) continue;
-    store<u32>(at, rgb);
-    sendColor(<u8>(i + 1), rgb & 0xffffff);
+  const bytes = <u32>tree.count * 3;
+  if (!sentOne || memory.compare(shown, frame, bytes) != 0) {
+    sentOne = true;
+    memory.copy(shown, frame, bytes);
+    for (let first: u32 = 0; first * 3 < bytes; first += PER_PACKET) {
+      const n = min(bytes - first * 3, PER_PACKET * 3);
+      const p = body();
+      store<u8>(p, <u8>(first + 1));
+      memory.copy(p + 1, frame + first * 3, n);
+      send(ADDR_BROADCAST, T_COLORS, COLORS_HEAD + n);
+    }
   }
   live.sending = false;
 }
