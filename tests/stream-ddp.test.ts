@@ -9,6 +9,8 @@ import dgram from "node:dgram";
 import fc from "fast-check";
 import { startHost, api, waitFor, type Host } from "./helpers/host.js";
 import { advance, colors, oneShot } from "./helpers/playback.js";
+import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
+import { crc8 } from "./helpers/panel.js";
 
 /** A free UDP port on loopback. */
 function freeUdpPort(): Promise<number> {
@@ -205,4 +207,82 @@ test("malformed datagrams change nothing and crash nothing", async () => {
   await send(ddp({ data: good }));
   await untilShown(["#ABCDEF", "#ABCDEF", "#ABCDEF", "#ABCDEF"]);
   await timeout();
+});
+
+/** The COLORS bus packet (type 28, docs/bus-protocol.md), built by hand: broadcast, length 6 + 3n,
+ * bus version 6, CRC-8 over the header's first four bytes and the payload. */
+function colorsPacket(first: number, colours: number[]): number[] {
+  const head = [0, 28, 6 + colours.length, 6];
+  const payload = [first, ...colours];
+  return [...head, crc8([...head, ...payload]), ...payload];
+}
+
+test("APP_STATE carries the protocol in byte 3, once on and once off; the mirror carries the frame as COLORS", async () => {
+  const c = await Client.connect(host.wsUrl);
+  try {
+    await c.next(T.APP_STATE); // on connect
+    c.send(frame(T.SET_MIRROR, [1]));
+    await c.next(T.MIRROR_BATCH); // the snapshot
+    await send(ddp({ data: rgb(...FRAME) }));
+    const on = await c.next(T.APP_STATE);
+    assert.equal(on.payload.length, 51);
+    assert.equal(on.payload[3], 1);
+    await advance(host, 40); // the mirror's flush
+    const batch = await c.next(T.MIRROR_BATCH);
+    const packets = mirroredPackets(batch);
+    assert.deepEqual(
+      packets.filter((p) => p.type === 28).map((p) => [...p.packet]),
+      [colorsPacket(1, rgb(...FRAME))],
+    );
+    // the scene's animations are cleared first: animation start (group 0, mode 0)
+    assert.ok(
+      packets.findIndex((p) => p.type === 13 && p.body[0] === 0 && p.body[1] === 0) <
+        packets.findIndex((p) => p.type === 28),
+    );
+    assert.ok(await c.none(T.APP_STATE, 100), "one APP_STATE as the stream starts");
+    await timeout();
+    const off = await c.next(T.APP_STATE);
+    assert.equal(off.payload[3], 0);
+    assert.ok(await c.none(T.APP_STATE, 200), "one APP_STATE as the stream ends");
+  } finally {
+    c.ws.close();
+  }
+});
+
+test("while a stream owns the panels brightness goes out and the look waits; after it the new look shows", async () => {
+  const c = await Client.connect(host.wsUrl);
+  try {
+    c.send(frame(T.SET_MIRROR, [1]));
+    await c.next(T.MIRROR_BATCH); // the snapshot
+    await send(ddp({ data: rgb(...FRAME) }));
+    await untilShown(FRAME);
+    assert.equal((await api(host, "PATCH", "/api/appearance", { brightness: 100 })).status, 202);
+    assert.equal(
+      (await api(host, "PATCH", "/api/appearance", { baseColors: ["#102030", "#000000", "#000000"] })).status,
+      202,
+    );
+    await advance(host, 40);
+    assert.deepEqual(await shown(), FRAME);
+    const types: number[][] = [];
+    for (;;) {
+      const b = await c.next(T.MIRROR_BATCH, 300).catch(() => null);
+      if (!b) break;
+      for (const p of mirroredPackets(b)) types.push([p.type, ...p.body]);
+    }
+    assert.ok(
+      types.some((t) => t[0] === 19 && t[1] === 100),
+      `brightness went out: ${JSON.stringify(types)}`,
+    );
+    assert.ok(!types.some((t) => t[0] === 18 || t[0] === 5), `the look waited: ${JSON.stringify(types)}`);
+    await timeout();
+    assert.deepEqual(await shown(), ["#102030", "#102030", "#102030", "#102030"]);
+    assert.equal(
+      (await api(host, "PATCH", "/api/appearance", { brightness: 255, baseColors: ["#FFFFFF", "#000000", "#000000"] }))
+        .status,
+      202,
+    );
+    await advance(host, 0);
+  } finally {
+    c.ws.close();
+  }
 });
