@@ -6,8 +6,10 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import dgram from "node:dgram";
+import { spawn } from "node:child_process";
+import path from "node:path";
 import fc from "fast-check";
-import { startHost, api, waitFor, type Host } from "./helpers/host.js";
+import { startHost, api, waitFor, ROOT, type Host } from "./helpers/host.js";
 import { advance, colors, oneShot } from "./helpers/playback.js";
 import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
 import { crc8 } from "./helpers/panel.js";
@@ -285,4 +287,23 @@ test("while a stream owns the panels brightness goes out and the look waits; aft
   } finally {
     c.ws.close();
   }
+});
+
+test("scripts/stream-demo.mjs sends a moving rainbow the panels show", async () => {
+  const demo = spawn(process.execPath, [
+    path.join(ROOT, "scripts/stream-demo.mjs"),
+    ...["--port", String(ddpPort), "--panels", "4", "--fps", "20", "--seconds", "1"],
+  ]);
+  let out = "";
+  demo.stdout.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => demo.once("exit", resolve));
+  await waitFor(async () => (await stream()) !== null, 3000, 20);
+  const a = await shown();
+  assert.equal(new Set(a).size, 4, `four hues: ${a}`); // a rainbow across the panels
+  await new Promise((r) => setTimeout(r, 200));
+  const b = await shown();
+  assert.notDeepEqual(b, a, "it moves");
+  assert.equal(await exited, 0);
+  assert.match(out, /sent 20 frames of 4 panels/);
+  await timeout();
 });
