@@ -53,11 +53,16 @@ export function showFrame(protocol: u8, source: u32, now: u32): void {
 export function streamTick(now: u32): bool {
   if (live.protocol == P_NONE) return true;
   if (now - live.lastMs < STREAM_TIMEOUT_MS) return false;
+  streamLetGo(now);
+  return true;
+}
+
+/** The stream stops owning the panels (its timeout, or its sender said so): back to what was
+ * showing, the scene in progress where its clock is now, or the look. */
+export function streamLetGo(now: u32): void {
   streamDrop();
-  // back to what was showing: the scene in progress where its clock is now, or the look
   if (!resumeScene(now)) {
     pushAppearance();
     showAmbient();
   }
-  return true;
 }

@@ -113,7 +113,7 @@ export const LOG_LEVELS = ["error", "warn", "info", "debug"] as const;
 export const HTTP_HTML = 0x10000;
 
 /** core_datagram kinds: the UDP input a datagram came in on. */
-export const DATAGRAM = { ddp: 1 } as const;
+export const DATAGRAM = { ddp: 1, e131: 2 } as const;
 
 /** An IPv4 address "a.b.c.d" as core_datagram's source (a << 24 | b << 16 | c << 8 | d); 0 if not IPv4. */
 export function ipv4Word(address: string): number {

@@ -23,6 +23,8 @@ export interface HostOptions {
   otaPort?: number;
   /** The DDP live stream input on this UDP port (default 0: off, for the same reason). */
   ddpPort?: number;
+  /** The E1.31 live stream input on this UDP port (default 0: off). */
+  e131Port?: number;
 }
 
 export interface Host {
@@ -73,6 +75,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   if (!opts.mdns) args.push("--no-mdns");
   args.push("--ota-port", String(opts.otaPort ?? 0));
   args.push("--ddp-port", String(opts.ddpPort ?? 0));
+  args.push("--e131-port", String(opts.e131Port ?? 0));
   args.push(...(opts.extraArgs ?? []));
   const [cmd, argv] = command(args);
   const child = spawn(cmd, argv, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
