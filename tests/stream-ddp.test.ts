@@ -3,35 +3,18 @@
 // GET /api/panels. Pixel i lights panel i + 1; fragments wait for the push; after 2.5 s without a
 // frame the panels go back to what was showing; power off ignores streams; malformed datagrams
 // change nothing. The host runs on a manual clock, so the timeout is exact.
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import dgram from "node:dgram";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import fc from "fast-check";
-import { startHost, api, waitFor, ROOT, type Host } from "./helpers/host.js";
-import { advance, colors, oneShot } from "./helpers/playback.js";
+import { api, waitFor, ROOT } from "./helpers/host.js";
+import { advance, oneShot } from "./helpers/playback.js";
+import { streamHost, rgb } from "./helpers/stream.js";
 import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
 import { crc8 } from "./helpers/panel.js";
 
-/** A free UDP port on loopback. */
-function freeUdpPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = dgram.createSocket("udp4");
-    s.bind(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-const ddpPort = await freeUdpPort();
-const host: Host = await startHost({ panels: 4, ddpPort, extraArgs: ["--manual-clock", "--host", "127.0.0.1"] });
-const sender = dgram.createSocket("udp4");
-after(async () => {
-  sender.close();
-  await host.stop();
-});
+const { host, port: ddpPort, send, shown, stream, untilShown, timeout } = await streamHost("ddpPort");
 
 const PUSH = 0x01;
 const VERSION_1 = 0x40;
@@ -63,32 +46,7 @@ function ddp(d: Ddp): Buffer {
   return b;
 }
 
-function send(bytes: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => sender.send(bytes, ddpPort, "127.0.0.1", (e) => (e ? reject(e) : resolve())));
-}
-
-const rgb = (...hex: string[]): number[] => hex.flatMap((h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)));
 const FRAME = ["#FF0000", "#00FF00", "#0000FF", "#123456"];
-
-async function shown(): Promise<string[]> {
-  const c = await colors(host);
-  return [1, 2, 3, 4].map((i) => c[i]);
-}
-async function stream(): Promise<unknown> {
-  return (await api(host, "GET", "/api/state")).body.stream;
-}
-/** Waits until the panels show `want` (a datagram is handled when the host's event loop gets it). */
-async function untilShown(want: string[]): Promise<void> {
-  let last: string[] = [];
-  await waitFor(async () => JSON.stringify((last = await shown())) === JSON.stringify(want), 3000, 20).catch(() =>
-    assert.deepEqual(last, want),
-  );
-}
-/** The stream times out; the panels show `want` again. */
-async function timeout(): Promise<void> {
-  await advance(host, 2600);
-  assert.equal(await stream(), null);
-}
 
 test("a frame with push lights panel i + 1 with pixel i; GET /api/state names the stream", async () => {
   assert.equal(await stream(), null);

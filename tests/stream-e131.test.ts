@@ -3,30 +3,14 @@
 // colours read back through GET /api/panels. One universe (1), from DMX address 1, 3 channels a
 // panel; a lower priority than the owner's is dropped, and so is a stale or duplicate sequence;
 // preview data is not shown; stream terminated lets go at once. The host runs on a manual clock.
-import { test, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import dgram from "node:dgram";
 import fc from "fast-check";
-import { startHost, api, waitFor, type Host } from "./helpers/host.js";
-import { advance, colors } from "./helpers/playback.js";
+import { waitFor } from "./helpers/host.js";
+import { advance } from "./helpers/playback.js";
+import { streamHost, rgb } from "./helpers/stream.js";
 
-function freeUdpPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = dgram.createSocket("udp4");
-    s.bind(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-const e131Port = await freeUdpPort();
-const host: Host = await startHost({ panels: 4, e131Port, extraArgs: ["--manual-clock", "--host", "127.0.0.1"] });
-const sender = dgram.createSocket("udp4");
-after(async () => {
-  sender.close();
-  await host.stop();
-});
+const { host, send, shown, stream, untilShown, timeout } = await streamHost("e131Port");
 
 interface E131 {
   cid?: number; // the CID's last byte (the rest fixed)
@@ -67,33 +51,9 @@ function e131(d: E131): Buffer {
   return b;
 }
 
-function send(bytes: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) =>
-    sender.send(bytes, e131Port, "127.0.0.1", (e) => (e ? reject(e) : resolve())),
-  );
-}
-const rgb = (...hex: string[]): number[] => hex.flatMap((h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)));
 const same = (h: string) => [h, h, h, h];
 
-async function shown(): Promise<string[]> {
-  const c = await colors(host);
-  return [1, 2, 3, 4].map((i) => c[i]);
-}
-async function stream(): Promise<unknown> {
-  return (await api(host, "GET", "/api/state")).body.stream;
-}
-async function untilShown(want: string[]): Promise<void> {
-  let last: string[] = [];
-  await waitFor(async () => JSON.stringify((last = await shown())) === JSON.stringify(want), 3000, 20).catch(() =>
-    assert.deepEqual(last, want),
-  );
-}
 const settle = () => new Promise((r) => setTimeout(r, 200));
-async function timeout(): Promise<void> {
-  await advance(host, 2600);
-  assert.equal(await stream(), null);
-}
-
 const FRAME = ["#FF0000", "#00FF00", "#0000FF", "#123456"];
 
 test("a universe 1 packet lights panel i + 1 from DMX slots 3i + 1 to 3i + 3; GET /api/state names it", async () => {
