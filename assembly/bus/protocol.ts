@@ -87,19 +87,22 @@ export function isMirrored(type: u8): bool {
   return type < 32 && ((MIRRORED >> type) & 1) != 0;
 }
 
-function packetCrc(ptr: usize, len: u32): u8 {
-  return <u8>crc8Update(crc8Update(0, ptr, 4), ptr + HEADER_SIZE, len - HEADER_SIZE);
+/** A CRC-8/SMBUS implementation: crc8Update, or the controller's crc8Table. */
+export type Crc8 = (crc: u32, ptr: usize, len: u32) => u32;
+
+function packetCrc(ptr: usize, len: u32, crc: Crc8 = crc8Update): u8 {
+  return <u8>crc(crc(0, ptr, 4), ptr + HEADER_SIZE, len - HEADER_SIZE);
 }
 
 /** Writes the header of a packet of `type` (payload already in place) and seals it with its CRC;
  * `len` only for a variable-length type (the pulse table). */
-export function sealPacket(ptr: usize, address: u8, type: u8, len: u32 = 0): u32 {
+export function sealPacket(ptr: usize, address: u8, type: u8, len: u32 = 0, crc: Crc8 = crc8Update): u32 {
   if (len == 0) len = packetSize(type);
   store<u8>(ptr, address);
   store<u8>(ptr, type, 1);
   store<u8>(ptr, <u8>len, 2);
   store<u8>(ptr, BUS_VERSION, 3);
-  store<u8>(ptr, packetCrc(ptr, len), 4);
+  store<u8>(ptr, packetCrc(ptr, len, crc), 4);
   return len;
 }
 

@@ -14,20 +14,6 @@ export function crc8Update(crc: u32, ptr: usize, len: u32): u32 {
   // the tables' addresses as load offsets, and the test at the bottom: the fewest operations a byte
   // for an interpreter
   const end = ptr + len;
-  // four bytes a turn while four are left (a stream frame's 255-byte packets: the loop's own
-  // operations a quarter as often), then one at a time
-  const end4 = end - (len & 3);
-  if (ptr < end4)
-    do {
-      let x = crc ^ load<u8>(ptr);
-      crc = load<u8>(x >> 4, HI) ^ load<u8>(x & 15, LO);
-      x = crc ^ load<u8>(ptr, 1);
-      crc = load<u8>(x >> 4, HI) ^ load<u8>(x & 15, LO);
-      x = crc ^ load<u8>(ptr, 2);
-      crc = load<u8>(x >> 4, HI) ^ load<u8>(x & 15, LO);
-      x = crc ^ load<u8>(ptr, 3);
-      crc = load<u8>(x >> 4, HI) ^ load<u8>(x & 15, LO);
-    } while ((ptr += 4) < end4);
   if (ptr < end)
     do {
       const x = crc ^ load<u8>(ptr);
