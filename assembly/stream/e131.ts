@@ -20,10 +20,11 @@ const ID = memory.data<u8>([0x00, 0x10, 0x00, 0x00, 0x41, 0x53, 0x43, 0x2d, 0x45
 const PREVIEW: u32 = 0x80;
 const TERMINATED: u32 = 0x40;
 
-/** The source that owns the panels: its CID, priority and last sequence (static memory). */
-const cid = memory.data(16, 4);
-let priority: u32 = 0;
-let sequence: u32 = 0;
+/** The source that owns the panels: its CID, then its priority and last sequence (static memory:
+ * a wasm global costs WAMR about 52 B of heap). */
+const cid = memory.data(18, 4);
+const PRIORITY = 16;
+const SEQUENCE = 17;
 
 /** An E1.31 datagram of `len` bytes at `p` from `source` (IPv4 as a u32). */
 export function e131Receive(p: usize, len: u32, source: u32, now: u32): void {
@@ -39,15 +40,16 @@ export function e131Receive(p: usize, len: u32, source: u32, now: u32): void {
   const seq = <u32>load<u8>(p, 111);
   const owner = live.protocol == P_E131;
   const same = owner && memory.compare(p + 22, cid, 16) == 0;
-  if (owner && !same && prio < priority) return; // a lower priority waits for the owner to stop
-  if (same && <i8>(seq - sequence) <= 0 && <i8>(seq - sequence) > -20) return; // stale or a duplicate
+  if (owner && !same && prio < <u32>load<u8>(cid, PRIORITY)) return; // a lower priority waits for the owner
+  const ahead = <i8>(seq - <u32>load<u8>(cid, SEQUENCE));
+  if (same && ahead <= 0 && ahead > -20) return; // stale or a duplicate
   if (options & TERMINATED) {
     if (same) streamLetGo(now);
     return;
   }
   memory.copy(cid, p + 22, 16);
-  priority = prio;
-  sequence = seq;
+  store<u8>(cid, <u8>prio, PRIORITY);
+  store<u8>(cid, <u8>seq, SEQUENCE);
   memory.copy(frame, p + HEADER, min(slots, FRAME_BYTES));
   showFrame(P_E131, source, now);
 }

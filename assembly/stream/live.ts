@@ -16,6 +16,7 @@ export const P_E131: u8 = 2;
 export class Live {
   protocol: u8; // P_NONE: no stream owns the panels
   sending: bool; // the stream's own packets are going out (they pass the hold)
+  sent: bool; // a frame of this stream has gone out (stream/show.ts)
   source: u32; // the sender's IPv4 address, a.b.c.d as a << 24 | b << 16 | c << 8 | d
   lastMs: u32; // when its last frame was shown
 }

@@ -1,7 +1,7 @@
 // A stream frame onto the panels, and the panels back to the look when the stream stops. Pixel i
 // (3 bytes, r g b) lights panel i + 1 in discovery order. One bus frame a shown stream frame: the
 // frame's colours broadcast in COLORS packets (docs/bus-protocol.md), 83 panels a packet, so 100
-// panels cost 311 B (800 B as unicast set colors); a frame the same as the last shown sends nothing.
+// panels cost 312 B (800 B as unicast set colors); a frame the same as the last shown sends nothing.
 // Fixed buffers: nothing is allocated.
 import { MAX_PANELS, tree } from "../topology/tree";
 import { sendAnimStart } from "../bus/commands";
@@ -16,9 +16,8 @@ import { resumeScene } from "../playback/player";
 /** The frame being assembled, 3 bytes a panel (the fragments write into it; the push shows it). */
 export const FRAME_BYTES: u32 = 3 * <u32>MAX_PANELS;
 export const frame = memory.data(<i32>FRAME_BYTES, 4);
-// The frame last sent, and whether one was in this stream.
+// The frame last sent (live.sent: one was, in this stream).
 const shown = memory.data(<i32>FRAME_BYTES, 4);
-let sentOne = false;
 const PER_PACKET: u32 = (MAX_PACKET - COLORS_HEAD) / 3;
 
 /** Without a frame for this long the stream stops owning the panels. */
@@ -30,13 +29,13 @@ export function showFrame(protocol: u8, source: u32, now: u32): void {
   live.sending = true;
   if (live.protocol == P_NONE) {
     sendAnimStart(0, 0); // a scene's animations on the panels would composite over the stream
-    sentOne = false;
+    live.sent = false;
     wakeUp(WAKE_STREAM);
   }
   streamOwn(protocol, source, now);
   const bytes = <u32>tree.count * 3;
-  if (!sentOne || memory.compare(shown, frame, bytes) != 0) {
-    sentOne = true;
+  if (!live.sent || memory.compare(shown, frame, bytes) != 0) {
+    live.sent = true;
     memory.copy(shown, frame, bytes);
     for (let first: u32 = 0; first * 3 < bytes; first += PER_PACKET) {
       const n = min(bytes - first * 3, PER_PACKET * 3);
