@@ -23,6 +23,8 @@ import { networkInit, mqttEvent, mqttMessage, mdnsResult, mdnsDone } from "./mqt
 import { uploadContinue } from "./api/firmware";
 import { onBootAck } from "./firmware/flash";
 import { serialReceive } from "./firmware/serial";
+import { ddpReceive } from "./stream/ddp";
+import { e131Receive } from "./stream/e131";
 
 // Scratch buffer for WebSocket frames and bus packets (core_rx_buffer).
 import { RX_CAP, rx } from "./core/rx";
@@ -276,6 +278,20 @@ function core_mdns_done(): void {
   leave();
 }
 
+// core_datagram's kinds: the UDP port the datagram came in on.
+const DATAGRAM_DDP: u32 = 1;
+const DATAGRAM_E131: u32 = 2;
+
+/** A UDP datagram of `len` bytes is in the rx buffer, from IPv4 `source` (a.b.c.d as a << 24 | b << 16
+ * | c << 8 | d), on the port of `kind`: 1 DDP (4048), 2 E1.31 (5568). Any other kind is dropped. */
+function core_datagram(kind: u32, source: u32, len: u32): void {
+  if (len > RX_CAP) return;
+  arenaEnter();
+  if (kind == DATAGRAM_DDP) ddpReceive(rx, len, source, host_clock_ms());
+  else if (kind == DATAGRAM_E131) e131Receive(rx, len, source, host_clock_ms());
+  leave();
+}
+
 // The exports under their wasm names: the functions' names without `core_` (docs/host-abi.md: a
 // name is stored in the image once, and the prefix cost 5 bytes an export).
 export {
@@ -294,4 +310,5 @@ export {
   core_mqtt_message as mqtt_message,
   core_mdns_result as mdns_result,
   core_mdns_done as mdns_done,
+  core_datagram as datagram,
 };

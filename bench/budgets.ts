@@ -86,6 +86,7 @@ export const DEVICE_HEAP_GOAL = 160 * 1000;
 export const INSTRUCTION_BUDGETS = {
   getState: 400_000,
   wsSetColor: 80_000,
+  ddpFrame: 150_000, // issue 35: a DDP frame for 100 panels
   idleTick: 10_000,
   playMaximal: 20_000_000,
   saveMaximal: 100_000_000,

@@ -19,6 +19,7 @@ import { benchRam } from "./ram.js";
 import { benchWeb } from "./web.js";
 import { benchFirmware } from "./firmware.js";
 import { benchHostileLoad, reportHostileLoad } from "./hostile-load.js";
+import { streamLatency } from "./stream-latency.js";
 
 const PANELS = 100;
 
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
   reportFigures("11. Panel firmware: a 64 KiB image to 100 emulated panels", await benchFirmware());
   // Slow clients: each host's RSS and a fresh client's PING latency under a client that never reads.
   console.log(reportHostileLoad(await benchHostileLoad(60)));
+  // A live stream (issue 35): DDP at 60 fps, datagram to bus frame, and the bus bytes a frame.
+  console.log(await streamLatency());
   // The device fit: the core under 32-bit WAMR, classic and fast, with its memory and instruction counts.
   console.log((await benchWamr()).text);
   // The device's RAM per variant, against each chip's free heap and the targets (bench/ram.ts).

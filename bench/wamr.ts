@@ -60,6 +60,7 @@ const DRIVER = [
   "tessera_mqtt_message",
   "tessera_mdns_result",
   "tessera_mdns_done",
+  "tessera_datagram",
 ];
 /** The measured operations (CALLGRIND_DUMP_STATS_AT names in bench.c) and their budgets. */
 const OPERATIONS: [string, string, number | null][] = [
@@ -76,7 +77,13 @@ const OPERATIONS: [string, string, number | null][] = [
   ["get-scenes-prefix", "GET /api/scenes, names alike in 61 ASCII characters", INSTRUCTION_BUDGETS.getScenes],
   ["get-scenes-utf8", "GET /api/scenes, names alike in 180 UTF-8 bytes", INSTRUCTION_BUDGETS.getScenes],
   ["mqtt-connect", "MQTT connected: discovery and states published (large)", null],
+  ...streamOperations(),
 ];
+
+/** Issue 35's live stream: one DDP frame for every panel, every colour changed (bench.c ddp_frames). */
+function streamOperations(): [string, string, number | null][] {
+  return [["ddp-frame", "a DDP frame, every panel's colour changed", INSTRUCTION_BUDGETS.ddpFrame]];
+}
 
 interface Variant {
   name: "large" | "small";

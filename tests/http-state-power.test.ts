@@ -53,6 +53,7 @@ test("GET /api/state: every field with its type and boot value", async () => {
     "lastPlayedSceneIsStored",
     "playing",
     "speed",
+    "stream",
   ]);
   assert.equal(s.isOn, true);
   assert.equal(s.lastPlayedSceneId, "");

@@ -1,7 +1,9 @@
 // GET /api/state, POST /api/state/power.
 import { names } from "../util/names";
 import { app, AppState } from "../state/app";
-import { fillFields, V_BOOL, V_STR, V_DECIMAL } from "../json/template";
+import { fillFields, fillValues, VALUES, V_BOOL, V_STR, V_DECIMAL } from "../json/template";
+import * as w from "../json/writer";
+import { live, P_NONE, P_DDP } from "../stream/live";
 import * as t from "../generated/text";
 import { queued } from "../http/request";
 import { storeFailure, A_INVALID, A_BUSY, A_POWER_ON, A_POWER_OFF } from "../http/answers";
@@ -21,8 +23,33 @@ const FIELDS = memory.data<u8>([
 ]);
 
 export function getState(_req: u32, _param: string, _arg: u32): i32 {
-  fillFields(t.STATE, t.STATE_LENGTH, FIELDS, changetype<usize>(app));
+  fillFields(t.STATE, t.STATE_LENGTH, FIELDS, changetype<usize>(app)); // up to "stream":
+  writeStream();
+  w.byte(0x7d);
   return 0;
+}
+
+// The live stream's protocol and source: two strings in VALUES' slots 0 and 1.
+const STREAM_ROWS = memory.data<u8>([V_STR, 0, V_STR, 8]);
+
+/** The stream that owns the panels, {"protocol":"ddp","source":"a.b.c.d"}, or null. */
+function writeStream(): void {
+  if (live.protocol == P_NONE) {
+    w.raw("null");
+    return;
+  }
+  const a = live.source;
+  const source =
+    (a >>> 24).toString() +
+    "." +
+    ((a >> 16) & 255).toString() +
+    "." +
+    ((a >> 8) & 255).toString() +
+    "." +
+    (a & 255).toString();
+  store<usize>(VALUES, changetype<usize>(live.protocol == P_DDP ? "ddp" : "e131"));
+  store<usize>(VALUES + 8, changetype<usize>(source));
+  fillValues(t.STREAM_STATE, t.STREAM_STATE_LENGTH, STREAM_ROWS);
 }
 
 const KEYS = names("isOn");

@@ -52,6 +52,10 @@ export const T_BOOT_LEAVE: u8 = 26; // commit the written image as the one to bo
 export const T_BOOT_RESTART: u8 = 27; // broadcast: every panel restarts, into its committed image
 export const BOOT_PAGE: u32 = 128; // bytes of image a BOOT_WRITE carries (the last page may be shorter)
 export const BOOT_WRITE_HEAD: u32 = 9; // header + page, crc
+
+// A live stream's frame (docs/bus-protocol.md, "Colours"): mirrored too. Broadcast, variable length.
+export const T_COLORS: u8 = 28; // first u8, then r, g, b for panels first, first + 1, ...
+export const COLORS_HEAD: u32 = 6; // header + first
 // BOOT_ACK status
 export const BOOT_OK: u8 = 0;
 export const BOOT_BAD_CRC: u8 = 1; // the page's CRC-16 did not match its data
@@ -62,10 +66,11 @@ export const BOOT_REFUSED: u8 = 3; // LEAVE: the written image is not bootable (
 // pulse table, BOOT_WRITE), read in place: one load a packet.
 const VARIABLE: u32 = 0x80;
 const SIZES = memory.data<u8>([
-  0, 5, 7, 8, 6, 8, 7, 6, 5, 9, 0, 0, 25, 7, 7, 0, 10, 70, 14, 6, 8, 0x8a, 9, 0x8a, 8, 11, 5, 5,
+  0, 5, 7, 8, 6, 8, 7, 6, 5, 9, 0, 0, 25, 7, 7, 0, 10, 70, 14, 6, 8, 0x8a, 9, 0x8a, 8, 11, 5, 5, 0x89,
 ]);
-const TYPES_KNOWN: u8 = 28;
-if (TABLE_HEAD + 1 != 10 || BOOT_WRITE_HEAD + 1 != 10) ERROR("bus/protocol.ts: SIZES' least sizes");
+const TYPES_KNOWN: u8 = 29;
+if (TABLE_HEAD + 1 != 10 || BOOT_WRITE_HEAD + 1 != 10 || COLORS_HEAD + 3 != 9)
+  ERROR("bus/protocol.ts: SIZES' least sizes");
 
 /** Total packet size for a fixed-length type (VARIABLE | its least size for a variable-length one),
  * or 0 when the type is unknown. */
@@ -73,27 +78,31 @@ export function packetSize(type: u8): u32 {
   return type < TYPES_KNOWN ? <u32>load<u8>(SIZES + type) : 0;
 }
 
-// a bit a type: POWER, COLOR, ANIM_PREPARE-ANIM_CONTROL, ANIM_PARAMS-BOOT_RESTART (PULSE_TABLE among them)
-const MIRRORED: u32 = (1 << T_POWER) | (1 << T_COLOR) | (7 << T_ANIM_PREPARE) | (0xfff << T_ANIM_PARAMS);
+// a bit a type: POWER, COLOR, ANIM_PREPARE-ANIM_CONTROL, ANIM_PARAMS-BOOT_RESTART (PULSE_TABLE among them), COLORS
+const MIRRORED: u32 =
+  (1 << T_POWER) | (1 << T_COLOR) | (7 << T_ANIM_PREPARE) | (0xfff << T_ANIM_PARAMS) | (1 << T_COLORS);
 
-/** True for the ten types of the spec, the pulse table and the bootloader's: what the mirror stream carries. */
+/** True for the ten types of the spec, the pulse table, the bootloader's and COLORS: what the mirror stream carries. */
 export function isMirrored(type: u8): bool {
   return type < 32 && ((MIRRORED >> type) & 1) != 0;
 }
 
-function packetCrc(ptr: usize, len: u32): u8 {
-  return <u8>crc8Update(crc8Update(0, ptr, 4), ptr + HEADER_SIZE, len - HEADER_SIZE);
+/** A CRC-8/SMBUS implementation: crc8Update, or the controller's crc8Table. */
+export type Crc8 = (crc: u32, ptr: usize, len: u32) => u32;
+
+function packetCrc(ptr: usize, len: u32, crc: Crc8 = crc8Update): u8 {
+  return <u8>crc(crc(0, ptr, 4), ptr + HEADER_SIZE, len - HEADER_SIZE);
 }
 
 /** Writes the header of a packet of `type` (payload already in place) and seals it with its CRC;
  * `len` only for a variable-length type (the pulse table). */
-export function sealPacket(ptr: usize, address: u8, type: u8, len: u32 = 0): u32 {
+export function sealPacket(ptr: usize, address: u8, type: u8, len: u32 = 0, crc: Crc8 = crc8Update): u32 {
   if (len == 0) len = packetSize(type);
   store<u8>(ptr, address);
   store<u8>(ptr, type, 1);
   store<u8>(ptr, <u8>len, 2);
   store<u8>(ptr, BUS_VERSION, 3);
-  store<u8>(ptr, packetCrc(ptr, len), 4);
+  store<u8>(ptr, packetCrc(ptr, len, crc), 4);
   return len;
 }
 

@@ -3,6 +3,8 @@
 // through mirrorPacketsTo: the bus layer knows nothing of WebSocket).
 import { host_bus_send } from "../host/imports";
 import { sealPacket, isMirrored, HEADER_SIZE, MAX_PACKET, T_BOOT_ENTER } from "./protocol";
+import { streamHolds } from "../stream/live";
+import { crc8Table } from "../util/crc8-table";
 
 const packet = memory.data(MAX_PACKET);
 // While a panel is flashed only the bootloader's packets go out: playback, queries and the rest wait.
@@ -33,8 +35,8 @@ export function putRgb(offset: u32, rgb: u32): void {
 
 /** Seals and sends the packet behind body(); `len` only for a variable-length type. */
 export function send(address: u8, type: u8, len: u32 = 0): void {
-  if (locked && type < T_BOOT_ENTER) return;
-  len = sealPacket(packet, address, type, len);
+  if ((locked && type < T_BOOT_ENTER) || streamHolds(type)) return;
+  len = sealPacket(packet, address, type, len, crc8Table);
   host_bus_send(packet, len);
   if (isMirrored(type)) mirror!(packet, len);
 }

@@ -18,6 +18,7 @@ import { storeWrite, storeValue } from "../store/kv";
 import * as w from "../json/writer";
 import { haltPlayback, refreshSceneLook, releaseEnded } from "../playback/player";
 import { keepSlot, keepString, cloneString } from "../rt/arena";
+import { streamDrop } from "../stream/live";
 
 /** Brightness, base colours and the active palette, to every panel. */
 export function pushAppearance(): void {
@@ -116,6 +117,7 @@ export function showAmbient(): void {
 
 /** The power table. A change of isOn is persisted (for powerStateOnBoot 2) and broadcast. */
 export function setPower(on: bool): void {
+  if (!on) streamDrop(); // power off ignores streams: its packets go out, the look returns at power on
   pushPower(on);
   if (!on) haltPlayback();
   else if (!app.isOn) showAmbient();

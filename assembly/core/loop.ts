@@ -30,7 +30,8 @@ import { mqttTick } from "../mqtt/service";
 import { libraryVersion } from "../scene/store";
 import { host_clock_ms } from "../host/imports";
 import { wake, wakeUp, wakeDone, WAKE_QUEUE, WAKE_PLAYBACK, WAKE_DISCOVERY, WAKE_QUERY } from "./wake";
-import { WAKE_MIRROR, WAKE_MQTT, WAKE_STATE, WAKE_FIRMWARE } from "./wake";
+import { WAKE_MIRROR, WAKE_MQTT, WAKE_STATE, WAKE_FIRMWARE, WAKE_STREAM } from "./wake";
+import { streamTick } from "../stream/show";
 import { flashTick, flashIdle, flashBusy } from "../firmware/flash";
 import { serialTick, serialIdle } from "../firmware/serial";
 import { arenaTop, arenaBack } from "../rt/arena";
@@ -124,6 +125,7 @@ export function runLoop(): void {
     serialTick(now);
     if (flashIdle() && serialIdle()) wakeDone(WAKE_FIRMWARE);
   }
+  if ((wake & WAKE_STREAM) != 0 && streamTick(now)) wakeDone(WAKE_STREAM);
   if (wake & WAKE_STATE) {
     wakeDone(WAKE_STATE);
     broadcastAppStateIfChanged();

@@ -13,6 +13,7 @@ export const WAKE_MIRROR: u32 = 16; // mirror records waiting for their flush (m
 export const WAKE_MQTT: u32 = 32; // MQTT timers, or states that may have changed (mqtt/)
 export const WAKE_STATE: u32 = 64; // the app state changed: APP_STATE to broadcast (state/app.ts)
 export const WAKE_FIRMWARE: u32 = 128; // a panel flash, its restart wait or a serial frame (firmware/)
+export const WAKE_STREAM: u32 = 256; // a live stream owns the panels: its timeout runs (stream/show.ts)
 
 export function wakeUp(bits: u32): void {
   wake |= bits;

@@ -38,6 +38,8 @@ import {
   T_BOOT_ENTER,
   T_BOOT_RESTART,
   T_BOOT_ACK,
+  T_COLORS,
+  COLORS_HEAD,
 } from "../bus/protocol";
 
 const rx = memory.data(MAX_PACKET);
@@ -155,6 +157,12 @@ function handle(len: u32, dst: u8): void {
       // slot in the high nibble, count - 1 in the low one
       const b0 = <u32>load<u8>(body);
       state.look.setPalette(b0 >> 4, (b0 & 0x0f) + 1, body + 1);
+      break;
+    }
+    case T_COLORS: {
+      // a stream frame: this panel's r, g, b when it is among the packet's
+      const at = ((<u32>state.address - <u32>load<u8>(body)) & 0xff) * 3;
+      if (state.address != 0 && COLORS_HEAD + at + 3 <= len) state.color = rgbAt(1 + at);
       break;
     }
     case T_BACKGROUND:

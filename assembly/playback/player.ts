@@ -392,6 +392,19 @@ function restoreLook(): void {
   lookChanged = false;
 }
 
+/** A live stream let the panels go (stream/show.ts): the scene's look and each running layer's
+ * current step again, where the scene clock is now (the clock ran on while the stream was shown).
+ * False when no scene plays. */
+export function resumeScene(now: u32): bool {
+  if (!app.playing) return false;
+  playbackTick(now);
+  sendColor(ADDR_BROADCAST, 0);
+  sendBackground(c.background());
+  refreshSceneLook();
+  for (let l = 0; l < c.layerCount; l++) if (layer(l).state == S_RUN) startStep(l, now);
+  return true;
+}
+
 /** A logicalRoot change while playing restarts the scene with the new rooting. */
 export function restartIfPlaying(now: u32): void {
   if (app.playing) playScene(app.lastPlayedSceneId, now);

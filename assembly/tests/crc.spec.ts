@@ -3,6 +3,7 @@
 // Panel bus packets: CRC-8/SMBUS, polynomial 0x07, init 0 (check 0xF4).
 import { crc16, crc16Update } from "../util/crc16";
 import { crc8Update } from "../util/crc8";
+import { crc8Table } from "../util/crc8-table";
 
 function ptr(b: ArrayBuffer): usize {
   return changetype<usize>(b);
@@ -55,5 +56,22 @@ describe("crc8 (CRC-8/SMBUS)", () => {
   it("can be computed in pieces", () => {
     const first = crc8Update(0, ptr(CHECK), 3);
     expect<u32>(crc8Update(first, ptr(CHECK) + 3, 6)).toBe(0xf4);
+  });
+});
+
+describe("crc8Table (CRC-8/SMBUS, the controller's)", () => {
+  it("of 123456789 is 0xF4", () => {
+    expect<u32>(crc8Table(0, ptr(CHECK), CHECK.byteLength)).toBe(0xf4);
+  });
+
+  it("is crc8Update for every single byte and every start value", () => {
+    const b = new ArrayBuffer(1);
+    let same = true;
+    for (let crc: u32 = 0; crc < 256; crc++)
+      for (let v = 0; v < 256; v++) {
+        store<u8>(ptr(b), <u8>v);
+        if (crc8Table(crc, ptr(b), 1) != crc8Update(crc, ptr(b), 1)) same = false;
+      }
+    expect<bool>(same).toBe(true);
   });
 });

@@ -18,6 +18,7 @@ import {
 } from "./frame";
 import { isOpen, setMirroring, owe } from "./connections";
 import { sendSnapshot } from "./mirror";
+import { live } from "../stream/live";
 import { sendPower, sendColor, sendAnimControl } from "../bus/commands";
 import { requestStates } from "../bus/query";
 import { tree } from "../topology/tree";
@@ -101,6 +102,7 @@ function writeAppState(): usize {
   store<u8>(out, app.isOn ? 1 : 0);
   store<u8>(out, app.lastPlayedSceneIsStored ? 1 : 0, 1);
   store<u8>(out, app.playing ? 1 : 0, 2);
+  store<u8>(out, live.protocol, 3); // the live stream's protocol (0 none, 1 DDP, 2 E1.31)
   store<f32>(out, <f32>app.speed, 4);
   writeAscii(out + 8, app.lastPlayedSceneId, 10);
   writeAscii(out + 19, app.controllerFirmware, 31);

@@ -68,6 +68,7 @@ export const CORE_EXPORTS = {
   core_mdns_result: sig([I32, I32], []), // hostLen (host in the rx buffer), port (0: none in the record)
   core_mdns_done: sig([], []),
   core_serial_receive: sig([I32], []), // len (bytes from the serial port in the rx buffer)
+  core_datagram: sig([I32, I32, I32], []), // kind (DATAGRAM), source IPv4, len (datagram in the rx buffer)
 } as const satisfies Record<string, Signature>;
 
 type Args<P extends readonly WasmType[]> = { [K in keyof P]: number };
@@ -114,6 +115,15 @@ export const LOG_LEVELS = ["error", "warn", "info", "debug"] as const;
 
 /** host_http_head status flag: the body is text/html instead of JSON. */
 export const HTTP_HTML = 0x10000;
+
+/** core_datagram kinds: the UDP input a datagram came in on. */
+export const DATAGRAM = { ddp: 1, e131: 2 } as const;
+
+/** An IPv4 address "a.b.c.d" as core_datagram's source (a << 24 | b << 16 | c << 8 | d); 0 if not IPv4. */
+export function ipv4Word(address: string): number {
+  const m = /^(?:::ffff:)?(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  return m ? ((+m[1] << 24) | (+m[2] << 16) | (+m[3] << 8) | +m[4]) >>> 0 : 0;
+}
 
 /** core_mqtt_event kinds and connect-failure reasons. */
 export const MQTT_EVENT = { connected: 1, lost: 2, failed: 3 } as const;

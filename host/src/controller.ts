@@ -13,6 +13,8 @@ import type { Wire } from "./bus/topology.js";
 import { Mdns, unpackAdvertisement } from "./net/mdns.js";
 import { MqttSession, unpackConnect } from "./net/mqtt-session.js";
 import { OtaReceiver } from "./net/ota.js";
+import { StreamReceiver } from "./net/stream.js";
+import { DATAGRAM } from "./abi.js";
 import { buildId, buildIdHex } from "./image.js";
 import { webAssets, webHandler } from "./web.js";
 import { SerialPort } from "./serial.js";
@@ -21,6 +23,11 @@ import type { PanelFault } from "./bus/flash.js";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const VARIANT_LIMITS = { small: 32, large: 100 } as const;
 export type Variant = keyof typeof VARIANT_LIMITS;
+/** DDP's port (--ddp-port overrides it, 0 turns it off). */
+export const DDP_PORT = 4048;
+/** E1.31's port (--e131-port overrides it, 0 turns it off). */
+export const E131_PORT = 5568;
+
 /** The espota self-update port of each variant (the spec's; --ota-port overrides it, 0 turns it off). */
 export const VARIANT_OTA_PORTS = { small: 8266, large: 3232 } as const;
 
@@ -47,6 +54,10 @@ export interface ControllerOptions {
   seed?: number;
   /** Self-update (espota's protocol) on this UDP port: default the variant's, 0 off (host/src/net/ota.ts). */
   otaPort?: number;
+  /** The DDP live stream input on this UDP port: default 4048, 0 off (host/src/net/stream.ts). */
+  ddpPort?: number;
+  /** The E1.31 (sACN) live stream input on this UDP port: default 5568, 0 off. */
+  e131Port?: number;
   /** The serial port (a tty or a pty) for the firmware frame; none by default. */
   serial?: string;
   /** Test hook: the store's files may take at most this many bytes (a full partition: STORE_FULL). */
@@ -313,6 +324,25 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
         })
       : null;
   if (ota && (await ota.start())) mdns.advertiseOta(hostname, otaPort, `tessera-desktop-${opts.variant}`);
+  const streamInput = (port: number, kind: number, name: string) =>
+    port > 0
+      ? new StreamReceiver({
+          port,
+          host: opts.host,
+          kind,
+          name,
+          log,
+          datagram: (k, source, bytes) => {
+            core.datagram(k, source, bytes);
+            kick();
+          },
+        })
+      : null;
+  const inputs = [
+    streamInput(opts.ddpPort ?? DDP_PORT, DATAGRAM.ddp, "ddp"),
+    streamInput(opts.e131Port ?? E131_PORT, DATAGRAM.e131, "e131"),
+  ];
+  for (const input of inputs) await input?.start();
   opts.onListening?.(`http://localhost:${port}`);
   for (const line of early) console.error(line);
   early = null;
@@ -332,6 +362,7 @@ export async function startController(opts: ControllerOptions): Promise<RunningC
       clearTimeout(timer);
       if (immediate) clearImmediate(immediate);
       await ota?.close();
+      for (const input of inputs) await input?.close();
       await mqtt.shutdown();
       await mdns.close();
       await server.close();

@@ -323,6 +323,17 @@ export class Core {
     }, undefined);
   }
 
+  /** A UDP datagram of a stream input (DATAGRAM kind) from IPv4 `source`; dropped when larger than
+   * the rx buffer. */
+  datagram(kind: number, source: number, bytes: Uint8Array): void {
+    this.guard(() => {
+      const ptr = this.exports.core_rx_buffer(bytes.length);
+      if (ptr === 0) return;
+      this.bytes(ptr, bytes.length).set(bytes);
+      this.exports.core_datagram(kind, source, bytes.length);
+    }, undefined);
+  }
+
   mdnsDone(): void {
     this.guard(() => this.exports.core_mdns_done(), undefined);
   }

@@ -21,6 +21,8 @@ Options:
   --no-mdns           neither advertise (_tessera._tcp, _arduino._tcp) nor browse (_mqtt._tcp) by mDNS
   --ota-port N        self-update with Arduino's espota.py or \`tessera ota\` on this UDP port
                       (default 3232 on the large variant, 8266 on the small one; 0 turns it off)
+  --ddp-port N        the DDP live stream input on this UDP port (default 4048; 0 turns it off)
+  --e131-port N       the E1.31 (sACN) live stream input on this UDP port (default 5568; 0 turns it off)
   --seed N            test hook: host_random() replays a fixed sequence (0-4294967295)
   --serial PATH       the serial port for firmware frames (a tty or a pty; 57600 baud 8N1)
   --store-limit BYTES test hook: the store holds at most this many bytes (then it is full)
@@ -62,6 +64,8 @@ async function main(): Promise<void> {
         "no-mdns": { type: "boolean", default: false },
         seed: { type: "string" },
         "ota-port": { type: "string" },
+        "ddp-port": { type: "string" },
+        "e131-port": { type: "string" },
         serial: { type: "string" },
         "store-limit": { type: "string" },
         "panel-fault": { type: "string", multiple: true },
@@ -87,6 +91,13 @@ async function main(): Promise<void> {
   const otaPort = values["ota-port"] === undefined ? undefined : Number(values["ota-port"]);
   if (otaPort !== undefined && (!/^\d+$/.test(values["ota-port"]!) || otaPort > 65535))
     fail("--ota-port must be 0-65535");
+  const udpPort = (flag: "ddp-port" | "e131-port"): number | undefined => {
+    const v = values[flag];
+    if (v !== undefined && (!/^\d+$/.test(v) || Number(v) > 65535)) fail(`--${flag} must be 0-65535`);
+    return v === undefined ? undefined : Number(v);
+  };
+  const ddpPort = udpPort("ddp-port");
+  const e131Port = udpPort("e131-port");
   const storeLimit = values["store-limit"] === undefined ? undefined : Number(values["store-limit"]);
   if (storeLimit !== undefined && !/^\d+$/.test(values["store-limit"]!)) fail("--store-limit must be a byte count");
   let panelFaults;
@@ -120,6 +131,8 @@ async function main(): Promise<void> {
     mdns: !values["no-mdns"],
     seed,
     otaPort,
+    ddpPort,
+    e131Port,
     serial: values.serial,
     storeLimit,
     panelFaults,

@@ -24,7 +24,8 @@
   X(MQTT_EVENT, mqtt_event, "(ii)")        \
   X(MQTT_MESSAGE, mqtt_message, "(ii)")    \
   X(MDNS_RESULT, mdns_result, "(ii)")      \
-  X(MDNS_DONE, mdns_done, "()")
+  X(MDNS_DONE, mdns_done, "()")            \
+  X(DATAGRAM, datagram, "(iii)")
 
 /* The adapters' index of each export: F_INIT ... F_MDNS_DONE, then F_COUNT. */
 #define TESSERA_CORE_EXPORT_ID(id, name, signature) F_##id,

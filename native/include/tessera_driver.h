@@ -58,6 +58,9 @@ void tessera_bus_receive(const uint8_t *packet, uint32_t len);
 void tessera_mqtt_event(uint32_t kind, uint32_t reason);
 void tessera_mqtt_message(const char *topic, uint32_t topic_len, const uint8_t *payload, uint32_t payload_len);
 
+/* A datagram on a live stream input (TESSERA_DATAGRAM_*) from IPv4 `source` (host order). */
+void tessera_datagram(uint32_t kind, uint32_t source, const uint8_t *bytes, uint32_t len);
+
 /* mDNS browse: one answer (port 0 when the record has none), then the end of the browse. */
 void tessera_mdns_result(const char *host, uint32_t host_len, uint32_t port);
 void tessera_mdns_done(void);

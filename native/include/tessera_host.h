@@ -208,6 +208,12 @@ void core_mdns_done(void);
 /* len bytes from the serial port are in the rx buffer (core_rx_buffer): the firmware frame. */
 void core_serial_receive(uint32_t len);
 
+/* A UDP datagram of len bytes is in the rx buffer (core_rx_buffer), from IPv4 source (a.b.c.d as
+ * a << 24 | b << 16 | c << 8 | d), on the stream input of kind TESSERA_DATAGRAM_*. */
+#define TESSERA_DATAGRAM_DDP 1u
+#define TESSERA_DATAGRAM_E131 2u
+void core_datagram(uint32_t kind, uint32_t source, uint32_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -218,6 +218,12 @@ void tessera_mdns_result(const char *host, uint32_t host_len, uint32_t port) {
   recovered();
 }
 
+void tessera_datagram(uint32_t kind, uint32_t source, const uint8_t *bytes, uint32_t len) {
+  if (!to_rx(bytes, len)) return;
+  core_datagram(kind, source, len);
+  recovered();
+}
+
 void tessera_mdns_done(void) {
   core_mdns_done();
   recovered();

@@ -21,6 +21,10 @@ export interface HostOptions {
   mdns?: boolean;
   /** Self-update on this UDP port (default 0: off, so that hosts running at once never compete). */
   otaPort?: number;
+  /** The DDP live stream input on this UDP port (default 0: off, for the same reason). */
+  ddpPort?: number;
+  /** The E1.31 live stream input on this UDP port (default 0: off). */
+  e131Port?: number;
 }
 
 export interface Host {
@@ -70,6 +74,8 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   else args.push("--panels", String(opts.panels ?? 5));
   if (!opts.mdns) args.push("--no-mdns");
   args.push("--ota-port", String(opts.otaPort ?? 0));
+  args.push("--ddp-port", String(opts.ddpPort ?? 0));
+  args.push("--e131-port", String(opts.e131Port ?? 0));
   args.push(...(opts.extraArgs ?? []));
   const [cmd, argv] = command(args);
   const child = spawn(cmd, argv, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });

@@ -428,6 +428,34 @@ static void mirror_on(const char *set_mirror, size_t len) {
   tick(10);
 }
 
+/* DDP frames for every panel (issue 35), each colour different from the frame before, so every panel
+ * gets its set color: one frame after the stream has started is measured ("ddp-frame"). */
+static void ddp_frames(int panels) {
+  static uint8_t d[10 + 3 * 100];
+  uint32_t n = (uint32_t)(panels < 100 ? panels : 100) * 3u;
+  unsigned long bus_before = 0;
+  for (int f = 0; f < 3; f++) {
+    d[0] = 0x41; /* version 1, push */
+    d[1] = (uint8_t)(f + 1);
+    d[2] = 0x0b; /* RGB, 8 bits */
+    d[3] = 1;    /* the display */
+    d[4] = d[5] = d[6] = d[7] = 0;
+    d[8] = (uint8_t)(n >> 8);
+    d[9] = (uint8_t)n;
+    for (uint32_t i = 0; i < n; i++) d[10 + i] = (uint8_t)(i * 7u + (uint32_t)f * 50u);
+    tick(10);
+    if (f == 2) bus_before = bus_controller_bytes();
+    CALLGRIND_ZERO_STATS;
+    tessera_datagram(TESSERA_DATAGRAM_DDP, 0x7f000001u, d, 10 + n);
+    CALLGRIND_DUMP_STATS_AT("ddp-frame");
+    pump();
+  }
+  char extra[64];
+  snprintf(extra, sizeof extra, "panels=%u bus_bytes=%lu", n / 3, bus_controller_bytes() - bus_before);
+  report("ddp-frame", NULL, extra);
+  run_for(3000); /* the stream times out: the look returns */
+}
+
 int main(int argc, char **argv) {
   if (argc != 5) {
     fprintf(stderr, "usage: tessera-bench <panels> <max panels> <fixture dir> <data dir>\n");
@@ -597,6 +625,8 @@ int main(int argc, char **argv) {
   }
   snprintf(extra, sizeof extra, "frames=%d bus_bytes=%lu", SET_COLORS, bus_controller_bytes() - bus_before);
   report("ws-set-color", NULL, extra);
+
+  ddp_frames(panels);
 
   /* An idle tick: stop the scene, let everything settle, then one tick with nothing to do. */
   a = request("POST", "/api/scenes/stop", "{}", 2);

@@ -50,6 +50,8 @@ static const char HELP[] =
     "  --no-mdns           do not advertise or browse by mDNS\n"
     "  --ota-port N        self-update with Arduino's espota.py or `tessera ota` on this UDP port\n"
     "                      (default 3232 on the large variant, 8266 on the small one; 0 turns it off)\n"
+    "  --ddp-port N        the DDP live stream input on this UDP port (default 4048; 0 turns it off)\n"
+    "  --e131-port N       the E1.31 (sACN) live stream input on this UDP port (default 5568; 0 turns it off)\n"
     "  --seed N            test hook: host_random() replays a fixed sequence (0-4294967295)\n"
     "  --serial PATH       the serial port for firmware frames (a tty or a pty; 57600 baud 8N1)\n"
     "  --store-limit BYTES test hook: the store holds at most this many bytes (then it is full)\n"
@@ -80,7 +82,7 @@ static void on_signal(int sig) {
 int main(int argc, char **argv) {
   const char *port_arg = "8080", *host = NULL, *data_dir = "data", *panels_arg = NULL, *topology = NULL;
   const char *variant = "large", *level = "info", *seed_arg = NULL, *ota_arg = NULL, *serial = NULL;
-  const char *limit_arg = NULL, *ping_arg = NULL;
+  const char *limit_arg = NULL, *ping_arg = NULL, *ddp_arg = "4048", *e131_arg = "5568";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char **target = NULL;
@@ -101,10 +103,11 @@ int main(int argc, char **argv) {
         fail("--panel-fault: expected silent:ADDRESS, nak:ADDRESS:PAGE or verify:ADDRESS");
       continue;
     }
-    const char *names[] = {"--port",      "--host", "--data-dir", "--panels", "--topology",    "--variant",
-                           "--log-level", "--seed", "--ota-port", "--serial", "--store-limit", "--ws-ping-ms"};
-    const char **targets[] = {&port_arg, &host,     &data_dir, &panels_arg, &topology,  &variant,
-                              &level,    &seed_arg, &ota_arg,  &serial,     &limit_arg, &ping_arg};
+    const char *names[] = {"--port",        "--host",       "--data-dir", "--panels",   "--topology",
+                           "--variant",     "--log-level",  "--seed",     "--ota-port", "--serial",
+                           "--store-limit", "--ws-ping-ms", "--ddp-port", "--e131-port"};
+    const char **targets[] = {&port_arg, &host,    &data_dir, &panels_arg, &topology, &variant, &level,
+                              &seed_arg, &ota_arg, &serial,   &limit_arg,  &ping_arg, &ddp_arg, &e131_arg};
     const char *value = NULL;
     for (int k = 0; k < (int)(sizeof names / sizeof *names); k++) {
       size_t n = strlen(names[k]);
@@ -133,6 +136,9 @@ int main(int argc, char **argv) {
   else fail("--variant must be small or large");
   if (!integer(ota_arg ? ota_arg : max_panels == 32 ? "8266" : "3232", 0, 65535, &ota_port))
     fail("--ota-port must be 0-65535");
+  long ddp_port, e131_port;
+  if (!integer(ddp_arg, 0, 65535, &ddp_port)) fail("--ddp-port must be 0-65535");
+  if (!integer(e131_arg, 0, 65535, &e131_port)) fail("--e131-port must be 0-65535");
   const char *levels[] = {"error", "warn", "info", "debug"};
   posix_log_level = -1;
   for (int k = 0; k < 4; k++)
@@ -218,6 +224,8 @@ int main(int argc, char **argv) {
     posix_mdns_advertise_ota((uint16_t)ota_port);
     posix_unlock();
   }
+  posix_stream_start(host, TESSERA_DATAGRAM_DDP, (int)ddp_port);
+  posix_stream_start(host, TESSERA_DATAGRAM_E131, (int)e131_port);
   printf("Open the Tessera app: http://localhost:%d/\n", bound);
   printf("Tessera controller tessera-%s listening on http://localhost:%d\n", chip, bound);
   printf("  %d emulated panels, variant %s, data in %s\n", count, variant, dir);

@@ -73,6 +73,11 @@ int posix_mdns_pending(void);
 int posix_mdns_pump(void);      /* with the lock: delivers queued answers and the end of a browse */
 void posix_mdns_shutdown(void); /* at exit: withdraws the advertisement */
 
+/* stream.c: the live stream input of `kind` (TESSERA_DATAGRAM_DDP: --ddp-port, _E131: --e131-port) on UDP
+ * `port` (0 off), bound to `host` (NULL: every interface). 0, or -1 when it is off or cannot listen (a
+ * warning says why). */
+int posix_stream_start(const char *host, uint32_t kind, int port);
+
 /* serial.c: --serial PATH (a tty or a pty, 57600 8N1 raw). 0, or -1 when it cannot be opened. */
 int serial_open(const char *path);
 

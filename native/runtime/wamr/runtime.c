@@ -470,3 +470,7 @@ void core_serial_receive(uint32_t len) {
   uint32_t a[1] = {len};
   call(F_SERIAL_RECEIVE, 1, a);
 }
+void core_datagram(uint32_t kind, uint32_t source, uint32_t len) {
+  uint32_t a[3] = {kind, source, len};
+  call(F_DATAGRAM, 3, a);
+}

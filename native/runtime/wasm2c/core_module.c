@@ -82,6 +82,7 @@ static uint32_t call(void *instance, int f, const uint32_t *a, const char **trap
     case F_MQTT_MESSAGE: Z_controllerZ_mqtt_message(c, a[0], a[1]); return 0;
     case F_MDNS_RESULT: Z_controllerZ_mdns_result(c, a[0], a[1]); return 0;
     case F_MDNS_DONE: Z_controllerZ_mdns_done(c); return 0;
+    case F_DATAGRAM: Z_controllerZ_datagram(c, a[0], a[1], a[2]); return 0;
     default: return 0;
   }
 }

@@ -99,3 +99,4 @@ void core_mqtt_message(uint32_t topic_len, uint32_t payload_len) {
 void core_mdns_result(uint32_t host_len, uint32_t port) { run(0, F_MDNS_RESULT, ARGS(host_len, port)); }
 void core_mdns_done(void) { run(0, F_MDNS_DONE, NULL); }
 void core_serial_receive(uint32_t len) { run(0, F_SERIAL_RECEIVE, ARGS(len)); }
+void core_datagram(uint32_t kind, uint32_t source, uint32_t len) { run(0, F_DATAGRAM, ARGS(kind, source, len)); }

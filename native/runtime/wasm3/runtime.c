@@ -266,6 +266,10 @@ void core_mdns_result(uint32_t host_len, uint32_t port) {
 }
 void core_mdns_done(void) { call(F_MDNS_DONE, 0, NULL, NULL); }
 void core_serial_receive(uint32_t len) { call(F_SERIAL_RECEIVE, 1, &len, NULL); }
+void core_datagram(uint32_t kind, uint32_t source, uint32_t len) {
+  uint32_t a[3] = {kind, source, len};
+  call(F_DATAGRAM, 3, a, NULL);
+}
 uint32_t core_http_allow(uint32_t req, uint32_t host_len, uint32_t origin_len) {
   uint32_t a[3] = {req, host_len, origin_len}, ok;
   return call(F_HTTP_ALLOW, 3, a, &ok) ? ok : 0;
