@@ -10,7 +10,7 @@ import path from "node:path";
 import http from "node:http";
 import { startHost, tempDir, waitFor, api, waitForDiscovery, type Host } from "./helpers/host.js";
 import { makeImage, BUS_VERSION } from "../host/src/bus/image.js";
-import { panelImage, factoryWasm as wasm } from "./helpers/panel-image.js";
+import { panelImage, factoryWasm as wasm, FACTORY_VERSION } from "./helpers/panel-image.js";
 import { advance } from "./helpers/playback.js";
 import { checkResponse } from "./helpers/openapi.js";
 import { Client, T, frame, mirroredPackets } from "./helpers/frames.js";
@@ -76,7 +76,13 @@ async function follow(h: Host, seen: Set<string> = new Set()): Promise<any> {
 test("a good image flashes every panel through every state; after a restart they run it", async () => {
   const dataDir = tempDir();
   let h = await start({ dataDir });
-  assert.deepEqual(await status(h), { state: "idle", panel: 0, total: 0, progress: 0, firmware: [1, 1] });
+  assert.deepEqual(await status(h), {
+    state: "idle",
+    panel: 0,
+    total: 0,
+    progress: 0,
+    firmware: [FACTORY_VERSION, FACTORY_VERSION],
+  });
   const image = panelImage(7, 40000); // reports 7 in HELLO; ~49 KB: streamed by the host (above its 32 KiB document limit)
   const seen = new Set<string>();
   const res = await upload(h, image);
@@ -86,7 +92,7 @@ test("a good image flashes every panel through every state; after a restart they
     panel: 1,
     total: PANELS,
     progress: 0,
-    firmware: [1, 1],
+    firmware: [FACTORY_VERSION, FACTORY_VERSION],
   });
   // 409 while it runs
   const busy = await upload(h, image);
@@ -200,7 +206,7 @@ test("an image whose payload is no panel firmware: after the restart the panels 
   assert.equal((await follow(h)).state, "done");
   await advance(h, 400);
   await waitForDiscovery(h, PANELS);
-  assert.deepEqual((await status(h)).firmware, [1, 1]);
+  assert.deepEqual((await status(h)).firmware, [FACTORY_VERSION, FACTORY_VERSION]);
   await waitFor(() => /panel 1: .*running the built-in firmware/.test(h.output()), 5000);
 });
 

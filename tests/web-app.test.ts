@@ -12,7 +12,7 @@ import net from "node:net";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startHost, api, waitFor, tempDir, ROOT, type Host } from "./helpers/host.js";
-import { panelImage } from "./helpers/panel-image.js";
+import { panelImage, FACTORY_VERSION } from "./helpers/panel-image.js";
 import { Client, T, frame as wsFrame, mirroredPackets, parseFrame } from "./helpers/frames.js";
 
 const CHROMIUM = [process.env.TESSERA_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
@@ -562,7 +562,9 @@ test(
     const form = page.getByRole("form", { name: "Panel firmware" });
     const state = form.locator("#fw-state");
     const text = async () => (await state.textContent()) ?? "";
-    await eventually(async () => assert.match(await text(), /The panels run firmware version 1\./));
+    await eventually(async () =>
+      assert.match(await text(), new RegExp(`The panels run firmware version ${FACTORY_VERSION}\\.`)),
+    );
     // a bad image: the controller's reason
     const bad = panelImage(7);
     bad[0] ^= 0xff;

@@ -4,9 +4,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ROOT } from "./host.js";
-import { VERSION_MARKER, makeImage } from "../../host/src/bus/image.js";
+import { VERSION_MARKER, makeImage, panelVersion } from "../../host/src/bus/image.js";
 
 export const factoryWasm = fs.readFileSync(path.join(ROOT, "build/panel.wasm"));
+/** The version the built-in panel firmware reports in HELLO. */
+export const FACTORY_VERSION = panelVersion(factoryWasm);
 
 /** build/panel.wasm reporting `version`. */
 export function panelWasm(version: number): Buffer {
