@@ -276,10 +276,10 @@ const ALLOCATIONS = [
   {
     file: "mqtt.c",
     call: "calloc(1, size)",
-    what: "publishes waiting for the MQTT worker (QUEUED_CAP in all)",
-    size: "QUEUED_CAP",
+    what: "commands waiting for the MQTT worker (a publish's wake-up, or a connect's settings of up to 256 B; the payloads wait in the outbox's .bss)",
+    size: "sizeof(command_t) + 256",
     rest: "0",
-    worst: "1",
+    worst: "COMMANDS",
     when: "TESSERA_MQTT",
   },
   {

@@ -87,9 +87,9 @@
 #define WS_STALL_MS 10000 /* a send queue that does not move for this long: the client is gone */
 /* A connection's send queue: above the largest frame the core sends, so one always fits: the mirror snapshot
  * (5,134 bytes for 100 panels, under 2 KB for the small variant's 32) or a mirror batch (at most 2 KiB and
- * its header). */
+ * its header). 3 KiB on the small variant keeps its worst case within its RAM target (npm run bench:ram). */
 #if CONFIG_TESSERA_VARIANT_SMALL
-#define WS_QUEUE_CAP (4 * 1024)
+#define WS_QUEUE_CAP (3 * 1024)
 #else
 #define WS_QUEUE_CAP (6 * 1024)
 #endif
