@@ -12,6 +12,11 @@ import { startHost, tempDir, ROOT, type Host } from "./helpers/host.js";
 import { startRegistry, type Registry } from "./helpers/npm-registry.js";
 
 const dir = tempDir("tessera-package-");
+// The npm beside this node, as a user has it: under `npm test` the PATH starts with node_modules/.bin,
+// where a dependency of a dev tool brings an npm 6 of its own.
+const NPM = fs.existsSync(path.join(path.dirname(process.execPath), "npm"))
+  ? path.join(path.dirname(process.execPath), "npm")
+  : "npm";
 const prefix = path.join(dir, "prefix");
 const TESSERA = path.join(prefix, "bin", "tessera");
 let host: Host;
@@ -21,12 +26,12 @@ let skip: string | false = false;
 before(async () => {
   host = await startHost({ panels: 3 });
   registry = await startRegistry();
-  const packed = spawnSync("npm", ["pack", "--json", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" });
+  const packed = spawnSync(NPM, ["pack", "--json", "--pack-destination", dir], { cwd: ROOT, encoding: "utf8" });
   assert.equal(packed.status, 0, packed.stderr);
   const tarball = path.join(dir, JSON.parse(packed.stdout)[0].filename);
   // not spawnSync: the registry answers from this process
   const installed = await run(
-    "npm",
+    NPM,
     ["install", "-g", "--prefix", prefix, "--registry", registry.url, "--cache", path.join(dir, "cache")].concat([
       "--no-audit",
       "--no-fund",

@@ -34,7 +34,7 @@ export class StreamReceiver {
         socket.removeAllListeners("error");
         socket.on("error", (e) => log("warn", `${name}: ${e.message}`));
         this.socket = socket;
-        log("info", `${name}: live stream input on udp ${port}`);
+        log("debug", `${name}: live stream input on udp ${port}`);
         resolve(true);
       });
     });

@@ -73,6 +73,6 @@ int posix_stream_start(const char *host, uint32_t kind, int port) {
     return -1;
   }
   pthread_detach(t);
-  tessera_logf(TESSERA_LOG_INFO, "%s: live stream input on udp %d", in->name, port);
+  tessera_logf(TESSERA_LOG_DEBUG, "%s: live stream input on udp %d", in->name, port);
   return 0;
 }
