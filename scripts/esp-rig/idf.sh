@@ -2,7 +2,7 @@
 # Stage 3: ESP-IDF v5.3.x with the submodules this app's build needs, ESP-IDF's Python tools from their
 # sources, and the registry components the app names laid out as plain components.
 #   ESP_IDF_PATH     a git checkout of ESP-IDF at a v5.3.x tag (github.com/espressif/esp-idf); v5.3.1
-#                    is what this rig was run with (docs in README.md)
+#                    is what this rig was run with (README.md: with which substitutes)
 #   WAMR_ROOT        WAMR 2.4 (github.com/bytecodealliance/wasm-micro-runtime): its ESP-IDF component
 #   ESP_LITTLEFS_SRC optional: a checkout of joltwallet/esp_littlefs (else cloned, tag ESP_LITTLEFS_TAG)
 #   ESP_PROTOCOLS_SRC optional: a checkout of espressif/esp-protocols for mdns (else cloned, tag ESP_MDNS_TAG)
@@ -21,10 +21,17 @@ esac
 
 # The submodules the build of this app reads (ESP-IDF's .gitmodules names their repositories).
 rig_submodule "$ESP_IDF_PATH" components/heap/tlsf espressif/tlsf
-rig_submodule "$ESP_IDF_PATH" components/lwip/lwip espressif/esp-lwip
-# Espressif's mbedtls fork: where its recorded commit is not to be had, upstream Mbed TLS at the
-# release ESP-IDF's fork is based on (ESP_MBEDTLS_FALLBACK=Mbed-TLS/mbedtls@v3.6.0 for ESP-IDF 5.3.0-5.3.1).
+rig_submodule "$ESP_IDF_PATH" components/lwip/lwip espressif/esp-lwip "${ESP_LWIP_FALLBACK:-}"
+# Where a recorded commit is not to be had (a mirror older than the release), ESP_*_FALLBACK names
+# what to check out instead: for mbedtls, upstream Mbed TLS at the release Espressif's fork follows
+# (Mbed-TLS/mbedtls@v3.6.4 for ESP-IDF 5.3.4), for lwIP an older commit of esp-lwip.
 rig_submodule "$ESP_IDF_PATH" components/mbedtls/mbedtls espressif/mbedtls "${ESP_MBEDTLS_FALLBACK:-}"
+# Upstream builds the library as strict C99 (CMAKE_C_EXTENSIONS OFF), where ESP-IDF's RISC-V headers
+# `asm` is no keyword; the substitute gets GNU C99, as ESP-IDF's other components have.
+if ! git -C "$ESP_IDF_PATH/components/mbedtls/mbedtls" remote get-url origin | grep -q 'espressif'; then
+  sed -i 's/^set(CMAKE_C_EXTENSIONS OFF)$/set(CMAKE_C_EXTENSIONS ON) # the esp-rig: ESP-IDF headers use asm/' \
+    "$ESP_IDF_PATH/components/mbedtls/mbedtls/CMakeLists.txt"
+fi
 if [ ! -f "$ESP_IDF_PATH/components/mbedtls/mbedtls/framework/CMakeLists.txt" ]; then
   rm -rf "$ESP_IDF_PATH/components/mbedtls/mbedtls/framework"
   rig_submodule "$ESP_IDF_PATH/components/mbedtls/mbedtls" framework Mbed-TLS/mbedtls-framework

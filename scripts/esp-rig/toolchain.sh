@@ -31,11 +31,17 @@ build_newlib() {
     rm -rf "$src" && mkdir -p "$src"
     tar -C "$src" --strip-components=1 -xf /usr/src/newlib/newlib-3.3.0.tar.xz
   fi
+  # ESP-IDF (newlib_init.c, for newlib before 4.2) points _global_impure_ptr at its own structure at
+  # start-up: Espressif's newlib has it writable, upstream's is a const pointer (in flash, on a C3).
+  sed -i 's/struct _reent \*const __ATTRIBUTE_IMPURE_PTR__ _global_impure_ptr/struct _reent *__ATTRIBUTE_IMPURE_PTR__ _global_impure_ptr/' \
+    "$src/newlib/libc/reent/impure.c"
+  sed -i 's/^extern struct _reent \*const _global_impure_ptr /extern struct _reent *_global_impure_ptr /' \
+    "$src/newlib/libc/include/sys/reent.h"
   rm -rf "$bld" && mkdir -p "$bld" && cd "$bld"
   "$src/configure" --target=riscv64-unknown-elf --prefix="$newlib" --disable-multilib \
     CC_FOR_TARGET="riscv64-unknown-elf-gcc $arch" AR_FOR_TARGET=riscv64-unknown-elf-ar \
     RANLIB_FOR_TARGET=riscv64-unknown-elf-ranlib AS_FOR_TARGET=riscv64-unknown-elf-as \
-    CFLAGS_FOR_TARGET="-O2 -g -ffunction-sections -fdata-sections" \
+    CFLAGS_FOR_TARGET="-O2 -g -ffunction-sections -fdata-sections -D__DYNAMIC_REENT__" \
     --enable-newlib-reent-small --disable-newlib-supplied-syscalls --enable-newlib-io-c99-formats \
     --enable-newlib-io-long-long --enable-newlib-io-float --enable-newlib-io-pos-args \
     --disable-newlib-wide-orient --enable-newlib-nano-malloc --enable-newlib-retargetable-locking \
@@ -46,13 +52,32 @@ build_newlib() {
 if [ ! -f "$newlib/riscv64-unknown-elf/lib/libc.a" ] || [ "${RIG_REBUILD:-}" = newlib ]; then
   rig_timed newlib-build build_newlib
 fi
+# What Espressif's newlib (espressif/newlib-esp32) has beyond upstream's configure options, in the
+# installed headers (idempotent):
+inc="$newlib/riscv64-unknown-elf/include"
+# - static_assert for every C11-visible build (newlib 4's rule), so also under ESP-IDF's _GNU_SOURCE
+#   when a component compiles with -std=c99 (mbedtls); 3.3.0 defines it for C11 only;
+sed -i 's|^#if __STDC_VERSION__ >= 201112L && !defined __cplusplus$|#if (__STDC_VERSION__ >= 201112L \|\| defined(_GNU_SOURCE)) \&\& !defined __cplusplus|' \
+  "$inc/assert.h"
+# - the reentrancy structure found per task through __getreent() (ESP-IDF supplies it; libc above is
+#   built with the same define);
+grep -q esp-rig "$inc/newlib.h" ||
+  sed -i '0,/^#define __NEWLIB_H__ 1$/s//&\n#define __DYNAMIC_REENT__ 1 \/* esp-rig: as in Espressif'"'"'s newlib *\//' "$inc/newlib.h"
+# - the POSIX features of its sys/features.h's "Espressif-specific" block (pthread.h depends on them).
+grep -q esp-rig "$inc/sys/features.h" ||
+  sed -i '0,/^#define _SYS_FEATURES_H$/s//&\n\/* esp-rig: Espressif-specific, as in Espressif'"'"'s newlib *\/\n#define _POSIX_THREADS 1\n#define _POSIX_TIMEOUTS 1\n#define _POSIX_TIMERS 1\n#define _POSIX_MONOTONIC_CLOCK 200112L\n#define _POSIX_CLOCK_SELECTION 200112L\n#define _UNIX98_THREAD_MUTEX_ATTRIBUTES 1/' \
+    "$inc/sys/features.h"
 
-# The wrappers: ESP-IDF's names, the C3's ISA, this newlib's headers and libraries, the rv32im multilib of
+# The wrappers: ESP-IDF's names, the C3's ISA, this newlib's headers (after GCC's own, as in a
+# toolchain built with it) and libraries, the rv32im multilib of
 # Debian's libgcc (the C3 runs rv32im code; Debian ships no rv32imc multilib), and the nosys.specs that
-# ESP-IDF's link line names (empty here: ESP-IDF supplies the syscalls itself).
-mkdir -p "$tc/bin" "$tc/specs"
+# ESP-IDF's link line names (empty here: ESP-IDF supplies the syscalls itself). Debian has no libstdc++
+# for this target: an empty libstdc++.a lets CMake's C++ compiler check link (build.sh replaces
+# ESP-IDF's C++ runtime component; nothing in this app is C++).
+mkdir -p "$tc/bin" "$tc/specs" "$tc/stub-lib"
 : >"$tc/specs/nosys.specs"
-cc_flags="$arch -isystem $newlib/riscv64-unknown-elf/include -B$tc/specs/ -L$newlib/riscv64-unknown-elf/lib -L$gcclib/rv32im/ilp32"
+[ -f "$tc/stub-lib/libstdc++.a" ] || riscv64-unknown-elf-ar rc "$tc/stub-lib/libstdc++.a"
+cc_flags="$arch -idirafter $newlib/riscv64-unknown-elf/include -B$tc/specs/ -L$newlib/riscv64-unknown-elf/lib -L$gcclib/rv32im/ilp32 -L$tc/stub-lib"
 for tool in gcc g++ c++ cpp; do
   cat >"$tc/bin/riscv32-esp-elf-$tool" <<W
 #!/bin/sh
