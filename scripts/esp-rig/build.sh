@@ -23,17 +23,6 @@ export IDF_SKIP_CHECK_SUBMODULES=1
 # other; IDF_MAINTAINER is its documented switch that makes the mismatch a warning.
 [ -n "${ESP_TOOLCHAIN:-}" ] || export IDF_MAINTAINER=1
 
-# Debian ships no libstdc++ for riscv64-unknown-elf: a C-only stand-in for ESP-IDF's `cxx` component
-# (which only holds C++ runtime glue; no component of this app has C++ sources) overrides it.
-stub="$TESSERA_ESP_CACHE/rig-components"
-if [ -z "${ESP_TOOLCHAIN:-}" ]; then
-  mkdir -p "$stub/cxx"
-  printf '%s\n' '# The rig: no C++ runtime (Debian has no libstdc++ for this target); nothing here uses C++.' \
-    'idf_component_register()' >"$stub/cxx/CMakeLists.txt"
-  extra=(-DEXTRA_COMPONENT_DIRS="$stub")
-else
-  extra=()
-fi
 
 # newlib 3.3.0's <sys/dirent.h> is an #error; Espressif's newlib has the DIR of ESP-IDF's VFS, which
 # ESP-IDF's own header spells out for clang: that part becomes the rig newlib's <sys/dirent.h>.
@@ -53,10 +42,10 @@ fi
 configure() {
   cmake -S "$REPO_ROOT" -B "$bld" -G Ninja -DIDF_TARGET=esp32c3 -DPYTHON="$RIG_PYTHON" -DPYTHON_DEPS_CHECKED=1 \
     -DSDKCONFIG="$bld/sdkconfig" -DSDKCONFIG_DEFAULTS="$REPO_ROOT/sdkconfig.defaults;$RIG_DIR/sdkconfig.qemu" \
-    -DCOMPONENTS=main -DCCACHE_ENABLE=0 "${extra[@]}"
+    -DCOMPONENTS=main -DCCACHE_ENABLE=0
 }
 [ -f "$bld/build.ninja" ] || rig_timed idf-configure configure
-rig_timed idf-build nice -n 10 ninja -C "$bld" -j"${RIG_JOBS:-2}" all
+rig_timed idf-build nice -n 10 ninja -C "$bld" -j"${RIG_JOBS:-2}" ${RIG_NINJA_ARGS:-} all
 
 # One flash image for QEMU: what `idf.py merge-bin` writes, from the build's flash_args.
 (cd "$bld" && "$RIG_PYTHON" -m esptool --chip esp32c3 merge_bin --fill-flash-size 4MB -o flash.bin @flash_args)

@@ -17,7 +17,7 @@ if [ -n "${ESP_TOOLCHAIN:-}" ]; then
   rig_log "toolchain: Espressif's, $ESP_TOOLCHAIN"
   exit 0
 fi
-for pkg in gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf newlib-source; do
+for pkg in gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf newlib-source gcc-12-source; do
   dpkg -s "$pkg" >/dev/null 2>&1 || { rig_log "missing Debian package $pkg (apt-get install $pkg)"; exit 3; }
 done
 
@@ -63,31 +63,69 @@ sed -i 's|^#if __STDC_VERSION__ >= 201112L && !defined __cplusplus$|#if (__STDC_
 #   built with the same define);
 grep -q esp-rig "$inc/newlib.h" ||
   sed -i '0,/^#define __NEWLIB_H__ 1$/s//&\n#define __DYNAMIC_REENT__ 1 \/* esp-rig: as in Espressif'"'"'s newlib *\//' "$inc/newlib.h"
+# - futimens/utimensat with POSIX's `const struct timespec[2]` (newlib 4's; WAMR defines them so);
+sed -i 's/^int\tutimensat (int, const char \*, const struct timespec \*, int);/int\tutimensat (int, const char *, const struct timespec [2], int);/; s/^int\tfutimens (int, const struct timespec \*);/int\tfutimens (int, const struct timespec [2]);/' \
+  "$inc/sys/stat.h"
 # - the POSIX features of its sys/features.h's "Espressif-specific" block (pthread.h depends on them).
 grep -q esp-rig "$inc/sys/features.h" ||
   sed -i '0,/^#define _SYS_FEATURES_H$/s//&\n\/* esp-rig: Espressif-specific, as in Espressif'"'"'s newlib *\/\n#define _POSIX_THREADS 1\n#define _POSIX_TIMEOUTS 1\n#define _POSIX_TIMERS 1\n#define _POSIX_MONOTONIC_CLOCK 200112L\n#define _POSIX_CLOCK_SELECTION 200112L\n#define _UNIX98_THREAD_MUTEX_ATTRIBUTES 1/' \
     "$inc/sys/features.h"
 
+# libstdc++ (ESP-IDF's nvs_flash is C++): GCC 12.2's libstdc++-v3 from Debian's gcc-12-source, the
+# release of Debian's compiler, configured as a target library of it over this newlib.
+stdcxx="$tc/libstdcxx"
+build_libstdcxx() {
+  local src="$tc/src/gcc-12.2.0" bld="$tc/build-libstdcxx"
+  if [ ! -f "$src/libstdc++-v3/configure" ]; then
+    mkdir -p "$tc/src" && tar -C "$tc/src" -xf /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz gcc-12.2.0/config \
+      gcc-12.2.0/libstdc++-v3 gcc-12.2.0/libgcc gcc-12.2.0/include gcc-12.2.0/libiberty gcc-12.2.0/config-ml.in \
+      gcc-12.2.0/config.sub gcc-12.2.0/config.guess gcc-12.2.0/install-sh gcc-12.2.0/ltmain.sh \
+      gcc-12.2.0/mkinstalldirs gcc-12.2.0/missing gcc-12.2.0/move-if-change gcc-12.2.0/gcc/BASE-VER \
+      gcc-12.2.0/gcc/DATESTAMP gcc-12.2.0/gcc/DEV-PHASE
+  fi
+  rm -rf "$bld" && mkdir -p "$bld" && cd "$bld"
+  "$src/libstdc++-v3/configure" --host=riscv64-unknown-elf --build="$(gcc -dumpmachine)" \
+    --target=riscv64-unknown-elf --with-target-subdir=riscv64-unknown-elf --with-cross-host="$(gcc -dumpmachine)" \
+    --prefix="$stdcxx" --disable-multilib --disable-shared --enable-static --disable-libstdcxx-pch \
+    --disable-nls --with-newlib --disable-libstdcxx-verbose --disable-libstdcxx-backtrace \
+    --disable-libstdcxx-filesystem-ts CC="$tc/bin/riscv32-esp-elf-gcc" CXX="$tc/bin/riscv32-esp-elf-g++" \
+    AR=riscv64-unknown-elf-ar RANLIB=riscv64-unknown-elf-ranlib AS=riscv64-unknown-elf-as \
+    CFLAGS="-Os -g -ffunction-sections -fdata-sections" CXXFLAGS="-Os -g -ffunction-sections -fdata-sections" \
+    >configure.log 2>&1 || { tail -20 configure.log; exit 1; }
+  nice -n 10 make -j"${RIG_JOBS:-2}" >make.log 2>&1 || { tail -30 make.log; exit 1; }
+  make install >install.log 2>&1
+}
+
 # The wrappers: ESP-IDF's names, the C3's ISA, this newlib's headers (after GCC's own, as in a
 # toolchain built with it) and libraries, the rv32im multilib of
 # Debian's libgcc (the C3 runs rv32im code; Debian ships no rv32imc multilib), and the nosys.specs that
-# ESP-IDF's link line names (empty here: ESP-IDF supplies the syscalls itself). Debian has no libstdc++
-# for this target: an empty libstdc++.a lets CMake's C++ compiler check link (build.sh replaces
-# ESP-IDF's C++ runtime component; nothing in this app is C++).
-mkdir -p "$tc/bin" "$tc/specs" "$tc/stub-lib"
+# ESP-IDF's link line names (empty here: ESP-IDF supplies the syscalls itself); C++ gets libstdc++.
+# Debian's GCC was built without a libc, so its <limits.h> never reads the libc's (PATH_MAX...): the
+# rig's <limits.h> reads both, as a GCC built over newlib does.
+mkdir -p "$tc/bin" "$tc/specs" "$tc/include"
 : >"$tc/specs/nosys.specs"
-[ -f "$tc/stub-lib/libstdc++.a" ] || riscv64-unknown-elf-ar rc "$tc/stub-lib/libstdc++.a"
-cc_flags="$arch -idirafter $newlib/riscv64-unknown-elf/include -B$tc/specs/ -L$newlib/riscv64-unknown-elf/lib -L$gcclib/rv32im/ilp32 -L$tc/stub-lib"
-for tool in gcc g++ c++ cpp; do
+printf '%s\n' '/* esp-rig: GCC'"'"'s limits.h, then newlib'"'"'s (toolchain.sh) */' '#ifndef ESP_RIG_LIMITS_H' \
+  '#define ESP_RIG_LIMITS_H' '#include_next <limits.h>' "#include \"$newlib/riscv64-unknown-elf/include/limits.h\"" \
+  '#endif' >"$tc/include/limits.h"
+cc_flags="$arch -isystem $tc/include -idirafter $newlib/riscv64-unknown-elf/include -B$tc/specs/ -L$newlib/riscv64-unknown-elf/lib -L$gcclib/rv32im/ilp32 -L$stdcxx/riscv64-unknown-elf/lib"
+cxx_inc="$stdcxx/riscv64-unknown-elf/include/c++/$(riscv64-unknown-elf-gcc -dumpversion)"
+for tool in gcc cpp g++ c++; do
+  # C++ static destructors are registered with __cxa_atexit(..., &__dso_handle), which crtbegin.o
+  # defines; ESP-IDF links without it (-nostartfiles), and Espressif's GCC (no __cxa_atexit) never
+  # asks for it: the rig defines it where crtbegin.o would, at 0 (the executable itself).
+  case $tool in g++ | c++) flags="-isystem $cxx_inc -isystem $cxx_inc/riscv64-unknown-elf $cc_flags -Wl,--defsym=__dso_handle=0" ;; *) flags="$cc_flags" ;; esac
   cat >"$tc/bin/riscv32-esp-elf-$tool" <<W
 #!/bin/sh
-exec riscv64-unknown-elf-$tool $cc_flags "\$@"
+exec riscv64-unknown-elf-$tool $flags "\$@"
 W
 done
 for tool in ar as ld ld.bfd nm objcopy objdump ranlib readelf size strip addr2line gcc-ar gcc-nm gcc-ranlib c++filt strings; do
   printf '#!/bin/sh\nexec riscv64-unknown-elf-%s "$@"\n' "$tool" >"$tc/bin/riscv32-esp-elf-$tool"
 done
 chmod +x "$tc/bin/"*
+if [ ! -f "$stdcxx/riscv64-unknown-elf/lib/libstdc++.a" ] || [ "${RIG_REBUILD:-}" = libstdcxx ]; then
+  rig_timed libstdcxx-build build_libstdcxx
+fi
 echo 'int main(void){return 0;}' >"$tc/probe.c"
 "$tc/bin/riscv32-esp-elf-gcc" -c "$tc/probe.c" -o "$tc/probe.o"
 rig_log "toolchain: $tc/bin (Debian's GCC $(riscv64-unknown-elf-gcc -dumpversion), newlib 3.3.0 for rv32imc)"
