@@ -49,5 +49,5 @@ rig_timed idf-build nice -n 10 ninja -C "$bld" -j"${RIG_JOBS:-2}" ${RIG_NINJA_AR
 
 # One flash image for QEMU: what `idf.py merge-bin` writes, from the build's flash_args.
 (cd "$bld" && "$RIG_PYTHON" -m esptool --chip esp32c3 merge_bin --fill-flash-size 4MB -o flash.bin @flash_args)
-"$RIG_PYTHON" -m esp_idf_size "$bld/tessera.map" | tee "$bld/size.txt"
+"$RIG_PYTHON" -m esp_idf_size --ng "$bld/tessera.map" | tee "$bld/size.txt"
 rig_log "image: $bld/flash.bin"
