@@ -83,7 +83,8 @@ build_libstdcxx() {
       gcc-12.2.0/mkinstalldirs gcc-12.2.0/missing gcc-12.2.0/move-if-change gcc-12.2.0/gcc/BASE-VER \
       gcc-12.2.0/gcc/DATESTAMP gcc-12.2.0/gcc/DEV-PHASE
   fi
-  rm -rf "$bld" && mkdir -p "$bld" && cd "$bld"
+  # an installed copy is on the wrappers' include path and would shadow the headers being built
+  rm -rf "$bld" "$stdcxx" && mkdir -p "$bld" && cd "$bld"
   "$src/libstdc++-v3/configure" --host=riscv64-unknown-elf --build="$(gcc -dumpmachine)" \
     --target=riscv64-unknown-elf --with-target-subdir=riscv64-unknown-elf --with-cross-host="$(gcc -dumpmachine)" \
     --prefix="$stdcxx" --disable-multilib --disable-shared --enable-static --disable-libstdcxx-pch \
