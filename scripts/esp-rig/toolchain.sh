@@ -83,13 +83,14 @@ build_libstdcxx() {
       gcc-12.2.0/mkinstalldirs gcc-12.2.0/missing gcc-12.2.0/move-if-change gcc-12.2.0/gcc/BASE-VER \
       gcc-12.2.0/gcc/DATESTAMP gcc-12.2.0/gcc/DEV-PHASE
   fi
-  # an installed copy is on the wrappers' include path and would shadow the headers being built
+  # an installed copy is on the wrappers' include path and would shadow the headers being built;
+  # ESP-IDF's DIR (build.sh) has d_type but only three DT_ values, too few for std::filesystem
   rm -rf "$bld" "$stdcxx" && mkdir -p "$bld" && cd "$bld"
   "$src/libstdc++-v3/configure" --host=riscv64-unknown-elf --build="$(gcc -dumpmachine)" \
     --target=riscv64-unknown-elf --with-target-subdir=riscv64-unknown-elf --with-cross-host="$(gcc -dumpmachine)" \
     --prefix="$stdcxx" --disable-multilib --disable-shared --enable-static --disable-libstdcxx-pch \
     --disable-nls --with-newlib --disable-libstdcxx-verbose --disable-libstdcxx-backtrace \
-    --disable-libstdcxx-filesystem-ts CC="$tc/bin/riscv32-esp-elf-gcc" CXX="$tc/bin/riscv32-esp-elf-g++" \
+    --disable-libstdcxx-filesystem-ts glibcxx_cv_dirent_d_type=no CC="$tc/bin/riscv32-esp-elf-gcc" CXX="$tc/bin/riscv32-esp-elf-g++" \
     AR=riscv64-unknown-elf-ar RANLIB=riscv64-unknown-elf-ranlib AS=riscv64-unknown-elf-as \
     CFLAGS="-Os -g -ffunction-sections -fdata-sections" CXXFLAGS="-Os -g -ffunction-sections -fdata-sections" \
     >configure.log 2>&1 || { tail -20 configure.log; exit 1; }
