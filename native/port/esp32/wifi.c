@@ -15,6 +15,9 @@
  * retry and close timers (which only post an event) and the core's new network (posted by
  * port_wifi_configure from the core thread), so the policy's state needs no lock.
  */
+#include "sdkconfig.h"
+
+#if !CONFIG_TESSERA_NET_OPENETH /* eth.c is the network then (the QEMU rig) */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,7 +25,6 @@
 #include "esp_netif.h"
 #include "esp_timer.h"
 #include "esp_wifi.h"
-#include "sdkconfig.h"
 #include "tessera_esp32.h"
 #include "tessera_host.h"
 #include "tessera_port.h"
@@ -176,3 +178,4 @@ void port_wifi_configure(const char *ssid, uint32_t ssid_len, const char *pass, 
   if (esp_event_post(TESSERA_WIFI_EVENT, EV_CONFIGURE, &n, sizeof n, 0) != ESP_OK)
     tessera_logf(TESSERA_LOG_ERROR, "wifi: the new network could not be handed over (event queue full)");
 }
+#endif
