@@ -1,6 +1,6 @@
 // A scene's compact form (docs/playback.md, "The compiled form"). A scene is compiled once, at save,
 // by the scene pass as it reads the document (scene/validate.ts, through the writer of
-// playback/bytes.ts), into tagged items in the document's order followed by one image of the scene's
+// playback/form-io.ts), into tagged items in the document's order followed by one image of the scene's
 // and the layers' play values (version 3), stored beside the scene file under `compiled/<id>`; at
 // play those bytes are loaded into the fixed tables below (loadScene; the image by one copy),
 // which the player and the runner code read: per layer its group, target set, palette slot and name;
@@ -22,9 +22,9 @@ import {
   FLAT_STEP,
   SCRATCH_STEP,
   R_RAIN,
-} from "../runner/fields";
+} from "../runner/step-params";
 import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/palette";
-import * as b from "./bytes";
+import * as b from "./form-io";
 import { T_END, T_PALETTE, T_LAYER, L_GROUP, L_PALETTE, L_PANELS, L_FALLBACK, L_STEP, L_END, SAVE, OWN } from "./items";
 import { hashBytes, fold, HASH_SEED } from "../util/hash";
 import { sceneKey, keyLength, compiledKey, compiledKeyLength } from "../scene/store";
@@ -52,7 +52,7 @@ export const stepKind = changetype<Fixed<u8>>(memory.data(N));
 // colours (3 u32, those given: I_GIVEN; a load puts the appearance's in the others: baseColors),
 // background (u32), the colours given (a bit each, bit 3 when the scene has `colors`), then a column per layer: blend (its index + 1), async mode, disabled
 // (bytes), startAfter's layer and step (i32: -1 none, its whole sequence). A scene pass writes the
-// scene's part into SAVE (never what plays: playing reads SCENE; the tags of its scene/fields.ts
+// scene's part into SAVE (never what plays: playing reads SCENE; the tags of its scene/object-reader.ts
 // rows are 8-byte row numbers there: loop 1, background 3, blend 4) and putImage the layers' from
 // what the pass keeps (scene/state.ts, in this layout).
 export const IMAGE: i32 = 120;
@@ -189,7 +189,7 @@ export function sealCompiled(p: usize, n: u32, file: u64): u32 {
 
 /** An L_STEP item's bytes after its tag, step `s` of the tables, put (`writing`) or read: its
  * duration, its record with its kind in the top bits of its first byte (written so by putStep; taken
- * out into stepKind), less a runner's last 4 bytes, which its fields give (runner/fields.ts
+ * out into stepKind), less a runner's last 4 bytes, which its fields give (runner/step-params.ts
  * recordTail); returns its kind. One walk for both directions, so the two cannot disagree. */
 function stepBytes(s: i32, writing: bool): u8 {
   const p = records + <usize>(s * REC);
@@ -208,7 +208,7 @@ function stepBytes(s: i32, writing: bool): u8 {
 }
 
 /**
- * Loads the compiled scene being read (playback/bytes.ts, after the prefix) into the tables, with
+ * Loads the compiled scene being read (playback/form-io.ts, after the prefix) into the tables, with
  * its selectors resolved against the current rooting (rootAt() first), each layer's startAfter,
  * async, disabled and step count too, where the player reads them.
  * False when the bytes are not a whole compiled scene or hold a value out of its range (nothing

@@ -18,10 +18,10 @@ import { rootAt } from "../topology/rooted";
 import { sameText } from "../util/names";
 import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
-import { readWritten, next } from "./bytes";
+import { readWritten, next } from "./form-io";
 import { sameName } from "../palette/palette";
 import { runnerStart, prepareOn, template } from "../runner/compile";
-import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
+import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/step-params";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
 import { F_LOOP, F_PINGPONG } from "../panel/engine/constants";
@@ -101,7 +101,7 @@ let jsonOk = false;
 
 /** Scene `id` into the tables (compile.ts loadScene): from its compiled form, else from its JSON
  * (a file of an older firmware, or written by hand), read by the scene pass as it streams from the
- * store, as at save, its compiled form read as it is written (playback/bytes.ts readWritten: into
+ * store, as at save, its compiled form read as it is written (playback/form-io.ts readWritten: into
  * the form's buffer, compiled again for each window of a form longer than that). False when neither
  * loads; a load that failed partway has
  * overwritten tables of what plays, so that stops (docs/decisions.md, "A scene that fails to load"). */

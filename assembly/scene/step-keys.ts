@@ -1,4 +1,4 @@
-// A step's fields by index: the order of scene/names.ts STEP_KEYS and of scene/fields.ts's STEP rows,
+// A step's fields by index: the order of scene/names.ts STEP_KEYS and of scene/object-reader.ts's STEP rows,
 // and the index of each field's value in scene/step.ts `slot`.
 
 export const K_ID = 0;

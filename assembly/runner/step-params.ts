@@ -24,7 +24,7 @@ import {
   K_AMOUNT,
   SOURCE_GEOMETRIC,
 } from "../scene/step-keys";
-import { put, next } from "../playback/bytes";
+import { put, next } from "../playback/form-io";
 import { SRC_ROOT, SRC_LEAVES, SRC_PANEL, SRC_ALL } from "./distance";
 
 export const R_WAVE: u8 = 0;
@@ -176,7 +176,7 @@ function fields(s: i32, writing: bool): void {
   if (writing && count > 0) put(bits);
 }
 
-/** Appends step `s`'s fields to the compiled form being written (playback/bytes.ts). */
+/** Appends step `s`'s fields to the compiled form being written (playback/form-io.ts). */
 export function putRunner(s: i32): void {
   fields(s, true);
 }
