@@ -5,7 +5,7 @@ import { resetErrors } from "../json/validate";
 import { enqueue } from "../core/queue";
 import { counted, A_BUSY } from "./answers";
 
-export const M_OTHER: u8 = 0;
+// 0: any other method
 export const M_GET: u8 = 1;
 export const M_HEAD: u8 = 2;
 export const M_POST: u8 = 3;

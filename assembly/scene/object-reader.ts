@@ -55,7 +55,6 @@ const LEVELS = 5;
 
 /** Each level's first row. */
 const BASE = memory.data<u8>([0, 31, 36, 45, 54]);
-export const TOP_BASE = 36;
 export const LAYER_BASE = 45;
 export const COLORS_BASE = 54;
 export const COLOR_BASE = 31;
