@@ -33,9 +33,10 @@ import { Fixed } from "../rt/fixed";
 import { utf8Bytes, utf8Decode } from "../util/utf8";
 import { intText } from "../util/int-text";
 
-export const K_LOCAL: u8 = 0;
-export const K_RUNNER: u8 = 1;
-export const K_GAP: u8 = 2;
+// A step's kind (stepKind): an animation of its own, a runner, or a gap.
+export const STEP_LOCAL: u8 = 0;
+export const STEP_RUNNER: u8 = 1;
+export const STEP_GAP: u8 = 2;
 
 /** The scene's steps (layer · MAX_STEPS + step), then the flat animation's (FLAT_STEP: "layer 8"'s
  * step 0, loadFlat), then the one a save compiles (SCRATCH_STEP, putStep). */
@@ -161,7 +162,7 @@ export function putStep(): void {
  * positions read slot 0 and blend is 0: loading puts the layer's in. */
 function compileStep(p: usize, s: i32): u8 {
   const type = F.slot[K.K_TYPE]; // its index in generated/step-types.ts TYPES is its kind code
-  const kind = type >= 0 ? K_LOCAL : F.slot[K.K_RUNNER] >= 0 ? K_RUNNER : K_GAP;
+  const kind = type >= 0 ? STEP_LOCAL : F.slot[K.K_RUNNER] >= 0 ? STEP_RUNNER : STEP_GAP;
   const head = (<u32>max(type, 0)) | ((<u32>(F.slot[K.K_LOOP] == 1)) << 4) | ((<u32>(F.slot[K.K_PINGPONG] == 1)) << 5);
   store<u8>(p, <u8>head);
   store<u8>(p + 1, <u8>max(F.slot[K.K_ANIMATES], 0));
@@ -173,7 +174,7 @@ function compileStep(p: usize, s: i32): u8 {
   store<u8>(p + 12, <u8>max(F.slot[K.K_FROM], 0));
   const toS = F.slot[K.K_TO];
   store<u8>(p + 13, <u8>select(toS, 255, toS >= 0));
-  if (kind == K_RUNNER) parseRunner(s, p);
+  if (kind == STEP_RUNNER) parseRunner(s, p);
   return kind;
 }
 
@@ -198,7 +199,7 @@ function stepBytes(s: i32, writing: bool): u8 {
   const kind = load<u8>(p) >> 6;
   store<u8>(p, load<u8>(p) & 0x3f);
   stepKind[s] = kind;
-  if (kind != K_RUNNER) b.bytes(p + RUNNER_REC, REC - RUNNER_REC, writing);
+  if (kind != STEP_RUNNER) b.bytes(p + RUNNER_REC, REC - RUNNER_REC, writing);
   else if (writing) putRunner(s);
   else {
     nextRunner(s);
@@ -264,7 +265,7 @@ export function loadScene(): bool {
         const s = l * MAX_STEPS + i;
         const kind = stepBytes(s, false);
         // a panel-local step or a compiled runner holds slots (when the layer has panels: loaded last)
-        if ((kind == K_LOCAL) | ((kind == K_RUNNER) & (runnerAt(s).kind < R_RAIN))) holding |= 1 << l;
+        if ((kind == STEP_LOCAL) | ((kind == STEP_RUNNER) & (runnerAt(s).kind < R_RAIN))) holding |= 1 << l;
         break;
       }
       case L_END:
@@ -338,7 +339,7 @@ export function loadFlat(p: usize, n: u32, group: u8): bool {
   layerGroup[FLAT_SET] = group;
   resolveSelector(FLAT_SET);
   b.next(); // L_STEP
-  return stepBytes(FLAT_STEP, false) != K_GAP;
+  return stepBytes(FLAT_STEP, false) != STEP_GAP;
 }
 
 /** The palette named by a scene or layer (any casing); Base colors from the scene's base colours;
