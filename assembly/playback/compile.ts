@@ -152,7 +152,7 @@ export function putStep(): void {
   const s = SCRATCH_STEP;
   const p = records + <usize>(s * REC);
   const kind = compileStep(p, s);
-  stepDuration[s] = <u16>F.slot[K.K_DURATION];
+  stepDuration[s] = <u16>F.slot[K.KEY_DURATION];
   store<u8>(p, load<u8>(p) | (kind << 6));
   b.put(L_STEP);
   stepBytes(s, true);
@@ -161,18 +161,19 @@ export function putStep(): void {
 /** The step just read into record `p` (runner fields into step number `s`); returns its kind. Palette
  * positions read slot 0 and blend is 0: loading puts the layer's in. */
 function compileStep(p: usize, s: i32): u8 {
-  const type = F.slot[K.K_TYPE]; // its index in generated/step-types.ts TYPES is its kind code
-  const kind = type >= 0 ? STEP_LOCAL : F.slot[K.K_RUNNER] >= 0 ? STEP_RUNNER : STEP_GAP;
-  const head = (<u32>max(type, 0)) | ((<u32>(F.slot[K.K_LOOP] == 1)) << 4) | ((<u32>(F.slot[K.K_PINGPONG] == 1)) << 5);
+  const type = F.slot[K.KEY_TYPE]; // its index in generated/step-types.ts TYPES is its kind code
+  const kind = type >= 0 ? STEP_LOCAL : F.slot[K.KEY_RUNNER] >= 0 ? STEP_RUNNER : STEP_GAP;
+  const head =
+    (<u32>max(type, 0)) | ((<u32>(F.slot[K.KEY_LOOP] == 1)) << 4) | ((<u32>(F.slot[K.KEY_PINGPONG] == 1)) << 5);
   store<u8>(p, <u8>head);
-  store<u8>(p + 1, <u8>max(F.slot[K.K_ANIMATES], 0));
-  colorRef(F.slot[K.K_COLOR_FROM], p + 2, 0);
-  const to = F.slot[K.K_COLOR_TO];
-  colorRef(select(to, F.slot[K.K_COLOR], to >= 0), p + 6, 2); // default: the primary base colour
+  store<u8>(p + 1, <u8>max(F.slot[K.KEY_ANIMATES], 0));
+  colorRef(F.slot[K.KEY_COLOR_FROM], p + 2, 0);
+  const to = F.slot[K.KEY_COLOR_TO];
+  colorRef(select(to, F.slot[K.KEY_COLOR], to >= 0), p + 6, 2); // default: the primary base colour
   store<u8>(p + 10, <u8>F.param0); // (0 when not given)
   store<u8>(p + 11, <u8>F.param1);
-  store<u8>(p + 12, <u8>max(F.slot[K.K_FROM], 0));
-  const toS = F.slot[K.K_TO];
+  store<u8>(p + 12, <u8>max(F.slot[K.KEY_FROM], 0));
+  const toS = F.slot[K.KEY_TO];
   store<u8>(p + 13, <u8>select(toS, 255, toS >= 0));
   if (kind == STEP_RUNNER) parseRunner(s, p);
   return kind;

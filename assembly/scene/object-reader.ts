@@ -43,7 +43,7 @@ import {
   W_KEY,
   W_RUNNER,
 } from "./path-errors";
-import { K_DIRECTIONALITY, K_SOURCE, SOURCE_GEOMETRIC } from "./step-keys";
+import { KEY_DIRECTIONALITY, KEY_SOURCE, SOURCE_GEOMETRIC } from "./step-keys";
 
 // The levels, in the order of their rows.
 export const STEP = 0;
@@ -264,8 +264,8 @@ export function readObject(level: i32): i32 {
   // last member, unless the step gives one (not at a colour object inside it)
   if (
     (level == STEP) &
-    ((seen & (1 << K_DIRECTIONALITY)) == 0) &
-    (load<i32>(slots + (K_SOURCE << 2)) == SOURCE_GEOMETRIC)
+    ((seen & (1 << KEY_DIRECTIONALITY)) == 0) &
+    (load<i32>(slots + (KEY_SOURCE << 2)) == SOURCE_GEOMETRIC)
   )
     out.fragment(out.F_DIRECTIONALITY);
   out.byte(0x7d);

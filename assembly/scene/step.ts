@@ -16,16 +16,16 @@ import { readColor } from "./color";
 import { STEP_KEYS } from "./names";
 import { K_HUE_CYCLE } from "../generated/kinds"; // a type's index is its code
 import {
-  K_ID,
-  K_TYPE,
-  K_RUNNER,
-  K_COLOR,
-  K_COLOR_TO,
-  K_DURATION,
-  K_ANIMATES,
-  K_SOURCE,
-  K_DIRECTIONALITY,
-  K_ORIGIN_PANEL,
+  KEY_ID,
+  KEY_TYPE,
+  KEY_RUNNER,
+  KEY_COLOR,
+  KEY_COLOR_TO,
+  KEY_DURATION,
+  KEY_ANIMATES,
+  KEY_SOURCE,
+  KEY_DIRECTIONALITY,
+  KEY_ORIGIN_PANEL,
   SOURCE_GEOMETRIC,
 } from "./step-keys";
 import { stepDuration, stepIdHash, MAX_STEPS, slots } from "./state";
@@ -95,7 +95,7 @@ export function readStepObject(li: i32, si: i32): bool {
   param1 = 0;
   const seen = readObject(STEP);
   if (seen < 0 || !finishStep(<u32>seen)) return false;
-  const d = slot[K_DURATION];
+  const d = slot[KEY_DURATION];
   stepDuration[at] = <u32>d;
   if (d == 0) infiniteAt = si;
   return true;
@@ -105,7 +105,7 @@ export function readStepObject(li: i32, si: i32): bool {
 export function readColorRef(r: i32, _row: u32, seen: u32): bool {
   const c = readColor();
   if (c < 0) return false;
-  if (r == K_COLOR) colorFirst = (seen & (1 << K_COLOR_TO)) == 0;
+  if (r == KEY_COLOR) colorFirst = (seen & (1 << KEY_COLOR_TO)) == 0;
   slot[r] = c;
   return true;
 }
@@ -142,12 +142,12 @@ function runnerRules(): string {
 /** The rules that need the whole step (its members `seen`): its kind, what applies to it, fields
  * together. */
 function finishStep(seen: u32): bool {
-  const type = slot[K_TYPE];
-  const runner = slot[K_RUNNER];
-  if ((type >= 0) & (runner >= 0)) return badAt(STEP_KEYS, K_RUNNER, "type and runner are mutually exclusive");
+  const type = slot[KEY_TYPE];
+  const runner = slot[KEY_RUNNER];
+  if ((type >= 0) & (runner >= 0)) return badAt(STEP_KEYS, KEY_RUNNER, "type and runner are mutually exclusive");
   const kind: u32 = type >= 0 ? LOCAL : runner >= 0 ? 1 << runner : GAP;
   if (kind == GAP && !gate(2, W_GAP)) return false;
-  if (slot[K_DURATION] < 0) return badAt(STEP_KEYS, K_DURATION, "required");
+  if (slot[KEY_DURATION] < 0) return badAt(STEP_KEYS, KEY_DURATION, "required");
   // each member in order (the first that does not apply is the message)
   const n = popcnt(seen);
   for (let i: u32 = 0; i < n; i++) {
@@ -156,16 +156,16 @@ function finishStep(seen: u32): bool {
     if ((a & kind) == 0) return badAt(STEP_KEYS, k, notApplying(a, kind));
   }
   const given = seen;
-  if (given & (1 << K_COLOR) && given & (1 << K_COLOR_TO)) {
-    return badAt(STEP_KEYS, colorFirst ? K_COLOR_TO : K_COLOR, "color is an alias of colorTo; give one");
+  if (given & (1 << KEY_COLOR) && given & (1 << KEY_COLOR_TO)) {
+    return badAt(STEP_KEYS, colorFirst ? KEY_COLOR_TO : KEY_COLOR, "color is an alias of colorTo; give one");
   }
-  if (given & (1 << K_ORIGIN_PANEL) && given & (1 << K_SOURCE))
-    return badAt(STEP_KEYS, K_ORIGIN_PANEL, "conflicts with source");
-  if (slot[K_SOURCE] == SOURCE_GEOMETRIC && given & (1 << K_DIRECTIONALITY) && slot[K_DIRECTIONALITY] != 1) {
-    return badAt(STEP_KEYS, K_SOURCE, '"geometric" conflicts with directionality');
+  if (given & (1 << KEY_ORIGIN_PANEL) && given & (1 << KEY_SOURCE))
+    return badAt(STEP_KEYS, KEY_ORIGIN_PANEL, "conflicts with source");
+  if (slot[KEY_SOURCE] == SOURCE_GEOMETRIC && given & (1 << KEY_DIRECTIONALITY) && slot[KEY_DIRECTIONALITY] != 1) {
+    return badAt(STEP_KEYS, KEY_SOURCE, '"geometric" conflicts with directionality');
   }
-  if (type == K_HUE_CYCLE && slot[K_ANIMATES] > 0)
-    return badAt(STEP_KEYS, K_ANIMATES, 'HUE_CYCLE animates only "color"');
+  if (type == K_HUE_CYCLE && slot[KEY_ANIMATES] > 0)
+    return badAt(STEP_KEYS, KEY_ANIMATES, 'HUE_CYCLE animates only "color"');
   return true;
 }
 
@@ -190,7 +190,7 @@ export function readId(_r: i32, _row: u32, _seen: u32): bool {
     }
   }
   stepIdHash[first + stepIndex] = h;
-  slot[K_ID] = 1;
+  slot[KEY_ID] = 1;
   return true;
 }
 
@@ -218,12 +218,12 @@ export function readSource(): bool {
     const panel = prefixed ? parseDecimal(p + 6, n - 6) : -1;
     if (<u32>(panel - 1) >= 254) return bad('must be "root", "leaves", "all" or "panel:N" with a panel index 1-254');
     s = SOURCE_PANEL;
-    slot[K_ORIGIN_PANEL] = panel;
+    slot[KEY_ORIGIN_PANEL] = panel;
   }
   if (s != SOURCE_GEOMETRIC) {
     out.fragment(out.F_SOURCE);
     out.str();
   }
-  slot[K_SOURCE] = s;
+  slot[KEY_SOURCE] = s;
   return true;
 }

@@ -95,7 +95,7 @@ import {
   infiniteAt,
   resetInfinite,
 } from "./step";
-import { K_DURATION, K_PARAMS } from "./step-keys";
+import { KEY_DURATION, KEY_PARAMS } from "./step-keys";
 import {
   selector,
   startLayer,
@@ -388,7 +388,7 @@ export function readList(list: u32, level: i32): bool {
     while ((more = element()) && n < max) {
       if ((list == LIST_STEPS) & (infiniteAt >= 0)) {
         pushIndex(infiniteAt);
-        return badAt(STEP_KEYS, K_DURATION, "0 (infinite) is only allowed on the last step");
+        return badAt(STEP_KEYS, KEY_DURATION, "0 (infinite) is only allowed on the last step");
       }
       if (n > 0) out.byte(0x2c);
       pushIndex(n);
@@ -425,7 +425,7 @@ export function readList(list: u32, level: i32): bool {
             : "must be an array of 0-4 integers 0-255",
     );
   out.byte(0x5d);
-  if (list == LIST_PARAMS) slot[K_PARAMS] = n;
+  if (list == LIST_PARAMS) slot[KEY_PARAMS] = n;
   if (sel) patch8(at, n);
   return true;
 }
