@@ -33,7 +33,7 @@ import { RX_CAP, rx } from "./core/rx";
 // once: the arena's floor stays above the pending buffers (heldTo) so the exports between them do
 // not give it back. The host keeps the body; the core reads it (host_http_read) only for methods that
 // take one, and never whole: a firmware image in pieces (STREAM), any other a JSON document as it
-// streams (json/stream.ts: the scene pass, json/fields.ts), 256 bytes at a time.
+// streams (json/stream.ts: the scene pass, json/check-fields.ts), 256 bytes at a time.
 const BODY_LIMIT: u32 = 32768;
 const URL_LIMIT: u32 = 512;
 const MAX_PENDING = 2;

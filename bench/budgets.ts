@@ -22,13 +22,13 @@ export const IMAGE_BUDGET = 72 * 1024;
 // table's dictionary with the byte codes 128-255 too (the messages are ASCII): 94,049 B; then functions
 // of up to 4 instructions inlined everywhere (scripts/reoptimize.mjs): 93,844 B; module tables as Fixed
 // views of static memory (rt/fixed.ts) and the work queue's slots static: 93,440 B; palette validation and
-// the speed and trigger bodies on json/fields.ts's table check (93,116 B); the tree's and the pending
+// the speed and trigger bodies on json/check-fields.ts's table check (93,116 B); the tree's and the pending
 // requests' tables static: 93,059 B. Issue 18's ambient look (+45 B) and count sweeps as one pulse (the
 // pulse table's sweeps gone, -484 B), merged: 92,629 B. Then raised by the streaming scene pass
 // (json/stream.ts beside the tape reader, whose last users, the small documents, have yet to move): 94,683 B;
 // then scene ids read in place from the store's list and MQTT's connect given back piece by piece
 // (+173 B for about 14 KB less arena at the peak, issue 12 point 3): 94,856 B. One JSON reader: the
-// small documents read as they stream by json/fields.ts's tables, the tape reader gone: 92,431 B; a
+// small documents read as they stream by json/check-fields.ts's tables, the tape reader gone: 92,431 B; a
 // table's accepted keys a prefix of its key list, the palette stops checked in one loop: 92,178 B.
 // Then raised by issue 12's save speed (+628 B): the scene pass's common paths written for WAMR's classic
 // interpreter, which pays for every call and scans for block ends its small cache has lost: plain strings
@@ -38,7 +38,7 @@ export const IMAGE_BUDGET = 72 * 1024;
 // start's do-while loops and one page's bounded scene list and save: 93,069 B; the mirror snapshot
 // written in pieces (host_ws_append, +1 import) and MQTT topics written in place: 93,172 B.
 // Issue 12's round of tables, merged: name lists (util/names.ts: key and enum names packed as UTF-8 at
-// build time), the scene pass as tables (scene/fields.ts), HTTP answers as one table (http/answers.ts),
+// build time), the scene pass as tables (scene/object-reader.ts), HTTP answers as one table (http/answers.ts),
 // MQTT, settings and palettes written from name lists and templates, runner records from one mode
 // table, static objects back to back and the data segments merged (scripts/static-data-transform.mjs,
 // pack-data.mjs), messages formatted from the table: 78,992 B.
@@ -53,7 +53,7 @@ export const IMAGE_BUDGET = 72 * 1024;
 // Round 5, HTTP and API: list items and the firmware status from templates, a path's name checked by
 // a UTF-8 round trip, the configuration's undo as one block copy, the Origin's scheme as a word; the
 // scene pass's one list reader and selector loop; the flat animation as a layer of the compiled tables;
-// core_init's closures gone, colours as words; own-check rows (json/fields.ts F_OWN): 73,857 B merged,
+// core_init's closures gone, colours as words; own-check rows (json/check-fields.ts F_OWN): 73,857 B merged,
 // then globals of up to 4 accesses moved (the heap's room spent on the image): 72,659 B; fraction
 // selectors' bounds exact (+20 B): 72,679 B. Round 5b: a spawner's start panels worked out again, not
 // stored, and which spawners are on as one mask; the configuration's and a palette's heads as

@@ -94,7 +94,7 @@ async function save(doc: object): Promise<string> {
   return res.body.id;
 }
 
-/** playback/bytes.ts hashBytes, 8 bytes at a time: rotl64((h ^ w) * K, 29), continuing `h`. */
+/** playback/form-io.ts hashBytes, 8 bytes at a time: rotl64((h ^ w) * K, 29), continuing `h`. */
 function hashBytes(h: bigint, b: Buffer): bigint {
   const M = (1n << 64n) - 1n;
   const step = (w: bigint) => {

@@ -24,7 +24,7 @@ export function getMqtt(_req: u32, _param: string, _arg: u32): i32 {
   return ANSWERED;
 }
 
-/** Commits the settings read (json/fields.ts: null when they were refused), persists them and restarts
+/** Commits the settings read (json/check-fields.ts: null when they were refused), persists them and restarts
  * the session: 0, or the answer's row when they are refused (400, 422) or cannot be stored. */
 export function applyMqtt(c: MqttConfig | null): i32 {
   if (!c) return A_INVALID;

@@ -9,7 +9,7 @@ import { tree } from "../topology/tree";
 import { requestStates, replies, answerHttpWith } from "../bus/query";
 import { queued, paramStart, paramLength } from "../http/request";
 import * as A from "../http/answers";
-import { checkFields, skipOwn, F_INT, F_COLOR, F_REQUIRED, ROW } from "../json/fields";
+import { checkFields, skipOwn, F_INT, F_COLOR, F_REQUIRED, ROW } from "../json/check-fields";
 import { W_PANEL_POWER, W_PANEL_COLOR } from "../core/queue";
 
 export function getPanels(req: u32, _param: string, _arg: u32): i32 {
@@ -54,7 +54,7 @@ export function getEdges(_req: u32, _param: string, _arg: u32): i32 {
   return A.ANSWERED;
 }
 
-// The two bodies, {"value": 0 or 1} and {"color": "#RRGGBB"}: key, kind, range, offset (json/fields.ts).
+// The two bodies, {"value": 0 or 1} and {"color": "#RRGGBB"}: key, kind, range, offset (json/check-fields.ts).
 const VALUE_KEYS = names("value");
 const COLOR_KEYS = names("color");
 // prettier-ignore

@@ -7,7 +7,7 @@ import { queued } from "../http/request";
 import * as A from "../http/answers";
 import { J_NUMBER, J_STRING } from "../json/reader";
 import { fail, resetErrors } from "../json/validate";
-import { checkFields, skipOwn, present, kindAt, numberAt, intAt, stringAt } from "../json/fields";
+import { checkFields, skipOwn, present, kindAt, numberAt, intAt, stringAt } from "../json/check-fields";
 import { W_PLAY, W_STOP, W_SPEED, W_TRIGGER, W_ANIMATION, enqueue, queueFull } from "../core/queue";
 import { app } from "../state/app";
 import { ALLOW_ID, SCENE_OK, SCENE_SYNTAX, readFlatStep } from "../scene/validate";
@@ -17,7 +17,7 @@ import { groupOfName } from "../playback/player";
 import { readBody, storeScene, rejected } from "./scene-body";
 import { openRequest, broken } from "../json/stream";
 import { loadFlat, groupList } from "../playback/compile";
-import { writeInto, outLength } from "../playback/bytes";
+import { writeInto, outLength } from "../playback/form-io";
 import { rootAt } from "../topology/rooted";
 import { config } from "../state/config";
 import { flashBusy } from "../firmware/flash";
@@ -74,7 +74,7 @@ export function stop(_req: u32, _param: string, _arg: u32): i32 {
   return queued(W_STOP, 0, 0, A.A_ACCEPTED);
 }
 
-// Accepted fields (json/fields.ts; each is checked below).
+// Accepted fields (json/check-fields.ts; each is checked below).
 const SPEED_KEYS = names("speed");
 const TRIGGER_KEYS = names("group value");
 

@@ -8,7 +8,7 @@
 //
 // What the body is (the flags):
 // - none: a GET, HEAD or DELETE, whose body is ignored, or a POST whose handler reads none;
-// - READ_JSON: a small document (json/fields.ts), opened by the router as it streams, its root's kind
+// - READ_JSON: a small document (json/check-fields.ts), opened by the router as it streams, its root's kind
 //   passed to the handler (`arg`);
 // - its handler's: the handler opens the request itself (a scene document: the scene pass; a palette,
 //   after the store is read);

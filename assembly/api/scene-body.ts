@@ -11,7 +11,7 @@ import { log, LOG_WARN, LOG_ERROR } from "../util/log";
 import { readScene, SCENE_OK, SCENE_TOO_NEW, SCENE_SYNTAX, tooNewVersion } from "../scene/validate";
 import * as canonical from "../scene/canonical";
 import { sealCompiled } from "../playback/compile";
-import { writeInto, outLength } from "../playback/bytes";
+import { writeInto, outLength } from "../playback/form-io";
 import { sceneDuration } from "../scene/startafter";
 import { schema, layerCount, nameBytes, nameLength, FIRMWARE_SCHEMA } from "../scene/state";
 import { writeCompiledFile, commitScene, discardStages, fileHash, stageJson, STAGE_JSON_LENGTH } from "../scene/store";

@@ -8,7 +8,7 @@ import { names } from "../util/names";
 import { host_wifi_configure } from "../host/imports";
 import { A_INVALID, A_SETUP } from "../http/answers";
 import { fail, setPathPrefix } from "../json/validate";
-import { checkFields, present, problem, F_BYTES, F_REQUIRED } from "../json/fields";
+import { checkFields, present, problem, F_BYTES, F_REQUIRED } from "../json/check-fields";
 import { applyMqtt } from "./mqtt";
 import { parseMqttPatch, MqttConfig } from "../mqtt/config";
 import { mqttAvailable } from "../mqtt/service";
@@ -26,7 +26,7 @@ class Credentials {
   mqtt: MqttConfig | null = null;
 }
 
-// The checks before the mqtt part's: key (in KEYS), kind, range in UTF-8 bytes, field (json/fields.ts).
+// The checks before the mqtt part's: key (in KEYS), kind, range in UTF-8 bytes, field (json/check-fields.ts).
 // prettier-ignore
 const ROWS = memory.data<u16>([
   0, F_BYTES | F_REQUIRED, 1, 32, <u16>offsetof<Credentials>("ssid"),

@@ -8,7 +8,7 @@ import * as t from "../generated/text";
 import { queued } from "../http/request";
 import { storeFailure, A_INVALID, A_BUSY, A_POWER_ON, A_POWER_OFF } from "../http/answers";
 import { storePower } from "../core/look";
-import { checkFields, skipOwn, F_BOOL, F_REQUIRED } from "../json/fields";
+import { checkFields, skipOwn, F_BOOL, F_REQUIRED } from "../json/check-fields";
 import { W_POWER, queueFull } from "../core/queue";
 
 // The answer's values: kind, field of AppState (json/template.ts fillFields), marker by marker.

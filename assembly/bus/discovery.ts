@@ -33,10 +33,6 @@ let tries = 0;
 export let firmwareLowest: u16 = 0;
 export let firmwareHighest: u16 = 0;
 
-export function discoveryRunning(): bool {
-  return running;
-}
-
 // registered at start-up, before any export runs
 let discovered: (() => void) | null = null;
 

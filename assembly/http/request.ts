@@ -5,7 +5,7 @@ import { resetErrors } from "../json/validate";
 import { enqueue } from "../core/queue";
 import { counted, A_BUSY } from "./answers";
 
-export const M_OTHER: u8 = 0;
+// 0: any other method
 export const M_GET: u8 = 1;
 export const M_HEAD: u8 = 2;
 export const M_POST: u8 = 3;
@@ -24,7 +24,7 @@ export function setParam(p: usize, n: u32): void {
 }
 
 /** Opens the JSON body of the request being dispatched, to be read as it streams (json/stream.ts),
- * and returns the kind of its root value (json/fields.ts checkFields reads the rest). Clears
+ * and returns the kind of its root value (json/check-fields.ts checkFields reads the rest). Clears
  * validation errors. */
 export function jsonBody(req: u32): u32 {
   resetErrors();

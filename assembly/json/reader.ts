@@ -2,7 +2,7 @@
 // with its callers: the kinds of value, the refusal reasons and where the last refusal was, and the
 // number and UTF-8 rules.
 // Rules: RFC 8259 syntax, valid UTF-8 only, nesting at most MAX_DEPTH; duplicate object keys are
-// refused by the callers that know the keys (json/fields.ts, the scene pass).
+// refused by the callers that know the keys (json/check-fields.ts, the scene pass).
 
 export const J_NULL: u32 = 0;
 export const J_FALSE: u32 = 1;

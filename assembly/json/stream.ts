@@ -5,7 +5,7 @@
 // number's text (NUMBER_CAP bytes) and value. The caller walks the document with value(), member()
 // and element(), so memory does not grow with the document. Same rules, refusal reasons and byte
 // offsets as json/reader.ts (RFC 8259, valid UTF-8, nesting at most MAX_DEPTH), except duplicate
-// keys, which only the caller can see (its tables: json/fields.ts, scene/fields.ts); a refusal is kept in the
+// keys, which only the caller can see (its tables: json/check-fields.ts, scene/object-reader.ts); a refusal is kept in the
 // reader's errorOffset and errorReason().
 import { host_http_read, host_store_read } from "../host/imports";
 import { names } from "../util/names";

@@ -24,7 +24,7 @@ export function validationError(): string {
 }
 
 /** The problem recorded so far ("" when none), which is forgotten: a document read as it streams
- * keeps each field's problem until the field's turn comes (json/fields.ts). */
+ * keeps each field's problem until the field's turn comes (json/check-fields.ts). */
 export function takeError(): string {
   const e = firstError;
   firstError = "";

@@ -1,10 +1,10 @@
 // MQTT settings (GET/PATCH /api/mqtt, the setup form). Persisted under "mqtt" in the API's JSON
 // shape plus the password, and read back through the same validation. An empty topicPrefix or
 // discoveryPrefix means the default (`tessera/<hostname>`, `homeassistant`). The document is tables:
-// its keys and checks (json/fields.ts) in, its fields (json/template.ts fillFields) out.
+// its keys and checks (json/check-fields.ts) in, its fields (json/template.ts fillFields) out.
 import { names, nameString } from "../util/names";
 import { fail } from "../json/validate";
-import { checkFields, skipOwn, present, F_BOOL, F_INT, F_TEXT, F_TOPIC } from "../json/fields";
+import { checkFields, skipOwn, present, F_BOOL, F_INT, F_TEXT, F_TOPIC } from "../json/check-fields";
 import * as w from "../json/writer";
 import { fillFields, V_BOOL, V_INT, V_STR } from "../json/template";
 import * as t from "../generated/text";

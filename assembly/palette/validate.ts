@@ -1,5 +1,5 @@
 // The palette document (scene-format spec, "Palette document"), checked as it streams
-// (json/stream.ts, json/fields.ts). The same check serves request bodies and stored files, so a
+// (json/stream.ts, json/check-fields.ts). The same check serves request bodies and stored files, so a
 // stored palette can never hold what the API would reject.
 //
 //   {"schemaVersion": 1, "name": "<1-30 characters>", "stops": [[0, "#RRGGBB"], ..., [255, "#RRGGBB"]]}
@@ -17,7 +17,7 @@ import { names } from "../util/names";
 import { J_ARRAY, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, colorRead, fail, nameOfKind } from "../json/validate";
-import { checkFields, indexPath, present, problem, F_EQUALS, F_OWN } from "../json/fields";
+import { checkFields, indexPath, present, problem, F_EQUALS, F_OWN } from "../json/check-fields";
 import { utf8Decode } from "../util/utf8";
 import { MAX_STOPS, colorWords } from "./palette";
 
@@ -27,7 +27,7 @@ export const NAME_MAX_CHARS: i32 = 30;
 const KEYS = names("schemaVersion name stops");
 const NAME = 1;
 const STOPS = 2;
-// The rows (json/fields.ts): schemaVersion, optional, must be 1; then the name's problem (readOwn).
+// The rows (json/check-fields.ts): schemaVersion, optional, must be 1; then the name's problem (readOwn).
 // The stops' (readStops) come after the name's presence is checked.
 // prettier-ignore
 const ROWS = memory.data<u16>([
@@ -59,7 +59,7 @@ export function packStops(): StaticArray<u32> {
   return changetype<StaticArray<u32>>(stops);
 }
 
-/** The fields read as they come (json/fields.ts Own): the name and the stops. */
+/** The fields read as they come (json/check-fields.ts Own): the name and the stops. */
 function readOwn(k: i32, kind: u32, _target: usize): void {
   if (k != NAME) return readStops(kind);
   const rule = nameRule(kind);

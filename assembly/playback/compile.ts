@@ -1,6 +1,6 @@
 // A scene's compact form (docs/playback.md, "The compiled form"). A scene is compiled once, at save,
 // by the scene pass as it reads the document (scene/validate.ts, through the writer of
-// playback/bytes.ts), into tagged items in the document's order followed by one image of the scene's
+// playback/form-io.ts), into tagged items in the document's order followed by one image of the scene's
 // and the layers' play values (version 3), stored beside the scene file under `compiled/<id>`; at
 // play those bytes are loaded into the fixed tables below (loadScene; the image by one copy),
 // which the player and the runner code read: per layer its group, target set, palette slot and name;
@@ -22,9 +22,9 @@ import {
   FLAT_STEP,
   SCRATCH_STEP,
   R_RAIN,
-} from "../runner/fields";
+} from "../runner/step-params";
 import { Palette, BASE_COLORS_NAME, basePalette, sameName } from "../palette/palette";
-import * as b from "./bytes";
+import * as b from "./form-io";
 import { T_END, T_PALETTE, T_LAYER, L_GROUP, L_PALETTE, L_PANELS, L_FALLBACK, L_STEP, L_END, SAVE, OWN } from "./items";
 import { hashBytes, fold, HASH_SEED } from "../util/hash";
 import { sceneKey, keyLength, compiledKey, compiledKeyLength } from "../scene/store";
@@ -33,9 +33,10 @@ import { Fixed } from "../rt/fixed";
 import { utf8Bytes, utf8Decode } from "../util/utf8";
 import { intText } from "../util/int-text";
 
-export const K_LOCAL: u8 = 0;
-export const K_RUNNER: u8 = 1;
-export const K_GAP: u8 = 2;
+// A step's kind (stepKind): an animation of its own, a runner, or a gap.
+export const STEP_LOCAL: u8 = 0;
+export const STEP_RUNNER: u8 = 1;
+export const STEP_GAP: u8 = 2;
 
 /** The scene's steps (layer · MAX_STEPS + step), then the flat animation's (FLAT_STEP: "layer 8"'s
  * step 0, loadFlat), then the one a save compiles (SCRATCH_STEP, putStep). */
@@ -52,7 +53,7 @@ export const stepKind = changetype<Fixed<u8>>(memory.data(N));
 // colours (3 u32, those given: I_GIVEN; a load puts the appearance's in the others: baseColors),
 // background (u32), the colours given (a bit each, bit 3 when the scene has `colors`), then a column per layer: blend (its index + 1), async mode, disabled
 // (bytes), startAfter's layer and step (i32: -1 none, its whole sequence). A scene pass writes the
-// scene's part into SAVE (never what plays: playing reads SCENE; the tags of its scene/fields.ts
+// scene's part into SAVE (never what plays: playing reads SCENE; the tags of its scene/object-reader.ts
 // rows are 8-byte row numbers there: loop 1, background 3, blend 4) and putImage the layers' from
 // what the pass keeps (scene/state.ts, in this layout).
 export const IMAGE: i32 = 120;
@@ -151,7 +152,7 @@ export function putStep(): void {
   const s = SCRATCH_STEP;
   const p = records + <usize>(s * REC);
   const kind = compileStep(p, s);
-  stepDuration[s] = <u16>F.slot[K.K_DURATION];
+  stepDuration[s] = <u16>F.slot[K.KEY_DURATION];
   store<u8>(p, load<u8>(p) | (kind << 6));
   b.put(L_STEP);
   stepBytes(s, true);
@@ -160,20 +161,21 @@ export function putStep(): void {
 /** The step just read into record `p` (runner fields into step number `s`); returns its kind. Palette
  * positions read slot 0 and blend is 0: loading puts the layer's in. */
 function compileStep(p: usize, s: i32): u8 {
-  const type = F.slot[K.K_TYPE]; // its index in generated/step-types.ts TYPES is its kind code
-  const kind = type >= 0 ? K_LOCAL : F.slot[K.K_RUNNER] >= 0 ? K_RUNNER : K_GAP;
-  const head = (<u32>max(type, 0)) | ((<u32>(F.slot[K.K_LOOP] == 1)) << 4) | ((<u32>(F.slot[K.K_PINGPONG] == 1)) << 5);
+  const type = F.slot[K.KEY_TYPE]; // its index in generated/step-types.ts TYPES is its kind code
+  const kind = type >= 0 ? STEP_LOCAL : F.slot[K.KEY_RUNNER] >= 0 ? STEP_RUNNER : STEP_GAP;
+  const head =
+    (<u32>max(type, 0)) | ((<u32>(F.slot[K.KEY_LOOP] == 1)) << 4) | ((<u32>(F.slot[K.KEY_PINGPONG] == 1)) << 5);
   store<u8>(p, <u8>head);
-  store<u8>(p + 1, <u8>max(F.slot[K.K_ANIMATES], 0));
-  colorRef(F.slot[K.K_COLOR_FROM], p + 2, 0);
-  const to = F.slot[K.K_COLOR_TO];
-  colorRef(select(to, F.slot[K.K_COLOR], to >= 0), p + 6, 2); // default: the primary base colour
+  store<u8>(p + 1, <u8>max(F.slot[K.KEY_ANIMATES], 0));
+  colorRef(F.slot[K.KEY_COLOR_FROM], p + 2, 0);
+  const to = F.slot[K.KEY_COLOR_TO];
+  colorRef(select(to, F.slot[K.KEY_COLOR], to >= 0), p + 6, 2); // default: the primary base colour
   store<u8>(p + 10, <u8>F.param0); // (0 when not given)
   store<u8>(p + 11, <u8>F.param1);
-  store<u8>(p + 12, <u8>max(F.slot[K.K_FROM], 0));
-  const toS = F.slot[K.K_TO];
+  store<u8>(p + 12, <u8>max(F.slot[K.KEY_FROM], 0));
+  const toS = F.slot[K.KEY_TO];
   store<u8>(p + 13, <u8>select(toS, 255, toS >= 0));
-  if (kind == K_RUNNER) parseRunner(s, p);
+  if (kind == STEP_RUNNER) parseRunner(s, p);
   return kind;
 }
 
@@ -189,7 +191,7 @@ export function sealCompiled(p: usize, n: u32, file: u64): u32 {
 
 /** An L_STEP item's bytes after its tag, step `s` of the tables, put (`writing`) or read: its
  * duration, its record with its kind in the top bits of its first byte (written so by putStep; taken
- * out into stepKind), less a runner's last 4 bytes, which its fields give (runner/fields.ts
+ * out into stepKind), less a runner's last 4 bytes, which its fields give (runner/step-params.ts
  * recordTail); returns its kind. One walk for both directions, so the two cannot disagree. */
 function stepBytes(s: i32, writing: bool): u8 {
   const p = records + <usize>(s * REC);
@@ -198,7 +200,7 @@ function stepBytes(s: i32, writing: bool): u8 {
   const kind = load<u8>(p) >> 6;
   store<u8>(p, load<u8>(p) & 0x3f);
   stepKind[s] = kind;
-  if (kind != K_RUNNER) b.bytes(p + RUNNER_REC, REC - RUNNER_REC, writing);
+  if (kind != STEP_RUNNER) b.bytes(p + RUNNER_REC, REC - RUNNER_REC, writing);
   else if (writing) putRunner(s);
   else {
     nextRunner(s);
@@ -208,7 +210,7 @@ function stepBytes(s: i32, writing: bool): u8 {
 }
 
 /**
- * Loads the compiled scene being read (playback/bytes.ts, after the prefix) into the tables, with
+ * Loads the compiled scene being read (playback/form-io.ts, after the prefix) into the tables, with
  * its selectors resolved against the current rooting (rootAt() first), each layer's startAfter,
  * async, disabled and step count too, where the player reads them.
  * False when the bytes are not a whole compiled scene or hold a value out of its range (nothing
@@ -264,7 +266,7 @@ export function loadScene(): bool {
         const s = l * MAX_STEPS + i;
         const kind = stepBytes(s, false);
         // a panel-local step or a compiled runner holds slots (when the layer has panels: loaded last)
-        if ((kind == K_LOCAL) | ((kind == K_RUNNER) & (runnerAt(s).kind < R_RAIN))) holding |= 1 << l;
+        if ((kind == STEP_LOCAL) | ((kind == STEP_RUNNER) & (runnerAt(s).kind < R_RAIN))) holding |= 1 << l;
         break;
       }
       case L_END:
@@ -338,7 +340,7 @@ export function loadFlat(p: usize, n: u32, group: u8): bool {
   layerGroup[FLAT_SET] = group;
   resolveSelector(FLAT_SET);
   b.next(); // L_STEP
-  return stepBytes(FLAT_STEP, false) != K_GAP;
+  return stepBytes(FLAT_STEP, false) != STEP_GAP;
 }
 
 /** The palette named by a scene or layer (any casing); Base colors from the scene's base colours;

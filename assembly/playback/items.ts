@@ -1,6 +1,6 @@
 // The compiled form's items (playback/compile.ts) by their tags, and the scene's part of its image
 // that a scene pass writes as it reads (SAVE): apart from the compiler, so that the scene pass's
-// field reader (scene/fields.ts) writes them without importing it.
+// field reader (scene/object-reader.ts) writes them without importing it.
 
 // The items, each a tag and its bytes, in the order the document gives them (so a layer's palette
 // applies at the scene's end, where the scene's own is known), then T_END and the image. Names are

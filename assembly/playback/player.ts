@@ -18,10 +18,10 @@ import { rootAt } from "../topology/rooted";
 import { sameText } from "../util/names";
 import { log, LOG_WARN } from "../util/log";
 import * as c from "./compile";
-import { readWritten, next } from "./bytes";
+import { readWritten, next } from "./form-io";
 import { sameName } from "../palette/palette";
 import { runnerStart, prepareOn, template } from "../runner/compile";
-import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/fields";
+import { runnerAt, R_RAIN, FLAT_STEP } from "../runner/step-params";
 import { spawnerStart, spawnerStop, spawnerStopAll, spawnerTick, spawnersIdle } from "../runner/spawn";
 import { keepSlot, keepString } from "../rt/arena";
 import { F_LOOP, F_PINGPONG } from "../panel/engine/constants";
@@ -101,7 +101,7 @@ let jsonOk = false;
 
 /** Scene `id` into the tables (compile.ts loadScene): from its compiled form, else from its JSON
  * (a file of an older firmware, or written by hand), read by the scene pass as it streams from the
- * store, as at save, its compiled form read as it is written (playback/bytes.ts readWritten: into
+ * store, as at save, its compiled form read as it is written (playback/form-io.ts readWritten: into
  * the form's buffer, compiled again for each window of a form longer than that). False when neither
  * loads; a load that failed partway has
  * overwritten tables of what plays, so that stops (docs/decisions.md, "A scene that fails to load"). */
@@ -198,7 +198,7 @@ function startStep(l: i32, now: u32): i32 {
   const L = layer(l);
   const s = l * MAX_STEPS + L.step;
   const kind = unchecked(c.stepKind[s]);
-  if (kind == c.K_GAP || unchecked(c.layerEmpty[l])) return NOTHING;
+  if (kind == c.STEP_GAP || unchecked(c.layerEmpty[l])) return NOTHING;
   const g = unchecked(c.layerGroup[l]);
   if (L.slots) {
     sendAnimStart(g, 0);
@@ -207,7 +207,7 @@ function startStep(l: i32, now: u32): i32 {
   const speed = l == FLAT ? 1 : app.speed;
   const rec = c.records + <usize>(s * c.REC);
   const d = <f64>unchecked(c.stepDuration[s]);
-  if (kind == c.K_RUNNER) {
+  if (kind == c.STEP_RUNNER) {
     if (runnerAt(s).kind >= R_RAIN) {
       spawnerStart(l, g, s, rec, now);
       return SPAWNS;
@@ -243,7 +243,7 @@ function sendRecord(rec: usize, duration: u32, set: i32, g: u8, layer: u8): void
  * (0: until a stop, a scene start or power off) or the next flat animation (there is one flat target
  * set); drops in flight finish. */
 export function playFlat(now: u32): void {
-  if (unchecked(c.stepKind[FLAT_STEP]) == c.K_GAP) return; // (nothing changes)
+  if (unchecked(c.stepKind[FLAT_STEP]) == c.STEP_GAP) return; // (nothing changes)
   spawnerStop(FLAT); // its target set (compile.FLAT_SET) is this one's now
   flatEnd = 0;
   layer(FLAT).slots = true; // the group is cleared first, whatever it shows

@@ -11,7 +11,7 @@
 //   palette colours (P) in spawnerStart, before and apart from any launch.
 // - a scene's compiled form (F): written by the scene pass of a save (api/scenes.ts, from readBody to
 //   storeScene, which store it before any answer is written) or of a scene played from its JSON
-//   (each window of it the reader compiles, playback/bytes.ts next, read back by loadScene): neither
+//   (each window of it the reader compiles, playback/form-io.ts next, read back by loadScene): neither
 //   writes an answer, reads a palette or starts a runner meanwhile.
 // Nothing of any of them is read after its call returns.
 import { MAX_PANELS } from "../topology/tree";

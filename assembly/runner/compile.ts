@@ -9,7 +9,7 @@ import { setHas, setCount } from "../topology/targeting";
 import { count } from "../topology/rooted";
 import { computeHops, findSources, hops, sources, SRC_LEAVES } from "./distance";
 import { updateLayout, layoutValid, layoutX, layoutY } from "./layout";
-import { runnerAt, R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE } from "./fields";
+import { runnerAt, R_RIPPLE, R_CHASE, R_WHEEL, R_BOUNCE } from "./step-params";
 import { sin2, cos2, atan2Deg, asinDeg } from "./trig";
 import { SCRATCH, RECORDS, START_COORDINATE, START_TARGETS } from "../rt/scratch";
 import { K_RUNNER } from "../generated/kinds";

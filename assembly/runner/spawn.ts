@@ -32,7 +32,7 @@ import * as c from "../playback/compile";
 import { samplePaletteArray } from "../palette/sample";
 import { layoutValid, updateLayout } from "./layout";
 import { MAX_LAYERS } from "../scene/state";
-import { runnerAt, identityOf, R_RAIN } from "./fields";
+import { runnerAt, identityOf, R_RAIN } from "./step-params";
 import { sin2, cos2 } from "./trig";
 import { rngSeed, rngBelow } from "./random";
 import { setBudget, slotFree, slotTake, slotsReset, slotsSweep, slotsClean, PANEL_SLOTS } from "./spawn-slots";
@@ -52,7 +52,7 @@ import {
 } from "./spawn-paths";
 import { wakeUp, WAKE_PLAYBACK } from "../core/wake";
 
-// The kinds, in the order of the runner names RAIN, SPARKLE, MATRIX (runner/fields.ts R_RAIN + kind).
+// The kinds, in the order of the runner names RAIN, SPARKLE, MATRIX (runner/step-params.ts R_RAIN + kind).
 const SP_RAIN = 0;
 const SP_SPARKLE = 1;
 const SP_MATRIX = 2;
@@ -153,7 +153,7 @@ function computeBudget(holding: u32): void {
 
 /**
  * Starts (or restarts) the spawner of layer `layer` (0-7) for runner step `step` (its fields in
- * runner/fields.ts: kind - R_RAIN is SP_RAIN, SP_SPARKLE or SP_MATRIX; amount the modifier peak
+ * runner/step-params.ts: kind - R_RAIN is SP_RAIN, SP_SPARKLE or SP_MATRIX; amount the modifier peak
  * (animates other than color), waves the drops a second, speed the fall time (0: 1000), width the
  * tail in rings (SPARKLE: the fade length), geometric (MATRIX's default is geometric), angle the
  * direction drops travel in the layout plane, counterclockwise from +x, reverse). Drops go to the

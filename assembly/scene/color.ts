@@ -1,13 +1,13 @@
 // Colour references (color, colorTo, colorFrom): "#RRGGBB", {r, g, b} with an omitted channel
 // meaning 255, {palette: 0-255} or {useColor: 0-2}; read from the stream (json/stream.ts: an object
-// by fields.ts's reader, its COLOR rows) and returned packed as a record's 4 colour bytes: kind << 24
+// by object-reader.ts's reader, its COLOR rows) and returned packed as a record's 4 colour bytes: kind << 24
 // | data (kind 0 an RGB colour, 1 a palette position << 16, 2 a base colour << 16). The caller pushed
 // the path.
 import { J_STRING, J_OBJECT } from "../json/reader";
 import { kind, text, textBytes } from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
-import { bad, pop } from "./text";
-import { readObject, readInt, refused, COLOR, COLOR_BASE } from "./fields";
+import { bad, pop } from "./path-errors";
+import { readObject, readInt, refused, COLOR, COLOR_BASE } from "./object-reader";
 import { slots } from "./state";
 
 /** The colour reference whose start json/stream.ts value() has just read; its packed form, or -1
@@ -32,7 +32,7 @@ export function readColor(): i32 {
 }
 
 /** A member of a colour object (r, g, b, palette, useColor: row `r`), its value just read; `seen`
- * its members so far: one form only. A fields.ts Reader. */
+ * its members so far: one form only. A object-reader.ts Reader. */
 export function readChannel(r: i32, row: u32, seen: u32): bool {
   const k = r - COLOR_BASE;
   const others = seen & ~(1 << k);

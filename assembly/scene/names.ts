@@ -1,5 +1,5 @@
 // The scene format's fixed names as name lists (util/names.ts: packed UTF-8, compared against the
-// tokenizer's bytes): each level's keys, in the order of their rows (scene/fields.ts), which is also
+// tokenizer's bytes): each level's keys, in the order of their rows (scene/object-reader.ts), which is also
 // the order of an unknown field's accepted list, and the names a value may be.
 import { names } from "../util/names";
 
@@ -12,7 +12,7 @@ export const TOP_KEYS = names("schemaVersion name loop speed colors background p
 export const LAYER_KEYS = names("group sequence panels fallback blend startAfter async palette disabled");
 export const COLOR_KEYS = names("primary secondary tertiary");
 
-/** The names a value may be (fields.ts V_ENUM; the step types: generated/step-types.ts). */
+/** The names a value may be (object-reader.ts V_ENUM; the step types: generated/step-types.ts). */
 export const RUNNERS = names("WAVE RIPPLE CHASE WHEEL BOUNCE RAIN SPARKLE MATRIX");
 export const ANIMATES = names("color dim desaturate hue invert brighten saturate");
 export const BLENDS = names("opaque add max multiply screen darken overlay difference subtract");

@@ -1,7 +1,7 @@
 // The startAfter graph, once every layer has been read: each reference names an existing group
 // (and step, in the `group:stepId` form of schemaVersion 8), no layer waits for itself, the waits
 // form no cycle, and what is awaited is not infinite. Also the scene's length for the library list.
-import { pathReset, pushKey, pushIndex, bad, indexOfByte, parseDecimal, quote, textHash } from "./text";
+import { pathReset, pushKey, pushIndex, bad, indexOfByte, parseDecimal, quote, textHash } from "./path-errors";
 import { nameEntry } from "../util/names";
 import { TOP_KEYS, LAYER_KEYS } from "./names";
 import {

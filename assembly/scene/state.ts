@@ -34,7 +34,7 @@ const L = MAX_LAYERS;
 export const startNumber = changetype<Fixed<i32>>(memory.data(L * 4 * 3, 8));
 export const afterLayer = changetype<Fixed<i32>>(changetype<usize>(startNumber) + L * 4);
 export const afterStep = changetype<Fixed<i32>>(changetype<usize>(startNumber) + L * 8);
-/** Per layer (reset to 0): the hash of its group name (scene/text.ts textHash), its group number
+/** Per layer (reset to 0): the hash of its group name (scene/path-errors.ts textHash), its group number
  * (names: 1-8 in order), its startAfter as a text (its length, u16, and UTF-8 bytes in an arena block, or 0), async mode, disabled, steps. */
 const zeroed = memory.data(L * (8 + 4 + 4 + 1 + 1 + 4), 8);
 export const groupHash = changetype<Fixed<u64>>(zeroed);
@@ -47,7 +47,7 @@ export const disabled = changetype<Fixed<bool>>(zeroed + L * 21);
 export const stepDuration = changetype<Fixed<u32>>(memory.data(L * MAX_STEPS * 4, 4));
 export const stepIdHash = changetype<Fixed<u64>>(memory.data(L * MAX_STEPS * 8, 8));
 
-/** The value of each row of the scene pass's tables (scene/fields.ts: 57 rows, the step's first),
+/** The value of each row of the scene pass's tables (scene/object-reader.ts: 57 rows, the step's first),
  * or -1 where a level resets them (the step). */
 export const slots = memory.data(57 * 4);
 
@@ -69,7 +69,7 @@ export function setLayerCount(n: i32): void {
   layerCount = n;
 }
 
-/** The layer being read (fields.ts keep puts a layer's values in its column of the image). */
+/** The layer being read (object-reader.ts keep puts a layer's values in its column of the image). */
 export let layer = 0;
 
 export function setLayer(l: i32): void {

@@ -1,5 +1,5 @@
 // One step of a layer's sequence: a panel-local animation (`type`), a controller runner (`runner`)
-// or a gap (neither), read as it streams by fields.ts's reader (its STEP rows: each field's type,
+// or a gap (neither), read as it streams by object-reader.ts's reader (its STEP rows: each field's type,
 // range and schemaVersion), into `slot` as values (compiled at the step's end: playback/compile.ts);
 // this file reads the fields that are more than a value (params: validate.ts readList), and checks
 // what applies to the step's kind and the rules across fields when the step ends (the kind may come
@@ -9,23 +9,23 @@ import { J_OBJECT, piece } from "../json/reader";
 import { value, text, textBytes } from "../json/stream";
 import { names, nameIndex } from "../util/names";
 import { Fixed } from "../rt/fixed";
-import { bad, badAt, needInt, needString, parseDecimal, quote, gate, textHash, idChars } from "./text";
-import { W_STEP_ID, W_SOURCE_GEOMETRIC, W_GAP } from "./text";
-import { readObject, ORDER, STEP } from "./fields";
+import { bad, badAt, needInt, needString, parseDecimal, quote, gate, textHash, idChars } from "./path-errors";
+import { W_STEP_ID, W_SOURCE_GEOMETRIC, W_GAP } from "./path-errors";
+import { readObject, ORDER, STEP } from "./object-reader";
 import { readColor } from "./color";
 import { STEP_KEYS } from "./names";
 import { K_HUE_CYCLE } from "../generated/kinds"; // a type's index is its code
 import {
-  K_ID,
-  K_TYPE,
-  K_RUNNER,
-  K_COLOR,
-  K_COLOR_TO,
-  K_DURATION,
-  K_ANIMATES,
-  K_SOURCE,
-  K_DIRECTIONALITY,
-  K_ORIGIN_PANEL,
+  KEY_ID,
+  KEY_TYPE,
+  KEY_RUNNER,
+  KEY_COLOR,
+  KEY_COLOR_TO,
+  KEY_DURATION,
+  KEY_ANIMATES,
+  KEY_SOURCE,
+  KEY_DIRECTIONALITY,
+  KEY_ORIGIN_PANEL,
   SOURCE_GEOMETRIC,
 } from "./step-keys";
 import { stepDuration, stepIdHash, MAX_STEPS, slots } from "./state";
@@ -36,8 +36,8 @@ const NKEYS = 31; // and the flat step's group and panels
 
 /** The value of each field (K_*) of the step just read, or -1: numbers as they are, booleans 0 or
  * 1, names as their index (type, runner, animates; directionality 1 geometric; source an index of
- * runner/fields.ts SOURCES, `panel:N` putting N under originPanel), colours packed (color.ts),
- * params their count (the first two in param0, param1). The step's rows of fields.ts `slots`. */
+ * runner/step-params.ts SOURCES, `panel:N` putting N under originPanel), colours packed (color.ts),
+ * params their count (the first two in param0, param1). The step's rows of object-reader.ts `slots`. */
 export const slot = changetype<Fixed<i32>>(slots);
 export let param0 = 0;
 export let param1 = 0;
@@ -62,7 +62,7 @@ const APPLY = memory.data<u16>([
   RUN, ALL, ALL,
 ]);
 
-/** runner/fields.ts SOURCES: root, leaves, panel:N, all, geometric (the legacy form: SOURCE_GEOMETRIC). */
+/** runner/step-params.ts SOURCES: root, leaves, panel:N, all, geometric (the legacy form: SOURCE_GEOMETRIC). */
 const SOURCE_NAMES = names("root leaves panel: all geometric");
 const SOURCE_PANEL = 2;
 
@@ -95,17 +95,17 @@ export function readStepObject(li: i32, si: i32): bool {
   param1 = 0;
   const seen = readObject(STEP);
   if (seen < 0 || !finishStep(<u32>seen)) return false;
-  const d = slot[K_DURATION];
+  const d = slot[KEY_DURATION];
   stepDuration[at] = <u32>d;
   if (d == 0) infiniteAt = si;
   return true;
 }
 
-/** A colour reference (color, colorTo, colorFrom): a fields.ts Reader. */
+/** A colour reference (color, colorTo, colorFrom): a object-reader.ts Reader. */
 export function readColorRef(r: i32, _row: u32, seen: u32): bool {
   const c = readColor();
   if (c < 0) return false;
-  if (r == K_COLOR) colorFirst = (seen & (1 << K_COLOR_TO)) == 0;
+  if (r == KEY_COLOR) colorFirst = (seen & (1 << KEY_COLOR_TO)) == 0;
   slot[r] = c;
   return true;
 }
@@ -142,30 +142,30 @@ function runnerRules(): string {
 /** The rules that need the whole step (its members `seen`): its kind, what applies to it, fields
  * together. */
 function finishStep(seen: u32): bool {
-  const type = slot[K_TYPE];
-  const runner = slot[K_RUNNER];
-  if ((type >= 0) & (runner >= 0)) return badAt(STEP_KEYS, K_RUNNER, "type and runner are mutually exclusive");
+  const type = slot[KEY_TYPE];
+  const runner = slot[KEY_RUNNER];
+  if ((type >= 0) & (runner >= 0)) return badAt(STEP_KEYS, KEY_RUNNER, "type and runner are mutually exclusive");
   const kind: u32 = type >= 0 ? LOCAL : runner >= 0 ? 1 << runner : GAP;
   if (kind == GAP && !gate(2, W_GAP)) return false;
-  if (slot[K_DURATION] < 0) return badAt(STEP_KEYS, K_DURATION, "required");
+  if (slot[KEY_DURATION] < 0) return badAt(STEP_KEYS, KEY_DURATION, "required");
   // each member in order (the first that does not apply is the message)
   const n = popcnt(seen);
   for (let i: u32 = 0; i < n; i++) {
-    const k = <i32>load<u8>(ORDER + i); // fields.ts: the step's level is 0
+    const k = <i32>load<u8>(ORDER + i); // object-reader.ts: the step's level is 0
     const a = <u32>load<u16>(APPLY + ((<usize>k) << 1));
     if ((a & kind) == 0) return badAt(STEP_KEYS, k, notApplying(a, kind));
   }
   const given = seen;
-  if (given & (1 << K_COLOR) && given & (1 << K_COLOR_TO)) {
-    return badAt(STEP_KEYS, colorFirst ? K_COLOR_TO : K_COLOR, "color is an alias of colorTo; give one");
+  if (given & (1 << KEY_COLOR) && given & (1 << KEY_COLOR_TO)) {
+    return badAt(STEP_KEYS, colorFirst ? KEY_COLOR_TO : KEY_COLOR, "color is an alias of colorTo; give one");
   }
-  if (given & (1 << K_ORIGIN_PANEL) && given & (1 << K_SOURCE))
-    return badAt(STEP_KEYS, K_ORIGIN_PANEL, "conflicts with source");
-  if (slot[K_SOURCE] == SOURCE_GEOMETRIC && given & (1 << K_DIRECTIONALITY) && slot[K_DIRECTIONALITY] != 1) {
-    return badAt(STEP_KEYS, K_SOURCE, '"geometric" conflicts with directionality');
+  if (given & (1 << KEY_ORIGIN_PANEL) && given & (1 << KEY_SOURCE))
+    return badAt(STEP_KEYS, KEY_ORIGIN_PANEL, "conflicts with source");
+  if (slot[KEY_SOURCE] == SOURCE_GEOMETRIC && given & (1 << KEY_DIRECTIONALITY) && slot[KEY_DIRECTIONALITY] != 1) {
+    return badAt(STEP_KEYS, KEY_SOURCE, '"geometric" conflicts with directionality');
   }
-  if (type == K_HUE_CYCLE && slot[K_ANIMATES] > 0)
-    return badAt(STEP_KEYS, K_ANIMATES, 'HUE_CYCLE animates only "color"');
+  if (type == K_HUE_CYCLE && slot[KEY_ANIMATES] > 0)
+    return badAt(STEP_KEYS, KEY_ANIMATES, 'HUE_CYCLE animates only "color"');
   return true;
 }
 
@@ -176,7 +176,7 @@ export function resetInfinite(): void {
   infiniteAt = -1;
 }
 
-/** A step's id: unique in its sequence (a fields.ts Reader). */
+/** A step's id: unique in its sequence (a object-reader.ts Reader). */
 export function readId(_r: i32, _row: u32, _seen: u32): bool {
   if (!gate(8, W_STEP_ID)) return false;
   if (!needString()) return false;
@@ -190,7 +190,7 @@ export function readId(_r: i32, _row: u32, _seen: u32): bool {
     }
   }
   stepIdHash[first + stepIndex] = h;
-  slot[K_ID] = 1;
+  slot[KEY_ID] = 1;
   return true;
 }
 
@@ -210,7 +210,7 @@ export function readSource(): bool {
   if (s == SOURCE_GEOMETRIC) {
     if (!gate(3, W_SOURCE_GEOMETRIC)) return false;
     // the legacy form: root, with geometric directionality as the step's last member unless the
-    // step gives one (fields.ts readObject)
+    // step gives one (object-reader.ts readObject)
     out.fragment(out.F_SOURCE_ROOT);
   } else if ((s < 0) | (s == SOURCE_PANEL)) {
     // "panel:N" (`text` holds at least 6 bytes)
@@ -218,12 +218,12 @@ export function readSource(): bool {
     const panel = prefixed ? parseDecimal(p + 6, n - 6) : -1;
     if (<u32>(panel - 1) >= 254) return bad('must be "root", "leaves", "all" or "panel:N" with a panel index 1-254');
     s = SOURCE_PANEL;
-    slot[K_ORIGIN_PANEL] = panel;
+    slot[KEY_ORIGIN_PANEL] = panel;
   }
   if (s != SOURCE_GEOMETRIC) {
     out.fragment(out.F_SOURCE);
     out.str();
   }
-  slot[K_SOURCE] = s;
+  slot[KEY_SOURCE] = s;
   return true;
 }

@@ -21,7 +21,7 @@ import { STORE_MISSING, STORE_IO_ERROR } from "../store/kv";
 import { openStored, value, skipTo, finish, broken, offset } from "../json/stream";
 import { J_OBJECT } from "../json/reader";
 import { utf8Decode } from "../util/utf8";
-import { idChars } from "./text";
+import { idChars } from "./path-errors";
 import { sameText } from "../util/names";
 
 /** The hidden scene of one-shot playback: 10 characters, where assigned ids have 8, so no created
@@ -197,7 +197,7 @@ export function deleteSceneFile(id: string): i32 {
   return host_store_delete(k, keyLength);
 }
 
-/** A library scene's id in a key's bytes: 8-10 characters [a-z0-9] (scene/text.ts idChars, as a
+/** A library scene's id in a key's bytes: 8-10 characters [a-z0-9] (scene/path-errors.ts idChars, as a
  * scene's own `id`), not the one-shot scene's ("oneshot000"). */
 export function libraryKeyId(p: usize, n: u32): bool {
   return (

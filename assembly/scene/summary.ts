@@ -4,7 +4,7 @@
 import { sceneKey, keyLength, openScene, chunk, HEADER_FIXED } from "./store";
 import { resetErrors, validationError } from "../json/validate";
 import { openStored } from "../json/stream";
-import { writeInto } from "../playback/bytes";
+import { writeInto } from "../playback/form-io";
 import { readScene, REQUIRE_NAME, SCENE_OK, SCENE_SYNTAX } from "./validate";
 import * as canonical from "./canonical";
 import { setSchema, setLayerCount, setName } from "./state";

@@ -1,15 +1,15 @@
 // Targeting selectors (a layer's `panels` and `fallback`): their syntax, checked as they stream in
 // (json/stream.ts) and at the same time echoed to the canonical form and put in the pre-parsed
-// form the compiled scene stores (through the writer of playback/bytes.ts); resolving them against
+// form the compiled scene stores (through the writer of playback/form-io.ts); resolving them against
 // the topology belongs to playback (topology/targeting.ts). Forms: "all", "root", "leaves", "branches",
 // "even", "odd", "depth:N", "depth:A-B", "subtree:N", "neighbors:N", "fraction:A-B", "first:K",
 // "last:K", an array of panel indices, {"exclude": [...]}, {"any": [...]}, {"all": [...]},
 // {"not": selector}.
 import { J_STRING, J_ARRAY, J_OBJECT, piece } from "../json/reader";
 import { value, member, kind, text, textBytes, textLength, intIn } from "../json/stream";
-import { put, putF64, patch8, outLength } from "../playback/bytes";
+import { put, putF64, patch8, outLength } from "../playback/form-io";
 import { names, nameIndex, nameEntry } from "../util/names";
-import { bad, pushKey, pushIndex, pop, quote, indexOfByte } from "./text";
+import { bad, pushKey, pushIndex, pop, quote, indexOfByte } from "./path-errors";
 import * as out from "./canonical";
 import { intText } from "../util/int-text";
 

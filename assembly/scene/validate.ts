@@ -1,8 +1,8 @@
 // The scene pass: one walk over a scene document as it streams in (json/stream.ts: a request body
 // or a stored file, read forward in small windows) that validates it level by level (the objects'
-// tables and their one reader: fields.ts; this file: the scene's and the layers' own fields; step.ts,
+// tables and their one reader: object-reader.ts; this file: the scene's and the layers' own fields; step.ts,
 // color.ts, targeting.ts; startafter.ts once every layer is known), writes its canonical form
-// (canonical.ts) and compiles it (playback/compile.ts, through the writer of playback/bytes.ts) at
+// (canonical.ts) and compiles it (playback/compile.ts, through the writer of playback/form-io.ts) at
 // the same time. What it learns goes to the fixed arrays of state.ts; no part of the document is
 // kept. The first violation is recorded as "<json path>: <rule>" (json/validate) and stops the
 // checks; the pass then only reads on to the end, so that a syntax error anywhere still refuses the
@@ -46,7 +46,7 @@ import {
   setSchema as setGateSchema,
   W_NAMED_GROUPS,
   idChars,
-} from "./text";
+} from "./path-errors";
 import {
   readObject,
   readBool,
@@ -82,7 +82,7 @@ import {
   X_SPEED,
   X_SCENE,
   S_ASYNC,
-} from "./fields";
+} from "./object-reader";
 import {
   readStep,
   readStepObject,
@@ -95,7 +95,7 @@ import {
   infiniteAt,
   resetInfinite,
 } from "./step";
-import { K_DURATION, K_PARAMS } from "./step-keys";
+import { KEY_DURATION, KEY_PARAMS } from "./step-keys";
 import {
   selector,
   startLayer,
@@ -115,7 +115,7 @@ import { TOP_KEYS, STEP_KEYS } from "./names";
 import * as out from "./canonical";
 import * as c from "../playback/compile";
 import * as I from "../playback/items";
-import { put, putBytes, outLength, patch8 } from "../playback/bytes";
+import { put, putBytes, outLength, patch8 } from "../playback/form-io";
 import {
   FIRMWARE_SCHEMA,
   MAX_LAYERS,
@@ -162,7 +162,7 @@ export const GROUP_NAME_MAX = 32;
 /** The schemaVersion of a document answered with SCENE_TOO_NEW. */
 export let tooNewVersion: i64 = 0;
 
-// The scene's keys (fields.ts TOP_KEYS) and the layer's (LAYER_KEYS), by index.
+// The scene's keys (object-reader.ts TOP_KEYS) and the layer's (LAYER_KEYS), by index.
 const T_SCHEMA = 0;
 const L_PANELS = 2;
 const L_DISABLED = 8;
@@ -172,7 +172,7 @@ const ASYNC_NAMES = names("loop free");
 let tooNew = false;
 let schemaBad = false;
 
-/** The keys each level accepts and requires in this pass (fields.ts LIMIT, REQUIRED): `options` as
+/** The keys each level accepts and requires in this pass (object-reader.ts LIMIT, REQUIRED): `options` as
  * readScene's, or FLAT. */
 function setLimits(options: u32): void {
   store<u8>(LIMIT + STEP, options & FLAT ? 31 : 29);
@@ -184,7 +184,7 @@ function setLimits(options: u32): void {
  * Reads the scene document of the open stream (json/stream.ts): SCENE_OK, SCENE_INVALID (the
  * message: json/validate validationError), SCENE_TOO_NEW (tooNewVersion) or SCENE_SYNTAX. Its
  * canonical form goes where canonical.ts begin() said, its compiled form to the writer of
- * playback/bytes.ts (prefix left for sealCompiled).
+ * playback/form-io.ts (prefix left for sealCompiled).
  */
 export function readScene(opts: u32): i32 {
   resetState();
@@ -206,7 +206,7 @@ export function readScene(opts: u32): i32 {
 }
 
 /** The end: the schemaVersion's verdict, then the first problem, then the startAfter graph (the
- * required keys are checked by fields.ts readObject as each object ends). */
+ * required keys are checked by object-reader.ts readObject as each object ends). */
 function conclude(): i32 {
   if (broken) return SCENE_SYNTAX;
   if (tooNew) return SCENE_TOO_NEW;
@@ -223,7 +223,7 @@ function conclude(): i32 {
   return SCENE_OK;
 }
 
-/** The schemaVersion just read (sceneField, or fields.ts readObject after the scene's first
+/** The schemaVersion just read (sceneField, or object-reader.ts readObject after the scene's first
  * problem): its verdict is given at the end (conclude). */
 export function schemaVersion(): void {
   if (kind == J_NUMBER && numberInteger && numberValue > <f64>FIRMWARE_SCHEMA) {
@@ -238,12 +238,12 @@ export function schemaVersion(): void {
   }
 }
 
-/** The fields of the scene and of the layers, the flat step's own (fields.ts X_SCENE rows, by S_*),
+/** The fields of the scene and of the layers, the flat step's own (object-reader.ts X_SCENE rows, by S_*),
  * and those whose value is rewritten (the speed, a step's source and originPanel), their value's
- * start just read: a fields.ts Reader, for the fields that are rare in a scene. */
+ * start just read: a object-reader.ts Reader, for the fields that are rare in a scene. */
 export function sceneField(r: i32, row: u32, _seen: u32): bool {
   const t = kind;
-  // by S_*, then the rewritten values (fields.ts PAUSE): the speed, the step's source and originPanel
+  // by S_*, then the rewritten values (object-reader.ts PAUSE): the speed, the step's source and originPanel
   // (one br_table)
   const type = row & 15;
   const s = type == X_SCENE ? (row >> 4) & 15 : type + (S_SPEED - X_SPEED);
@@ -388,7 +388,7 @@ export function readList(list: u32, level: i32): bool {
     while ((more = element()) && n < max) {
       if ((list == LIST_STEPS) & (infiniteAt >= 0)) {
         pushIndex(infiniteAt);
-        return badAt(STEP_KEYS, K_DURATION, "0 (infinite) is only allowed on the last step");
+        return badAt(STEP_KEYS, KEY_DURATION, "0 (infinite) is only allowed on the last step");
       }
       if (n > 0) out.byte(0x2c);
       pushIndex(n);
@@ -425,7 +425,7 @@ export function readList(list: u32, level: i32): bool {
             : "must be an array of 0-4 integers 0-255",
     );
   out.byte(0x5d);
-  if (list == LIST_PARAMS) slot[K_PARAMS] = n;
+  if (list == LIST_PARAMS) slot[KEY_PARAMS] = n;
   if (sel) patch8(at, n);
   return true;
 }
@@ -524,7 +524,7 @@ export function readFlatStep(): i32 {
   return flatGroup;
 }
 
-/** fields.ts's reader of each row type (a class's static, so that it can be @lazy, which prettier
+/** object-reader.ts's reader of each row type (a class's static, so that it can be @lazy, which prettier
  * reads on no global: compiled where it is used, after the globals its readers use; static data all
  * the same). */
 @final

@@ -5,7 +5,7 @@ import { names } from "../util/names";
 import { J_ARRAY } from "../json/reader";
 import * as S from "../json/stream";
 import { colorRead, fail } from "../json/validate";
-import { checkFields, indexPath, present, F_INT, F_OWN, F_TEXT } from "../json/fields";
+import { checkFields, indexPath, present, F_INT, F_OWN, F_TEXT } from "../json/check-fields";
 import { fillFields, V_INT, V_COLORS, V_STR } from "../json/template";
 import * as t from "../generated/text";
 import { Palette, BASE_COLORS_NAME, sameName, basePalette, colorWords } from "../palette/palette";
@@ -30,7 +30,7 @@ export function setAppearancePalette(name: string): void {
   appearance.palette = keepString(paletteKept, name);
 }
 
-/** A patch's present bits (json/fields.ts `present`: bit k is row k of ROWS). */
+/** A patch's present bits (json/check-fields.ts `present`: bit k is row k of ROWS). */
 export const HAS_BRIGHTNESS: u32 = 1;
 export const HAS_COLORS: u32 = 2;
 
@@ -59,7 +59,7 @@ export function activePalette(): Palette {
 
 const KEYS = names("brightness baseColors palette");
 const COLORS = 1;
-// The checks in order: key (in KEYS), kind, range, field (json/fields.ts). The colours are read by
+// The checks in order: key (in KEYS), kind, range, field (json/check-fields.ts). The colours are read by
 // readColors; the palette is a string of any length (one that names no palette is refused after).
 // prettier-ignore
 const ROWS = memory.data<u16>([

@@ -5,7 +5,7 @@ import { names } from "../util/names";
 import { J_ARRAY, J_STRING } from "../json/reader";
 import * as S from "../json/stream";
 import { expectKind, fail, nameOfKind } from "../json/validate";
-import { checkFields, indexPath, F_INT, F_OWN } from "../json/fields";
+import { checkFields, indexPath, F_INT, F_OWN } from "../json/check-fields";
 import * as w from "../json/writer";
 import { fillFields, V_INT } from "../json/template";
 import * as t from "../generated/text";
@@ -76,7 +76,7 @@ function isHostName(): bool {
 }
 
 const KEYS = names("powerStateOnBoot logicalRoot allowedHosts");
-// The checks in order: key (in KEYS), kind, range, field (json/fields.ts); allowedHosts is read by
+// The checks in order: key (in KEYS), kind, range, field (json/check-fields.ts); allowedHosts is read by
 // readHosts.
 // prettier-ignore
 const ROWS = memory.data<u16>([

@@ -1,6 +1,6 @@
 // Whole-value access to the host's key-value store. Writes are atomic on every host (temp file,
 // sync, rename), so a crash leaves either the old or the new value, never a torn one.
-import { host_store_read, host_store_write, host_store_delete } from "../host/imports";
+import { host_store_read, host_store_write } from "../host/imports";
 import { log, LOG_ERROR } from "../util/log";
 import { utf8Bytes } from "../util/utf8";
 import { intText } from "../util/int-text";
@@ -68,9 +68,4 @@ export function storeWrite(key: string, value: Array<u8>): i32 {
   const rc = host_store_write(changetype<usize>(k), <u32>k.byteLength, value.dataStart, <u32>value.length);
   if (rc < 0) log(LOG_ERROR, "store: writing " + key + " failed (" + intText(rc) + ")");
   return rc;
-}
-
-export function storeDelete(key: string): i32 {
-  const k = utf8Bytes(key);
-  return host_store_delete(changetype<usize>(k), <u32>k.byteLength);
 }

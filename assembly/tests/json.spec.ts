@@ -1,10 +1,10 @@
 // The strict JSON reader (json/stream.ts, read from memory): RFC 8259 syntax, nesting at most 16,
 // valid UTF-8 only, escapes and surrogate pairs, numbers, the whole input; duplicate keys are
-// refused by the field tables (json/fields.ts) that know the keys.
+// refused by the field tables (json/check-fields.ts) that know the keys.
 import { names } from "../util/names";
 import { openMemory, value, skipRest, finish, broken, text, textLength, numberValue } from "../json/stream";
 import { errorReason, MAX_DEPTH, J_NULL, J_FALSE, J_TRUE, J_NUMBER, J_STRING, J_ARRAY, J_OBJECT } from "../json/reader";
-import { checkFields, skipOwn } from "../json/fields";
+import { checkFields, skipOwn } from "../json/check-fields";
 import { resetErrors, validationError } from "../json/validate";
 
 const PARSE_OK = 0;
@@ -41,7 +41,7 @@ function stringRead(): string {
   return String.UTF8.decodeUnsafe(text, textLength);
 }
 
-/** Reads `s` as a document of keys a, b (json/fields.ts): the reason it is refused, or "ok". */
+/** Reads `s` as a document of keys a, b (json/check-fields.ts): the reason it is refused, or "ok". */
 const AB = names("a b");
 function fields(s: string): string {
   source = String.UTF8.encode(s);

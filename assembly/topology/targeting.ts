@@ -3,7 +3,7 @@
 // the rooted tree (topology/rooted.ts) as it is read. Sets are bitsets of 4 words (indices 0-127) in
 // a fixed pool: no allocation per call.
 import * as S from "../scene/targeting";
-import { next, nextF64, malformed, overrun } from "../playback/bytes";
+import { next, nextF64, malformed, overrun } from "../playback/form-io";
 import { tree } from "./tree";
 import { depth, order, count, inSubtree, PER_PANEL } from "./rooted";
 import { Fixed } from "../rt/fixed";
@@ -76,7 +76,7 @@ const FORMS = memory.data<u8>([
   <u8>K_POSITION, // fraction
 ]);
 
-/** Resolves the selector next in the compiled form being read (playback/bytes.ts) into set `out`
+/** Resolves the selector next in the compiled form being read (playback/form-io.ts) into set `out`
  * (0-9), with the current rooting. One that is not well formed marks the reader malformed. */
 export function resolveSelector(out: i32): void {
   resolve(out, 0);

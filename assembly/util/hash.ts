@@ -1,4 +1,4 @@
-// The hash of a scene file (scene/store.ts as it writes one, playback/bytes.ts hashFile as it reads
+// The hash of a scene file (scene/store.ts as it writes one, playback/form-io.ts hashFile as it reads
 // one back): the compiled form keeps its scene file's hash to know when it is stale.
 /** A hash of [p, p+n) continuing `h`, 8 bytes at a time (each step is a bijection of h, so one
  * changed word always changes the result); `fold` keeps 32 bits of it. Hashing a file in windows of

@@ -1,4 +1,4 @@
-// The scene pass's helpers (scene/fields.ts and the levels' own fields): the JSON path of the value
+// The scene pass's helpers (scene/object-reader.ts and the levels' own fields): the JSON path of the value
 // being checked, kept as a stack of segments (a key's name-list entry or an index) so that a valid
 // document builds no path string at all; the first failure; schemaVersion gates, which a document
 // may declare after what they gate; and the value just read by the streaming tokenizer
@@ -134,7 +134,7 @@ export const W_NAMED_GROUPS = 1;
 export const W_SOURCE_GEOMETRIC = 2;
 export const W_STEP_ID = 3;
 export const W_GAP = 4;
-/** A name of fields.ts's lists: W_RUNNER + its list (runners, animates, directionality). */
+/** A name of object-reader.ts's lists: W_RUNNER + its list (runners, animates, directionality). */
 export const W_RUNNER = 5;
 export const W_ANIMATES = 6;
 export const W_GEOMETRIC = 7;

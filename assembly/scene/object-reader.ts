@@ -8,12 +8,12 @@
 // the level, not twice, its gate, its value; it writes the canonical form's keys (canonical.ts: the
 // scalars are echoed by the tokenizer) and keeps each member's key in order (the step's rules that
 // need the whole step); at the object's end, the keys its level requires (REQUIRED). The first
-// problem is recorded as "<json path>: <rule>" (text.ts), built only then; the scene's other members
+// problem is recorded as "<json path>: <rule>" (path-errors.ts), built only then; the scene's other members
 // are then only read on (a duplicate key is still 400, a late schemaVersion still judged).
 import { J_TRUE, J_FALSE, J_STRING, piece } from "../json/reader";
 import * as S from "../json/stream";
 import { parseHexColorAt } from "../json/validate";
-import { put, putBytes } from "../playback/bytes";
+import { put, putBytes } from "../playback/form-io";
 import { SAVE, T_PALETTE, L_PALETTE } from "../playback/items";
 import { Names, nameList, nameIndex, foundEntry } from "../util/names";
 import {
@@ -30,8 +30,20 @@ import {
 import { TYPES } from "../generated/step-types";
 import * as out from "./canonical";
 import { slots, layer, MAX_LAYERS, MAX_STEPS } from "./state";
-import { bad, unknownAt, badAt, pushKey, pop, gate, needInt, needBool, needString, W_KEY, W_RUNNER } from "./text";
-import { K_DIRECTIONALITY, K_SOURCE, SOURCE_GEOMETRIC } from "./step-keys";
+import {
+  bad,
+  unknownAt,
+  badAt,
+  pushKey,
+  pop,
+  gate,
+  needInt,
+  needBool,
+  needString,
+  W_KEY,
+  W_RUNNER,
+} from "./path-errors";
+import { KEY_DIRECTIONALITY, KEY_SOURCE, SOURCE_GEOMETRIC } from "./step-keys";
 
 // The levels, in the order of their rows.
 export const STEP = 0;
@@ -43,7 +55,6 @@ const LEVELS = 5;
 
 /** Each level's first row. */
 const BASE = memory.data<u8>([0, 31, 36, 45, 54]);
-export const TOP_BASE = 36;
 export const LAYER_BASE = 45;
 export const COLORS_BASE = 54;
 export const COLOR_BASE = 31;
@@ -253,8 +264,8 @@ export function readObject(level: i32): i32 {
   // last member, unless the step gives one (not at a colour object inside it)
   if (
     (level == STEP) &
-    ((seen & (1 << K_DIRECTIONALITY)) == 0) &
-    (load<i32>(slots + (K_SOURCE << 2)) == SOURCE_GEOMETRIC)
+    ((seen & (1 << KEY_DIRECTIONALITY)) == 0) &
+    (load<i32>(slots + (KEY_SOURCE << 2)) == SOURCE_GEOMETRIC)
   )
     out.fragment(out.F_DIRECTIONALITY);
   out.byte(0x7d);

@@ -3,28 +3,28 @@
 // number (layer · 12 + step; the flat animation uses FLAT_STEP). Defaults follow the scene format.
 import { slot } from "../scene/step";
 import {
-  K_RUNNER,
-  K_SOURCE,
-  K_ORIGIN_PANEL,
-  K_DIRECTIONALITY,
-  K_REVERSE,
-  K_REPEAT,
-  K_ANGLE,
-  K_WAVE_WIDTH,
-  K_RIPPLE_WIDTH,
-  K_WIDTH,
-  K_PARAMS,
-  K_COUNT,
-  K_REPEAT_COUNT,
-  K_LINES,
-  K_THICKNESS,
-  K_WAVES,
-  K_SPEED,
-  K_ANIMATES,
-  K_AMOUNT,
+  KEY_RUNNER,
+  KEY_SOURCE,
+  KEY_ORIGIN_PANEL,
+  KEY_DIRECTIONALITY,
+  KEY_REVERSE,
+  KEY_REPEAT,
+  KEY_ANGLE,
+  KEY_WAVE_WIDTH,
+  KEY_RIPPLE_WIDTH,
+  KEY_WIDTH,
+  KEY_PARAMS,
+  KEY_COUNT,
+  KEY_REPEAT_COUNT,
+  KEY_LINES,
+  KEY_THICKNESS,
+  KEY_WAVES,
+  KEY_SPEED,
+  KEY_ANIMATES,
+  KEY_AMOUNT,
   SOURCE_GEOMETRIC,
 } from "../scene/step-keys";
-import { put, next } from "../playback/bytes";
+import { put, next } from "../playback/form-io";
 import { SRC_ROOT, SRC_LEAVES, SRC_PANEL, SRC_ALL } from "./distance";
 
 export const R_WAVE: u8 = 0;
@@ -79,8 +79,8 @@ const AMOUNT_DEFAULT = memory.data<u8>([255, 0, 0, 128, 255, 255, 255, 255]);
  * is a u16). Booleans are given as 0 or 1. */
 // prettier-ignore
 const PLAIN = memory.data<u8>([
-  4, <u8>K_REVERSE, 0, 5, <u8>K_REPEAT, 0, 6, <u8>K_ANGLE, 0, 9, <u8>K_COUNT, 1, 10, <u8>K_REPEAT_COUNT, 1,
-  11, <u8>K_LINES, 1, 12, <u8>K_THICKNESS, 0, 15, <u8>K_WAVES, 1, 16, <u8>K_SPEED, 0,
+  4, <u8>KEY_REVERSE, 0, 5, <u8>KEY_REPEAT, 0, 6, <u8>KEY_ANGLE, 0, 9, <u8>KEY_COUNT, 1, 10, <u8>KEY_REPEAT_COUNT, 1,
+  11, <u8>KEY_LINES, 1, 12, <u8>KEY_THICKNESS, 0, 15, <u8>KEY_WAVES, 1, 16, <u8>KEY_SPEED, 0,
 ]);
 
 /** Field k's value (validated, so within its range), or `fallback` when absent. */
@@ -101,7 +101,7 @@ export function identityOf(a: i32): u8 {
  * modifier sweeps).
  */
 export function parseRunner(s: i32, rec: usize): void {
-  const k = <u8>max(unchecked(slot[K_RUNNER]), 0);
+  const k = <u8>max(unchecked(slot[KEY_RUNNER]), 0);
   const r = runnerAt(s);
   const at = changetype<usize>(r);
   for (let i: usize = 0; i < 27; i += 3)
@@ -109,22 +109,22 @@ export function parseRunner(s: i32, rec: usize): void {
   r.kind = k;
   // source (and the legacy forms originPanel: N and source: "geometric"; `panel:N` gives its N
   // under originPanel); validated
-  let src = unchecked(slot[K_SOURCE]);
-  const panel = num(K_ORIGIN_PANEL, 0);
+  let src = unchecked(slot[KEY_SOURCE]);
+  const panel = num(KEY_ORIGIN_PANEL, 0);
   const geometric = src == SOURCE_GEOMETRIC;
   if (panel > 0) src = SRC_PANEL;
   else if (src < 0 || geometric || src == SRC_PANEL) src = SRC_ROOT;
   r.source = <u8>src;
   r.panel = <u8>min(panel, 255);
-  const dir = unchecked(slot[K_DIRECTIONALITY]);
+  const dir = unchecked(slot[KEY_DIRECTIONALITY]);
   // MATRIX is geometric unless told otherwise (scene format, "Spawner details")
   r.geometric = geometric || (dir >= 0 ? dir == 1 : k == R_RAIN + 2);
   // width: the runner's own key, else width, else params[0], else the default
-  let w = num(k == R_WAVE ? K_WAVE_WIDTH : k == R_RIPPLE ? K_RIPPLE_WIDTH : K_WIDTH, -1);
-  if (w < 0) w = num(K_WIDTH, -1);
-  if (w < 0 && unchecked(slot[K_PARAMS]) > 0) w = load<u8>(rec + 10); // compileStep put params[0] there
+  let w = num(k == R_WAVE ? KEY_WAVE_WIDTH : k == R_RIPPLE ? KEY_RIPPLE_WIDTH : KEY_WIDTH, -1);
+  if (w < 0) w = num(KEY_WIDTH, -1);
+  if (w < 0 && unchecked(slot[KEY_PARAMS]) > 0) w = load<u8>(rec + 10); // compileStep put params[0] there
   r.width = w < 0 ? load<u8>(WIDTH_DEFAULT + k) : <u8>w;
-  r.amount = <u8>num(K_AMOUNT, load<u8>(AMOUNT_DEFAULT + max(unchecked(slot[K_ANIMATES]), 0)));
+  r.amount = <u8>num(KEY_AMOUNT, load<u8>(AMOUNT_DEFAULT + max(unchecked(slot[KEY_ANIMATES]), 0)));
   recordTail(s, rec);
 }
 
@@ -176,7 +176,7 @@ function fields(s: i32, writing: bool): void {
   if (writing && count > 0) put(bits);
 }
 
-/** Appends step `s`'s fields to the compiled form being written (playback/bytes.ts). */
+/** Appends step `s`'s fields to the compiled form being written (playback/form-io.ts). */
 export function putRunner(s: i32): void {
   fields(s, true);
 }
