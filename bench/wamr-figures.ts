@@ -41,24 +41,33 @@ export interface WamrFigures {
 
 const figures: Record<string, CoreMemory> = {};
 
+/** The core's blocks as bench/wamr.ts works them out of a run (its CoreHeap), the fields kept here. */
+interface MeasuredHeap {
+  imageInRam: number;
+  module: number;
+  instance: number;
+  execEnv: number;
+  stackSize: number;
+  stackUsed: number;
+  wamrPeak: number;
+  linearMemory: number;
+  blocks: number;
+}
+
 /** One run's figures (bench/wamr.ts calls it per build and variant; the large variant's are kept). */
-export function recordWamrFigures(flavour: string, variant: string, memory: Map<string, Record<string, string>>) {
+export function recordWamrFigures(flavour: string, variant: string, heap: MeasuredHeap) {
   if (flavour !== "classic" && flavour !== "fast") return;
   if (variant !== "large" && figures[flavour]) return;
-  const all = [...memory.values()];
-  const n = (f: Record<string, string> | undefined, k: string) => Number(f?.[k] ?? NaN);
-  const loaded = memory.get("loaded");
-  const end = memory.get("end");
   figures[flavour] = {
-    image: n(loaded, "image_copy"),
-    module: n(loaded, "module"),
-    instance: n(loaded, "instance"),
-    execEnv: n(loaded, "exec_env"),
-    stackSize: n(end, "stack_size"),
-    stackUsed: n(end, "stack_used"),
-    peak: n(end, "peak"),
-    linear: Math.max(...all.map((m) => n(m, "linear"))),
-    blocks: Math.max(...all.map((m) => n(m, "blocks"))),
+    image: heap.imageInRam,
+    module: heap.module,
+    instance: heap.instance,
+    execEnv: heap.execEnv,
+    stackSize: heap.stackSize,
+    stackUsed: heap.stackUsed,
+    peak: heap.wamrPeak,
+    linear: heap.linearMemory,
+    blocks: heap.blocks,
   };
 }
 

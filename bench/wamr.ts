@@ -225,7 +225,7 @@ const n = (f: Fields | undefined, k: string) => Number(f?.[k] ?? NaN);
  * own esp-idf os_malloc, which the adapter no longer uses, would add 12 bytes more.) */
 const ESP_IDF_BLOCK_OVERHEAD = 8;
 
-/** The figures of the last run, for other scripts (the RAM table): build/bench-wamr.json, shaped as
+/** The figures of the last run, for other scripts: build/bench-wamr.json, shaped as
  * BenchJson. runs is keyed "<interpreter>/<variant>" ("classic/large", "fast/small", ...), each with
  * memory (CoreHeap: the core's blocks in bytes), mqttConnect (MqttConnect, null on the small variant)
  * and instructions (by operation name, OPERATIONS' first column; absent without valgrind). A focused run
@@ -307,11 +307,10 @@ interface MqttConnect {
   peak: number;
 }
 
-function mqttConnect(run: Run, initialPages: number): MqttConnect | null {
+function mqttConnect(run: Run, heap: CoreHeap): MqttConnect | null {
   const step = run.steps.get("mqtt");
   const at = run.memory.get("mqtt");
   if (!step || !at) return null;
-  const heap = coreHeap(run, initialPages);
   const coreNow = n(at, "live") + heap.linearMemory + n(at, "blocks") * ESP_IDF_BLOCK_OVERHEAD;
   const outboxCap = n(step, "outbox_cap");
   return {
@@ -327,18 +326,15 @@ function mqttConnect(run: Run, initialPages: number): MqttConnect | null {
   };
 }
 
-function memoryRow(flavour: string, variant: Variant, run: Run, initialPages: number): string[] {
-  const h = coreHeap(run, initialPages);
+function memoryRow(flavour: string, variant: Variant, h: CoreHeap): string[] {
   const { wamrPeak, linearMemory: linear, linearGrown: grown, total, blocks, withHeaders: device } = h;
-  const loaded = run.memory.get("loaded");
-  const end = run.memory.get("end");
   return [
     `${flavour}, ${variant.name}`,
-    `${int(n(loaded, "image_copy"))}${n(loaded, "image_split") === 1 ? " (split)" : ""}`,
-    int(n(loaded, "module")),
-    int(n(loaded, "instance")),
-    int(n(loaded, "exec_env")),
-    `${int(n(end, "stack_used"))} / ${int(n(end, "stack_size"))}`,
+    `${int(h.imageInRam)}${h.imageSplit ? " (split)" : ""}`,
+    int(h.module),
+    int(h.instance),
+    int(h.execEnv),
+    `${int(h.stackUsed)} / ${int(h.stackSize)}`,
     int(wamrPeak),
     `${int(linear)} (${linear / PAGE} p${grown ? ", grown" : ""})`,
     int(total),
@@ -541,11 +537,12 @@ export async function benchWamr(options: WamrOptions = {}): Promise<WamrReport> 
         }
         if (flavour.wasm3) wasm3Rows.push(wasm3MemoryRow(flavour.name, variant, run));
         else {
-          memoryRows.push(memoryRow(flavour.name, variant, run, initialPages));
-          recordWamrFigures(flavour.name, variant.name, run.memory); // for npm run bench:ram
+          const heap = coreHeap(run, initialPages);
+          memoryRows.push(memoryRow(flavour.name, variant, heap));
+          recordWamrFigures(flavour.name, variant.name, heap); // for npm run bench:ram
           const key = `${flavour.name}/${variant.name}`;
-          const mqtt = mqttConnect(run, initialPages);
-          json.runs[key] = { memory: coreHeap(run, initialPages), mqttConnect: mqtt, instructions: {} };
+          const mqtt = mqttConnect(run, heap);
+          json.runs[key] = { memory: heap, mqttConnect: mqtt, instructions: {} };
           if (mqtt)
             mqttRows.push([
               key,
